@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bloomwall.bpf.c - the XDP data path: parse, pick the key address, test it
+ * against the Bloom filter in slot 0 of `filter`, drop or pass, count.
+ *
+ * The unlisted path is the one that must be cheap: one read of the header
+ * block and one block per target length, then one per-CPU stats update.
+ * Everything a hit needs beyond that (allowlist, verify mode) lives in
+ * confirm_hit().
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "bloomwall.h"
+#include "parse.h"
+
+/* Template only: every real filter map is created by the CLI at its size. */
+struct bw_filter_inner {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BW_HDR_BLOCKS + 1);
+	__type(key, __u32);
+	/* libbpf 1.1 cannot size an inner template from __type(value, ...). */
+	__uint(value_size, BW_BLOCK_BYTES);
+	__uint(map_flags, BPF_F_MMAPABLE | BPF_F_INNER_MAP);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct bw_filter_inner);
+} BW_MAP_FILTER SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bw_stats);
+} BW_MAP_STATS SEC(".maps");
+
+/* Addresses that must never be dropped; changed at run time by the CLI. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, BW_ALLOW_MAX);
+	__type(key, struct bw_lpm_key);
+	__type(value, __u8);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} BW_MAP_ALLOW SEC(".maps");
+
+/* Template only: the CLI creates each exact trie at its list's size. */
+struct bw_exact_inner {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 1);
+	__type(key, struct bw_lpm_key);
+	__type(value, __u8);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+};
+
+/*
+ * Verify mode: the exact blocklist, in the slot the filter header names.
+ * A reload fills the other slot before it swaps the filter, so a packet
+ * never meets a new filter with an old trie.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, BW_EXACT_SLOTS);
+	__type(key, __u32);
+	__array(values, struct bw_exact_inner);
+} BW_MAP_EXACT SEC(".maps");
+
+/* What happened to a packet; record_verdict() maps it to action + counter. */
+enum bw_verdict {
+	BW_V_CONTINUE = 0, /* parsed, not decided yet */
+	BW_V_PASS, /* tested, not listed */
+	BW_V_NOT_IP,
+	BW_V_MALFORMED,
+	BW_V_NO_FILTER,
+	BW_V_MONITOR,
+	BW_V_ALLOWED, /* a hit, but the allowlist matched */
+	BW_V_FALSE_POS, /* a hit, but the exact trie refused it */
+	BW_V_DROP,
+};
+
+struct bw_pkt {
+	struct bw_addr src;
+	struct bw_addr dst;
+	__u32 family; /* BW_V4 or BW_V6, valid once parsed */
+};
+
+static __always_inline enum bw_verdict parse_packet(struct xdp_md *ctx,
+						    struct bw_pkt *pkt)
+{
+	struct hdr_cursor c = {
+		.pos = (void *)(long)ctx->data,
+		.end = (void *)(long)ctx->data_end,
+	};
+	int proto;
+
+	proto = parse_ethhdr(&c);
+	if (proto != BW_PARSE_BAD)
+		proto = parse_vlans(&c, proto);
+	if (proto == BW_PARSE_BAD)
+		return BW_V_MALFORMED;
+
+	if (proto == ETH_P_IP) {
+		pkt->family = BW_V4;
+		if (parse_iphdr(&c, &pkt->src, &pkt->dst) == BW_PARSE_BAD)
+			return BW_V_MALFORMED;
+		return BW_V_CONTINUE;
+	}
+	if (proto == ETH_P_IPV6) {
+		pkt->family = BW_V6;
+		if (parse_ip6hdr(&c, &pkt->src, &pkt->dst) == BW_PARSE_BAD)
+			return BW_V_MALFORMED;
+		return BW_V_CONTINUE;
+	}
+	/* ARP, LLDP, MPLS, a third VLAN tag ...: no address we can test. */
+	return BW_V_NOT_IP;
+}
+
+/* The current filter's inner map and its header, or NULL if none is valid. */
+static __always_inline void *lookup_filter(const struct bw_hdr **hdrp)
+{
+	const struct bw_hdr *hdr;
+	__u32 key = 0;
+	void *inner;
+
+	inner = bpf_map_lookup_elem(&BW_MAP_FILTER, &key);
+	if (!inner)
+		return NULL;
+	hdr = bpf_map_lookup_elem(inner, &key);
+	if (!hdr || !bw_hdr_valid(hdr))
+		return NULL;
+	*hdrp = hdr;
+	return inner;
+}
+
+/*
+ * 1 if the address hits at any target length of its family. Each length is
+ * one hash and one block; the first hit ends the search. A corrupt header
+ * must not turn into dropping everything: a region that points past the map
+ * finds no block, and one with 0 probes (which every key would pass) is
+ * skipped; both count as misses.
+ *
+ * Not inlined: with --match both it runs twice, and one copy keeps the
+ * program small for the instruction cache.
+ */
+static __noinline int lookup_addr(void *filter, const struct bw_hdr *hdr,
+				  __u32 family, __u64 hi, __u64 lo)
+{
+	const struct bw_block *blk;
+	__u32 i, r, start, end, idx, probes;
+	__u64 h;
+
+	family &= 1;
+	for (i = 0; i < BW_MAX_LENGTHS; i++) {
+		if (i >= hdr->nlengths[family])
+			break;
+		r = family * BW_MAX_LENGTHS + i;
+		start = bw_region_start(hdr, r);
+		end = hdr->region_end[r];
+		probes = hdr->probes[r];
+		if (end <= start || !probes)
+			continue;
+		if (family == BW_V4)
+			h = bw_hash_v4((__u32)lo, hdr->plen[family][i],
+				       hdr->seed);
+		else
+			h = bw_hash_v6(hi, lo, hdr->plen[family][i], hdr->seed);
+		idx = start + bw_block_index(h, end - start);
+		blk = bpf_map_lookup_elem(filter, &idx);
+		if (blk && bw_block_test(blk, h, probes))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The confirmation step for a Bloom hit, off the unlisted path: LPM lookups
+ * cost hundreds of ns, so only hits pay them. An allowlisted address is
+ * never dropped; in verify mode the exact trie must confirm the hit. A
+ * missing exact trie (a reload racing with this packet) confirms nothing:
+ * better one listed packet through than one clean packet dropped.
+ */
+static __always_inline enum bw_verdict confirm_hit(const struct bw_hdr *hdr,
+						   __u32 family,
+						   const struct bw_addr *a)
+{
+	struct bw_lpm_key key;
+	__u32 slot = hdr->exact_slot;
+	void *trie;
+
+	bw_lpm_key_set(&key, family, a->hi, a->lo,
+		       family == BW_V4 ? 32 : 128);
+	if (bpf_map_lookup_elem(&BW_MAP_ALLOW, &key))
+		return BW_V_ALLOWED;
+	if (!(hdr->flags & BW_F_VERIFY))
+		return BW_V_DROP;
+	trie = bpf_map_lookup_elem(&BW_MAP_EXACT, &slot);
+	if (!trie || !bpf_map_lookup_elem(trie, &key))
+		return BW_V_FALSE_POS;
+	return BW_V_DROP;
+}
+
+/* Verdict for one address: not listed, or what its confirmation says. */
+static __always_inline enum bw_verdict judge_addr(void *filter,
+						  const struct bw_hdr *hdr,
+						  __u32 family,
+						  const struct bw_addr *a)
+{
+	if (!lookup_addr(filter, hdr, family, a->hi, a->lo))
+		return BW_V_PASS;
+	return confirm_hit(hdr, family, a);
+}
+
+/*
+ * Which addresses the header asks for: source, destination or both; flags
+ * with neither bit mean source. A packet is dropped if any tested address
+ * is confirmed listed; otherwise the most telling verdict is kept (an
+ * allowlisted or refused hit over a plain miss), for the counters.
+ */
+static __always_inline enum bw_verdict
+lookup_packet(void *filter, const struct bw_hdr *hdr, const struct bw_pkt *pkt)
+{
+	__u16 match = hdr->flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST);
+	enum bw_verdict v = BW_V_PASS, d;
+
+	if (!match)
+		match = BW_F_MATCH_SRC;
+	if (match & BW_F_MATCH_SRC) {
+		v = judge_addr(filter, hdr, pkt->family, &pkt->src);
+		if (v == BW_V_DROP)
+			return v;
+	}
+	if (match & BW_F_MATCH_DST) {
+		d = judge_addr(filter, hdr, pkt->family, &pkt->dst);
+		if (d != BW_V_PASS)
+			return d;
+	}
+	return v;
+}
+
+/* The header's action for a confirmed hit: drop, or count and pass. */
+static __always_inline enum bw_verdict apply_action(const struct bw_hdr *hdr,
+						    enum bw_verdict v)
+{
+	if (v == BW_V_DROP && (hdr->flags & BW_F_MONITOR))
+		return BW_V_MONITOR;
+	return v;
+}
+
+/* One per-CPU lookup; plain increments are safe on this CPU's copy. */
+static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
+{
+	struct bw_stats *s;
+	__u32 key = 0;
+
+	s = bpf_map_lookup_elem(&BW_MAP_STATS, &key);
+	if (!s)
+		return v == BW_V_DROP ? XDP_DROP : XDP_PASS;
+	s->packets++;
+	if (v == BW_V_DROP) {
+		if (family == BW_V6)
+			s->dropped_v6++;
+		else
+			s->dropped_v4++;
+		return XDP_DROP;
+	}
+	s->passed++;
+	if (v == BW_V_NOT_IP)
+		s->not_ip++;
+	else if (v == BW_V_MALFORMED)
+		s->malformed++;
+	else if (v == BW_V_NO_FILTER)
+		s->no_filter++;
+	else if (v == BW_V_MONITOR)
+		s->monitored++;
+	else if (v == BW_V_ALLOWED)
+		s->allowed++;
+	else if (v == BW_V_FALSE_POS)
+		s->false_pos++;
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int bloomwall_xdp(struct xdp_md *ctx)
+{
+	const struct bw_hdr *hdr = NULL;
+	struct bw_pkt pkt = {};
+	enum bw_verdict v;
+	void *filter;
+
+	v = parse_packet(ctx, &pkt);
+	if (v != BW_V_CONTINUE)
+		goto out;
+	filter = lookup_filter(&hdr);
+	if (!filter || !hdr) {
+		v = BW_V_NO_FILTER;
+		goto out;
+	}
+	v = apply_action(hdr, lookup_packet(filter, hdr, &pkt));
+out:
+	return record_verdict(v, pkt.family);
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

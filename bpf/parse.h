@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * parse.h - bounded header parsing for the XDP program.
+ *
+ * Contract: each parse_* helper reads one header at the cursor, checks that
+ * the whole header lies before data_end BEFORE touching it, advances the
+ * cursor past it and returns the next protocol in host byte order (an
+ * ethertype, or for IP headers 0). A header that does not fit, or that is
+ * invalid (IPv4 ihl < 5, wrong version), returns BW_PARSE_BAD and leaves the
+ * cursor where it was. A frame shorter than the IP header's own length is
+ * invalid too. Nothing here reads a byte past data_end.
+ *
+ * Addresses come out as numbers in host byte order, the form that
+ * include/bloomwall.h hashes: IPv4 as one __u32, IPv6 as two __u64 with
+ * hi = the first 8 bytes on the wire.
+ */
+#ifndef __BW_PARSE_H
+#define __BW_PARSE_H
+
+#include <linux/types.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <bpf/bpf_endian.h>
+
+#ifndef ETH_P_8021Q
+#define ETH_P_8021Q 0x8100
+#endif
+#ifndef ETH_P_8021AD
+#define ETH_P_8021AD 0x88A8
+#endif
+
+/* Tags read before giving up: 802.1ad outer + 802.1Q inner (QinQ). */
+#define BW_VLAN_MAX_DEPTH 2
+
+#define BW_PARSE_BAD (-1)
+
+struct hdr_cursor {
+	void *pos;
+	void *end;
+};
+
+/* Not in the UAPI headers: the 4 bytes after the TPID of a VLAN tag. */
+struct bw_vlan_hdr {
+	__be16 tci;
+	__be16 encap_proto;
+};
+
+/* One key address of either family, host byte order (IPv4 in lo). */
+struct bw_addr {
+	__u64 hi;
+	__u64 lo;
+};
+
+static __always_inline int proto_is_vlan(__u16 proto)
+{
+	return proto == ETH_P_8021Q || proto == ETH_P_8021AD;
+}
+
+static __always_inline int parse_ethhdr(struct hdr_cursor *c)
+{
+	struct ethhdr *eth = c->pos;
+
+	if ((void *)(eth + 1) > c->end)
+		return BW_PARSE_BAD;
+	c->pos = eth + 1;
+	return bpf_ntohs(eth->h_proto);
+}
+
+/*
+ * Up to BW_VLAN_MAX_DEPTH tags of either TPID, in any order. Returns the
+ * ethertype after the last tag read; a frame with more tags returns a VLAN
+ * TPID, which the caller treats as not IP.
+ */
+static __always_inline int parse_vlans(struct hdr_cursor *c, int proto)
+{
+	struct bw_vlan_hdr *vh;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < BW_VLAN_MAX_DEPTH; i++) {
+		if (!proto_is_vlan(proto))
+			break;
+		vh = c->pos;
+		if ((void *)(vh + 1) > c->end)
+			return BW_PARSE_BAD;
+		c->pos = vh + 1;
+		proto = bpf_ntohs(vh->encap_proto);
+	}
+	return proto;
+}
+
+/*
+ * IPv4 with any IHL: the options are not read, but they must be in the
+ * frame, since a header cut short is not a packet the stack would accept.
+ * Fragments carry the source address in every piece, so they parse like
+ * any packet.
+ */
+static __always_inline int parse_iphdr(struct hdr_cursor *c,
+				       struct bw_addr *src, struct bw_addr *dst)
+{
+	struct iphdr *iph = c->pos;
+	__u32 hlen, tot_len;
+
+	if ((void *)(iph + 1) > c->end)
+		return BW_PARSE_BAD;
+	if (iph->version != 4 || iph->ihl < 5)
+		return BW_PARSE_BAD;
+	hlen = iph->ihl * 4;
+	if (c->pos + hlen > c->end)
+		return BW_PARSE_BAD;
+	/*
+	 * A frame shorter than its IP length is a truncated packet that the
+	 * stack would drop anyway: pass it, counted, never judge it. The
+	 * program is not frags-aware, so the frame is all in one buffer.
+	 */
+	tot_len = bpf_ntohs(iph->tot_len);
+	if (tot_len < hlen || c->pos + tot_len > c->end)
+		return BW_PARSE_BAD;
+	c->pos += hlen;
+	src->hi = 0;
+	src->lo = bpf_ntohl(iph->saddr);
+	dst->hi = 0;
+	dst->lo = bpf_ntohl(iph->daddr);
+	return 0;
+}
+
+/* The fixed header only: extension headers never hide the addresses. */
+static __always_inline int
+parse_ip6hdr(struct hdr_cursor *c, struct bw_addr *src, struct bw_addr *dst)
+{
+	struct ipv6hdr *ip6h = c->pos;
+	__u32 plen;
+	__u64 w[4];
+
+	if ((void *)(ip6h + 1) > c->end)
+		return BW_PARSE_BAD;
+	if (ip6h->version != 6)
+		return BW_PARSE_BAD;
+	/* Payload length 0 is a jumbogram's: its real length is elsewhere. */
+	plen = bpf_ntohs(ip6h->payload_len);
+	if ((void *)(ip6h + 1) + plen > c->end)
+		return BW_PARSE_BAD;
+	c->pos = ip6h + 1;
+	/* saddr and daddr are adjacent: 32 bytes, four big-endian words. */
+	__builtin_memcpy(w, &ip6h->saddr, sizeof(w));
+	src->hi = bpf_be64_to_cpu(w[0]);
+	src->lo = bpf_be64_to_cpu(w[1]);
+	dst->hi = bpf_be64_to_cpu(w[2]);
+	dst->lo = bpf_be64_to_cpu(w[3]);
+	return 0;
+}
+
+#endif /* __BW_PARSE_H */

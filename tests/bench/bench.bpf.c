@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bench.bpf.c - the programs `make bench` measures bloomwall against, and
+ * the harness that feeds them.
+ *
+ * BPF_PROG_TEST_RUN with repeat runs one frame over and over, so every
+ * lookup would hit the same cache line. The harness program rewrites the
+ * frame's source address before each run, from a table of addresses that
+ * userspace fills (srcs[ctr & mask]), then tail-calls the program under
+ * test in slot 0 of `target`. Its own cost is measured as a row of its own
+ * (harness -> xdp_pass).
+ *
+ * Every program under test returns XDP_DROP for a listed source and
+ * XDP_PASS otherwise, so that userspace can check each verdict against what
+ * the structure must answer.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "bloomwall.h"
+#include "parse.h"
+
+/* Sizes are set before load; 1 keeps unused maps small. */
+#define BENCH_SRCS_MAX (1U << 20)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} target SEC(".maps");
+
+/*
+ * Source addresses in network byte order, as they sit in the frame, in the
+ * low 32 bits. __u64 values: an array map's elements are 8 bytes apart in
+ * its mmapped memory whatever the value size, so userspace writes a plain
+ * __u64 array.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BENCH_SRCS_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(map_flags, BPF_F_MMAPABLE);
+} srcs SEC(".maps");
+
+/* The exact hash map keyed by the source address (network order). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u8);
+} hash_v4 SEC(".maps");
+
+struct lpm_v4_key {
+	__u32 prefixlen;
+	__u32 addr;	/* network order */
+};
+
+/* The LPM trie, as Cilium's prefilter keeps its CIDRs. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 1);
+	__type(key, struct lpm_v4_key);
+	__type(value, __u8);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} lpm_v4 SEC(".maps");
+
+/* The kernel's Bloom filter map, 7 hash functions. */
+struct {
+	__uint(type, BPF_MAP_TYPE_BLOOM_FILTER);
+	__uint(max_entries, 1);
+	__type(value, __u32);
+	__uint(map_extra, 7);
+} bloom_v4 SEC(".maps");
+
+/* Same layout as bloomwall's `filter`; holds the very same inner map. */
+struct bw_filter_inner {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BW_HDR_BLOCKS + 1);
+	__type(key, __u32);
+	__uint(value_size, BW_BLOCK_BYTES);
+	__uint(map_flags, BPF_F_MMAPABLE | BPF_F_INNER_MAP);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct bw_filter_inner);
+} bw_filter SEC(".maps");
+
+/* Harness state, set from userspace through the skeleton's bss. */
+__u32 ctr;
+__u32 mask;
+
+/* The frame's IPv4 header, or NULL: the same parse bloomwall does. */
+static __always_inline struct iphdr *parse_v4(struct xdp_md *ctx)
+{
+	struct hdr_cursor c = {
+		.pos = (void *)(long)ctx->data,
+		.end = (void *)(long)ctx->data_end,
+	};
+	struct iphdr *iph;
+	struct bw_addr s, d;
+	int proto;
+
+	proto = parse_ethhdr(&c);
+	if (proto != BW_PARSE_BAD)
+		proto = parse_vlans(&c, proto);
+	if (proto != ETH_P_IP)
+		return NULL;
+	iph = c.pos;
+	if (parse_iphdr(&c, &s, &d) == BW_PARSE_BAD)
+		return NULL;
+	return iph;
+}
+
+/* Puts the next source address of the table into the frame. */
+static __always_inline int rewrite_src(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct iphdr *iph = data + sizeof(struct ethhdr);
+	__u32 i = ctr++ & mask;
+	__u64 *addr;
+
+	if ((void *)(iph + 1) > end)
+		return -1;
+	addr = bpf_map_lookup_elem(&srcs, &i);
+	if (!addr)
+		return -1;
+	iph->saddr = (__u32)*addr;
+	return 0;
+}
+
+SEC("xdp")
+int harness(struct xdp_md *ctx)
+{
+	if (rewrite_src(ctx))
+		return XDP_ABORTED;
+	bpf_tail_call(ctx, &target, 0);
+	return XDP_ABORTED;
+}
+
+/* Live-frames sender for the veth test: new source, back out the link. */
+SEC("xdp")
+int sender(struct xdp_md *ctx)
+{
+	if (rewrite_src(ctx))
+		return XDP_ABORTED;
+	return XDP_TX;
+}
+
+SEC("xdp")
+int xdp_pass(struct xdp_md *ctx)
+{
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int xdp_drop(struct xdp_md *ctx)
+{
+	return XDP_DROP;
+}
+
+/* The parse floor: bloomwall's own parsing, then pass. */
+SEC("xdp")
+int xdp_parse(struct xdp_md *ctx)
+{
+	struct iphdr *iph = parse_v4(ctx);
+
+	/* Read the address as every filter does; never true for our frames. */
+	if (iph && iph->saddr == 0xffffffff)
+		return XDP_DROP;
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int hash_lookup(struct xdp_md *ctx)
+{
+	struct iphdr *iph = parse_v4(ctx);
+	__u32 key;
+
+	if (!iph)
+		return XDP_PASS;
+	key = iph->saddr;
+	return bpf_map_lookup_elem(&hash_v4, &key) ? XDP_DROP : XDP_PASS;
+}
+
+SEC("xdp")
+int lpm_lookup(struct xdp_md *ctx)
+{
+	struct iphdr *iph = parse_v4(ctx);
+	struct lpm_v4_key key = { .prefixlen = 32 };
+
+	if (!iph)
+		return XDP_PASS;
+	key.addr = iph->saddr;
+	return bpf_map_lookup_elem(&lpm_v4, &key) ? XDP_DROP : XDP_PASS;
+}
+
+SEC("xdp")
+int bloom_lookup(struct xdp_md *ctx)
+{
+	struct iphdr *iph = parse_v4(ctx);
+	__u32 key;
+
+	if (!iph)
+		return XDP_PASS;
+	key = iph->saddr;
+	return bpf_map_peek_elem(&bloom_v4, &key) == 0 ? XDP_DROP : XDP_PASS;
+}
+
+/*
+ * The bare blocked-Bloom lookup: one bw_hash_v4, one block, one
+ * bw_block_test on region 0 of a bloomwall filter (bare addresses only),
+ * no stats, no other lengths. bloomwall's program is judged against it.
+ */
+SEC("xdp")
+int bare_bloom(struct xdp_md *ctx)
+{
+	struct iphdr *iph = parse_v4(ctx);
+	const struct bw_block *blk;
+	const struct bw_hdr *hdr;
+	__u32 key = 0, start, end, idx;
+	void *inner;
+	__u64 h;
+
+	if (!iph)
+		return XDP_PASS;
+	inner = bpf_map_lookup_elem(&bw_filter, &key);
+	if (!inner)
+		return XDP_PASS;
+	hdr = bpf_map_lookup_elem(inner, &key);
+	if (!hdr)
+		return XDP_PASS;
+	start = BW_HDR_BLOCKS;
+	end = hdr->region_end[0];
+	if (end <= start)
+		return XDP_PASS;
+	h = bw_hash_v4(bpf_ntohl(iph->saddr), hdr->plen[BW_V4][0], hdr->seed);
+	idx = start + bw_block_index(h, end - start);
+	blk = bpf_map_lookup_elem(inner, &idx);
+	if (blk && bw_block_test(blk, h, hdr->probes[0]))
+		return XDP_DROP;
+	return XDP_PASS;
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

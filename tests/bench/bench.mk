@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# make bench: per-packet cost of bloomwall against the other ways to hold a
+# blocklist in BPF (BPF_PROG_TEST_RUN), build and swap times, and a veth
+# drop-rate ratio. Included by the top Makefile; not part of `make test`.
+# BENCH_QUICK=1: smaller sizes and fewer trials, for a fast check.
+# BENCH_ARGS: extra options for the harness (see tests/bench/run.sh).
+
+BENCH_OUT := $(OUTPUT)/bench
+BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard tests/bench/*.c))
+BENCH_HDRS := $(wildcard tests/bench/*.h)
+
+$(BENCH_OUT):
+	$(Q)mkdir -p $@
+
+$(BENCH_OUT)/bench.bpf.o: tests/bench/bench.bpf.c $(wildcard bpf/*.h) \
+			  $(wildcard include/*.h) | $(BENCH_OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BENCH_OUT)/bench.skel.h: $(BENCH_OUT)/bench.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name bench > $@
+
+$(BENCH_OUT)/bench: $(BENCH_SRCS) $(BENCH_HDRS) $(LIB_OBJS) \
+		    $(BENCH_OUT)/bench.skel.h $(OUTPUT)/bloomwall.skel.h
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -I$(BENCH_OUT) -Itests/bench $(BENCH_SRCS) \
+		$(LIB_OBJS) $(LIBS) -o $@
+
+bench: $(BENCH_OUT)/bench
+	$(Q)BENCH_QUICK=$(BENCH_QUICK) tests/bench/run.sh $(BENCH_OUT)/bench \
+		$(BENCH_OUT)/results.md $(BENCH_ARGS)

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The parts of the bench beyond the per-packet table: the real mixed list
+ * (mixed.c), build and swap times (swap.c), the veth drop rate (veth.c),
+ * and the check of the targets (targets.c).
+ */
+#ifndef __BW_BENCH_EXTRA_H
+#define __BW_BENCH_EXTRA_H
+
+#include <stdio.h>
+
+#include "bench.h"
+
+/* The list file's own entries (addresses and CIDRs): LPM trie, bloomwall. */
+int mixed_set(const struct bench_cfg *cfg, struct bench_set *s,
+	      const char *path);
+
+/* List file -> swapped-in filter: parse, build, swap, one core. */
+int bench_build_swap(const struct bench_cfg *cfg);
+
+/* Frames per second dropped on a veth link: bloomwall vs XDP_DROP. */
+int bench_veth(const struct bench_cfg *cfg);
+
+/* Sections 2 and 3 of the output. */
+void print_extra(FILE *f);
+void print_swap_results(FILE *f);
+void print_veth_results(FILE *f);
+
+/* Median seconds from list file to swapped filter for n entries, or -1. */
+double swap_total_median(__u64 n);
+
+void print_targets(FILE *f, const struct bench_set *sets, int nsets);
+
+#endif /* __BW_BENCH_EXTRA_H */

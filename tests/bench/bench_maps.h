@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Structures under test, each created and filled from the same keys
+ * ((addr << 8) | plen, host order). int functions return a file descriptor
+ * (>= 0) or -errno; make_bloomwall returns 0 or -errno.
+ */
+#ifndef __BW_BENCH_MAPS_H
+#define __BW_BENCH_MAPS_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bench.h"
+#include "cidr.h"
+#include "swap.h"
+
+#define XDPFILT_PATH "/usr/lib/x86_64-linux-gnu/bpf/xdpfilt_alw_ip.o"
+
+struct bpf_object;
+
+int make_hash(const __u64 *keys, size_t n, struct bench_row *r);
+int make_lpm(const __u64 *keys, size_t n, struct bench_row *r);
+int make_kbloom(const __u64 *keys, size_t n, struct bench_row *r);
+int make_xdpfilter(const __u64 *keys, size_t n, struct bench_row *r,
+		   struct bpf_object **objp);
+int make_bloomwall(const __u64 *keys, size_t n, unsigned int max_len,
+		   struct bw_filter_map *fm, struct bench_row *r,
+		   struct bw_cidr_stats *st);
+
+#endif /* __BW_BENCH_MAPS_H */

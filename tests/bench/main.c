@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bench - the `make bench` harness: per-packet cost of bloomwall against
+ * the exact hash map, the LPM trie, the kernel's Bloom map and xdp-filter
+ * (BPF_PROG_TEST_RUN), build and swap times, a veth drop-rate ratio, and a
+ * check of the targets. Usage: see usage() or tests/bench/run.sh.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "bench.h"
+#include "bench_set.h"
+#include "bench_extra.h"
+#include "log.h"
+
+#define MIXED_PATH "../shared/data/ipv4/firehol/firehol_level4.netset"
+#define MAX_SETS 8
+
+static struct bench_set sets[MAX_SETS];
+static int nsets;
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: bench [--quick] [--out FILE] [--mixed FILE] [--veth NSA:DEVA:NSB:DEVB]\n"
+		"             [--cpu N] [--trials N] [--stride N] [--parts tmsv]\n"
+		"parts: t table of random lists, m mixed list, s build and swap, v veth\n");
+}
+
+static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
+{
+	static const struct option opts[] = {
+		{ "quick", no_argument, NULL, 'q' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "mixed", required_argument, NULL, 'm' },
+		{ "veth", required_argument, NULL, 'V' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "trials", required_argument, NULL, 't' },
+		{ "stride", required_argument, NULL, 's' },
+		{ "parts", required_argument, NULL, 'p' },
+		{},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q': cfg->quick = true; break;
+		case 'o': cfg->results_path = optarg; break;
+		case 'm': cfg->mixed_path = optarg; break;
+		case 'V': cfg->veth = optarg; break;
+		case 'c': cfg->cpu = atoi(optarg); break;
+		case 't': cfg->trials = atoi(optarg); break;
+		case 's': cfg->verify_stride = atoi(optarg); break;
+		case 'p': cfg->parts = optarg; break;
+		default: usage(); return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void set_defaults(struct bench_cfg *cfg)
+{
+	static const __u64 full[] = { 10000, 123666, 1000000, 10000000 };
+	static const __u64 quick[] = { 10000, 123666, 1000000 };
+
+	cfg->nsizes = cfg->quick ? 3 : 4;
+	memcpy(cfg->sizes, cfg->quick ? quick : full,
+	       cfg->nsizes * sizeof(__u64));
+	if (!cfg->trials)
+		cfg->trials = cfg->quick ? 3 : 7;
+	if (cfg->trials > BENCH_MAX_TRIALS)
+		cfg->trials = BENCH_MAX_TRIALS;
+	if (!cfg->verify_stride)
+		cfg->verify_stride = cfg->quick ? 16 : 1;
+	cfg->repeat_warm = cfg->quick ? 1U << 16 : 1U << 18;
+	cfg->repeat_cold = cfg->quick ? 1U << 18 : 1U << 20;
+}
+
+/* n random addresses, perm(0 .. n-1); perm(n ..) are the non-members. */
+static int random_set(const struct bench_cfg *cfg, __u64 n)
+{
+	struct bench_set *s = &sets[nsets++];
+	__u64 *keys = bench_alloc(n * sizeof(*keys));
+	__u32 i;
+	int err;
+
+	snprintf(s->label, sizeof(s->label), "%llu random addresses",
+		 (unsigned long long)n);
+	s->n = n;
+	for (i = 0; i < n; i++)
+		keys[i] = bw_v4key(bench_perm(i), 32);
+	s->nl = n < BENCH_SRCS_MAX ? n : BENCH_SRCS_MAX;
+	s->nu = BENCH_SRCS_MAX;
+	s->listed = bench_alloc(s->nl * sizeof(__u32));
+	s->unlisted = bench_alloc(s->nu * sizeof(__u32));
+	for (i = 0; i < s->nl; i++)
+		s->listed[i] = bench_perm(i);
+	for (i = 0; i < s->nu; i++)
+		s->unlisted[i] = bench_perm(n + i);
+	err = run_set(cfg, s, keys, n, false);
+	free(keys);
+	return err;
+}
+
+static bool part(const struct bench_cfg *cfg, char c)
+{
+	return !cfg->parts || strchr(cfg->parts, c);
+}
+
+static int bw_row(const struct bench_set *s)
+{
+	int i;
+
+	for (i = 0; i < s->nrows; i++)
+		if (!strcmp(s->rows[i].name, "bloomwall"))
+			return i;
+	return -1;
+}
+
+static void print_all(FILE *f, const struct bench_cfg *cfg, int argc,
+		      char **argv)
+{
+	int i;
+
+	print_header(f, cfg, argc, argv);
+	for (i = 0; i < nsets; i++)
+		print_set(f, &sets[i], bw_row(&sets[i]));
+	print_extra(f);
+	print_targets(f, sets, nsets);
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_cfg cfg = { .mixed_path = MIXED_PATH, .cpu = 1 };
+	FILE *out = NULL;
+	int i, err = 0;
+
+	cfg.quick = getenv("BENCH_QUICK") && *getenv("BENCH_QUICK") &&
+		    strcmp(getenv("BENCH_QUICK"), "0");
+	if (parse_args(argc, argv, &cfg))
+		return 2;
+	set_defaults(&cfg);
+	bw_log_setup_libbpf();
+	if (pin_cpu(cfg.cpu))
+		fprintf(stderr, "bench: cannot pin to CPU %d, going on\n",
+			cfg.cpu);
+	for (i = 0; i < cfg.nsizes && !err && part(&cfg, 't'); i++)
+		err = random_set(&cfg, cfg.sizes[i]);
+	if (!err && part(&cfg, 'm'))
+		err = mixed_set(&cfg, &sets[nsets], cfg.mixed_path);
+	if (!err && sets[nsets].nrows)
+		nsets++;
+	if (!err && part(&cfg, 's'))
+		err = bench_build_swap(&cfg);
+	if (!err && cfg.veth && part(&cfg, 'v'))
+		err = bench_veth(&cfg);
+	print_all(stdout, &cfg, argc, argv);
+	if (cfg.results_path)
+		out = fopen(cfg.results_path, "w");
+	if (out) {
+		print_all(out, &cfg, argc, argv);
+		fclose(out);
+	}
+	if (err)
+		fprintf(stderr, "bench: FAILED: %s\n", strerror(-err));
+	return err ? 1 : 0;
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Checking and timing the rows of one section.
+ *
+ * Checking runs each program under test directly, once per source address,
+ * and compares its verdict with what the structure must answer: exact
+ * structures drop exactly the listed sources; bloomwall and the bare lookup
+ * drop exactly what the builder predicts (bw_filter_lookup), false positives
+ * included; the kernel's Bloom map must drop every listed source. A row
+ * with a wrong verdict is flagged in the table and cannot meet a target.
+ */
+#include <errno.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+
+#include <bpf/bpf.h>
+
+#include "bench.h"
+#include "bench_set.h"
+#include "bench.skel.h"
+
+/* Untimed runs before the trials: fills the warm caches. */
+#define WARMUP (1U << 16)
+#define SADDR_OFF (sizeof(struct ethhdr) + offsetof(struct iphdr, saddr))
+
+static bool expect_drop(const struct bench_row *r, int listed, __u32 i,
+			bool *known)
+{
+	*known = true;
+	if (r->check == CK_PREDICT)
+		return r->predict[listed][i];
+	if (r->check == CK_NO_FN && !listed)
+		*known = false;
+	return listed;
+}
+
+static int verify_one(struct bench_row *r, int listed, const __u32 *addr,
+		      __u32 n, __u8 *frame, __u32 stride)
+{
+	__u64 drops = 0, checked = 0;
+	bool known, exp;
+	__u32 i, ret, a;
+	int err;
+
+	for (i = 0; i < n; i += stride) {
+		a = htonl(addr[i]);
+		memcpy(frame + SADDR_OFF, &a, sizeof(a));
+		err = run_prog(r->prog_fd, frame, 1, &ret, NULL);
+		if (err)
+			return err;
+		exp = expect_drop(r, listed, i, &known);
+		if ((ret != XDP_DROP && ret != XDP_PASS) ||
+		    (known && exp != (ret == XDP_DROP)))
+			r->wrong++;
+		drops += ret == XDP_DROP;
+		checked++;
+	}
+	r->checked += checked;
+	if (!listed && checked)
+		r->fpr = (double)drops / checked;
+	return 0;
+}
+
+int verify_set(struct bench_set *s, __u8 *frame, __u32 stride)
+{
+	__u8 saved[BENCH_FRAME_LEN];
+	int i, err = 0;
+
+	memcpy(saved, frame, sizeof(saved));
+	fprintf(stderr, "bench: %s: checking verdicts (every %u. source)\n",
+		s->label, stride);
+	for (i = 0; i < s->nrows && !err; i++) {
+		struct bench_row *r = &s->rows[i];
+
+		if (r->check == CK_NONE)
+			continue;
+		err = verify_one(r, 0, s->unlisted, s->nu, frame, stride);
+		if (!err)
+			err = verify_one(r, 1, s->listed, s->nl, frame, stride);
+		if (r->wrong)
+			fprintf(stderr, "bench: %s: %s: %llu of %llu verdicts WRONG\n",
+				s->label, r->name, (unsigned long long)r->wrong,
+				(unsigned long long)r->checked);
+	}
+	memcpy(frame, saved, sizeof(saved));
+	return err;
+}
+
+/* ns per packet of one run, as BPF_PROG_TEST_RUN reports it. */
+static int measure(struct bench_row *r, struct bench *sk, const __u8 *frame,
+		   __u32 mask, __u32 repeat, double *ns)
+{
+	int harness = bpf_program__fd(sk->progs.harness);
+	__u32 key = 0, ret, dur;
+	int err;
+
+	if (r->direct) {
+		err = run_prog(r->prog_fd, frame, repeat, &ret, &dur);
+		goto out;
+	}
+	if (bpf_map_update_elem(bpf_map__fd(sk->maps.target), &key,
+				&r->prog_fd, BPF_ANY))
+		return -errno;
+	sk->bss->ctr = 0;
+	sk->bss->mask = mask;
+	err = run_prog(harness, frame, repeat, &ret, &dur);
+	/* XDP_ABORTED: the tail call did not happen. */
+	if (!err && ret != XDP_DROP && ret != XDP_PASS)
+		err = -EINVAL;
+out:
+	*ns = dur;
+	return err;
+}
+
+static void fill_srcs(const struct bench_set *s, __u64 *srcs, bool listed)
+{
+	const __u32 *a = listed ? s->listed : s->unlisted;
+	__u32 n = listed ? s->nl : s->nu, i;
+
+	for (i = 0; i < BENCH_SRCS_MAX; i++)
+		srcs[i] = htonl(a[i % n]);
+}
+
+static int time_scen(struct bench_set *s, struct bench *sk, const __u8 *frame,
+		     const struct bench_cfg *cfg, int sc)
+{
+	bool cold = sc == SC_UC || sc == SC_LC;
+	__u32 mask = cold ? BENCH_SRCS_MAX - 1 : BENCH_WARM - 1;
+	__u32 repeat = cold ? cfg->repeat_cold : cfg->repeat_warm;
+	double warmup;
+	int t, i, err;
+
+	for (i = 0; i < s->nrows; i++) {
+		err = measure(&s->rows[i], sk, frame, mask,
+			      repeat < WARMUP ? repeat : WARMUP, &warmup);
+		if (err) {
+			fprintf(stderr, "bench: %s: %s: run failed: %s\n",
+				s->label, s->rows[i].name, strerror(-err));
+			return err;
+		}
+	}
+	for (t = 0; t < cfg->trials; t++)
+		for (i = 0; i < s->nrows; i++) {
+			err = measure(&s->rows[i], sk, frame, mask, repeat,
+				      &s->rows[i].t[sc][t]);
+			if (err)
+				return err;
+		}
+	for (i = 0; i < s->nrows; i++)
+		finish_stats(s->rows[i].t[sc], cfg->trials, &s->rows[i].med[sc],
+			     &s->rows[i].min[sc]);
+	return 0;
+}
+
+int time_set(struct bench_set *s, struct bench *skel, __u64 *srcs,
+	     const __u8 *frame, const struct bench_cfg *cfg)
+{
+	static const char *const names[SC_N] = {
+		"unlisted warm", "unlisted cold", "listed warm", "listed cold",
+	};
+	int sc, err;
+
+	for (sc = 0; sc < SC_N; sc++) {
+		fprintf(stderr, "bench: %s: timing %s\n", s->label, names[sc]);
+		fill_srcs(s, srcs, sc >= SC_LW);
+		err = time_scen(s, skel, frame, cfg, sc);
+		if (err)
+			return err;
+	}
+	return 0;
+}

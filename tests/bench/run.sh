@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# Runs the benchmark: makes a veth pair between two fresh namespaces for the
+# drop-rate figure (removed on every exit path), then the harness.
+# Usage: run.sh BENCH_BINARY RESULTS_FILE [harness options]
+# BENCH_QUICK=1 in the environment: smaller sizes, fewer trials.
+
+set -u
+
+bin=$1
+results=$2
+shift 2
+
+if [ "$(id -u)" != 0 ]; then
+	echo "bench: needs root (BPF_PROG_TEST_RUN, XDP, network namespaces)" >&2
+	exit 1
+fi
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+
+tag=bwbench-$$-$RANDOM
+nsa=$tag-a
+nsb=$tag-b
+deva=bwb$$a
+devb=bwb$$b
+
+cleanup() {
+	ip netns del "$nsa" 2>/dev/null
+	ip netns del "$nsb" 2>/dev/null
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+veth=()
+if ip netns add "$nsa" && ip netns add "$nsb" &&
+   ip -n "$nsa" link add "$deva" type veth peer name "$devb" netns "$nsb" &&
+   ip -n "$nsa" link set "$deva" up && ip -n "$nsb" link set "$devb" up; then
+	veth=(--veth "$nsa:$deva:$nsb:$devb")
+else
+	echo "bench: cannot make the veth pair; no drop-rate figure" >&2
+fi
+
+mkdir -p "$(dirname "$results")"
+cd "$(dirname "$0")/../.." || exit 1
+"$bin" --out "$results" "${veth[@]}" "$@"
+rc=$?
+[ $rc = 0 ] && echo "bench: results written to $results" >&2
+exit $rc

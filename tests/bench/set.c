@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * One section of the table: build every structure for one list, load the
+ * programs with plain libbpf (a program a libxdp dispatcher extends cannot
+ * be a tail-call target on kernels >= 6.12), check every verdict, then run
+ * the trials, all rows interleaved inside each trial.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/mman.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bench.h"
+#include "bench_maps.h"
+#include "bench_set.h"
+#include "build.h"
+#include "bench.skel.h"
+#include "bloomwall.skel.h"
+
+struct set_ctx {
+	const struct bench_cfg *cfg;
+	struct bench_set *set;
+	struct bench *skel;
+	struct bloomwall *bw[2];
+	struct bpf_object *xf;
+	int hash_fd, lpm_fd, bloom_fd;
+	struct bw_filter_map filt[2];	/* [0] CLI build, [1] one length */
+	int nfilt;
+	__u8 *predict[2][2];		/* [filter][listed] */
+	__u64 *srcs;			/* mmapped harness table */
+	int harness_fd, target_fd;
+	__u8 frame[BENCH_FRAME_LEN];
+};
+
+/* Appends a row; cost (or NULL) holds what was measured while building. */
+static struct bench_row *add_row(struct bench_set *s, const char *name,
+				 int fd, bool direct, enum bench_check ck,
+				 const struct bench_row *cost)
+{
+	struct bench_row *r = &s->rows[s->nrows++];
+
+	if (cost) {
+		*r = *cost;
+	} else {
+		memset(r, 0, sizeof(*r));
+		r->memlock = r->measured = -1;
+		r->load_s = -1;
+	}
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->prog_fd = fd;
+	r->direct = direct;
+	r->check = ck;
+	r->fpr = -1;
+	return r;
+}
+
+static int load_bench_skel(struct set_ctx *x)
+{
+	struct bench *sk;
+	__u32 key = 0;
+	int err;
+
+	sk = bench__open();
+	if (!sk)
+		return -errno;
+	if (x->hash_fd >= 0)
+		bpf_map__reuse_fd(sk->maps.hash_v4, x->hash_fd);
+	if (x->lpm_fd >= 0)
+		bpf_map__reuse_fd(sk->maps.lpm_v4, x->lpm_fd);
+	if (x->bloom_fd >= 0)
+		bpf_map__reuse_fd(sk->maps.bloom_v4, x->bloom_fd);
+	x->skel = sk;
+	err = bench__load(sk);
+	if (err)
+		return err;
+	x->harness_fd = bpf_program__fd(sk->progs.harness);
+	x->target_fd = bpf_map__fd(sk->maps.target);
+	x->srcs = mmap(NULL, BENCH_SRCS_MAX * sizeof(*x->srcs),
+		       PROT_READ | PROT_WRITE, MAP_SHARED,
+		       bpf_map__fd(sk->maps.srcs), 0);
+	if (x->srcs == MAP_FAILED) {
+		x->srcs = NULL;
+		return -errno;
+	}
+	/* The bare lookup reads the one-length filter. */
+	if (bpf_map_update_elem(bpf_map__fd(sk->maps.bw_filter), &key,
+				&x->filt[x->nfilt - 1].fd, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/* bloomwall's program exactly as the skeleton loads it, its filter in. */
+static int load_bloomwall(struct set_ctx *x, int i)
+{
+	x->bw[i] = bloomwall__open_and_load();
+	if (!x->bw[i])
+		return -errno;
+	return bw_filter_commit(bpf_map__fd(x->bw[i]->maps.filter),
+				&x->filt[i]);
+}
+
+static void predict(struct set_ctx *x)
+{
+	struct bench_set *s = x->set;
+	struct bw_prefix p = { .family = BW_V4, .plen = 32 };
+	__u32 i;
+	int f;
+
+	for (f = 0; f < x->nfilt; f++) {
+		x->predict[f][0] = bench_alloc(s->nu);
+		x->predict[f][1] = bench_alloc(s->nl);
+		for (i = 0; i < s->nu; i++) {
+			p.lo = s->unlisted[i];
+			x->predict[f][0][i] =
+				bw_filter_lookup(x->filt[f].mem, &p, NULL) == 1;
+		}
+		for (i = 0; i < s->nl; i++) {
+			p.lo = s->listed[i];
+			x->predict[f][1][i] =
+				bw_filter_lookup(x->filt[f].mem, &p, NULL) == 1;
+		}
+	}
+}
+
+/* The exact structures; an address list (not mixed) gets them all. */
+static int build_exact(struct set_ctx *x, const __u64 *keys, size_t n,
+		       bool mixed)
+{
+	struct bench_set *s = x->set;
+	struct bench_row c = {};
+	int fd;
+
+	x->lpm_fd = make_lpm(keys, n, &c);
+	if (x->lpm_fd < 0)
+		return x->lpm_fd;
+	add_row(s, mixed ? "LPM trie (list prefixes)" : "LPM trie /32", -1,
+		false, CK_EXACT, &c);
+	if (mixed)
+		return 0;
+	x->hash_fd = make_hash(keys, n, &c);
+	if (x->hash_fd < 0)
+		return x->hash_fd;
+	add_row(s, "hash map", -1, false, CK_EXACT, &c);
+	x->bloom_fd = make_kbloom(keys, n, &c);
+	if (x->bloom_fd < 0)
+		return x->bloom_fd;
+	add_row(s, "kernel Bloom map k=7", -1, false, CK_NO_FN, &c);
+	fd = make_xdpfilter(keys, n, &c, &x->xf);
+	if (fd < 0)
+		return fd;
+	add_row(s, "xdp-filter alw_ip", fd, false, CK_EXACT, &c);
+	return 0;
+}
+
+/*
+ * bloomwall as the CLI builds it; when the builder chose more than one
+ * length (sibling /32s merge into /31s), also a one-length build for the
+ * bare lookup and a bloomwall row on that same filter.
+ */
+static int build_bloomwall(struct set_ctx *x, const __u64 *keys, size_t n,
+			   bool mixed)
+{
+	struct bw_cidr_stats st = {};
+	struct bench_row c = {};
+	int err;
+
+	err = make_bloomwall(keys, n, 0, &x->filt[0], &c, &st);
+	if (err)
+		return err;
+	add_row(x->set, "bloomwall", -1, false, CK_PREDICT, &c);
+	x->nfilt = 1;
+	snprintf(x->set->note, sizeof(x->set->note),
+		 "bloomwall: %llu list entries -> %llu merged -> %llu keys in %u target length(s)",
+		 (unsigned long long)st.fam[BW_V4].source,
+		 (unsigned long long)st.fam[BW_V4].merged,
+		 (unsigned long long)st.fam[BW_V4].expanded,
+		 st.fam[BW_V4].nlengths);
+	if (mixed || st.fam[BW_V4].nlengths <= 1)
+		return 0;
+	err = make_bloomwall(keys, n, 1, &x->filt[1], &c, NULL);
+	if (err)
+		return err;
+	add_row(x->set, "bloomwall, 1 length (/32)", -1, false, CK_PREDICT,
+		&c);
+	x->nfilt = 2;
+	return 0;
+}
+
+/* Fills in program fds and prediction tables once everything is loaded. */
+static int wire_rows(struct set_ctx *x, bool mixed)
+{
+	struct bench_set *s = x->set;
+	struct bench *sk = x->skel;
+	int i, f = 0, err;
+
+	for (i = 0; i < x->nfilt; i++) {
+		err = load_bloomwall(x, i);
+		if (err)
+			return err;
+	}
+	predict(x);
+	for (i = 0; i < s->nrows; i++) {
+		struct bench_row *r = &s->rows[i];
+
+		if (!strncmp(r->name, "LPM", 3))
+			r->prog_fd = bpf_program__fd(sk->progs.lpm_lookup);
+		else if (!strcmp(r->name, "hash map"))
+			r->prog_fd = bpf_program__fd(sk->progs.hash_lookup);
+		else if (!strncmp(r->name, "kernel Bloom", 12))
+			r->prog_fd = bpf_program__fd(sk->progs.bloom_lookup);
+		if (strncmp(r->name, "bloomwall", 9))
+			continue;
+		r->prog_fd = bpf_program__fd(x->bw[f]->progs.bloomwall_xdp);
+		r->predict[0] = x->predict[f][0];
+		r->predict[1] = x->predict[f][1];
+		f++;
+	}
+	if (mixed)
+		return 0;
+	f = x->nfilt - 1;
+	add_row(s, "bare blocked-Bloom lookup",
+		bpf_program__fd(sk->progs.bare_bloom), false, CK_PREDICT, NULL);
+	s->rows[s->nrows - 1].predict[0] = x->predict[f][0];
+	s->rows[s->nrows - 1].predict[1] = x->predict[f][1];
+	return 0;
+}
+
+static void add_floor_rows(struct set_ctx *x)
+{
+	struct bench_set *s = x->set;
+	struct bench *sk = x->skel;
+	struct bench_row tmp[BENCH_MAX_ROWS];
+	int n = s->nrows;
+
+	/* Floors first in the table, structures after. */
+	memcpy(tmp, s->rows, n * sizeof(*tmp));
+	s->nrows = 0;
+	add_row(s, "XDP_PASS (direct, 1 frame)",
+		bpf_program__fd(sk->progs.xdp_pass), true, CK_NONE, NULL);
+	add_row(s, "parse floor (direct, 1 frame)",
+		bpf_program__fd(sk->progs.xdp_parse), true, CK_NONE, NULL);
+	add_row(s, "harness -> XDP_PASS",
+		bpf_program__fd(sk->progs.xdp_pass), false, CK_NONE, NULL);
+	add_row(s, "harness -> parse floor",
+		bpf_program__fd(sk->progs.xdp_parse), false, CK_NONE, NULL);
+	memcpy(&s->rows[s->nrows], tmp, n * sizeof(*tmp));
+	s->nrows += n;
+}
+
+static void ctx_free(struct set_ctx *x)
+{
+	int i, j;
+
+	if (x->srcs)
+		munmap(x->srcs, BENCH_SRCS_MAX * sizeof(*x->srcs));
+	bench__destroy(x->skel);
+	for (i = 0; i < 2; i++) {
+		bloomwall__destroy(x->bw[i]);
+		bw_filter_close(&x->filt[i]);
+		for (j = 0; j < 2; j++)
+			free(x->predict[i][j]);
+	}
+	bpf_object__close(x->xf);
+	if (x->hash_fd >= 0)
+		close(x->hash_fd);
+	if (x->lpm_fd >= 0)
+		close(x->lpm_fd);
+	if (x->bloom_fd >= 0)
+		close(x->bloom_fd);
+	settle_memory();
+}
+
+int run_set(const struct bench_cfg *cfg, struct bench_set *s,
+	    const __u64 *keys, size_t n, bool mixed)
+{
+	struct set_ctx x = {
+		.cfg = cfg, .set = s, .hash_fd = -1, .lpm_fd = -1,
+		.bloom_fd = -1,
+		.filt = { BW_FILTER_MAP_INIT, BW_FILTER_MAP_INIT },
+	};
+	int err;
+
+	fprintf(stderr, "bench: %s: building structures\n", s->label);
+	err = build_exact(&x, keys, n, mixed);
+	if (!err)
+		err = build_bloomwall(&x, keys, n, mixed);
+	if (!err)
+		err = load_bench_skel(&x);
+	if (!err)
+		err = wire_rows(&x, mixed);
+	if (err) {
+		fprintf(stderr, "bench: %s: setup failed: %s\n", s->label,
+			strerror(-err));
+		goto out;
+	}
+	add_floor_rows(&x);
+	build_frame(x.frame, htonl(s->unlisted[0]));
+	err = verify_set(s, x.frame, cfg->verify_stride);
+	if (!err)
+		err = time_set(s, x.skel, x.srcs, x.frame, cfg);
+out:
+	ctx_free(&x);
+	return err;
+}

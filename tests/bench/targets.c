@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The targets of the benchmark, each checked against the table: met or
+ * missed, with the numbers that decide it. A row with a wrong verdict
+ * cannot meet anything.
+ */
+#include <string.h>
+
+#include "bench.h"
+#include "bench_extra.h"
+
+static const char *const col[SC_N] = { "unlisted warm", "unlisted cold",
+				       "listed warm", "listed cold" };
+
+static const struct bench_row *find(const struct bench_set *s,
+				    const char *name)
+{
+	int i;
+
+	for (i = 0; s && i < s->nrows; i++)
+		if (!strcmp(s->rows[i].name, name))
+			return &s->rows[i];
+	return NULL;
+}
+
+static const char *verdict(bool ok, const struct bench_row *a,
+			   const struct bench_row *b)
+{
+	if ((a && a->wrong) || (b && b->wrong))
+		return "MISSED (wrong verdicts)";
+	return ok ? "met" : "MISSED";
+}
+
+/* bloomwall <= floor + 1.2 x (bare - floor), per column. */
+static void t_overhead(FILE *f, const struct bench_set *s)
+{
+	const struct bench_row *bw = find(s, "bloomwall");
+	const struct bench_row *bare = find(s, "bare blocked-Bloom lookup");
+	const struct bench_row *fl = find(s, "harness -> parse floor");
+	double lim;
+	int sc;
+
+	if (!bw || !bare || !fl)
+		return;
+	fprintf(f, "- bloomwall <= floor + 1.2 x bare lookup (%s; floor = harness -> parse floor):\n",
+		s->label);
+	for (sc = 0; sc < SC_N; sc++) {
+		lim = fl->med[sc] + 1.2 * (bare->med[sc] - fl->med[sc]);
+		fprintf(f, "  - %s: bloomwall %.0f, floor %.0f, bare %.0f, limit %.1f: %s\n",
+			col[sc], bw->med[sc], fl->med[sc], bare->med[sc], lim,
+			verdict(bw->med[sc] <= lim, bw, bare));
+	}
+}
+
+static void t_ratio(FILE *f, const struct bench_set *s, const char *name,
+		    double need)
+{
+	const struct bench_row *bw = find(s, "bloomwall");
+	const struct bench_row *r = find(s, name);
+	double x;
+	int sc;
+
+	if (!bw || !r)
+		return;
+	for (sc = SC_UC; sc < SC_N; sc += 2) {
+		x = r->med[sc] / bw->med[sc];
+		fprintf(f, "  - vs %s, %s: %.0f / %.0f = %.2fx (need %s%.1fx): %s\n",
+			name, col[sc], r->med[sc], bw->med[sc], x,
+			need > 1 ? ">= " : "> ", need,
+			verdict(need > 1 ? x >= need : x > need, bw, r));
+	}
+}
+
+static void t_memory(FILE *f, const struct bench_set *s)
+{
+	const struct bench_row *bw = find(s, "bloomwall");
+	double bits;
+
+	if (!bw || bw->memlock < 0 || !bw->entries)
+		return;
+	bits = bw->memlock * 8.0 / bw->entries;
+	/* 0.11 %: three standard deviations above 0.1 % on 1M samples. */
+	fprintf(f, "- at most 16 bits per entry at 0.1 %% (%s): %.2f bits/entry, measured FPR %.3f %% on %u non-members: %s\n",
+		s->label, bits, bw->fpr * 100, s->nu,
+		verdict(bits <= 16 && bw->fpr <= 0.0011, bw, NULL));
+}
+
+static void t_mixed(FILE *f, const struct bench_set *mixed,
+		    const struct bench_set *bare)
+{
+	const struct bench_row *m = find(mixed, "bloomwall");
+	const struct bench_row *b = find(bare, "bloomwall");
+	int sc;
+
+	if (!m || !b) {
+		fprintf(f, "- mixed list <= 1.3 x bare addresses: pending (no mixed-list rows)\n");
+		return;
+	}
+	fprintf(f, "- mixed list <= 1.3 x bare addresses of the same size (%s vs %s):\n",
+		mixed->label, bare->label);
+	for (sc = 0; sc < SC_N; sc++)
+		fprintf(f, "  - %s: %.0f vs %.0f = %.2fx: %s\n", col[sc],
+			m->med[sc], b->med[sc], m->med[sc] / b->med[sc],
+			verdict(m->med[sc] <= 1.3 * b->med[sc], m, b));
+}
+
+static void t_swap(FILE *f, __u64 n)
+{
+	double t = swap_total_median(n);
+
+	if (t < 0)
+		return;
+	fprintf(f, "- list to swapped filter at %llu entries under 3 s on one core: %.2f s: %s\n",
+		(unsigned long long)n, t, t < 3 ? "met" : "MISSED");
+}
+
+void print_targets(FILE *f, const struct bench_set *sets, int nsets)
+{
+	const struct bench_set *big = NULL, *mixed = NULL, *same = NULL;
+	int i;
+
+	for (i = 0; i < nsets; i++) {
+		if (strstr(sets[i].label, "mixed"))
+			mixed = &sets[i];
+		else if (!big || sets[i].n > big->n)
+			big = &sets[i];
+	}
+	for (i = 0; mixed && i < nsets; i++)
+		if (&sets[i] != mixed && sets[i].n == mixed->n)
+			same = &sets[i];
+	fprintf(f, "### Targets\n\n");
+	if (!big)
+		return;
+	t_overhead(f, big);
+	fprintf(f, "- %s, cold, bloomwall faster by:\n", big->label);
+	t_ratio(f, big, "hash map", 2.5);
+	t_ratio(f, big, "xdp-filter alw_ip", 4);
+	t_ratio(f, big, "LPM trie /32", 20);
+	t_ratio(f, big, "kernel Bloom map k=7", 1);
+	t_memory(f, big);
+	t_mixed(f, mixed, same);
+	t_swap(f, 10000000);
+	fprintf(f, "\n");
+}

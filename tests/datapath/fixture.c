@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The datapath fixture: skeleton, test runs, counters, committed filters. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "bloomwall.skel.h"
+#include "datapath.h"
+#include "test_helpers.h"
+
+/*
+ * libbpf's messages are kept, not printed: a clean load says "Retrying
+ * without BTF" for the outer map, which is expected. They are shown when
+ * the load fails (the verifier log is the one thing to read then), or
+ * always with BW_TEST_VERBOSE=1.
+ */
+static char libbpf_log[65536];
+static size_t libbpf_log_len;
+
+static int keep_libbpf_log(enum libbpf_print_level level, const char *fmt,
+			   va_list args)
+{
+	size_t room = sizeof(libbpf_log) - libbpf_log_len;
+	const char *v = getenv("BW_TEST_VERBOSE");
+	int n;
+
+	if (v && *v == '1')
+		return vfprintf(stderr, fmt, args);
+	if (room <= 1)
+		return 0;
+	n = vsnprintf(libbpf_log + libbpf_log_len, room, fmt, args);
+	if (n > 0)
+		libbpf_log_len += (size_t)n < room ? (size_t)n : room - 1;
+	return 0;
+}
+
+bool bw_dp_open(struct bw_dp *dp)
+{
+	memset(dp, 0, sizeof(*dp));
+	dp->prog_fd = dp->outer_fd = dp->stats_fd = -1;
+	if (geteuid() != 0) {
+		TEST_SKIP("needs root for BPF_PROG_TEST_RUN");
+		return false;
+	}
+	libbpf_log_len = 0;
+	libbpf_log[0] = '\0';
+	libbpf_set_print(keep_libbpf_log);
+	dp->skel = bloomwall__open_and_load();
+	if (!ASSERT_OK_PTR(dp->skel, "bloomwall__open_and_load")) {
+		fputs(libbpf_log, stderr);
+		return false;
+	}
+	dp->prog_fd = bpf_program__fd(dp->skel->progs.bloomwall_xdp);
+	dp->outer_fd = bpf_map__fd(dp->skel->maps.filter);
+	dp->stats_fd = bpf_map__fd(dp->skel->maps.stats);
+	dp->ncpus = libbpf_num_possible_cpus();
+	return ASSERT_GE(dp->ncpus, 1, "libbpf_num_possible_cpus");
+}
+
+void bw_dp_close(struct bw_dp *dp)
+{
+	bloomwall__destroy(dp->skel);
+	dp->skel = NULL;
+}
+
+int bw_dp_stats(struct bw_dp *dp, struct bw_stats *sum)
+{
+	struct bw_stats *percpu;
+	__u64 *out = (__u64 *)sum;
+	__u32 key = 0;
+	int cpu, err = 0;
+	size_t f;
+
+	percpu = calloc(dp->ncpus, sizeof(*percpu));
+	if (!percpu)
+		return -ENOMEM;
+	memset(sum, 0, sizeof(*sum));
+	if (bpf_map_lookup_elem(dp->stats_fd, &key, percpu)) {
+		err = -errno;
+		goto out;
+	}
+	for (cpu = 0; cpu < dp->ncpus; cpu++) {
+		const __u64 *in = (const __u64 *)&percpu[cpu];
+
+		for (f = 0; f < sizeof(*sum) / sizeof(__u64); f++)
+			out[f] += in[f];
+	}
+out:
+	free(percpu);
+	return err;
+}
+
+int bw_dp_run(struct bw_dp *dp, const void *pkt, size_t len, __u32 *retval)
+{
+	/* No data_out: the program never rewrites a frame. */
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .data_in = pkt,
+		    .data_size_in = len, .repeat = 1);
+	int err;
+
+	err = bpf_prog_test_run_opts(dp->prog_fd, &topts);
+	if (err)
+		return -errno;
+	*retval = topts.retval;
+	return 0;
+}
+
+const char *bw_outcome_str(enum bw_outcome o)
+{
+	static const char *const names[] = {
+		[BW_OUT_PASS] = "pass",
+		[BW_OUT_NOT_IP] = "not_ip",
+		[BW_OUT_MALFORMED] = "malformed",
+		[BW_OUT_NO_FILTER] = "no_filter",
+		[BW_OUT_MONITOR] = "monitored",
+		[BW_OUT_DROP_V4] = "dropped_v4",
+		[BW_OUT_DROP_V6] = "dropped_v6",
+	};
+
+	return o < sizeof(names) / sizeof(names[0]) ? names[o] : "?";
+}
+
+static void outcome_delta(enum bw_outcome o, struct bw_stats *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->packets = 1;
+	if (o == BW_OUT_DROP_V4) {
+		d->dropped_v4 = 1;
+		return;
+	}
+	if (o == BW_OUT_DROP_V6) {
+		d->dropped_v6 = 1;
+		return;
+	}
+	d->passed = 1;
+	d->not_ip = o == BW_OUT_NOT_IP;
+	d->malformed = o == BW_OUT_MALFORMED;
+	d->no_filter = o == BW_OUT_NO_FILTER;
+	d->monitored = o == BW_OUT_MONITOR;
+}
+
+static const char *const stat_names[] = {
+	"packets",   "passed",	  "dropped_v4", "dropped_v6", "not_ip",
+	"malformed", "monitored", "allowed",	"false_pos",  "no_filter",
+};
+
+_Static_assert(sizeof(stat_names) / sizeof(stat_names[0]) ==
+		       sizeof(struct bw_stats) / sizeof(__u64),
+	       "a counter was added to struct bw_stats: name it here");
+
+bool bw_dp_expect(struct bw_dp *dp, const char *name, const void *pkt,
+		  size_t len, enum bw_outcome want)
+{
+	struct bw_stats before, after, d;
+	const __u64 *b = (const __u64 *)&before, *a = (const __u64 *)&after;
+	const __u64 *e = (const __u64 *)&d;
+	__u32 retval = ~0U;
+	int before_failed = bw_test_failed_asserts;
+	char what[160];
+	size_t f;
+
+	if (!ASSERT_OK(bw_dp_stats(dp, &before), "stats before"))
+		return false;
+	if (!ASSERT_OK(bw_dp_run(dp, pkt, len, &retval), name))
+		return false;
+	if (!ASSERT_OK(bw_dp_stats(dp, &after), "stats after"))
+		return false;
+	outcome_delta(want, &d);
+	snprintf(what, sizeof(what), "%s (len %zu): retval", name, len);
+	ASSERT_EQ(retval,
+		  want == BW_OUT_DROP_V4 || want == BW_OUT_DROP_V6 ? XDP_DROP
+								   : XDP_PASS,
+		  what);
+	for (f = 0; f < sizeof(stat_names) / sizeof(stat_names[0]); f++) {
+		snprintf(what, sizeof(what), "%s (len %zu, want %s): %s delta",
+			 name, len, bw_outcome_str(want), stat_names[f]);
+		ASSERT_EQ(a[f] - b[f], e[f], what);
+	}
+	return bw_test_failed_asserts == before_failed;
+}
+
+int bw_dp_verdict(struct bw_dp *dp, const void *pkt, size_t len)
+{
+	__u32 retval = 0;
+	int err;
+
+	err = bw_dp_run(dp, pkt, len, &retval);
+	return err ? err : (int)retval;
+}
+
+int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,
+		      const struct bw_build_opts *o, struct bw_filter_map *m)
+{
+	struct bw_plan plan;
+	int err;
+
+	err = bw_plan_filter(l, o, &plan);
+	if (err)
+		return err;
+	err = bw_filter_create(plan.nblocks, m);
+	if (err)
+		return err;
+	bw_fill_filter(m->mem, &plan, l);
+	return bw_filter_commit(dp->outer_fd, m);
+}
+
+const char *bw_data_dir(void)
+{
+	static const char *const dirs[] = { "../shared/data",
+					    "/work/shared/data" };
+	const char *env = getenv("BW_DATA_DIR");
+	struct stat st;
+	size_t i;
+
+	if (env && *env)
+		return env;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!stat(dirs[i], &st) && S_ISDIR(st.st_mode))
+			return dirs[i];
+	return NULL;
+}
+
+int bw_dp_commit_addrs(struct bw_dp *dp, const char *const *addrs, __u16 flags,
+		       struct bw_filter_map *m)
+{
+	struct bw_build_opts o;
+	struct bw_prefix p;
+	struct bw_list l;
+	char err[BW_ERRLEN] = "out of memory";
+	int ret = 0;
+
+	bw_list_init(&l);
+	for (; *addrs; addrs++) {
+		ret = bw_parse_prefix(*addrs, &p, err, sizeof(err));
+		if (!ret)
+			ret = bw_list_push(&l, &p);
+		if (ret) {
+			fprintf(stderr, "  %s: %s\n", *addrs, err);
+			goto out;
+		}
+	}
+	bw_list_finish(&l);
+	bw_build_opts_init(&o);
+	o.seed = 0x5eed;
+	o.flags = flags;
+	ret = bw_dp_commit_list(dp, &l, &o, m);
+out:
+	bw_list_free(&l);
+	return ret;
+}

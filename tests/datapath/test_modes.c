@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * What the filter header asks of the program: no filter, an invalid one,
+ * monitor mode, match source / destination / both, and a swap between two
+ * filters while the program stays loaded.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <linux/if_ether.h>
+#include <bpf/bpf.h>
+
+#include "datapath.h"
+#include "test_helpers.h"
+
+#define A4 "203.0.113.10"
+#define B4 "203.0.113.20"
+#define A6 "2001:db8:a::10"
+#define B6 "2001:db8:a::20"
+#define C4 "203.0.113.30" /* never listed */
+#define C6 "2001:db8:a::30"
+
+static const char *const list_a[] = { A4, A6, NULL };
+static const char *const list_b[] = { B4, B6, NULL };
+
+/* Sends src -> dst and asserts the outcome. */
+static void expect_flow(struct bw_dp *dp, const char *tag, const char *src,
+			const char *dst, enum bw_outcome want)
+{
+	struct bw_pkt_spec s = { .src = src, .dst = dst, .payload = 16 };
+	__u8 buf[BW_PKT_MAX];
+	char desc[128];
+
+	snprintf(desc, sizeof(desc), "%s: %s -> %s", tag, src, dst);
+	bw_dp_expect(dp, desc, buf, bw_pkt_build(&s, buf), want);
+}
+
+/* Not IP and malformed are decided before the filter is looked at. */
+static void expect_unfiltered(struct bw_dp *dp, const char *tag)
+{
+	struct bw_pkt_spec arp = { .ethertype = ETH_P_ARP };
+	struct bw_pkt_spec bad = { .src = A4, .ihl = 4 };
+	__u8 buf[BW_PKT_MAX];
+
+	expect_flow(dp, tag, A4, C4, BW_OUT_NO_FILTER);
+	expect_flow(dp, tag, A6, C6, BW_OUT_NO_FILTER);
+	bw_dp_expect(dp, "arp without filter", buf, bw_pkt_build(&arp, buf),
+		     BW_OUT_NOT_IP);
+	bw_dp_expect(dp, "ihl 4 without filter", buf, bw_pkt_build(&bad, buf),
+		     BW_OUT_MALFORMED);
+}
+
+BW_TEST(test_modes_no_filter)
+{
+	struct bw_dp dp = {};
+
+	if (!bw_dp_open(&dp))
+		goto out;
+	expect_unfiltered(&dp, "empty slot");
+out:
+	bw_dp_close(&dp);
+}
+
+/* A map in the slot whose header is not (or not wholly) valid. */
+BW_TEST(test_modes_invalid_header)
+{
+	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	struct bw_dp dp = {};
+	struct bw_hdr *hdr;
+
+	if (!bw_dp_open(&dp))
+		goto out;
+	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_a, BW_F_MATCH_SRC, &m),
+		       "commit"))
+		goto out;
+	expect_flow(&dp, "valid", A4, C4, BW_OUT_DROP_V4);
+	hdr = m.mem;
+	hdr->version = BW_VERSION + 1;
+	expect_unfiltered(&dp, "future version");
+	hdr->version = BW_VERSION;
+	hdr->magic = 0;
+	expect_unfiltered(&dp, "zero magic");
+	hdr->magic = BW_MAGIC;
+	expect_flow(&dp, "valid again", A4, C4, BW_OUT_DROP_V4);
+	/* 0 probes would match every key: skipped, not a reason to drop. */
+	hdr->probes[0] = 0;
+	expect_flow(&dp, "region with 0 probes", C4, C4, BW_OUT_PASS);
+	expect_flow(&dp, "region with 0 probes", A4, C4, BW_OUT_PASS);
+	expect_flow(&dp, "IPv6 region intact", A6, C6, BW_OUT_DROP_V6);
+out:
+	bw_filter_close(&m);
+	bw_dp_close(&dp);
+}
+
+BW_TEST(test_modes_monitor)
+{
+	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	struct bw_dp dp = {};
+
+	if (!bw_dp_open(&dp))
+		goto out;
+	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_a,
+					  BW_F_MATCH_SRC | BW_F_MONITOR, &m),
+		       "commit"))
+		goto out;
+	expect_flow(&dp, "monitor", A4, C4, BW_OUT_MONITOR);
+	expect_flow(&dp, "monitor", A6, C6, BW_OUT_MONITOR);
+	expect_flow(&dp, "monitor", C4, A4, BW_OUT_PASS);
+	expect_flow(&dp, "monitor", C6, C6, BW_OUT_PASS);
+out:
+	bw_filter_close(&m);
+	bw_dp_close(&dp);
+}
+
+/* Source, destination, both, and flags with neither bit (= source). */
+BW_TEST(test_modes_match)
+{
+	static const struct {
+		const char *tag;
+		__u16 flags;
+		bool src, dst;
+	} modes[] = {
+		{ "match src", BW_F_MATCH_SRC, true, false },
+		{ "match dst", BW_F_MATCH_DST, false, true },
+		{ "match both", BW_F_MATCH_SRC | BW_F_MATCH_DST, true, true },
+		{ "match bits unset", 0, true, false },
+	};
+	struct bw_dp dp = {};
+	size_t i;
+
+	if (!bw_dp_open(&dp))
+		goto out;
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		struct bw_filter_map m = BW_FILTER_MAP_INIT;
+		const char *t = modes[i].tag;
+
+		if (!ASSERT_OK(
+			    bw_dp_commit_addrs(&dp, list_a, modes[i].flags, &m),
+			    "commit"))
+			continue;
+		expect_flow(&dp, t, A4, C4,
+			    modes[i].src ? BW_OUT_DROP_V4 : BW_OUT_PASS);
+		expect_flow(&dp, t, C4, A4,
+			    modes[i].dst ? BW_OUT_DROP_V4 : BW_OUT_PASS);
+		expect_flow(&dp, t, A6, C6,
+			    modes[i].src ? BW_OUT_DROP_V6 : BW_OUT_PASS);
+		expect_flow(&dp, t, C6, A6,
+			    modes[i].dst ? BW_OUT_DROP_V6 : BW_OUT_PASS);
+		expect_flow(&dp, t, A4, A4, BW_OUT_DROP_V4);
+		expect_flow(&dp, t, C4, C4, BW_OUT_PASS);
+		expect_flow(&dp, t, C6, C6, BW_OUT_PASS);
+		bw_filter_close(&m);
+	}
+out:
+	bw_dp_close(&dp);
+}
+
+/*
+ * Two filters, one program: the old filter's verdicts until the commit,
+ * the new one's right after it, and no filter once the slot is emptied.
+ */
+BW_TEST(test_modes_swap)
+{
+	struct bw_filter_map a = BW_FILTER_MAP_INIT, b = BW_FILTER_MAP_INIT;
+	struct bw_dp dp = {};
+	__u32 key = 0;
+
+	if (!bw_dp_open(&dp))
+		goto out;
+	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_a, BW_F_MATCH_SRC, &a),
+		       "commit a"))
+		goto out;
+	expect_flow(&dp, "filter a", A4, C4, BW_OUT_DROP_V4);
+	expect_flow(&dp, "filter a", A6, C6, BW_OUT_DROP_V6);
+	expect_flow(&dp, "filter a", B4, C4, BW_OUT_PASS);
+	expect_flow(&dp, "filter a", B6, C6, BW_OUT_PASS);
+	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_b, BW_F_MATCH_SRC, &b),
+		       "commit b"))
+		goto out;
+	/* The old map is still open and mapped here: the slot decides. */
+	expect_flow(&dp, "filter b", A4, C4, BW_OUT_PASS);
+	expect_flow(&dp, "filter b", A6, C6, BW_OUT_PASS);
+	expect_flow(&dp, "filter b", B4, C4, BW_OUT_DROP_V4);
+	expect_flow(&dp, "filter b", B6, C6, BW_OUT_DROP_V6);
+	if (!ASSERT_OK(bpf_map_delete_elem(dp.outer_fd, &key), "empty slot"))
+		goto out;
+	expect_flow(&dp, "slot emptied", B4, C4, BW_OUT_NO_FILTER);
+	if (ASSERT_OK(bw_filter_commit(dp.outer_fd, &a), "commit a again"))
+		expect_flow(&dp, "filter a again", A4, C4, BW_OUT_DROP_V4);
+out:
+	bw_filter_close(&a);
+	bw_filter_close(&b);
+	bw_dp_close(&dp);
+}

@@ -1,0 +1,597 @@
+#!/bin/bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# End-to-end tests: the real bloomwall CLI attached to one end of a veth pair,
+# real packets (ping) sent from a second network namespace. The runner first
+# re-executes itself under `unshare -n -m`, so every interface, namespace and
+# bpffs pin it makes lives in namespaces of its own and goes away with it.
+#
+# Usage: tests/e2e/run.sh [TEST...]        (default: every test in ALL_TESTS)
+# Env:   BLOOMWALL  the binary (default ./bloomwall)
+#        V=1        print every test's output, not only a failing one's
+#
+# Each test prints "[name] PASS|FAIL|SKIPPED"; the last line is
+# "e2e: N passed, N failed" (tests/run.sh reads it); non-zero exit on failure.
+set -o nounset
+
+ALL_TESTS="test_drop_reload_detach test_survives_cli_exit test_missing_list
+test_bad_line test_skip_invalid test_unknown_iface test_double_attach
+test_reload_bad_list test_not_attached test_detach_twice test_query test_add
+test_stdin_list test_list_formats test_monitor test_match_dst test_skb_mode
+test_status test_stats_dump test_real_lists test_usage"
+
+SKIPPED_TEST=249
+# A fixed hash seed: whether an unlisted test address is a false positive
+# (about 1 in 10^5 for these tiny filters) is then decided once, not per run.
+SEED=(--seed 4242)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# Real blocklists: shared/data beside the repository, as in CI.
+BW_DATA=${BW_DATA:-$TOP/../shared/data}
+# shellcheck source=scripts/netns.sh
+. "$TOP/scripts/netns.sh"
+
+summary()
+{
+	if [ "$3" -gt 0 ]; then
+		echo "e2e: $1 passed, $2 failed, $3 skipped"
+	else
+		echo "e2e: $1 passed, $2 failed"
+	fi
+}
+
+if [ -z "${BW_UNSHARED:-}" ]; then
+	BLOOMWALL=$(realpath -e "${BLOOMWALL:-./bloomwall}" 2>/dev/null)
+	if [ -z "$BLOOMWALL" ] || [ ! -x "$BLOOMWALL" ]; then
+		echo "e2e: no bloomwall binary (set BLOOMWALL or run make)" >&2
+		summary 0 1 0
+		exit 1
+	fi
+	export BLOOMWALL
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "e2e: needs root (network namespaces, XDP, bpffs)" >&2
+		summary 0 0 "$(wc -w <<<"$ALL_TESTS")"
+		exit 0
+	fi
+fi
+bw_reexec_unshared "$0" "$@"
+
+# ---------------------------------------------------------------- helpers
+# These run inside a test's subshell: fail and skip end the test.
+
+fail()
+{
+	echo "FAIL: $*"
+	exit 1
+}
+
+skip()
+{
+	echo "SKIP: $*"
+	exit $SKIPPED_TEST
+}
+
+# bw RC ARGS...: runs the CLI, shows what it printed, checks its exit status.
+# Output stays in $OUT and $ERR for the asserts that follow.
+bw()
+{
+	local want=$1 rc
+
+	shift
+	echo "+ bloomwall $*"
+	"$BLOOMWALL" "$@" >"$OUT" 2>"$ERR"
+	rc=$?
+	sed 's/^/  | /' "$OUT"
+	sed 's/^/  ! /' "$ERR"
+	[ "$rc" -eq "$want" ] || fail "bloomwall $*: exit $rc, expected $want"
+}
+
+# assert_grep FILE ERE WHAT: FILE (usually $OUT or $ERR) matches ERE.
+assert_grep()
+{
+	grep -qE -- "$2" "$1" || fail "$3: no match for /$2/ in $(basename "$1")"
+}
+
+assert_eq()
+{
+	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
+}
+
+# list NAME LINE...: writes a list file, prints its path.
+list()
+{
+	local f=$TMP_DIR/$1
+
+	shift
+	printf '%s\n' "$@" >"$f"
+	echo "$f"
+}
+
+expect_delivered()
+{
+	local n
+
+	n=$(bw_ping "$1" "$2")
+	echo "  ping $1 -> $2: $n/3 replies"
+	assert_eq "$n" 3 "traffic from $1 should be delivered"
+}
+
+# expect_dropped SRC DST COUNTER: no reply, and COUNTER rose by exactly the
+# three requests sent (static neighbours: no other IP packet crosses).
+expect_dropped()
+{
+	local before after n
+
+	before=$(bw_stat "$BW_RX" "$3")
+	n=$(bw_ping "$1" "$2")
+	after=$(bw_stat "$BW_RX" "$3")
+	echo "  ping $1 -> $2: $n/3 replies, $3 $before -> $after"
+	assert_eq "$n" 0 "traffic from $1 should be dropped"
+	assert_eq $((after - before)) 3 "$3 should count the 3 dropped requests"
+}
+
+# expect_monitored SRC DST: delivered, counted in monitored, not dropped.
+expect_monitored()
+{
+	local mon drop
+
+	mon=$(bw_stat "$BW_RX" monitored)
+	drop=$(bw_stat "$BW_RX" dropped_v4)
+	expect_delivered "$1" "$2"
+	assert_eq $(($(bw_stat "$BW_RX" monitored) - mon)) 3 \
+		"monitored should count the 3 listed requests"
+	assert_eq "$(bw_stat "$BW_RX" dropped_v4)" "$drop" \
+		"monitor mode must not drop"
+}
+
+# The filter generation as `status IFACE` prints it.
+generation()
+{
+	"$BLOOMWALL" status "$BW_RX" 2>/dev/null |
+		sed -nE 's/.*[Gg]eneration[^0-9]*([0-9]+).*/\1/p' | head -n 1
+}
+
+assert_detached()
+{
+	bw_has_xdp "$BW_RX" && fail "an XDP program is still on $BW_RX"
+	if [ -n "$(ls -A "$BW_PIN_ROOT/$BW_RX" 2>/dev/null)" ]; then
+		ls -lR "$BW_PIN_ROOT"
+		fail "pins left under $BW_PIN_ROOT/$BW_RX"
+	fi
+	return 0
+}
+
+# ------------------------------------------------------------------ tests
+
+# P1 core: drop a listed source, pass the others, both families; reload with
+# the roles flipped; detach and everything passes, nothing left behind.
+test_drop_reload_detach()
+{
+	local l1 l2
+
+	l1=$(list a.txt "$BW_A4" "$BW_A6")
+	l2=$(list b.txt "$BW_B4" "$BW_B6")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	expect_delivered "$BW_B6" "$BW_RX6"
+
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l2"
+	assert_eq "$(bw_stat "$BW_RX" dropped_v4)" 3 "counters kept across reload"
+	expect_delivered "$BW_A4" "$BW_RX4"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_A6" "$BW_RX6"
+	expect_dropped "$BW_B6" "$BW_RX6" dropped_v6
+
+	bw 0 detach "$BW_RX"
+	expect_delivered "$BW_A4" "$BW_RX4"
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_delivered "$BW_A6" "$BW_RX6"
+	expect_delivered "$BW_B6" "$BW_RX6"
+	assert_detached
+	if [ -n "$(ls -A "$BW_PIN_ROOT" 2>/dev/null)" ]; then
+		ls -lR "$BW_PIN_ROOT"
+		fail "$BW_PIN_ROOT is not empty after the last detach"
+	fi
+}
+
+# Every verb is its own process: the filter must outlive the attach.
+test_survives_cli_exit()
+{
+	local l pid
+
+	l=$(list a.txt "$BW_A4")
+	"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" "$l" &
+	pid=$!
+	wait $pid || fail "attach exited $?"
+	[ -d /proc/$pid ] && fail "attach (pid $pid) is still running"
+	bw_has_xdp "$BW_RX" || fail "no XDP program on $BW_RX after attach"
+	[ -n "$(ls -A "$BW_PIN_ROOT/$BW_RX" 2>/dev/null)" ] ||
+		fail "nothing pinned under $BW_PIN_ROOT/$BW_RX"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_B4" "$BW_RX4"
+}
+
+test_missing_list()
+{
+	local l
+
+	l=$(list a.txt "$BW_A4")
+	bw 1 attach "$BW_RX" --mode native "$l" "$TMP_DIR/no-such-list"
+	assert_grep "$ERR" "no-such-list" "the error names the missing file"
+	assert_detached
+	expect_delivered "$BW_A4" "$BW_RX4"
+}
+
+test_bad_line()
+{
+	local l
+
+	l=$(list bad.txt "# header" "$BW_A4" "10.77.0.999" "$BW_A6")
+	bw 1 attach "$BW_RX" --mode native "$l"
+	assert_grep "$ERR" "$l:3:" "the error says file:line"
+	assert_detached
+	expect_delivered "$BW_A4" "$BW_RX4"
+}
+
+test_skip_invalid()
+{
+	local l
+
+	l=$(list bad.txt "$BW_A4" "not-an-address!" "$BW_A6")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --skip-invalid "$l"
+	assert_grep "$ERR" "$l:2:" "the skipped line is reported as file:line"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	expect_delivered "$BW_B4" "$BW_RX4"
+}
+
+test_unknown_iface()
+{
+	local l
+
+	l=$(list a.txt "$BW_A4")
+	bw 2 attach bwnosuch0 --mode native "$l"
+	assert_grep "$ERR" "bwnosuch0" "the error names the interface"
+	[ -e "$BW_PIN_ROOT/bwnosuch0" ] && fail "pins made for a missing interface"
+	return 0
+}
+
+# A second attach is an error, and the first filter keeps working untouched.
+test_double_attach()
+{
+	local l1 l2 gen
+
+	l1=$(list a.txt "$BW_A4")
+	l2=$(list b.txt "$BW_B4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
+	gen=$(generation)
+	bw 1 attach "$BW_RX" --mode native "$l2"
+	assert_grep "$ERR" "already" "the error says it is already attached"
+	assert_eq "$(generation)" "$gen" "generation after the refused attach"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_B4" "$BW_RX4"
+}
+
+# A failed reload leaves the running filter exactly as it was.
+test_reload_bad_list()
+{
+	local l1 bad gen
+
+	l1=$(list a.txt "$BW_A4" "$BW_A6")
+	bad=$(list bad.txt "$BW_B4" "10.77.0.300")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
+	gen=$(generation)
+	[ -n "$gen" ] || fail "status shows no generation"
+	bw 1 reload "$BW_RX" "$bad"
+	assert_grep "$ERR" "$bad:2:" "the error says file:line"
+	bw 1 reload "$BW_RX" "$TMP_DIR/no-such-list"
+	assert_grep "$ERR" "no-such-list" "the error names the missing file"
+	assert_eq "$(generation)" "$gen" "generation after failed reloads"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_delivered "$BW_B6" "$BW_RX6"
+}
+
+# Verbs that need a running filter say so on an interface without one.
+test_not_attached()
+{
+	local l verb
+
+	l=$(list a.txt "$BW_A4")
+	for verb in "query $BW_RX $BW_A4" "add $BW_RX $BW_A4" "status $BW_RX" \
+		    "reload $BW_RX $l" "detach $BW_RX"; do
+		# shellcheck disable=SC2086
+		bw 1 $verb
+		assert_grep "$ERR" "$BW_RX" "'${verb%% *}' names the interface"
+		assert_grep "$ERR" "not attached|attach" \
+			"'${verb%% *}' says bloomwall is not attached"
+	done
+	bw 0 status
+	assert_grep "$OUT" "not attached" "status with nothing attached says so"
+	assert_detached
+	expect_delivered "$BW_A4" "$BW_RX4"
+}
+
+test_detach_twice()
+{
+	local l
+
+	l=$(list a.txt "$BW_A4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	bw 0 detach "$BW_RX"
+	bw 1 detach "$BW_RX"
+	assert_grep "$ERR" "not attached|attach" "second detach says why"
+	assert_detached
+	expect_delivered "$BW_A4" "$BW_RX4"
+}
+
+test_query()
+{
+	local l
+
+	l=$(list a.txt "$BW_A4" "$BW_A6")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4" "$BW_A6" "$BW_B6"
+	assert_grep "$OUT" "$BW_A4.*drop" "listed $BW_A4"
+	assert_grep "$OUT" "$BW_B4.*pass" "unlisted $BW_B4"
+	assert_grep "$OUT" "$BW_A6.*drop" "listed $BW_A6"
+	assert_grep "$OUT" "$BW_B6.*pass" "unlisted $BW_B6"
+	bw 2 query "$BW_RX" 10.77.0.256
+}
+
+# add sets bits in place: query and real traffic agree at once. It can only
+# add to a family and length the running filter has a region for.
+test_add()
+{
+	local l gen
+
+	l=$(list a.txt "$BW_A4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	bw 1 add "$BW_RX" "$BW_C6"
+	assert_grep "$ERR" "reload" "add to a missing region points to reload"
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l" "$(list a6.txt "$BW_A6")"
+	gen=$(generation)
+	expect_delivered "$BW_C4" "$BW_RX4"
+	bw 0 add "$BW_RX" "$BW_C4" "$BW_C6"
+	bw 0 query "$BW_RX" "$BW_C4" "$BW_C6"
+	assert_grep "$OUT" "$BW_C4.*drop" "added $BW_C4"
+	assert_grep "$OUT" "$BW_C6.*drop" "added $BW_C6"
+	assert_eq "$(generation)" "$gen" "add must not swap the filter"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_C6" "$BW_RX6" dropped_v6
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_B4" "$BW_RX4"
+}
+
+test_stdin_list()
+{
+	echo "+ (A4 and A6 on standard input) | bloomwall attach $BW_RX -"
+	printf '%s\n' "$BW_A4" "$BW_A6" |
+		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" - ||
+		fail "attach from standard input failed"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	expect_delivered "$BW_B4" "$BW_RX4"
+}
+
+# CRLF, '#' and ';' comments (whole-line and trailing), blank lines, ipsum's
+# ADDR<TAB>count, several files at once. The unlisted B appears only inside
+# comments, so a comment taken as an entry shows up as a drop.
+test_list_formats()
+{
+	local crlf=$TMP_DIR/crlf.txt ipsum=$TMP_DIR/ipsum.txt
+
+	printf '# hosts to block\r\n\r\n%s\r\n; %s\r\n%s ; SBL000 %s\r\n' \
+		"$BW_A4" "$BW_B4" "$BW_A6" "$BW_B6" >"$crlf"
+	printf '# ipsum\n# %s\t9\n%s\t3\n' "$BW_B4" "$BW_C4" >"$ipsum"
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$crlf" "$ipsum"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_delivered "$BW_B6" "$BW_RX6"
+}
+
+# Monitor mode counts hits and passes them; reload switches modes.
+test_monitor()
+{
+	local l
+
+	l=$(list a.txt "$BW_A4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --monitor "$l"
+	expect_monitored "$BW_A4" "$BW_RX4"
+	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4"
+	assert_grep "$OUT" "$BW_A4.*pass.*monitor" "query in monitor mode"
+	bw 0 reload "$BW_RX" "${SEED[@]}" --enforce "$l"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	bw 0 reload "$BW_RX" "${SEED[@]}" --monitor "$l"
+	expect_monitored "$BW_A4" "$BW_RX4"
+	expect_delivered "$BW_B4" "$BW_RX4"
+}
+
+# --match dst tests the destination: listing the receiver's IPv4 address
+# drops IPv4 from every source; IPv6 (receiver not listed) still passes.
+test_match_dst()
+{
+	local l
+
+	l=$(list dst.txt "$BW_RX4" "$BW_A6")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --match dst "$l"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "match +dst" "status shows the match direction"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_A6" "$BW_RX6"
+	expect_delivered "$BW_B6" "$BW_RX6"
+}
+
+# Generic (skb) mode drops the same way; status says which mode runs.
+test_skb_mode()
+{
+	local l
+
+	l=$(list a.txt "$BW_A4" "$BW_A6")
+	bw 0 attach "$BW_RX" --mode skb "${SEED[@]}" "$l"
+	ip link show dev "$BW_RX" | grep -q xdpgeneric ||
+		fail "ip link shows no xdpgeneric program on $BW_RX"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	expect_delivered "$BW_B4" "$BW_RX4"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "XDP mode +skb" "status shows skb mode"
+	bw 0 detach "$BW_RX"
+	assert_detached
+}
+
+# Real lists from shared/data: ipsum (ADDR<TAB>count, ~120k addresses) and
+# an IPv6 list, with the test addresses on top. Entries from the start and
+# the end of each file must be drops, and the traffic verdicts hold.
+test_real_lists()
+{
+	local ipsum=$BW_DATA/ipv4/ipsum/ipsum.txt
+	local tor=$BW_DATA/ipv6/openshield/tor-exit-nodes_ipv6.txt
+	local l first4 last4 first6 last6
+
+	if [ ! -r "$ipsum" ] || [ ! -r "$tor" ]; then
+		skip "no shared data at $BW_DATA"
+	fi
+	l=$(list a.txt "$BW_A4" "$BW_A6")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$ipsum" "$tor" "$l"
+	first4=$(grep -v '^#' "$ipsum" | head -n 1 | cut -f 1)
+	last4=$(tail -n 1 "$ipsum" | cut -f 1)
+	first6=$(grep -v '^#' "$tor" | head -n 1)
+	last6=$(tail -n 1 "$tor")
+	bw 0 query "$BW_RX" "$first4" "$last4" "$first6" "$last6"
+	[ "$(grep -c ' drop' "$OUT")" -eq 4 ] || fail "listed entries not all drop"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "entries +[0-9]{6}" "status counts the real entries"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_delivered "$BW_B6" "$BW_RX6"
+}
+
+test_status()
+{
+	local l
+
+	l=$(list a.txt "$BW_A4" "$BW_A6" "$BW_C4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "$BW_RX" "status names the interface"
+	assert_grep "$OUT" "[Gg]eneration[^0-9]*1([^0-9]|$)" "first generation"
+	assert_grep "$OUT" "native" "XDP mode"
+	assert_grep "$OUT" "[Ee]ntries[^0-9]*3([^0-9]|$)" "entries"
+	assert_grep "$OUT" "[Dd]ropped.*3" "dropped counter"
+	assert_grep "$OUT" "[Pp]ackets" "packets counter"
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l"
+	assert_eq "$(generation)" 2 "generation after one reload"
+	bw 0 status
+	assert_grep "$OUT" "$BW_RX" "status without IFACE lists $BW_RX"
+}
+
+# The stats pin is readable with plain bpftool: BTF names every field.
+test_stats_dump()
+{
+	local l f dump=$TMP_DIR/dump.txt
+
+	l=$(list a.txt "$BW_A4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/stats" >"$dump" ||
+		fail "bpftool map dump pinned $BW_PIN_ROOT/$BW_RX/stats"
+	for f in packets passed dropped_v4 dropped_v6 not_ip malformed \
+		 monitored allowed false_pos no_filter; do
+		assert_grep "$dump" "\"$f\": [0-9]+" "field $f in the dump"
+	done
+}
+
+test_usage()
+{
+	local verb
+
+	bw 2
+	bw 2 frobnicate
+	for verb in attach reload status query add detach; do
+		bw 0 "$verb" --help
+		assert_grep "$OUT" "$verb" "$verb --help"
+	done
+	bw 2 attach "$BW_RX"
+	bw 2 attach "$BW_RX" --mode bogus "$TMP_DIR/x"
+	bw 2 attach "$BW_RX" --fpr 2 "$TMP_DIR/x"
+	assert_detached
+}
+
+# ----------------------------------------------------------------- runner
+
+setup()
+{
+	bw_isolate || { echo "e2e: cannot set up namespaces" >&2; return 1; }
+	TMP_DIR=$(mktemp -d /tmp/bwtest.XXXXXX) || return 1
+	OUT=$TMP_DIR/stdout
+	ERR=$TMP_DIR/stderr
+	export TMP_DIR OUT ERR
+}
+
+teardown()
+{
+	bw_topo_down
+	[ -n "${TMP_DIR:-}" ] && rm -rf "$TMP_DIR"
+}
+
+# Per test: a fresh pair and bpffs before, everything removed after.
+run_test()
+{
+	local t=$1 log=$TMP_DIR/log rc
+
+	rm -f "$TMP_DIR"/*.txt
+	bw_bpffs_reset
+	if ! bw_topo_up bwtest >"$log" 2>&1; then
+		rc=1
+	else
+		("$t") >>"$log" 2>&1
+		rc=$?
+	fi
+	"$BLOOMWALL" detach "$BW_RX" >/dev/null 2>&1
+	bw_topo_down
+	case $rc in
+	0) echo "[$t] PASS" ;;
+	"$SKIPPED_TEST") echo "[$t] SKIPPED" ;;
+	*) echo "[$t] FAIL" ;;
+	esac
+	if [ "$rc" -ne 0 ] || [ "${V:-0}" = 1 ]; then
+		sed 's/^/    /' "$log"
+	fi
+	return $rc
+}
+
+main()
+{
+	local t pass=0 failed=0 skipped=0 rc
+
+	trap teardown EXIT
+	setup || { summary 0 1 0; exit 1; }
+	# shellcheck disable=SC2086 # a list of names, split on purpose
+	[ $# -gt 0 ] || set -- $ALL_TESTS
+	for t in "$@"; do
+		if ! declare -F "$t" >/dev/null; then
+			echo "[$t] FAIL (no such test)"
+			failed=$((failed + 1))
+			continue
+		fi
+		run_test "$t"
+		rc=$?
+		case $rc in
+		0) pass=$((pass + 1)) ;;
+		"$SKIPPED_TEST") skipped=$((skipped + 1)) ;;
+		*) failed=$((failed + 1)) ;;
+		esac
+	done
+	summary $pass $failed $skipped
+	[ $failed -eq 0 ]
+}
+
+main "$@"

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The hash and block layout of include/bloomwall.h against the pinned
+ * vectors of tests/vectors.h, plus the properties the design relies on.
+ */
+#include <arpa/inet.h>
+#include <stdlib.h>
+
+#include "bloomwall.h"
+#include "test_helpers.h"
+#include "vectors.h"
+
+/* Hash of a vector's address, computed from bloomwall.h alone. */
+static int vector_hash(const struct bw_vector *v, __u64 *hash)
+{
+	unsigned char b[16];
+	__u64 hi = 0, lo = 0;
+	__u32 addr;
+	int i;
+
+	if (v->family == BW_V4) {
+		if (inet_pton(AF_INET, v->addr, b) != 1)
+			return -EINVAL;
+		memcpy(&addr, b, sizeof(addr));
+		*hash = bw_hash_v4(ntohl(addr), v->plen, v->seed);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, v->addr, b) != 1)
+		return -EINVAL;
+	for (i = 0; i < 8; i++) {
+		hi = hi << 8 | b[i];
+		lo = lo << 8 | b[8 + i];
+	}
+	*hash = bw_hash_v6(hi, lo, v->plen, v->seed);
+	return 0;
+}
+
+BW_TEST(test_hash_vectors)
+{
+	const struct bw_vector *v;
+	__u64 hash, state;
+	char name[96];
+	unsigned int i, j;
+
+	ASSERT_GE(BW_NVECTORS, 16, "vector count");
+	for (i = 0; i < BW_NVECTORS; i++) {
+		v = &bw_vectors[i];
+		snprintf(name, sizeof(name), "vector %u %s/%u seed %#x", i,
+			 v->addr, v->plen, v->seed);
+		if (!ASSERT_OK(vector_hash(v, &hash), name))
+			continue;
+		ASSERT_EQ_U64(hash, v->hash, name);
+		ASSERT_EQ(bw_block_index(hash, v->nblocks), v->block, name);
+		state = hash;
+		for (j = 0; j < 4; j++)
+			ASSERT_EQ(bw_next_probe(&state), v->probe_bits[j], name);
+	}
+}
+
+/* The vectors must cover what they claim to: both families, both seeds. */
+BW_TEST(test_hash_vectors_coverage)
+{
+	bool v4 = false, v6 = false, seed0 = false, seed1 = false;
+	bool p0 = false, p32 = false, p64 = false, p128 = false;
+	unsigned int i;
+
+	for (i = 0; i < BW_NVECTORS; i++) {
+		v4 |= bw_vectors[i].family == BW_V4;
+		v6 |= bw_vectors[i].family == BW_V6;
+		seed0 |= bw_vectors[i].seed == 0;
+		seed1 |= bw_vectors[i].seed != 0;
+		p0 |= bw_vectors[i].plen == 0;
+		p32 |= bw_vectors[i].plen == 32;
+		p64 |= bw_vectors[i].plen == 64;
+		p128 |= bw_vectors[i].plen == 128;
+	}
+	ASSERT_TRUE(v4 && v6, "both families");
+	ASSERT_TRUE(seed0 && seed1, "zero and nonzero seeds");
+	ASSERT_TRUE(p0 && p32 && p64 && p128, "prefix lengths 0/32/64/128");
+}
+
+static __u64 rand64(__u64 *s)
+{
+	/* splitmix64: a fixed, portable stream for reproducible samples */
+	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static size_t sort_unique(__u64 *v, size_t n)
+{
+	size_t i, out = 0;
+
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < n; i++)
+		if (!out || v[i] != v[out - 1])
+			v[out++] = v[i];
+	return out;
+}
+
+/*
+ * Distinct IPv4 prefixes never share a hash: the key is injective and the
+ * mix a bijection. Sample random prefixes, keep the distinct ones, and
+ * check their hashes are as many.
+ */
+BW_TEST(test_hash_v4_distinct)
+{
+	const size_t n = 1 << 18;
+	__u64 *keys, s = 1;
+	size_t i, nkeys;
+	__u32 plen;
+
+	keys = calloc(n, sizeof(*keys));
+	if (!ASSERT_OK_PTR(keys, "calloc"))
+		return;
+	for (i = 0; i < n; i++) {
+		plen = 8 + i % 25;
+		keys[i] = (__u64)bw_mask_v4((__u32)rand64(&s), plen) << 8 | plen;
+	}
+	nkeys = sort_unique(keys, n);
+	ASSERT_GE(nkeys, n / 2, "sample mostly distinct");
+	for (i = 0; i < nkeys; i++)
+		keys[i] = bw_hash_v4(keys[i] >> 8, keys[i] & 0xff, 0x1234);
+	ASSERT_EQ(sort_unique(keys, nkeys), nkeys, "distinct hashes");
+	free(keys);
+}
+
+BW_TEST(test_hash_masks_host_bits)
+{
+	__u64 hi = 0x20010db800010002ULL, lo = 0x0003000400050006ULL;
+
+	ASSERT_EQ_U64(bw_hash_v4(0x0a010203, 8, 0), bw_hash_v4(0x0a000000, 8, 0),
+		      "10.1.2.3/8 == 10.0.0.0/8");
+	ASSERT_EQ_U64(bw_hash_v4(0xc0a80163, 24, 7),
+		      bw_hash_v4(0xc0a80100, 24, 7), "/24 host bits");
+	ASSERT_EQ_U64(bw_hash_v4(0xffffffff, 0, 7), bw_hash_v4(0, 0, 7), "/0");
+	ASSERT_NEQ(bw_hash_v4(0x0a000000, 8, 0), bw_hash_v4(0x0a000000, 16, 0),
+		   "plen is part of the key");
+	ASSERT_NEQ(bw_hash_v4(0x0a000000, 8, 0), bw_hash_v4(0x0a000000, 8, 1),
+		   "seed is part of the key");
+	ASSERT_EQ_U64(bw_hash_v6(hi, lo, 64, 3), bw_hash_v6(hi, 0, 64, 3),
+		      "v6 /64 ignores the low word");
+	ASSERT_EQ_U64(bw_hash_v6(hi, lo, 32, 3),
+		      bw_hash_v6(hi & 0xffffffff00000000ULL, 0, 32, 3),
+		      "v6 /32 masks the high word");
+	ASSERT_EQ_U64(bw_hash_v6(hi, lo, 96, 3),
+		      bw_hash_v6(hi, lo & 0xffffffff00000000ULL, 96, 3),
+		      "v6 /96 masks the low word");
+	ASSERT_NEQ(bw_hash_v6(hi, lo, 128, 3), bw_hash_v6(hi, lo ^ 1, 128, 3),
+		   "v6 /128 uses every bit");
+	ASSERT_NEQ(bw_hash_v6(0, 0, 0, 0), bw_hash_v4(0, 0, 0),
+		   "families differ");
+}
+
+BW_TEST(test_hash_ranges)
+{
+	static const __u32 sizes[] = { 1, 2, 3, 1000, 65537, BW_MAX_BLOCKS };
+	__u64 s = 42, h, state;
+	__u32 bit, blk, bad_bit = 0, bad_blk = 0;
+	unsigned int i, j, k;
+
+	for (i = 0; i < 100000; i++) {
+		h = rand64(&s);
+		for (j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++) {
+			blk = bw_block_index(h, sizes[j]);
+			bad_blk += blk >= sizes[j];
+		}
+		state = h;
+		for (k = 0; k < BW_MAX_PROBES; k++) {
+			bit = bw_next_probe(&state);
+			bad_bit += bit >= BW_BLOCK_BITS;
+		}
+	}
+	ASSERT_EQ(bad_blk, 0, "block >= nblocks");
+	ASSERT_EQ(bad_bit, 0, "bit >= 512");
+	ASSERT_EQ(bw_block_index(~0ULL, 1000), 999, "top hash, last block");
+	ASSERT_EQ(bw_block_index(0, 1000), 0, "zero hash, first block");
+}
+
+BW_TEST(test_block_test)
+{
+	struct bw_block blk = {};
+	__u64 hash = 0x0123456789abcdefULL, state = hash;
+	__u32 bits[4], i;
+
+	for (i = 0; i < 4; i++)
+		bits[i] = bw_next_probe(&state);
+	ASSERT_FALSE(bw_block_test(&blk, hash, 4), "empty block");
+	ASSERT_TRUE(bw_block_test(&blk, hash, 0), "no probes always hit");
+	for (i = 0; i < 3; i++)
+		blk.w[bits[i] >> 6] |= 1ULL << (bits[i] & 63);
+	ASSERT_TRUE(bw_block_test(&blk, hash, 3), "3 of 3 set");
+	ASSERT_FALSE(bw_block_test(&blk, hash, 4), "3 of 4 set");
+	blk.w[bits[3] >> 6] |= 1ULL << (bits[3] & 63);
+	ASSERT_TRUE(bw_block_test(&blk, hash, 4), "4 of 4 set");
+	/* the first probe clear: a miss whatever follows */
+	blk.w[bits[0] >> 6] &= ~(1ULL << (bits[0] & 63));
+	if (bits[0] != bits[1] && bits[0] != bits[2] && bits[0] != bits[3])
+		ASSERT_FALSE(bw_block_test(&blk, hash, 4), "first clear");
+	memset(&blk, 0xff, sizeof(blk));
+	ASSERT_TRUE(bw_block_test(&blk, hash, BW_MAX_PROBES), "full block");
+	ASSERT_EQ(sizeof(struct bw_block), BW_BLOCK_BYTES, "block size");
+	ASSERT_LE(sizeof(struct bw_hdr), BW_BLOCK_BYTES, "hdr fits a block");
+	ASSERT_LE(sizeof(struct bw_info), BW_BLOCK_BYTES, "info fits a block");
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Helpers shared by the unit test files; defined in test_list.c.
+ */
+#ifndef __BW_UNIT_H
+#define __BW_UNIT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "list.h"
+
+/*
+ * The shared test data: $BW_DATA_DIR, else ../shared/data (the tests run
+ * from the repo root, which CI clones next to shared/), else
+ * /work/shared/data. NULL when none exists: the caller skips.
+ */
+const char *bw_test_data_dir(void);
+
+/* Loads data dir/rel into l (allow_cidr as given); 0 or -errno. */
+int bw_test_load_data(struct bw_list *l, const char *rel, bool cidr);
+
+/* Captures what is written to stderr (fd 2) between start and end. */
+struct bw_capture {
+	FILE *tmp;
+	int saved;
+};
+
+void bw_capture_start(struct bw_capture *c);
+/* Restores stderr; returns the captured text, to free(). */
+char *bw_capture_end(struct bw_capture *c);
+
+#endif /* __BW_UNIT_H */

@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Building filters into the kernel, attaching and detaching the program.
+ *
+ * The order matters: the first filter is in the outer map's slot before the
+ * program is loaded (the skeleton reuses an outer map we created and
+ * filled), so no packet ever meets an attached program with an empty slot.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <linux/if_link.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+
+#include "attach.h"
+#include "bloomwall.h"
+#include "bloomwall.skel.h"
+#include "cli.h"
+#include "list.h"
+#include "log.h"
+#include "pin.h"
+
+/* ---- building ---------------------------------------------------------- */
+
+static int load_lists(const struct bw_build_req *req, struct bw_list *l)
+{
+	/* Prefixes wait for controlled prefix expansion (cidr.h) in the CLI. */
+	struct bw_list_opts lo = {
+		.skip_invalid = req->skip_invalid,
+		.allow_cidr = false,
+	};
+	int i, err;
+
+	for (i = 0; i < req->nlists; i++) {
+		err = bw_list_load(l, req->lists[i], &lo);
+		if (err == -ENOMEM)
+			pr_warn("%s: out of memory while reading the list\n",
+				req->lists[i]);
+		if (err)
+			return err;
+	}
+	bw_list_finish(l);
+	return 0;
+}
+
+/* "10" or "8-12": the probes per key over the regions in use. */
+static void probes_str(const struct bw_plan *p, char *buf, size_t len)
+{
+	unsigned int lo = BW_MAX_PROBES, hi = 0, r;
+
+	for (r = 0; r < BW_REGIONS; r++) {
+		if (p->hdr.region_end[r] == bw_region_start(&p->hdr, r))
+			continue;
+		lo = p->hdr.probes[r] < lo ? p->hdr.probes[r] : lo;
+		hi = p->hdr.probes[r] > hi ? p->hdr.probes[r] : hi;
+	}
+	if (!hi)
+		snprintf(buf, len, "no");
+	else if (lo == hi)
+		snprintf(buf, len, "%u", hi);
+	else
+		snprintf(buf, len, "%u-%u", lo, hi);
+}
+
+static void print_summary(const struct bw_build_req *req,
+			  const struct bw_plan *p, const struct bw_list *l)
+{
+	char probes[16];
+
+	probes_str(p, probes, sizeof(probes));
+	printf("%s: filter generation %llu: %'llu entries (%'zu duplicates removed, %'zu lines skipped), %'u blocks (%'llu bytes), %s probe%s per key, target fpr %g%%\n",
+	       req->iface, (unsigned long long)p->info.generation,
+	       (unsigned long long)p->info.entries, l->duplicates, l->skipped,
+	       p->nblocks, (unsigned long long)p->nblocks * BW_BLOCK_BYTES,
+	       probes, strcmp(probes, "1") ? "s" : "", req->opts.fpr * 100.0);
+	if (!p->info.entries)
+		pr_warn("warning: the lists hold no entries: the filter on %s passes everything\n",
+			req->iface);
+}
+
+static void explain_plan_error(int err, const struct bw_build_req *req)
+{
+	if (err == -E2BIG)
+		pr_warn("%s: the filter would exceed %u blocks (%u MiB) or %d prefix lengths per family; use fewer entries or a higher --fpr\n",
+			req->iface, BW_MAX_BLOCKS,
+			(unsigned int)((BW_MAX_BLOCKS *
+					(__u64)BW_BLOCK_BYTES) >>
+				       20),
+			BW_MAX_LENGTHS);
+	else
+		pr_warn("%s: cannot size the filter: %s\n", req->iface,
+			strerror(-err));
+}
+
+void bw_build_req_init(struct bw_build_req *req, const struct bw_args *a,
+		       double fpr, __u16 flags, __u64 generation)
+{
+	memset(req, 0, sizeof(*req));
+	bw_build_opts_init(&req->opts);
+	req->iface = a->iface;
+	req->lists = a->pos;
+	req->nlists = a->npos;
+	req->opts.fpr = a->fpr_set ? a->fpr : fpr;
+	if (a->seed_set)
+		req->opts.seed = a->seed;
+	req->opts.flags = flags;
+	req->skip_invalid = a->skip_invalid;
+	req->generation = generation;
+}
+
+int bw_build_lists(const struct bw_build_req *req, struct bw_filter_map *m)
+{
+	struct bw_plan plan;
+	struct bw_list l;
+	int err;
+
+	bw_list_init(&l);
+	err = load_lists(req, &l);
+	if (err)
+		goto out;
+	err = bw_plan_filter(&l, &req->opts, &plan);
+	if (err) {
+		explain_plan_error(err, req);
+		goto out;
+	}
+	plan.info.generation = req->generation;
+	err = bw_filter_create(plan.nblocks, m);
+	if (err)
+		goto out;
+	bw_fill_filter(m->mem, &plan, &l);
+	print_summary(req, &plan, &l);
+out:
+	bw_list_free(&l);
+	if (err)
+		bw_filter_close(m);
+	return err;
+}
+
+/* ---- the XDP hook -------------------------------------------------------- */
+
+__u32 bw_obj_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	/* prog and map info both start with type, id. */
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.id;
+}
+
+const char *bw_attached_mode_name(__u8 attach_mode)
+{
+	switch (attach_mode) {
+	case XDP_ATTACHED_DRV:
+		return "native";
+	case XDP_ATTACHED_SKB:
+		return "skb";
+	case XDP_ATTACHED_HW:
+		return "hw";
+	case XDP_ATTACHED_MULTI:
+		return "multi";
+	default:
+		return "none";
+	}
+}
+
+/* Is our_id one of the programs behind a libxdp dispatcher on ifindex? */
+static bool in_dispatcher(int ifindex, __u32 our_id)
+{
+	struct xdp_multiprog *mp;
+	struct xdp_program *p;
+	bool found = false;
+
+	mp = xdp_multiprog__get_from_ifindex(ifindex);
+	if (!mp || libxdp_get_error(mp))
+		return false;
+	if (!xdp_multiprog__is_legacy(mp)) {
+		for (p = xdp_multiprog__next_prog(NULL, mp); p && !found;
+		     p = xdp_multiprog__next_prog(p, mp))
+			found = xdp_program__id(p) == our_id;
+	}
+	xdp_multiprog__close(mp);
+	return found;
+}
+
+int bw_xdp_info(int ifindex, __u32 our_id, struct bw_xdp_info *x)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+
+	memset(x, 0, sizeof(*x));
+	if (bpf_xdp_query(ifindex, 0, &q))
+		return -errno;
+	x->attach_mode = q.attach_mode;
+	x->prog_id = q.prog_id ?: q.drv_prog_id ?: q.skb_prog_id ?: q.hw_prog_id;
+	if (!our_id || !x->prog_id)
+		return 0;
+	x->ours = q.prog_id == our_id || q.drv_prog_id == our_id ||
+		  q.skb_prog_id == our_id || q.hw_prog_id == our_id;
+	if (!x->ours && in_dispatcher(ifindex, our_id))
+		x->ours = x->dispatcher = true;
+	return 0;
+}
+
+/* ---- attach -------------------------------------------------------------- */
+
+struct attach_ctx {
+	const char *iface;
+	int ifindex;
+	enum xdp_attach_mode mode;
+	struct bloomwall *skel;
+	struct xdp_program *xprog;
+	int outer_fd;
+	int link_fd;
+	int prog_fd;
+	bool xdp_attached;
+	char libxdp_err[128];
+};
+
+/* The outer map, created by us so the first filter is in it before load. */
+static int create_outer(struct attach_ctx *c, const struct bw_filter_map *f)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .inner_map_fd = f->fd);
+	__u32 key = 0, val = f->fd;
+	int err;
+
+	c->outer_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, BW_PIN_FILTER,
+				     sizeof(key), sizeof(val), 1, &opts);
+	if (c->outer_fd < 0 ||
+	    bpf_map_update_elem(c->outer_fd, &key, &val, 0)) {
+		err = -errno;
+		pr_warn("%s: cannot create the filter's outer map: %s\n",
+			c->iface, bw_errno_hint(err));
+		return err;
+	}
+	err = bpf_map__reuse_fd(c->skel->maps.filter, c->outer_fd);
+	if (err)
+		pr_warn("%s: cannot hand the filter to the program: %s\n",
+			c->iface, strerror(-err));
+	return err;
+}
+
+static int attach_libxdp(struct attach_ctx *c)
+{
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, opts, .obj = c->skel->obj,
+			    .prog_name = "bloomwall_xdp");
+	int err;
+
+	c->xprog = xdp_program__create(&opts);
+	err = libxdp_get_error(c->xprog);
+	if (err) {
+		c->xprog = NULL;
+		libxdp_strerror(err, c->libxdp_err, sizeof(c->libxdp_err));
+		return err;
+	}
+	err = xdp_program__attach(c->xprog, c->ifindex, c->mode, 0);
+	if (err) {
+		libxdp_strerror(err, c->libxdp_err, sizeof(c->libxdp_err));
+		return err;
+	}
+	c->xdp_attached = true;
+	c->prog_fd = xdp_program__fd(c->xprog);
+	return 0;
+}
+
+static __u32 mode_flags(enum xdp_attach_mode mode)
+{
+	if (mode == XDP_MODE_NATIVE)
+		return XDP_FLAGS_DRV_MODE;
+	if (mode == XDP_MODE_SKB)
+		return XDP_FLAGS_SKB_MODE;
+	return 0;
+}
+
+/* When libxdp fails entirely: a bpf_link of our own, pinned below. */
+static int attach_link(struct attach_ctx *c)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = mode_flags(c->mode));
+	int err;
+
+	c->prog_fd = bpf_program__fd(c->skel->progs.bloomwall_xdp);
+	if (c->prog_fd < 0) {
+		err = bloomwall__load(c->skel);
+		if (err) {
+			pr_warn("%s: cannot load the XDP program: %s (run with -v for the verifier's log)\n",
+				c->iface, bw_errno_hint(err));
+			return err;
+		}
+		c->prog_fd = bpf_program__fd(c->skel->progs.bloomwall_xdp);
+	}
+	c->link_fd = bpf_link_create(c->prog_fd, c->ifindex, BPF_XDP, &opts);
+	if (c->link_fd < 0) {
+		err = -errno;
+		pr_warn("%s: cannot attach the XDP program (libxdp: %s; plain attach: %s)\n",
+			c->iface, c->libxdp_err, bw_errno_hint(err));
+		return err;
+	}
+	return 0;
+}
+
+static int pin_all(struct attach_ctx *c)
+{
+	int err;
+
+	err = bw_pin_dir_create(c->iface);
+	if (err) {
+		pr_warn("%s: cannot create %s/%s: %s\n", c->iface, BW_PIN_ROOT,
+			c->iface, strerror(-err));
+		return err;
+	}
+	err = bw_pin_fd(c->prog_fd, c->iface, BW_PIN_PROG);
+	if (!err)
+		err = bw_pin_fd(c->outer_fd, c->iface, BW_PIN_FILTER);
+	if (!err)
+		err = bw_pin_fd(bpf_map__fd(c->skel->maps.stats), c->iface,
+				BW_PIN_STATS);
+	if (!err && c->link_fd >= 0)
+		err = bw_pin_fd(c->link_fd, c->iface, BW_PIN_LINK);
+	return err;
+}
+
+static void report_attach(const struct attach_ctx *c)
+{
+	struct bw_xdp_info x;
+	__u32 id = bw_obj_id(c->prog_fd);
+	const char *how;
+
+	bw_xdp_info(c->ifindex, id, &x);
+	if (c->link_fd >= 0) {
+		printf("%s: attached in %s mode (plain bpf_link attach: libxdp failed: %s), program id %u\n",
+		       c->iface, bw_attached_mode_name(x.attach_mode),
+		       c->libxdp_err, id);
+		return;
+	}
+	if (x.dispatcher)
+		how = "through the libxdp dispatcher";
+	else if (getenv("LIBXDP_SKIP_DISPATCHER"))
+		how = "plain attach: LIBXDP_SKIP_DISPATCHER is set";
+	else
+		how = "plain attach: libxdp dispatcher unavailable";
+	printf("%s: attached in %s mode (%s), program id %u\n", c->iface,
+	       bw_attached_mode_name(x.attach_mode), how, id);
+}
+
+/* Undoes a half-done attach: nothing of it stays on the interface. */
+static void undo_attach(struct attach_ctx *c)
+{
+	bw_unpin_all(c->iface);
+	if (c->xdp_attached)
+		xdp_program__detach(c->xprog, c->ifindex, c->mode, 0);
+	if (c->link_fd >= 0)
+		close(c->link_fd); /* an unpinned link detaches on close */
+	c->link_fd = -1;
+}
+
+int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
+	      const struct bw_filter_map *filter)
+{
+	struct attach_ctx c = { .iface = iface,
+				.ifindex = ifindex,
+				.mode = mode,
+				.outer_fd = -1,
+				.link_fd = -1,
+				.prog_fd = -1 };
+	int err;
+
+	c.skel = bloomwall__open();
+	if (!c.skel) {
+		err = -errno;
+		pr_warn("%s: cannot open the BPF object: %s\n", iface,
+			strerror(-err));
+		return err;
+	}
+	err = create_outer(&c, filter);
+	if (!err && attach_libxdp(&c)) {
+		pr_debug("libxdp attach failed (%s); trying a plain bpf_link\n",
+			 c.libxdp_err);
+		err = attach_link(&c);
+	}
+	if (!err)
+		err = pin_all(&c);
+	if (err)
+		undo_attach(&c);
+	else
+		report_attach(&c);
+	if (c.link_fd >= 0)
+		close(c.link_fd);
+	xdp_program__close(c.xprog);
+	bloomwall__destroy(c.skel);
+	if (c.outer_fd >= 0)
+		close(c.outer_fd);
+	return err;
+}
+
+/* ---- detach -------------------------------------------------------------- */
+
+static int detach_dispatcher(const char *iface, int ifindex, __u32 id)
+{
+	struct xdp_multiprog *mp;
+	struct xdp_program *p;
+	int err;
+
+	p = xdp_program__from_id(id);
+	err = libxdp_get_error(p);
+	if (err)
+		return err;
+	mp = xdp_multiprog__get_from_ifindex(ifindex);
+	err = libxdp_get_error(mp);
+	if (!err) {
+		err = xdp_program__detach(p, ifindex,
+					  xdp_multiprog__attach_mode(mp), 0);
+		xdp_multiprog__close(mp);
+	}
+	xdp_program__close(p);
+	return err;
+}
+
+/* Plain attach: replace exactly our program with nothing, never another. */
+static int detach_plain(int ifindex, int prog_fd, __u8 attach_mode)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = prog_fd);
+	__u32 flags = attach_mode == XDP_ATTACHED_SKB  ? XDP_FLAGS_SKB_MODE
+		      : attach_mode == XDP_ATTACHED_HW ? XDP_FLAGS_HW_MODE
+						       : XDP_FLAGS_DRV_MODE;
+
+	if (bpf_xdp_detach(ifindex, flags, &opts))
+		return -errno;
+	return 0;
+}
+
+static int detach_link(const char *iface)
+{
+	int fd, err = 0;
+
+	fd = bw_pin_open(iface, BW_PIN_LINK);
+	if (fd < 0)
+		return fd;
+	if (bpf_link_detach(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* Takes our program off the hook; *gone when it was not there at all. */
+static int detach_prog(const char *iface, int ifindex, int prog_fd)
+{
+	__u32 id = bw_obj_id(prog_fd);
+	struct bw_xdp_info x;
+	int err;
+
+	err = bw_xdp_info(ifindex, id, &x);
+	if (err)
+		return err;
+	if (!x.ours) {
+		if (x.prog_id)
+			pr_warn("%s: the XDP program there (id %u) is not bloomwall's; left it alone\n",
+				iface, x.prog_id);
+		else
+			pr_warn("%s: bloomwall's program was no longer attached\n",
+				iface);
+		return 0;
+	}
+	if (bw_pin_exists(iface, BW_PIN_LINK))
+		err = detach_link(iface);
+	else if (x.dispatcher)
+		err = detach_dispatcher(iface, ifindex, id);
+	else
+		err = detach_plain(ifindex, prog_fd, x.attach_mode);
+	if (err)
+		pr_warn("%s: cannot detach the XDP program (id %u): %s\n",
+			iface, id, bw_errno_hint(err));
+	return err;
+}
+
+int bw_detach(const char *iface, int ifindex)
+{
+	int prog_fd, err = 0;
+
+	prog_fd = bw_pin_open(iface, BW_PIN_PROG);
+	if (!ifindex)
+		printf("%s: the interface is gone; removing the pins it left behind\n",
+		       iface);
+	else if (prog_fd < 0)
+		pr_warn("%s: no pinned program (%s/%s/%s missing); removing the remaining pins\n",
+			iface, BW_PIN_ROOT, iface, BW_PIN_PROG);
+	else
+		err = detach_prog(iface, ifindex, prog_fd);
+	if (prog_fd >= 0)
+		close(prog_fd);
+	if (err)
+		return err;
+	return bw_unpin_all(iface);
+}
+
+/* ---- pinned state -------------------------------------------------------- */
+
+const char *bw_prog_name(__u32 id, char *buf, size_t len)
+{
+	struct bpf_prog_info info = {};
+	__u32 ilen = sizeof(info);
+	int fd;
+
+	buf[0] = '\0';
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return buf;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &ilen))
+		snprintf(buf, len, "%s", info.name);
+	close(fd);
+	return buf;
+}
+
+__u32 bw_unpinned_prog(int ifindex)
+{
+	struct bw_xdp_info x;
+	char name[BPF_OBJ_NAME_LEN];
+
+	if (bw_xdp_info(ifindex, 0, &x) || !x.prog_id)
+		return 0;
+	bw_prog_name(x.prog_id, name, sizeof(name));
+	return strcmp(name, "bloomwall_xdp") ? 0 : x.prog_id;
+}
+
+int bw_detach_unpinned(const char *iface, int ifindex, __u32 id)
+{
+	struct bw_xdp_info x;
+	int fd, err;
+
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return -errno;
+	err = bw_xdp_info(ifindex, id, &x);
+	if (!err)
+		err = detach_plain(ifindex, fd, x.attach_mode);
+	close(fd);
+	if (err)
+		pr_warn("%s: cannot detach the XDP program (id %u): %s\n",
+			iface, id, bw_errno_hint(err));
+	return err;
+}
+
+int bw_explain_not_attached(const char *iface)
+{
+	__u32 id = 0;
+	int ifindex = (int)if_nametoindex(iface);
+
+	if (ifindex)
+		id = bw_unpinned_prog(ifindex);
+	if (id)
+		pr_warn("%s: a bloomwall program (id %u) is attached but its pins under %s/%s are gone (was it attached from 'ip netns exec', whose /sys is private?). Remove it with 'bloomwall detach %s'.\n",
+			iface, id, BW_PIN_ROOT, iface, iface);
+	else
+		pr_warn("%s: bloomwall is not attached (nothing pinned at %s/%s). Try 'bloomwall status', or 'bloomwall attach %s LIST...'.\n",
+			iface, BW_PIN_ROOT, iface, iface);
+	return -ENOENT;
+}
+
+int bw_open_running(const char *iface, bool writable, int *outer_fd,
+		    struct bw_filter_map *m)
+{
+	int err;
+
+	*outer_fd = bw_pin_open(iface, BW_PIN_FILTER);
+	if (*outer_fd == -ENOENT) {
+		return bw_explain_not_attached(iface);
+	}
+	if (*outer_fd < 0) {
+		pr_warn("%s: cannot open %s/%s/%s: %s\n", iface, BW_PIN_ROOT,
+			iface, BW_PIN_FILTER, bw_errno_hint(*outer_fd));
+		return *outer_fd;
+	}
+	err = bw_filter_open_current(*outer_fd, writable, m);
+	if (!err && bw_filter_check(m->mem, m->nblocks))
+		err = -EINVAL;
+	if (err) {
+		pr_warn("%s: cannot read the running filter: %s. Rebuild it with 'bloomwall reload %s LIST...'.\n",
+			iface,
+			err == -EINVAL ? "it is not a valid bloomwall filter"
+				       : bw_errno_hint(err),
+			iface);
+		bw_filter_close(m);
+		close(*outer_fd);
+		*outer_fd = -1;
+	}
+	return err;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Filter building: sizing (blocks and probes per region from the entry
+ * count and the target false-positive rate), filling a filter image in
+ * memory, and the userspace twin of the data path's lookup.
+ *
+ * A filter image is nblocks * BW_BLOCK_BYTES bytes laid out as
+ * include/bloomwall.h says; the same bytes go into the mmapped inner map.
+ */
+#ifndef __BW_BUILD_H
+#define __BW_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bloomwall.h"
+#include "list.h"
+
+#define BW_DEFAULT_FPR 0.001
+
+struct bw_build_opts {
+	double fpr;   /* target false-positive rate per family, (0, 0.5) */
+	__u32 seed;   /* hash seed; bw_build_opts_init() draws a random one */
+	__u16 flags;  /* BW_F_* */
+};
+
+struct bw_plan {
+	__u32 nblocks; /* total, header and info blocks included */
+	struct bw_hdr hdr;
+	struct bw_info info;
+};
+
+void bw_build_opts_init(struct bw_build_opts *o);
+
+/*
+ * Blocks and probes for one region of n keys at false-positive rate fpr,
+ * from the Poisson model of a blocked Bloom filter with 512-bit blocks.
+ * n == 0 gives 0 blocks. Returns 0 or -E2BIG past BW_MAX_BLOCKS.
+ */
+int bw_size_region(__u64 n, double fpr, __u32 *nblocks, __u8 *probes);
+
+/* Expected false-positive rate of a region of nblocks with n keys, k probes. */
+double bw_model_fpr(__u64 n, __u32 nblocks, unsigned int probes);
+
+/*
+ * Lays out the filter for a finished list (bw_list_finish): one region per
+ * prefix length per family, longest first. -E2BIG when the list has more
+ * lengths than BW_MAX_LENGTHS for a family (expansion is the caller's job)
+ * or the filter would be too large.
+ */
+int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
+		   struct bw_plan *plan);
+
+/* Writes header, info and every key's bits into mem (zeroed, plan size). */
+void bw_fill_filter(void *mem, const struct bw_plan *plan,
+		    const struct bw_list *l);
+
+/*
+ * The data path's test, in userspace: 1 if a packet from this address would
+ * hit (region index in *region if not NULL), 0 if not. p->plen is ignored:
+ * the address is tested at every target length of its family.
+ */
+int bw_filter_lookup(const void *mem, const struct bw_prefix *addr,
+		     int *region);
+
+/*
+ * Sets a key's bits with atomic OR (the data path may be reading); the key's
+ * prefix length must be a target length of the filter. Returns 1 if any bit
+ * was newly set, 0 if all were set already, -ENOENT if the filter has no
+ * region for that family and length.
+ */
+int bw_filter_insert(void *mem, const struct bw_prefix *key);
+
+/* Hash of a key as the data path computes it (plen = the target length). */
+__u64 bw_key_hash(const struct bw_hdr *hdr, const struct bw_prefix *key);
+
+/*
+ * Fill of a region (share of its bits set) and its false-positive rate
+ * estimated from the fill of each block: mean over blocks of fill^probes.
+ */
+void bw_region_fill(const void *mem, int region, __u64 *bits_set,
+		    __u64 *bits_total, double *fpr);
+
+/* Checks magic, version and region bounds against the map's size. */
+int bw_filter_check(const void *mem, __u32 nblocks);
+
+#endif /* __BW_BUILD_H */

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Option parsing for the verbs: one getopt_long wrapper fed by each verb's
+ * option table, and the typed parsers every verb shares.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+
+#include "bloomwall.h"
+#include "cli.h"
+#include "list.h"
+#include "log.h"
+
+#define MAX_OPTS 16
+
+/* Every verb takes these besides its own. */
+static const struct bw_opt common_opts[] = {
+	{ "help", BW_OPT_HELP, NULL, "show this help and exit" },
+	{ "verbose", BW_OPT_VERBOSE, NULL, "also show libbpf/libxdp messages" },
+	{ 0 },
+};
+
+static bool iface_name_ok(const char *name);
+
+static bool is_short(int id)
+{
+	return id < 256;
+}
+
+static void print_opt(const struct bw_opt *o)
+{
+	char left[48];
+
+	snprintf(left, sizeof(left), "%c%c%s --%s%s%s",
+		 is_short(o->id) ? '-' : ' ', is_short(o->id) ? o->id : ' ',
+		 is_short(o->id) ? "," : " ", o->name, o->metavar ? " " : "",
+		 o->metavar ?: "");
+	printf("  %-26s %s\n", left, o->help);
+}
+
+void bw_cli_verb_usage(const struct bw_verb *v, bool full)
+{
+	const struct bw_opt *o;
+
+	printf("Usage: bloomwall %s %s\n", v->name, v->usage);
+	if (!full)
+		return;
+	printf("%c%s.\n", toupper((unsigned char)v->summary[0]),
+	       v->summary + 1);
+	if (v->details)
+		printf("\n%s", v->details);
+	printf("\nOptions:\n");
+	for (o = v->opts; o && o->name; o++)
+		print_opt(o);
+	for (o = common_opts; o->name; o++)
+		print_opt(o);
+	printf("\nExit status: 0 ok, 1 failure, 2 usage error. See bloomwall(8).\n");
+}
+
+static int usage_error(const struct bw_verb *v, const char *fmt,
+		       const char *what)
+{
+	fprintf(stderr, "bloomwall %s: ", v->name);
+	fprintf(stderr, fmt, what);
+	fprintf(stderr,
+		"\nUsage: bloomwall %s %s\nTry 'bloomwall %s --help'.\n",
+		v->name, v->usage, v->name);
+	return -BW_EUSAGE;
+}
+
+/* getopt_long tables from the verb's options plus the common ones. */
+static void build_getopt(const struct bw_verb *v, struct option *lo,
+			 char *shorts)
+{
+	const struct bw_opt *tables[] = { v->opts, common_opts };
+	const struct bw_opt *o;
+	int n = 0, s = 0;
+	size_t t;
+
+	shorts[s++] = ':';
+	for (t = 0; t < 2; t++) {
+		for (o = tables[t]; o && o->name && n < MAX_OPTS; o++, n++) {
+			lo[n] = (struct option){ o->name,
+						 o->metavar ? required_argument
+							    : no_argument,
+						 NULL, o->id };
+			if (!is_short(o->id))
+				continue;
+			shorts[s++] = (char)o->id;
+			if (o->metavar)
+				shorts[s++] = ':';
+		}
+	}
+	lo[n] = (struct option){ 0 };
+	shorts[s] = '\0';
+}
+
+static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
+		     const char *arg)
+{
+	switch (id) {
+	case BW_OPT_VERBOSE:
+		bw_log_level = BW_LOG_DEBUG;
+		return 0;
+	case BW_OPT_MODE:
+		return bw_parse_mode(arg, &a->mode);
+	case BW_OPT_FPR:
+		a->fpr_set = true;
+		return bw_parse_fpr(arg, &a->fpr);
+	case BW_OPT_SEED:
+		a->seed_set = true;
+		return bw_parse_u32("--seed", arg, &a->seed);
+	case BW_OPT_SKIP_INVALID:
+		a->skip_invalid = true;
+		return 0;
+	case BW_OPT_MONITOR:
+	case BW_OPT_ENFORCE:
+		*(id == BW_OPT_MONITOR ? &a->monitor : &a->enforce) = true;
+		if (a->monitor && a->enforce)
+			return usage_error(
+				v, "%s",
+				"--monitor and --enforce exclude each other");
+		return 0;
+	case BW_OPT_MATCH:
+		return bw_parse_match(arg, &a->match);
+	case BW_OPT_JSON:
+		a->json = true;
+		return 0;
+	}
+	return usage_error(v, "%s", "internal error: unhandled option");
+}
+
+/* The failing option as typed, for "unknown option" messages. */
+static const char *bad_opt(char **argv, int opt)
+{
+	static char buf[3];
+
+	if (opt > 0 && opt < 256 && isalnum(opt)) {
+		snprintf(buf, sizeof(buf), "-%c", opt);
+		return buf;
+	}
+	return argv[optind - 1];
+}
+
+static int parse_options(const struct bw_verb *v, int argc, char **argv,
+			 struct bw_args *a)
+{
+	struct option lo[MAX_OPTS + 1];
+	char shorts[2 * MAX_OPTS + 2];
+	int c, err;
+
+	build_getopt(v, lo, shorts);
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		if (c == BW_OPT_HELP) {
+			bw_cli_verb_usage(v, true);
+			return 1;
+		}
+		if (c == '?')
+			return usage_error(v, "unknown option '%s'",
+					   bad_opt(argv, optopt));
+		if (c == ':')
+			return usage_error(v, "option '%s' needs a value",
+					   bad_opt(argv, optopt));
+		err = apply_opt(v, a, c, optarg);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
+		 struct bw_args *a)
+{
+	int n, err;
+
+	err = parse_options(v, argc, argv, a);
+	if (err)
+		return err;
+	n = argc - optind;
+	if (n < v->min_pos)
+		return usage_error(v, "%s", "missing arguments");
+	if (v->max_pos >= 0 && n > v->max_pos)
+		return usage_error(v, "unexpected argument '%s'",
+				   argv[optind + v->max_pos]);
+	if (n == 0 && v->iface_optional)
+		return 0;
+	a->iface = argv[optind];
+	a->pos = argv + optind + 1;
+	a->npos = n - 1;
+	/* The verb decides whether a vanished interface is an error. */
+	if (v->iface_may_vanish && iface_name_ok(a->iface)) {
+		a->ifindex = (int)if_nametoindex(a->iface);
+		return 0;
+	}
+	return bw_parse_iface(a->iface, &a->ifindex);
+}
+
+/* Also keeps the name usable as one directory under the pin root. */
+static bool iface_name_ok(const char *name)
+{
+	return *name && strlen(name) < IFNAMSIZ && !strchr(name, '/') &&
+	       strcmp(name, ".") && strcmp(name, "..");
+}
+
+int bw_parse_iface(const char *name, int *ifindex)
+{
+	if (!iface_name_ok(name)) {
+		pr_warn("bloomwall: '%s' is not a valid interface name\n",
+			name);
+		return -BW_EUSAGE;
+	}
+	*ifindex = (int)if_nametoindex(name);
+	if (!*ifindex) {
+		pr_warn("bloomwall: there is no interface named '%s' here (see 'ip link')\n",
+			name);
+		return -BW_EUSAGE;
+	}
+	return 0;
+}
+
+int bw_parse_mode(const char *s, enum xdp_attach_mode *mode)
+{
+	if (!strcmp(s, "native"))
+		*mode = XDP_MODE_NATIVE;
+	else if (!strcmp(s, "skb"))
+		*mode = XDP_MODE_SKB;
+	else if (!strcmp(s, "auto"))
+		*mode = XDP_MODE_UNSPEC;
+	else {
+		pr_warn("bloomwall: --mode must be native, skb or auto, not '%s'\n",
+			s);
+		return -BW_EUSAGE;
+	}
+	return 0;
+}
+
+int bw_parse_fpr(const char *s, double *fpr)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s && *end == '%' && end[1] == '\0') {
+		v /= 100.0;
+		end++;
+	}
+	if (errno || end == s || *end || !isfinite(v) || v <= 0.0 || v >= 0.5) {
+		pr_warn("bloomwall: --fpr takes a false-positive rate between 0 and 0.5 exclusive (e.g. 0.001 or 0.1%%), not '%s'\n",
+			s);
+		return -BW_EUSAGE;
+	}
+	*fpr = v;
+	return 0;
+}
+
+int bw_parse_u32(const char *opt, const char *s, __u32 *v)
+{
+	unsigned long long n;
+	char *end;
+
+	errno = 0;
+	n = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || n > 0xffffffffULL) {
+		pr_warn("bloomwall: %s takes a number from 0 to 4294967295, not '%s'\n",
+			opt, s);
+		return -BW_EUSAGE;
+	}
+	*v = (__u32)n;
+	return 0;
+}
+
+int bw_parse_match(const char *s, __u16 *match)
+{
+	if (!strcmp(s, "src"))
+		*match = BW_F_MATCH_SRC;
+	else if (!strcmp(s, "dst"))
+		*match = BW_F_MATCH_DST;
+	else if (!strcmp(s, "both"))
+		*match = BW_F_MATCH_SRC | BW_F_MATCH_DST;
+	else {
+		pr_warn("bloomwall: --match must be src, dst or both, not '%s'\n",
+			s);
+		return -BW_EUSAGE;
+	}
+	return 0;
+}
+
+int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
+		   struct bw_prefix **out)
+{
+	char why[BW_ERRLEN];
+	struct bw_prefix *p;
+	int i;
+
+	p = calloc(n ?: 1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (bw_parse_prefix(s[i], &p[i], why, sizeof(why))) {
+			pr_warn("bloomwall %s: %s\n", verb, why);
+			break;
+		}
+		if (!prefixes &&
+		    p[i].plen != (p[i].family == BW_V4 ? 32 : 128)) {
+			pr_warn("bloomwall %s: '%s' is a prefix; give single addresses\n",
+				verb, s[i]);
+			break;
+		}
+	}
+	if (i < n) {
+		free(p);
+		return -BW_EUSAGE;
+	}
+	*out = p;
+	return 0;
+}
+
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static bool has_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return d[cap >> 5].effective & (1U << (cap & 31));
+}
+
+int bw_check_privileges(const char *verb)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (geteuid() == 0)
+		return 0;
+	if (!syscall(SYS_capget, &hdr, d) &&
+	    (has_cap(d, CAP_SYS_ADMIN) ||
+	     (has_cap(d, CAP_BPF) && has_cap(d, CAP_NET_ADMIN))))
+		return 0;
+	pr_warn("bloomwall %s: needs root (or CAP_BPF and CAP_NET_ADMIN); try 'sudo bloomwall %s ...'\n",
+		verb, verb);
+	return -EPERM;
+}
+
+const char *bw_mode_name(enum xdp_attach_mode mode)
+{
+	switch (mode) {
+	case XDP_MODE_NATIVE:
+		return "native";
+	case XDP_MODE_SKB:
+		return "skb";
+	case XDP_MODE_HW:
+		return "hw";
+	default:
+		return "auto";
+	}
+}
+
+const char *bw_errno_hint(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case EPERM:
+	case EACCES:
+		return "permission denied: need root or CAP_BPF+CAP_NET_ADMIN (and a high enough 'ulimit -l')";
+	case ENOENT:
+		return "it does not exist (anymore)";
+	case E2BIG:
+		return "too large for the kernel's limits";
+	case ENOMEM:
+		return "out of memory (kernel or process); try a higher --fpr or fewer entries";
+	case EBUSY:
+	case EEXIST:
+		return "something else is attached there already";
+	case EOPNOTSUPP:
+		return "not supported by this kernel or driver; try --mode skb";
+	default:
+		return strerror(err < 0 ? -err : err);
+	}
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Command line: the verb table, one option table per verb, typed parsers.
+ *
+ * Verb handlers return 0, -BW_EUSAGE for a usage error (unknown option,
+ * missing argument, bad value, unknown interface) or another -errno for a
+ * runtime failure; main() alone turns that into the exit status:
+ * 0 ok, 1 runtime failure, 2 usage error. Every handler prints its own
+ * message before returning an error.
+ */
+#ifndef __BW_CLI_H
+#define __BW_CLI_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include <xdp/libxdp.h>
+
+#define BW_EXIT_OK 0
+#define BW_EXIT_FAIL 1
+#define BW_EXIT_USAGE 2
+
+/* Not an errno value: marks a usage error on its way to main(). */
+#define BW_EUSAGE 0x10000
+
+/* Option ids: a short option's letter, or a long-only id from 256 on. */
+enum bw_opt_id {
+	BW_OPT_HELP = 'h',
+	BW_OPT_VERBOSE = 'v',
+	BW_OPT_MODE = 'm',
+	BW_OPT_FPR = 256,
+	BW_OPT_SEED,
+	BW_OPT_SKIP_INVALID,
+	BW_OPT_MONITOR,
+	BW_OPT_ENFORCE,
+	BW_OPT_MATCH,
+	BW_OPT_JSON,
+};
+
+/* What the options of any verb parse into; each verb reads its own. */
+struct bw_args {
+	const char *iface;
+	int ifindex; /* 0 when the interface does not exist */
+	enum xdp_attach_mode mode;
+	double fpr;
+	__u32 seed;
+	__u16 match; /* BW_F_MATCH_* bits, 0 when not given */
+	bool fpr_set;
+	bool seed_set;
+	bool skip_invalid;
+	bool monitor;
+	bool enforce;
+	bool json;
+	char **pos; /* positional arguments after IFACE */
+	int npos;
+};
+
+struct bw_opt {
+	const char *name; /* long name; NULL ends a table */
+	int id; /* enum bw_opt_id */
+	const char *metavar; /* NULL: takes no argument */
+	const char *help;
+};
+
+struct bw_verb {
+	const char *name;
+	const char *usage; /* arguments after the verb */
+	const char *summary;
+	const char *details; /* more lines for --help, or NULL */
+	const struct bw_opt *opts;
+	int min_pos, max_pos; /* positional count, IFACE included; -1: any */
+	bool iface_optional; /* IFACE may be absent (status) */
+	bool iface_may_vanish; /* an unknown IFACE is not an error (detach) */
+	int (*run)(struct bw_args *a);
+};
+
+extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
+	bw_verb_query, bw_verb_add, bw_verb_detach;
+
+/* Parses a verb's options and positionals into a; 1 when --help was shown. */
+int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
+		 struct bw_args *a);
+void bw_cli_verb_usage(const struct bw_verb *v, bool full);
+
+/* Typed parsers: 0 or -BW_EUSAGE after saying what is wrong. */
+int bw_parse_iface(const char *name, int *ifindex);
+int bw_parse_mode(const char *s, enum xdp_attach_mode *mode);
+int bw_parse_fpr(const char *s, double *fpr);
+int bw_parse_u32(const char *opt, const char *s, __u32 *v);
+int bw_parse_match(const char *s, __u16 *match);
+
+struct bw_prefix;
+/*
+ * Parses every address of a verb's argument list into a new array (*out,
+ * free() it). Prefixes ("10.0.0.0/24") only when prefixes is true.
+ */
+int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
+		   struct bw_prefix **out);
+
+/* 0 when we may load BPF and attach XDP; else says so and returns -EPERM. */
+int bw_check_privileges(const char *verb);
+
+/* "native", "skb", "hw" or "auto". */
+const char *bw_mode_name(enum xdp_attach_mode mode);
+
+/* A sentence for an errno from the kernel, for the end of a message. */
+const char *bw_errno_hint(int err);
+
+#endif /* __BW_CLI_H */

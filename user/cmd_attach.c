@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bloomwall attach IFACE [OPTIONS] LIST...
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/if_link.h>
+
+#include <bpf/bpf.h>
+
+#include "attach.h"
+#include "cli.h"
+#include "log.h"
+#include "pin.h"
+
+static const struct bw_opt attach_opts[] = {
+	{ "mode", BW_OPT_MODE, "MODE",
+	  "native, skb or auto (default): where XDP runs" },
+	{ "fpr", BW_OPT_FPR, "P",
+	  "target false-positive rate, 0 < P < 0.5 (default 0.001)" },
+	{ "seed", BW_OPT_SEED, "N",
+	  "hash seed (default: a random one per build)" },
+	{ "skip-invalid", BW_OPT_SKIP_INVALID, NULL,
+	  "warn about bad list lines and skip them" },
+	{ "monitor", BW_OPT_MONITOR, NULL,
+	  "count matching packets but never drop them" },
+	{ "match", BW_OPT_MATCH, "DIR",
+	  "test the src (default), dst or both addresses" },
+	{ 0 },
+};
+
+/* Refuses an interface that bloomwall (or anything but a dispatcher) holds. */
+static int check_free(const struct bw_args *a)
+{
+	char name[BPF_OBJ_NAME_LEN];
+	struct bw_xdp_info x;
+	int err;
+
+	if (bw_pin_dir_exists(a->iface) || bw_unpinned_prog(a->ifindex)) {
+		pr_warn("bloomwall is already attached to %s; use 'bloomwall reload %s LIST...' or 'bloomwall detach %s'\n",
+			a->iface, a->iface, a->iface);
+		return -EEXIST;
+	}
+	err = bw_xdp_info(a->ifindex, 0, &x);
+	if (err) {
+		pr_warn("%s: cannot query its XDP programs: %s\n", a->iface,
+			bw_errno_hint(err));
+		return err;
+	}
+	bw_prog_name(x.prog_id, name, sizeof(name));
+	/* libxdp's dispatcher is made for sharing: it gets one more program. */
+	if (x.prog_id && strcmp(name, "xdp_dispatcher")) {
+		pr_warn("%s already has an XDP program that is not bloomwall's (id %u, '%s'); bloomwall will not replace it. Remove it first, e.g. 'ip link set dev %s %s off'.\n",
+			a->iface, x.prog_id, name, a->iface,
+			x.attach_mode == XDP_ATTACHED_SKB ? "xdpgeneric"
+							  : "xdp");
+		return -EEXIST;
+	}
+	return 0;
+}
+
+static int do_attach(struct bw_args *a)
+{
+	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	__u16 flags =
+		(a->match ?: BW_F_MATCH_SRC) | (a->monitor ? BW_F_MONITOR : 0);
+	struct bw_build_req req;
+	int lock, err;
+
+	err = bw_check_privileges("attach");
+	if (err)
+		return err;
+	lock = bw_lock_acquire();
+	if (lock < 0)
+		return lock;
+	err = check_free(a);
+	if (err)
+		goto out;
+	bw_build_req_init(&req, a, BW_DEFAULT_FPR, flags, 1);
+	err = bw_build_lists(&req, &m);
+	if (!err)
+		err = bw_attach(a->iface, a->ifindex, a->mode, &m);
+	if (err)
+		pr_warn("%s: nothing attached\n", a->iface);
+out:
+	bw_filter_close(&m);
+	bw_lock_release(lock);
+	return err;
+}
+
+const struct bw_verb bw_verb_attach = {
+	.name = "attach",
+	.usage = "IFACE [OPTIONS] LIST...",
+	.summary = "build a filter from the LIST files and attach it to IFACE",
+	.details =
+		"Each LIST holds one IPv4 or IPv6 address a line ('-' is standard input).\n"
+		"The program and maps are pinned under " BW_PIN_ROOT
+		"/IFACE/ and keep\n"
+		"filtering after bloomwall exits. A second attach on IFACE is an error.\n",
+	.opts = attach_opts,
+	.min_pos = 2,
+	.max_pos = -1,
+	.run = do_attach,
+};

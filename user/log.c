@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <bpf/libbpf.h>
+
+#include "log.h"
+
+enum bw_log_level bw_log_level = BW_LOG_INFO;
+
+static void bw_vlog(enum bw_log_level level, const char *fmt, va_list ap)
+{
+	if (level > bw_log_level)
+		return;
+	vfprintf(level == BW_LOG_INFO ? stdout : stderr, fmt, ap);
+}
+
+void bw_log(enum bw_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bw_vlog(level, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * libbpf warns about things bloomwall handles itself (e.g. "Retrying without
+ * BTF" when it creates the map-in-map): its messages are debug output
+ * unless --verbose asks for them.
+ */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (bw_log_level < BW_LOG_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void bw_log_setup_libbpf(void)
+{
+	libbpf_set_print(libbpf_print);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Logging for the CLI: pr_warn for errors and warnings (stderr), pr_info for
+ * what an operator wants to see (stdout), pr_debug only with --verbose.
+ */
+#ifndef __BW_LOG_H
+#define __BW_LOG_H
+
+#include <stdbool.h>
+
+enum bw_log_level {
+	BW_LOG_WARN,
+	BW_LOG_INFO,
+	BW_LOG_DEBUG,
+};
+
+extern enum bw_log_level bw_log_level;
+
+void bw_log(enum bw_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define pr_warn(fmt, ...) bw_log(BW_LOG_WARN, fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...) bw_log(BW_LOG_INFO, fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...) bw_log(BW_LOG_DEBUG, fmt, ##__VA_ARGS__)
+
+/* Route libbpf's messages through bw_log: debug/info only with --verbose. */
+void bw_log_setup_libbpf(void);
+
+#endif /* __BW_LOG_H */

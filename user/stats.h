@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The data path's per-CPU counters (struct bw_stats), summed over CPUs: the
+ * same numbers as `bpftool map dump pinned BW_PIN_ROOT/IFACE/stats` adds up.
+ */
+#ifndef __BW_STATS_H
+#define __BW_STATS_H
+
+#include <stddef.h>
+
+#include "bloomwall.h"
+
+/* Names and offsets of struct bw_stats' fields, in declaration order. */
+struct bw_stats_field {
+	const char *name;
+	size_t off;
+};
+
+extern const struct bw_stats_field bw_stats_fields[];
+extern const size_t bw_stats_nfields;
+
+/* Sums the per-CPU values of the stats map fd into *sum. 0 or -errno. */
+int bw_stats_read(int fd, struct bw_stats *sum);
+
+static inline __u64 bw_stats_get(const struct bw_stats *s,
+				 const struct bw_stats_field *f)
+{
+	return *(const __u64 *)((const char *)s + f->off);
+}
+
+#endif /* __BW_STATS_H */
