@@ -116,7 +116,7 @@ expect_delivered()
 }
 
 # expect_dropped SRC DST COUNTER: no reply, and COUNTER rose by exactly the
-# three requests sent (static neighbours: no other IP packet crosses).
+# three requests sent (static neighbours: nothing else is sent from SRC).
 expect_dropped()
 {
 	local before after n
