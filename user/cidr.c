@@ -233,8 +233,9 @@ int bw_cidr_choose(const __u64 *count, unsigned int width,
 		   unsigned int max_lengths, __u8 *plen, unsigned int *n,
 		   __u64 *keys)
 {
+	unsigned int j, r, k, best_r, min_r = 0;
+	__u64 fewest;
 	struct dp d;
-	unsigned int j, r, k, best_r = 0;
 	int at;
 
 	*n = 0;
@@ -250,10 +251,19 @@ int bw_cidr_choose(const __u64 *count, unsigned int width,
 	k = max_lengths < d.m ? max_lengths : d.m;
 	for (j = 0; j < d.m; j++)
 		dp_column(&d, count, j, k);
-	/* Fewer targets on a tie: each one costs a test per packet. */
+	/*
+	 * The fewest targets whose keys are within 1/BW_CIDR_KEY_SLACK of the
+	 * fewest keys: every target costs each packet a hash and a block
+	 * read, which a few percent more keys do not (e.g. a host list with
+	 * some neighbours merged into /31s stays one /32 region).
+	 */
 	for (r = 1; r < k; r++)
-		if (d.best[r][d.m - 1] < d.best[best_r][d.m - 1])
-			best_r = r;
+		if (d.best[r][d.m - 1] < d.best[min_r][d.m - 1])
+			min_r = r;
+	fewest = d.best[min_r][d.m - 1];
+	fewest = sat_add(fewest, fewest / BW_CIDR_KEY_SLACK);
+	for (best_r = 0; d.best[best_r][d.m - 1] > fewest; best_r++)
+		;
 	*keys = d.best[best_r][d.m - 1];
 	for (at = (int)d.m - 1, r = best_r + 1; at >= 0; r--) {
 		plen[(*n)++] = (__u8)d.lens[at];
