@@ -24,24 +24,21 @@
 #include "cli.h"
 #include "list.h"
 #include "log.h"
+#include "lpm.h"
 #include "pin.h"
 
 /* ---- building ---------------------------------------------------------- */
 
-static int load_lists(const struct bw_build_req *req, struct bw_list *l)
+static int load_files(char *const *files, int n, const struct bw_list_opts *lo,
+		      struct bw_list *l)
 {
-	/* Prefixes wait for controlled prefix expansion (cidr.h) in the CLI. */
-	struct bw_list_opts lo = {
-		.skip_invalid = req->skip_invalid,
-		.allow_cidr = false,
-	};
 	int i, err;
 
-	for (i = 0; i < req->nlists; i++) {
-		err = bw_list_load(l, req->lists[i], &lo);
+	for (i = 0; i < n; i++) {
+		err = bw_list_load(l, files[i], lo);
 		if (err == -ENOMEM)
 			pr_warn("%s: out of memory while reading the list\n",
-				req->lists[i]);
+				files[i]);
 		if (err)
 			return err;
 	}
@@ -68,15 +65,45 @@ static void probes_str(const struct bw_plan *p, char *buf, size_t len)
 		snprintf(buf, len, "%u-%u", lo, hi);
 }
 
-static void print_summary(const struct bw_build_req *req,
-			  const struct bw_plan *p, const struct bw_list *l)
+/* "IPv4 /32 /24, IPv6 /48": the target lengths of the families present. */
+static void targets_str(const struct bw_hdr *hdr, char *buf, size_t len)
 {
-	char probes[16];
+	size_t n = 0;
+	int f, i;
+
+	buf[0] = '\0';
+	for (f = 0; f < BW_FAMILIES; f++) {
+		if (!hdr->nlengths[f])
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+			      f == BW_V4 ? "IPv4" : "IPv6");
+		for (i = 0; i < hdr->nlengths[f] && n < len; i++)
+			n += snprintf(buf + n, len - n, " /%u",
+				      hdr->plen[f][i]);
+		if (n >= len)
+			return;
+	}
+	if (!n)
+		snprintf(buf, len, "none");
+}
+
+static void print_summary(const struct bw_build_req *req,
+			  const struct bw_plan *p, size_t dups, size_t skipped,
+			  const struct bw_cidr_stats *st)
+{
+	__u64 merged = st->fam[BW_V4].merged + st->fam[BW_V6].merged;
+	char probes[16], targets[96];
 
 	probes_str(p, probes, sizeof(probes));
-	printf("%s: filter generation %llu: %'llu entries (%'zu duplicates removed, %'zu lines skipped), %'u blocks (%'llu bytes), %s probe%s per key, target fpr %g%%\n",
+	targets_str(&p->hdr, targets, sizeof(targets));
+	printf("%s: filter generation %llu: %'llu prefixes (%'zu duplicates removed, %'zu lines skipped), %'llu after merging, %'llu entries at target lengths %s (x%.2f), %'u blocks (%'llu bytes), %s probe%s per key, target fpr %g%%\n",
 	       req->iface, (unsigned long long)p->info.generation,
-	       (unsigned long long)p->info.entries, l->duplicates, l->skipped,
+	       (unsigned long long)p->info.source_entries, dups, skipped,
+	       (unsigned long long)merged, (unsigned long long)p->info.entries,
+	       targets,
+	       p->info.source_entries
+		       ? (double)p->info.entries / p->info.source_entries
+		       : 1.0,
 	       p->nblocks, (unsigned long long)p->nblocks * BW_BLOCK_BYTES,
 	       probes, strcmp(probes, "1") ? "s" : "", req->opts.fpr * 100.0);
 	if (!p->info.entries)
@@ -84,15 +111,27 @@ static void print_summary(const struct bw_build_req *req,
 			req->iface);
 }
 
+/* A /0 after merging is the whole family: say so, it is rarely meant. */
+static void warn_everything(const struct bw_build_req *req,
+			    const struct bw_cidr_stats *st)
+{
+	int f;
+
+	for (f = 0; f < BW_FAMILIES; f++)
+		if (st->fam[f].merged && st->fam[f].shortest == 0)
+			pr_warn("warning: %s: the lists hold %s: the filter drops every %s packet\n",
+				req->iface, f == BW_V4 ? "0.0.0.0/0" : "::/0",
+				f == BW_V4 ? "IPv4" : "IPv6");
+}
+
 static void explain_plan_error(int err, const struct bw_build_req *req)
 {
 	if (err == -E2BIG)
-		pr_warn("%s: the filter would exceed %u blocks (%u MiB) or %d prefix lengths per family; use fewer entries or a higher --fpr\n",
+		pr_warn("%s: the filter would exceed %u blocks (%u MiB); use fewer entries, a higher --fpr or fewer target lengths (--max-lengths)\n",
 			req->iface, BW_MAX_BLOCKS,
 			(unsigned int)((BW_MAX_BLOCKS *
 					(__u64)BW_BLOCK_BYTES) >>
-				       20),
-			BW_MAX_LENGTHS);
+				       20));
 	else
 		pr_warn("%s: cannot size the filter: %s\n", req->iface,
 			strerror(-err));
@@ -101,45 +140,267 @@ static void explain_plan_error(int err, const struct bw_build_req *req)
 void bw_build_req_init(struct bw_build_req *req, const struct bw_args *a,
 		       double fpr, __u16 flags, __u64 generation)
 {
+	int f;
+
 	memset(req, 0, sizeof(*req));
 	bw_build_opts_init(&req->opts);
+	bw_cidr_opts_init(&req->cidr);
 	req->iface = a->iface;
 	req->lists = a->pos;
 	req->nlists = a->npos;
 	req->opts.fpr = a->fpr_set ? a->fpr : fpr;
 	if (a->seed_set)
 		req->opts.seed = a->seed;
-	req->opts.flags = flags;
+	req->opts.flags = flags | (a->verify ? BW_F_VERIFY : 0);
+	for (f = 0; f < BW_FAMILIES; f++)
+		if (a->max_lengths[f])
+			req->cidr.max_lengths[f] = a->max_lengths[f];
 	req->skip_invalid = a->skip_invalid;
+	req->mask_host_bits = a->mask_host_bits;
 	req->generation = generation;
 }
 
-int bw_build_lists(const struct bw_build_req *req, struct bw_filter_map *m)
+void bw_built_close(struct bw_built *b)
 {
-	struct bw_plan plan;
-	struct bw_list l;
+	bw_filter_close(&b->filter);
+	if (b->exact_fd >= 0)
+		close(b->exact_fd);
+	b->exact_fd = -1;
+}
+
+/* Room for 'bloomwall add' on top: the trie allocates per entry anyway. */
+static __u32 exact_cap(size_t n)
+{
+	__u64 cap = (__u64)n + BW_ALLOW_MAX;
+
+	return cap > 0xffffffffULL ? 0xffffffffU : (__u32)cap;
+}
+
+/*
+ * Verify mode: the exact trie holds the merged prefixes (as few entries as
+ * cover the lists exactly), not the expanded keys. Merges src in place.
+ */
+static int build_exact(const struct bw_build_req *req, struct bw_list *src,
+		       struct bw_built *b)
+{
+	size_t n;
 	int err;
 
-	bw_list_init(&l);
-	err = load_lists(req, &l);
-	if (err)
-		goto out;
-	err = bw_plan_filter(&l, &req->opts, &plan);
+	bw_cidr_merge(src, NULL);
+	n = src->n4 + src->n6;
+	b->exact_fd = bw_lpm_create(BW_PIN_EXACT, exact_cap(n));
+	if (b->exact_fd < 0) {
+		err = b->exact_fd;
+		b->exact_fd = -1;
+		pr_warn("%s: cannot create the exact trie for --verify: %s\n",
+			req->iface, bw_errno_hint(err));
+		return err;
+	}
+	err = bw_lpm_fill(b->exact_fd, src);
+	if (err) {
+		pr_warn("%s: cannot fill the exact trie (%'zu prefixes) for --verify: %s\n",
+			req->iface, n, bw_errno_hint(err));
+		return err;
+	}
+	b->exact_entries = n;
+	return 0;
+}
+
+static int plan_and_fill(const struct bw_build_req *req,
+			 const struct bw_list *keys,
+			 const struct bw_cidr_stats *st, struct bw_plan *plan,
+			 struct bw_built *b)
+{
+	int err;
+
+	err = bw_plan_filter(keys, &req->opts, plan);
 	if (err) {
 		explain_plan_error(err, req);
-		goto out;
+		return err;
 	}
-	plan.info.generation = req->generation;
-	err = bw_filter_create(plan.nblocks, m);
+	plan->info.generation = req->generation;
+	plan->info.source_entries =
+		st->fam[BW_V4].source + st->fam[BW_V6].source;
+	plan->hdr.exact_slot = req->exact_slot;
+	err = bw_filter_create(plan->nblocks, &b->filter);
 	if (err)
-		goto out;
-	bw_fill_filter(m->mem, &plan, &l);
-	print_summary(req, &plan, &l);
-out:
-	bw_list_free(&l);
+		return err;
+	bw_fill_filter(b->filter.mem, plan, keys);
+	return 0;
+}
+
+int bw_build_lists(const struct bw_build_req *req, struct bw_built *b)
+{
+	struct bw_list_opts lo = { .skip_invalid = req->skip_invalid,
+				   .allow_cidr = true,
+				   .mask_host_bits = req->mask_host_bits };
+	struct bw_cidr_stats st;
+	struct bw_list src, keys;
+	struct bw_plan plan;
+	size_t dups, skipped;
+	int err;
+
+	bw_list_init(&src);
+	bw_list_init(&keys);
+	err = load_files(req->lists, req->nlists, &lo, &src);
+	if (!err) {
+		err = bw_cidr_prepare(&src, &req->cidr, &keys, &st);
+		if (err && err != -E2BIG)
+			pr_warn("%s: cannot expand the prefixes: %s\n",
+				req->iface, bw_errno_hint(err));
+	}
+	if (!err)
+		warn_everything(req, &st);
+	if (!err)
+		err = plan_and_fill(req, &keys, &st, &plan, b);
+	dups = src.duplicates;
+	skipped = src.skipped;
+	if (!err && (req->opts.flags & BW_F_VERIFY))
+		err = build_exact(req, &src, b);
+	if (!err)
+		print_summary(req, &plan, dups, skipped, &st);
+	if (!err && b->exact_fd >= 0)
+		printf("%s: verify mode: exact trie of %'llu prefixes\n",
+		       req->iface, (unsigned long long)b->exact_entries);
+	bw_list_free(&keys);
+	bw_list_free(&src);
 	if (err)
-		bw_filter_close(m);
+		bw_built_close(b);
 	return err;
+}
+
+int bw_load_allow(const char *iface, const char *const *files, int n,
+		  bool mask_host_bits, struct bw_list *l)
+{
+	struct bw_list_opts lo = { .allow_cidr = true,
+				   .mask_host_bits = mask_host_bits };
+	int err;
+
+	err = load_files((char *const *)files, n, &lo, l);
+	if (err) {
+		pr_warn("%s: the allowlist is not usable; nothing changed\n",
+			iface);
+		return err;
+	}
+	if (l->n4 + l->n6 > BW_ALLOW_MAX) {
+		pr_warn("%s: the allowlist holds %'zu entries, more than the %'u it can hold\n",
+			iface, l->n4 + l->n6, BW_ALLOW_MAX);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+int bw_open_pinned_map(const char *iface, const char *name)
+{
+	int fd = bw_pin_open(iface, name);
+
+	if (fd >= 0)
+		return fd;
+	if (fd != -ENOENT || !bw_pin_dir_exists(iface)) {
+		if (fd == -ENOENT)
+			return bw_explain_not_attached(iface);
+		pr_warn("%s: cannot open %s/%s/%s: %s\n", iface, BW_PIN_ROOT,
+			iface, name, bw_errno_hint(fd));
+		return fd;
+	}
+	pr_warn("%s: bloomwall is attached but has no '%s' map pinned (attached by an older version?). Run 'bloomwall detach %s' and attach again.\n",
+		iface, name, iface);
+	return fd;
+}
+
+/* ---- swapping ------------------------------------------------------------ */
+
+/*
+ * Before the swap: the new trie into the slot the running filter does not
+ * use, the new allowlist entries added. Nothing a packet sees changes yet
+ * (but the additions to the allowlist).
+ */
+static int stage(const struct bw_swap *c, __u8 slot, const struct bw_built *b,
+		 size_t *added)
+{
+	int err;
+
+	if (b->exact_fd >= 0) {
+		err = bw_exact_set(c->exact_fd, slot, b->exact_fd);
+		if (err) {
+			pr_warn("%s: cannot stage the exact trie: %s\n",
+				c->iface, bw_errno_hint(err));
+			return err;
+		}
+	}
+	if (c->allow_fd < 0)
+		return 0;
+	err = bw_allow_add(c->allow_fd, c->allow, added);
+	if (err) {
+		pr_warn("%s: cannot add to the allowlist: %s\n", c->iface,
+			bw_errno_hint(err));
+		if (b->exact_fd >= 0)
+			bw_exact_clear(c->exact_fd, slot);
+	}
+	return err;
+}
+
+/*
+ * After the swap: the tries no filter names any more go (a packet still on
+ * the old filter that finds no trie passes: counted as false_pos), and so
+ * do the allowlist entries not in the new list.
+ */
+static void finish(const struct bw_swap *c, __u8 live, bool verify,
+		   size_t added)
+{
+	size_t removed = 0;
+	__u32 slot;
+	int err;
+
+	for (slot = 0; c->exact_fd >= 0 && slot < BW_EXACT_SLOTS; slot++) {
+		if (verify && slot == live)
+			continue;
+		err = bw_exact_clear(c->exact_fd, slot);
+		if (err)
+			pr_warn("warning: %s: cannot free exact trie slot %u: %s\n",
+				c->iface, slot, bw_errno_hint(err));
+	}
+	if (c->allow_fd < 0)
+		return;
+	err = bw_allow_prune(c->allow_fd, c->allow, &removed);
+	if (err)
+		pr_warn("warning: %s: cannot remove old allowlist entries: %s; 'bloomwall unallow' removes them\n",
+			c->iface, bw_errno_hint(err));
+	printf("%s: allowlist replaced: %'zu entries (%'zu added, %'zu removed)\n",
+	       c->iface, c->allow->n4 + c->allow->n6, added, removed);
+}
+
+int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
+{
+	const struct bw_hdr *hdr = b->filter.mem;
+	const struct bw_info *info =
+		(const void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
+	bool verify = b->exact_fd >= 0;
+	size_t added = 0;
+	int err;
+
+	err = stage(s, hdr->exact_slot, b, &added);
+	if (err) {
+		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
+			s->iface, (unsigned long long)s->old_generation);
+		return err;
+	}
+	err = bw_filter_commit(s->outer_fd, &b->filter);
+	if (err) {
+		pr_warn("%s: cannot swap in the new filter: %s; the running filter (generation %llu) is as it was%s\n",
+			s->iface, bw_errno_hint(err),
+			(unsigned long long)s->old_generation,
+			added ? " (the new allowlist entries were added)" : "");
+		if (verify)
+			bw_exact_clear(s->exact_fd, hdr->exact_slot);
+		return err;
+	}
+	printf("%s: swapped in generation %llu (replaces %llu)%s\n", s->iface,
+	       (unsigned long long)info->generation,
+	       (unsigned long long)s->old_generation,
+	       verify ? ", verify mode" : "");
+	finish(s, hdr->exact_slot, verify, added);
+	return 0;
 }
 
 /* ---- the XDP hook -------------------------------------------------------- */
@@ -217,6 +478,8 @@ struct attach_ctx {
 	struct bloomwall *skel;
 	struct xdp_program *xprog;
 	int outer_fd;
+	int exact_fd; /* outer map of the exact tries */
+	int allow_fd;
 	int link_fd;
 	int prog_fd;
 	bool xdp_attached;
@@ -242,6 +505,60 @@ static int create_outer(struct attach_ctx *c, const struct bw_filter_map *f)
 	err = bpf_map__reuse_fd(c->skel->maps.filter, c->outer_fd);
 	if (err)
 		pr_warn("%s: cannot hand the filter to the program: %s\n",
+			c->iface, strerror(-err));
+	return err;
+}
+
+/*
+ * The exact tries' outer map, also ours: in verify mode the first trie is
+ * in the slot the filter names before the program can read it. Without
+ * verify a one-entry trie serves as the inner template only.
+ */
+static int create_exact(struct attach_ctx *c, const struct bw_built *b)
+{
+	const struct bw_hdr *hdr = b->filter.mem;
+	int tmpl = b->exact_fd, err = 0;
+
+	if (tmpl < 0)
+		tmpl = bw_lpm_create("exact_tmpl", 1);
+	c->exact_fd = tmpl < 0 ? tmpl : bw_exact_outer_create(tmpl);
+	if (c->exact_fd >= 0 && b->exact_fd >= 0)
+		err = bw_exact_set(c->exact_fd, hdr->exact_slot, b->exact_fd);
+	if (tmpl >= 0 && tmpl != b->exact_fd)
+		close(tmpl);
+	if (c->exact_fd < 0 || err) {
+		err = c->exact_fd < 0 ? c->exact_fd : err;
+		pr_warn("%s: cannot create the exact trie's outer map: %s\n",
+			c->iface, bw_errno_hint(err));
+		return err;
+	}
+	err = bpf_map__reuse_fd(c->skel->maps.exact, c->exact_fd);
+	if (err)
+		pr_warn("%s: cannot hand the exact trie to the program: %s\n",
+			c->iface, strerror(-err));
+	return err;
+}
+
+/* The allowlist, filled before the program sees its first packet. */
+static int create_allow(struct attach_ctx *c, const struct bw_list *allow)
+{
+	size_t added;
+	int err = 0;
+
+	c->allow_fd = bw_lpm_create(BW_PIN_ALLOW, BW_ALLOW_MAX);
+	if (c->allow_fd >= 0 && allow)
+		err = bw_allow_add(c->allow_fd, allow, &added);
+	if (c->allow_fd < 0 || err) {
+		err = c->allow_fd < 0 ? c->allow_fd : err;
+		pr_warn("%s: cannot create the allowlist: %s\n", c->iface,
+			bw_errno_hint(err));
+		return err;
+	}
+	if (allow)
+		printf("%s: allowlist: %'zu entries\n", c->iface, added);
+	err = bpf_map__reuse_fd(c->skel->maps.allow, c->allow_fd);
+	if (err)
+		pr_warn("%s: cannot hand the allowlist to the program: %s\n",
 			c->iface, strerror(-err));
 	return err;
 }
@@ -320,6 +637,10 @@ static int pin_all(struct attach_ctx *c)
 	if (!err)
 		err = bw_pin_fd(bpf_map__fd(c->skel->maps.stats), c->iface,
 				BW_PIN_STATS);
+	if (!err)
+		err = bw_pin_fd(c->allow_fd, c->iface, BW_PIN_ALLOW);
+	if (!err)
+		err = bw_pin_fd(c->exact_fd, c->iface, BW_PIN_EXACT);
 	if (!err && c->link_fd >= 0)
 		err = bw_pin_fd(c->link_fd, c->iface, BW_PIN_LINK);
 	return err;
@@ -359,13 +680,29 @@ static void undo_attach(struct attach_ctx *c)
 	c->link_fd = -1;
 }
 
+static void close_ctx(struct attach_ctx *c)
+{
+	int *fds[] = { &c->link_fd, &c->outer_fd, &c->exact_fd, &c->allow_fd };
+	size_t i;
+
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+	xdp_program__close(c->xprog);
+	bloomwall__destroy(c->skel);
+}
+
 int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
-	      const struct bw_filter_map *filter)
+	      const struct bw_built *b, const struct bw_list *allow)
 {
 	struct attach_ctx c = { .iface = iface,
 				.ifindex = ifindex,
 				.mode = mode,
 				.outer_fd = -1,
+				.exact_fd = -1,
+				.allow_fd = -1,
 				.link_fd = -1,
 				.prog_fd = -1 };
 	int err;
@@ -377,7 +714,11 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 			strerror(-err));
 		return err;
 	}
-	err = create_outer(&c, filter);
+	err = create_outer(&c, &b->filter);
+	if (!err)
+		err = create_exact(&c, b);
+	if (!err)
+		err = create_allow(&c, allow);
 	if (!err && attach_libxdp(&c)) {
 		pr_debug("libxdp attach failed (%s); trying a plain bpf_link\n",
 			 c.libxdp_err);
@@ -389,12 +730,7 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 		undo_attach(&c);
 	else
 		report_attach(&c);
-	if (c.link_fd >= 0)
-		close(c.link_fd);
-	xdp_program__close(c.xprog);
-	bloomwall__destroy(c.skel);
-	if (c.outer_fd >= 0)
-		close(c.outer_fd);
+	close_ctx(&c);
 	return err;
 }
 

@@ -15,6 +15,7 @@
 #include <xdp/libxdp.h>
 
 #include "build.h"
+#include "cidr.h"
 #include "cli.h"
 #include "swap.h"
 
@@ -22,24 +23,78 @@ struct bw_build_req {
 	const char *iface;
 	char **lists;
 	int nlists;
-	struct bw_build_opts opts; /* fpr, seed, flags */
+	struct bw_build_opts opts; /* fpr, seed, flags (BW_F_VERIFY: verify) */
+	struct bw_cidr_opts cidr; /* --max-lengths */
 	bool skip_invalid;
+	bool mask_host_bits;
+	__u8 exact_slot; /* verify mode: the slot the new trie goes into */
 	__u64 generation; /* of the new filter */
 };
 
+/* What a build makes: the filter and, in verify mode, its exact trie. */
+struct bw_built {
+	struct bw_filter_map filter;
+	int exact_fd; /* -1 without verify */
+	__u64 exact_entries; /* merged prefixes in the trie */
+};
+
+#define BW_BUILT_INIT                                        \
+	{                                                    \
+		.filter = BW_FILTER_MAP_INIT, .exact_fd = -1 \
+	}
+
+void bw_built_close(struct bw_built *b);
+
 /*
  * Request from the verb's arguments: its lists, --fpr (else fpr), --seed
- * (else random), --skip-invalid; flags as given.
+ * (else random), --skip-invalid, --max-lengths, --mask-host-bits, --verify
+ * (adds BW_F_VERIFY to flags; exact_slot 0).
  */
 void bw_build_req_init(struct bw_build_req *req, const struct bw_args *a,
 		       double fpr, __u16 flags, __u64 generation);
 
 /*
- * Reads every list, sizes and fills a new mmapped inner map (m), and prints
- * a one-line summary. Nothing in the kernel changes: the caller commits m
- * or closes it. On failure m is closed.
+ * Reads every list (addresses, prefixes, ranges), merges and expands the
+ * prefixes to at most --max-lengths target lengths per family (cidr.h),
+ * sizes and fills a new mmapped inner map and, in verify mode, a new exact
+ * trie of the merged prefixes, and prints a one-line summary. Nothing in the
+ * kernel changes: the caller commits b or closes it. On failure b is closed.
  */
-int bw_build_lists(const struct bw_build_req *req, struct bw_filter_map *m);
+int bw_build_lists(const struct bw_build_req *req, struct bw_built *b);
+
+/* Where a reload swaps a built filter in, and what else it changes. */
+struct bw_swap {
+	const char *iface;
+	int outer_fd; /* the filter's outer map */
+	int exact_fd; /* the exact tries' outer map, -1 if none is pinned */
+	int allow_fd; /* -1: the allowlist stays as it is */
+	const struct bw_list *allow; /* the new allowlist (allow_fd >= 0) */
+	__u64 old_generation; /* for the messages */
+};
+
+/*
+ * Swaps b in, in the order that never shows a packet a half-applied state:
+ * b's exact trie into its slot (the one the running filter does not use)
+ * and the new allowlist entries first; then the filter, one update; then
+ * the trie slot(s) no filter names any more are cleared and the allowlist
+ * entries not in the new list deleted. Fails before the swap with nothing
+ * changed (but allowlist additions, which it says). Prints what it did.
+ */
+int bw_swap_in(const struct bw_swap *s, const struct bw_built *b);
+
+/*
+ * Reads allowlist files (same formats as the lists, no expansion) into l,
+ * finished. Bad lines: file:line, -EINVAL. More than BW_ALLOW_MAX entries:
+ * -E2BIG. Says what failed.
+ */
+int bw_load_allow(const char *iface, const char *const *files, int n,
+		  bool mask_host_bits, struct bw_list *l);
+
+/*
+ * Opens a pinned map of iface (allow, exact): fd, or -errno after saying
+ * what is missing and what to do.
+ */
+int bw_open_pinned_map(const char *iface, const char *name);
 
 /* The XDP hook of an interface, as far as bloomwall cares. */
 struct bw_xdp_info {
@@ -79,12 +134,14 @@ int bw_open_running(const char *iface, bool writable, int *outer_fd,
 		    struct bw_filter_map *m);
 
 /*
- * Loads the program with filter already in its slot, attaches it to
- * ifindex and pins prog, filter, stats (and link) under BW_PIN_ROOT/iface.
- * On failure everything is undone. The pin directory must not exist.
+ * Loads the program with the built filter already in its slot (and its
+ * exact trie in slot b->filter header's exact_slot, in verify mode) and the
+ * allowlist filled, attaches it to ifindex and pins prog, filter, stats,
+ * allow, exact (and link) under BW_PIN_ROOT/iface. allow may be NULL. On
+ * failure everything is undone. The pin directory must not exist.
  */
 int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
-	      const struct bw_filter_map *filter);
+	      const struct bw_built *b, const struct bw_list *allow);
 
 /*
  * Detaches bloomwall's program from ifindex (0: the interface is gone) and

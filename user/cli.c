@@ -135,6 +135,21 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 	case BW_OPT_JSON:
 		a->json = true;
 		return 0;
+	case BW_OPT_MAX_LENGTHS:
+		return bw_parse_max_lengths(arg, a->max_lengths);
+	case BW_OPT_MASK_HOST_BITS:
+		a->mask_host_bits = true;
+		return 0;
+	case BW_OPT_VERIFY:
+		a->verify = true;
+		return 0;
+	case BW_OPT_ALLOW:
+		if (a->nallow == BW_MAX_ALLOW_FILES)
+			return usage_error(v, "too many --allow files (%s)",
+					   "at most " bw_textify(
+						   BW_MAX_ALLOW_FILES));
+		a->allow[a->nallow++] = arg;
+		return 0;
 	}
 	return usage_error(v, "%s", "internal error: unhandled option");
 }
@@ -292,6 +307,36 @@ int bw_parse_match(const char *s, __u16 *match)
 	else {
 		pr_warn("bloomwall: --match must be src, dst or both, not '%s'\n",
 			s);
+		return -BW_EUSAGE;
+	}
+	return 0;
+}
+
+static int parse_one_length(const char *s, char **end, unsigned int *v)
+{
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(s, end, 10);
+	if (errno || *end == s || *s == '-' || *s == '+' || n < 1 ||
+	    n > BW_MAX_LENGTHS)
+		return -EINVAL;
+	*v = (unsigned int)n;
+	return 0;
+}
+
+int bw_parse_max_lengths(const char *s, unsigned int *max_lengths)
+{
+	char *end;
+	int err;
+
+	err = parse_one_length(s, &end, &max_lengths[BW_V4]);
+	max_lengths[BW_V6] = max_lengths[BW_V4];
+	if (!err && *end == ',')
+		err = parse_one_length(end + 1, &end, &max_lengths[BW_V6]);
+	if (err || *end) {
+		pr_warn("bloomwall: --max-lengths takes N or N,M (IPv4,IPv6), each from 1 to %d, not '%s'\n",
+			BW_MAX_LENGTHS, s);
 		return -BW_EUSAGE;
 	}
 	return 0;

@@ -34,7 +34,14 @@ enum bw_opt_id {
 	BW_OPT_ENFORCE,
 	BW_OPT_MATCH,
 	BW_OPT_JSON,
+	BW_OPT_MAX_LENGTHS,
+	BW_OPT_MASK_HOST_BITS,
+	BW_OPT_ALLOW,
+	BW_OPT_VERIFY,
 };
+
+/* --allow may be given this many times. */
+#define BW_MAX_ALLOW_FILES 32
 
 /* What the options of any verb parse into; each verb reads its own. */
 struct bw_args {
@@ -50,6 +57,12 @@ struct bw_args {
 	bool monitor;
 	bool enforce;
 	bool json;
+	bool mask_host_bits;
+	bool verify;
+	/* --max-lengths per family; 0 when not given */
+	unsigned int max_lengths[2];
+	const char *allow[BW_MAX_ALLOW_FILES]; /* --allow FILE, in order */
+	int nallow;
 	char **pos; /* positional arguments after IFACE */
 	int npos;
 };
@@ -74,7 +87,8 @@ struct bw_verb {
 };
 
 extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
-	bw_verb_query, bw_verb_add, bw_verb_detach;
+	bw_verb_query, bw_verb_add, bw_verb_allow, bw_verb_unallow,
+	bw_verb_detach;
 
 /* Parses a verb's options and positionals into a; 1 when --help was shown. */
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
@@ -87,6 +101,8 @@ int bw_parse_mode(const char *s, enum xdp_attach_mode *mode);
 int bw_parse_fpr(const char *s, double *fpr);
 int bw_parse_u32(const char *opt, const char *s, __u32 *v);
 int bw_parse_match(const char *s, __u16 *match);
+/* "N" (both families) or "N,M" (IPv4, IPv6), each 1..BW_MAX_LENGTHS. */
+int bw_parse_max_lengths(const char *s, unsigned int *max_lengths);
 
 struct bw_prefix;
 /*

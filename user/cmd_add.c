@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "list.h"
 #include "log.h"
+#include "lpm.h"
 #include "pin.h"
 
 /* Region of the filter for this key's family and length, or -1. */
@@ -71,6 +72,43 @@ static void insert_all(const struct bw_args *a, void *mem,
 	       (unsigned long long)info->entries);
 }
 
+/*
+ * Verify mode: the running exact trie must know the keys before their bits
+ * are set, or the data path would count their packets as false positives.
+ */
+static int add_exact(const struct bw_args *a, const void *mem,
+		     const struct bw_prefix *keys)
+{
+	const struct bw_hdr *hdr = mem;
+	struct bw_list l;
+	int outer, fd, i, err;
+
+	if (!(hdr->flags & BW_F_VERIFY))
+		return 0;
+	outer = bw_open_pinned_map(a->iface, BW_PIN_EXACT);
+	if (outer < 0)
+		return outer;
+	fd = bw_exact_open(outer, hdr->exact_slot);
+	close(outer);
+	if (fd < 0) {
+		pr_warn("%s: verify mode, but its exact trie is gone: %s; run 'bloomwall reload %s --verify LIST...'\n",
+			a->iface, bw_errno_hint(fd), a->iface);
+		return fd;
+	}
+	bw_list_init(&l);
+	err = 0;
+	for (i = 0; i < a->npos && !err; i++)
+		err = bw_list_push(&l, &keys[i]);
+	if (!err)
+		err = bw_lpm_fill(fd, &l);
+	if (err)
+		pr_warn("%s: cannot add to the exact trie: %s; nothing added\n",
+			a->iface, bw_errno_hint(err));
+	bw_list_free(&l);
+	close(fd);
+	return err;
+}
+
 static int do_add(struct bw_args *a)
 {
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
@@ -92,6 +130,8 @@ static int do_add(struct bw_args *a)
 	if (!err)
 		err = check_regions(a, m.mem, keys);
 	if (!err)
+		err = add_exact(a, m.mem, keys);
+	if (!err)
 		insert_all(a, m.mem, keys);
 out:
 	bw_filter_close(&m);
@@ -109,7 +149,9 @@ const struct bw_verb bw_verb_add = {
 	.details =
 		"No rebuild: the addresses' bits are set in the running filter and its\n"
 		"entry count grows. The next 'bloomwall reload' builds from the LIST files\n"
-		"only, so put lasting entries there too. Removing needs a reload.\n",
+		"only, so put lasting entries there too. Removing needs a reload.\n"
+		"Each entry must be at one of the filter's target lengths (see status);\n"
+		"in verify mode it also goes into the running exact trie.\n",
 	.opts = NULL,
 	.min_pos = 2,
 	.max_pos = -1,

@@ -28,6 +28,14 @@ static const struct bw_opt attach_opts[] = {
 	  "count matching packets but never drop them" },
 	{ "match", BW_OPT_MATCH, "DIR",
 	  "test the src (default), dst or both addresses" },
+	{ "max-lengths", BW_OPT_MAX_LENGTHS, "N[,M]",
+	  "target prefix lengths per family, IPv4[,IPv6], 1-4 (default 4,4)" },
+	{ "mask-host-bits", BW_OPT_MASK_HOST_BITS, NULL,
+	  "mask a.b.c.d/len with host bits set (warn) instead of failing" },
+	{ "allow", BW_OPT_ALLOW, "FILE",
+	  "never drop the addresses/prefixes in FILE (repeatable)" },
+	{ "verify", BW_OPT_VERIFY, NULL,
+	  "drop a Bloom hit only if an exact trie of the lists confirms it" },
 	{ 0 },
 };
 
@@ -63,10 +71,11 @@ static int check_free(const struct bw_args *a)
 
 static int do_attach(struct bw_args *a)
 {
-	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	struct bw_built b = BW_BUILT_INIT;
 	__u16 flags =
 		(a->match ?: BW_F_MATCH_SRC) | (a->monitor ? BW_F_MONITOR : 0);
 	struct bw_build_req req;
+	struct bw_list allow;
 	int lock, err;
 
 	err = bw_check_privileges("attach");
@@ -75,17 +84,23 @@ static int do_attach(struct bw_args *a)
 	lock = bw_lock_acquire();
 	if (lock < 0)
 		return lock;
+	bw_list_init(&allow);
 	err = check_free(a);
+	if (!err && a->nallow)
+		err = bw_load_allow(a->iface, a->allow, a->nallow,
+				    a->mask_host_bits, &allow);
 	if (err)
 		goto out;
 	bw_build_req_init(&req, a, BW_DEFAULT_FPR, flags, 1);
-	err = bw_build_lists(&req, &m);
+	err = bw_build_lists(&req, &b);
 	if (!err)
-		err = bw_attach(a->iface, a->ifindex, a->mode, &m);
+		err = bw_attach(a->iface, a->ifindex, a->mode, &b,
+				a->nallow ? &allow : NULL);
 	if (err)
 		pr_warn("%s: nothing attached\n", a->iface);
 out:
-	bw_filter_close(&m);
+	bw_list_free(&allow);
+	bw_built_close(&b);
 	bw_lock_release(lock);
 	return err;
 }
@@ -95,7 +110,13 @@ const struct bw_verb bw_verb_attach = {
 	.usage = "IFACE [OPTIONS] LIST...",
 	.summary = "build a filter from the LIST files and attach it to IFACE",
 	.details =
-		"Each LIST holds one IPv4 or IPv6 address a line ('-' is standard input).\n"
+		"Each LIST holds one entry a line ('-' is standard input): an IPv4 or IPv6\n"
+		"address, a prefix (10.0.0.0/8, 2001:db8::/32), an IPv4 range\n"
+		"(a.b.c.d-e.f.g.h), or Spamhaus' 'CIDR ; SBL123'. A prefix with host bits\n"
+		"set is an error (file:line) unless --mask-host-bits. Prefixes are merged\n"
+		"and expanded to at most --max-lengths target lengths per family.\n"
+		"--allow FILE (same formats) is never dropped; --verify confirms every\n"
+		"Bloom hit in an exact trie, so no false positive is dropped.\n"
 		"The program and maps are pinned under " BW_PIN_ROOT
 		"/IFACE/ and keep\n"
 		"filtering after bloomwall exits. A second attach on IFACE is an error.\n",

@@ -13,8 +13,42 @@
 #include "cli.h"
 #include "list.h"
 #include "log.h"
+#include "lpm.h"
+#include "pin.h"
 
-static void answer(const char *addr, const void *mem, const struct bw_prefix *p)
+/* The tries a Bloom hit is confirmed against; -1 where there is none. */
+struct tries {
+	int allow_fd;
+	int exact_fd; /* the trie in the slot the filter names */
+};
+
+static void open_tries(const char *iface, const struct bw_hdr *hdr,
+		       struct tries *t)
+{
+	int outer;
+
+	t->allow_fd = bw_pin_open(iface, BW_PIN_ALLOW);
+	t->exact_fd = -1;
+	if (!(hdr->flags & BW_F_VERIFY))
+		return;
+	outer = bw_pin_open(iface, BW_PIN_EXACT);
+	if (outer < 0)
+		return;
+	t->exact_fd = bw_exact_open(outer, hdr->exact_slot);
+	close(outer);
+}
+
+static void close_tries(struct tries *t)
+{
+	if (t->allow_fd >= 0)
+		close(t->allow_fd);
+	if (t->exact_fd >= 0)
+		close(t->exact_fd);
+}
+
+/* The data path's decision for one address, in the same order. */
+static void answer(const char *addr, const void *mem, const struct tries *t,
+		   const struct bw_prefix *p)
 {
 	const struct bw_hdr *hdr = mem;
 	int r = 0;
@@ -23,17 +57,29 @@ static void answer(const char *addr, const void *mem, const struct bw_prefix *p)
 		printf("%s  pass\n", addr);
 		return;
 	}
+	if (t->allow_fd >= 0 && bw_lpm_match(t->allow_fd, p) > 0) {
+		printf("%s  pass (allowlisted)\n", addr);
+		return;
+	}
+	if ((hdr->flags & BW_F_VERIFY) &&
+	    (t->exact_fd < 0 || bw_lpm_match(t->exact_fd, p) <= 0)) {
+		printf("%s  pass (false positive: not in the exact list)\n",
+		       addr);
+		return;
+	}
 	if (hdr->flags & BW_F_MONITOR) {
 		printf("%s  pass (monitor mode: would drop)\n", addr);
 		return;
 	}
-	printf("%s  drop (in blocklist /%u region)\n", addr,
-	       hdr->plen[r / BW_MAX_LENGTHS][r % BW_MAX_LENGTHS]);
+	printf("%s  drop (in blocklist /%u region%s)\n", addr,
+	       hdr->plen[r / BW_MAX_LENGTHS][r % BW_MAX_LENGTHS],
+	       hdr->flags & BW_F_VERIFY ? ", confirmed by the exact list" : "");
 }
 
 static int do_query(struct bw_args *a)
 {
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	struct tries t = { -1, -1 };
 	struct bw_prefix *addrs = NULL;
 	int i, outer_fd = -1, err;
 
@@ -46,9 +92,11 @@ static int do_query(struct bw_args *a)
 	err = bw_open_running(a->iface, false, &outer_fd, &m);
 	if (err)
 		goto out;
+	open_tries(a->iface, m.mem, &t);
 	for (i = 0; i < a->npos; i++)
-		answer(a->pos[i], m.mem, &addrs[i]);
+		answer(a->pos[i], m.mem, &t, &addrs[i]);
 out:
+	close_tries(&t);
 	bw_filter_close(&m);
 	if (outer_fd >= 0)
 		close(outer_fd);
@@ -62,8 +110,10 @@ const struct bw_verb bw_verb_query = {
 	.summary =
 		"say whether the running filter on IFACE would drop each ADDR",
 	.details =
-		"Prints 'ADDR  drop (in blocklist /LEN region)', 'ADDR  pass', or, in monitor\n"
-		"mode, 'ADDR  pass (monitor mode: would drop)'. A Bloom filter may answer\n"
+		"Prints 'ADDR  drop (in blocklist /LEN region)', 'ADDR  pass', or, when the\n"
+		"Bloom filter hits but the packet would still pass: 'pass (allowlisted)',\n"
+		"'pass (false positive: not in the exact list)' (verify mode) or\n"
+		"'pass (monitor mode: would drop)'. Without verify a Bloom filter may answer\n"
 		"drop for an address that is in no list (a false positive), never pass for\n"
 		"one that is.\n",
 	.opts = NULL,

@@ -14,6 +14,7 @@
 #include "attach.h"
 #include "cli.h"
 #include "log.h"
+#include "lpm.h"
 #include "pin.h"
 
 static const struct bw_opt reload_opts[] = {
@@ -28,6 +29,14 @@ static const struct bw_opt reload_opts[] = {
 	{ "enforce", BW_OPT_ENFORCE, NULL,
 	  "drop matching packets (leave monitor mode)" },
 	{ "match", BW_OPT_MATCH, "DIR", "test the src, dst or both addresses" },
+	{ "max-lengths", BW_OPT_MAX_LENGTHS, "N[,M]",
+	  "target prefix lengths per family, IPv4[,IPv6], 1-4 (default 4,4)" },
+	{ "mask-host-bits", BW_OPT_MASK_HOST_BITS, NULL,
+	  "mask a.b.c.d/len with host bits set (warn) instead of failing" },
+	{ "allow", BW_OPT_ALLOW, "FILE",
+	  "replace the allowlist with the entries of FILE (repeatable)" },
+	{ "verify", BW_OPT_VERIFY, NULL,
+	  "verify mode for the new filter (without it: verify is off)" },
 	{ 0 },
 };
 
@@ -63,42 +72,76 @@ static void warn_if_detached(const struct bw_args *a)
 	close(fd);
 }
 
-static int swap_filter(const struct bw_args *a, int outer_fd,
-		       const struct bw_filter_map *cur)
+/* What a reload touches besides the filter's outer map. */
+struct reload_ctx {
+	const struct bw_args *a;
+	int outer_fd;
+	int exact_fd; /* -1: no exact pin (only an error with --verify) */
+	int allow_fd; /* -1 without --allow */
+	struct bw_list allow;
+	struct bw_filter_map cur;
+};
+
+/* Opens what the options need; says what is missing. */
+static int open_extra(struct reload_ctx *c)
 {
-	struct bw_filter_map m = BW_FILTER_MAP_INIT;
-	const struct bw_hdr *hdr = cur->mem;
+	const struct bw_args *a = c->a;
+	int err = 0;
+
+	if (a->verify)
+		c->exact_fd = bw_open_pinned_map(a->iface, BW_PIN_EXACT);
+	else
+		c->exact_fd = bw_pin_open(a->iface, BW_PIN_EXACT);
+	if (a->verify && c->exact_fd < 0)
+		return c->exact_fd;
+	if (!a->nallow)
+		return 0;
+	c->allow_fd = bw_open_pinned_map(a->iface, BW_PIN_ALLOW);
+	if (c->allow_fd < 0)
+		return c->allow_fd;
+	err = bw_load_allow(a->iface, a->allow, a->nallow, a->mask_host_bits,
+			    &c->allow);
+	return err;
+}
+
+static int swap_filter(struct reload_ctx *c)
+{
+	const struct bw_hdr *hdr = c->cur.mem;
 	const struct bw_info *info =
-		(const void *)((char *)cur->mem + BW_BLOCK_BYTES);
+		(const void *)((char *)c->cur.mem + BW_BLOCK_BYTES);
 	double fpr = info->fpr_ppb ? info->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
+	struct bw_swap sw = { .iface = c->a->iface,
+			      .outer_fd = c->outer_fd,
+			      .exact_fd = c->exact_fd,
+			      .allow_fd = c->allow_fd,
+			      .allow = &c->allow,
+			      .old_generation = info->generation };
+	struct bw_built b = BW_BUILT_INIT;
 	struct bw_build_req req;
 	int err;
 
-	bw_build_req_init(&req, a, fpr, new_flags(a, hdr->flags),
+	bw_build_req_init(&req, c->a, fpr, new_flags(c->a, hdr->flags),
 			  info->generation + 1);
-	err = bw_build_lists(&req, &m);
-	if (err) {
-		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
-			a->iface, (unsigned long long)info->generation);
-		return err;
-	}
-	err = bw_filter_commit(outer_fd, &m);
+	/* The other slot: the running filter's trie stays until the swap. */
+	req.exact_slot = !hdr->exact_slot;
+	err = bw_build_lists(&req, &b);
 	if (err)
-		pr_warn("%s: cannot swap in the new filter: %s; the running filter (generation %llu) is as it was\n",
-			a->iface, bw_errno_hint(err),
-			(unsigned long long)info->generation);
+		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
+			c->a->iface, (unsigned long long)info->generation);
 	else
-		printf("%s: swapped in generation %llu (replaces %llu)\n",
-		       a->iface, (unsigned long long)req.generation,
-		       (unsigned long long)info->generation);
-	bw_filter_close(&m);
+		err = bw_swap_in(&sw, &b);
+	bw_built_close(&b);
 	return err;
 }
 
 static int do_reload(struct bw_args *a)
 {
-	struct bw_filter_map cur = BW_FILTER_MAP_INIT;
-	int lock, outer_fd = -1, err;
+	struct reload_ctx c = { .a = a,
+				.outer_fd = -1,
+				.exact_fd = -1,
+				.allow_fd = -1,
+				.cur = BW_FILTER_MAP_INIT };
+	int lock, err;
 
 	err = bw_check_privileges("reload");
 	if (err)
@@ -106,15 +149,23 @@ static int do_reload(struct bw_args *a)
 	lock = bw_lock_acquire();
 	if (lock < 0)
 		return lock;
-	err = bw_open_running(a->iface, false, &outer_fd, &cur);
+	bw_list_init(&c.allow);
+	err = bw_open_running(a->iface, false, &c.outer_fd, &c.cur);
+	if (!err)
+		err = open_extra(&c);
 	if (err)
 		goto out;
 	warn_if_detached(a);
-	err = swap_filter(a, outer_fd, &cur);
+	err = swap_filter(&c);
 out:
-	bw_filter_close(&cur);
-	if (outer_fd >= 0)
-		close(outer_fd);
+	bw_filter_close(&c.cur);
+	if (c.outer_fd >= 0)
+		close(c.outer_fd);
+	if (c.exact_fd >= 0)
+		close(c.exact_fd);
+	if (c.allow_fd >= 0)
+		close(c.allow_fd);
+	bw_list_free(&c.allow);
 	bw_lock_release(lock);
 	return err;
 }
@@ -128,7 +179,10 @@ const struct bw_verb bw_verb_reload = {
 		"The new filter replaces the running one in a single update: the interface\n"
 		"is never without a filter. If any list fails (missing file, bad line, out\n"
 		"of memory), the running filter stays exactly as it was. Counters are kept;\n"
-		"entries added with 'bloomwall add' are gone unless they are in a LIST.\n",
+		"entries added with 'bloomwall add' are gone unless they are in a LIST.\n"
+		"Monitor/enforce and --match carry over; --verify does not: a reload without\n"
+		"it turns verify mode off. --allow replaces the allowlist (new entries are\n"
+		"added before old ones go); without --allow the allowlist stays as it is.\n",
 	.opts = reload_opts,
 	.min_pos = 2,
 	.max_pos = -1,

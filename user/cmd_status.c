@@ -15,6 +15,7 @@
 #include "attach.h"
 #include "cli.h"
 #include "log.h"
+#include "lpm.h"
 #include "pin.h"
 #include "stats.h"
 
@@ -44,6 +45,10 @@ struct view {
 	int nrows;
 	struct region_row rows[BW_REGIONS];
 	double fam_fpr[BW_FAMILIES]; /* < 0: no region in the family */
+	long long filter_mem; /* memlock of the filter map, < 0 unknown */
+	/* Tries: entries and memory; < 0 when there is none (or unreadable) */
+	long long allow_entries, allow_mem;
+	long long exact_entries, exact_mem;
 	/* Counters */
 	int stats_err;
 	struct bw_stats stats;
@@ -119,11 +124,37 @@ static void gather_filter(struct view *v)
 		return;
 	v->map_id = m.id;
 	v->nblocks = m.nblocks;
+	v->filter_mem = bw_map_memlock(m.fd);
 	memcpy(&v->hdr, m.mem, sizeof(v->hdr));
 	memcpy(&v->info, (char *)m.mem + BW_BLOCK_BYTES, sizeof(v->info));
 	gather_regions(v, m.mem);
 	bw_filter_close(&m);
 	close(outer_fd);
+}
+
+/* Entries and memory of a trie; both < 0 when fd is not one. */
+static void trie_size(int fd, long long *entries, long long *mem)
+{
+	*entries = fd < 0 ? fd : bw_lpm_count(fd);
+	*mem = fd < 0 ? fd : bw_map_memlock(fd);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void gather_tries(struct view *v)
+{
+	int outer, fd = -ENOENT;
+
+	trie_size(bw_pin_open(v->iface, BW_PIN_ALLOW), &v->allow_entries,
+		  &v->allow_mem);
+	if (!v->filter_err && (v->hdr.flags & BW_F_VERIFY)) {
+		outer = bw_pin_open(v->iface, BW_PIN_EXACT);
+		if (outer >= 0) {
+			fd = bw_exact_open(outer, v->hdr.exact_slot);
+			close(outer);
+		}
+	}
+	trie_size(fd, &v->exact_entries, &v->exact_mem);
 }
 
 static void gather(struct view *v, const char *iface)
@@ -135,6 +166,7 @@ static void gather(struct view *v, const char *iface)
 	v->ifindex = (int)if_nametoindex(iface);
 	gather_program(v);
 	gather_filter(v);
+	gather_tries(v);
 	fd = bw_pin_open(iface, BW_PIN_STATS);
 	v->stats_err = fd < 0 ? fd : bw_stats_read(fd, &v->stats);
 	if (fd >= 0)
@@ -226,6 +258,70 @@ static void text_regions(const struct view *v)
 	}
 }
 
+static double expansion(const struct view *v)
+{
+	return v->info.source_entries
+		       ? (double)v->info.entries / v->info.source_entries
+		       : 1.0;
+}
+
+/* Target lengths per family and what the expansion made of the lists. */
+static void text_cidr(const struct view *v)
+{
+	char buf[64];
+	size_t n;
+	int f, i;
+
+	kv("source prefixes", "%'llu -> %'llu entries (expansion x%.2f)",
+	   (unsigned long long)v->info.source_entries,
+	   (unsigned long long)v->info.entries, expansion(v));
+	for (f = 0; f < BW_FAMILIES; f++) {
+		n = 0;
+		buf[0] = '\0';
+		for (i = 0; i < v->hdr.nlengths[f] && i < BW_MAX_LENGTHS; i++)
+			n += snprintf(buf + n, sizeof(buf) - n, " /%u",
+				      v->hdr.plen[f][i]);
+		kv(f == BW_V4 ? "target lengths IPv4" : "target lengths IPv6",
+		   "%s", n ? buf + 1 : "none");
+	}
+}
+
+static void kv_bytes(const char *key, long long bytes)
+{
+	if (bytes >= 0)
+		kv(key, "%'lld bytes", bytes);
+	else
+		kv(key, "unknown (%s)", bw_errno_hint((int)bytes));
+}
+
+/* Allowlist, verify mode and the memory of each structure. */
+static void text_tries(const struct view *v)
+{
+	bool verify = v->hdr.flags & BW_F_VERIFY;
+
+	if (v->allow_entries >= 0)
+		kv("allowlist", "%'lld entries", v->allow_entries);
+	else
+		kv("allowlist", "none pinned");
+	if (!verify)
+		kv("verify", "off (a Bloom hit drops)");
+	else if (v->exact_entries >= 0)
+		kv("verify", "on (exact trie in slot %u: %'lld prefixes)",
+		   v->hdr.exact_slot, v->exact_entries);
+	else
+		kv("verify",
+		   "on, but the exact trie is missing: hits pass as false_pos");
+	if (verify && !v->stats_err)
+		kv("measured false pos.",
+		   "%'llu (Bloom hits the exact trie refused)",
+		   (unsigned long long)v->stats.false_pos);
+	kv_bytes("memory filter", v->filter_mem);
+	if (v->allow_entries >= 0)
+		kv_bytes("memory allow trie", v->allow_mem);
+	if (verify)
+		kv_bytes("memory exact trie", v->exact_mem);
+}
+
 static void text_filter(const struct view *v)
 {
 	printf("  Filter\n");
@@ -240,11 +336,13 @@ static void text_filter(const struct view *v)
 				       : "enforce (drop matches)");
 	kv("match", "%s address", match_name(v->hdr.flags));
 	kv("entries", "%'llu", (unsigned long long)v->info.entries);
+	text_cidr(v);
 	kv("blocks", "%'u (%'llu bytes)", v->nblocks,
 	   (unsigned long long)v->nblocks * BW_BLOCK_BYTES);
 	kv("target fpr", "%g%%", v->info.fpr_ppb / 1e7);
 	kv("hash seed", "0x%08x", v->hdr.seed);
 	text_regions(v);
+	text_tries(v);
 }
 
 static void text_counters(const struct view *v)
@@ -333,6 +431,45 @@ static void json_regions(const struct view *v)
 	printf("}");
 }
 
+/* A count or size, or null when unknown. */
+static void json_ll(const char *key, long long n, bool more)
+{
+	if (n >= 0)
+		printf("\"%s\":%lld%s", key, n, more ? "," : "");
+	else
+		printf("\"%s\":null%s", key, more ? "," : "");
+}
+
+static void json_tries(const struct view *v)
+{
+	bool verify = v->hdr.flags & BW_F_VERIFY;
+	int f, i;
+
+	printf(",\"source_entries\":%llu,\"expansion\":%.6g,\"targets\":{",
+	       (unsigned long long)v->info.source_entries, expansion(v));
+	for (f = 0; f < BW_FAMILIES; f++) {
+		printf("%s\"%s\":[", f ? "," : "", f ? "ipv6" : "ipv4");
+		for (i = 0; i < v->hdr.nlengths[f] && i < BW_MAX_LENGTHS; i++)
+			printf("%s%u", i ? "," : "", v->hdr.plen[f][i]);
+		printf("]");
+	}
+	printf("},");
+	json_ll("memlock_bytes", v->filter_mem, false);
+	printf(",\"allow\":{");
+	json_ll("entries", v->allow_entries, true);
+	json_ll("memlock_bytes", v->allow_mem, false);
+	printf("},\"verify\":{\"on\":%s", verify ? "true" : "false");
+	if (verify) {
+		printf(",\"slot\":%u,", v->hdr.exact_slot);
+		json_ll("exact_entries", v->exact_entries, true);
+		json_ll("exact_memlock_bytes", v->exact_mem, true);
+		json_ll("false_pos",
+			v->stats_err ? -1 : (long long)v->stats.false_pos,
+			false);
+	}
+	printf("}");
+}
+
 static void json_filter(const struct view *v)
 {
 	if (v->filter_err) {
@@ -346,6 +483,7 @@ static void json_filter(const struct view *v)
 	       v->nblocks, (unsigned long long)v->nblocks * BW_BLOCK_BYTES,
 	       v->info.fpr_ppb / 1e9, v->hdr.seed);
 	json_regions(v);
+	json_tries(v);
 	printf("}");
 }
 
@@ -454,9 +592,13 @@ const struct bw_verb bw_verb_status = {
 	.summary =
 		"show program, filter and counters (of every attached interface)",
 	.details =
-		"Filter: generation, entries, size, and per region the prefix length,\n"
+		"Filter: generation, entries, source prefixes and the expansion factor,\n"
+		"target prefix lengths per family, size, and per region the prefix length,\n"
 		"probes per key, fill (share of bits set) and the false-positive rate\n"
-		"estimated from that fill. Counters are the sums of the per-CPU stats map.\n",
+		"estimated from that fill; the allowlist's entries; verify mode with its\n"
+		"exact trie's entries and the measured false positives (Bloom hits the trie\n"
+		"refused); the kernel memory of the filter and of each trie (memlock).\n"
+		"Counters are the sums of the per-CPU stats map.\n",
 	.opts = status_opts,
 	.min_pos = 0,
 	.max_pos = 1,

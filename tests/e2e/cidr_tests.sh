@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# shellcheck shell=bash
+#
+# End-to-end tests of CIDR lists, the allowlist and verify mode. Sourced by
+# tests/e2e/run.sh, whose helpers they use (bw, list, expect_dropped,
+# expect_delivered, assert_grep, assert_eq, fail, skip) on its topology:
+# bloomwall on $BW_RX (10.77.0.1/24, fd00:77::1/64), pings from the sender's
+# A, B and C addresses (10.77.0.2 .3 .4, fd00:77::2 ::3 ::4).
+#
+# run.sh lists them with: ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
+
+CIDR_TESTS="test_cidr_lists test_cidr_host_bits test_cidr_allow_file
+test_cidr_allow_runtime test_cidr_verify test_cidr_level1_verify"
+
+# Prefixes and ranges, both families, several lengths: /30 holds A and B,
+# not C; the others keep more than one target length in play.
+test_cidr_lists()
+{
+	local l1 l2 l3
+
+	l1=$(list cidr.txt "10.77.0.0/30" "198.51.100.0/22" "203.0.113.9" \
+		"fd00:77::/126" "2001:db8::/32" "2001:db9:1:2::/64")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
+	assert_grep "$OUT" "6 prefixes" "the summary counts the prefixes"
+	assert_grep "$OUT" "target lengths IPv4 /32 /30 /22, IPv6 /126 /64 /32" \
+		"the summary names the target lengths"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_C4" "$BW_RX4"
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	expect_dropped "$BW_B6" "$BW_RX6" dropped_v6
+	expect_delivered "$BW_C6" "$BW_RX6"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "target lengths IPv4 +/32 /30 /22" "status: IPv4 targets"
+	assert_grep "$OUT" "target lengths IPv6 +/126 /64 /32" "status: IPv6 targets"
+	assert_grep "$OUT" "source prefixes +6 -> [0-9,]+ entries \(expansion x" \
+		"status: expansion factor"
+
+	# One IPv4 target length: the /22 and /30 expand to /32 keys.
+	bw 0 reload "$BW_RX" "${SEED[@]}" --max-lengths 1,3 "$l1"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "target lengths IPv4 +/32$" "--max-lengths 1,3"
+	assert_grep "$OUT" "source prefixes +6 -> 1,?032 entries" "1029 + 3 keys"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_C4" "$BW_RX4"
+
+	# One IPv6 length would turn 2001:db8::/32 into 2^94 keys: refused,
+	# naming the culprit, and the running filter stays.
+	bw 1 reload "$BW_RX" "${SEED[@]}" --max-lengths 1 "$l1"
+	assert_grep "$ERR" "2001:db8::/32" "the error names the costly prefix"
+	assert_grep "$ERR" "max-lengths" "the error says what to do"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+
+	# A range (only C) and a Spamhaus line with its SBL comment (A6).
+	l2=$(list range.txt "10.77.0.4-10.77.0.7" "fd00:77::2/128 ; SBL123")
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l2"
+	expect_delivered "$BW_A4" "$BW_RX4"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	expect_delivered "$BW_B6" "$BW_RX6"
+
+	# A /16 and a /0 for IPv6: everything goes, with a warning for the /0.
+	l3=$(list wide.txt "10.77.0.0/16" "::/0")
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l3"
+	assert_grep "$ERR" "drops every IPv6 packet" "a /0 is warned about"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_C6" "$BW_RX6" dropped_v6
+	bw 2 reload "$BW_RX" --max-lengths 5 "$l3"
+}
+
+# Host bits below the length: an error with file:line and nothing changes,
+# or masked with a warning under --mask-host-bits.
+test_cidr_host_bits()
+{
+	local l
+
+	l=$(list host.txt "# header" "10.77.0.3/30")
+	bw 1 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	assert_grep "$ERR" "$l:2: host bits set.*10.77.0.0/30" \
+		"file:line and the prefix meant"
+	assert_detached
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --mask-host-bits "$l"
+	assert_grep "$ERR" "$l:2: host bits set.*using 10.77.0.0/30" \
+		"the masked prefix is a warning with file:line"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_C4" "$BW_RX4"
+}
+
+# --allow on attach: A inside the blocked /24 and /64 is delivered and
+# counted in `allowed`; B is still dropped. A reload keeps the allowlist.
+test_cidr_allow_file()
+{
+	local l a before
+
+	l=$(list block.txt "10.77.0.0/24" "fd00:77::/64")
+	a=$(list allow.txt "$BW_A4" "$BW_A6")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --allow "$a" "$l"
+	assert_grep "$OUT" "allowlist: 2 entries" "attach reports the allowlist"
+	before=$(bw_stat "$BW_RX" allowed)
+	expect_delivered "$BW_A4" "$BW_RX4"
+	expect_delivered "$BW_A6" "$BW_RX6"
+	assert_eq $(($(bw_stat "$BW_RX" allowed) - before)) 6 \
+		"allowed counts the 6 allowlisted requests"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_B6" "$BW_RX6" dropped_v6
+	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4"
+	assert_grep "$OUT" "$BW_A4 +pass \(allowlisted\)" "query: allowlisted"
+	assert_grep "$OUT" "$BW_B4 +drop" "query: blocked"
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l"
+	expect_delivered "$BW_A4" "$BW_RX4"
+	# --allow on reload replaces it: now B, not A.
+	bw 0 reload "$BW_RX" "${SEED[@]}" --allow "$(list allow2.txt "$BW_B4")" "$l"
+	assert_grep "$OUT" "allowlist replaced: 1 entries \(1 added, 2 removed\)" \
+		"reload --allow replaces the allowlist"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_B4" "$BW_RX4"
+	bw 1 reload "$BW_RX" --allow "$(list bad.txt "10.77.0.3/24")" "$l"
+	assert_grep "$ERR" "bad.txt:1: host bits" "a bad allowlist line"
+	expect_delivered "$BW_B4" "$BW_RX4"
+}
+
+# allow/unallow change real traffic at run time, in place.
+test_cidr_allow_runtime()
+{
+	local l gen
+
+	l=$(list block.txt "10.77.0.0/24" "fd00:77::/64")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	gen=$(generation)
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	bw 0 allow "$BW_RX" "$BW_B4" "fd00:77::/126"
+	assert_grep "$OUT" "allowlist now 2 entries" "allow counts the entries"
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_delivered "$BW_B6" "$BW_RX6"
+	expect_dropped "$BW_C6" "$BW_RX6" dropped_v6
+	bw 0 allow "$BW_RX" "$BW_B4"
+	assert_grep "$OUT" "already allowed" "allowing twice says so"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "allowlist +2 entries" "status counts the allowlist"
+	bw 0 unallow "$BW_RX" "$BW_B4"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	bw 1 unallow "$BW_RX" "$BW_B4"
+	assert_grep "$OUT" "$BW_B4 +not in the allowlist" "unallow of an absent entry"
+	bw 2 allow "$BW_RX" 10.77.0.3/24
+	assert_grep "$ERR" "host bits" "allow refuses host bits"
+	bw 2 allow "$BW_RX"
+	assert_eq "$(generation)" "$gen" "allow/unallow do not swap the filter"
+}
+
+# --verify: status shows it and the exact trie; a reload without it is off.
+test_cidr_verify()
+{
+	local l
+
+	l=$(list v.txt "10.77.0.2/31" "198.51.100.0/22" "fd00:77::2/127")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --verify "$l"
+	assert_grep "$OUT" "exact trie of 3 prefixes" "attach builds the trie"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "verify +on \(exact trie in slot 0: 3 prefixes\)" \
+		"status: verify on, exact entries"
+	assert_grep "$OUT" "measured false pos\. +0" "status: measured fp"
+	assert_grep "$OUT" "memory exact trie +[0-9,]+ bytes" "status: trie memory"
+	assert_grep "$OUT" "memory filter +[0-9,]+ bytes" "status: filter memory"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_B6" "$BW_RX6" dropped_v6
+	expect_delivered "$BW_C4" "$BW_RX4"
+	bw 0 query "$BW_RX" "$BW_A4" "$BW_C4"
+	assert_grep "$OUT" "$BW_A4 +drop.*confirmed" "query in verify mode"
+	# add in verify mode puts the key into the running exact trie too.
+	bw 0 add "$BW_RX" 10.77.0.4/31
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "exact trie in slot 0: 4 prefixes" "add grows the trie"
+	bw 0 reload "$BW_RX" "${SEED[@]}" --verify "$l"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "verify +on \(exact trie in slot 1: 3 prefixes\)" \
+		"a verify reload uses the other slot"
+	expect_delivered "$BW_C4" "$BW_RX4"
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "verify +off" "reload without --verify turns it off"
+	bw 0 status --json "$BW_RX"
+	assert_grep "$OUT" '"verify":\{"on":false\}' "json: verify off"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_C4" "$BW_RX4"
+}
+
+# The real firehol_level1 (10.0.0.0/8 among its 2,747 prefixes) in verify
+# mode drops every sender, but the allowlisted one; IPv6 is not listed.
+test_cidr_level1_verify()
+{
+	local l1=$BW_DATA/ipv4/firehol/firehol_level1.netset
+
+	[ -r "$l1" ] || skip "no shared data at $BW_DATA"
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --verify \
+		--allow "$(list allow.txt "$BW_C4")" "$l1"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "target lengths IPv4 +/32 /24 /19 /12" "level1 targets"
+	assert_grep "$OUT" "source prefixes +2,?747 -> " "level1 source prefixes"
+	assert_grep "$OUT" "verify +on \(exact trie in slot 0: 2,?747 prefixes\)" \
+		"level1 exact trie"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_C4" "$BW_RX4"
+	expect_delivered "$BW_A6" "$BW_RX6"
+	bw 0 query "$BW_RX" 224.0.0.5 8.8.8.8 "$BW_C4"
+	assert_grep "$OUT" "224.0.0.5 +drop" "224.0.0.0/3 is listed"
+	assert_grep "$OUT" "$BW_C4 +pass \(allowlisted\)" "C is allowlisted"
+	bw 0 status --json "$BW_RX"
+	assert_grep "$OUT" '"verify":\{"on":true,"slot":0,"exact_entries":2747' \
+		"json: verify and exact entries"
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Exact LPM tries: keys, creation, filling, counting, the verify slots and
+ * the allowlist's replace-without-a-gap.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "lpm.h"
+
+void bw_lpm_key_of(struct bw_lpm_key *k, const struct bw_prefix *p)
+{
+	__u64 hi = bw_mask64(p->hi, p->plen), lo;
+
+	if (p->family == BW_V4)
+		lo = bw_mask_v4((__u32)p->lo, p->plen);
+	else
+		lo = p->plen > 64 ? bw_mask64(p->lo, p->plen - 64) : 0;
+	memset(k, 0, sizeof(*k));
+	bw_lpm_key_set(k, p->family, p->family == BW_V4 ? 0 : hi, lo, p->plen);
+}
+
+static __u64 be64_at(const __u8 *b)
+{
+	__u64 v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/* An IPv4-mapped key (::ffff:0:0/96 and longer) reads back as IPv4. */
+void bw_lpm_prefix_of(const struct bw_lpm_key *k, struct bw_prefix *p)
+{
+	static const __u8 mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	memset(p, 0, sizeof(*p));
+	p->hi = be64_at(k->addr);
+	p->lo = be64_at(k->addr + 8);
+	if (k->prefixlen >= BW_LPM_V4_OFFSET &&
+	    !memcmp(k->addr, mapped, sizeof(mapped))) {
+		p->family = BW_V4;
+		p->hi = 0;
+		p->lo &= 0xffffffffULL;
+		p->plen = (__u8)(k->prefixlen - BW_LPM_V4_OFFSET);
+		return;
+	}
+	p->family = BW_V6;
+	p->plen = (__u8)k->prefixlen;
+}
+
+void bw_list_prefix(const struct bw_list *l, size_t i, struct bw_prefix *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (i < l->n4) {
+		p->family = BW_V4;
+		p->lo = bw_v4key_addr(l->v4[i]);
+		p->plen = (__u8)bw_v4key_plen(l->v4[i]);
+		return;
+	}
+	i -= l->n4;
+	p->family = BW_V6;
+	p->hi = l->v6[i].hi;
+	p->lo = l->v6[i].lo;
+	p->plen = (__u8)l->v6[i].plen;
+}
+
+int bw_lpm_create(const char *name, __u32 max_entries)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
+	int fd;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, name,
+			    sizeof(struct bw_lpm_key), sizeof(__u8),
+			    max_entries ?: 1, &opts);
+	return fd < 0 ? -errno : fd;
+}
+
+int bw_lpm_fill(int fd, const struct bw_list *l)
+{
+	struct bw_lpm_key k;
+	struct bw_prefix p;
+	size_t i, n = l->n4 + l->n6;
+	__u8 one = 1;
+
+	for (i = 0; i < n; i++) {
+		bw_list_prefix(l, i, &p);
+		bw_lpm_key_of(&k, &p);
+		if (bpf_map_update_elem(fd, &k, &one, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+long long bw_lpm_count(int fd)
+{
+	struct bw_lpm_key k, next;
+	long long n = 0;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		k = next;
+		prev = &k;
+		n++;
+	}
+	return errno == ENOENT ? n : -errno;
+}
+
+long long bw_map_memlock(int fd)
+{
+	char path[64], line[128];
+	long long v = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+int bw_lpm_match(int fd, const struct bw_prefix *addr)
+{
+	struct bw_lpm_key k;
+	__u8 v;
+
+	memset(&k, 0, sizeof(k));
+	bw_lpm_key_set(&k, addr->family, addr->hi, addr->lo,
+		       addr->family == BW_V4 ? 32 : 128);
+	if (!bpf_map_lookup_elem(fd, &k, &v))
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
+}
+
+/* ---- verify mode's slots ------------------------------------------------ */
+
+int bw_exact_outer_create(int tmpl_fd)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .inner_map_fd = tmpl_fd);
+	int fd;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, BW_PIN_EXACT,
+			    sizeof(__u32), sizeof(__u32), BW_EXACT_SLOTS,
+			    &opts);
+	return fd < 0 ? -errno : fd;
+}
+
+int bw_exact_open(int outer_fd, __u32 slot)
+{
+	__u32 id;
+	int fd;
+
+	if (bpf_map_lookup_elem(outer_fd, &slot, &id))
+		return -errno;
+	fd = bpf_map_get_fd_by_id(id);
+	return fd < 0 ? -errno : fd;
+}
+
+int bw_exact_set(int outer_fd, __u32 slot, int trie_fd)
+{
+	__u32 v = (__u32)trie_fd;
+
+	if (bpf_map_update_elem(outer_fd, &slot, &v, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int bw_exact_clear(int outer_fd, __u32 slot)
+{
+	if (bpf_map_delete_elem(outer_fd, &slot) && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+/* ---- the allowlist ------------------------------------------------------ */
+
+static int cmp_keys(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct bw_lpm_key));
+}
+
+/* The list's keys, sorted for bsearch; NULL on ENOMEM (or an empty list). */
+static struct bw_lpm_key *sorted_keys(const struct bw_list *l)
+{
+	size_t i, n = l->n4 + l->n6;
+	struct bw_lpm_key *k;
+	struct bw_prefix p;
+
+	k = calloc(n ?: 1, sizeof(*k));
+	if (!k)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		bw_list_prefix(l, i, &p);
+		bw_lpm_key_of(&k[i], &p);
+	}
+	qsort(k, n, sizeof(*k), cmp_keys);
+	return k;
+}
+
+/* Undoes the first n inserts of bw_allow_add() that were new. */
+static void allow_undo(int fd, const struct bw_list *l, const bool *fresh,
+		       size_t n)
+{
+	struct bw_lpm_key k;
+	struct bw_prefix p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!fresh[i])
+			continue;
+		bw_list_prefix(l, i, &p);
+		bw_lpm_key_of(&k, &p);
+		bpf_map_delete_elem(fd, &k);
+	}
+}
+
+int bw_allow_add(int fd, const struct bw_list *l, size_t *added)
+{
+	size_t i, n = l->n4 + l->n6;
+	struct bw_lpm_key k;
+	struct bw_prefix p;
+	bool *fresh;
+	__u8 v = 1;
+	int err = 0;
+
+	*added = 0;
+	fresh = calloc(n ?: 1, sizeof(*fresh));
+	if (!fresh)
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++) {
+		bw_list_prefix(l, i, &p);
+		bw_lpm_key_of(&k, &p);
+		if (!bpf_map_update_elem(fd, &k, &v, BPF_NOEXIST))
+			fresh[i] = true;
+		else if (errno != EEXIST)
+			err = -errno;
+		*added += fresh[i];
+	}
+	if (err) {
+		allow_undo(fd, l, fresh, i);
+		*added = 0;
+	}
+	free(fresh);
+	return err;
+}
+
+/* Host bits cleared, as every key bloomwall inserts; others compare equal. */
+static void key_normalise(struct bw_lpm_key *k)
+{
+	struct bw_prefix p;
+
+	bw_lpm_prefix_of(k, &p);
+	bw_lpm_key_of(k, &p);
+}
+
+/* Trie keys that are not in want (sorted), into *stale. */
+static int stale_keys(int fd, const struct bw_lpm_key *want, size_t nwant,
+		      struct bw_lpm_key **stale, size_t *n)
+{
+	struct bw_lpm_key cur, next, norm, *v = NULL, *nv;
+	size_t cap = 0;
+	void *prev = NULL;
+
+	*n = 0;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		cur = next;
+		prev = &cur;
+		norm = cur;
+		key_normalise(&norm);
+		if (bsearch(&norm, want, nwant, sizeof(*want), cmp_keys))
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		v[(*n)++] = cur;
+	}
+	*stale = v;
+	return errno == ENOENT ? 0 : -errno;
+}
+
+int bw_allow_prune(int fd, const struct bw_list *l, size_t *removed)
+{
+	struct bw_lpm_key *want, *stale = NULL;
+	size_t i, n = 0;
+	int err;
+
+	*removed = 0;
+	want = sorted_keys(l);
+	if (!want)
+		return -ENOMEM;
+	/* Collected first: deleting while walking would skip keys. */
+	err = stale_keys(fd, want, l->n4 + l->n6, &stale, &n);
+	for (i = 0; i < n && !err; i++) {
+		if (bpf_map_delete_elem(fd, &stale[i]) && errno != ENOENT)
+			err = -errno;
+		else
+			(*removed)++;
+	}
+	free(stale);
+	free(want);
+	return err;
+}

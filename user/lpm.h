@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The exact LPM tries beside the Bloom filter: the allowlist (one trie,
+ * changed in place) and verify mode's exact blocklist (one trie per filter
+ * generation, in the slot of the `exact` ARRAY_OF_MAPS that the filter's
+ * header names). Keys are struct bw_lpm_key from include/bloomwall.h: both
+ * families in one trie, IPv4 as ::ffff:a.b.c.d with its length + 96.
+ *
+ * int functions return 0 or -errno and print nothing unless they say so.
+ */
+#ifndef __BW_LPM_H
+#define __BW_LPM_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bloomwall.h"
+#include "list.h"
+
+#define BW_PIN_ALLOW bw_textify(BW_MAP_ALLOW)
+#define BW_PIN_EXACT bw_textify(BW_MAP_EXACT)
+
+/* Trie key of a prefix (host bits cleared), and back. */
+void bw_lpm_key_of(struct bw_lpm_key *k, const struct bw_prefix *p);
+void bw_lpm_prefix_of(const struct bw_lpm_key *k, struct bw_prefix *p);
+
+/* Prefix i of a list: the IPv4 ones first, then the IPv6 ones. */
+void bw_list_prefix(const struct bw_list *l, size_t i, struct bw_prefix *p);
+
+/*
+ * A new LPM trie (BPF_F_NO_PREALLOC: memory per entry, max_entries is only
+ * a cap) with bloomwall's key and a one-byte value. An fd or -errno.
+ */
+int bw_lpm_create(const char *name, __u32 max_entries);
+
+/* Inserts every prefix of l. 0 or -errno (the kernel's, e.g. -E2BIG). */
+int bw_lpm_fill(int fd, const struct bw_list *l);
+
+/* Entries in a trie, counted by walking its keys; -errno on failure. */
+long long bw_lpm_count(int fd);
+
+/* Kernel memory charged to a map ("memlock:" in its fdinfo); -errno. */
+long long bw_map_memlock(int fd);
+
+/*
+ * The exact tries' outer map, created with tmpl_fd as its inner template
+ * (the trie of the first filter, or any bloomwall LPM trie). fd or -errno.
+ */
+int bw_exact_outer_create(int tmpl_fd);
+
+/* Opens the trie in a slot; -ENOENT when the slot is empty. */
+int bw_exact_open(int outer_fd, __u32 slot);
+/* Puts a trie into a slot (replacing what was there). */
+int bw_exact_set(int outer_fd, __u32 slot, int trie_fd);
+/* Empties a slot; an empty slot is fine. */
+int bw_exact_clear(int outer_fd, __u32 slot);
+
+/*
+ * Allowlist replacement, in two steps so that an address in both the old
+ * and the new list is never missing: bw_allow_add() inserts every prefix of
+ * l (on failure it removes again the ones it added and returns -errno),
+ * bw_allow_prune() then deletes every entry not in l. Counts in *added /
+ * *removed (entries that were not there before / are gone now).
+ */
+int bw_allow_add(int fd, const struct bw_list *l, size_t *added);
+int bw_allow_prune(int fd, const struct bw_list *l, size_t *removed);
+
+/* Does the trie hold an entry covering this address (longest match)? */
+int bw_lpm_match(int fd, const struct bw_prefix *addr);
+
+#endif /* __BW_LPM_H */
