@@ -366,8 +366,10 @@ static void finish(const struct bw_swap *c, __u8 live, bool verify,
 	if (err)
 		pr_warn("warning: %s: cannot remove old allowlist entries: %s; 'bloomwall unallow' removes them\n",
 			c->iface, bw_errno_hint(err));
-	printf("%s: allowlist replaced: %'zu entries (%'zu added, %'zu removed)\n",
-	       c->iface, c->allow->n4 + c->allow->n6, added, removed);
+	printf("%s: allowlist replaced: %'zu %s (%'zu added, %'zu removed)\n",
+	       c->iface, c->allow->n4 + c->allow->n6,
+	       bw_plural(c->allow->n4 + c->allow->n6, "entry", "entries"),
+	       added, removed);
 }
 
 int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
@@ -555,7 +557,8 @@ static int create_allow(struct attach_ctx *c, const struct bw_list *allow)
 		return err;
 	}
 	if (allow)
-		printf("%s: allowlist: %'zu entries\n", c->iface, added);
+		printf("%s: allowlist: %'zu %s\n", c->iface, added,
+		       bw_plural(added, "entry", "entries"));
 	err = bpf_map__reuse_fd(c->skel->maps.allow, c->allow_fd);
 	if (err)
 		pr_warn("%s: cannot hand the allowlist to the program: %s\n",

@@ -59,8 +59,9 @@ static void print_total(const struct bw_args *a, int fd, const char *what,
 	long long total = bw_lpm_count(fd);
 
 	if (total >= 0)
-		printf("%s: %d of %d %s (allowlist now %'lld entries)\n",
-		       a->iface, n, a->npos, what, total);
+		printf("%s: %d of %d %s (allowlist now %'lld %s)\n",
+		       a->iface, n, a->npos, what, total,
+		       bw_plural(total, "entry", "entries"));
 	else
 		printf("%s: %d of %d %s\n", a->iface, n, a->npos, what);
 }

@@ -300,7 +300,8 @@ static void text_tries(const struct view *v)
 	bool verify = v->hdr.flags & BW_F_VERIFY;
 
 	if (v->allow_entries >= 0)
-		kv("allowlist", "%'lld entries", v->allow_entries);
+		kv("allowlist", "%'lld %s", v->allow_entries,
+		   bw_plural(v->allow_entries, "entry", "entries"));
 	else
 		kv("allowlist", "none pinned");
 	if (!verify)

@@ -23,6 +23,13 @@ void bw_log(enum bw_log_level level, const char *fmt, ...)
 #define pr_info(fmt, ...) bw_log(BW_LOG_INFO, fmt, ##__VA_ARGS__)
 #define pr_debug(fmt, ...) bw_log(BW_LOG_DEBUG, fmt, ##__VA_ARGS__)
 
+/* "entry" or "entries", for counts in operator messages. */
+static inline const char *bw_plural(unsigned long long n, const char *one,
+				    const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* Route libbpf's messages through bw_log: debug/info only with --verbose. */
 void bw_log_setup_libbpf(void);
 

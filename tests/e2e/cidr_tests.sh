@@ -110,7 +110,7 @@ test_cidr_allow_file()
 	expect_delivered "$BW_A4" "$BW_RX4"
 	# --allow on reload replaces it: now B, not A.
 	bw 0 reload "$BW_RX" "${SEED[@]}" --allow "$(list allow2.txt "$BW_B4")" "$l"
-	assert_grep "$OUT" "allowlist replaced: 1 entries \(1 added, 2 removed\)" \
+	assert_grep "$OUT" "allowlist replaced: 1 entry \(1 added, 2 removed\)" \
 		"reload --allow replaces the allowlist"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_delivered "$BW_B4" "$BW_RX4"
