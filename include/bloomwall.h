@@ -149,14 +149,14 @@ static __always_inline __u64 bw_mix64(__u64 x)
 	return x;
 }
 
-/* Host bits cleared; plen 0 is the whole space, plen >= 32 the address. */
+/*
+ * Host bits cleared; plen 0 is the whole space, 32 the address. Branch-free
+ * (a 64-bit shift covers 0 and 32 alike): it runs once per target length
+ * per packet.
+ */
 static __always_inline __u32 bw_mask_v4(__u32 addr, __u32 plen)
 {
-	if (plen >= 32)
-		return addr;
-	if (plen == 0)
-		return 0;
-	return addr & ~(0xffffffffU >> plen);
+	return addr & (__u32)(0xffffffff00000000ULL >> (plen & 63));
 }
 
 static __always_inline __u64 bw_mask64(__u64 word, __u32 plen)
