@@ -252,16 +252,19 @@ int bw_cidr_choose(const __u64 *count, unsigned int width,
 	for (j = 0; j < d.m; j++)
 		dp_column(&d, count, j, k);
 	/*
-	 * The fewest targets whose keys are within 1/BW_CIDR_KEY_SLACK of the
-	 * fewest keys: every target costs each packet a hash and a block
-	 * read, which a few percent more keys do not (e.g. a host list with
-	 * some neighbours merged into /31s stays one /32 region).
+	 * The fewest targets whose keys are within 1/BW_CIDR_KEY_SLACK, or
+	 * BW_CIDR_KEY_FLOOR keys, of the fewest keys: every target costs each
+	 * packet a hash and a block read, which a few percent or a few KiB
+	 * more filter do not (e.g. a host list with some neighbours merged
+	 * into /31s stays one /32 region).
 	 */
 	for (r = 1; r < k; r++)
 		if (d.best[r][d.m - 1] < d.best[min_r][d.m - 1])
 			min_r = r;
 	fewest = d.best[min_r][d.m - 1];
-	fewest = sat_add(fewest, fewest / BW_CIDR_KEY_SLACK);
+	fewest = sat_add(fewest, fewest / BW_CIDR_KEY_SLACK > BW_CIDR_KEY_FLOOR ?
+					 fewest / BW_CIDR_KEY_SLACK :
+					 BW_CIDR_KEY_FLOOR);
 	for (best_r = 0; d.best[best_r][d.m - 1] > fewest; best_r++)
 		;
 	*keys = d.best[best_r][d.m - 1];

@@ -90,14 +90,19 @@ int bw_cidr_prepare(const struct bw_list *in, const struct bw_cidr_opts *o,
  */
 void bw_cidr_merge(struct bw_list *l, struct bw_cidr_stats *st);
 
-/* An extra target length must save more than 1/8 of the keys. */
+/*
+ * An extra target length must save more than 1/8 of the keys and more than
+ * 4096 keys (about 8 KiB of filter at 0.1 %).
+ */
 #define BW_CIDR_KEY_SLACK 8
+#define BW_CIDR_KEY_FLOOR 4096
 
 /*
  * Step 2 alone. count[len] is the number of prefixes of each length
  * 0..width. Picks at most max_lengths targets (1..BW_MAX_LENGTHS): the
- * fewest targets whose expanded keys are within 1/BW_CIDR_KEY_SLACK of the
- * minimum over all choices (controlled prefix expansion by dynamic
+ * fewest targets whose expanded keys are within 1/BW_CIDR_KEY_SLACK (or
+ * BW_CIDR_KEY_FLOOR keys, whichever is more) of the minimum over all
+ * choices (controlled prefix expansion by dynamic
  * programming), writes them longest first to plen and their
  * number to *n, the key count to *keys (saturates at UINT64_MAX). No
  * prefixes: *n = 0, *keys = 0. Returns 0 or -EINVAL.

@@ -264,7 +264,9 @@ static __u64 rnd(void)
 /*
  * Six lengths per family, four targets: the DP keeps the lengths that
  * would cost most to expand and expands the cheap ones (/22 -> 4 x /24,
- * /15 -> 2 x /16; /47 -> 2 x /48, /31 -> 2 x /32).
+ * /15 -> 2 x /16; /47 -> 2 x /48, /31 -> 2 x /32). A target must save more
+ * than 4096 keys to be kept, so edge_bulk gives IPv4's /8, /16 and /24
+ * sixteen more prefixes each (IPv6's short lengths are worth it alone).
  */
 static const char *const edge_list[] = {
 	"203.0.113.7",	       "203.0.113.9/32",
@@ -275,6 +277,36 @@ static const char *const edge_list[] = {
 	"2001:db8:4::/47",     "2001:db9::/32",
 	"2001:dc0::/31",       NULL,
 };
+
+#define EDGE_BULK 16
+
+/*
+ * The edge list, then EDGE_BULK more /8s, /16s and /24s, NULL-terminated;
+ * none next to an edge prefix (whose neighbours must be unlisted) nor to
+ * each other (siblings would merge).
+ */
+static const char **edge_bulk_list(void)
+{
+	static char bulk[3 * EDGE_BULK][24];
+	static const char *lines[sizeof(edge_list) / sizeof(edge_list[0]) +
+				 3 * EDGE_BULK];
+	size_t n = 0, i;
+
+	for (i = 0; edge_list[i]; i++)
+		lines[n++] = edge_list[i];
+	for (i = 0; i < EDGE_BULK; i++) {
+		snprintf(bulk[3 * i], sizeof(bulk[0]), "%zu.0.0.0/8", 30 + 2 * i);
+		snprintf(bulk[3 * i + 1], sizeof(bulk[0]), "172.%zu.0.0/16",
+			 40 + 2 * i);
+		snprintf(bulk[3 * i + 2], sizeof(bulk[0]), "198.51.%zu.0/24",
+			 120 + 2 * i);
+		lines[n++] = bulk[3 * i];
+		lines[n++] = bulk[3 * i + 1];
+		lines[n++] = bulk[3 * i + 2];
+	}
+	lines[n] = NULL;
+	return lines;
+}
 
 static void check_targets(const struct bw_hdr *hdr)
 {
@@ -325,16 +357,18 @@ BW_TEST(test_allow_prefix_edges)
 
 	if (!bw_dp_open(&dp) || !tmp_setup())
 		goto out;
-	files[0] = write_list("edges.txt", edge_list);
+	files[0] = write_list("edges.txt", edge_bulk_list());
 	for (verify = 0; files[0] && verify < 2; verify++) {
 		bw_built_close(&b);
 		if (!build_swap(&dp, files, 1, verify, verify + 1, &b))
 			break;
 		info = (const void *)((char *)b.filter.mem + BW_BLOCK_BYTES);
 		check_targets(b.filter.mem);
-		ASSERT_EQ(info->source_entries, 13, "source prefixes");
+		ASSERT_EQ(info->source_entries, 13 + 3 * EDGE_BULK,
+			  "source prefixes");
 		/* /22 +3, /15 +1, /47 +1, /31 +1 */
-		ASSERT_EQ(info->entries, 13 + 6, "expanded entries");
+		ASSERT_EQ(info->entries, 13 + 3 * EDGE_BULK + 6,
+			  "expanded entries");
 		check_edges(&dp, b.filter.mem);
 	}
 out:

@@ -18,11 +18,14 @@ test_cidr_lists()
 {
 	local l1 l2 l3
 
+	# A target length is kept only where it saves over 4096 keys: the /30
+	# expands to four /32 keys, the /15 to 128 /22 keys.
 	l1=$(list cidr.txt "10.77.0.0/30" "198.51.100.0/22" "203.0.113.9" \
+		"198.18.0.0/15" \
 		"fd00:77::/126" "2001:db8::/32" "2001:db9:1:2::/64")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
-	assert_grep "$OUT" "6 prefixes" "the summary counts the prefixes"
-	assert_grep "$OUT" "target lengths IPv4 /32 /30 /22, IPv6 /126 /64 /32" \
+	assert_grep "$OUT" "7 prefixes" "the summary counts the prefixes"
+	assert_grep "$OUT" "target lengths IPv4 /32 /22, IPv6 /126 /64 /32" \
 		"the summary names the target lengths"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
@@ -31,16 +34,17 @@ test_cidr_lists()
 	expect_dropped "$BW_B6" "$BW_RX6" dropped_v6
 	expect_delivered "$BW_C6" "$BW_RX6"
 	bw 0 status "$BW_RX"
-	assert_grep "$OUT" "target lengths IPv4 +/32 /30 /22" "status: IPv4 targets"
+	assert_grep "$OUT" "target lengths IPv4 +/32 /22" "status: IPv4 targets"
 	assert_grep "$OUT" "target lengths IPv6 +/126 /64 /32" "status: IPv6 targets"
-	assert_grep "$OUT" "source prefixes +6 -> [0-9,]+ entries \(expansion x" \
-		"status: expansion factor"
+	assert_grep "$OUT" "source prefixes +7 -> 137 entries \(expansion x" \
+		"status: expansion factor (1 + 4 + 1 + 128 + 3 keys)"
 
-	# One IPv4 target length: the /22 and /30 expand to /32 keys.
+	# One IPv4 target length: the /22 and the /15 expand to /32 keys too.
 	bw 0 reload "$BW_RX" "${SEED[@]}" --max-lengths 1,3 "$l1"
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "target lengths IPv4 +/32$" "--max-lengths 1,3"
-	assert_grep "$OUT" "source prefixes +6 -> 1,?032 entries" "1029 + 3 keys"
+	assert_grep "$OUT" "source prefixes +7 -> 132,?104 entries" \
+		"1 + 4 + 1024 + 131072 + 3 keys"
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	expect_delivered "$BW_C4" "$BW_RX4"
 

@@ -18,7 +18,8 @@ ALL_TESTS="test_drop_reload_detach test_survives_cli_exit test_missing_list
 test_bad_line test_skip_invalid test_unknown_iface test_double_attach
 test_reload_bad_list test_not_attached test_detach_twice test_query test_add
 test_stdin_list test_list_formats test_monitor test_match_dst test_skb_mode
-test_status test_stats_dump test_real_lists test_usage"
+test_status test_stats_dump test_real_lists test_usage test_no_privileges
+test_foreign_xdp test_reload_under_traffic"
 
 SKIPPED_TEST=249
 # A fixed hash seed: whether an unlisted test address is a false positive
@@ -526,6 +527,101 @@ test_usage()
 	bw 2 attach "$BW_RX" --mode bogus "$TMP_DIR/x"
 	bw 2 attach "$BW_RX" --fpr 2 "$TMP_DIR/x"
 	assert_detached
+}
+
+# Without root nothing happens: a clear sentence, exit 1, no pins, no XDP
+# program; and an unprivileged detach leaves a running filter alone.
+test_no_privileges()
+{
+	local l nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+	command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
+	"${nobody[@]}" test -x "$BLOOMWALL" ||
+		skip "$BLOOMWALL is not reachable for an unprivileged user"
+	l=$(list a.txt "$BW_A4")
+	chmod 755 "$TMP_DIR"
+	chmod 644 "$l"
+	for verb in "attach $BW_RX $l" "reload $BW_RX $l" "detach $BW_RX"; do
+		# shellcheck disable=SC2086 # verb and arguments, split on purpose
+		"${nobody[@]}" "$BLOOMWALL" $verb >"$OUT" 2>"$ERR"
+		assert_eq "$?" 1 "unprivileged '$verb' exit status"
+		assert_grep "$ERR" "needs root" "unprivileged '$verb' says why"
+	done
+	bw_has_xdp "$BW_RX" && fail "an unprivileged attach attached something"
+	[ -e "$BW_PIN_ROOT/$BW_RX" ] && fail "an unprivileged attach pinned"
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$l"
+	"${nobody[@]}" "$BLOOMWALL" detach "$BW_RX" >"$OUT" 2>"$ERR"
+	assert_eq "$?" 1 "unprivileged detach of a running filter"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	assert_eq "$(generation)" 1 "generation after the refused verbs"
+	bw 0 detach "$BW_RX"
+	assert_detached
+}
+
+# Another XDP program on the interface: attach refuses and touches nothing,
+# detach leaves it alone.
+test_foreign_xdp()
+{
+	local obj=$TMP_DIR/pass.o l
+
+	printf '%s\n' \
+		'__attribute__((section("xdp"), used)) int pass(void *c) { return 2; }' \
+		'char _l[] __attribute__((section("license"), used)) = "GPL";' |
+		clang -target bpf -O2 -c -x c - -o "$obj" ||
+		skip "cannot build a test XDP program"
+	ip link set dev "$BW_RX" xdpgeneric obj "$obj" sec xdp ||
+		skip "ip cannot load an XDP object here"
+	l=$(list a.txt "$BW_A4")
+	bw 1 attach "$BW_RX" "${SEED[@]}" "$l"
+	assert_grep "$ERR" "already has an XDP program that is not bloomwall's" \
+		"attach names the other program"
+	bw_has_xdp "$BW_RX" || fail "the other XDP program was removed"
+	[ -e "$BW_PIN_ROOT/$BW_RX" ] && fail "a refused attach left pins"
+	expect_delivered "$BW_A4" "$BW_RX4"
+	bw 1 detach "$BW_RX"
+	bw_has_xdp "$BW_RX" || fail "detach removed the other XDP program"
+	ip link set dev "$BW_RX" xdpgeneric off
+}
+
+# The interface is never without a filter: pings from a listed and an
+# unlisted source run while the filter is swapped again and again between
+# two lists that both hold the listed one. Not one listed request may get
+# through, not one unlisted request may be lost.
+test_reload_under_traffic()
+{
+	local l1 l2 pa pb before n=0 got
+
+	l1=$(list a.txt "$BW_A4" 192.0.2.1)
+	l2=$(list b.txt "$BW_A4" 192.0.2.2 192.0.2.3 2001:db8::2)
+	bw 0 attach "$BW_RX" --seed 4242 "$l1"
+	bw 0 query "$BW_RX" "$BW_B4"
+	assert_grep "$OUT" "pass" "the unlisted source is no false positive"
+	bw 0 reload "$BW_RX" --seed 4243 "$l2"
+	bw 0 query "$BW_RX" "$BW_B4"
+	assert_grep "$OUT" "pass" "the unlisted source is no false positive"
+	before=$(bw_stat "$BW_RX" dropped_v4)
+	ip netns exec "$BW_NS" ping -n -q -c 300 -i 0.005 -W 2 \
+		-I "$BW_A4" "$BW_RX4" >"$TMP_DIR/ping_a" 2>&1 &
+	pa=$!
+	ip netns exec "$BW_NS" ping -n -q -c 300 -i 0.005 -W 2 \
+		-I "$BW_B4" "$BW_RX4" >"$TMP_DIR/ping_b" 2>&1 &
+	pb=$!
+	while kill -0 "$pa" 2>/dev/null || kill -0 "$pb" 2>/dev/null; do
+		"$BLOOMWALL" reload "$BW_RX" --seed $((4242 + n % 2)) \
+			"$([ $((n % 2)) -eq 0 ] && echo "$l1" || echo "$l2")" \
+			>/dev/null || fail "reload $n failed"
+		n=$((n + 1))
+	done
+	wait "$pa" "$pb"
+	echo "  $n reloads during the pings"
+	[ "$n" -ge 5 ] || fail "only $n reloads overlapped the traffic"
+	got=$(sed -nE 's/.* ([0-9]+) received.*/\1/p' "$TMP_DIR/ping_a")
+	assert_eq "$got" 0 "replies to the listed source during reloads"
+	got=$(sed -nE 's/.* ([0-9]+) received.*/\1/p' "$TMP_DIR/ping_b")
+	assert_eq "$got" 300 "replies to the unlisted source during reloads"
+	assert_eq $(($(bw_stat "$BW_RX" dropped_v4) - before)) 300 \
+		"dropped_v4 counts every listed request"
+	assert_eq "$(generation)" $((n + 2)) "one generation per reload"
 }
 
 # ----------------------------------------------------------------- runner
