@@ -693,11 +693,11 @@ static void dp_case(unsigned int w, unsigned int span, unsigned int lo)
 		return;
 	/*
 	 * The brute force may skip no length: targets from 0 (v4) up. The
-	 * rule: the fewest targets whose keys are within 1/8 of the minimum,
-	 * or 4096 keys, whichever is more.
+	 * rule: the fewest targets whose keys are within a third of the
+	 * minimum, or 4096 keys, whichever is more.
 	 */
 	min = brute_best(count, w == 32 ? 0 : lo, w, k, is_t, 0);
-	slack = min / 8 > 4096 ? min / 8 : 4096;
+	slack = min / 3 > 4096 ? min / 3 : 4096;
 	for (kk = 1; kk <= k; kk++) {
 		want = brute_best(count, w == 32 ? 0 : lo, w, kk, is_t, 0);
 		if (want <= min + slack)
