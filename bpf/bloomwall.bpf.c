@@ -71,12 +71,12 @@ struct {
 /* What happened to a packet; record_verdict() maps it to action + counter. */
 enum bw_verdict {
 	BW_V_CONTINUE = 0, /* parsed, not decided yet */
-	BW_V_PASS, /* tested, not listed */
+	BW_V_PASS,	   /* tested, not listed */
 	BW_V_NOT_IP,
 	BW_V_MALFORMED,
 	BW_V_NO_FILTER,
 	BW_V_MONITOR,
-	BW_V_ALLOWED, /* a hit, but the allowlist matched */
+	BW_V_ALLOWED,	/* a hit, but the allowlist matched */
 	BW_V_FALSE_POS, /* a hit, but the exact trie refused it */
 	BW_V_DROP,
 };
@@ -146,7 +146,7 @@ static __always_inline void *lookup_filter(const struct bw_hdr **hdrp)
  * more than the second copy that --match both then needs.
  */
 static __always_inline int lookup_addr(void *filter, const struct bw_hdr *hdr,
-				  __u32 family, __u64 hi, __u64 lo)
+				       __u32 family, __u64 hi, __u64 lo)
 {
 	const struct bw_block *blk;
 	__u32 i, r, start, end, idx, probes;
@@ -182,17 +182,17 @@ static __always_inline int lookup_addr(void *filter, const struct bw_hdr *hdr,
  * missing exact trie (a reload racing with this packet) confirms nothing:
  * better one listed packet through than one clean packet dropped.
  */
-static __always_inline enum bw_verdict confirm_hit(const struct bw_hdr *hdr,
-						   __u32 family,
-						   const struct bw_addr *a)
+static __always_inline enum bw_verdict
+confirm_hit(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
 {
 	struct bw_lpm_key key;
 	__u32 slot = hdr->exact_slot;
 	void *trie;
 
-	bw_lpm_key_set(&key, family, a->hi, a->lo,
-		       family == BW_V4 ? 32 : 128);
-	if (bpf_map_lookup_elem(&BW_MAP_ALLOW, &key))
+	bw_lpm_key_set(&key, family, a->hi, a->lo, family == BW_V4 ? 32 : 128);
+	/* The CLI keeps BW_F_ALLOW in step with the trie: skip an empty one. */
+	if ((hdr->flags & BW_F_ALLOW) &&
+	    bpf_map_lookup_elem(&BW_MAP_ALLOW, &key))
 		return BW_V_ALLOWED;
 	if (!(hdr->flags & BW_F_VERIFY))
 		return BW_V_DROP;

@@ -53,8 +53,9 @@ enum bw_family {
 /* bw_hdr.flags */
 #define BW_F_MATCH_SRC (1U << 0) /* test the source address */
 #define BW_F_MATCH_DST (1U << 1) /* test the destination address */
-#define BW_F_MONITOR (1U << 2)   /* count hits, pass them: never drop */
-#define BW_F_VERIFY (1U << 3)    /* a hit drops only if the exact trie agrees */
+#define BW_F_MONITOR (1U << 2)	 /* count hits, pass them: never drop */
+#define BW_F_VERIFY (1U << 3)	 /* a hit drops only if the exact trie agrees */
+#define BW_F_ALLOW (1U << 4)	 /* the allowlist has entries: consult it */
 
 /*
  * Block 0. Fits one cache line: every packet reads it. Regions are laid out
@@ -68,7 +69,7 @@ struct bw_hdr {
 	__u16 flags;
 	__u32 seed;
 	__u8 nlengths[BW_FAMILIES];
-	__u8 exact_slot;	/* verify mode: slot of the exact trie to use */
+	__u8 exact_slot; /* verify mode: slot of the exact trie to use */
 	__u8 pad;
 	/* Target prefix lengths, longest first; [family][i] for i < nlengths. */
 	__u8 plen[BW_FAMILIES][BW_MAX_LENGTHS];
@@ -83,11 +84,11 @@ struct bw_hdr {
  * never touches it, so it may grow without cost per packet.
  */
 struct bw_info {
-	__u64 generation;		/* 1 for the first filter, +1 per swap */
-	__u64 entries;			/* keys set in the filter */
-	__u64 source_entries;		/* list entries before expansion */
+	__u64 generation;     /* 1 for the first filter, +1 per swap */
+	__u64 entries;	      /* keys set in the filter */
+	__u64 source_entries; /* list entries before expansion */
 	__u32 region_entries[BW_REGIONS];
-	__u32 fpr_ppb;			/* target false-positive rate, 1e-9 units */
+	__u32 fpr_ppb; /* target false-positive rate, 1e-9 units */
 	__u32 reserved;
 };
 
@@ -104,12 +105,12 @@ struct bw_stats {
 	__u64 passed;
 	__u64 dropped_v4;
 	__u64 dropped_v6;
-	__u64 not_ip;		/* ARP, LLDP, MPLS ...: no address to test */
-	__u64 malformed;	/* truncated or bad headers: passed, never dropped */
-	__u64 monitored;	/* hits passed because the filter is in monitor mode */
-	__u64 allowed;		/* hits passed because the allowlist matched */
-	__u64 false_pos;	/* hits the exact trie refused (verify mode) */
-	__u64 no_filter;	/* no valid filter installed: passed */
+	__u64 not_ip;	 /* ARP, LLDP, MPLS ...: no address to test */
+	__u64 malformed; /* truncated or bad headers: passed, never dropped */
+	__u64 monitored; /* hits passed because the filter is in monitor mode */
+	__u64 allowed;	 /* hits passed because the allowlist matched */
+	__u64 false_pos; /* hits the exact trie refused (verify mode) */
+	__u64 no_filter; /* no valid filter installed: passed */
 };
 
 /*
@@ -227,8 +228,8 @@ static __always_inline __u32 bw_region_start(const struct bw_hdr *hdr,
  * at the first clear bit: on the common (unlisted) path that is the first or
  * second probe. The constant bound keeps the verifier's loop check trivial.
  */
-static __always_inline int bw_block_test(const struct bw_block *blk,
-					 __u64 hash, __u32 probes)
+static __always_inline int bw_block_test(const struct bw_block *blk, __u64 hash,
+					 __u32 probes)
 {
 	__u64 state = hash;
 	__u32 i, bit;

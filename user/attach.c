@@ -372,6 +372,18 @@ static void finish(const struct bw_swap *c, __u8 live, bool verify,
 	       added, removed);
 }
 
+/* The data path reads the allowlist only when the header says it has entries. */
+void bw_set_allow_flag(void *filter_mem, bool on)
+{
+	struct bw_hdr *hdr = filter_mem;
+
+	if (on)
+		__atomic_fetch_or(&hdr->flags, BW_F_ALLOW, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&hdr->flags, (__u16)~BW_F_ALLOW,
+				   __ATOMIC_RELEASE);
+}
+
 int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 {
 	const struct bw_hdr *hdr = b->filter.mem;
@@ -381,6 +393,9 @@ int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 	size_t added = 0;
 	int err;
 
+	/* A replaced allowlist decides; else the builder kept the old flag. */
+	if (s->allow_fd >= 0)
+		bw_set_allow_flag(b->filter.mem, s->allow->n4 + s->allow->n6);
 	err = stage(s, hdr->exact_slot, b, &added);
 	if (err) {
 		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
@@ -710,6 +725,7 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 				.prog_fd = -1 };
 	int err;
 
+	bw_set_allow_flag(b->filter.mem, allow && allow->n4 + allow->n6);
 	c.skel = bloomwall__open();
 	if (!c.skel) {
 		err = -errno;

@@ -24,17 +24,17 @@ struct bw_build_req {
 	char **lists;
 	int nlists;
 	struct bw_build_opts opts; /* fpr, seed, flags (BW_F_VERIFY: verify) */
-	struct bw_cidr_opts cidr; /* --max-lengths */
+	struct bw_cidr_opts cidr;  /* --max-lengths */
 	bool skip_invalid;
 	bool mask_host_bits;
-	__u8 exact_slot; /* verify mode: the slot the new trie goes into */
+	__u8 exact_slot;  /* verify mode: the slot the new trie goes into */
 	__u64 generation; /* of the new filter */
 };
 
 /* What a build makes: the filter and, in verify mode, its exact trie. */
 struct bw_built {
 	struct bw_filter_map filter;
-	int exact_fd; /* -1 without verify */
+	int exact_fd;	     /* -1 without verify */
 	__u64 exact_entries; /* merged prefixes in the trie */
 };
 
@@ -69,7 +69,7 @@ struct bw_swap {
 	int exact_fd; /* the exact tries' outer map, -1 if none is pinned */
 	int allow_fd; /* -1: the allowlist stays as it is */
 	const struct bw_list *allow; /* the new allowlist (allow_fd >= 0) */
-	__u64 old_generation; /* for the messages */
+	__u64 old_generation;	     /* for the messages */
 };
 
 /*
@@ -98,10 +98,10 @@ int bw_open_pinned_map(const char *iface, const char *name);
 
 /* The XDP hook of an interface, as far as bloomwall cares. */
 struct bw_xdp_info {
-	__u32 prog_id; /* program on the hook (a dispatcher, maybe) */
+	__u32 prog_id;	  /* program on the hook (a dispatcher, maybe) */
 	__u8 attach_mode; /* XDP_ATTACHED_* */
-	bool dispatcher; /* libxdp dispatcher with our program in it */
-	bool ours; /* our_id is attached, directly or not */
+	bool dispatcher;  /* libxdp dispatcher with our program in it */
+	bool ours;	  /* our_id is attached, directly or not */
 };
 
 int bw_xdp_info(int ifindex, __u32 our_id, struct bw_xdp_info *x);
@@ -132,6 +132,14 @@ int bw_explain_not_attached(const char *iface);
  */
 int bw_open_running(const char *iface, bool writable, int *outer_fd,
 		    struct bw_filter_map *m);
+
+/*
+ * Sets or clears BW_F_ALLOW in a filter's header (a new one, or the running
+ * one mmapped writable): the data path skips the allowlist trie without it,
+ * so it must be set before the first entry counts and cleared only once the
+ * trie is empty.
+ */
+void bw_set_allow_flag(void *filter_mem, bool on);
 
 /*
  * Loads the program with the built filter already in its slot (and its

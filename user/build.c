@@ -229,8 +229,8 @@ static struct bw_block *key_block(const void *mem, int r, __u64 hash)
 	const struct bw_hdr *hdr = mem;
 	__u32 start = bw_region_start(hdr, r);
 
-	return block_at(mem, start + bw_block_index(hash, hdr->region_end[r] -
-							       start));
+	return block_at(
+		mem, start + bw_block_index(hash, hdr->region_end[r] - start));
 }
 
 static void set_bits(struct bw_block *blk, __u64 hash, unsigned int probes)
@@ -268,8 +268,8 @@ static void fill_v4(void *mem, const struct bw_list *l)
 
 			len = bw_v4key_plen(key);
 			region[j] = rmap[len];
-			hash[j] = bw_hash_v4(bw_v4key_addr(key), len,
-					     hdr->seed);
+			hash[j] =
+				bw_hash_v4(bw_v4key_addr(key), len, hdr->seed);
 			blk[j] = key_block(mem, region[j], hash[j]);
 			__builtin_prefetch(blk[j], 1);
 		}
@@ -301,8 +301,7 @@ void bw_fill_filter(void *mem, const struct bw_plan *plan,
 	fill_v6(mem, l);
 }
 
-int bw_filter_lookup(const void *mem, const struct bw_prefix *addr,
-		     int *region)
+int bw_filter_lookup(const void *mem, const struct bw_prefix *addr, int *region)
 {
 	const struct bw_hdr *hdr = mem;
 	struct bw_prefix key = *addr;

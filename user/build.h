@@ -20,9 +20,9 @@
 #define BW_DEFAULT_FPR 0.001
 
 struct bw_build_opts {
-	double fpr;   /* target false-positive rate per family, (0, 0.5) */
-	__u32 seed;   /* hash seed; bw_build_opts_init() draws a random one */
-	__u16 flags;  /* BW_F_* */
+	double fpr;  /* target false-positive rate per family, (0, 0.5) */
+	__u32 seed;  /* hash seed; bw_build_opts_init() draws a random one */
+	__u16 flags; /* BW_F_* */
 };
 
 struct bw_plan {

@@ -262,9 +262,9 @@ int bw_cidr_choose(const __u64 *count, unsigned int width,
 		if (d.best[r][d.m - 1] < d.best[min_r][d.m - 1])
 			min_r = r;
 	fewest = d.best[min_r][d.m - 1];
-	fewest = sat_add(fewest, fewest / BW_CIDR_KEY_SLACK > BW_CIDR_KEY_FLOOR ?
-					 fewest / BW_CIDR_KEY_SLACK :
-					 BW_CIDR_KEY_FLOOR);
+	fewest = sat_add(fewest, fewest / BW_CIDR_KEY_SLACK > BW_CIDR_KEY_FLOOR
+					 ? fewest / BW_CIDR_KEY_SLACK
+					 : BW_CIDR_KEY_FLOOR);
 	for (best_r = 0; d.best[best_r][d.m - 1] > fewest; best_r++)
 		;
 	*keys = d.best[best_r][d.m - 1];
@@ -299,7 +299,7 @@ static void target_map(const struct bw_cidr_family_stats *fs,
 }
 
 struct fam_plan {
-	__u64 count[MAXW + 1]; /* merged prefixes per length */
+	__u64 count[MAXW + 1];	/* merged prefixes per length */
 	size_t first[MAXW + 1]; /* index of the first of each length */
 	unsigned int tgt[MAXW + 1];
 };

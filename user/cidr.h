@@ -56,9 +56,9 @@ struct bw_cidr_opts {
 };
 
 struct bw_cidr_family_stats {
-	__u64 source; /* prefixes in the input, duplicates included */
-	__u64 merged; /* after merging */
-	__u64 expanded; /* keys after expansion (the filter's entries) */
+	__u64 source;	       /* prefixes in the input, duplicates included */
+	__u64 merged;	       /* after merging */
+	__u64 expanded;	       /* keys after expansion (the filter's entries) */
 	unsigned int nlengths; /* target lengths chosen */
 	/* Target lengths, longest first (the order of bw_hdr.plen). */
 	__u8 plen[BW_MAX_LENGTHS];

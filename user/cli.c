@@ -145,9 +145,9 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 		return 0;
 	case BW_OPT_ALLOW:
 		if (a->nallow == BW_MAX_ALLOW_FILES)
-			return usage_error(v, "too many --allow files (%s)",
-					   "at most " bw_textify(
-						   BW_MAX_ALLOW_FILES));
+			return usage_error(
+				v, "too many --allow files (%s)",
+				"at most " bw_textify(BW_MAX_ALLOW_FILES));
 		a->allow[a->nallow++] = arg;
 		return 0;
 	}

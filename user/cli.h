@@ -68,8 +68,8 @@ struct bw_args {
 };
 
 struct bw_opt {
-	const char *name; /* long name; NULL ends a table */
-	int id; /* enum bw_opt_id */
+	const char *name;    /* long name; NULL ends a table */
+	int id;		     /* enum bw_opt_id */
 	const char *metavar; /* NULL: takes no argument */
 	const char *help;
 };
@@ -80,8 +80,8 @@ struct bw_verb {
 	const char *summary;
 	const char *details; /* more lines for --help, or NULL */
 	const struct bw_opt *opts;
-	int min_pos, max_pos; /* positional count, IFACE included; -1: any */
-	bool iface_optional; /* IFACE may be absent (status) */
+	int min_pos, max_pos;  /* positional count, IFACE included; -1: any */
+	bool iface_optional;   /* IFACE may be absent (status) */
 	bool iface_may_vanish; /* an unknown IFACE is not an error (detach) */
 	int (*run)(struct bw_args *a);
 };

@@ -59,11 +59,31 @@ static void print_total(const struct bw_args *a, int fd, const char *what,
 	long long total = bw_lpm_count(fd);
 
 	if (total >= 0)
-		printf("%s: %d of %d %s (allowlist now %'lld %s)\n",
-		       a->iface, n, a->npos, what, total,
+		printf("%s: %d of %d %s (allowlist now %'lld %s)\n", a->iface,
+		       n, a->npos, what, total,
 		       bw_plural(total, "entry", "entries"));
 	else
 		printf("%s: %d of %d %s\n", a->iface, n, a->npos, what);
+}
+
+/*
+ * The running filter's BW_F_ALLOW follows the trie: set once it has entries
+ * (after they are in), cleared once it is empty. Without the flag the data
+ * path skips the trie, so a failure here is said out loud.
+ */
+static void set_running_flag(const struct bw_args *a, bool on)
+{
+	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	int outer = -1;
+
+	if (bw_open_running(a->iface, true, &outer, &m)) {
+		pr_warn("%s: cannot update the running filter's allowlist flag; a 'bloomwall reload' sets it\n",
+			a->iface);
+		return;
+	}
+	bw_set_allow_flag(m.mem, on);
+	bw_filter_close(&m);
+	close(outer);
 }
 
 static int do_allow(struct bw_args *a)
@@ -91,6 +111,8 @@ static int do_allow(struct bw_args *a)
 	}
 	if (c.fd >= 0)
 		print_total(a, c.fd, "added", n);
+	if (n)
+		set_running_flag(a, true);
 	allow_close(&c);
 	return err;
 }
@@ -118,6 +140,8 @@ static int do_unallow(struct bw_args *a)
 	}
 	if (c.fd >= 0)
 		print_total(a, c.fd, "removed", n);
+	if (n && c.fd >= 0 && bw_lpm_count(c.fd) == 0)
+		set_running_flag(a, false);
 	if (!err && absent) {
 		pr_warn("%s: %d of %d entries were not in the allowlist (an entry is removed with the prefix it was added with; 'bloomwall status %s' counts them)\n",
 			a->iface, absent, a->npos, a->iface);

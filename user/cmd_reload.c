@@ -45,7 +45,7 @@ static const struct bw_opt reload_opts[] = {
 /* Action and direction stay as they are unless the options change them. */
 static __u16 new_flags(const struct bw_args *a, __u16 cur)
 {
-	__u16 flags = cur & (BW_F_MATCH | BW_F_MONITOR);
+	__u16 flags = cur & (BW_F_MATCH | BW_F_MONITOR | BW_F_ALLOW);
 
 	if (a->match)
 		flags = (flags & ~BW_F_MATCH) | a->match;

@@ -522,8 +522,8 @@ static size_t unique(void *arr, size_t n, size_t size)
 	size_t i, out = 0;
 
 	for (i = 0; i < n; i++) {
-		if (out && !memcmp(base + (out - 1) * size, base + i * size,
-				   size))
+		if (out &&
+		    !memcmp(base + (out - 1) * size, base + i * size, size))
 			continue;
 		if (out != i)
 			memcpy(base + out * size, base + i * size, size);

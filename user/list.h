@@ -41,8 +41,8 @@ struct bw_list {
 };
 
 struct bw_list_opts {
-	bool skip_invalid; /* warn and go on instead of failing the build */
-	bool allow_cidr;   /* prefixes shorter than a host address */
+	bool skip_invalid;   /* warn and go on instead of failing the build */
+	bool allow_cidr;     /* prefixes shorter than a host address */
 	bool mask_host_bits; /* mask a.b.c.d/len with host bits set, warn */
 };
 

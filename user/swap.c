@@ -50,7 +50,8 @@ int bw_filter_create(__u32 nblocks, struct bw_filter_map *m)
 			pr_warn("Cannot create the filter map: permission denied (run as root, or with CAP_BPF)\n");
 		else
 			pr_warn("Cannot create a filter map of %u blocks (%.1f MiB): %s\n",
-				nblocks, nblocks * (double)BW_BLOCK_BYTES / (1 << 20),
+				nblocks,
+				nblocks * (double)BW_BLOCK_BYTES / (1 << 20),
 				strerror(-err));
 		m->fd = -1;
 		return err;
@@ -87,8 +88,7 @@ int bw_filter_commit(int outer_fd, const struct bw_filter_map *m)
 /* The slot holds an id; the map behind it may be freed by a concurrent swap. */
 #define OPEN_RETRIES 5
 
-int bw_filter_open_current(int outer_fd, bool writable,
-			   struct bw_filter_map *m)
+int bw_filter_open_current(int outer_fd, bool writable, struct bw_filter_map *m)
 {
 	struct bpf_map_info info = {};
 	__u32 key = 0, id, len = sizeof(info);

@@ -13,14 +13,17 @@
 #include <linux/types.h>
 
 struct bw_filter_map {
-	int fd;		/* -1 when not open */
-	void *mem;	/* mmapped blocks, NULL when not mapped */
-	size_t len;	/* bytes mapped */
+	int fd;	    /* -1 when not open */
+	void *mem;  /* mmapped blocks, NULL when not mapped */
+	size_t len; /* bytes mapped */
 	__u32 nblocks;
-	__u32 id;	/* kernel map id */
+	__u32 id; /* kernel map id */
 };
 
-#define BW_FILTER_MAP_INIT { .fd = -1 }
+#define BW_FILTER_MAP_INIT \
+	{                  \
+		.fd = -1   \
+	}
 
 /*
  * Creates an mmapable inner map of nblocks and maps it read-write (zeroed).

@@ -54,7 +54,7 @@ struct {
 
 struct lpm_v4_key {
 	__u32 prefixlen;
-	__u32 addr;	/* network order */
+	__u32 addr; /* network order */
 };
 
 /* The LPM trie, as Cilium's prefilter keeps its CIDRs. */

@@ -20,8 +20,8 @@
 #include "swap.h"
 
 #define BENCH_SEED 0x5eed1e55U
-#define BENCH_SRCS_MAX (1U << 20)	/* cold: ~1M distinct sources */
-#define BENCH_WARM (1U << 12)		/* warm: 4096 distinct sources */
+#define BENCH_SRCS_MAX (1U << 20) /* cold: ~1M distinct sources */
+#define BENCH_WARM (1U << 12)	  /* warm: 4096 distinct sources */
 #define BENCH_MAX_TRIALS 15
 #define BENCH_MAX_ROWS 16
 #define BENCH_FRAME_LEN 64
@@ -37,24 +37,24 @@ enum bench_scen {
 
 /* How a row's verdicts are checked. */
 enum bench_check {
-	CK_NONE,	/* floors: nothing to check */
-	CK_EXACT,	/* drop exactly the listed sources */
-	CK_PREDICT,	/* drop exactly what the builder predicts */
-	CK_NO_FN,	/* kernel Bloom map: every listed source dropped */
+	CK_NONE,    /* floors: nothing to check */
+	CK_EXACT,   /* drop exactly the listed sources */
+	CK_PREDICT, /* drop exactly what the builder predicts */
+	CK_NO_FN,   /* kernel Bloom map: every listed source dropped */
 };
 
 struct bench_row {
 	char name[48];
 	int prog_fd;
-	bool direct;		/* run without the harness (floor rows) */
+	bool direct; /* run without the harness (floor rows) */
 	enum bench_check check;
-	const __u8 *predict[2];	/* CK_PREDICT: [0] unlisted, [1] listed */
+	const __u8 *predict[2]; /* CK_PREDICT: [0] unlisted, [1] listed */
 	/* Map cost, < 0 when not applicable. */
-	long long memlock;	/* bytes, /proc/self/fdinfo "memlock:" */
-	long long measured;	/* bytes, kmem_bytes() growth across create+fill */
-	double load_s;		/* create + fill seconds */
-	double fpr;		/* hits among the unlisted cold set */
-	__u64 entries;		/* keys the structure holds */
+	long long memlock;  /* bytes, /proc/self/fdinfo "memlock:" */
+	long long measured; /* bytes, kmem_bytes() growth across create+fill */
+	double load_s;	    /* create + fill seconds */
+	double fpr;	    /* hits among the unlisted cold set */
+	__u64 entries;	    /* keys the structure holds */
 	/* Results. */
 	double t[SC_N][BENCH_MAX_TRIALS];
 	double med[SC_N], min[SC_N];
@@ -64,10 +64,10 @@ struct bench_row {
 /* One table section: a list, its address sets and its rows. */
 struct bench_set {
 	char label[64];
-	__u64 n;		/* list entries */
-	__u32 *listed;		/* network order, nl of them */
+	__u64 n;       /* list entries */
+	__u32 *listed; /* network order, nl of them */
 	__u32 nl;
-	__u32 *unlisted;	/* network order, nu of them */
+	__u32 *unlisted; /* network order, nu of them */
 	__u32 nu;
 	struct bench_row rows[BENCH_MAX_ROWS];
 	int nrows;
@@ -82,10 +82,10 @@ struct bench_cfg {
 	int nsizes;
 	const char *mixed_path;
 	const char *results_path;
-	const char *veth;	/* "nsA:devA:nsB:devB" or NULL */
-	int cpu;		/* core the measurements run on */
-	__u32 verify_stride;	/* check every Nth source (1: all) */
-	const char *parts;	/* which parts to run, NULL: all */
+	const char *veth;    /* "nsA:devA:nsB:devB" or NULL */
+	int cpu;	     /* core the measurements run on */
+	__u32 verify_stride; /* check every Nth source (1: all) */
+	const char *parts;   /* which parts to run, NULL: all */
 };
 
 /* util.c */
@@ -103,7 +103,6 @@ void *bench_alloc(size_t n);
 
 /* table.c */
 void print_set(FILE *f, const struct bench_set *s, int bw_row);
-void print_header(FILE *f, const struct bench_cfg *cfg, int argc,
-		  char **argv);
+void print_header(FILE *f, const struct bench_cfg *cfg, int argc, char **argv);
 
 #endif /* __BW_BENCH_H */

@@ -14,8 +14,8 @@
 struct bench;
 
 /* Builds every structure for keys, checks every verdict, runs the trials. */
-int run_set(const struct bench_cfg *cfg, struct bench_set *s,
-	    const __u64 *keys, size_t n, bool mixed);
+int run_set(const struct bench_cfg *cfg, struct bench_set *s, const __u64 *keys,
+	    size_t n, bool mixed);
 
 /* Runs each checked row once per source; fills wrong, checked and fpr. */
 int verify_set(struct bench_set *s, __u8 *frame, __u32 stride);

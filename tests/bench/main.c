@@ -49,15 +49,33 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'q': cfg->quick = true; break;
-		case 'o': cfg->results_path = optarg; break;
-		case 'm': cfg->mixed_path = optarg; break;
-		case 'V': cfg->veth = optarg; break;
-		case 'c': cfg->cpu = atoi(optarg); break;
-		case 't': cfg->trials = atoi(optarg); break;
-		case 's': cfg->verify_stride = atoi(optarg); break;
-		case 'p': cfg->parts = optarg; break;
-		default: usage(); return -EINVAL;
+		case 'q':
+			cfg->quick = true;
+			break;
+		case 'o':
+			cfg->results_path = optarg;
+			break;
+		case 'm':
+			cfg->mixed_path = optarg;
+			break;
+		case 'V':
+			cfg->veth = optarg;
+			break;
+		case 'c':
+			cfg->cpu = atoi(optarg);
+			break;
+		case 't':
+			cfg->trials = atoi(optarg);
+			break;
+		case 's':
+			cfg->verify_stride = atoi(optarg);
+			break;
+		case 'p':
+			cfg->parts = optarg;
+			break;
+		default:
+			usage();
+			return -EINVAL;
 		}
 	}
 	return 0;

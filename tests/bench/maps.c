@@ -47,8 +47,8 @@ static void cost_end(const struct cost *c, struct bench_row *r, int fd)
 }
 
 /* Batched updates, falling back to one by one where batches are refused. */
-static int update_many(int fd, void *keys, size_t ksz, void *vals,
-		       size_t vsz, size_t n)
+static int update_many(int fd, void *keys, size_t ksz, void *vals, size_t vsz,
+		       size_t n)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	size_t i, done;
@@ -60,7 +60,8 @@ static int update_many(int fd, void *keys, size_t ksz, void *vals,
 					  (char *)vals + done * vsz, &cnt,
 					  &opts))
 			continue;
-		if (errno != EINVAL && errno != ENOTSUP && errno != 524 /* ENOTSUPP */)
+		if (errno != EINVAL && errno != ENOTSUP &&
+		    errno != 524 /* ENOTSUPP */)
 			return -errno;
 		break;
 	}
@@ -160,8 +161,7 @@ int make_kbloom(const __u64 *keys, size_t n, struct bench_row *r)
 }
 
 /* Keys and per-CPU __u64 values, 1 (the source flag) on every CPU. */
-static int prep_xdpfilter(const __u64 *keys, size_t n, __u32 **kp,
-			  __u64 **vp)
+static int prep_xdpfilter(const __u64 *keys, size_t n, __u32 **kp, __u64 **vp)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	size_t i;
@@ -194,8 +194,7 @@ int make_xdpfilter(const __u64 *keys, size_t n, struct bench_row *r,
 	obj = bpf_object__open_file(XDPFILT_PATH, NULL);
 	if (!obj)
 		return -errno;
-	bpf_object__for_each_map(map, obj)
-		bpf_map__set_pin_path(map, NULL);
+	bpf_object__for_each_map(map, obj) bpf_map__set_pin_path(map, NULL);
 	map = bpf_object__find_map_by_name(obj, "filter_ipv4");
 	ncpu = prep_xdpfilter(keys, n, &k, &v);
 	err = !map ? -ENOENT : ncpu < 0 ? ncpu : 0;
@@ -214,8 +213,8 @@ int make_xdpfilter(const __u64 *keys, size_t n, struct bench_row *r,
 	*objp = obj;
 	free(k);
 	free(v);
-	return bpf_program__fd(bpf_object__find_program_by_name(obj,
-							"xdpfilt_alw_ip"));
+	return bpf_program__fd(
+		bpf_object__find_program_by_name(obj, "xdpfilt_alw_ip"));
 err:
 	free(k);
 	free(v);

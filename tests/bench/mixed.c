@@ -36,7 +36,8 @@ static size_t make_ranges(const __u64 *keys, size_t n, struct range *r)
 	size_t i, m = 0;
 
 	for (i = 0; i < n; i++) {
-		r[i].lo = bw_v4key_addr(keys[i]) & ~host_mask(bw_v4key_plen(keys[i]));
+		r[i].lo = bw_v4key_addr(keys[i]) &
+			  ~host_mask(bw_v4key_plen(keys[i]));
 		r[i].hi = r[i].lo | host_mask(bw_v4key_plen(keys[i]));
 	}
 	qsort(r, n, sizeof(*r), cmp_range);
@@ -88,7 +89,8 @@ static void make_sources(struct bench_set *s, const __u64 *keys, size_t n)
 	for (i = 0; i < s->nl; i++) {
 		k = keys[rnd(&st) % n];
 		a = bw_v4key_addr(k) & ~host_mask(bw_v4key_plen(k));
-		s->listed[i] = a | ((__u32)rnd(&st) & host_mask(bw_v4key_plen(k)));
+		s->listed[i] =
+			a | ((__u32)rnd(&st) & host_mask(bw_v4key_plen(k)));
 	}
 	for (i = 0; i < s->nu; j++) {
 		a = bench_perm(j);
@@ -108,7 +110,8 @@ int mixed_set(const struct bench_cfg *cfg, struct bench_set *s,
 	bw_list_init(&l);
 	err = bw_list_load(&l, path, &lo);
 	if (err || !l.n4) {
-		fprintf(stderr, "bench: %s: cannot read the mixed list, its rows are missing\n",
+		fprintf(stderr,
+			"bench: %s: cannot read the mixed list, its rows are missing\n",
 			path);
 		bw_list_free(&l);
 		return 0;

@@ -80,7 +80,8 @@ int verify_set(struct bench_set *s, __u8 *frame, __u32 stride)
 		if (!err)
 			err = verify_one(r, 1, s->listed, s->nl, frame, stride);
 		if (r->wrong)
-			fprintf(stderr, "bench: %s: %s: %llu of %llu verdicts WRONG\n",
+			fprintf(stderr,
+				"bench: %s: %s: %llu of %llu verdicts WRONG\n",
 				s->label, r->name, (unsigned long long)r->wrong,
 				(unsigned long long)r->checked);
 	}
@@ -100,8 +101,8 @@ static int measure(struct bench_row *r, struct bench *sk, const __u8 *frame,
 		err = run_prog(r->prog_fd, frame, repeat, &ret, &dur);
 		goto out;
 	}
-	if (bpf_map_update_elem(bpf_map__fd(sk->maps.target), &key,
-				&r->prog_fd, BPF_ANY))
+	if (bpf_map_update_elem(bpf_map__fd(sk->maps.target), &key, &r->prog_fd,
+				BPF_ANY))
 		return -errno;
 	sk->bss->ctr = 0;
 	sk->bss->mask = mask;
@@ -158,7 +159,10 @@ int time_set(struct bench_set *s, struct bench *skel, __u64 *srcs,
 	     const __u8 *frame, const struct bench_cfg *cfg)
 {
 	static const char *const names[SC_N] = {
-		"unlisted warm", "unlisted cold", "listed warm", "listed cold",
+		"unlisted warm",
+		"unlisted cold",
+		"listed warm",
+		"listed cold",
 	};
 	int sc, err;
 

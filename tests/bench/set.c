@@ -29,17 +29,17 @@ struct set_ctx {
 	struct bloomwall *bw[2];
 	struct bpf_object *xf;
 	int hash_fd, lpm_fd, bloom_fd;
-	struct bw_filter_map filt[2];	/* [0] CLI build, [1] one length */
+	struct bw_filter_map filt[2]; /* [0] CLI build, [1] one length */
 	int nfilt;
-	__u8 *predict[2][2];		/* [filter][listed] */
-	__u64 *srcs;			/* mmapped harness table */
+	__u8 *predict[2][2]; /* [filter][listed] */
+	__u64 *srcs;	     /* mmapped harness table */
 	int harness_fd, target_fd;
 	__u8 frame[BENCH_FRAME_LEN];
 };
 
 /* Appends a row; cost (or NULL) holds what was measured while building. */
-static struct bench_row *add_row(struct bench_set *s, const char *name,
-				 int fd, bool direct, enum bench_check ck,
+static struct bench_row *add_row(struct bench_set *s, const char *name, int fd,
+				 bool direct, enum bench_check ck,
 				 const struct bench_row *cost)
 {
 	struct bench_row *r = &s->rows[s->nrows++];
@@ -174,19 +174,19 @@ static int build_bloomwall(struct set_ctx *x, const __u64 *keys, size_t n,
 		return err;
 	add_row(x->set, "bloomwall", -1, false, CK_PREDICT, &c);
 	x->nfilt = 1;
-	snprintf(x->set->note, sizeof(x->set->note),
-		 "bloomwall: %llu list entries -> %llu merged -> %llu keys in %u target length(s)",
-		 (unsigned long long)st.fam[BW_V4].source,
-		 (unsigned long long)st.fam[BW_V4].merged,
-		 (unsigned long long)st.fam[BW_V4].expanded,
-		 st.fam[BW_V4].nlengths);
+	snprintf(
+		x->set->note, sizeof(x->set->note),
+		"bloomwall: %llu list entries -> %llu merged -> %llu keys in %u target length(s)",
+		(unsigned long long)st.fam[BW_V4].source,
+		(unsigned long long)st.fam[BW_V4].merged,
+		(unsigned long long)st.fam[BW_V4].expanded,
+		st.fam[BW_V4].nlengths);
 	if (mixed || st.fam[BW_V4].nlengths <= 1)
 		return 0;
 	err = make_bloomwall(keys, n, 1, &x->filt[1], &c, NULL);
 	if (err)
 		return err;
-	add_row(x->set, "bloomwall, 1 length (/32)", -1, false, CK_PREDICT,
-		&c);
+	add_row(x->set, "bloomwall, 1 length (/32)", -1, false, CK_PREDICT, &c);
 	x->nfilt = 2;
 	return 0;
 }
@@ -244,8 +244,8 @@ static void add_floor_rows(struct set_ctx *x)
 		bpf_program__fd(sk->progs.xdp_pass), true, CK_NONE, NULL);
 	add_row(s, "parse floor (direct, 1 frame)",
 		bpf_program__fd(sk->progs.xdp_parse), true, CK_NONE, NULL);
-	add_row(s, "harness -> XDP_PASS",
-		bpf_program__fd(sk->progs.xdp_pass), false, CK_NONE, NULL);
+	add_row(s, "harness -> XDP_PASS", bpf_program__fd(sk->progs.xdp_pass),
+		false, CK_NONE, NULL);
 	add_row(s, "harness -> parse floor",
 		bpf_program__fd(sk->progs.xdp_parse), false, CK_NONE, NULL);
 	memcpy(&s->rows[s->nrows], tmp, n * sizeof(*tmp));
@@ -275,11 +275,14 @@ static void ctx_free(struct set_ctx *x)
 	settle_memory();
 }
 
-int run_set(const struct bench_cfg *cfg, struct bench_set *s,
-	    const __u64 *keys, size_t n, bool mixed)
+int run_set(const struct bench_cfg *cfg, struct bench_set *s, const __u64 *keys,
+	    size_t n, bool mixed)
 {
 	struct set_ctx x = {
-		.cfg = cfg, .set = s, .hash_fd = -1, .lpm_fd = -1,
+		.cfg = cfg,
+		.set = s,
+		.hash_fd = -1,
+		.lpm_fd = -1,
 		.bloom_fd = -1,
 		.filt = { BW_FILTER_MAP_INIT, BW_FILTER_MAP_INIT },
 	};

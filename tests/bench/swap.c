@@ -139,8 +139,8 @@ int bench_build_swap(const struct bench_cfg *cfg)
 	}
 	for (i = 0; i < SWAP_SIZES && !err; i++)
 		err = swap_size(bpf_map__fd(skel->maps.filter), dir,
-				cfg->quick ? 100000 * (i * 9 + 1) :
-					     1000000 * (i * 9 + 1));
+				cfg->quick ? 100000 * (i * 9 + 1)
+					   : 1000000 * (i * 9 + 1));
 	rmdir(dir);
 out:
 	bloomwall__destroy(skel);
@@ -155,7 +155,8 @@ static void print_swap(FILE *f, const struct swap_result *r)
 	finish_stats((double *)r->build, r->trials, &b, &bm);
 	finish_stats((double *)r->swap, r->trials, &s, &sm);
 	finish_stats((double *)r->total, r->trials, &t, &tm);
-	fprintf(f, "| %llu | %.3f (%.3f) | %.3f (%.3f) | %.1f (%.1f) | %.3f (%.3f) | %.1f MiB |\n",
+	fprintf(f,
+		"| %llu | %.3f (%.3f) | %.3f (%.3f) | %.1f (%.1f) | %.3f (%.3f) | %.1f MiB |\n",
 		(unsigned long long)r->n, p, pm, b, bm, s * 1e6, sm * 1e6, t,
 		tm, r->nblocks * (double)BW_BLOCK_BYTES / (1 << 20));
 }
@@ -166,13 +167,16 @@ void print_swap_results(FILE *f)
 
 	if (!nswap)
 		return;
-	fprintf(f, "### List file to swapped-in filter (one core, median (min) of %d)\n\n",
+	fprintf(f,
+		"### List file to swapped-in filter (one core, median (min) of %d)\n\n",
 		SWAP_TRIALS);
-	fprintf(f, "| entries | parse s | build s | swap us | total s | filter |\n");
+	fprintf(f,
+		"| entries | parse s | build s | swap us | total s | filter |\n");
 	fprintf(f, "|---:|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < nswap; i++)
 		print_swap(f, &swap_res[i]);
-	fprintf(f, "\nparse = bw_list_load of the file; build = bw_cidr_prepare + bw_plan_filter + "
+	fprintf(f,
+		"\nparse = bw_list_load of the file; build = bw_cidr_prepare + bw_plan_filter + "
 		"bw_filter_create + bw_fill_filter; swap = bw_filter_commit (one update of the outer slot).\n\n");
 }
 

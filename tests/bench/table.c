@@ -33,8 +33,7 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-void print_header(FILE *f, const struct bench_cfg *cfg, int argc,
-		  char **argv)
+void print_header(FILE *f, const struct bench_cfg *cfg, int argc, char **argv)
 {
 	char cpu[128], date[64];
 	struct utsname u;
@@ -47,10 +46,12 @@ void print_header(FILE *f, const struct bench_cfg *cfg, int argc,
 	fprintf(f, "# bloomwall benchmark\n\n");
 	fprintf(f, "- machine: %s, %ld CPUs, kernel %s (%s), %s\n", cpu,
 		sysconf(_SC_NPROCESSORS_ONLN), u.release, u.machine, date);
-	fprintf(f, "- command: `make bench%s` ->", cfg->quick ? " BENCH_QUICK=1" : "");
+	fprintf(f, "- command: `make bench%s` ->",
+		cfg->quick ? " BENCH_QUICK=1" : "");
 	for (i = 0; i < argc; i++)
 		fprintf(f, " %s", argv[i]);
-	fprintf(f, "\n- method: BPF_PROG_TEST_RUN, ns per packet as the kernel reports it (its timer skips reschedules); "
+	fprintf(f,
+		"\n- method: BPF_PROG_TEST_RUN, ns per packet as the kernel reports it (its timer skips reschedules); "
 		"median (min) of %d trials, rows interleaved in every trial; "
 		"%u runs per trial warm (%u distinct sources), %u cold (%u distinct sources, or every listed address if fewer); "
 		"all rows but the two direct ones run through the harness (rewrite source, tail call), whose own cost is the row harness -> XDP_PASS. "
@@ -102,8 +103,7 @@ static void print_row(FILE *f, const struct bench_row *r,
 	if (r->memlock >= 0 && r->entries)
 		snprintf(bits, sizeof(bits), "%.1f",
 			 r->memlock * 8.0 / r->entries);
-	snprintf(load, sizeof(load), r->load_s < 0 ? "-" : "%.2f s",
-		 r->load_s);
+	snprintf(load, sizeof(load), r->load_s < 0 ? "-" : "%.2f s", r->load_s);
 	fprintf(f, "| %s |", r->name);
 	for (sc = 0; sc < SC_N; sc++)
 		fprintf(f, " %.0f (%.0f) |", r->med[sc], r->min[sc]);
@@ -127,8 +127,10 @@ void print_set(FILE *f, const struct bench_set *s, int bw_row)
 	fprintf(f, "### %s\n\n", s->label);
 	if (s->note[0])
 		fprintf(f, "%s\n\n", s->note);
-	fprintf(f, "| structure | unlisted warm | unlisted cold | listed warm | listed cold | memlock | measured | bits/entry | FPR | load+fill | x bloomwall (uw / uc / lw / lc) | verdicts |\n");
-	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+	fprintf(f,
+		"| structure | unlisted warm | unlisted cold | listed warm | listed cold | memlock | measured | bits/entry | FPR | load+fill | x bloomwall (uw / uc / lw / lc) | verdicts |\n");
+	fprintf(f,
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
 	for (i = 0; i < s->nrows; i++)
 		print_row(f, &s->rows[i], bw);
 	fprintf(f, "\n");

@@ -12,8 +12,7 @@
 static const char *const col[SC_N] = { "unlisted warm", "unlisted cold",
 				       "listed warm", "listed cold" };
 
-static const struct bench_row *find(const struct bench_set *s,
-				    const char *name)
+static const struct bench_row *find(const struct bench_set *s, const char *name)
 {
 	int i;
 
@@ -42,11 +41,13 @@ static void t_overhead(FILE *f, const struct bench_set *s)
 
 	if (!bw || !bare || !fl)
 		return;
-	fprintf(f, "- bloomwall <= floor + 1.2 x bare lookup (%s; floor = harness -> parse floor):\n",
+	fprintf(f,
+		"- bloomwall <= floor + 1.2 x bare lookup (%s; floor = harness -> parse floor):\n",
 		s->label);
 	for (sc = 0; sc < SC_N; sc++) {
 		lim = fl->med[sc] + 1.2 * (bare->med[sc] - fl->med[sc]);
-		fprintf(f, "  - %s: bloomwall %.0f, floor %.0f, bare %.0f, limit %.1f: %s\n",
+		fprintf(f,
+			"  - %s: bloomwall %.0f, floor %.0f, bare %.0f, limit %.1f: %s\n",
 			col[sc], bw->med[sc], fl->med[sc], bare->med[sc], lim,
 			verdict(bw->med[sc] <= lim, bw, bare));
 	}
@@ -64,7 +65,8 @@ static void t_ratio(FILE *f, const struct bench_set *s, const char *name,
 		return;
 	for (sc = SC_UC; sc < SC_N; sc += 2) {
 		x = r->med[sc] / bw->med[sc];
-		fprintf(f, "  - vs %s, %s: %.0f / %.0f = %.2fx (need %s%.1fx): %s\n",
+		fprintf(f,
+			"  - vs %s, %s: %.0f / %.0f = %.2fx (need %s%.1fx): %s\n",
 			name, col[sc], r->med[sc], bw->med[sc], x,
 			need > 1 ? ">= " : "> ", need,
 			verdict(need > 1 ? x >= need : x > need, bw, r));
@@ -80,7 +82,8 @@ static void t_memory(FILE *f, const struct bench_set *s)
 		return;
 	bits = bw->memlock * 8.0 / bw->entries;
 	/* 0.11 %: three standard deviations above 0.1 % on 1M samples. */
-	fprintf(f, "- at most 16 bits per entry at 0.1 %% (%s): %.2f bits/entry, measured FPR %.3f %% on %u non-members: %s\n",
+	fprintf(f,
+		"- at most 16 bits per entry at 0.1 %% (%s): %.2f bits/entry, measured FPR %.3f %% on %u non-members: %s\n",
 		s->label, bits, bw->fpr * 100, s->nu,
 		verdict(bits <= 16 && bw->fpr <= 0.0011, bw, NULL));
 }
@@ -93,10 +96,12 @@ static void t_mixed(FILE *f, const struct bench_set *mixed,
 	int sc;
 
 	if (!m || !b) {
-		fprintf(f, "- mixed list <= 1.3 x bare addresses: pending (no mixed-list rows)\n");
+		fprintf(f,
+			"- mixed list <= 1.3 x bare addresses: pending (no mixed-list rows)\n");
 		return;
 	}
-	fprintf(f, "- mixed list <= 1.3 x bare addresses of the same size (%s vs %s):\n",
+	fprintf(f,
+		"- mixed list <= 1.3 x bare addresses of the same size (%s vs %s):\n",
 		mixed->label, bare->label);
 	for (sc = 0; sc < SC_N; sc++)
 		fprintf(f, "  - %s: %.0f vs %.0f = %.2fx: %s\n", col[sc],
@@ -110,7 +115,8 @@ static void t_swap(FILE *f, __u64 n)
 
 	if (t < 0)
 		return;
-	fprintf(f, "- list to swapped filter at %llu entries under 3 s on one core: %.2f s: %s\n",
+	fprintf(f,
+		"- list to swapped filter at %llu entries under 3 s on one core: %.2f s: %s\n",
 		(unsigned long long)n, t, t < 3 ? "met" : "MISSED");
 }
 

@@ -70,8 +70,9 @@ static int parse_spec(struct veth_ctx *v, const char *spec)
 
 static int enter(struct veth_ctx *v, int side)
 {
-	return setns(side < 0 ? v->selffd : v->nsfd[side], CLONE_NEWNET) ?
-		       -errno : 0;
+	return setns(side < 0 ? v->selffd : v->nsfd[side], CLONE_NEWNET)
+		       ? -errno
+		       : 0;
 }
 
 static int open_ns(struct veth_ctx *v)
@@ -130,14 +131,16 @@ static int send_frames(struct veth_ctx *v, __u32 n, double *secs)
 		return err;
 	t0 = now_ns();
 	err = bpf_prog_test_run_opts(bpf_program__fd(v->skel->progs.sender),
-				     &opts) ? -errno : 0;
+				     &opts)
+		      ? -errno
+		      : 0;
 	*secs = (now_ns() - t0) / 1e9;
 	return enter(v, -1) ?: err;
 }
 
 /* Attaches fd in native mode on veth B, sends n frames, counts them. */
-static int one_run(struct veth_ctx *v, int fd, __u32 n,
-		   struct veth_result *r, int t)
+static int one_run(struct veth_ctx *v, int fd, __u32 n, struct veth_result *r,
+		   int t)
 {
 	__u32 rx0, rx1;
 	double secs = 0;
@@ -215,7 +218,8 @@ static __u64 bw_dropped(struct veth_ctx *v)
 
 int bench_veth(const struct bench_cfg *cfg)
 {
-	struct veth_ctx v = { .filt = BW_FILTER_MAP_INIT, .selffd = -1,
+	struct veth_ctx v = { .filt = BW_FILTER_MAP_INIT,
+			      .selffd = -1,
 			      .nsfd = { -1, -1 } };
 	__u32 n = cfg->quick ? 1U << 20 : 1U << 22;
 	int t, err;
@@ -233,8 +237,9 @@ int bench_veth(const struct bench_cfg *cfg)
 		err = one_run(&v, bpf_program__fd(v.skel->progs.xdp_drop), n,
 			      &veth_res[0], t);
 		if (!err)
-			err = one_run(&v, bpf_program__fd(v.bw->progs.bloomwall_xdp),
-				      n, &veth_res[1], t);
+			err = one_run(
+				&v, bpf_program__fd(v.bw->progs.bloomwall_xdp),
+				n, &veth_res[1], t);
 		nveth = t + 1;
 	}
 	if (v.bw)
@@ -254,9 +259,11 @@ void print_veth_results(FILE *f)
 
 	if (!nveth)
 		return;
-	fprintf(f, "### Drop rate on a veth pair, one core (median (min) of %d, Mpps)\n\n",
+	fprintf(f,
+		"### Drop rate on a veth pair, one core (median (min) of %d, Mpps)\n\n",
 		nveth);
-	fprintf(f, "| program on veth B | frames sent | received | dropped (bloomwall stats) | Mpps | x XDP_DROP |\n");
+	fprintf(f,
+		"| program on veth B | frames sent | received | dropped (bloomwall stats) | Mpps | x XDP_DROP |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < 2; i++)
 		finish_stats(veth_res[i].mpps, nveth, &med[i], &min[i]);
@@ -271,7 +278,8 @@ void print_veth_results(FILE *f)
 			(unsigned long long)veth_res[i].received, dropped,
 			med[i], min[i], med[0] > 0 ? med[i] / med[0] : 0);
 	}
-	fprintf(f, "\nSender: BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES in namespace A (rewrite source, XDP_TX); "
+	fprintf(f,
+		"\nSender: BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES in namespace A (rewrite source, XDP_TX); "
 		"receiver: native XDP on veth B in namespace B; bloomwall holds %llu random addresses, every source is listed "
 		"(1M distinct, cold). Received = veth B rx_packets.\n\n",
 		(unsigned long long)veth_entries);

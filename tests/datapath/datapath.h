@@ -78,16 +78,16 @@ int bw_dp_verdict(struct bw_dp *dp, const void *pkt, size_t len);
  * source's family, ihl 5, version 4 or 6, a UDP header and payload bytes.
  */
 struct bw_pkt_spec {
-	const char *src; /* text address; its family picks IPv4/IPv6 */
-	const char *dst; /* default: 192.0.2.1 or 2001:db8::1 */
+	const char *src;	 /* text address; its family picks IPv4/IPv6 */
+	const char *dst;	 /* default: 192.0.2.1 or 2001:db8::1 */
 	__u16 tpid[BW_PKT_TAGS]; /* VLAN TPIDs, outer first; 0 ends the list */
-	__u16 ethertype; /* non-IP frames: this, and nothing after */
-	__u8 ihl; /* IPv4 header words, 0 = 5; options are NOPs */
-	__u8 version; /* override the IP version nibble */
-	__u16 frag; /* IPv4 frag_off field, host order: flags | offset */
-	bool v6_frag; /* IPv6: add a Fragment extension header */
+	__u16 ethertype;	 /* non-IP frames: this, and nothing after */
+	__u8 ihl;	   /* IPv4 header words, 0 = 5; options are NOPs */
+	__u8 version;	   /* override the IP version nibble */
+	__u16 frag;	   /* IPv4 frag_off field, host order: flags | offset */
+	bool v6_frag;	   /* IPv6: add a Fragment extension header */
 	__u16 v6_frag_off; /* its offset field, host order: offset << 3 | M */
-	__u16 payload; /* bytes after the UDP header (or fragment data) */
+	__u16 payload;	   /* bytes after the UDP header (or fragment data) */
 };
 
 /* Parses a text address; aborts the test binary on a typo in a test. */

@@ -43,8 +43,8 @@ typedef unsigned __int128 u128;
 /* What one packet must do, and the counters that move with it. */
 enum want {
 	W_DROP,
-	W_PASS, /* a Bloom miss */
-	W_ALLOWED, /* a hit the allowlist passed */
+	W_PASS,	     /* a Bloom miss */
+	W_ALLOWED,   /* a hit the allowlist passed */
 	W_FALSE_POS, /* a hit the exact trie refused */
 };
 
@@ -288,14 +288,15 @@ static const char *const edge_list[] = {
 static const char **edge_bulk_list(void)
 {
 	static char bulk[3 * EDGE_BULK][24];
-	static const char *lines[sizeof(edge_list) / sizeof(edge_list[0]) +
-				 3 * EDGE_BULK];
+	static const char *
+		lines[sizeof(edge_list) / sizeof(edge_list[0]) + 3 * EDGE_BULK];
 	size_t n = 0, i;
 
 	for (i = 0; edge_list[i]; i++)
 		lines[n++] = edge_list[i];
 	for (i = 0; i < EDGE_BULK; i++) {
-		snprintf(bulk[3 * i], sizeof(bulk[0]), "%zu.0.0.0/8", 30 + 2 * i);
+		snprintf(bulk[3 * i], sizeof(bulk[0]), "%zu.0.0.0/8",
+			 30 + 2 * i);
 		snprintf(bulk[3 * i + 1], sizeof(bulk[0]), "172.%zu.0.0/16",
 			 40 + 2 * i);
 		snprintf(bulk[3 * i + 2], sizeof(bulk[0]), "198.51.%zu.0/24",
@@ -473,6 +474,23 @@ BW_TEST(test_allow_inside_blocked_prefix)
 				    .family = BW_V6,
 				    .plen = 128 },
 	       W_DROP);
+	/* The header flag gates the trie: the swap set it, clearing it
+	 * (which only an empty allowlist does) skips the lookup. */
+	ASSERT_TRUE(((const struct bw_hdr *)b.filter.mem)->flags & BW_F_ALLOW,
+		    "swap with a non-empty allowlist sets BW_F_ALLOW");
+	bw_set_allow_flag(b.filter.mem, false);
+	expect(&dp, &(struct bw_prefix){ .lo = 0x0a010203, .plen = 32 },
+	       W_DROP);
+	bw_set_allow_flag(b.filter.mem, true);
+	expect(&dp, &(struct bw_prefix){ .lo = 0x0a010203, .plen = 32 },
+	       W_ALLOWED);
+	/* An emptied allowlist clears it in the next filter. */
+	bw_list_free(&allow);
+	bw_list_init(&allow);
+	if (ASSERT_OK(swap_in(&dp, &b, &allow), "swap, empty allowlist"))
+		ASSERT_FALSE(((const struct bw_hdr *)b.filter.mem)->flags &
+				     BW_F_ALLOW,
+			     "swap with an empty allowlist clears BW_F_ALLOW");
 out:
 	bw_list_free(&allow);
 	bw_built_close(&b);

@@ -203,7 +203,7 @@ static int random_list(struct bw_list *l, int family, size_t n, __u64 *rng)
 
 struct sample {
 	size_t sent;
-	size_t fp; /* dropped by the BPF program */
+	size_t fp;	 /* dropped by the BPF program */
 	size_t disagree; /* BPF verdict != bw_filter_lookup() */
 };
 

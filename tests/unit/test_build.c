@@ -30,7 +30,8 @@ static __u64 rand64(__u64 *s)
 static void *build(const struct bw_list *l, double fpr, __u32 seed,
 		   struct bw_plan *plan, int *err)
 {
-	struct bw_build_opts o = { .fpr = fpr, .seed = seed,
+	struct bw_build_opts o = { .fpr = fpr,
+				   .seed = seed,
 				   .flags = BW_F_MATCH_SRC };
 	void *mem;
 
@@ -55,8 +56,9 @@ static bool lookup_v4(const void *mem, __u32 addr)
 
 static bool lookup_v6(const void *mem, __u64 hi, __u64 lo)
 {
-	struct bw_prefix p = { .hi = hi, .lo = lo, .family = BW_V6,
-			       .plen = 128 };
+	struct bw_prefix p = {
+		.hi = hi, .lo = lo, .family = BW_V6, .plen = 128
+	};
 
 	return bw_filter_lookup(mem, &p, NULL) == 1;
 }
@@ -131,7 +133,8 @@ static size_t count_misses(const void *mem, const struct bw_list *l)
 		plen = bw_v4key_plen(l->v4[i]);
 		span = (1ULL << (32 - plen)) - 1;
 		r = rand64(&s) & span;
-		miss += !lookup_v4(mem, a) + !lookup_v4(mem, (__u32)(a + span)) +
+		miss += !lookup_v4(mem, a) +
+			!lookup_v4(mem, (__u32)(a + span)) +
 			!lookup_v4(mem, (__u32)(a + r));
 	}
 	for (i = 0; i < l->n6; i++) {
@@ -322,7 +325,8 @@ BW_TEST(test_build_size_region)
 	ASSERT_OK(bw_size_region(0, 0.001, &nblocks, &probes), "n=0");
 	ASSERT_EQ(nblocks, 0, "n=0 gives no blocks");
 	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
-		snprintf(name, sizeof(name), "n=%llu", (unsigned long long)ns[i]);
+		snprintf(name, sizeof(name), "n=%llu",
+			 (unsigned long long)ns[i]);
 		if (!ASSERT_OK(bw_size_region(ns[i], 0.001, &nblocks, &probes),
 			       name))
 			continue;
@@ -400,8 +404,9 @@ BW_TEST(test_build_insert)
 	struct bw_list_opts lo = { .allow_cidr = true };
 	struct bw_prefix p = { .family = BW_V4, .plen = 32 };
 	struct bw_prefix net = { .family = BW_V4, .plen = 24 };
-	struct bw_prefix v6 = { .hi = 0x20010db8ULL << 32, .lo = 1,
-				.family = BW_V6, .plen = 128 };
+	struct bw_prefix v6 = {
+		.hi = 0x20010db8ULL << 32, .lo = 1, .family = BW_V6, .plen = 128
+	};
 	char err[BW_ERRLEN];
 	struct bw_plan plan;
 	struct bw_list l;
@@ -426,8 +431,11 @@ BW_TEST(test_build_insert)
 	net.lo = 0xac100000; /* 172.16.0.0/24 */
 	ASSERT_FALSE(lookup_v4(mem, 0xac100063), "172.16.0.99 before");
 	ASSERT_GE(bw_filter_insert(mem, &net), 0, "insert /24");
-	ASSERT_EQ(bw_filter_lookup(mem, &(struct bw_prefix){ .lo = 0xac100063,
-				   .family = BW_V4, .plen = 32 }, &region),
+	ASSERT_EQ(bw_filter_lookup(mem,
+				   &(struct bw_prefix){ .lo = 0xac100063,
+							.family = BW_V4,
+							.plen = 32 },
+				   &region),
 		  1, "172.16.0.99 after");
 	ASSERT_EQ(region, 1, "found in the /24 region (second, after /32)");
 	ASSERT_EQ(bw_filter_insert(mem, &v6), -ENOENT, "no v6 region");

@@ -53,7 +53,8 @@ BW_TEST(test_hash_vectors)
 		ASSERT_EQ(bw_block_index(hash, v->nblocks), v->block, name);
 		state = hash;
 		for (j = 0; j < 4; j++)
-			ASSERT_EQ(bw_next_probe(&state), v->probe_bits[j], name);
+			ASSERT_EQ(bw_next_probe(&state), v->probe_bits[j],
+				  name);
 	}
 }
 
@@ -124,7 +125,8 @@ BW_TEST(test_hash_v4_distinct)
 		return;
 	for (i = 0; i < n; i++) {
 		plen = 8 + i % 25;
-		keys[i] = (__u64)bw_mask_v4((__u32)rand64(&s), plen) << 8 | plen;
+		keys[i] =
+			(__u64)bw_mask_v4((__u32)rand64(&s), plen) << 8 | plen;
 	}
 	nkeys = sort_unique(keys, n);
 	ASSERT_GE(nkeys, n / 2, "sample mostly distinct");
@@ -138,8 +140,8 @@ BW_TEST(test_hash_masks_host_bits)
 {
 	__u64 hi = 0x20010db800010002ULL, lo = 0x0003000400050006ULL;
 
-	ASSERT_EQ_U64(bw_hash_v4(0x0a010203, 8, 0), bw_hash_v4(0x0a000000, 8, 0),
-		      "10.1.2.3/8 == 10.0.0.0/8");
+	ASSERT_EQ_U64(bw_hash_v4(0x0a010203, 8, 0),
+		      bw_hash_v4(0x0a000000, 8, 0), "10.1.2.3/8 == 10.0.0.0/8");
 	ASSERT_EQ_U64(bw_hash_v4(0xc0a80163, 24, 7),
 		      bw_hash_v4(0xc0a80100, 24, 7), "/24 host bits");
 	ASSERT_EQ_U64(bw_hash_v4(0xffffffff, 0, 7), bw_hash_v4(0, 0, 7), "/0");

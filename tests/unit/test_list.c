@@ -118,7 +118,8 @@ static const struct line_case ok_cases[] = {
 	{ "::/0", CIDR, "::/0", NULL },
 	{ "10.0.0.0/8", CIDR, "10.0.0.0/8", NULL },
 	{ "1.2.3.0-1.2.3.255", CIDR, "1.2.3.0/24", NULL },
-	{ "1.2.3.1-1.2.3.6", CIDR, "1.2.3.1 1.2.3.2/31 1.2.3.4/31 1.2.3.6", NULL },
+	{ "1.2.3.1-1.2.3.6", CIDR, "1.2.3.1 1.2.3.2/31 1.2.3.4/31 1.2.3.6",
+	  NULL },
 	{ "0.0.0.0-255.255.255.255", CIDR, "0.0.0.0/0", NULL },
 	{ "10.0.0.5-10.0.0.5", CIDR, "10.0.0.5", NULL },
 	{ "255.255.255.254-255.255.255.255", CIDR, "255.255.255.254/31", NULL },
@@ -137,7 +138,8 @@ static const struct line_case ok_cases[] = {
 	  "255.255.252.0/23 255.255.254.0/24 255.255.255.0/25 "
 	  "255.255.255.128/26 255.255.255.192/27 255.255.255.224/28 "
 	  "255.255.255.240/29 255.255.255.248/30 255.255.255.252/31 "
-	  "255.255.255.254", NULL },
+	  "255.255.255.254",
+	  NULL },
 };
 
 static const struct line_case bad_cases[] = {
@@ -154,7 +156,8 @@ static const struct line_case bad_cases[] = {
 	  "host bits set in \"10.0.0.1/8\" (did you mean 10.0.0.0/8?)" },
 	{ "2001:db8::1/32", CIDR, "",
 	  "host bits set in \"2001:db8::1/32\" (did you mean 2001:db8::/32?)" },
-	{ "10.0.0.0/33", CIDR, "", "bad prefix length (0-32): \"10.0.0.0/33\"" },
+	{ "10.0.0.0/33", CIDR, "",
+	  "bad prefix length (0-32): \"10.0.0.0/33\"" },
 	{ "10.0.0.0/", CIDR, "", "bad prefix length (0-32): \"10.0.0.0/\"" },
 	{ "10.0.0.0/x", CIDR, "", "bad prefix length (0-32): \"10.0.0.0/x\"" },
 	{ "10.0.0.0/-8", CIDR, "",
@@ -211,8 +214,8 @@ static int parse_one(const struct line_case *c, char *out, size_t outlen,
 		p.family = i < l.n4 ? BW_V4 : BW_V6;
 		p.hi = i < l.n4 ? 0 : l.v6[i - l.n4].hi;
 		p.lo = i < l.n4 ? bw_v4key_addr(l.v4[i]) : l.v6[i - l.n4].lo;
-		p.plen = i < l.n4 ? bw_v4key_plen(l.v4[i]) :
-				    l.v6[i - l.n4].plen;
+		p.plen =
+			i < l.n4 ? bw_v4key_plen(l.v4[i]) : l.v6[i - l.n4].plen;
 		snprintf(out + strlen(out), outlen - strlen(out), "%s%s",
 			 i ? " " : "", bw_prefix_str(&p, buf, sizeof(buf)));
 	}
@@ -250,7 +253,8 @@ BW_TEST(test_list_line_errors)
 BW_TEST(test_list_mask_host_bits)
 {
 	const struct line_case v4 = { "10.0.0.1/8", CIDR | MASK, NULL, NULL };
-	const struct line_case v6 = { "2001:db8::1/32", CIDR | MASK, NULL, NULL };
+	const struct line_case v6 = { "2001:db8::1/32", CIDR | MASK, NULL,
+				      NULL };
 	char out[256], err[BW_ERRLEN];
 
 	ASSERT_OK(parse_one(&v4, out, sizeof(out), err), "v4 masked");
@@ -369,7 +373,7 @@ static int load_text(const char *name, const char *text, size_t len, int o,
 	return ret;
 }
 
-#define LOAD(text, o, l, msgs)                                                 \
+#define LOAD(text, o, l, msgs) \
 	load_text("list.txt", text, sizeof(text) - 1, o, l, msgs)
 
 BW_TEST(test_list_load_forms)
@@ -598,8 +602,10 @@ BW_TEST(test_list_load_permission)
 	ret = load_as_nobody(path);
 	msgs = bw_capture_end(&cap);
 	ASSERT_EQ(ret, -EACCES, "unreadable");
-	ASSERT_STRSTR(msgs, "secret.txt: Permission denied (check its "
-		      "permissions)\n", "msg");
+	ASSERT_STRSTR(msgs,
+		      "secret.txt: Permission denied (check its "
+		      "permissions)\n",
+		      "msg");
 	free(msgs);
 	remove_file(path);
 }
@@ -659,9 +665,10 @@ static int cmp_u64(const void *a, const void *b)
 BW_TEST(test_list_finish_dedup)
 {
 	static const char *lines[] = {
-		"10.0.0.0/8", "10.0.0.0/16", "10.0.0.0/8", "1.2.3.4", "1.2.3.4",
-		"1.2.3.4/32", "::1", "::1/128", "2001:db8::/32",
-		"2001:db8::/48", "::1", "0.0.0.0", "255.255.255.255",
+		"10.0.0.0/8",	   "10.0.0.0/16",   "10.0.0.0/8", "1.2.3.4",
+		"1.2.3.4",	   "1.2.3.4/32",    "::1",	  "::1/128",
+		"2001:db8::/32",   "2001:db8::/48", "::1",	  "0.0.0.0",
+		"255.255.255.255",
 	};
 	struct bw_list_opts opts = { .allow_cidr = true };
 	char err[BW_ERRLEN];
@@ -671,7 +678,8 @@ BW_TEST(test_list_finish_dedup)
 	bw_list_init(&l);
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		ASSERT_OK(bw_list_parse_line(&l, lines[i], &opts, err,
-					     sizeof(err)), lines[i]);
+					     sizeof(err)),
+			  lines[i]);
 	bw_list_finish(&l);
 	ASSERT_EQ(l.n4, 5, "v4 unique");
 	ASSERT_EQ(l.n6, 3, "v6 unique");
@@ -704,8 +712,9 @@ BW_TEST(test_list_radix_vs_qsort)
 		/* low addresses and few lengths: duplicates in every byte */
 		__u32 plen = 8 + (__u32)(rand64(&s) % 25);
 
-		l.v4[i] = bw_v4key(bw_mask_v4((__u32)rand64(&s) >>
-					      (i & 1 ? 12 : 0), plen), plen);
+		l.v4[i] = bw_v4key(
+			bw_mask_v4((__u32)rand64(&s) >> (i & 1 ? 12 : 0), plen),
+			plen);
 		ref[i] = l.v4[i];
 	}
 	qsort(ref, n, sizeof(*ref), cmp_u64);
@@ -770,14 +779,16 @@ BW_TEST(test_parse_prefix)
 	ASSERT_EQ(p.plen, 128, "v6 host length");
 	ASSERT_EQ_U64(p.hi, 0x20010db800000000ULL, "hi");
 	ASSERT_EQ_U64(p.lo, 1, "lo");
-	ASSERT_OK(bw_parse_prefix("2001:db8::/32", &p, err, sizeof(err)), "/32");
+	ASSERT_OK(bw_parse_prefix("2001:db8::/32", &p, err, sizeof(err)),
+		  "/32");
 	ASSERT_STREQ(bw_prefix_str(&p, buf, sizeof(buf)), "2001:db8::/32",
 		     "round trip");
 	ASSERT_EQ(bw_parse_prefix("10.0.0.1/8", &p, err, sizeof(err)), -EINVAL,
 		  "host bits");
-	ASSERT_STREQ(err,
-		     "host bits set in \"10.0.0.1/8\" (did you mean 10.0.0.0/8?)",
-		     "host bits message");
+	ASSERT_STREQ(
+		err,
+		"host bits set in \"10.0.0.1/8\" (did you mean 10.0.0.0/8?)",
+		"host bits message");
 	ASSERT_EQ(bw_parse_prefix("", &p, err, sizeof(err)), -EINVAL, "empty");
 	ASSERT_STREQ(err, "empty address: \"\"", "empty message");
 	ASSERT_EQ(bw_parse_prefix("1.2.3.4-1.2.3.5", &p, err, sizeof(err)),
@@ -786,8 +797,8 @@ BW_TEST(test_parse_prefix)
 	ASSERT_EQ(bw_parse_prefix("eth0", &p, err, sizeof(err)), -EINVAL,
 		  "word");
 	ASSERT_STREQ(err, "not an IP address: \"eth0\"", "word message");
-	ASSERT_EQ(bw_parse_prefix("example.com", &p, err, sizeof(err)),
-		  -EINVAL, "domain");
+	ASSERT_EQ(bw_parse_prefix("example.com", &p, err, sizeof(err)), -EINVAL,
+		  "domain");
 	ASSERT_STRSTR(err, "domain names are not supported yet", "domain msg");
 }
 
