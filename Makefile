@@ -19,7 +19,9 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 ARCH := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
 
 LIBS_PC := libbpf libxdp libelf zlib
-LIBS := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz) -lm
+# Recursive (=) on purpose, like CLANG_BPF_SYS_INCLUDES and BPF_CFLAGS: on a
+# fresh machine the tools appear only once the deps step below has run.
+LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz) -lm
 
 # clang -target bpf does not search Debian's multiarch include dir, where
 # asm/types.h lives; ask clang for the host's system dirs and pass them on
@@ -31,7 +33,7 @@ WARNINGS := -Wall -Wextra -Wno-unused-parameter
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 $(WARNINGS) -Iinclude -Iuser -I$(OUTPUT) \
 	  -DBW_VERSION_STRING='"$(VERSION)"' -D_GNU_SOURCE
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARNINGS) \
+BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARNINGS) \
 	      -Iinclude -Ibpf $(CLANG_BPF_SYS_INCLUDES)
 
 USER_SRCS := $(wildcard user/*.c)
@@ -64,7 +66,9 @@ bloomwall: $(BIN)
 deps:
 	$(Q)scripts/install-deps.sh
 
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests:
+# Every build starts by making its dirs, so this is where a fresh machine gets
+# its packages (scripts/install-deps.sh is quiet and quick when all is there).
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests: | deps
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/*.h) | $(OUTPUT)
