@@ -316,7 +316,7 @@ int bw_open_pinned_map(const char *iface, const char *name)
  * (but the additions to the allowlist).
  */
 static int stage(const struct bw_swap *c, __u8 slot, const struct bw_built *b,
-		 size_t *added)
+		 bool *fresh, size_t *added)
 {
 	int err;
 
@@ -330,7 +330,7 @@ static int stage(const struct bw_swap *c, __u8 slot, const struct bw_built *b,
 	}
 	if (c->allow_fd < 0)
 		return 0;
-	err = bw_allow_add(c->allow_fd, c->allow, added);
+	err = bw_allow_add(c->allow_fd, c->allow, fresh, added);
 	if (err) {
 		pr_warn("%s: cannot add to the allowlist: %s\n", c->iface,
 			bw_errno_hint(err));
@@ -384,40 +384,54 @@ void bw_set_allow_flag(void *filter_mem, bool on)
 				   __ATOMIC_RELEASE);
 }
 
+/* The swap failed: take back what stage() put in, so nothing has changed. */
+static void unstage(const struct bw_swap *s, __u8 slot,
+		    const struct bw_built *b, const bool *fresh)
+{
+	if (b->exact_fd >= 0)
+		bw_exact_clear(s->exact_fd, slot);
+	if (s->allow_fd >= 0)
+		bw_allow_undo(s->allow_fd, s->allow, fresh);
+}
+
 int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 {
 	const struct bw_hdr *hdr = b->filter.mem;
 	const struct bw_info *info =
 		(const void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
-	bool verify = b->exact_fd >= 0;
+	bool verify = b->exact_fd >= 0, *fresh = NULL;
 	size_t added = 0;
-	int err;
+	int err = 0;
 
 	/* A replaced allowlist decides; else the builder kept the old flag. */
-	if (s->allow_fd >= 0)
+	if (s->allow_fd >= 0) {
 		bw_set_allow_flag(b->filter.mem, s->allow->n4 + s->allow->n6);
-	err = stage(s, hdr->exact_slot, b, &added);
+		fresh = calloc(s->allow->n4 + s->allow->n6 ?: 1,
+			       sizeof(*fresh));
+		err = fresh ? 0 : -ENOMEM;
+	}
+	if (!err)
+		err = stage(s, hdr->exact_slot, b, fresh, &added);
+	if (!err) {
+		err = bw_filter_commit(s->outer_fd, &b->filter);
+		if (err) {
+			pr_warn("%s: cannot swap in the new filter: %s\n",
+				s->iface, bw_errno_hint(err));
+			unstage(s, hdr->exact_slot, b, fresh);
+		}
+	}
 	if (err) {
 		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
 			s->iface, (unsigned long long)s->old_generation);
-		return err;
+	} else {
+		printf("%s: swapped in generation %llu (replaces %llu)%s\n",
+		       s->iface, (unsigned long long)info->generation,
+		       (unsigned long long)s->old_generation,
+		       verify ? ", verify mode" : "");
+		finish(s, hdr->exact_slot, verify, added);
 	}
-	err = bw_filter_commit(s->outer_fd, &b->filter);
-	if (err) {
-		pr_warn("%s: cannot swap in the new filter: %s; the running filter (generation %llu) is as it was%s\n",
-			s->iface, bw_errno_hint(err),
-			(unsigned long long)s->old_generation,
-			added ? " (the new allowlist entries were added)" : "");
-		if (verify)
-			bw_exact_clear(s->exact_fd, hdr->exact_slot);
-		return err;
-	}
-	printf("%s: swapped in generation %llu (replaces %llu)%s\n", s->iface,
-	       (unsigned long long)info->generation,
-	       (unsigned long long)s->old_generation,
-	       verify ? ", verify mode" : "");
-	finish(s, hdr->exact_slot, verify, added);
-	return 0;
+	free(fresh);
+	return err;
 }
 
 /* ---- the XDP hook -------------------------------------------------------- */
@@ -564,7 +578,7 @@ static int create_allow(struct attach_ctx *c, const struct bw_list *allow)
 
 	c->allow_fd = bw_lpm_create(BW_PIN_ALLOW, BW_ALLOW_MAX);
 	if (c->allow_fd >= 0 && allow)
-		err = bw_allow_add(c->allow_fd, allow, &added);
+		err = bw_allow_add(c->allow_fd, allow, NULL, &added);
 	if (c->allow_fd < 0 || err) {
 		err = c->allow_fd < 0 ? c->allow_fd : err;
 		pr_warn("%s: cannot create the allowlist: %s\n", c->iface,

@@ -226,25 +226,31 @@ static void allow_undo(int fd, const struct bw_list *l, const bool *fresh,
 	}
 }
 
-int bw_allow_add(int fd, const struct bw_list *l, size_t *added)
+void bw_allow_undo(int fd, const struct bw_list *l, const bool *fresh)
+{
+	allow_undo(fd, l, fresh, l->n4 + l->n6);
+}
+
+int bw_allow_add(int fd, const struct bw_list *l, bool *fresh, size_t *added)
 {
 	size_t i, n = l->n4 + l->n6;
+	bool *own = NULL;
 	struct bw_lpm_key k;
 	struct bw_prefix p;
-	bool *fresh;
 	__u8 v = 1;
 	int err = 0;
 
 	*added = 0;
-	fresh = calloc(n ?: 1, sizeof(*fresh));
-	if (!fresh)
-		return -ENOMEM;
+	if (!fresh) {
+		fresh = own = calloc(n ?: 1, sizeof(*fresh));
+		if (!fresh)
+			return -ENOMEM;
+	}
 	for (i = 0; i < n && !err; i++) {
 		bw_list_prefix(l, i, &p);
 		bw_lpm_key_of(&k, &p);
-		if (!bpf_map_update_elem(fd, &k, &v, BPF_NOEXIST))
-			fresh[i] = true;
-		else if (errno != EEXIST)
+		fresh[i] = !bpf_map_update_elem(fd, &k, &v, BPF_NOEXIST);
+		if (!fresh[i] && errno != EEXIST)
 			err = -errno;
 		*added += fresh[i];
 	}
@@ -252,7 +258,7 @@ int bw_allow_add(int fd, const struct bw_list *l, size_t *added)
 		allow_undo(fd, l, fresh, i);
 		*added = 0;
 	}
-	free(fresh);
+	free(own);
 	return err;
 }
 

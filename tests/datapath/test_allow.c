@@ -498,6 +498,71 @@ out:
 	tmp_cleanup();
 }
 
+/*
+ * A swap that fails at the commit (here: no outer map to update) takes back
+ * what it staged: the new allowlist entries and the new exact trie go, the
+ * running filter, its trie and the old allowlist stay, verdicts unchanged.
+ */
+BW_TEST(test_allow_failed_swap_changes_nothing)
+{
+	const char *const next[] = { "10.1.2.3", "10.7.7.7", NULL };
+	const struct bw_prefix in_old = { .lo = 0x0a090901, .plen = 32 };
+	const struct bw_prefix in_new = { .lo = 0x0a070707, .plen = 32 };
+	struct bw_built a = BW_BUILT_INIT, b = BW_BUILT_INIT;
+	struct bw_filter_map cur = BW_FILTER_MAP_INIT;
+	struct bw_list allow, allow2;
+	struct bw_build_req req;
+	const char *files[1];
+	struct bw_swap s = { .iface = "dp" };
+	struct bw_dp dp = {};
+	char *lists[1];
+
+	bw_list_init(&allow);
+	bw_list_init(&allow2);
+	if (!bw_dp_open(&dp) || !tmp_setup())
+		goto out;
+	lists[0] = write_list("blocked.txt", blocked_list);
+	files[0] = write_list("allow.txt", allow_list);
+	if (!lists[0] || !files[0] ||
+	    !ASSERT_OK(bw_load_allow("dp", files, 1, false, &allow), "allow"))
+		goto out;
+	/* Generation 1: verify, trie in slot 0, five allowlist entries. */
+	req_init(&req, lists, 1, true, 0, 1);
+	if (!ASSERT_OK(bw_build_lists(&req, &a), "build 1") ||
+	    !ASSERT_OK(swap_in(&dp, &a, &allow), "swap 1"))
+		goto out;
+	expect(&dp, &in_old, W_ALLOWED);
+	expect(&dp, &in_new, W_DROP);
+	/* Generation 2 would put its trie in slot 1 and replace the allowlist. */
+	files[0] = write_list("allow2.txt", next);
+	if (!ASSERT_OK(bw_load_allow("dp", files, 1, false, &allow2), "allow2"))
+		goto out;
+	req_init(&req, lists, 1, true, 1, 2);
+	if (!ASSERT_OK(bw_build_lists(&req, &b), "build 2"))
+		goto out;
+	s.outer_fd = -1;
+	s.exact_fd = exact_outer(&dp);
+	s.allow_fd = allow_map(&dp);
+	s.allow = &allow2;
+	s.old_generation = 1;
+	ASSERT_ERR(bw_swap_in(&s, &b), "swap into no outer map fails");
+	ASSERT_EQ(bw_lpm_count(allow_map(&dp)), 5, "allowlist as it was");
+	ASSERT_ERR(bw_exact_open(exact_outer(&dp), 1), "slot 1 empty again");
+	if (ASSERT_OK(bw_filter_open_current(dp.outer_fd, false, &cur),
+		      "running filter"))
+		ASSERT_EQ(cur.id, a.filter.id, "generation 1 still running");
+	expect(&dp, &in_old, W_ALLOWED);
+	expect(&dp, &in_new, W_DROP);
+out:
+	bw_filter_close(&cur);
+	bw_list_free(&allow);
+	bw_list_free(&allow2);
+	bw_built_close(&a);
+	bw_built_close(&b);
+	bw_dp_close(&dp);
+	tmp_cleanup();
+}
+
 /* ---- members --------------------------------------------------------- */
 
 /* Reads list files as the CLI does (prefixes, ranges), finished. */
