@@ -54,8 +54,8 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all deps test unit datapath e2e demo bench install uninstall clean format \
-	format-check
+.PHONY: all deps test unit datapath e2e demo bench fuzz install uninstall clean \
+	format format-check
 
 all: $(BIN) bloomwall
 
@@ -117,6 +117,25 @@ demo:
 
 -include tests/bench/bench.mk
 
+# make fuzz: the list parser and prefix expansion under libFuzzer with ASan
+# and UBSan, FUZZ_TIME seconds (not part of make test); a finding stops it.
+FUZZ_TIME ?= 60
+FUZZ_BIN := $(OUTPUT)/fuzz/fuzz_list
+FUZZ_SRCS := tests/fuzz/fuzz_list.c user/list.c user/cidr.c user/log.c
+
+$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard user/*.h) $(wildcard include/*.h) | $(OUTPUT)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE \
+		-fsanitize=fuzzer,address,undefined -Iinclude -Iuser \
+		$(FUZZ_SRCS) $(LIBS) -o $@
+
+fuzz: $(FUZZ_BIN)
+	$(Q)mkdir -p $(OUTPUT)/fuzz/corpus
+	$(Q)cp tests/fuzz/seeds/* $(OUTPUT)/fuzz/corpus/
+	$(Q)$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -max_len=1024 \
+		-artifact_prefix=$(OUTPUT)/fuzz/ $(OUTPUT)/fuzz/corpus
+
 install: $(BIN)
 	install -d $(DESTDIR)$(SBINDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/bloomwall
@@ -130,7 +149,7 @@ uninstall:
 
 # tests/*.h keep their hand-aligned macro and vector tables.
 FORMAT_SRCS = include/*.h bpf/*.c bpf/*.h user/*.c user/*.h tests/unit/*.[ch] \
-	      tests/datapath/*.[ch] tests/bench/*.[ch]
+	      tests/datapath/*.[ch] tests/bench/*.[ch] tests/fuzz/*.c
 
 format:
 	clang-format -i $(FORMAT_SRCS)

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 enum bw_log_level {
+	BW_LOG_NONE = -1, /* not even warnings: for the fuzzer */
 	BW_LOG_WARN,
 	BW_LOG_INFO,
 	BW_LOG_DEBUG,
