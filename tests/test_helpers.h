@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/types.h>
 
 extern int bw_test_failed_asserts;	/* in the current test */
 extern int bw_tests_passed;
@@ -186,6 +187,27 @@ extern bool bw_test_skip_flag;
 	} while (0)
 
 #define RUN_TEST(fn) RUN_TEST_NAMED(fn, #fn)
+
+/*
+ * Deterministic test data: fixed seeds make every run test the same keys,
+ * with no libc state. splitmix64 takes any seed; xorshift64* any but 0.
+ */
+static inline __u64 bw_test_splitmix64(__u64 *s)
+{
+	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline __u64 bw_test_xorshift64s(__u64 *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dULL;
+}
 
 /*
  * Registration: BW_TEST(test_name) { ... } defines a test and adds it to the

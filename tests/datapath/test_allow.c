@@ -248,15 +248,12 @@ static enum want outside(const void *mem, const struct bw_prefix *a)
 	return hdr->flags & BW_F_VERIFY ? W_FALSE_POS : W_DROP;
 }
 
-/* Tiny deterministic PRNG (xorshift64*): reproducible addresses. */
+/* Reproducible addresses. */
 static __u64 rnd_state = 0x9e3779b97f4a7c15ULL;
 
 static __u64 rnd(void)
 {
-	rnd_state ^= rnd_state >> 12;
-	rnd_state ^= rnd_state << 25;
-	rnd_state ^= rnd_state >> 27;
-	return rnd_state * 0x2545f4914f6cdd1dULL;
+	return bw_test_xorshift64s(&rnd_state);
 }
 
 /* ---- prefix edges at every target length --------------------------------- */

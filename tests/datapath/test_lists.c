@@ -15,15 +15,6 @@
 
 #define SAMPLE_SEED 0x0b100dULL
 
-static __u64 splitmix64(__u64 *s)
-{
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static struct bw_prefix v4_prefix(__u32 addr, __u8 plen)
 {
 	struct bw_prefix p = { .lo = addr, .family = BW_V4, .plen = plen };
@@ -179,10 +170,10 @@ static bool is_member(const struct members *s, const struct bw_prefix *p)
 static struct bw_prefix random_addr(int family, __u64 *rng)
 {
 	if (family == BW_V4)
-		return v4_prefix((__u32)splitmix64(rng), 32);
+		return v4_prefix((__u32)bw_test_splitmix64(rng), 32);
 	/* Global unicast 2000::/3, as real traffic would be. */
-	return v6_prefix((splitmix64(rng) >> 3) | 0x2000000000000000ULL,
-			 splitmix64(rng), 128);
+	return v6_prefix((bw_test_splitmix64(rng) >> 3) | 0x2000000000000000ULL,
+			 bw_test_splitmix64(rng), 128);
 }
 
 static int random_list(struct bw_list *l, int family, size_t n, __u64 *rng)

@@ -19,10 +19,7 @@ static __u64 rng = 0x2545f4914f6cdd1dULL;
 
 static __u64 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return bw_test_splitmix64(&rng);
 }
 
 static unsigned int be16_at(const __u8 *p)

@@ -16,16 +16,6 @@
 #define FPR_SLACK 1.5
 #define FPR_TRIALS 1000000
 
-static __u64 rand64(__u64 *s)
-{
-	/* splitmix64: fixed seeds make every run test the same keys */
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* A filter image for a finished list; NULL on failure (err set). */
 static void *build(const struct bw_list *l, double fpr, __u32 seed,
 		   struct bw_plan *plan, int *err)
@@ -132,7 +122,7 @@ static size_t count_misses(const void *mem, const struct bw_list *l)
 		a = bw_v4key_addr(l->v4[i]);
 		plen = bw_v4key_plen(l->v4[i]);
 		span = (1ULL << (32 - plen)) - 1;
-		r = rand64(&s) & span;
+		r = bw_test_splitmix64(&s) & span;
 		miss += !lookup_v4(mem, a) +
 			!lookup_v4(mem, (__u32)(a + span)) +
 			!lookup_v4(mem, (__u32)(a + r));
@@ -144,8 +134,9 @@ static size_t count_misses(const void *mem, const struct bw_list *l)
 		miss += !lookup_v6(mem, k->hi, k->lo);
 		miss += !lookup_v6(mem, k->hi | hi_span,
 				   k->plen >= 64 ? k->lo : ~0ULL);
-		miss += !lookup_v6(mem, k->hi | (rand64(&s) & hi_span),
-				   k->plen >= 64 ? k->lo : rand64(&s));
+		miss += !lookup_v6(
+			mem, k->hi | (bw_test_splitmix64(&s) & hi_span),
+			k->plen >= 64 ? k->lo : bw_test_splitmix64(&s));
 	}
 	return miss;
 }
@@ -239,7 +230,7 @@ static void check_fpr_v4(size_t n, double fpr, __u64 seed)
 	snprintf(name, sizeof(name), "n=%zu fpr=%g", n, fpr);
 	bw_list_init(&l);
 	for (i = 0; i < n; i++) {
-		p.lo = (__u32)rand64(&seed);
+		p.lo = (__u32)bw_test_splitmix64(&seed);
 		if (!ASSERT_OK(bw_list_push(&l, &p), "push"))
 			goto out;
 	}
@@ -251,7 +242,7 @@ static void check_fpr_v4(size_t n, double fpr, __u64 seed)
 		miss += !lookup_v4(mem, bw_v4key_addr(l.v4[i]));
 	ASSERT_EQ(miss, 0, name);
 	while (trials < FPR_TRIALS) {
-		__u32 a = (__u32)rand64(&seed);
+		__u32 a = (__u32)bw_test_splitmix64(&seed);
 
 		if (in_v4(&l, a))
 			continue;
@@ -290,8 +281,8 @@ BW_TEST(test_build_fpr_v6)
 
 	bw_list_init(&l);
 	for (i = 0; i < n; i++) {
-		p.hi = rand64(&s);
-		p.lo = rand64(&s);
+		p.hi = bw_test_splitmix64(&s);
+		p.lo = bw_test_splitmix64(&s);
 		if (!ASSERT_OK(bw_list_push(&l, &p), "push"))
 			goto out;
 	}
@@ -304,7 +295,8 @@ BW_TEST(test_build_fpr_v6)
 	ASSERT_EQ(miss, 0, "v6 members");
 	/* 2^-128 chance that a random address is a member: ignore it */
 	for (i = 0; i < FPR_TRIALS; i++)
-		hits += lookup_v6(mem, rand64(&s), rand64(&s));
+		hits += lookup_v6(mem, bw_test_splitmix64(&s),
+				  bw_test_splitmix64(&s));
 	ASSERT_LE((double)hits / FPR_TRIALS, FPR_SLACK * 0.001, "v6 fpr");
 	free(mem);
 out:
@@ -423,7 +415,7 @@ BW_TEST(test_build_insert)
 		goto out;
 	/* a fresh address that misses before its insert */
 	do
-		p.lo = (__u32)rand64(&s);
+		p.lo = (__u32)bw_test_splitmix64(&s);
 	while (lookup_v4(mem, (__u32)p.lo));
 	ASSERT_EQ(bw_filter_insert(mem, &p), 1, "new bits");
 	ASSERT_TRUE(lookup_v4(mem, (__u32)p.lo), "hit after insert");

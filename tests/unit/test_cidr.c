@@ -47,11 +47,7 @@ static __u64 rng_state = 0x9e3779b97f4a7c15ULL;
 
 static __u64 rnd64(void)
 {
-	/* xorshift64*: deterministic runs, no libc state. */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return bw_test_xorshift64s(&rng_state);
 }
 
 static u128 rnd128(void)

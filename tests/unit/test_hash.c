@@ -80,16 +80,6 @@ BW_TEST(test_hash_vectors_coverage)
 	ASSERT_TRUE(p0 && p32 && p64 && p128, "prefix lengths 0/32/64/128");
 }
 
-static __u64 rand64(__u64 *s)
-{
-	/* splitmix64: a fixed, portable stream for reproducible samples */
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
@@ -125,8 +115,9 @@ BW_TEST(test_hash_v4_distinct)
 		return;
 	for (i = 0; i < n; i++) {
 		plen = 8 + i % 25;
-		keys[i] =
-			(__u64)bw_mask_v4((__u32)rand64(&s), plen) << 8 | plen;
+		keys[i] = (__u64)bw_mask_v4((__u32)bw_test_splitmix64(&s), plen)
+				  << 8 |
+			  plen;
 	}
 	nkeys = sort_unique(keys, n);
 	ASSERT_GE(nkeys, n / 2, "sample mostly distinct");
@@ -171,7 +162,7 @@ BW_TEST(test_hash_ranges)
 	unsigned int i, j, k;
 
 	for (i = 0; i < 100000; i++) {
-		h = rand64(&s);
+		h = bw_test_splitmix64(&s);
 		for (j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++) {
 			blk = bw_block_index(h, sizes[j]);
 			bad_blk += blk >= sizes[j];

@@ -646,15 +646,6 @@ BW_TEST(test_list_load_stdin)
 
 /* ---- sorting and de-duplication ---- */
 
-static __u64 rand64(__u64 *s)
-{
-	__u64 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
@@ -710,11 +701,12 @@ BW_TEST(test_list_radix_vs_qsort)
 	l.n4 = l.cap4 = n;
 	for (i = 0; i < n; i++) {
 		/* low addresses and few lengths: duplicates in every byte */
-		__u32 plen = 8 + (__u32)(rand64(&s) % 25);
+		__u32 plen = 8 + (__u32)(bw_test_splitmix64(&s) % 25);
 
-		l.v4[i] = bw_v4key(
-			bw_mask_v4((__u32)rand64(&s) >> (i & 1 ? 12 : 0), plen),
-			plen);
+		l.v4[i] = bw_v4key(bw_mask_v4((__u32)bw_test_splitmix64(&s) >>
+						      (i & 1 ? 12 : 0),
+					      plen),
+				   plen);
 		ref[i] = l.v4[i];
 	}
 	qsort(ref, n, sizeof(*ref), cmp_u64);
