@@ -424,6 +424,23 @@ static void check_flows(struct bw_dp *dp, const void *mem)
  * `allowed` counted; replacing the allowlist (as reload --allow does) drops
  * what left it and keeps what stayed.
  */
+/*
+ * What the allowlist tests start from: the fixture open, blocked_list
+ * written to lists[0], allow_list written and loaded into allow.
+ */
+static bool open_blocked_allowed(struct bw_dp *dp, char **lists,
+				 struct bw_list *allow)
+{
+	const char *files[1];
+
+	if (!bw_dp_open(dp) || !tmp_setup())
+		return false;
+	lists[0] = write_list("blocked.txt", blocked_list);
+	files[0] = write_list("allow.txt", allow_list);
+	return lists[0] && files[0] &&
+	       ASSERT_OK(bw_load_allow("dp", files, 1, false, allow), "allow");
+}
+
 BW_TEST(test_allow_inside_blocked_prefix)
 {
 	struct bw_built b = BW_BUILT_INIT;
@@ -436,12 +453,7 @@ BW_TEST(test_allow_inside_blocked_prefix)
 	int verify;
 
 	bw_list_init(&allow);
-	if (!bw_dp_open(&dp) || !tmp_setup())
-		goto out;
-	lists[0] = write_list("blocked.txt", blocked_list);
-	files[0] = write_list("allow.txt", allow_list);
-	if (!lists[0] || !files[0] ||
-	    !ASSERT_OK(bw_load_allow("dp", files, 1, false, &allow), "allow"))
+	if (!open_blocked_allowed(&dp, lists, &allow))
 		goto out;
 	/* With and without verify: the allowlist comes first either way. */
 	for (verify = 0; verify < 2; verify++) {
@@ -516,12 +528,7 @@ BW_TEST(test_allow_failed_swap_changes_nothing)
 
 	bw_list_init(&allow);
 	bw_list_init(&allow2);
-	if (!bw_dp_open(&dp) || !tmp_setup())
-		goto out;
-	lists[0] = write_list("blocked.txt", blocked_list);
-	files[0] = write_list("allow.txt", allow_list);
-	if (!lists[0] || !files[0] ||
-	    !ASSERT_OK(bw_load_allow("dp", files, 1, false, &allow), "allow"))
+	if (!open_blocked_allowed(&dp, lists, &allow))
 		goto out;
 	/* Generation 1: verify, trie in slot 0, five allowlist entries. */
 	req_init(&req, lists, 1, true, 0, 1);
