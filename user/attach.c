@@ -2,9 +2,9 @@
 /*
  * Building filters into the kernel, attaching and detaching the program.
  *
- * The order matters: the first filter is in the outer map's slot before the
- * program is loaded (the skeleton reuses an outer map we created and
- * filled), so no packet ever meets an attached program with an empty slot.
+ * The order matters: the first filter's judge is in its slot before the
+ * program goes onto the interface, so no packet ever meets an attached
+ * program with an empty slot.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -308,6 +308,31 @@ int bw_open_pinned_map(const char *iface, const char *name)
 	return fd;
 }
 
+int bw_open_maps(const char *iface, struct bw_maps *mp)
+{
+	struct {
+		int *fd;
+		const char *name;
+	} pins[] = {
+		{ &mp->filter, BW_PIN_FILTER }, { &mp->progs, BW_PIN_PROGS },
+		{ &mp->stats, BW_PIN_STATS },	{ &mp->allow, BW_PIN_ALLOW },
+		{ &mp->exact, BW_PIN_EXACT },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pins) / sizeof(pins[0]); i++) {
+		*pins[i].fd = bw_open_pinned_map(iface, pins[i].name);
+		if (*pins[i].fd < 0) {
+			int err = *pins[i].fd;
+
+			*pins[i].fd = -1;
+			bw_maps_close(mp);
+			return err;
+		}
+	}
+	return 0;
+}
+
 /* ---- swapping ------------------------------------------------------------ */
 
 /*
@@ -413,7 +438,7 @@ int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 	if (!err)
 		err = stage(s, hdr->exact_slot, b, fresh, &added);
 	if (!err) {
-		err = bw_filter_commit(s->outer_fd, &b->filter);
+		err = bw_filter_commit(s->maps, &b->filter);
 		if (err) {
 			pr_warn("%s: cannot swap in the new filter: %s\n",
 				s->iface, bw_errno_hint(err));
@@ -508,7 +533,6 @@ struct attach_ctx {
 	enum xdp_attach_mode mode;
 	struct bloomwall *skel;
 	struct xdp_program *xprog;
-	int outer_fd;
 	int exact_fd; /* outer map of the exact tries */
 	int allow_fd;
 	int link_fd;
@@ -517,27 +541,44 @@ struct attach_ctx {
 	char libxdp_err[128];
 };
 
-/* The outer map, created by us so the first filter is in it before load. */
-static int create_outer(struct attach_ctx *c, const struct bw_filter_map *f)
+/* The first filter is the judge's own map: no copy, no swap. */
+static int reuse_filter(struct attach_ctx *c, const struct bw_filter_map *f)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .inner_map_fd = f->fd);
-	__u32 key = 0, val = f->fd;
-	int err;
+	int err = bpf_map__reuse_fd(c->skel->maps.blocks, f->fd);
 
-	c->outer_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, BW_PIN_FILTER,
-				     sizeof(key), sizeof(val), 1, &opts);
-	if (c->outer_fd < 0 ||
-	    bpf_map_update_elem(c->outer_fd, &key, &val, 0)) {
-		err = -errno;
-		pr_warn("%s: cannot create the filter's outer map: %s\n",
-			c->iface, bw_errno_hint(err));
-		return err;
-	}
-	err = bpf_map__reuse_fd(c->skel->maps.filter, c->outer_fd);
 	if (err)
 		pr_warn("%s: cannot hand the filter to the program: %s\n",
 			c->iface, strerror(-err));
 	return err;
+}
+
+/*
+ * Both programs loaded, the first judge in its slot and the filter's id in
+ * the registry: from here on the entry program can go onto the interface.
+ */
+static int load_programs(struct attach_ctx *c, const struct bw_filter_map *f)
+{
+	__u32 key = 0, judge;
+	int err;
+
+	err = bloomwall__load(c->skel);
+	if (err) {
+		pr_warn("%s: cannot load the XDP program: %s (run with -v for the verifier's log)\n",
+			c->iface, bw_errno_hint(err));
+		return err;
+	}
+	judge = bpf_program__fd(c->skel->progs.bloomwall_judge);
+	if (bpf_map_update_elem(bpf_map__fd(c->skel->maps.filter), &key, &f->id,
+				BPF_ANY) ||
+	    bpf_map_update_elem(bpf_map__fd(c->skel->maps.progs), &key, &judge,
+				BPF_ANY)) {
+		err = -errno;
+		pr_warn("%s: cannot put the filter in place: %s\n", c->iface,
+			bw_errno_hint(err));
+		return err;
+	}
+	c->prog_fd = bpf_program__fd(c->skel->progs.bloomwall_xdp);
+	return 0;
 }
 
 /*
@@ -597,11 +638,9 @@ static int create_allow(struct attach_ctx *c, const struct bw_list *allow)
 
 static int attach_libxdp(struct attach_ctx *c)
 {
-	DECLARE_LIBXDP_OPTS(xdp_program_opts, opts, .obj = c->skel->obj,
-			    .prog_name = "bloomwall_xdp");
 	int err;
 
-	c->xprog = xdp_program__create(&opts);
+	c->xprog = xdp_program__from_fd(c->prog_fd);
 	err = libxdp_get_error(c->xprog);
 	if (err) {
 		c->xprog = NULL;
@@ -614,7 +653,6 @@ static int attach_libxdp(struct attach_ctx *c)
 		return err;
 	}
 	c->xdp_attached = true;
-	c->prog_fd = xdp_program__fd(c->xprog);
 	return 0;
 }
 
@@ -633,16 +671,6 @@ static int attach_link(struct attach_ctx *c)
 	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = mode_flags(c->mode));
 	int err;
 
-	c->prog_fd = bpf_program__fd(c->skel->progs.bloomwall_xdp);
-	if (c->prog_fd < 0) {
-		err = bloomwall__load(c->skel);
-		if (err) {
-			pr_warn("%s: cannot load the XDP program: %s (run with -v for the verifier's log)\n",
-				c->iface, bw_errno_hint(err));
-			return err;
-		}
-		c->prog_fd = bpf_program__fd(c->skel->progs.bloomwall_xdp);
-	}
 	c->link_fd = bpf_link_create(c->prog_fd, c->ifindex, BPF_XDP, &opts);
 	if (c->link_fd < 0) {
 		err = -errno;
@@ -665,7 +693,11 @@ static int pin_all(struct attach_ctx *c)
 	}
 	err = bw_pin_fd(c->prog_fd, c->iface, BW_PIN_PROG);
 	if (!err)
-		err = bw_pin_fd(c->outer_fd, c->iface, BW_PIN_FILTER);
+		err = bw_pin_fd(bpf_map__fd(c->skel->maps.filter), c->iface,
+				BW_PIN_FILTER);
+	if (!err)
+		err = bw_pin_fd(bpf_map__fd(c->skel->maps.progs), c->iface,
+				BW_PIN_PROGS);
 	if (!err)
 		err = bw_pin_fd(bpf_map__fd(c->skel->maps.stats), c->iface,
 				BW_PIN_STATS);
@@ -714,7 +746,7 @@ static void undo_attach(struct attach_ctx *c)
 
 static void close_ctx(struct attach_ctx *c)
 {
-	int *fds[] = { &c->link_fd, &c->outer_fd, &c->exact_fd, &c->allow_fd };
+	int *fds[] = { &c->link_fd, &c->exact_fd, &c->allow_fd };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -732,7 +764,6 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	struct attach_ctx c = { .iface = iface,
 				.ifindex = ifindex,
 				.mode = mode,
-				.outer_fd = -1,
 				.exact_fd = -1,
 				.allow_fd = -1,
 				.link_fd = -1,
@@ -747,11 +778,13 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 			strerror(-err));
 		return err;
 	}
-	err = create_outer(&c, &b->filter);
+	err = reuse_filter(&c, &b->filter);
 	if (!err)
 		err = create_exact(&c, b);
 	if (!err)
 		err = create_allow(&c, allow);
+	if (!err)
+		err = load_programs(&c, &b->filter);
 	if (!err && attach_libxdp(&c)) {
 		pr_debug("libxdp attach failed (%s); trying a plain bpf_link\n",
 			 c.libxdp_err);
@@ -930,21 +963,21 @@ int bw_explain_not_attached(const char *iface)
 	return -ENOENT;
 }
 
-int bw_open_running(const char *iface, bool writable, int *outer_fd,
+int bw_open_running(const char *iface, bool writable, int *registry_fd,
 		    struct bw_filter_map *m)
 {
 	int err;
 
-	*outer_fd = bw_pin_open(iface, BW_PIN_FILTER);
-	if (*outer_fd == -ENOENT) {
+	*registry_fd = bw_pin_open(iface, BW_PIN_FILTER);
+	if (*registry_fd == -ENOENT) {
 		return bw_explain_not_attached(iface);
 	}
-	if (*outer_fd < 0) {
+	if (*registry_fd < 0) {
 		pr_warn("%s: cannot open %s/%s/%s: %s\n", iface, BW_PIN_ROOT,
-			iface, BW_PIN_FILTER, bw_errno_hint(*outer_fd));
-		return *outer_fd;
+			iface, BW_PIN_FILTER, bw_errno_hint(*registry_fd));
+		return *registry_fd;
 	}
-	err = bw_filter_open_current(*outer_fd, writable, m);
+	err = bw_filter_open_current(*registry_fd, writable, m);
 	if (!err && bw_filter_check(m->mem, m->nblocks))
 		err = -EINVAL;
 	if (err) {
@@ -954,8 +987,8 @@ int bw_open_running(const char *iface, bool writable, int *outer_fd,
 				       : bw_errno_hint(err),
 			iface);
 		bw_filter_close(m);
-		close(*outer_fd);
-		*outer_fd = -1;
+		close(*registry_fd);
+		*registry_fd = -1;
 	}
 	return err;
 }

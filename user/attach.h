@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Putting bloomwall into the kernel and taking it out: filters built from
- * lists into new inner maps (attach and reload share this), the program
+ * lists into new block maps (attach and reload share this), the program
  * attached through libxdp (or a plain bpf_link when libxdp cannot), the
  * state of an interface's XDP hook, and detach.
  *
@@ -65,7 +65,7 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b);
 /* Where a reload swaps a built filter in, and what else it changes. */
 struct bw_swap {
 	const char *iface;
-	int outer_fd; /* the filter's outer map */
+	const struct bw_maps *maps; /* what the new judge shares */
 	int exact_fd; /* the exact tries' outer map, -1 if none is pinned */
 	int allow_fd; /* -1: the allowlist stays as it is */
 	const struct bw_list *allow; /* the new allowlist (allow_fd >= 0) */
@@ -95,6 +95,9 @@ int bw_load_allow(const char *iface, const char *const *files, int n,
  * what is missing and what to do.
  */
 int bw_open_pinned_map(const char *iface, const char *name);
+
+/* Opens every pinned map a judge shares (swap.h); closes all on failure. */
+int bw_open_maps(const char *iface, struct bw_maps *mp);
 
 /* The XDP hook of an interface, as far as bloomwall cares. */
 struct bw_xdp_info {
@@ -127,10 +130,10 @@ int bw_detach_unpinned(const char *iface, int ifindex, __u32 id);
 int bw_explain_not_attached(const char *iface);
 
 /*
- * Opens the pinned outer map of iface and the filter in its slot (mapped
+ * Opens the pinned filter registry of iface and the filter it names (mapped
  * writable or not). Says what is missing and what to do. 0 or -errno.
  */
-int bw_open_running(const char *iface, bool writable, int *outer_fd,
+int bw_open_running(const char *iface, bool writable, int *registry_fd,
 		    struct bw_filter_map *m);
 
 /*

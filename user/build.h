@@ -5,7 +5,7 @@
  * memory, and the userspace twin of the data path's lookup.
  *
  * A filter image is nblocks * BW_BLOCK_BYTES bytes laid out as
- * include/bloomwall.h says; the same bytes go into the mmapped inner map.
+ * include/bloomwall.h says; the same bytes go into the mmapped filter map.
  */
 #ifndef __BW_BUILD_H
 #define __BW_BUILD_H

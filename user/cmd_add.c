@@ -113,7 +113,7 @@ static int do_add(struct bw_args *a)
 {
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	struct bw_prefix *keys = NULL;
-	int lock = -1, outer_fd = -1, err;
+	int lock = -1, registry_fd = -1, err;
 
 	err = bw_parse_addrs("add", a->pos, a->npos, true, &keys);
 	if (err)
@@ -126,7 +126,7 @@ static int do_add(struct bw_args *a)
 		err = lock;
 		goto out;
 	}
-	err = bw_open_running(a->iface, true, &outer_fd, &m);
+	err = bw_open_running(a->iface, true, &registry_fd, &m);
 	if (!err)
 		err = check_regions(a, m.mem, keys);
 	if (!err)
@@ -135,8 +135,8 @@ static int do_add(struct bw_args *a)
 		insert_all(a, m.mem, keys);
 out:
 	bw_filter_close(&m);
-	if (outer_fd >= 0)
-		close(outer_fd);
+	if (registry_fd >= 0)
+		close(registry_fd);
 	bw_lock_release(lock);
 	free(keys);
 	return err;

@@ -81,7 +81,7 @@ static int do_query(struct bw_args *a)
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	struct tries t = { -1, -1 };
 	struct bw_prefix *addrs = NULL;
-	int i, outer_fd = -1, err;
+	int i, registry_fd = -1, err;
 
 	err = bw_parse_addrs("query", a->pos, a->npos, false, &addrs);
 	if (err)
@@ -89,7 +89,7 @@ static int do_query(struct bw_args *a)
 	err = bw_check_privileges("query");
 	if (err)
 		goto out;
-	err = bw_open_running(a->iface, false, &outer_fd, &m);
+	err = bw_open_running(a->iface, false, &registry_fd, &m);
 	if (err)
 		goto out;
 	open_tries(a->iface, m.mem, &t);
@@ -98,8 +98,8 @@ static int do_query(struct bw_args *a)
 out:
 	close_tries(&t);
 	bw_filter_close(&m);
-	if (outer_fd >= 0)
-		close(outer_fd);
+	if (registry_fd >= 0)
+		close(registry_fd);
 	free(addrs);
 	return err;
 }

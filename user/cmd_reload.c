@@ -2,9 +2,10 @@
 /*
  * bloomwall reload IFACE [OPTIONS] LIST...
  *
- * A new filter is built beside the running one and swapped in with one
- * update of the outer map's slot: every packet meets the old filter or the
- * new one, never neither. A failed build changes nothing.
+ * A new filter is built beside the running one, a judge program is loaded
+ * for it, and the judge is swapped in with one update of the program slot:
+ * every packet meets the old filter or the new one, never neither. A failed
+ * build or load changes nothing.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -72,10 +73,11 @@ static void warn_if_detached(const struct bw_args *a)
 	close(fd);
 }
 
-/* What a reload touches besides the filter's outer map. */
+/* What a reload opens: the running filter, the maps, the new allowlist. */
 struct reload_ctx {
 	const struct bw_args *a;
-	int outer_fd;
+	int registry_fd;
+	struct bw_maps maps; /* what the new judge shares */
 	int exact_fd; /* -1: no exact pin (only an error with --verify) */
 	int allow_fd; /* -1 without --allow */
 	struct bw_list allow;
@@ -111,7 +113,7 @@ static int swap_filter(struct reload_ctx *c)
 		(const void *)((char *)c->cur.mem + BW_BLOCK_BYTES);
 	double fpr = info->fpr_ppb ? info->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
 	struct bw_swap sw = { .iface = c->a->iface,
-			      .outer_fd = c->outer_fd,
+			      .maps = &c->maps,
 			      .exact_fd = c->exact_fd,
 			      .allow_fd = c->allow_fd,
 			      .allow = &c->allow,
@@ -137,7 +139,8 @@ static int swap_filter(struct reload_ctx *c)
 static int do_reload(struct bw_args *a)
 {
 	struct reload_ctx c = { .a = a,
-				.outer_fd = -1,
+				.registry_fd = -1,
+				.maps = BW_MAPS_INIT,
 				.exact_fd = -1,
 				.allow_fd = -1,
 				.cur = BW_FILTER_MAP_INIT };
@@ -150,7 +153,9 @@ static int do_reload(struct bw_args *a)
 	if (lock < 0)
 		return lock;
 	bw_list_init(&c.allow);
-	err = bw_open_running(a->iface, false, &c.outer_fd, &c.cur);
+	err = bw_open_running(a->iface, false, &c.registry_fd, &c.cur);
+	if (!err)
+		err = bw_open_maps(a->iface, &c.maps);
 	if (!err)
 		err = open_extra(&c);
 	if (err)
@@ -159,8 +164,9 @@ static int do_reload(struct bw_args *a)
 	err = swap_filter(&c);
 out:
 	bw_filter_close(&c.cur);
-	if (c.outer_fd >= 0)
-		close(c.outer_fd);
+	bw_maps_close(&c.maps);
+	if (c.registry_fd >= 0)
+		close(c.registry_fd);
 	if (c.exact_fd >= 0)
 		close(c.exact_fd);
 	if (c.allow_fd >= 0)

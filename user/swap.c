@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Inner filter maps: create, mmap, swap into the outer slot, reopen.
+ * Filter maps: create, mmap, load a judge for, swap in, reopen.
  */
 #include <errno.h>
 #include <string.h>
@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 
 #include "bloomwall.h"
+#include "bloomwall.skel.h"
 #include "log.h"
 #include "swap.h"
 
@@ -37,8 +38,8 @@ static void fill_id(struct bw_filter_map *m)
 
 int bw_filter_create(__u32 nblocks, struct bw_filter_map *m)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts,
-		    .map_flags = BPF_F_MMAPABLE | BPF_F_INNER_MAP);
+	/* Not BPF_F_INNER_MAP: the verifier inlines no lookup in such a map. */
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
 	int err;
 
 	m->nblocks = nblocks;
@@ -76,27 +77,134 @@ void bw_filter_close(struct bw_filter_map *m)
 	m->fd = -1;
 }
 
-int bw_filter_commit(int outer_fd, const struct bw_filter_map *m)
+void bw_maps_close(struct bw_maps *mp)
 {
-	__u32 key = 0, fd = m->fd;
+	int *fds[] = { &mp->filter, &mp->progs, &mp->stats, &mp->allow,
+		       &mp->exact };
+	size_t i;
 
-	if (bpf_map_update_elem(outer_fd, &key, &fd, BPF_ANY))
-		return -errno;
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}
+
+void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
+{
+	mp->filter = bpf_map__fd(skel->maps.filter);
+	mp->progs = bpf_map__fd(skel->maps.progs);
+	mp->stats = bpf_map__fd(skel->maps.stats);
+	mp->allow = bpf_map__fd(skel->maps.allow);
+	mp->exact = bpf_map__fd(skel->maps.exact);
+}
+
+static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
+		      const struct bw_filter_map *m)
+{
+	struct {
+		struct bpf_map *map;
+		int fd;
+	} r[] = {
+		{ skel->maps.blocks, m->fd },
+		{ skel->maps.filter, mp->filter },
+		{ skel->maps.progs, mp->progs },
+		{ skel->maps.stats, mp->stats },
+		{ skel->maps.allow, mp->allow },
+		{ skel->maps.exact, mp->exact },
+	};
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		if (r[i].fd < 0)
+			return -EBADF;
+		err = bpf_map__reuse_fd(r[i].map, r[i].fd);
+		if (err)
+			return err;
+	}
 	return 0;
+}
+
+int bw_judge_load(const struct bw_maps *mp, const struct bw_filter_map *m)
+{
+	struct bloomwall *skel;
+	int fd, err;
+
+	skel = bloomwall__open();
+	if (!skel)
+		return -errno;
+	bpf_program__set_autoload(skel->progs.bloomwall_xdp, false);
+	err = reuse_maps(skel, mp, m);
+	if (!err)
+		err = bloomwall__load(skel);
+	fd = err ? -1 : dup(bpf_program__fd(skel->progs.bloomwall_judge));
+	if (!err && fd < 0)
+		err = -errno;
+	bloomwall__destroy(skel);
+	return err ? err : fd;
+}
+
+/* An fd of the judge in slot 0 of progs, or -1 when the slot is empty. */
+static int current_judge(int progs_fd)
+{
+	__u32 key = 0, id;
+
+	if (bpf_map_lookup_elem(progs_fd, &key, &id))
+		return -1;
+	return bpf_prog_get_fd_by_id(id);
+}
+
+static void put_back_judge(int progs_fd, int old_fd)
+{
+	__u32 key = 0, fd = old_fd;
+
+	if (old_fd >= 0)
+		bpf_map_update_elem(progs_fd, &key, &fd, BPF_ANY);
+	else
+		bpf_map_delete_elem(progs_fd, &key);
+}
+
+int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m)
+{
+	__u32 key = 0, fd;
+
+	if (!m->id)
+		return -EINVAL;
+	int judge, old, err = 0;
+
+	judge = bw_judge_load(mp, m);
+	if (judge < 0)
+		return judge;
+	old = current_judge(mp->progs);
+	fd = judge;
+	if (bpf_map_update_elem(mp->progs, &key, &fd, BPF_ANY))
+		err = -errno;
+	if (!err && bpf_map_update_elem(mp->filter, &key, &m->id, BPF_ANY)) {
+		err = -errno;
+		put_back_judge(mp->progs, old);
+	}
+	if (old >= 0)
+		close(old);
+	close(judge);
+	return err;
 }
 
 /* The slot holds an id; the map behind it may be freed by a concurrent swap. */
 #define OPEN_RETRIES 5
 
-int bw_filter_open_current(int outer_fd, bool writable, struct bw_filter_map *m)
+int bw_filter_open_current(int registry_fd, bool writable,
+			   struct bw_filter_map *m)
 {
 	struct bpf_map_info info = {};
 	__u32 key = 0, id, len = sizeof(info);
 	int tries, err;
 
 	for (tries = 0; tries < OPEN_RETRIES; tries++) {
-		if (bpf_map_lookup_elem(outer_fd, &key, &id))
+		if (bpf_map_lookup_elem(registry_fd, &key, &id))
 			return errno == ENOENT ? -ENOENT : -errno;
+		if (!id)
+			return -ENOENT;
 		m->fd = bpf_map_get_fd_by_id(id);
 		if (m->fd >= 0)
 			break;

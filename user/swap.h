@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Filter maps in the kernel: create an inner map of the plan's size, mmap it
- * so the builder writes at memory speed, and swap it into the outer map's
- * one slot with a single update. Also opens the running filter for status,
- * query and add.
+ * Filter maps in the kernel: create a block map of the plan's size, mmap it
+ * so the builder writes at memory speed, load a judge program that reads
+ * it, and swap that judge into the program slot with a single update. Also
+ * opens the running filter for status, query and add.
  */
 #ifndef __BW_SWAP_H
 #define __BW_SWAP_H
@@ -26,7 +26,7 @@ struct bw_filter_map {
 	}
 
 /*
- * Creates an mmapable inner map of nblocks and maps it read-write (zeroed).
+ * Creates an mmapable block map of nblocks and maps it read-write (zeroed).
  * Returns 0 or -errno (-ENOMEM / -E2BIG with a message saying so).
  */
 int bw_filter_create(__u32 nblocks, struct bw_filter_map *m);
@@ -34,18 +34,48 @@ int bw_filter_create(__u32 nblocks, struct bw_filter_map *m);
 /* Unmaps and closes; safe on a map never opened. */
 void bw_filter_close(struct bw_filter_map *m);
 
-/*
- * Puts the inner map into slot 0 of the outer map: from the next packet on,
- * every packet sees the new filter. The kernel frees the old one after its
- * last reader. Returns 0 or -errno.
- */
-int bw_filter_commit(int outer_fd, const struct bw_filter_map *m);
+/* The maps every judge program shares, as fds. */
+struct bw_maps {
+	int filter; /* slot 0: the id of the current filter map, for the CLI */
+	int progs;  /* slot 0: the current judge program, for the data path */
+	int stats;
+	int allow;
+	int exact;
+};
+
+#define BW_MAPS_INIT                                                 \
+	{                                                            \
+		.filter = -1, .progs = -1, .stats = -1, .allow = -1, \
+		.exact = -1                                          \
+	}
+
+void bw_maps_close(struct bw_maps *mp);
+
+struct bloomwall;
+
+/* The maps of a loaded skeleton, borrowed: closed with the skeleton. */
+void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp);
 
 /*
- * Opens the filter now in slot 0 of the outer map and maps it (read-only
- * unless writable). -ENOENT if the slot is empty.
+ * Loads a judge program that reads filter m and shares mp's maps. Its fd,
+ * or -errno (the verifier's log goes to libbpf's print callback).
  */
-int bw_filter_open_current(int outer_fd, bool writable,
+int bw_judge_load(const struct bw_maps *mp, const struct bw_filter_map *m);
+
+/*
+ * Swaps filter m in: loads its judge, puts the judge into slot 0 of progs
+ * (from the next packet on, every packet sees the new filter) and m's id
+ * into slot 0 of filter. The kernel frees the old filter with the old judge
+ * once the packets in flight are through. On failure both slots are as they
+ * were. 0 or -errno.
+ */
+int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m);
+
+/*
+ * Opens the filter whose id is in slot 0 of the filter map (registry_fd)
+ * and maps it (read-only unless writable). -ENOENT if there is none.
+ */
+int bw_filter_open_current(int registry_fd, bool writable,
 			   struct bw_filter_map *m);
 
 #endif /* __BW_SWAP_H */

@@ -74,21 +74,17 @@ struct {
 	__uint(map_extra, 7);
 } bloom_v4 SEC(".maps");
 
-/* Same layout as bloomwall's `filter`; holds the very same inner map. */
-struct bw_filter_inner {
+/*
+ * The bare lookup's filter: the very map bloomwall's judge reads, handed
+ * over before load, so that it too is read with inlined lookups.
+ */
+struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, BW_HDR_BLOCKS + 1);
 	__type(key, __u32);
 	__uint(value_size, BW_BLOCK_BYTES);
-	__uint(map_flags, BPF_F_MMAPABLE | BPF_F_INNER_MAP);
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__array(values, struct bw_filter_inner);
-} bw_filter SEC(".maps");
+	__uint(map_flags, BPF_F_MMAPABLE);
+} bare_blocks SEC(".maps");
 
 /* Harness state, set from userspace through the skeleton's bss. */
 __u32 ctr;
@@ -224,15 +220,11 @@ int bare_bloom(struct xdp_md *ctx)
 	const struct bw_block *blk;
 	const struct bw_hdr *hdr;
 	__u32 key = 0, start, end, idx;
-	void *inner;
 	__u64 h;
 
 	if (!iph)
 		return XDP_PASS;
-	inner = bpf_map_lookup_elem(&bw_filter, &key);
-	if (!inner)
-		return XDP_PASS;
-	hdr = bpf_map_lookup_elem(inner, &key);
+	hdr = bpf_map_lookup_elem(&bare_blocks, &key);
 	if (!hdr)
 		return XDP_PASS;
 	start = BW_HDR_BLOCKS;
@@ -241,7 +233,7 @@ int bare_bloom(struct xdp_md *ctx)
 		return XDP_PASS;
 	h = bw_hash_v4(bpf_ntohl(iph->saddr), hdr->plen[BW_V4][0], hdr->seed);
 	idx = start + bw_block_index(h, end - start);
-	blk = bpf_map_lookup_elem(inner, &idx);
+	blk = bpf_map_lookup_elem(&bare_blocks, &idx);
 	if (blk && bw_block_test(blk, h, hdr->probes[0]))
 		return XDP_DROP;
 	return XDP_PASS;

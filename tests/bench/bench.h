@@ -23,6 +23,9 @@
 #define BENCH_SRCS_MAX (1U << 20) /* cold: ~1M distinct sources */
 #define BENCH_WARM (1U << 12)	  /* warm: 4096 distinct sources */
 #define BENCH_MAX_TRIALS 15
+#define BENCH_MAX_SIZES 4
+/* Largest random list: what the builder and the LPM trie still take. */
+#define BENCH_MAX_SIZE 50000000ULL
 #define BENCH_MAX_ROWS 16
 #define BENCH_FRAME_LEN 64
 
@@ -78,7 +81,7 @@ struct bench_cfg {
 	bool quick;
 	int trials;
 	__u32 repeat_warm, repeat_cold;
-	__u64 sizes[4];
+	__u64 sizes[BENCH_MAX_SIZES];
 	int nsizes;
 	const char *mixed_path;
 	const char *results_path;
@@ -86,6 +89,7 @@ struct bench_cfg {
 	int cpu;	     /* core the measurements run on */
 	__u32 verify_stride; /* check every Nth source (1: all) */
 	const char *parts;   /* which parts to run, NULL: all */
+	bool bloom_only;     /* skip the exact structures: a quick A/B */
 };
 
 /* util.c */

@@ -29,7 +29,29 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: bench [--quick] [--out FILE] [--mixed FILE] [--veth NSA:DEVA:NSB:DEVB]\n"
 		"             [--cpu N] [--trials N] [--stride N] [--parts tmsv]\n"
+		"             [--sizes N[,N...]] [--bloom-only]\n"
 		"parts: t table of random lists, m mixed list, s build and swap, v veth\n");
+}
+
+/* --sizes 1000000,10000000: the random list sizes to run, instead of the default. */
+static int parse_sizes(const char *arg, struct bench_cfg *cfg)
+{
+	const char *p = arg;
+	char *end;
+
+	cfg->nsizes = 0;
+	while (*p) {
+		unsigned long long n = strtoull(p, &end, 10);
+
+		if (end == p || !n || n > BENCH_MAX_SIZE ||
+		    cfg->nsizes == BENCH_MAX_SIZES || (*end && *end != ',')) {
+			fprintf(stderr, "bench: bad --sizes: %s\n", arg);
+			return -EINVAL;
+		}
+		cfg->sizes[cfg->nsizes++] = n;
+		p = *end ? end + 1 : end;
+	}
+	return cfg->nsizes ? 0 : -EINVAL;
 }
 
 static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
@@ -43,6 +65,8 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 		{ "trials", required_argument, NULL, 't' },
 		{ "stride", required_argument, NULL, 's' },
 		{ "parts", required_argument, NULL, 'p' },
+		{ "sizes", required_argument, NULL, 'z' },
+		{ "bloom-only", no_argument, NULL, 'b' },
 		{},
 	};
 	int c;
@@ -73,6 +97,13 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 		case 'p':
 			cfg->parts = optarg;
 			break;
+		case 'b':
+			cfg->bloom_only = true;
+			break;
+		case 'z':
+			if (parse_sizes(optarg, cfg))
+				return -EINVAL;
+			break;
 		default:
 			usage();
 			return -EINVAL;
@@ -86,9 +117,11 @@ static void set_defaults(struct bench_cfg *cfg)
 	static const __u64 full[] = { 10000, 123666, 1000000, 10000000 };
 	static const __u64 quick[] = { 10000, 123666, 1000000 };
 
-	cfg->nsizes = cfg->quick ? 3 : 4;
-	memcpy(cfg->sizes, cfg->quick ? quick : full,
-	       cfg->nsizes * sizeof(__u64));
+	if (!cfg->nsizes) {
+		cfg->nsizes = cfg->quick ? 3 : 4;
+		memcpy(cfg->sizes, cfg->quick ? quick : full,
+		       cfg->nsizes * sizeof(__u64));
+	}
 	if (!cfg->trials)
 		cfg->trials = cfg->quick ? 3 : 7;
 	if (cfg->trials > BENCH_MAX_TRIALS)

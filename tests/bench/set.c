@@ -62,7 +62,6 @@ static struct bench_row *add_row(struct bench_set *s, const char *name, int fd,
 static int load_bench_skel(struct set_ctx *x)
 {
 	struct bench *sk;
-	__u32 key = 0;
 	int err;
 
 	sk = bench__open();
@@ -75,6 +74,10 @@ static int load_bench_skel(struct set_ctx *x)
 	if (x->bloom_fd >= 0)
 		bpf_map__reuse_fd(sk->maps.bloom_v4, x->bloom_fd);
 	x->skel = sk;
+	/* The bare lookup reads the one-length filter. */
+	err = bpf_map__reuse_fd(sk->maps.bare_blocks, x->filt[x->nfilt - 1].fd);
+	if (err)
+		return err;
 	err = bench__load(sk);
 	if (err)
 		return err;
@@ -87,21 +90,19 @@ static int load_bench_skel(struct set_ctx *x)
 		x->srcs = NULL;
 		return -errno;
 	}
-	/* The bare lookup reads the one-length filter. */
-	if (bpf_map_update_elem(bpf_map__fd(sk->maps.bw_filter), &key,
-				&x->filt[x->nfilt - 1].fd, BPF_ANY))
-		return -errno;
 	return 0;
 }
 
 /* bloomwall's program exactly as the skeleton loads it, its filter in. */
 static int load_bloomwall(struct set_ctx *x, int i)
 {
+	struct bw_maps maps;
+
 	x->bw[i] = bloomwall__open_and_load();
 	if (!x->bw[i])
 		return -errno;
-	return bw_filter_commit(bpf_map__fd(x->bw[i]->maps.filter),
-				&x->filt[i]);
+	bw_maps_from_skel(x->bw[i], &maps);
+	return bw_filter_commit(&maps, &x->filt[i]);
 }
 
 static void predict(struct set_ctx *x)
@@ -289,7 +290,7 @@ int run_set(const struct bench_cfg *cfg, struct bench_set *s, const __u64 *keys,
 	int err;
 
 	fprintf(stderr, "bench: %s: building structures\n", s->label);
-	err = build_exact(&x, keys, n, mixed);
+	err = cfg->bloom_only ? 0 : build_exact(&x, keys, n, mixed);
 	if (!err)
 		err = build_bloomwall(&x, keys, n, mixed);
 	if (!err)

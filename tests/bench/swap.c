@@ -2,8 +2,9 @@
 /*
  * List file to swapped-in filter, on one core, with the CLI's own code:
  * parse (bw_list_load), build (bw_cidr_prepare, bw_plan_filter,
- * bw_filter_create, bw_fill_filter), swap (bw_filter_commit into the outer
- * map of a loaded bloomwall program). The list files hold random addresses
+ * bw_filter_create, bw_fill_filter), swap (bw_filter_commit: a judge
+ * program loaded for the new filter and put into the program slot of a
+ * loaded bloomwall). The list files hold random addresses
  * in dotted-quad lines, written to a temporary directory first.
  */
 #include <errno.h>
@@ -76,8 +77,8 @@ static int build(const struct bw_list *in, struct bw_filter_map *fm,
 	return err;
 }
 
-static int one_trial(const char *path, int outer_fd, struct swap_result *r,
-		     int t)
+static int one_trial(const char *path, const struct bw_maps *maps,
+		     struct swap_result *r, int t)
 {
 	struct bw_filter_map fm = BW_FILTER_MAP_INIT;
 	struct bw_list_opts lo = { .allow_cidr = true };
@@ -93,7 +94,7 @@ static int one_trial(const char *path, int outer_fd, struct swap_result *r,
 		err = build(&l, &fm, &r->nblocks);
 	t2 = now_ns();
 	if (!err)
-		err = bw_filter_commit(outer_fd, &fm);
+		err = bw_filter_commit(maps, &fm);
 	t3 = now_ns();
 	r->parse[t] = (t1 - t0) / 1e9;
 	r->build[t] = (t2 - t1) / 1e9;
@@ -105,7 +106,7 @@ static int one_trial(const char *path, int outer_fd, struct swap_result *r,
 	return err;
 }
 
-static int swap_size(int outer_fd, const char *dir, __u64 n)
+static int swap_size(const struct bw_maps *maps, const char *dir, __u64 n)
 {
 	struct swap_result *r = &swap_res[nswap++];
 	char path[256];
@@ -117,7 +118,7 @@ static int swap_size(int outer_fd, const char *dir, __u64 n)
 	fprintf(stderr, "bench: build and swap: writing %s\n", path);
 	err = write_list(path, n);
 	for (t = 0; t < SWAP_TRIALS && !err; t++) {
-		err = one_trial(path, outer_fd, r, t);
+		err = one_trial(path, maps, r, t);
 		r->trials = t + 1;
 	}
 	unlink(path);
@@ -128,17 +129,19 @@ int bench_build_swap(const struct bench_cfg *cfg)
 {
 	char dir[] = "/tmp/bwbench-XXXXXX";
 	struct bloomwall *skel;
+	struct bw_maps maps;
 	int err = 0, i;
 
 	skel = bloomwall__open_and_load();
 	if (!skel)
 		return -errno;
+	bw_maps_from_skel(skel, &maps);
 	if (!mkdtemp(dir)) {
 		err = -errno;
 		goto out;
 	}
 	for (i = 0; i < SWAP_SIZES && !err; i++)
-		err = swap_size(bpf_map__fd(skel->maps.filter), dir,
+		err = swap_size(&maps, dir,
 				cfg->quick ? 100000 * (i * 9 + 1)
 					   : 1000000 * (i * 9 + 1));
 	rmdir(dir);
@@ -177,7 +180,7 @@ void print_swap_results(FILE *f)
 		print_swap(f, &swap_res[i]);
 	fprintf(f,
 		"\nparse = bw_list_load of the file; build = bw_cidr_prepare + bw_plan_filter + "
-		"bw_filter_create + bw_fill_filter; swap = bw_filter_commit (one update of the outer slot).\n\n");
+		"bw_filter_create + bw_fill_filter; swap = bw_filter_commit (load the judge program for the new filter, one update of the program slot).\n\n");
 }
 
 double swap_total_median(__u64 n)

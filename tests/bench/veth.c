@@ -183,6 +183,7 @@ static void fill_listed(struct veth_ctx *v)
 static int setup(struct veth_ctx *v, const struct bench_cfg *cfg)
 {
 	struct bench_row cost = {};
+	struct bw_maps maps;
 	__u64 *keys, i;
 	int err;
 
@@ -199,7 +200,8 @@ static int setup(struct veth_ctx *v, const struct bench_cfg *cfg)
 	if (!v->bw || !v->skel)
 		return -errno;
 	fill_listed(v);
-	return bw_filter_commit(bpf_map__fd(v->bw->maps.filter), &v->filt);
+	bw_maps_from_skel(v->bw, &maps);
+	return bw_filter_commit(&maps, &v->filt);
 }
 
 static __u64 bw_dropped(struct veth_ctx *v)

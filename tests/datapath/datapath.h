@@ -31,8 +31,9 @@
 struct bw_dp {
 	struct bloomwall *skel;
 	int prog_fd;
-	int outer_fd;
+	int registry_fd;
 	int stats_fd;
+	struct bw_maps maps; /* the skeleton's, for bw_filter_commit */
 	int ncpus;
 };
 

@@ -44,7 +44,7 @@ static int keep_libbpf_log(enum libbpf_print_level level, const char *fmt,
 bool bw_dp_open(struct bw_dp *dp)
 {
 	memset(dp, 0, sizeof(*dp));
-	dp->prog_fd = dp->outer_fd = dp->stats_fd = -1;
+	dp->prog_fd = dp->registry_fd = dp->stats_fd = -1;
 	if (geteuid() != 0) {
 		TEST_SKIP("needs root for BPF_PROG_TEST_RUN");
 		return false;
@@ -58,8 +58,9 @@ bool bw_dp_open(struct bw_dp *dp)
 		return false;
 	}
 	dp->prog_fd = bpf_program__fd(dp->skel->progs.bloomwall_xdp);
-	dp->outer_fd = bpf_map__fd(dp->skel->maps.filter);
+	dp->registry_fd = bpf_map__fd(dp->skel->maps.filter);
 	dp->stats_fd = bpf_map__fd(dp->skel->maps.stats);
+	bw_maps_from_skel(dp->skel, &dp->maps);
 	dp->ncpus = libbpf_num_possible_cpus();
 	return ASSERT_GE(dp->ncpus, 1, "libbpf_num_possible_cpus");
 }
@@ -207,7 +208,7 @@ int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,
 	if (err)
 		return err;
 	bw_fill_filter(m->mem, &plan, l);
-	return bw_filter_commit(dp->outer_fd, m);
+	return bw_filter_commit(&dp->maps, m);
 }
 
 const char *bw_data_dir(void)

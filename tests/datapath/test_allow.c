@@ -119,7 +119,7 @@ static int swap_in(struct bw_dp *dp, const struct bw_built *b,
 		   const struct bw_list *allow)
 {
 	struct bw_swap s = { .iface = "dp",
-			     .outer_fd = dp->outer_fd,
+			     .maps = &dp->maps,
 			     .exact_fd = exact_outer(dp),
 			     .allow_fd = allow ? allow_map(dp) : -1,
 			     .allow = allow };
@@ -139,7 +139,7 @@ static bool build_swap(struct bw_dp *dp, char **files, int n, bool verify,
 	__u8 slot = 0;
 
 	/* The slot the running filter does not name, as reload picks it. */
-	if (gen > 1 && !bw_filter_open_current(dp->outer_fd, false, &cur))
+	if (gen > 1 && !bw_filter_open_current(dp->registry_fd, false, &cur))
 		slot = !((const struct bw_hdr *)cur.mem)->exact_slot;
 	bw_filter_close(&cur);
 	req_init(&req, files, n, verify, slot, gen);
@@ -523,6 +523,7 @@ BW_TEST(test_allow_failed_swap_changes_nothing)
 	struct bw_build_req req;
 	const char *files[1];
 	struct bw_swap s = { .iface = "dp" };
+	struct bw_maps no_slot;
 	struct bw_dp dp = {};
 	char *lists[1];
 
@@ -544,15 +545,17 @@ BW_TEST(test_allow_failed_swap_changes_nothing)
 	req_init(&req, lists, 1, true, 1, 2);
 	if (!ASSERT_OK(bw_build_lists(&req, &b), "build 2"))
 		goto out;
-	s.outer_fd = -1;
+	no_slot = dp.maps;
+	no_slot.progs = -1;
+	s.maps = &no_slot;
 	s.exact_fd = exact_outer(&dp);
 	s.allow_fd = allow_map(&dp);
 	s.allow = &allow2;
 	s.old_generation = 1;
-	ASSERT_ERR(bw_swap_in(&s, &b), "swap into no outer map fails");
+	ASSERT_ERR(bw_swap_in(&s, &b), "swap with no program slot fails");
 	ASSERT_EQ(bw_lpm_count(allow_map(&dp)), 5, "allowlist as it was");
 	ASSERT_ERR(bw_exact_open(exact_outer(&dp), 1), "slot 1 empty again");
-	if (ASSERT_OK(bw_filter_open_current(dp.outer_fd, false, &cur),
+	if (ASSERT_OK(bw_filter_open_current(dp.registry_fd, false, &cur),
 		      "running filter"))
 		ASSERT_EQ(cur.id, a.filter.id, "generation 1 still running");
 	expect(&dp, &in_old, W_ALLOWED);
@@ -914,7 +917,7 @@ static void expect_state(struct bw_dp *dp, const struct bw_built *b, __u64 gen,
 	struct bw_filter_map cur = BW_FILTER_MAP_INIT;
 	__u32 live = hdr->exact_slot;
 
-	if (ASSERT_OK(bw_filter_open_current(dp->outer_fd, false, &cur),
+	if (ASSERT_OK(bw_filter_open_current(dp->registry_fd, false, &cur),
 		      "open current"))
 		ASSERT_EQ(cur.id, b->filter.id, "the new filter is live");
 	bw_filter_close(&cur);

@@ -9,6 +9,7 @@
 #include <linux/if_ether.h>
 #include <bpf/bpf.h>
 
+#include "attach.h"
 #include "datapath.h"
 #include "test_helpers.h"
 
@@ -34,8 +35,12 @@ static void expect_flow(struct bw_dp *dp, const char *tag, const char *src,
 	bw_dp_expect(dp, desc, buf, bw_pkt_build(&s, buf), want);
 }
 
-/* Not IP and malformed are decided before the filter is looked at. */
-static void expect_unfiltered(struct bw_dp *dp, const char *tag)
+/*
+ * Everything passes. A judge decides not IP and malformed before it looks
+ * at its filter's header; with no judge in the slot nothing is parsed and
+ * every frame counts as no_filter.
+ */
+static void expect_unfiltered(struct bw_dp *dp, const char *tag, bool judge)
 {
 	struct bw_pkt_spec arp = { .ethertype = ETH_P_ARP };
 	struct bw_pkt_spec bad = { .src = A4, .ihl = 4 };
@@ -44,9 +49,9 @@ static void expect_unfiltered(struct bw_dp *dp, const char *tag)
 	expect_flow(dp, tag, A4, C4, BW_OUT_NO_FILTER);
 	expect_flow(dp, tag, A6, C6, BW_OUT_NO_FILTER);
 	bw_dp_expect(dp, "arp without filter", buf, bw_pkt_build(&arp, buf),
-		     BW_OUT_NOT_IP);
+		     judge ? BW_OUT_NOT_IP : BW_OUT_NO_FILTER);
 	bw_dp_expect(dp, "ihl 4 without filter", buf, bw_pkt_build(&bad, buf),
-		     BW_OUT_MALFORMED);
+		     judge ? BW_OUT_MALFORMED : BW_OUT_NO_FILTER);
 }
 
 BW_TEST(test_modes_no_filter)
@@ -55,7 +60,7 @@ BW_TEST(test_modes_no_filter)
 
 	if (!bw_dp_open(&dp))
 		goto out;
-	expect_unfiltered(&dp, "empty slot");
+	expect_unfiltered(&dp, "empty slot", false);
 out:
 	bw_dp_close(&dp);
 }
@@ -75,10 +80,10 @@ BW_TEST(test_modes_invalid_header)
 	expect_flow(&dp, "valid", A4, C4, BW_OUT_DROP_V4);
 	hdr = m.mem;
 	hdr->version = BW_VERSION + 1;
-	expect_unfiltered(&dp, "future version");
+	expect_unfiltered(&dp, "future version", true);
 	hdr->version = BW_VERSION;
 	hdr->magic = 0;
-	expect_unfiltered(&dp, "zero magic");
+	expect_unfiltered(&dp, "zero magic", true);
 	hdr->magic = BW_MAGIC;
 	expect_flow(&dp, "valid again", A4, C4, BW_OUT_DROP_V4);
 	/* 0 probes would match every key: skipped, not a reason to drop. */
@@ -181,13 +186,57 @@ BW_TEST(test_modes_swap)
 	expect_flow(&dp, "filter b", A6, C6, BW_OUT_PASS);
 	expect_flow(&dp, "filter b", B4, C4, BW_OUT_DROP_V4);
 	expect_flow(&dp, "filter b", B6, C6, BW_OUT_DROP_V6);
-	if (!ASSERT_OK(bpf_map_delete_elem(dp.outer_fd, &key), "empty slot"))
+	if (!ASSERT_OK(bpf_map_delete_elem(dp.maps.progs, &key), "empty slot"))
 		goto out;
 	expect_flow(&dp, "slot emptied", B4, C4, BW_OUT_NO_FILTER);
-	if (ASSERT_OK(bw_filter_commit(dp.outer_fd, &a), "commit a again"))
+	if (ASSERT_OK(bw_filter_commit(&dp.maps, &a), "commit a again"))
 		expect_flow(&dp, "filter a again", A4, C4, BW_OUT_DROP_V4);
 out:
 	bw_filter_close(&a);
 	bw_filter_close(&b);
+	bw_dp_close(&dp);
+}
+
+static __u32 slot_id(int map_fd)
+{
+	__u32 key = 0, id = 0;
+
+	bpf_map_lookup_elem(map_fd, &key, &id);
+	return id;
+}
+
+/*
+ * A judge that cannot load (here: the verifier refuses a block map of
+ * 32-byte values, too small for the header) fails the commit with both
+ * slots as they were and the old filter still judging.
+ */
+BW_TEST(test_modes_failed_commit)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+	struct bw_filter_map a = BW_FILTER_MAP_INIT, bad = BW_FILTER_MAP_INIT;
+	__u32 judge, registry;
+	struct bw_dp dp = {};
+
+	if (!bw_dp_open(&dp))
+		goto out;
+	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_a, BW_F_MATCH_SRC, &a),
+		       "commit a"))
+		goto out;
+	judge = slot_id(dp.maps.progs);
+	registry = slot_id(dp.maps.filter);
+	ASSERT_EQ(registry, a.id, "the registry names filter a");
+	bad.fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bw_bad", sizeof(__u32), 32,
+				4, &opts);
+	if (!ASSERT_GE(bad.fd, 0, "create a map of 32-byte values"))
+		goto out;
+	bad.id = bw_obj_id(bad.fd);
+	ASSERT_ERR(bw_filter_commit(&dp.maps, &bad), "commit of a bad map");
+	ASSERT_EQ(slot_id(dp.maps.progs), judge, "judge slot as it was");
+	ASSERT_EQ(slot_id(dp.maps.filter), registry, "registry as it was");
+	expect_flow(&dp, "after the failed commit", A4, C4, BW_OUT_DROP_V4);
+	expect_flow(&dp, "after the failed commit", B4, C4, BW_OUT_PASS);
+out:
+	bw_filter_close(&a);
+	bw_filter_close(&bad);
 	bw_dp_close(&dp);
 }

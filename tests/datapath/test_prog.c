@@ -5,6 +5,7 @@
  * asserted, machines differ).
  */
 #include <stdio.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 
 #include "datapath.h"
@@ -25,33 +26,53 @@ static void print_duration(struct bw_dp *dp, const char *what, const char *src)
 	       topts.duration, REPEAT);
 }
 
+/* Asserts the program is JIT-compiled and prints its size. */
+static bool print_prog_info(int fd, const char *name)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (!ASSERT_OK(bpf_obj_get_info_by_fd(fd, &info, &len), "prog info"))
+		return false;
+	ASSERT_STREQ(info.name, name, "program name");
+	ASSERT_GE(info.jited_prog_len, 1, "program is JIT-compiled");
+	printf("  %s: xlated %u bytes (%u insns), jited %u bytes, verifier "
+	       "processed %u insns\n",
+	       name, info.xlated_prog_len, info.xlated_prog_len / 8,
+	       info.jited_prog_len, info.verified_insns);
+	return true;
+}
+
 BW_TEST(test_prog_info)
 {
 	static const char *const listed[] = { "198.51.100.7", "2001:db8:bad::7",
 					      NULL };
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
+	__u32 key = 0, judge_id = 0;
 	struct bw_dp dp = {};
+	int judge_fd = -1;
 
 	if (!bw_dp_open(&dp))
 		goto out;
-	if (!ASSERT_OK(bpf_obj_get_info_by_fd(dp.prog_fd, &info, &len),
-		       "prog info"))
+	if (!print_prog_info(dp.prog_fd, "bloomwall_xdp"))
 		goto out;
-	ASSERT_GE(info.jited_prog_len, 1, "program is JIT-compiled");
-	printf("  xlated %u bytes (%u insns), jited %u bytes, verifier "
-	       "processed %u insns\n",
-	       info.xlated_prog_len, info.xlated_prog_len / 8,
-	       info.jited_prog_len, info.verified_insns);
 	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, listed, BW_F_MATCH_SRC, &m),
 		       "commit"))
+		goto out;
+	if (!ASSERT_OK(bpf_map_lookup_elem(dp.maps.progs, &key, &judge_id),
+		       "judge in its slot"))
+		goto out;
+	judge_fd = bpf_prog_get_fd_by_id(judge_id);
+	if (!ASSERT_GE(judge_fd, 0, "judge fd") ||
+	    !print_prog_info(judge_fd, "bloomwall_judge"))
 		goto out;
 	print_duration(&dp, "ipv4 unlisted", "198.51.100.8");
 	print_duration(&dp, "ipv4 listed (drop)", "198.51.100.7");
 	print_duration(&dp, "ipv6 unlisted", "2001:db8:bad::8");
 	print_duration(&dp, "ipv6 listed (drop)", "2001:db8:bad::7");
 out:
+	if (judge_fd >= 0)
+		close(judge_fd);
 	bw_filter_close(&m);
 	bw_dp_close(&dp);
 }

@@ -18,7 +18,7 @@ ALL_TESTS="test_drop_reload_detach test_survives_cli_exit test_missing_list
 test_bad_line test_skip_invalid test_unknown_iface test_double_attach
 test_reload_bad_list test_not_attached test_detach_twice test_query test_add
 test_stdin_list test_list_formats test_monitor test_match_dst test_skb_mode
-test_status test_stats_dump test_real_lists test_usage test_no_privileges
+test_status test_stats_dump test_judge_swap test_real_lists test_usage test_no_privileges
 test_foreign_xdp test_reload_under_traffic"
 
 SKIPPED_TEST=249
@@ -511,6 +511,56 @@ test_stats_dump()
 		 monitored allowed false_pos no_filter; do
 		assert_grep "$dump" "\"$f\": [0-9]+" "field $f in the dump"
 	done
+}
+
+# The id in slot 0 of a pinned one-slot map (progs, filter), as bpftool says.
+slot_id()
+{
+	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/$1" 2>/dev/null |
+		sed -nE 's/.*"value": ([0-9]+).*/\1/p' | head -n 1
+}
+
+# Gone once the kernel has freed it: after the packets in flight (RCU).
+assert_freed()
+{
+	local kind=$1 id=$2 i
+
+	for i in $(seq 50); do
+		bpftool "$kind" show id "$id" >/dev/null 2>&1 || return 0
+		sleep 0.1
+	done
+	fail "the old $kind (id $id) is still there after a reload"
+}
+
+# A reload loads a judge for the new filter and swaps it in; the old judge
+# and its filter are freed, not leaked; the pins name the new ones.
+test_judge_swap()
+{
+	local l1 l2 judge1 judge2 map1 map2
+
+	l1=$(list a.txt "$BW_A4")
+	l2=$(list b.txt "$BW_B4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
+	judge1=$(slot_id progs)
+	map1=$(slot_id filter)
+	[ -n "$judge1" ] && [ -n "$map1" ] || fail "no judge or filter id pinned"
+	bpftool prog show id "$judge1" | grep -q 'name bloomwall_judge' ||
+		fail "slot 0 of progs is not a bloomwall_judge"
+	bpftool prog show id "$judge1" | grep -q "map_ids.*\b$map1\b" ||
+		fail "the judge does not read the filter the registry names"
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l2"
+	judge2=$(slot_id progs)
+	map2=$(slot_id filter)
+	[ "$judge2" != "$judge1" ] || fail "reload kept judge $judge1"
+	[ "$map2" != "$map1" ] || fail "reload kept filter map $map1"
+	bpftool prog show id "$judge2" | grep -q "map_ids.*\b$map2\b" ||
+		fail "the new judge does not read the new filter"
+	bw 0 status --json "$BW_RX"
+	assert_grep "$OUT" "\"judge_id\":$judge2," "status --json names the new judge"
+	assert_freed prog "$judge1"
+	assert_freed map "$map1"
+	expect_delivered "$BW_A4" "$BW_RX4"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 }
 
 test_usage()
