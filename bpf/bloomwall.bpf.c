@@ -94,8 +94,7 @@ struct {
 
 /* What happened to a packet; record_verdict() maps it to action + counter. */
 enum bw_verdict {
-	BW_V_CONTINUE = 0, /* parsed, not decided yet */
-	BW_V_PASS,	   /* tested, not listed */
+	BW_V_PASS = 1, /* tested, not listed */
 	BW_V_NOT_IP,
 	BW_V_MALFORMED,
 	BW_V_NO_FILTER,
@@ -104,43 +103,6 @@ enum bw_verdict {
 	BW_V_FALSE_POS, /* a hit, but the exact trie refused it */
 	BW_V_DROP,
 };
-
-struct bw_pkt {
-	struct bw_addr src;
-	struct bw_addr dst;
-	__u32 family; /* BW_V4 or BW_V6, valid once parsed */
-};
-
-static __always_inline enum bw_verdict parse_packet(struct xdp_md *ctx,
-						    struct bw_pkt *pkt)
-{
-	struct hdr_cursor c = {
-		.pos = (void *)(long)ctx->data,
-		.end = (void *)(long)ctx->data_end,
-	};
-	int proto;
-
-	proto = parse_ethhdr(&c);
-	if (proto != BW_PARSE_BAD)
-		proto = parse_vlans(&c, proto);
-	if (proto == BW_PARSE_BAD)
-		return BW_V_MALFORMED;
-
-	if (proto == ETH_P_IP) {
-		pkt->family = BW_V4;
-		if (parse_iphdr(&c, &pkt->src, &pkt->dst) == BW_PARSE_BAD)
-			return BW_V_MALFORMED;
-		return BW_V_CONTINUE;
-	}
-	if (proto == ETH_P_IPV6) {
-		pkt->family = BW_V6;
-		if (parse_ip6hdr(&c, &pkt->src, &pkt->dst) == BW_PARSE_BAD)
-			return BW_V_MALFORMED;
-		return BW_V_CONTINUE;
-	}
-	/* ARP, LLDP, MPLS, a third VLAN tag ...: no address we can test. */
-	return BW_V_NOT_IP;
-}
 
 /* The filter's header, or NULL if it is not a valid one. */
 static __always_inline const struct bw_hdr *lookup_header(void)
@@ -265,7 +227,9 @@ judge_addr(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
  * allowlisted or refused hit over a plain miss), for the counters.
  */
 static __always_inline enum bw_verdict lookup_packet(const struct bw_hdr *hdr,
-						     const struct bw_pkt *pkt)
+						     __u32 family,
+						     const struct bw_addr *src,
+						     const struct bw_addr *dst)
 {
 	__u16 match = hdr->flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST);
 	enum bw_verdict v = BW_V_PASS, d;
@@ -273,12 +237,12 @@ static __always_inline enum bw_verdict lookup_packet(const struct bw_hdr *hdr,
 	if (!match)
 		match = BW_F_MATCH_SRC;
 	if (match & BW_F_MATCH_SRC) {
-		v = judge_addr(hdr, pkt->family, &pkt->src);
+		v = judge_addr(hdr, family, src);
 		if (v == BW_V_DROP)
 			return v;
 	}
 	if (match & BW_F_MATCH_DST) {
-		d = judge_addr(hdr, pkt->family, &pkt->dst);
+		d = judge_addr(hdr, family, dst);
 		if (d != BW_V_PASS)
 			return d;
 	}
@@ -330,24 +294,49 @@ static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
 	return XDP_PASS;
 }
 
+/*
+ * Everything after the parse, for one family: called with a constant, so
+ * each family gets its own copy with the other family's code folded away.
+ */
+static __always_inline int judge_packet(__u32 family, const struct bw_addr *src,
+					const struct bw_addr *dst)
+{
+	const struct bw_hdr *hdr = lookup_header();
+	enum bw_verdict v;
+
+	if (!hdr)
+		return record_verdict(BW_V_NO_FILTER, family);
+	v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
+	return record_verdict(v, family);
+}
+
 SEC("xdp")
 int bloomwall_judge(struct xdp_md *ctx)
 {
-	const struct bw_hdr *hdr;
-	struct bw_pkt pkt = {};
-	enum bw_verdict v;
+	struct hdr_cursor c = {
+		.pos = (void *)(long)ctx->data,
+		.end = (void *)(long)ctx->data_end,
+	};
+	struct bw_addr src, dst;
+	int proto;
 
-	v = parse_packet(ctx, &pkt);
-	if (v != BW_V_CONTINUE)
-		goto out;
-	hdr = lookup_header();
-	if (!hdr) {
-		v = BW_V_NO_FILTER;
-		goto out;
+	proto = parse_ethhdr(&c);
+	if (proto != BW_PARSE_BAD)
+		proto = parse_vlans(&c, proto);
+	if (proto == ETH_P_IP) {
+		if (parse_iphdr(&c, &src, &dst) == BW_PARSE_BAD)
+			return record_verdict(BW_V_MALFORMED, BW_V4);
+		return judge_packet(BW_V4, &src, &dst);
 	}
-	v = apply_action(hdr, lookup_packet(hdr, &pkt));
-out:
-	return record_verdict(v, pkt.family);
+	if (proto == ETH_P_IPV6) {
+		if (parse_ip6hdr(&c, &src, &dst) == BW_PARSE_BAD)
+			return record_verdict(BW_V_MALFORMED, BW_V6);
+		return judge_packet(BW_V6, &src, &dst);
+	}
+	/* ARP, LLDP, MPLS, a third VLAN tag ...: no address we can test. */
+	if (proto == BW_PARSE_BAD)
+		return record_verdict(BW_V_MALFORMED, BW_V4);
+	return record_verdict(BW_V_NOT_IP, BW_V4);
 }
 
 /* On the interface. Falls through only while no judge is in the slot. */
