@@ -225,22 +225,46 @@ static __always_inline __u32 bw_region_start(const struct bw_hdr *hdr,
 	return region ? hdr->region_end[region - 1] : BW_HDR_BLOCKS;
 }
 
+/* The next probe's word of the block, shifted so that its bit is bit 0. */
+static __always_inline __u64 bw_probe_bit(const struct bw_block *blk,
+					  __u64 *state)
+{
+	__u32 bit = bw_next_probe(state);
+
+	return blk->w[bit >> 6] >> (bit & 63);
+}
+
 /*
- * True when all probes of the key with this hash are set in its block. Stops
- * at the first clear bit: on the common (unlisted) path that is the first or
- * second probe. The constant bound keeps the verifier's loop check trivial.
+ * Probes tested together before the first branch on the block's bits. Half
+ * of a full block's bits are set, so a branch after every probe goes either
+ * way for an unlisted key and the CPU mispredicts it every other packet;
+ * after three ANDed probes it is taken one time in eight. Measured at 10M
+ * entries, cold: 1 probe ahead 113 ns, 2 or 3: 102 ns, 6: 147 ns, all 16
+ * (no early exit at all): 186 ns (the bare lookup, tests/bench).
+ */
+#define BW_PROBES_AHEAD 3
+
+/*
+ * True when all probes of the key with this hash are set in its block (0
+ * probes: always). Stops after the first probes ahead or at the first clear
+ * bit after them. The constant bounds keep the verifier's loop check
+ * trivial.
  */
 static __always_inline int bw_block_test(const struct bw_block *blk, __u64 hash,
 					 __u32 probes)
 {
-	__u64 state = hash;
-	__u32 i, bit;
+	__u64 state = hash, acc = 1;
+	__u32 i;
 
-	for (i = 0; i < BW_MAX_PROBES; i++) {
+	for (i = 0; i < BW_PROBES_AHEAD; i++)
+		if (i < probes)
+			acc &= bw_probe_bit(blk, &state);
+	if (!(acc & 1))
+		return 0;
+	for (i = BW_PROBES_AHEAD; i < BW_MAX_PROBES; i++) {
 		if (i >= probes)
 			break;
-		bit = bw_next_probe(&state);
-		if (!(blk->w[bit >> 6] & (1ULL << (bit & 63))))
+		if (!(bw_probe_bit(blk, &state) & 1))
 			return 0;
 	}
 	return 1;
