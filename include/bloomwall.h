@@ -132,7 +132,6 @@ struct bw_lpm_key {
 /* Map names, the same in the BPF object, the pins and bpftool's listing. */
 #define BW_MAP_FILTER filter
 #define BW_MAP_BLOCKS blocks
-#define BW_MAP_PROGS progs
 #define BW_MAP_STATS stats
 #define BW_MAP_ALLOW allow
 #define BW_MAP_EXACT exact

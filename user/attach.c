@@ -2,9 +2,10 @@
 /*
  * Building filters into the kernel, attaching and detaching the program.
  *
- * The order matters: the first filter's judge is in its slot before the
- * program goes onto the interface, so no packet ever meets an attached
- * program with an empty slot.
+ * The order matters: the program is loaded with its first filter as its own
+ * map before it goes onto the interface, so no packet ever meets an
+ * attached program without a filter. A reload loads a new program for the
+ * new filter and replaces the old one on the hook in one atomic update.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -314,8 +315,9 @@ int bw_open_maps(const char *iface, struct bw_maps *mp)
 		int *fd;
 		const char *name;
 	} pins[] = {
-		{ &mp->filter, BW_PIN_FILTER }, { &mp->progs, BW_PIN_PROGS },
-		{ &mp->stats, BW_PIN_STATS },	{ &mp->allow, BW_PIN_ALLOW },
+		{ &mp->filter, BW_PIN_FILTER },
+		{ &mp->stats, BW_PIN_STATS },
+		{ &mp->allow, BW_PIN_ALLOW },
 		{ &mp->exact, BW_PIN_EXACT },
 	};
 	size_t i;
@@ -438,7 +440,7 @@ int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 	if (!err)
 		err = stage(s, hdr->exact_slot, b, fresh, &added);
 	if (!err) {
-		err = bw_filter_commit(s->maps, &b->filter);
+		err = bw_filter_commit(s->maps, &b->filter, s->installer);
 		if (err) {
 			pr_warn("%s: cannot swap in the new filter: %s\n",
 				s->iface, bw_errno_hint(err));
@@ -541,7 +543,7 @@ struct attach_ctx {
 	char libxdp_err[128];
 };
 
-/* The first filter is the judge's own map: no copy, no swap. */
+/* The first filter is the program's own map: no copy, no swap. */
 static int reuse_filter(struct attach_ctx *c, const struct bw_filter_map *f)
 {
 	int err = bpf_map__reuse_fd(c->skel->maps.blocks, f->fd);
@@ -553,12 +555,12 @@ static int reuse_filter(struct attach_ctx *c, const struct bw_filter_map *f)
 }
 
 /*
- * Both programs loaded, the first judge in its slot and the filter's id in
- * the registry: from here on the entry program can go onto the interface.
+ * The program loaded with its filter and the filter's id in the registry:
+ * from here on it can go onto the interface.
  */
-static int load_programs(struct attach_ctx *c, const struct bw_filter_map *f)
+static int load_program(struct attach_ctx *c, const struct bw_filter_map *f)
 {
-	__u32 key = 0, judge;
+	__u32 key = 0;
 	int err;
 
 	err = bloomwall__load(c->skel);
@@ -567,10 +569,7 @@ static int load_programs(struct attach_ctx *c, const struct bw_filter_map *f)
 			c->iface, bw_errno_hint(err));
 		return err;
 	}
-	judge = bpf_program__fd(c->skel->progs.bloomwall_judge);
 	if (bpf_map_update_elem(bpf_map__fd(c->skel->maps.filter), &key, &f->id,
-				BPF_ANY) ||
-	    bpf_map_update_elem(bpf_map__fd(c->skel->maps.progs), &key, &judge,
 				BPF_ANY)) {
 		err = -errno;
 		pr_warn("%s: cannot put the filter in place: %s\n", c->iface,
@@ -696,9 +695,6 @@ static int pin_all(struct attach_ctx *c)
 		err = bw_pin_fd(bpf_map__fd(c->skel->maps.filter), c->iface,
 				BW_PIN_FILTER);
 	if (!err)
-		err = bw_pin_fd(bpf_map__fd(c->skel->maps.progs), c->iface,
-				BW_PIN_PROGS);
-	if (!err)
 		err = bw_pin_fd(bpf_map__fd(c->skel->maps.stats), c->iface,
 				BW_PIN_STATS);
 	if (!err)
@@ -784,7 +780,7 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	if (!err)
 		err = create_allow(&c, allow);
 	if (!err)
-		err = load_programs(&c, &b->filter);
+		err = load_program(&c, &b->filter);
 	if (!err && attach_libxdp(&c)) {
 		pr_debug("libxdp attach failed (%s); trying a plain bpf_link\n",
 			 c.libxdp_err);
@@ -801,6 +797,15 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 }
 
 /* ---- detach -------------------------------------------------------------- */
+
+static __u32 attached_flags(__u8 attach_mode)
+{
+	if (attach_mode == XDP_ATTACHED_SKB)
+		return XDP_FLAGS_SKB_MODE;
+	if (attach_mode == XDP_ATTACHED_HW)
+		return XDP_FLAGS_HW_MODE;
+	return XDP_FLAGS_DRV_MODE;
+}
 
 static int detach_dispatcher(const char *iface, int ifindex, __u32 id)
 {
@@ -823,15 +828,46 @@ static int detach_dispatcher(const char *iface, int ifindex, __u32 id)
 	return err;
 }
 
+/*
+ * Behind a libxdp dispatcher: the new program in before the old one goes
+ * (libxdp swaps the whole dispatcher each time), so a packet meets both
+ * filters or one, never neither.
+ */
+static int replace_in_dispatcher(const struct bw_hook *h, int old_fd,
+				 int new_fd)
+{
+	struct xdp_multiprog *mp;
+	struct xdp_program *p;
+	enum xdp_attach_mode mode;
+	int err;
+
+	mp = xdp_multiprog__get_from_ifindex(h->ifindex);
+	err = libxdp_get_error(mp);
+	if (err)
+		return err;
+	mode = xdp_multiprog__attach_mode(mp);
+	xdp_multiprog__close(mp);
+	p = xdp_program__from_fd(new_fd);
+	err = libxdp_get_error(p);
+	if (err)
+		return err;
+	err = xdp_program__attach(p, h->ifindex, mode, 0);
+	xdp_program__close(p);
+	if (err)
+		return err;
+	err = detach_dispatcher(h->iface, h->ifindex, bw_obj_id(old_fd));
+	if (err)
+		pr_warn("warning: %s: the new filter runs, but the old program (id %u) is still in the dispatcher: %s\n",
+			h->iface, bw_obj_id(old_fd), bw_errno_hint(err));
+	return 0;
+}
+
 /* Plain attach: replace exactly our program with nothing, never another. */
 static int detach_plain(int ifindex, int prog_fd, __u8 attach_mode)
 {
 	LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = prog_fd);
-	__u32 flags = attach_mode == XDP_ATTACHED_SKB  ? XDP_FLAGS_SKB_MODE
-		      : attach_mode == XDP_ATTACHED_HW ? XDP_FLAGS_HW_MODE
-						       : XDP_FLAGS_DRV_MODE;
 
-	if (bpf_xdp_detach(ifindex, flags, &opts))
+	if (bpf_xdp_detach(ifindex, attached_flags(attach_mode), &opts))
 		return -errno;
 	return 0;
 }
@@ -898,6 +934,83 @@ int bw_detach(const char *iface, int ifindex)
 	if (err)
 		return err;
 	return bw_unpin_all(iface);
+}
+
+/* ---- replacing the program on the hook -------------------------------- */
+
+/* The program on the hook is old_fd; make it new_fd, in one step. */
+static int replace_prog(const struct bw_hook *h, int old_fd, int new_fd)
+{
+	LIBBPF_OPTS(bpf_link_update_opts, lo, .old_prog_fd = old_fd,
+		    .flags = BPF_F_REPLACE);
+	LIBBPF_OPTS(bpf_xdp_attach_opts, xo, .old_prog_fd = old_fd);
+	struct bw_xdp_info x;
+	int fd, err;
+
+	fd = bw_pin_open(h->iface, BW_PIN_LINK);
+	if (fd >= 0) {
+		err = bpf_link_update(fd, new_fd, &lo) ? -errno : 0;
+		close(fd);
+		return err;
+	}
+	err = bw_xdp_info(h->ifindex, bw_obj_id(old_fd), &x);
+	if (err || !x.ours)
+		return err;
+	if (x.dispatcher)
+		return replace_in_dispatcher(h, old_fd, new_fd);
+	if (bpf_xdp_attach(h->ifindex, new_fd,
+			   XDP_FLAGS_REPLACE | attached_flags(x.attach_mode),
+			   &xo))
+		return -errno;
+	return 0;
+}
+
+/* The prog pin names new_fd: pinned beside (bpffs refuses dots in names), then renamed over the old. */
+static int repin_prog(const char *iface, int new_fd)
+{
+	char tmp[256], path[256];
+	int err;
+
+	err = bw_pin_path(tmp, sizeof(tmp), iface, BW_PIN_PROG "_new");
+	if (!err)
+		err = bw_pin_path(path, sizeof(path), iface, BW_PIN_PROG);
+	if (err)
+		return err;
+	unlink(tmp);
+	if (bpf_obj_pin(new_fd, tmp))
+		return -errno;
+	if (rename(tmp, path)) {
+		err = -errno;
+		unlink(tmp);
+		return err;
+	}
+	return 0;
+}
+
+static int install_on_hook(void *ctx, int new_fd)
+{
+	const struct bw_hook *h = ctx;
+	int old_fd, err;
+
+	old_fd = bw_pin_open(h->iface, BW_PIN_PROG);
+	if (old_fd < 0)
+		return old_fd;
+	err = replace_prog(h, old_fd, new_fd);
+	if (!err) {
+		err = repin_prog(h->iface, new_fd);
+		/* Put the old one back: the pin must name what runs. */
+		if (err && replace_prog(h, new_fd, old_fd))
+			pr_warn("%s: the new program runs but is not pinned, and the old one could not be put back: run 'bloomwall detach %s' and attach again\n",
+				h->iface, h->iface);
+	}
+	close(old_fd);
+	return err;
+}
+
+void bw_hook_installer(struct bw_hook *hook, struct bw_installer *in)
+{
+	in->install = install_on_hook;
+	in->ctx = hook;
 }
 
 /* ---- pinned state -------------------------------------------------------- */

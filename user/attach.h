@@ -65,7 +65,9 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b);
 /* Where a reload swaps a built filter in, and what else it changes. */
 struct bw_swap {
 	const char *iface;
-	const struct bw_maps *maps; /* what the new judge shares */
+	const struct bw_maps *maps; /* what the new program shares */
+	const struct bw_installer
+		*installer; /* where it goes: bw_hook_installer */
 	int exact_fd; /* the exact tries' outer map, -1 if none is pinned */
 	int allow_fd; /* -1: the allowlist stays as it is */
 	const struct bw_list *allow; /* the new allowlist (allow_fd >= 0) */
@@ -96,7 +98,7 @@ int bw_load_allow(const char *iface, const char *const *files, int n,
  */
 int bw_open_pinned_map(const char *iface, const char *name);
 
-/* Opens every pinned map a judge shares (swap.h); closes all on failure. */
+/* Opens every pinned map a program shares (swap.h); closes all on failure. */
 int bw_open_maps(const char *iface, struct bw_maps *mp);
 
 /* The XDP hook of an interface, as far as bloomwall cares. */
@@ -153,6 +155,23 @@ void bw_set_allow_flag(void *filter_mem, bool on);
  */
 int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	      const struct bw_built *b, const struct bw_list *allow);
+
+/* How a reload puts its new program on the interface. */
+struct bw_hook {
+	const char *iface;
+	int ifindex;
+};
+
+/*
+ * An installer (swap.h) that replaces bloomwall's program on hook's
+ * interface with the new one, atomically: bpf_link_update when bloomwall
+ * holds the link, XDP_FLAGS_REPLACE on a plain attach. Behind a libxdp
+ * dispatcher the new program is added before the old one is removed, so a
+ * packet in between meets both filters, never neither. The prog pin then
+ * names the new program (renamed into place). A program no longer on the
+ * hook is only re-pinned.
+ */
+void bw_hook_installer(struct bw_hook *hook, struct bw_installer *in);
 
 /*
  * Detaches bloomwall's program from ifindex (0: the interface is gone) and

@@ -2,8 +2,8 @@
 /*
  * bloomwall reload IFACE [OPTIONS] LIST...
  *
- * A new filter is built beside the running one, a judge program is loaded
- * for it, and the judge is swapped in with one update of the program slot:
+ * A new filter is built beside the running one, a program is loaded for it,
+ * and that program replaces the one on the interface in one atomic update:
  * every packet meets the old filter or the new one, never neither. A failed
  * build or load changes nothing.
  */
@@ -77,7 +77,7 @@ static void warn_if_detached(const struct bw_args *a)
 struct reload_ctx {
 	const struct bw_args *a;
 	int registry_fd;
-	struct bw_maps maps; /* what the new judge shares */
+	struct bw_maps maps; /* what the new program shares */
 	int exact_fd; /* -1: no exact pin (only an error with --verify) */
 	int allow_fd; /* -1 without --allow */
 	struct bw_list allow;
@@ -118,9 +118,15 @@ static int swap_filter(struct reload_ctx *c)
 			      .allow_fd = c->allow_fd,
 			      .allow = &c->allow,
 			      .old_generation = info->generation };
+	struct bw_hook hook = { .iface = c->a->iface,
+				.ifindex = c->a->ifindex };
 	struct bw_built b = BW_BUILT_INIT;
 	struct bw_build_req req;
+	struct bw_installer in;
 	int err;
+
+	bw_hook_installer(&hook, &in);
+	sw.installer = &in;
 
 	bw_build_req_init(&req, c->a, fpr, new_flags(c->a, hdr->flags),
 			  info->generation + 1);

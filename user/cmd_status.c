@@ -34,8 +34,7 @@ struct view {
 	/* Program */
 	int prog_err; /* pinned program: 0 or -errno */
 	__u32 prog_id;
-	__u32 judge_id; /* the current filter's judge, 0 if none */
-	int xdp_err;	/* querying the hook: 0 or -errno */
+	int xdp_err; /* querying the hook: 0 or -errno */
 	struct bw_xdp_info x;
 	const char *kind;
 	/* Filter */
@@ -68,20 +67,6 @@ static const struct bw_opt status_opts[] = {
 
 /* ---- gathering ----------------------------------------------------------- */
 
-/* Slot 0 of a pinned one-slot map (an id), 0 if none. */
-static __u32 pinned_slot(const char *iface, const char *name)
-{
-	int fd = bw_pin_open(iface, name);
-	__u32 key = 0, id = 0;
-
-	if (fd < 0)
-		return 0;
-	if (bpf_map_lookup_elem(fd, &key, &id))
-		id = 0;
-	close(fd);
-	return id;
-}
-
 static void gather_program(struct view *v)
 {
 	int fd = bw_pin_open(v->iface, BW_PIN_PROG);
@@ -90,7 +75,6 @@ static void gather_program(struct view *v)
 	v->prog_id = bw_obj_id(fd);
 	if (fd >= 0)
 		close(fd);
-	v->judge_id = pinned_slot(v->iface, BW_PIN_PROGS);
 	v->xdp_err = v->ifindex ? bw_xdp_info(v->ifindex, v->prog_id, &v->x)
 				: -ENODEV;
 	if (bw_pin_exists(v->iface, BW_PIN_LINK))
@@ -230,11 +214,6 @@ static void text_program(const struct view *v)
 		   v->iface, BW_PIN_PROG, bw_errno_hint(v->prog_err));
 	else
 		kv("id", "%u", v->prog_id);
-	if (v->judge_id)
-		kv("judge id", "%u (loaded for the running filter)",
-		   v->judge_id);
-	else if (!v->prog_err)
-		kv("judge", "none: every packet passes (counted as no_filter)");
 	if (!v->ifindex)
 		kv("state",
 		   "the interface is gone; 'bloomwall detach %s' removes the pins",
@@ -422,8 +401,8 @@ static void json_fpr(double fpr)
 
 static void json_program(const struct view *v)
 {
-	printf("\"program\":{\"id\":%u,\"judge_id\":%u,\"attached\":%s",
-	       v->prog_id, v->judge_id, v->x.ours ? "true" : "false");
+	printf("\"program\":{\"id\":%u,\"attached\":%s", v->prog_id,
+	       v->x.ours ? "true" : "false");
 	if (v->x.ours)
 		printf(",\"mode\":\"%s\",\"attach\":\"%s\"",
 		       bw_attached_mode_name(v->x.attach_mode),

@@ -17,7 +17,6 @@
 #define BW_PIN_PROG "prog"
 #define BW_PIN_LINK "link"
 #define BW_PIN_FILTER bw_textify(BW_MAP_FILTER)
-#define BW_PIN_PROGS bw_textify(BW_MAP_PROGS)
 #define BW_PIN_STATS bw_textify(BW_MAP_STATS)
 
 /* BW_PIN_ROOT/iface/name, or BW_PIN_ROOT/iface when name is NULL. */

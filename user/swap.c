@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Filter maps: create, mmap, load a judge for, swap in, reopen.
+ * Filter maps: create, mmap, load a program for, swap in, reopen.
  */
 #include <errno.h>
 #include <string.h>
@@ -79,8 +79,7 @@ void bw_filter_close(struct bw_filter_map *m)
 
 void bw_maps_close(struct bw_maps *mp)
 {
-	int *fds[] = { &mp->filter, &mp->progs, &mp->stats, &mp->allow,
-		       &mp->exact };
+	int *fds[] = { &mp->filter, &mp->stats, &mp->allow, &mp->exact };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -93,7 +92,6 @@ void bw_maps_close(struct bw_maps *mp)
 void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
 {
 	mp->filter = bpf_map__fd(skel->maps.filter);
-	mp->progs = bpf_map__fd(skel->maps.progs);
 	mp->stats = bpf_map__fd(skel->maps.stats);
 	mp->allow = bpf_map__fd(skel->maps.allow);
 	mp->exact = bpf_map__fd(skel->maps.exact);
@@ -108,7 +106,6 @@ static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
 	} r[] = {
 		{ skel->maps.blocks, m->fd },
 		{ skel->maps.filter, mp->filter },
-		{ skel->maps.progs, mp->progs },
 		{ skel->maps.stats, mp->stats },
 		{ skel->maps.allow, mp->allow },
 		{ skel->maps.exact, mp->exact },
@@ -126,7 +123,7 @@ static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
 	return 0;
 }
 
-int bw_judge_load(const struct bw_maps *mp, const struct bw_filter_map *m)
+int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
 {
 	struct bloomwall *skel;
 	int fd, err;
@@ -134,59 +131,37 @@ int bw_judge_load(const struct bw_maps *mp, const struct bw_filter_map *m)
 	skel = bloomwall__open();
 	if (!skel)
 		return -errno;
-	bpf_program__set_autoload(skel->progs.bloomwall_xdp, false);
 	err = reuse_maps(skel, mp, m);
 	if (!err)
 		err = bloomwall__load(skel);
-	fd = err ? -1 : dup(bpf_program__fd(skel->progs.bloomwall_judge));
+	fd = err ? -1 : dup(bpf_program__fd(skel->progs.bloomwall_xdp));
 	if (!err && fd < 0)
 		err = -errno;
 	bloomwall__destroy(skel);
 	return err ? err : fd;
 }
 
-/* An fd of the judge in slot 0 of progs, or -1 when the slot is empty. */
-static int current_judge(int progs_fd)
+int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
+		     const struct bw_installer *in)
 {
-	__u32 key = 0, id;
-
-	if (bpf_map_lookup_elem(progs_fd, &key, &id))
-		return -1;
-	return bpf_prog_get_fd_by_id(id);
-}
-
-static void put_back_judge(int progs_fd, int old_fd)
-{
-	__u32 key = 0, fd = old_fd;
-
-	if (old_fd >= 0)
-		bpf_map_update_elem(progs_fd, &key, &fd, BPF_ANY);
-	else
-		bpf_map_delete_elem(progs_fd, &key);
-}
-
-int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m)
-{
-	__u32 key = 0, fd;
+	__u32 key = 0, old_id = 0;
+	int prog, err;
 
 	if (!m->id)
 		return -EINVAL;
-	int judge, old, err = 0;
-
-	judge = bw_judge_load(mp, m);
-	if (judge < 0)
-		return judge;
-	old = current_judge(mp->progs);
-	fd = judge;
-	if (bpf_map_update_elem(mp->progs, &key, &fd, BPF_ANY))
-		err = -errno;
-	if (!err && bpf_map_update_elem(mp->filter, &key, &m->id, BPF_ANY)) {
-		err = -errno;
-		put_back_judge(mp->progs, old);
+	prog = bw_prog_load(mp, m);
+	if (prog < 0)
+		return prog;
+	/* The registry first: the data path does not read it. */
+	bpf_map_lookup_elem(mp->filter, &key, &old_id);
+	err = bpf_map_update_elem(mp->filter, &key, &m->id, BPF_ANY) ? -errno
+								     : 0;
+	if (!err) {
+		err = in->install(in->ctx, prog);
+		if (err)
+			bpf_map_update_elem(mp->filter, &key, &old_id, BPF_ANY);
 	}
-	if (old >= 0)
-		close(old);
-	close(judge);
+	close(prog);
 	return err;
 }
 

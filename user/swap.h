@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Filter maps in the kernel: create a block map of the plan's size, mmap it
- * so the builder writes at memory speed, load a judge program that reads
- * it, and swap that judge into the program slot with a single update. Also
- * opens the running filter for status, query and add.
+ * so the builder writes at memory speed, load a program that reads it, and
+ * hand that program over to be installed (on the interface, in one atomic
+ * update). Also opens the running filter for status, query and add.
  */
 #ifndef __BW_SWAP_H
 #define __BW_SWAP_H
@@ -34,19 +34,17 @@ int bw_filter_create(__u32 nblocks, struct bw_filter_map *m);
 /* Unmaps and closes; safe on a map never opened. */
 void bw_filter_close(struct bw_filter_map *m);
 
-/* The maps every judge program shares, as fds. */
+/* The maps every program instance shares, as fds. */
 struct bw_maps {
 	int filter; /* slot 0: the id of the current filter map, for the CLI */
-	int progs;  /* slot 0: the current judge program, for the data path */
 	int stats;
 	int allow;
 	int exact;
 };
 
-#define BW_MAPS_INIT                                                 \
-	{                                                            \
-		.filter = -1, .progs = -1, .stats = -1, .allow = -1, \
-		.exact = -1                                          \
+#define BW_MAPS_INIT                                                \
+	{                                                           \
+		.filter = -1, .stats = -1, .allow = -1, .exact = -1 \
 	}
 
 void bw_maps_close(struct bw_maps *mp);
@@ -57,19 +55,30 @@ struct bloomwall;
 void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp);
 
 /*
- * Loads a judge program that reads filter m and shares mp's maps. Its fd,
- * or -errno (the verifier's log goes to libbpf's print callback).
+ * Loads the XDP program for filter m, sharing mp's maps. Its fd, or -errno
+ * (the verifier's log goes to libbpf's print callback).
  */
-int bw_judge_load(const struct bw_maps *mp, const struct bw_filter_map *m);
+int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m);
 
 /*
- * Swaps filter m in: loads its judge, puts the judge into slot 0 of progs
- * (from the next packet on, every packet sees the new filter) and m's id
- * into slot 0 of filter. The kernel frees the old filter with the old judge
- * once the packets in flight are through. On failure both slots are as they
- * were. 0 or -errno.
+ * Puts a loaded program where packets meet it, replacing the one there in
+ * one atomic step, or fails with nothing changed. It takes its own
+ * reference; the caller closes prog_fd.
  */
-int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m);
+struct bw_installer {
+	int (*install)(void *ctx, int prog_fd);
+	void *ctx;
+};
+
+/*
+ * Swaps filter m in: loads its program, has it installed (from the next
+ * packet on, every packet sees the new filter) and puts m's id into slot 0
+ * of filter. The kernel frees the old filter with the old program once the
+ * packets in flight are through. On failure nothing has changed. 0 or
+ * -errno.
+ */
+int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
+		     const struct bw_installer *in);
 
 /*
  * Opens the filter whose id is in slot 0 of the filter map (registry_fd)

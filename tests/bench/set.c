@@ -27,6 +27,8 @@ struct set_ctx {
 	struct bench_set *set;
 	struct bench *skel;
 	struct bloomwall *bw[2];
+	int bw_prog
+		[2]; /* bloomwall's program for filt[i], as reload loads it */
 	struct bpf_object *xf;
 	int hash_fd, lpm_fd, bloom_fd;
 	struct bw_filter_map filt[2]; /* [0] CLI build, [1] one length */
@@ -102,7 +104,8 @@ static int load_bloomwall(struct set_ctx *x, int i)
 	if (!x->bw[i])
 		return -errno;
 	bw_maps_from_skel(x->bw[i], &maps);
-	return bw_filter_commit(&maps, &x->filt[i]);
+	x->bw_prog[i] = bw_prog_load(&maps, &x->filt[i]);
+	return x->bw_prog[i] < 0 ? x->bw_prog[i] : 0;
 }
 
 static void predict(struct set_ctx *x)
@@ -216,7 +219,7 @@ static int wire_rows(struct set_ctx *x, bool mixed)
 			r->prog_fd = bpf_program__fd(sk->progs.bloom_lookup);
 		if (strncmp(r->name, "bloomwall", 9))
 			continue;
-		r->prog_fd = bpf_program__fd(x->bw[f]->progs.bloomwall_xdp);
+		r->prog_fd = x->bw_prog[f];
 		r->predict[0] = x->predict[f][0];
 		r->predict[1] = x->predict[f][1];
 		f++;
@@ -261,6 +264,8 @@ static void ctx_free(struct set_ctx *x)
 		munmap(x->srcs, BENCH_SRCS_MAX * sizeof(*x->srcs));
 	bench__destroy(x->skel);
 	for (i = 0; i < 2; i++) {
+		if (x->bw_prog[i] >= 0)
+			close(x->bw_prog[i]);
 		bloomwall__destroy(x->bw[i]);
 		bw_filter_close(&x->filt[i]);
 		for (j = 0; j < 2; j++)
@@ -286,6 +291,7 @@ int run_set(const struct bench_cfg *cfg, struct bench_set *s, const __u64 *keys,
 		.lpm_fd = -1,
 		.bloom_fd = -1,
 		.filt = { BW_FILTER_MAP_INIT, BW_FILTER_MAP_INIT },
+		.bw_prog = { -1, -1 },
 	};
 	int err;
 

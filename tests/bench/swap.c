@@ -2,9 +2,9 @@
 /*
  * List file to swapped-in filter, on one core, with the CLI's own code:
  * parse (bw_list_load), build (bw_cidr_prepare, bw_plan_filter,
- * bw_filter_create, bw_fill_filter), swap (bw_filter_commit: a judge
- * program loaded for the new filter and put into the program slot of a
- * loaded bloomwall). The list files hold random addresses
+ * bw_filter_create, bw_fill_filter), swap (bw_filter_commit: the program
+ * loaded for the new filter and the registry updated). The list files hold
+ * random addresses
  * in dotted-quad lines, written to a temporary directory first.
  */
 #include <errno.h>
@@ -77,10 +77,26 @@ static int build(const struct bw_list *in, struct bw_filter_map *fm,
 	return err;
 }
 
+/* As the CLI's installer would, minus the one bpf_xdp_attach: keep it. */
+static int keep_prog(void *ctx, int prog_fd)
+{
+	int *kept = ctx, fd = dup(prog_fd);
+
+	if (fd < 0)
+		return -errno;
+	if (*kept >= 0)
+		close(*kept);
+	*kept = fd;
+	return 0;
+}
+
+static int kept_prog = -1;
+
 static int one_trial(const char *path, const struct bw_maps *maps,
 		     struct swap_result *r, int t)
 {
 	struct bw_filter_map fm = BW_FILTER_MAP_INIT;
+	struct bw_installer keeper = { keep_prog, &kept_prog };
 	struct bw_list_opts lo = { .allow_cidr = true };
 	struct bw_list l;
 	__u64 t0, t1, t2, t3;
@@ -94,7 +110,7 @@ static int one_trial(const char *path, const struct bw_maps *maps,
 		err = build(&l, &fm, &r->nblocks);
 	t2 = now_ns();
 	if (!err)
-		err = bw_filter_commit(maps, &fm);
+		err = bw_filter_commit(maps, &fm, &keeper);
 	t3 = now_ns();
 	r->parse[t] = (t1 - t0) / 1e9;
 	r->build[t] = (t2 - t1) / 1e9;
@@ -146,6 +162,9 @@ int bench_build_swap(const struct bench_cfg *cfg)
 					   : 1000000 * (i * 9 + 1));
 	rmdir(dir);
 out:
+	if (kept_prog >= 0)
+		close(kept_prog);
+	kept_prog = -1;
 	bloomwall__destroy(skel);
 	return err;
 }
@@ -180,7 +199,7 @@ void print_swap_results(FILE *f)
 		print_swap(f, &swap_res[i]);
 	fprintf(f,
 		"\nparse = bw_list_load of the file; build = bw_cidr_prepare + bw_plan_filter + "
-		"bw_filter_create + bw_fill_filter; swap = bw_filter_commit (load the judge program for the new filter, one update of the program slot).\n\n");
+		"bw_filter_create + bw_fill_filter; swap = bw_filter_commit (load the program for the new filter; reload then replaces the program on the interface with one bpf_xdp_attach).\n\n");
 }
 
 double swap_total_median(__u64 n)

@@ -36,6 +36,7 @@ struct veth_ctx {
 	int nsfd[2], selffd, ifindex[2];
 	struct bench *skel;
 	struct bloomwall *bw;
+	int bw_prog; /* bloomwall's program for filt */
 	struct bw_filter_map filt;
 	__u64 n;
 };
@@ -201,7 +202,8 @@ static int setup(struct veth_ctx *v, const struct bench_cfg *cfg)
 		return -errno;
 	fill_listed(v);
 	bw_maps_from_skel(v->bw, &maps);
-	return bw_filter_commit(&maps, &v->filt);
+	v->bw_prog = bw_prog_load(&maps, &v->filt);
+	return v->bw_prog < 0 ? v->bw_prog : 0;
 }
 
 static __u64 bw_dropped(struct veth_ctx *v)
@@ -221,6 +223,7 @@ static __u64 bw_dropped(struct veth_ctx *v)
 int bench_veth(const struct bench_cfg *cfg)
 {
 	struct veth_ctx v = { .filt = BW_FILTER_MAP_INIT,
+			      .bw_prog = -1,
 			      .selffd = -1,
 			      .nsfd = { -1, -1 } };
 	__u32 n = cfg->quick ? 1U << 20 : 1U << 22;
@@ -239,9 +242,7 @@ int bench_veth(const struct bench_cfg *cfg)
 		err = one_run(&v, bpf_program__fd(v.skel->progs.xdp_drop), n,
 			      &veth_res[0], t);
 		if (!err)
-			err = one_run(
-				&v, bpf_program__fd(v.bw->progs.bloomwall_xdp),
-				n, &veth_res[1], t);
+			err = one_run(&v, v.bw_prog, n, &veth_res[1], t);
 		nveth = t + 1;
 	}
 	if (v.bw)
@@ -249,6 +250,8 @@ int bench_veth(const struct bench_cfg *cfg)
 	if (err)
 		fprintf(stderr, "bench: veth: %s\n", strerror(-err));
 	bench__destroy(v.skel);
+	if (v.bw_prog >= 0)
+		close(v.bw_prog);
 	bloomwall__destroy(v.bw);
 	bw_filter_close(&v.filt);
 	return err;

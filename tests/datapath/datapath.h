@@ -34,6 +34,8 @@ struct bw_dp {
 	int registry_fd;
 	int stats_fd;
 	struct bw_maps maps; /* the skeleton's, for bw_filter_commit */
+	struct bw_installer installer; /* makes prog_fd the committed one */
+	int owned_fd;		       /* prog_fd once a commit replaced it */
 	int ncpus;
 };
 

@@ -41,10 +41,26 @@ static int keep_libbpf_log(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
+/* The fixture's "interface": the program the test runs go through. */
+static int dp_install(void *ctx, int prog_fd)
+{
+	struct bw_dp *dp = ctx;
+	int fd = dup(prog_fd);
+
+	if (fd < 0)
+		return -errno;
+	if (dp->owned_fd >= 0)
+		close(dp->owned_fd);
+	dp->owned_fd = dp->prog_fd = fd;
+	return 0;
+}
+
 bool bw_dp_open(struct bw_dp *dp)
 {
 	memset(dp, 0, sizeof(*dp));
-	dp->prog_fd = dp->registry_fd = dp->stats_fd = -1;
+	dp->prog_fd = dp->registry_fd = dp->stats_fd = dp->owned_fd = -1;
+	dp->installer.install = dp_install;
+	dp->installer.ctx = dp;
 	if (geteuid() != 0) {
 		TEST_SKIP("needs root for BPF_PROG_TEST_RUN");
 		return false;
@@ -67,6 +83,9 @@ bool bw_dp_open(struct bw_dp *dp)
 
 void bw_dp_close(struct bw_dp *dp)
 {
+	if (dp->owned_fd >= 0)
+		close(dp->owned_fd);
+	dp->owned_fd = -1;
 	bloomwall__destroy(dp->skel);
 	dp->skel = NULL;
 }
@@ -208,7 +227,7 @@ int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,
 	if (err)
 		return err;
 	bw_fill_filter(m->mem, &plan, l);
-	return bw_filter_commit(&dp->maps, m);
+	return bw_filter_commit(&dp->maps, m, &dp->installer);
 }
 
 const char *bw_data_dir(void)

@@ -120,6 +120,7 @@ static int swap_in(struct bw_dp *dp, const struct bw_built *b,
 {
 	struct bw_swap s = { .iface = "dp",
 			     .maps = &dp->maps,
+			     .installer = &dp->installer,
 			     .exact_fd = exact_outer(dp),
 			     .allow_fd = allow ? allow_map(dp) : -1,
 			     .allow = allow };
@@ -546,13 +547,14 @@ BW_TEST(test_allow_failed_swap_changes_nothing)
 	if (!ASSERT_OK(bw_build_lists(&req, &b), "build 2"))
 		goto out;
 	no_slot = dp.maps;
-	no_slot.progs = -1;
+	no_slot.stats = -1;
 	s.maps = &no_slot;
+	s.installer = &dp.installer;
 	s.exact_fd = exact_outer(&dp);
 	s.allow_fd = allow_map(&dp);
 	s.allow = &allow2;
 	s.old_generation = 1;
-	ASSERT_ERR(bw_swap_in(&s, &b), "swap with no program slot fails");
+	ASSERT_ERR(bw_swap_in(&s, &b), "swap without a stats map fails");
 	ASSERT_EQ(bw_lpm_count(allow_map(&dp)), 5, "allowlist as it was");
 	ASSERT_ERR(bw_exact_open(exact_outer(&dp), 1), "slot 1 empty again");
 	if (ASSERT_OK(bw_filter_open_current(dp.registry_fd, false, &cur),

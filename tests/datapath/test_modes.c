@@ -35,12 +35,8 @@ static void expect_flow(struct bw_dp *dp, const char *tag, const char *src,
 	bw_dp_expect(dp, desc, buf, bw_pkt_build(&s, buf), want);
 }
 
-/*
- * Everything passes. A judge decides not IP and malformed before it looks
- * at its filter's header; with no judge in the slot nothing is parsed and
- * every frame counts as no_filter.
- */
-static void expect_unfiltered(struct bw_dp *dp, const char *tag, bool judge)
+/* Not IP and malformed are decided before the filter is looked at. */
+static void expect_unfiltered(struct bw_dp *dp, const char *tag)
 {
 	struct bw_pkt_spec arp = { .ethertype = ETH_P_ARP };
 	struct bw_pkt_spec bad = { .src = A4, .ihl = 4 };
@@ -49,9 +45,9 @@ static void expect_unfiltered(struct bw_dp *dp, const char *tag, bool judge)
 	expect_flow(dp, tag, A4, C4, BW_OUT_NO_FILTER);
 	expect_flow(dp, tag, A6, C6, BW_OUT_NO_FILTER);
 	bw_dp_expect(dp, "arp without filter", buf, bw_pkt_build(&arp, buf),
-		     judge ? BW_OUT_NOT_IP : BW_OUT_NO_FILTER);
+		     BW_OUT_NOT_IP);
 	bw_dp_expect(dp, "ihl 4 without filter", buf, bw_pkt_build(&bad, buf),
-		     judge ? BW_OUT_MALFORMED : BW_OUT_NO_FILTER);
+		     BW_OUT_MALFORMED);
 }
 
 BW_TEST(test_modes_no_filter)
@@ -60,7 +56,7 @@ BW_TEST(test_modes_no_filter)
 
 	if (!bw_dp_open(&dp))
 		goto out;
-	expect_unfiltered(&dp, "empty slot", false);
+	expect_unfiltered(&dp, "empty slot");
 out:
 	bw_dp_close(&dp);
 }
@@ -80,10 +76,10 @@ BW_TEST(test_modes_invalid_header)
 	expect_flow(&dp, "valid", A4, C4, BW_OUT_DROP_V4);
 	hdr = m.mem;
 	hdr->version = BW_VERSION + 1;
-	expect_unfiltered(&dp, "future version", true);
+	expect_unfiltered(&dp, "future version");
 	hdr->version = BW_VERSION;
 	hdr->magic = 0;
-	expect_unfiltered(&dp, "zero magic", true);
+	expect_unfiltered(&dp, "zero magic");
 	hdr->magic = BW_MAGIC;
 	expect_flow(&dp, "valid again", A4, C4, BW_OUT_DROP_V4);
 	/* 0 probes would match every key: skipped, not a reason to drop. */
@@ -167,7 +163,6 @@ BW_TEST(test_modes_swap)
 {
 	struct bw_filter_map a = BW_FILTER_MAP_INIT, b = BW_FILTER_MAP_INIT;
 	struct bw_dp dp = {};
-	__u32 key = 0;
 
 	if (!bw_dp_open(&dp))
 		goto out;
@@ -186,10 +181,8 @@ BW_TEST(test_modes_swap)
 	expect_flow(&dp, "filter b", A6, C6, BW_OUT_PASS);
 	expect_flow(&dp, "filter b", B4, C4, BW_OUT_DROP_V4);
 	expect_flow(&dp, "filter b", B6, C6, BW_OUT_DROP_V6);
-	if (!ASSERT_OK(bpf_map_delete_elem(dp.maps.progs, &key), "empty slot"))
-		goto out;
-	expect_flow(&dp, "slot emptied", B4, C4, BW_OUT_NO_FILTER);
-	if (ASSERT_OK(bw_filter_commit(&dp.maps, &a), "commit a again"))
+	if (ASSERT_OK(bw_filter_commit(&dp.maps, &a, &dp.installer),
+		      "commit a again"))
 		expect_flow(&dp, "filter a again", A4, C4, BW_OUT_DROP_V4);
 out:
 	bw_filter_close(&a);
@@ -206,15 +199,15 @@ static __u32 slot_id(int map_fd)
 }
 
 /*
- * A judge that cannot load (here: the verifier refuses a block map of
- * 32-byte values, too small for the header) fails the commit with both
- * slots as they were and the old filter still judging.
+ * A program that cannot load (here: the verifier refuses a block map of
+ * 32-byte values, too small for the header) fails the commit with the old
+ * program and the registry as they were.
  */
 BW_TEST(test_modes_failed_commit)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
 	struct bw_filter_map a = BW_FILTER_MAP_INIT, bad = BW_FILTER_MAP_INIT;
-	__u32 judge, registry;
+	__u32 prog, registry;
 	struct bw_dp dp = {};
 
 	if (!bw_dp_open(&dp))
@@ -222,7 +215,7 @@ BW_TEST(test_modes_failed_commit)
 	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_a, BW_F_MATCH_SRC, &a),
 		       "commit a"))
 		goto out;
-	judge = slot_id(dp.maps.progs);
+	prog = bw_obj_id(dp.prog_fd);
 	registry = slot_id(dp.maps.filter);
 	ASSERT_EQ(registry, a.id, "the registry names filter a");
 	bad.fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bw_bad", sizeof(__u32), 32,
@@ -230,8 +223,9 @@ BW_TEST(test_modes_failed_commit)
 	if (!ASSERT_GE(bad.fd, 0, "create a map of 32-byte values"))
 		goto out;
 	bad.id = bw_obj_id(bad.fd);
-	ASSERT_ERR(bw_filter_commit(&dp.maps, &bad), "commit of a bad map");
-	ASSERT_EQ(slot_id(dp.maps.progs), judge, "judge slot as it was");
+	ASSERT_ERR(bw_filter_commit(&dp.maps, &bad, &dp.installer),
+		   "commit of a bad map");
+	ASSERT_EQ(bw_obj_id(dp.prog_fd), prog, "program as it was");
 	ASSERT_EQ(slot_id(dp.maps.filter), registry, "registry as it was");
 	expect_flow(&dp, "after the failed commit", A4, C4, BW_OUT_DROP_V4);
 	expect_flow(&dp, "after the failed commit", B4, C4, BW_OUT_PASS);

@@ -143,7 +143,8 @@ BW_TEST(test_vectors_bpf)
 			continue;
 		/* Header first, then commit: the program never sees it empty. */
 		vec_header(m.mem, v, VEC_PROBES);
-		if (ASSERT_OK(bw_filter_commit(&dp.maps, &m), "commit"))
+		if (ASSERT_OK(bw_filter_commit(&dp.maps, &m, &dp.installer),
+			      "commit"))
 			check_vector(&dp, v, &m);
 		bw_filter_close(&m);
 	}

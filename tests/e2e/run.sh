@@ -18,7 +18,7 @@ ALL_TESTS="test_drop_reload_detach test_survives_cli_exit test_missing_list
 test_bad_line test_skip_invalid test_unknown_iface test_double_attach
 test_reload_bad_list test_not_attached test_detach_twice test_query test_add
 test_stdin_list test_list_formats test_monitor test_match_dst test_skb_mode
-test_status test_stats_dump test_judge_swap test_real_lists test_usage test_no_privileges
+test_status test_stats_dump test_prog_swap test_real_lists test_usage test_no_privileges
 test_foreign_xdp test_reload_under_traffic"
 
 SKIPPED_TEST=249
@@ -513,11 +513,24 @@ test_stats_dump()
 	done
 }
 
-# The id in slot 0 of a pinned one-slot map (progs, filter), as bpftool says.
-slot_id()
+# The id in slot 0 of the pinned filter registry, as bpftool says.
+registry_id()
 {
-	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/$1" 2>/dev/null |
+	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/filter" 2>/dev/null |
 		sed -nE 's/.*"value": ([0-9]+).*/\1/p' | head -n 1
+}
+
+# The id of the pinned program, and of the XDP program on $BW_RX.
+pinned_prog_id()
+{
+	bpftool prog show pinned "$BW_PIN_ROOT/$BW_RX/prog" 2>/dev/null |
+		sed -nE 's/^([0-9]+): .*/\1/p'
+}
+
+hook_prog_id()
+{
+	ip -d link show dev "$BW_RX" | sed -nE 's/.*prog\/xdp id ([0-9]+).*/\1/p' |
+		head -n 1
 }
 
 # Gone once the kernel has freed it: after the packets in flight (RCU).
@@ -532,32 +545,33 @@ assert_freed()
 	fail "the old $kind (id $id) is still there after a reload"
 }
 
-# A reload loads a judge for the new filter and swaps it in; the old judge
-# and its filter are freed, not leaked; the pins name the new ones.
-test_judge_swap()
+# A reload loads a program for the new filter and puts it on the hook in
+# place of the old one; the old program and its filter are freed, not
+# leaked; the pins name the new ones.
+test_prog_swap()
 {
-	local l1 l2 judge1 judge2 map1 map2
+	local l1 l2 prog1 prog2 map1 map2
 
 	l1=$(list a.txt "$BW_A4")
 	l2=$(list b.txt "$BW_B4")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
-	judge1=$(slot_id progs)
-	map1=$(slot_id filter)
-	[ -n "$judge1" ] && [ -n "$map1" ] || fail "no judge or filter id pinned"
-	bpftool prog show id "$judge1" | grep -q 'name bloomwall_judge' ||
-		fail "slot 0 of progs is not a bloomwall_judge"
-	bpftool prog show id "$judge1" | grep -q "map_ids.*\b$map1\b" ||
-		fail "the judge does not read the filter the registry names"
+	prog1=$(pinned_prog_id)
+	map1=$(registry_id)
+	[ -n "$prog1" ] && [ -n "$map1" ] || fail "no program or filter id pinned"
+	assert_eq "$(hook_prog_id)" "$prog1" "the program on $BW_RX"
+	bpftool prog show id "$prog1" | grep -q "map_ids.*\b$map1\b" ||
+		fail "the program does not read the filter the registry names"
 	bw 0 reload "$BW_RX" "${SEED[@]}" "$l2"
-	judge2=$(slot_id progs)
-	map2=$(slot_id filter)
-	[ "$judge2" != "$judge1" ] || fail "reload kept judge $judge1"
+	prog2=$(pinned_prog_id)
+	map2=$(registry_id)
+	[ "$prog2" != "$prog1" ] || fail "reload kept program $prog1"
 	[ "$map2" != "$map1" ] || fail "reload kept filter map $map1"
-	bpftool prog show id "$judge2" | grep -q "map_ids.*\b$map2\b" ||
-		fail "the new judge does not read the new filter"
+	assert_eq "$(hook_prog_id)" "$prog2" "the program on $BW_RX after reload"
+	bpftool prog show id "$prog2" | grep -q "map_ids.*\b$map2\b" ||
+		fail "the new program does not read the new filter"
 	bw 0 status --json "$BW_RX"
-	assert_grep "$OUT" "\"judge_id\":$judge2," "status --json names the new judge"
-	assert_freed prog "$judge1"
+	assert_grep "$OUT" "\"id\":$prog2," "status --json names the new program"
+	assert_freed prog "$prog1"
 	assert_freed map "$map1"
 	expect_delivered "$BW_A4" "$BW_RX4"
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
