@@ -714,7 +714,7 @@ static void report_attach(const struct attach_ctx *c)
 
 	bw_xdp_info(c->ifindex, id, &x);
 	if (c->link_fd >= 0) {
-		printf("%s: attached in %s mode (plain bpf_link attach: libxdp failed: %s), program id %u\n",
+		printf("%s: attached in %s mode (bpf_link of bloomwall's own; libxdp: %s), program id %u\n",
 		       c->iface, bw_attached_mode_name(x.attach_mode),
 		       c->libxdp_err, id);
 		return;
@@ -755,7 +755,8 @@ static void close_ctx(struct attach_ctx *c)
 }
 
 int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
-	      const struct bw_built *b, const struct bw_list *allow)
+	      bool own_link, const struct bw_built *b,
+	      const struct bw_list *allow)
 {
 	struct attach_ctx c = { .iface = iface,
 				.ifindex = ifindex,
@@ -781,7 +782,11 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 		err = create_allow(&c, allow);
 	if (!err)
 		err = load_program(&c, &b->filter);
-	if (!err && attach_libxdp(&c)) {
+	if (!err && own_link) {
+		snprintf(c.libxdp_err, sizeof(c.libxdp_err),
+			 "not used (--link)");
+		err = attach_link(&c);
+	} else if (!err && attach_libxdp(&c)) {
 		pr_debug("libxdp attach failed (%s); trying a plain bpf_link\n",
 			 c.libxdp_err);
 		err = attach_link(&c);

@@ -147,14 +147,16 @@ int bw_open_running(const char *iface, bool writable, int *registry_fd,
 void bw_set_allow_flag(void *filter_mem, bool on);
 
 /*
- * Loads the program with the built filter already in its slot (and its
- * exact trie in slot b->filter header's exact_slot, in verify mode) and the
- * allowlist filled, attaches it to ifindex and pins prog, filter, stats,
- * allow, exact (and link) under BW_PIN_ROOT/iface. allow may be NULL. On
- * failure everything is undone. The pin directory must not exist.
+ * Loads the program with the built filter as its own map (and its exact
+ * trie in slot b->filter header's exact_slot, in verify mode) and the
+ * allowlist filled, attaches it to ifindex (through libxdp, or a bpf_link
+ * of our own when own_link or when libxdp fails) and pins prog, filter,
+ * stats, allow, exact (and link) under BW_PIN_ROOT/iface. allow may be
+ * NULL. On failure everything is undone. The pin directory must not exist.
  */
 int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
-	      const struct bw_built *b, const struct bw_list *allow);
+	      bool own_link, const struct bw_built *b,
+	      const struct bw_list *allow);
 
 /* How a reload puts its new program on the interface. */
 struct bw_hook {

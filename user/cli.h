@@ -38,6 +38,7 @@ enum bw_opt_id {
 	BW_OPT_MASK_HOST_BITS,
 	BW_OPT_ALLOW,
 	BW_OPT_VERIFY,
+	BW_OPT_LINK,
 };
 
 /* --allow may be given this many times. */
@@ -59,6 +60,7 @@ struct bw_args {
 	bool json;
 	bool mask_host_bits;
 	bool verify;
+	bool link; /* attach --link */
 	/* --max-lengths per family; 0 when not given */
 	unsigned int max_lengths[2];
 	const char *allow[BW_MAX_ALLOW_FILES]; /* --allow FILE, in order */

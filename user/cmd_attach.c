@@ -36,6 +36,8 @@ static const struct bw_opt attach_opts[] = {
 	  "never drop the addresses/prefixes in FILE (repeatable)" },
 	{ "verify", BW_OPT_VERIFY, NULL,
 	  "drop a Bloom hit only if an exact trie of the lists confirms it" },
+	{ "link", BW_OPT_LINK, NULL,
+	  "attach with a bpf_link of bloomwall's own, not through libxdp" },
 	{ 0 },
 };
 
@@ -94,7 +96,7 @@ static int do_attach(struct bw_args *a)
 	bw_build_req_init(&req, a, BW_DEFAULT_FPR, flags, 1);
 	err = bw_build_lists(&req, &b);
 	if (!err)
-		err = bw_attach(a->iface, a->ifindex, a->mode, &b,
+		err = bw_attach(a->iface, a->ifindex, a->mode, a->link, &b,
 				a->nallow ? &allow : NULL);
 	if (err)
 		pr_warn("%s: nothing attached\n", a->iface);

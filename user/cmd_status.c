@@ -78,7 +78,8 @@ static void gather_program(struct view *v)
 	v->xdp_err = v->ifindex ? bw_xdp_info(v->ifindex, v->prog_id, &v->x)
 				: -ENODEV;
 	if (bw_pin_exists(v->iface, BW_PIN_LINK))
-		v->kind = "bpf_link (plain attach: libxdp failed)";
+		v->kind =
+			"bpf_link of bloomwall's own (--link, or libxdp failed)";
 	else if (v->x.dispatcher)
 		v->kind = "libxdp dispatcher";
 	else

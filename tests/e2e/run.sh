@@ -18,7 +18,7 @@ ALL_TESTS="test_drop_reload_detach test_survives_cli_exit test_missing_list
 test_bad_line test_skip_invalid test_unknown_iface test_double_attach
 test_reload_bad_list test_not_attached test_detach_twice test_query test_add
 test_stdin_list test_list_formats test_monitor test_match_dst test_skb_mode
-test_status test_stats_dump test_prog_swap test_real_lists test_usage test_no_privileges
+test_status test_stats_dump test_prog_swap test_link_reload test_real_lists test_usage test_no_privileges
 test_foreign_xdp test_reload_under_traffic"
 
 SKIPPED_TEST=249
@@ -575,6 +575,40 @@ test_prog_swap()
 	assert_freed map "$map1"
 	expect_delivered "$BW_A4" "$BW_RX4"
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+}
+
+# The program id behind the pinned bpf_link.
+link_prog_id()
+{
+	bpftool link show pinned "$BW_PIN_ROOT/$BW_RX/link" 2>/dev/null |
+		sed -nE 's/.*prog ([0-9]+).*/\1/p' | head -n 1
+}
+
+# attach --link: bloomwall's own bpf_link; a reload swaps the program inside
+# it (bpf_link_update), and detach takes the link down.
+test_link_reload()
+{
+	local l1 l2 prog1 prog2
+
+	l1=$(list a.txt "$BW_A4")
+	l2=$(list b.txt "$BW_B4")
+	bw 0 attach "$BW_RX" --mode native --link "${SEED[@]}" "$l1"
+	assert_grep "$OUT" "bpf_link of bloomwall's own" "attach says how"
+	[ -e "$BW_PIN_ROOT/$BW_RX/link" ] || fail "no link pinned"
+	prog1=$(pinned_prog_id)
+	[ -n "$prog1" ] || fail "no program pinned"
+	assert_eq "$(link_prog_id)" "$prog1" "the link's program"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l2"
+	prog2=$(pinned_prog_id)
+	[ "$prog2" != "$prog1" ] || fail "reload kept program $prog1"
+	assert_eq "$(link_prog_id)" "$prog2" "the link's program after reload"
+	assert_eq "$(hook_prog_id)" "$prog2" "the program on $BW_RX after reload"
+	assert_freed prog "$prog1"
+	expect_delivered "$BW_A4" "$BW_RX4"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	bw 0 detach "$BW_RX"
+	assert_detached
 }
 
 test_usage()
