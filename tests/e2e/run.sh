@@ -444,6 +444,14 @@ test_skb_mode()
 	expect_delivered "$BW_B4" "$BW_RX4"
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "XDP mode +skb" "status shows skb mode"
+	# A reload replaces the program in skb mode too, and stays there.
+	l=$(list b.txt "$BW_B4")
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l"
+	ip link show dev "$BW_RX" | grep -q xdpgeneric ||
+		fail "no xdpgeneric program on $BW_RX after reload"
+	assert_eq "$(hook_prog_id)" "$(pinned_prog_id)" "the program on $BW_RX after reload"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_A4" "$BW_RX4"
 	bw 0 detach "$BW_RX"
 	assert_detached
 }
