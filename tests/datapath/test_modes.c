@@ -156,8 +156,9 @@ out:
 }
 
 /*
- * Two filters, one program: the old filter's verdicts until the commit,
- * the new one's right after it, and no filter once the slot is emptied.
+ * Two filters, each with its program: the old filter's verdicts until the
+ * commit, the new one's right after it, and the first again when it is
+ * committed once more.
  */
 BW_TEST(test_modes_swap)
 {
@@ -176,7 +177,7 @@ BW_TEST(test_modes_swap)
 	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_b, BW_F_MATCH_SRC, &b),
 		       "commit b"))
 		goto out;
-	/* The old map is still open and mapped here: the slot decides. */
+	/* The old map is still open and mapped here: the program decides. */
 	expect_flow(&dp, "filter b", A4, C4, BW_OUT_PASS);
 	expect_flow(&dp, "filter b", A6, C6, BW_OUT_PASS);
 	expect_flow(&dp, "filter b", B4, C4, BW_OUT_DROP_V4);
