@@ -141,6 +141,18 @@ int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
 	return err ? err : fd;
 }
 
+int bw_keep_prog(void *fd_ptr, int prog_fd)
+{
+	int *kept = fd_ptr, fd = dup(prog_fd);
+
+	if (fd < 0)
+		return -errno;
+	if (*kept >= 0)
+		close(*kept);
+	*kept = fd;
+	return 0;
+}
+
 int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
 		     const struct bw_installer *in)
 {

@@ -71,6 +71,13 @@ struct bw_installer {
 };
 
 /*
+ * An installer's install for programs run by hand (BPF_PROG_TEST_RUN), not
+ * on an interface: fd_ptr is an int *, the newest program's fd (-1 to start
+ * with), which replaces and closes the one before. The owner closes the last.
+ */
+int bw_keep_prog(void *fd_ptr, int prog_fd);
+
+/*
  * Swaps filter m in: loads its program, has it installed (from the next
  * packet on, every packet sees the new filter) and puts m's id into slot 0
  * of filter. The kernel frees the old filter with the old program once the

@@ -77,26 +77,14 @@ static int build(const struct bw_list *in, struct bw_filter_map *fm,
 	return err;
 }
 
-/* As the CLI's installer would, minus the one bpf_xdp_attach: keep it. */
-static int keep_prog(void *ctx, int prog_fd)
-{
-	int *kept = ctx, fd = dup(prog_fd);
-
-	if (fd < 0)
-		return -errno;
-	if (*kept >= 0)
-		close(*kept);
-	*kept = fd;
-	return 0;
-}
-
+/* The newest program: kept as the CLI's installer would put it on the hook. */
 static int kept_prog = -1;
 
 static int one_trial(const char *path, const struct bw_maps *maps,
 		     struct swap_result *r, int t)
 {
 	struct bw_filter_map fm = BW_FILTER_MAP_INIT;
-	struct bw_installer keeper = { keep_prog, &kept_prog };
+	struct bw_installer keeper = { bw_keep_prog, &kept_prog };
 	struct bw_list_opts lo = { .allow_cidr = true };
 	struct bw_list l;
 	__u64 t0, t1, t2, t3;

@@ -45,14 +45,11 @@ static int keep_libbpf_log(enum libbpf_print_level level, const char *fmt,
 static int dp_install(void *ctx, int prog_fd)
 {
 	struct bw_dp *dp = ctx;
-	int fd = dup(prog_fd);
+	int err = bw_keep_prog(&dp->owned_fd, prog_fd);
 
-	if (fd < 0)
-		return -errno;
-	if (dp->owned_fd >= 0)
-		close(dp->owned_fd);
-	dp->owned_fd = dp->prog_fd = fd;
-	return 0;
+	if (!err)
+		dp->prog_fd = dp->owned_fd;
+	return err;
 }
 
 bool bw_dp_open(struct bw_dp *dp)
