@@ -170,6 +170,9 @@ confirm_hit(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
 	__u32 slot = hdr->exact_slot;
 	void *trie;
 
+	/* The common case: no allowlist, no verify mode, no key to build. */
+	if (!(hdr->flags & (BW_F_ALLOW | BW_F_VERIFY)))
+		return BW_V_DROP;
 	bw_lpm_key_set(&key, family, a->hi, a->lo, family == BW_V4 ? 32 : 128);
 	/* The CLI keeps BW_F_ALLOW in step with the trie: skip an empty one. */
 	if ((hdr->flags & BW_F_ALLOW) &&

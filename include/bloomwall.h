@@ -7,8 +7,9 @@
  * produce the same layout and the same hash bits, which tests/ pins with
  * vectors (tests/unit/test_hash.c, tests/datapath/test_vectors.c).
  *
- * Filter map layout (one BPF_MAP_TYPE_ARRAY, 64-byte values, BPF_F_MMAPABLE |
- * BPF_F_INNER_MAP, swapped whole through the one-slot ARRAY_OF_MAPS):
+ * Filter map layout (one BPF_MAP_TYPE_ARRAY, 64-byte values, BPF_F_MMAPABLE;
+ * the program is loaded with it as its own `blocks` map, and a reload swaps
+ * program and filter together on the interface):
  *
  *   block 0                 struct bw_hdr   what the data path reads per packet
  *   block 1                 struct bw_info  what only the CLI reads (counts)
@@ -28,7 +29,7 @@
 #include <linux/types.h>
 
 #define BW_MAGIC 0x4d4f4c42 /* "BLOM" read as a little-endian __u32 */
-#define BW_VERSION 1
+#define BW_VERSION 2
 
 #define BW_BLOCK_BYTES 64
 #define BW_BLOCK_BITS 512
@@ -40,7 +41,7 @@
 #define BW_MAX_LENGTHS 4
 #define BW_FAMILIES 2
 #define BW_REGIONS (BW_FAMILIES * BW_MAX_LENGTHS)
-/* Bits set per key inside its block; sizing never asks for more. */
+/* Bits set per key inside its block: 8 or 16 (see bw_round_bits). */
 #define BW_MAX_PROBES 16
 /* Largest filter the CLI builds: 2^26 blocks = 4 GiB. */
 #define BW_MAX_BLOCKS (1U << 26)
@@ -73,7 +74,7 @@ struct bw_hdr {
 	__u8 pad;
 	/* Target prefix lengths, longest first; [family][i] for i < nlengths. */
 	__u8 plen[BW_FAMILIES][BW_MAX_LENGTHS];
-	/* Bits per key, 1..BW_MAX_PROBES, [family * BW_MAX_LENGTHS + i]. */
+	/* Bits per key, 8 or 16, [family * BW_MAX_LENGTHS + i]. */
 	__u8 probes[BW_REGIONS];
 	/* Exclusive end block of each region, [family * BW_MAX_LENGTHS + i]. */
 	__u32 region_end[BW_REGIONS];
@@ -204,69 +205,98 @@ static __always_inline __u32 bw_block_index(__u64 hash, __u32 nblocks)
 	return (__u32)(((hash >> 32) * (__u64)nblocks) >> 32);
 }
 
-/*
- * Probe i of a key: bit position inside its 512-bit block. A 64-bit LCG
- * seeded from the hash steps once per probe; the top 9 bits are the bit. The
- * caller starts with state = hash and calls this k times in order.
- */
-#define BW_LCG_MUL 0x5851f42d4c957f2dULL
-#define BW_LCG_INC 0x14057b7ef767814fULL
-
-static __always_inline __u32 bw_next_probe(__u64 *state)
-{
-	*state = *state * BW_LCG_MUL + BW_LCG_INC;
-	return (__u32)(*state >> 55);
-}
-
 static __always_inline __u32 bw_region_start(const struct bw_hdr *hdr,
 					     __u32 region)
 {
 	return region ? hdr->region_end[region - 1] : BW_HDR_BLOCKS;
 }
 
-/* The next probe's word of the block, shifted so that its bit is bit 0. */
-static __always_inline __u64 bw_probe_bit(const struct bw_block *blk,
-					  __u64 *state)
-{
-	__u32 bit = bw_next_probe(state);
+/*
+ * Probes come in rounds of eight: round r sets one bit in each of the
+ * block's eight words, at the 6-bit fields of bw_round_bits(hash, r), top
+ * field first (word 0). The eight bits of a round are independent of each
+ * other, so a lookup computes them all at once, with no chain of dependent
+ * steps between the block's arrival and the verdict. A key has one or two
+ * rounds (8 or 16 probes), sized per region.
+ */
+#define BW_ROUND_PROBES 8
+#define BW_MAX_ROUNDS 2
+#define BW_ROUND_MUL 0x9e3779b97f4a7c15ULL
 
-	return blk->w[bit >> 6] >> (bit & 63);
+/*
+ * The bits of a round. The block index came from the hash's top bits; a
+ * multiply by an odd constant spreads every bit of the hash over the top of
+ * the product, so keys that share a block still get independent fields.
+ */
+static __always_inline __u64 bw_round_bits(__u64 hash, __u32 round)
+{
+	__u64 x = hash * BW_ROUND_MUL;
+
+	if (round)
+		x = (x ^ x >> 29) * BW_ROUND_MUL;
+	return x;
+}
+
+/* Bit position of the probe in word w (0..7) of a round. */
+static __always_inline __u32 bw_round_bit(__u64 bits, __u32 w)
+{
+	return (__u32)(bits >> (58 - 6 * w)) & 63;
+}
+
+/* Word w of the block shifted so that its probe's bit is bit 0. */
+static __always_inline __u64 bw_probe_word(const struct bw_block *blk,
+					   __u64 bits, __u32 w)
+{
+	return blk->w[w] >> bw_round_bit(bits, w);
 }
 
 /*
- * Probes tested together before the first branch on the block's bits. Half
- * of a full block's bits are set, so a branch after every probe goes either
- * way for an unlisted key and the CPU mispredicts it every other packet;
- * after three ANDed probes it is taken one time in eight. Measured at 10M
- * entries, cold: 1 probe ahead 113 ns, 2 or 3: 102 ns, 6: 147 ns, all 16
- * (no early exit at all): 186 ns (the bare lookup, tests/bench).
+ * Words tested together before the first branch: for an unlisted key the
+ * branch is then taken one time in sixteen, and mispredicted as rarely.
  */
-#define BW_PROBES_AHEAD 3
+#define BW_PROBES_AHEAD 4
 
 /*
- * True when all probes of the key with this hash are set in its block (0
- * probes: always). Stops after the first probes ahead or at the first clear
- * bit after them. The constant bounds keep the verifier's loop check
- * trivial.
+ * True when all probes of the key with this hash are set in its block:
+ * probes is 8 or 16 (one or two rounds); other counts are no valid filter.
  */
 static __always_inline int bw_block_test(const struct bw_block *blk, __u64 hash,
 					 __u32 probes)
 {
-	__u64 state = hash, acc = 1;
-	__u32 i;
+	__u64 bits = bw_round_bits(hash, 0), acc = 1;
+	__u32 w;
 
-	for (i = 0; i < BW_PROBES_AHEAD; i++)
-		if (i < probes)
-			acc &= bw_probe_bit(blk, &state);
+	for (w = 0; w < BW_PROBES_AHEAD; w++)
+		acc &= bw_probe_word(blk, bits, w);
 	if (!(acc & 1))
 		return 0;
-	for (i = BW_PROBES_AHEAD; i < BW_MAX_PROBES; i++) {
-		if (i >= probes)
-			break;
-		if (!(bw_probe_bit(blk, &state) & 1))
-			return 0;
+	for (w = BW_PROBES_AHEAD; w < BW_BLOCK_WORDS; w++)
+		acc &= bw_probe_word(blk, bits, w);
+	if (probes > BW_ROUND_PROBES) {
+		/*
+		 * Read the words again: keeping round 0's words for this
+		 * rare round made clang spill them on every lookup.
+		 */
+		__asm__ __volatile__("" ::: "memory");
+		bits = bw_round_bits(hash, 1);
+		for (w = 0; w < BW_BLOCK_WORDS; w++)
+			acc &= bw_probe_word(blk, bits, w);
 	}
-	return 1;
+	return acc & 1;
+}
+
+/* Sets the probes of the key with this hash (probes: 8 or 16). */
+static __always_inline void bw_block_set(struct bw_block *blk, __u64 hash,
+					 __u32 probes)
+{
+	__u32 r, w;
+
+	for (r = 0; r * BW_ROUND_PROBES < probes && r < BW_MAX_ROUNDS; r++) {
+		__u64 bits = bw_round_bits(hash, r);
+
+		for (w = 0; w < BW_BLOCK_WORDS; w++)
+			blk->w[w] |= 1ULL << bw_round_bit(bits, w);
+	}
 }
 
 static __always_inline __u64 bw_cpu_to_be64(__u64 x)

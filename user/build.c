@@ -31,10 +31,14 @@ void bw_build_opts_init(struct bw_build_opts *o)
 		o->seed = (__u32)time(NULL) ^ (__u32)getpid() * 0x9e3779b9U;
 }
 
-/* Chance that all k probes of a non-member hit set bits in a block of i keys. */
+/*
+ * Chance that all k probes of a non-member hit set bits in a block of i
+ * keys: each of the eight 64-bit words takes k / 8 bits of every key.
+ */
 static double block_fpr(double keys, unsigned int k)
 {
-	double fill = 1.0 - pow(1.0 - 1.0 / BW_BLOCK_BITS, (double)k * keys);
+	double per_word = (double)k / BW_ROUND_PROBES;
+	double fill = 1.0 - pow(1.0 - 1.0 / 64, per_word * keys);
 
 	return pow(fill, k);
 }
@@ -88,11 +92,11 @@ int bw_size_region(__u64 n, double fpr, __u32 *nblocks, __u8 *probes)
 	unsigned int k;
 
 	*nblocks = 0;
-	*probes = 1;
+	*probes = BW_ROUND_PROBES;
 	if (!n)
 		return 0;
 	/* Fewest blocks wins; on a tie fewer probes, which cost less per hit. */
-	for (k = 1; k <= BW_MAX_PROBES; k++) {
+	for (k = BW_ROUND_PROBES; k <= BW_MAX_PROBES; k += BW_ROUND_PROBES) {
 		m = blocks_for(n, fpr, k);
 		if (m && (!best || m < best)) {
 			best = m;
@@ -233,17 +237,6 @@ static struct bw_block *key_block(const void *mem, int r, __u64 hash)
 		mem, start + bw_block_index(hash, hdr->region_end[r] - start));
 }
 
-static void set_bits(struct bw_block *blk, __u64 hash, unsigned int probes)
-{
-	__u64 state = hash;
-	unsigned int i, bit;
-
-	for (i = 0; i < probes; i++) {
-		bit = bw_next_probe(&state);
-		blk->w[bit >> 6] |= 1ULL << (bit & 63);
-	}
-}
-
 /*
  * Hashes a batch first and prefetches its blocks: a big filter is far larger
  * than the cache, and the misses then overlap instead of queueing.
@@ -274,7 +267,7 @@ static void fill_v4(void *mem, const struct bw_list *l)
 			__builtin_prefetch(blk[j], 1);
 		}
 		for (j = 0; j < n; j++)
-			set_bits(blk[j], hash[j], hdr->probes[region[j]]);
+			bw_block_set(blk[j], hash[j], hdr->probes[region[j]]);
 	}
 }
 
@@ -288,7 +281,7 @@ static void fill_v6(void *mem, const struct bw_list *l)
 		int r = region_of(hdr, BW_V6, k->plen);
 		__u64 hash = bw_hash_v6(k->hi, k->lo, k->plen, hdr->seed);
 
-		set_bits(key_block(mem, r, hash), hash, hdr->probes[r]);
+		bw_block_set(key_block(mem, r, hash), hash, hdr->probes[r]);
 	}
 }
 
@@ -327,25 +320,29 @@ int bw_filter_lookup(const void *mem, const struct bw_prefix *addr, int *region)
 int bw_filter_insert(void *mem, const struct bw_prefix *key)
 {
 	const struct bw_hdr *hdr = mem;
-	int r = region_of(hdr, key->family, key->plen);
+	int region = region_of(hdr, key->family, key->plen);
 	struct bw_block *blk;
-	__u64 hash, state, mask, old;
-	unsigned int i, bit;
+	__u64 hash, bits, mask, old;
+	unsigned int r, w;
 	int fresh = 0;
 
-	if (r < 0 || hdr->region_end[r] == bw_region_start(hdr, r))
+	if (region < 0 ||
+	    hdr->region_end[region] == bw_region_start(hdr, region))
 		return -ENOENT;
 	hash = bw_key_hash(hdr, key);
-	blk = key_block(mem, r, hash);
-	state = hash;
+	blk = key_block(mem, region, hash);
 	/* Bits only go 0 -> 1, so readers never see a key half-removed. */
-	for (i = 0; i < hdr->probes[r]; i++) {
-		bit = bw_next_probe(&state);
-		mask = 1ULL << (bit & 63);
-		old = __atomic_fetch_or(&blk->w[bit >> 6], mask,
-					__ATOMIC_RELAXED);
-		if (!(old & mask))
-			fresh = 1;
+	for (r = 0;
+	     r * BW_ROUND_PROBES < hdr->probes[region] && r < BW_MAX_ROUNDS;
+	     r++) {
+		bits = bw_round_bits(hash, r);
+		for (w = 0; w < BW_BLOCK_WORDS; w++) {
+			mask = 1ULL << bw_round_bit(bits, w);
+			old = __atomic_fetch_or(&blk->w[w], mask,
+						__ATOMIC_RELAXED);
+			if (!(old & mask))
+				fresh = 1;
+		}
 	}
 	return fresh;
 }
@@ -356,18 +353,23 @@ void bw_region_fill(const void *mem, int region, __u64 *bits_set,
 	const struct bw_hdr *hdr = mem;
 	__u32 start = bw_region_start(hdr, region);
 	__u32 end = hdr->region_end[region], b;
+	double per_word = (double)hdr->probes[region] / BW_ROUND_PROBES;
 	double sum = 0.0;
 	__u64 set = 0;
 	int w;
 
 	for (b = start; b < end; b++) {
 		const struct bw_block *blk = block_at(mem, b);
-		unsigned int pop = 0;
+		double hit = 1.0;
 
-		for (w = 0; w < BW_BLOCK_WORDS; w++)
-			pop += __builtin_popcountll(blk->w[w]);
-		set += pop;
-		sum += pow((double)pop / BW_BLOCK_BITS, hdr->probes[region]);
+		/* A non-member hits each word's set bits k / 8 times. */
+		for (w = 0; w < BW_BLOCK_WORDS; w++) {
+			unsigned int pop = __builtin_popcountll(blk->w[w]);
+
+			set += pop;
+			hit *= pow(pop / 64.0, per_word);
+		}
+		sum += hit;
 	}
 	*bits_set = set;
 	*bits_total = (__u64)(end - start) * BW_BLOCK_BITS;
@@ -393,7 +395,8 @@ int bw_filter_check(const void *mem, __u32 nblocks)
 			if (i >= hdr->nlengths[f])
 				continue;
 			if (hdr->plen[f][i] > (f == BW_V4 ? 32 : 128) ||
-			    !hdr->probes[r] || hdr->probes[r] > BW_MAX_PROBES)
+			    !hdr->probes[r] || hdr->probes[r] > BW_MAX_PROBES ||
+			    hdr->probes[r] % BW_ROUND_PROBES)
 				return -EINVAL;
 		}
 	}

@@ -13,7 +13,7 @@
 #include "test_helpers.h"
 #include "vectors.h"
 
-#define VEC_PROBES 4
+#define VEC_PROBES BW_ROUND_PROBES
 
 static struct bw_block *block_at(struct bw_filter_map *m, __u32 idx)
 {
@@ -24,9 +24,9 @@ static struct bw_block *block_at(struct bw_filter_map *m, __u32 idx)
 static void set_bit(struct bw_block *b, __u32 bit, bool on)
 {
 	if (on)
-		b->w[bit >> 6] |= 1ULL << (bit & 63);
+		b->w[bit / 64] |= 1ULL << (bit % 64);
 	else
-		b->w[bit >> 6] &= ~(1ULL << (bit & 63));
+		b->w[bit / 64] &= ~(1ULL << (bit % 64));
 }
 
 /*
@@ -61,10 +61,13 @@ static void vec_bits(struct bw_filter_map *m, __u32 idx,
 	int i;
 
 	for (i = 0; i < probes; i++)
-		set_bit(block_at(m, idx), v->probe_bits[i], on);
+		set_bit(block_at(m, idx), v->bits[i], on);
 }
 
-/* The vector's bits drop; each one cleared passes; 3 probes need 3 bits. */
+/*
+ * The vector's 8 bits drop; each one cleared passes; with 16 probes the
+ * second round's bits are needed too.
+ */
 static void check_bits(struct bw_dp *dp, const struct bw_vector *v,
 		       struct bw_filter_map *m, const void *pkt, size_t len)
 {
@@ -76,23 +79,26 @@ static void check_bits(struct bw_dp *dp, const struct bw_vector *v,
 
 	vec_header(m->mem, v, VEC_PROBES);
 	vec_bits(m, idx, v, VEC_PROBES, true);
-	snprintf(desc, sizeof(desc), "%s/%u seed %#x: 4 vector bits set",
+	snprintf(desc, sizeof(desc), "%s/%u seed %#x: 8 vector bits set",
 		 v->addr, v->plen, v->seed);
 	bw_dp_expect(dp, desc, pkt, len, drop);
 	for (i = 0; i < VEC_PROBES; i++) {
-		set_bit(block_at(m, idx), v->probe_bits[i], false);
+		set_bit(block_at(m, idx), v->bits[i], false);
 		snprintf(desc, sizeof(desc), "%s/%u: probe %d (bit %u) clear",
-			 v->addr, v->plen, i, v->probe_bits[i]);
+			 v->addr, v->plen, i, v->bits[i]);
 		bw_dp_expect(dp, desc, pkt, len, BW_OUT_PASS);
-		set_bit(block_at(m, idx), v->probe_bits[i], true);
+		set_bit(block_at(m, idx), v->bits[i], true);
 	}
-	/* Three probes: the first three results of the LCG are enough. */
-	vec_header(m->mem, v, 3);
-	set_bit(block_at(m, idx), v->probe_bits[3], false);
-	snprintf(desc, sizeof(desc), "%s/%u: 3 probes, first 3 bits set",
+	/* Two rounds: round 0's bits alone are not enough. */
+	vec_header(m->mem, v, BW_MAX_PROBES);
+	snprintf(desc, sizeof(desc), "%s/%u: 16 probes, only round 0 set",
 		 v->addr, v->plen);
+	bw_dp_expect(dp, desc, pkt, len, BW_OUT_PASS);
+	vec_bits(m, idx, v, BW_MAX_PROBES, true);
+	snprintf(desc, sizeof(desc), "%s/%u: 16 probes, all set", v->addr,
+		 v->plen);
 	bw_dp_expect(dp, desc, pkt, len, drop);
-	vec_bits(m, idx, v, VEC_PROBES, false);
+	vec_bits(m, idx, v, BW_MAX_PROBES, false);
 }
 
 /* The same bits one block off: the block index must be exact. */

@@ -35,10 +35,19 @@ static int vector_hash(const struct bw_vector *v, __u64 *hash)
 	return 0;
 }
 
+/* Probe j of a key as a bit number in its block: word * 64 + bit. */
+static unsigned int probe_number(__u64 hash, unsigned int j)
+{
+	unsigned int w = j % BW_ROUND_PROBES;
+	__u64 bits = bw_round_bits(hash, j / BW_ROUND_PROBES);
+
+	return w * 64 + bw_round_bit(bits, w);
+}
+
 BW_TEST(test_hash_vectors)
 {
 	const struct bw_vector *v;
-	__u64 hash, state;
+	__u64 hash;
 	char name[96];
 	unsigned int i, j;
 
@@ -51,10 +60,8 @@ BW_TEST(test_hash_vectors)
 			continue;
 		ASSERT_EQ_U64(hash, v->hash, name);
 		ASSERT_EQ(bw_block_index(hash, v->nblocks), v->block, name);
-		state = hash;
-		for (j = 0; j < 4; j++)
-			ASSERT_EQ(bw_next_probe(&state), v->probe_bits[j],
-				  name);
+		for (j = 0; j < BW_MAX_PROBES; j++)
+			ASSERT_EQ(probe_number(hash, j), v->bits[j], name);
 	}
 }
 
@@ -157,8 +164,8 @@ BW_TEST(test_hash_masks_host_bits)
 BW_TEST(test_hash_ranges)
 {
 	static const __u32 sizes[] = { 1, 2, 3, 1000, 65537, BW_MAX_BLOCKS };
-	__u64 s = 42, h, state;
-	__u32 bit, blk, bad_bit = 0, bad_blk = 0;
+	__u64 s = 42, h;
+	__u32 blk, bad_bit = 0, bad_blk = 0;
 	unsigned int i, j, k;
 
 	for (i = 0; i < 100000; i++) {
@@ -167,38 +174,63 @@ BW_TEST(test_hash_ranges)
 			blk = bw_block_index(h, sizes[j]);
 			bad_blk += blk >= sizes[j];
 		}
-		state = h;
-		for (k = 0; k < BW_MAX_PROBES; k++) {
-			bit = bw_next_probe(&state);
-			bad_bit += bit >= BW_BLOCK_BITS;
-		}
+		for (k = 0; k < BW_MAX_ROUNDS * BW_BLOCK_WORDS; k++)
+			bad_bit += bw_round_bit(bw_round_bits(h, k / 8),
+						k % 8) >= 64;
 	}
 	ASSERT_EQ(bad_blk, 0, "block >= nblocks");
-	ASSERT_EQ(bad_bit, 0, "bit >= 512");
+	ASSERT_EQ(bad_bit, 0, "bit >= 64 in its word");
 	ASSERT_EQ(bw_block_index(~0ULL, 1000), 999, "top hash, last block");
 	ASSERT_EQ(bw_block_index(0, 1000), 0, "zero hash, first block");
 }
 
+static void set_probe(struct bw_block *blk, unsigned int bit, int on)
+{
+	if (on)
+		blk->w[bit / 64] |= 1ULL << (bit % 64);
+	else
+		blk->w[bit / 64] &= ~(1ULL << (bit % 64));
+}
+
 BW_TEST(test_block_test)
 {
-	struct bw_block blk = {};
-	__u64 hash = 0x0123456789abcdefULL, state = hash;
-	__u32 bits[4], i;
+	struct bw_block blk = {}, set = {};
+	__u64 hash = 0x0123456789abcdefULL;
+	unsigned int bit[BW_MAX_PROBES], i;
+	char name[64];
 
-	for (i = 0; i < 4; i++)
-		bits[i] = bw_next_probe(&state);
-	ASSERT_FALSE(bw_block_test(&blk, hash, 4), "empty block");
-	ASSERT_TRUE(bw_block_test(&blk, hash, 0), "no probes always hit");
-	for (i = 0; i < 3; i++)
-		blk.w[bits[i] >> 6] |= 1ULL << (bits[i] & 63);
-	ASSERT_TRUE(bw_block_test(&blk, hash, 3), "3 of 3 set");
-	ASSERT_FALSE(bw_block_test(&blk, hash, 4), "3 of 4 set");
-	blk.w[bits[3] >> 6] |= 1ULL << (bits[3] & 63);
-	ASSERT_TRUE(bw_block_test(&blk, hash, 4), "4 of 4 set");
-	/* the first probe clear: a miss whatever follows */
-	blk.w[bits[0] >> 6] &= ~(1ULL << (bits[0] & 63));
-	if (bits[0] != bits[1] && bits[0] != bits[2] && bits[0] != bits[3])
-		ASSERT_FALSE(bw_block_test(&blk, hash, 4), "first clear");
+	for (i = 0; i < BW_MAX_PROBES; i++)
+		bit[i] = probe_number(hash, i);
+	ASSERT_FALSE(bw_block_test(&blk, hash, 8), "empty block");
+	for (i = 0; i < BW_ROUND_PROBES; i++)
+		set_probe(&blk, bit[i], 1);
+	ASSERT_TRUE(bw_block_test(&blk, hash, 8), "8 of 8 set");
+	ASSERT_FALSE(bw_block_test(&blk, hash, 16), "8 of 16 set");
+	/* Every probe counts, the ones tested ahead and the ones after. */
+	for (i = 0; i < BW_ROUND_PROBES; i++) {
+		set_probe(&blk, bit[i], 0);
+		snprintf(name, sizeof(name), "probe %u (bit %u) clear", i,
+			 bit[i]);
+		ASSERT_FALSE(bw_block_test(&blk, hash, 8), name);
+		set_probe(&blk, bit[i], 1);
+	}
+	for (i = BW_ROUND_PROBES; i < BW_MAX_PROBES; i++)
+		set_probe(&blk, bit[i], 1);
+	ASSERT_TRUE(bw_block_test(&blk, hash, 16), "16 of 16 set");
+	for (i = BW_ROUND_PROBES; i < BW_MAX_PROBES; i++) {
+		set_probe(&blk, bit[i], 0);
+		snprintf(name, sizeof(name), "round 1 probe %u clear", i);
+		ASSERT_FALSE(bw_block_test(&blk, hash, 16), name);
+		ASSERT_TRUE(bw_block_test(&blk, hash, 8), "round 0 only");
+		set_probe(&blk, bit[i], 1);
+	}
+	/* bw_block_set sets exactly these bits, and only them. */
+	bw_block_set(&set, hash, 16);
+	ASSERT_TRUE(!memcmp(&set, &blk, sizeof(set)), "bw_block_set, 16");
+	memset(&set, 0, sizeof(set));
+	bw_block_set(&set, hash, 8);
+	for (i = 0; i < BW_BLOCK_WORDS; i++)
+		ASSERT_EQ(__builtin_popcountll(set.w[i]), 1, "one bit a word");
 	memset(&blk, 0xff, sizeof(blk));
 	ASSERT_TRUE(bw_block_test(&blk, hash, BW_MAX_PROBES), "full block");
 	ASSERT_EQ(sizeof(struct bw_block), BW_BLOCK_BYTES, "block size");
