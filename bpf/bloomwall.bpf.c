@@ -4,17 +4,18 @@
  * against the Bloom filter, drop or pass, count.
  *
  * The program is loaded anew for every filter, with that filter's block map
- * as its own `blocks` map: a map the program names directly has its lookups
- * inlined by the verifier, where a filter reached through a map-in-map costs
- * a helper call per lookup (about 6 ns each, measured). A reload loads the
- * next program and replaces the one on the interface in one atomic update
- * (and not through a tail call from a fixed entry program: that cost about
- * 45 ns a packet at 10M entries, cold, in the benchmark).
+ * as its own `blocks` map and that filter's header as its constants
+ * (filter_hdr): a map the program names directly has its lookups inlined by
+ * the verifier, where a filter reached through a map-in-map costs a helper
+ * call per lookup (about 6 ns each, measured), and a header the verifier
+ * knows leaves only the code this filter needs. A reload loads the next
+ * program and replaces the one on the interface in one atomic update (and
+ * not through a tail call from a fixed entry program: that cost about 45 ns
+ * a packet at 10M entries, cold, in the benchmark).
  *
- * The unlisted path is the one that must be cheap: one read of the header
- * block and one block per target length, then one per-CPU stats update.
- * Everything a hit needs beyond that (allowlist, verify mode) lives in
- * confirm_hit().
+ * The unlisted path is the one that must be cheap: one block per target
+ * length, then one per-CPU stats update. Everything a hit needs beyond that
+ * (allowlist, verify mode) lives in confirm_hit().
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -96,14 +97,25 @@ enum bw_verdict {
 	BW_V_DROP,
 };
 
-/* The filter's header, or NULL if it is not a valid one. */
+/*
+ * The filter's header (block 0 of `blocks`), copied here by the CLI before
+ * the program is loaded (bw_prog_specialise). .rodata is frozen, so the
+ * verifier knows every field as a constant: the branches on flags, target
+ * lengths and empty regions are decided at load time and the code they
+ * skip is removed; the program reads no header per packet. The copy in
+ * block 0 stays the CLI's and bpftool's; what changes at run time (the
+ * allowlist flag) is changed by loading the program again.
+ */
+const volatile struct bw_hdr filter_hdr;
+
+/* The header this program was loaded for, or NULL if it has none. */
 static __always_inline const struct bw_hdr *lookup_header(void)
 {
-	const struct bw_hdr *hdr;
-	__u32 key = 0;
+	const struct bw_hdr *hdr = (const struct bw_hdr *)&filter_hdr;
 
-	hdr = bpf_map_lookup_elem(&BW_MAP_BLOCKS, &key);
-	if (!hdr || !bw_hdr_valid(hdr))
+	/* clang must not fold the zero initialiser: the CLI fills it in. */
+	__asm__ __volatile__("" : "+r"(hdr));
+	if (!bw_hdr_valid(hdr))
 		return NULL;
 	return hdr;
 }
@@ -270,6 +282,18 @@ static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
 }
 
 /*
+ * Source match, drop on a hit, no allowlist, no verify mode: the common
+ * setup, where a hit needs no confirmation and the verdict no bookkeeping.
+ * The flags are constants (filter_hdr), so the verifier keeps only one of
+ * the two paths in judge_packet().
+ */
+static __always_inline int plain_filter(const struct bw_hdr *hdr)
+{
+	return !(hdr->flags &
+		 (BW_F_MATCH_DST | BW_F_MONITOR | BW_F_VERIFY | BW_F_ALLOW));
+}
+
+/*
  * Everything after the parse, for one family: called with a constant, so
  * each family gets its own copy with the other family's code folded away.
  */
@@ -281,6 +305,15 @@ static __always_inline int judge_packet(__u32 family, const struct bw_addr *src,
 
 	if (!hdr)
 		return record_verdict(BW_V_NO_FILTER, family);
+	/*
+	 * Every instruction on the listed path counts: cold, the CPU starts
+	 * the next packet's cache miss only once it fits in its window.
+	 */
+	if (plain_filter(hdr))
+		return record_verdict(lookup_addr(hdr, family, src->hi, src->lo)
+					      ? BW_V_DROP
+					      : BW_V_PASS,
+				      family);
 	v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
 	return record_verdict(v, family);
 }

@@ -111,7 +111,7 @@ struct bw_stats {
 	__u64 monitored; /* hits passed because the filter is in monitor mode */
 	__u64 allowed;	 /* hits passed because the allowlist matched */
 	__u64 false_pos; /* hits the exact trie refused (verify mode) */
-	__u64 no_filter; /* no valid filter installed: passed */
+	__u64 no_filter; /* program loaded without a valid header: passed */
 };
 
 /*

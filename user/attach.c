@@ -548,6 +548,9 @@ static int reuse_filter(struct attach_ctx *c, const struct bw_filter_map *f)
 {
 	int err = bpf_map__reuse_fd(c->skel->maps.blocks, f->fd);
 
+	if (!err)
+		err = bw_prog_specialise(c->skel, f);
+
 	if (err)
 		pr_warn("%s: cannot hand the filter to the program: %s\n",
 			c->iface, strerror(-err));
@@ -1016,6 +1019,37 @@ void bw_hook_installer(struct bw_hook *hook, struct bw_installer *in)
 {
 	in->install = install_on_hook;
 	in->ctx = hook;
+}
+
+int bw_running_allow_flag(const char *iface, int ifindex, bool on)
+{
+	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	struct bw_hook hook = { .iface = iface, .ifindex = ifindex };
+	struct bw_maps maps = BW_MAPS_INIT;
+	struct bw_installer in;
+	struct bw_hdr *hdr;
+	int registry = -1, err;
+
+	err = bw_open_running(iface, true, &registry, &m);
+	if (err)
+		return err;
+	hdr = m.mem;
+	if (!!(hdr->flags & BW_F_ALLOW) == on)
+		goto out;
+	err = bw_open_maps(iface, &maps);
+	if (err)
+		goto out;
+	bw_hook_installer(&hook, &in);
+	bw_set_allow_flag(m.mem, on);
+	err = bw_filter_commit(&maps, &m, &in);
+	if (err)
+		bw_set_allow_flag(m.mem, !on);
+out:
+	bw_maps_close(&maps);
+	bw_filter_close(&m);
+	if (registry >= 0)
+		close(registry);
+	return err;
 }
 
 /* ---- pinned state -------------------------------------------------------- */

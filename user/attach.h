@@ -147,6 +147,14 @@ int bw_open_running(const char *iface, bool writable, int *registry_fd,
 void bw_set_allow_flag(void *filter_mem, bool on);
 
 /*
+ * Sets or clears BW_F_ALLOW in iface's running filter and loads the program
+ * again for it (the data path reads the flags as constants of its own).
+ * Nothing changes if the flag already says so; on failure the filter and
+ * the program stay as they were.
+ */
+int bw_running_allow_flag(const char *iface, int ifindex, bool on);
+
+/*
  * Loads the program with the built filter as its own map (and its exact
  * trie in slot b->filter header's exact_slot, in verify mode) and the
  * allowlist filled, attaches it to ifindex (through libxdp, or a bpf_link

@@ -4,7 +4,9 @@
  *
  * The allowlist is an LPM trie the data path consults on a Bloom hit only:
  * an address it covers is never dropped. These verbs change it in place;
- * each entry is one update of the trie, visible to the next packet.
+ * each entry is one update of the trie, visible to the next packet. The
+ * first entry into an empty allowlist, and the last one out, also load the
+ * program again with the filter's BW_F_ALLOW flag changed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,38 +68,45 @@ static void print_total(const struct bw_args *a, int fd, const char *what,
 		printf("%s: %d of %d %s\n", a->iface, n, a->npos, what);
 }
 
-/*
- * The running filter's BW_F_ALLOW follows the trie: set once it has entries
- * (after they are in), cleared once it is empty. Without the flag the data
- * path skips the trie, so a failure here is said out loud.
- */
-static void set_running_flag(const struct bw_args *a, bool on)
+/* Takes back the entries do_allow() put in: the flag could not follow. */
+static void take_back(struct bw_args *a, struct allow_ctx *c, const bool *added)
 {
-	struct bw_filter_map m = BW_FILTER_MAP_INIT;
-	int outer = -1;
+	struct bw_lpm_key k;
+	int i;
 
-	if (bw_open_running(a->iface, true, &outer, &m)) {
-		pr_warn("%s: cannot update the running filter's allowlist flag; a 'bloomwall reload' sets it\n",
-			a->iface);
-		return;
+	for (i = 0; i < a->npos; i++) {
+		if (!added[i])
+			continue;
+		bw_lpm_key_of(&k, &c->p[i]);
+		if (bpf_map_delete_elem(c->fd, &k))
+			pr_warn("%s: cannot take %s back out of the allowlist: %s\n",
+				a->iface, a->pos[i], bw_errno_hint(-errno));
 	}
-	bw_set_allow_flag(m.mem, on);
-	bw_filter_close(&m);
-	close(outer);
 }
 
+/*
+ * The running filter's BW_F_ALLOW follows the trie: set once it has entries
+ * (after they are in), cleared once it is empty. The program reads it as a
+ * constant, so a change loads the program again; if that fails the new
+ * entries are taken back out, and nothing has changed.
+ */
 static int do_allow(struct bw_args *a)
 {
 	struct bw_lpm_key k;
 	struct allow_ctx c;
+	bool *added = NULL;
 	int i, n = 0, err;
 	__u8 v = 1;
 
 	err = allow_open("allow", a, &c);
+	if (!err) {
+		added = calloc(a->npos, sizeof(*added));
+		err = added ? 0 : -ENOMEM;
+	}
 	for (i = 0; !err && i < a->npos; i++) {
 		bw_lpm_key_of(&k, &c.p[i]);
 		if (!bpf_map_update_elem(c.fd, &k, &v, BPF_NOEXIST)) {
-			printf("%s  allowed\n", a->pos[i]);
+			added[i] = true;
 			n++;
 		} else if (errno == EEXIST) {
 			printf("%s  already allowed\n", a->pos[i]);
@@ -109,10 +118,19 @@ static int do_allow(struct bw_args *a)
 					      : bw_errno_hint(err));
 		}
 	}
+	if (n && bw_running_allow_flag(a->iface, a->ifindex, true)) {
+		pr_warn("%s: cannot load the program that consults the allowlist; the new entries are taken back out\n",
+			a->iface);
+		take_back(a, &c, added);
+		err = err ?: -EIO;
+		n = 0;
+	}
+	for (i = 0; i < a->npos && added; i++)
+		if (added[i] && n)
+			printf("%s  allowed\n", a->pos[i]);
 	if (c.fd >= 0)
 		print_total(a, c.fd, "added", n);
-	if (n)
-		set_running_flag(a, true);
+	free(added);
 	allow_close(&c);
 	return err;
 }
@@ -140,8 +158,11 @@ static int do_unallow(struct bw_args *a)
 	}
 	if (c.fd >= 0)
 		print_total(a, c.fd, "removed", n);
-	if (n && c.fd >= 0 && bw_lpm_count(c.fd) == 0)
-		set_running_flag(a, false);
+	/* A stale flag only costs a lookup in an empty trie: warn, no error. */
+	if (n && c.fd >= 0 && bw_lpm_count(c.fd) == 0 &&
+	    bw_running_allow_flag(a->iface, a->ifindex, false))
+		pr_warn("%s: the allowlist is empty, but the program could not be loaded without it; it still consults it until the next reload\n",
+			a->iface);
 	if (!err && absent) {
 		pr_warn("%s: %d of %d entries were not in the allowlist (an entry is removed with the prefix it was added with; 'bloomwall status %s' counts them)\n",
 			a->iface, absent, a->npos, a->iface);

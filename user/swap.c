@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdio.h>
 #include <sys/mman.h>
 
 #include <bpf/bpf.h>
@@ -123,6 +124,31 @@ static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
 	return 0;
 }
 
+int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
+{
+	struct bw_hdr *dst = (struct bw_hdr *)&skel->rodata->filter_hdr;
+	struct bpf_map_info info = {};
+	__u32 key = 0, len = sizeof(info);
+	struct bw_block blk;
+
+	if (bpf_obj_get_info_by_fd(m->fd, &info, &len))
+		return -errno;
+	if (info.type != BPF_MAP_TYPE_ARRAY ||
+	    info.value_size != BW_BLOCK_BYTES ||
+	    info.max_entries < BW_HDR_BLOCKS)
+		return -EINVAL;
+	if (m->mem)
+		memcpy(&blk, m->mem, sizeof(blk));
+	else if (bpf_map_lookup_elem(m->fd, &key, &blk))
+		return -errno;
+	memcpy(dst, &blk, sizeof(*dst));
+	/*
+	 * The program would load and pass everything; refuse it, so that a
+	 * commit never swaps a working filter for none.
+	 */
+	return bw_hdr_valid(dst) ? 0 : -EINVAL;
+}
+
 int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
 {
 	struct bloomwall *skel;
@@ -132,6 +158,8 @@ int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
 	if (!skel)
 		return -errno;
 	err = reuse_maps(skel, mp, m);
+	if (!err)
+		err = bw_prog_specialise(skel, m);
 	if (!err)
 		err = bloomwall__load(skel);
 	fd = err ? -1 : dup(bpf_program__fd(skel->progs.bloomwall_xdp));

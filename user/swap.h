@@ -55,6 +55,13 @@ struct bloomwall;
 void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp);
 
 /*
+ * Gives an opened, not yet loaded skeleton filter m's header as its
+ * constants (filter_hdr in .rodata): the program is made for one filter,
+ * and must be loaded again when the header changes (bw_filter_commit).
+ */
+int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m);
+
+/*
  * Loads the XDP program for filter m, sharing mp's maps. Its fd, or -errno
  * (the verifier's log goes to libbpf's print callback).
  */

@@ -19,6 +19,7 @@
 
 #include "bench.h"
 #include "bench_set.h"
+#include "bloomwall.h"
 #include "bench.skel.h"
 
 /* Untimed runs before the trials: fills the warm caches. */

@@ -19,7 +19,9 @@
 #include "bench_maps.h"
 #include "bench_set.h"
 #include "build.h"
+#include "bloomwall.h"
 #include "bench.skel.h"
+#include "bloomwall.h"
 #include "bloomwall.skel.h"
 
 struct set_ctx {
@@ -76,10 +78,15 @@ static int load_bench_skel(struct set_ctx *x)
 	if (x->bloom_fd >= 0)
 		bpf_map__reuse_fd(sk->maps.bloom_v4, x->bloom_fd);
 	x->skel = sk;
-	/* The bare lookup reads the one-length filter. */
+	/*
+	 * The bare lookup reads the one-length filter, its header as
+	 * constants as bloomwall's program does.
+	 */
 	err = bpf_map__reuse_fd(sk->maps.bare_blocks, x->filt[x->nfilt - 1].fd);
 	if (err)
 		return err;
+	memcpy((void *)&sk->rodata->bare_hdr, x->filt[x->nfilt - 1].mem,
+	       sizeof(struct bw_hdr));
 	err = bench__load(sk);
 	if (err)
 		return err;

@@ -20,6 +20,7 @@
 #include "cidr.h"
 #include "list.h"
 #include "swap.h"
+#include "bloomwall.h"
 #include "bloomwall.skel.h"
 
 #define SWAP_TRIALS 3

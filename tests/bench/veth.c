@@ -26,7 +26,9 @@
 #include "bench.h"
 #include "bench_extra.h"
 #include "bench_maps.h"
+#include "bloomwall.h"
 #include "bench.skel.h"
+#include "bloomwall.h"
 #include "bloomwall.skel.h"
 
 #define VETH_TRIALS 5

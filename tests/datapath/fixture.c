@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
+#include "bloomwall.h"
 #include "bloomwall.skel.h"
 #include "datapath.h"
 #include "test_helpers.h"

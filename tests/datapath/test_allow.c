@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 
 #include "attach.h"
+#include "bloomwall.h"
 #include "bloomwall.skel.h"
 #include "cidr.h"
 #include "datapath.h"
@@ -485,15 +486,22 @@ BW_TEST(test_allow_inside_blocked_prefix)
 				    .plen = 128 },
 	       W_DROP);
 	/* The header flag gates the trie: the swap set it, clearing it
-	 * (which only an empty allowlist does) skips the lookup. */
+	 * (which only an empty allowlist does) skips the lookup, from the
+	 * program loaded for the header on. */
 	ASSERT_TRUE(((const struct bw_hdr *)b.filter.mem)->flags & BW_F_ALLOW,
 		    "swap with a non-empty allowlist sets BW_F_ALLOW");
 	bw_set_allow_flag(b.filter.mem, false);
 	expect(&dp, &(struct bw_prefix){ .lo = 0x0a010203, .plen = 32 },
-	       W_DROP);
-	bw_set_allow_flag(b.filter.mem, true);
-	expect(&dp, &(struct bw_prefix){ .lo = 0x0a010203, .plen = 32 },
 	       W_ALLOWED);
+	if (ASSERT_OK(bw_filter_commit(&dp.maps, &b.filter, &dp.installer),
+		      "load without BW_F_ALLOW"))
+		expect(&dp, &(struct bw_prefix){ .lo = 0x0a010203, .plen = 32 },
+		       W_DROP);
+	bw_set_allow_flag(b.filter.mem, true);
+	if (ASSERT_OK(bw_filter_commit(&dp.maps, &b.filter, &dp.installer),
+		      "load with BW_F_ALLOW"))
+		expect(&dp, &(struct bw_prefix){ .lo = 0x0a010203, .plen = 32 },
+		       W_ALLOWED);
 	/* An emptied allowlist clears it in the next filter. */
 	bw_list_free(&allow);
 	bw_list_init(&allow);

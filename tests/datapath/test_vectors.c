@@ -54,6 +54,15 @@ static void vec_header(struct bw_hdr *hdr, const struct bw_vector *v,
 			i < r ? BW_HDR_BLOCKS : BW_HDR_BLOCKS + v->nblocks;
 }
 
+/* The header for probes, and the program loaded for it. */
+static bool vec_load(struct bw_dp *dp, struct bw_filter_map *m,
+		     const struct bw_vector *v, __u8 probes)
+{
+	vec_header(m->mem, v, probes);
+	return ASSERT_OK(bw_filter_commit(&dp->maps, m, &dp->installer),
+			 "commit");
+}
+
 /* Sets (or clears) the vector's first `probes` bits in block idx. */
 static void vec_bits(struct bw_filter_map *m, __u32 idx,
 		     const struct bw_vector *v, int probes, bool on)
@@ -77,7 +86,6 @@ static void check_bits(struct bw_dp *dp, const struct bw_vector *v,
 	char desc[160];
 	int i;
 
-	vec_header(m->mem, v, VEC_PROBES);
 	vec_bits(m, idx, v, VEC_PROBES, true);
 	snprintf(desc, sizeof(desc), "%s/%u seed %#x: 8 vector bits set",
 		 v->addr, v->plen, v->seed);
@@ -90,7 +98,8 @@ static void check_bits(struct bw_dp *dp, const struct bw_vector *v,
 		set_bit(block_at(m, idx), v->bits[i], true);
 	}
 	/* Two rounds: round 0's bits alone are not enough. */
-	vec_header(m->mem, v, BW_MAX_PROBES);
+	if (!vec_load(dp, m, v, BW_MAX_PROBES))
+		return;
 	snprintf(desc, sizeof(desc), "%s/%u: 16 probes, only round 0 set",
 		 v->addr, v->plen);
 	bw_dp_expect(dp, desc, pkt, len, BW_OUT_PASS);
@@ -99,6 +108,7 @@ static void check_bits(struct bw_dp *dp, const struct bw_vector *v,
 		 v->plen);
 	bw_dp_expect(dp, desc, pkt, len, drop);
 	vec_bits(m, idx, v, BW_MAX_PROBES, false);
+	vec_load(dp, m, v, VEC_PROBES);
 }
 
 /* The same bits one block off: the block index must be exact. */
@@ -109,7 +119,6 @@ static void check_neighbours(struct bw_dp *dp, const struct bw_vector *v,
 	__u32 idx = BW_HDR_BLOCKS + v->block;
 	char desc[160];
 
-	vec_header(m->mem, v, VEC_PROBES);
 	if (v->block + 1 < v->nblocks)
 		vec_bits(m, idx + 1, v, VEC_PROBES, true);
 	if (v->block > 0)

@@ -123,17 +123,24 @@ test_cidr_allow_file()
 	expect_delivered "$BW_B4" "$BW_RX4"
 }
 
-# allow/unallow change real traffic at run time, in place.
+# allow/unallow change real traffic at run time, in place. The program reads
+# the filter's flags as constants, so the first entry in and the last one out
+# load it again (and only those).
 test_cidr_allow_runtime()
 {
-	local l gen
+	local l gen p0 p1
 
 	l=$(list block.txt "10.77.0.0/24" "fd00:77::/64")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
 	gen=$(generation)
+	p0=$(hook_prog_id)
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	bw 0 allow "$BW_RX" "$BW_B4" "fd00:77::/126"
 	assert_grep "$OUT" "allowlist now 2 entries" "allow counts the entries"
+	p1=$(hook_prog_id)
+	[ -n "$p1" ] && [ "$p1" != "$p0" ] ||
+		fail "the first allowlist entry loads the program again: $p0 -> '$p1'"
+	assert_eq "$(pinned_prog_id)" "$p1" "the pin names the new program"
 	expect_delivered "$BW_B4" "$BW_RX4"
 	expect_delivered "$BW_B6" "$BW_RX6"
 	expect_dropped "$BW_C6" "$BW_RX6" dropped_v6
@@ -143,11 +150,16 @@ test_cidr_allow_runtime()
 	assert_grep "$OUT" "allowlist +2 entries" "status counts the allowlist"
 	bw 0 unallow "$BW_RX" "$BW_B4"
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	assert_eq "$(hook_prog_id)" "$p1" "entries left: the program stays"
 	bw 1 unallow "$BW_RX" "$BW_B4"
 	assert_grep "$OUT" "$BW_B4 +not in the allowlist" "unallow of an absent entry"
 	bw 2 allow "$BW_RX" 10.77.0.3/24
 	assert_grep "$ERR" "host bits" "allow refuses host bits"
 	bw 2 allow "$BW_RX"
+	bw 0 unallow "$BW_RX" "fd00:77::/126"
+	[ "$(hook_prog_id)" != "$p1" ] ||
+		fail "the last entry out loads the program again: still $p1"
+	expect_dropped "$BW_B6" "$BW_RX6" dropped_v6
 	assert_eq "$(generation)" "$gen" "allow/unallow do not swap the filter"
 }
 
