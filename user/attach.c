@@ -447,9 +447,18 @@ int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 			unstage(s, hdr->exact_slot, b, fresh);
 		}
 	}
-	if (err) {
+	/* Generation 0: the running filter could not be read (reload). */
+	if (err && s->old_generation) {
 		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
 			s->iface, (unsigned long long)s->old_generation);
+	} else if (err) {
+		pr_warn("%s: nothing changed: the running filter is as it was\n",
+			s->iface);
+	} else if (!s->old_generation) {
+		printf("%s: swapped in generation %llu (replaces the unreadable filter)%s\n",
+		       s->iface, (unsigned long long)info->generation,
+		       verify ? ", verify mode" : "");
+		finish(s, hdr->exact_slot, verify, added);
 	} else {
 		printf("%s: swapped in generation %llu (replaces %llu)%s\n",
 		       s->iface, (unsigned long long)info->generation,
@@ -1115,8 +1124,8 @@ int bw_explain_not_attached(const char *iface)
 	return -ENOENT;
 }
 
-int bw_open_running(const char *iface, bool writable, int *registry_fd,
-		    struct bw_filter_map *m)
+static int open_running(const char *iface, bool writable, int *registry_fd,
+			struct bw_filter_map *m, bool quiet_invalid)
 {
 	int err;
 
@@ -1132,15 +1141,28 @@ int bw_open_running(const char *iface, bool writable, int *registry_fd,
 	err = bw_filter_open_current(*registry_fd, writable, m);
 	if (!err && bw_filter_check(m->mem, m->nblocks))
 		err = -EINVAL;
-	if (err) {
+	if (err && !(quiet_invalid && err == -EINVAL))
 		pr_warn("%s: cannot read the running filter: %s. Rebuild it with 'bloomwall reload %s LIST...'.\n",
 			iface,
 			err == -EINVAL ? "it is not a valid bloomwall filter"
 				       : bw_errno_hint(err),
 			iface);
+	if (err) {
 		bw_filter_close(m);
 		close(*registry_fd);
 		*registry_fd = -1;
 	}
 	return err;
+}
+
+int bw_open_running(const char *iface, bool writable, int *registry_fd,
+		    struct bw_filter_map *m)
+{
+	return open_running(iface, writable, registry_fd, m, false);
+}
+
+int bw_open_running_or_invalid(const char *iface, int *registry_fd,
+			       struct bw_filter_map *m)
+{
+	return open_running(iface, false, registry_fd, m, true);
 }

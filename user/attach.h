@@ -139,6 +139,14 @@ int bw_open_running(const char *iface, bool writable, int *registry_fd,
 		    struct bw_filter_map *m);
 
 /*
+ * bw_open_running for reload, read-only: -EINVAL, quietly, when the filter
+ * is there but not one this bloomwall can read (corrupt, or another format
+ * version), so that a reload can replace it.
+ */
+int bw_open_running_or_invalid(const char *iface, int *registry_fd,
+			       struct bw_filter_map *m);
+
+/*
  * Sets or clears BW_F_ALLOW in a filter's header (a new one, or the running
  * one mmapped writable): the data path skips the allowlist trie without it,
  * so it must be set before the first entry counts and cleared only once the

@@ -81,8 +81,44 @@ struct reload_ctx {
 	int exact_fd; /* -1: no exact pin (only an error with --verify) */
 	int allow_fd; /* -1 without --allow */
 	struct bw_list allow;
-	struct bw_filter_map cur;
+	struct bw_filter_map
+		cur;	       /* not mapped if the running one is unreadable */
+	struct bw_hdr cur_hdr; /* its header and info, or the defaults */
+	struct bw_info cur_info;
 };
+
+/*
+ * The running filter's header and info, or, for one this bloomwall cannot
+ * read (corrupt, or another format version), what a fresh attach would
+ * use: the reload then replaces it like any other.
+ */
+static int read_running(struct reload_ctx *c)
+{
+	const struct bw_args *a = c->a;
+	int err, fd;
+
+	err = bw_open_running_or_invalid(a->iface, &c->registry_fd, &c->cur);
+	if (!err) {
+		memcpy(&c->cur_hdr, c->cur.mem, sizeof(c->cur_hdr));
+		memcpy(&c->cur_info, (char *)c->cur.mem + BW_BLOCK_BYTES,
+		       sizeof(c->cur_info));
+		return 0;
+	}
+	if (err != -EINVAL)
+		return err;
+	memset(&c->cur_hdr, 0, sizeof(c->cur_hdr));
+	memset(&c->cur_info, 0, sizeof(c->cur_info));
+	c->cur_hdr.flags = BW_F_MATCH_SRC;
+	/* Without --allow the allowlist stays: the flag must follow it. */
+	fd = bw_pin_open(a->iface, BW_PIN_ALLOW);
+	if (fd >= 0 && bw_lpm_count(fd) > 0)
+		c->cur_hdr.flags |= BW_F_ALLOW;
+	if (fd >= 0)
+		close(fd);
+	pr_warn("%s: the running filter is not one this bloomwall can read (corrupt, or format version other than %d); it is replaced with a new one: enforce, --match src and --fpr %g%% unless given\n",
+		a->iface, BW_VERSION, BW_DEFAULT_FPR * 100);
+	return 0;
+}
 
 /* Opens what the options need; says what is missing. */
 static int open_extra(struct reload_ctx *c)
@@ -108,9 +144,8 @@ static int open_extra(struct reload_ctx *c)
 
 static int swap_filter(struct reload_ctx *c)
 {
-	const struct bw_hdr *hdr = c->cur.mem;
-	const struct bw_info *info =
-		(const void *)((char *)c->cur.mem + BW_BLOCK_BYTES);
+	const struct bw_hdr *hdr = &c->cur_hdr;
+	const struct bw_info *info = &c->cur_info;
 	double fpr = info->fpr_ppb ? info->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
 	struct bw_swap sw = { .iface = c->a->iface,
 			      .maps = &c->maps,
@@ -133,9 +168,12 @@ static int swap_filter(struct reload_ctx *c)
 	/* The other slot: the running filter's trie stays until the swap. */
 	req.exact_slot = !hdr->exact_slot;
 	err = bw_build_lists(&req, &b);
-	if (err)
+	if (err && info->generation)
 		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
 			c->a->iface, (unsigned long long)info->generation);
+	else if (err)
+		pr_warn("%s: nothing changed: the running filter is as it was\n",
+			c->a->iface);
 	else
 		err = bw_swap_in(&sw, &b);
 	bw_built_close(&b);
@@ -159,7 +197,7 @@ static int do_reload(struct bw_args *a)
 	if (lock < 0)
 		return lock;
 	bw_list_init(&c.allow);
-	err = bw_open_running(a->iface, false, &c.registry_fd, &c.cur);
+	err = read_running(&c);
 	if (!err)
 		err = bw_open_maps(a->iface, &c.maps);
 	if (!err)

@@ -16,7 +16,7 @@ set -o nounset
 
 ALL_TESTS="test_drop_reload_detach test_survives_cli_exit test_missing_list
 test_bad_line test_skip_invalid test_unknown_iface test_double_attach
-test_reload_bad_list test_not_attached test_detach_twice test_query test_add
+test_reload_bad_list test_reload_unreadable test_not_attached test_detach_twice test_query test_add
 test_stdin_list test_list_formats test_monitor test_match_dst test_skb_mode
 test_status test_stats_dump test_prog_swap test_link_reload test_real_lists test_usage test_no_privileges
 test_foreign_xdp test_reload_under_traffic"
@@ -295,6 +295,47 @@ test_reload_bad_list()
 	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
 	expect_delivered "$BW_B4" "$BW_RX4"
 	expect_delivered "$BW_B6" "$BW_RX6"
+}
+
+# Byte OFF of the running filter's header (block 0) set to VAL (hex), as a
+# corruption or a filter of another format version would have it.
+poke_header()
+{
+	local id val
+
+	id=$(registry_id)
+	val=$(bpftool -j map lookup id "$id" key 0 0 0 0 |
+		python3 -c 'import json, sys
+v = json.load(sys.stdin)["value"]
+v[int(sys.argv[1])] = sys.argv[2]
+print(" ".join(v))' "$1" "$2") || return 1
+	# shellcheck disable=SC2086
+	bpftool map update id "$id" key 0 0 0 0 value $val
+}
+
+# A running filter the CLI cannot read: status and query say so, the running
+# program (made for the header it was loaded with) still drops, and a reload
+# replaces the filter, keeping the allowlist.
+test_reload_unreadable()
+{
+	local l1 l2
+
+	l1=$(list a.txt "$BW_A4" "$BW_A6")
+	l2=$(list b.txt "$BW_B4" "$BW_A4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
+	bw 0 allow "$BW_RX" "$BW_A4"
+	poke_header 4 0x09 || fail "cannot overwrite the header's version"
+	bw 0 status "$BW_RX"
+	assert_grep "$ERR" "not a valid bloomwall filter" "status on a bad header"
+	bw 1 query "$BW_RX" "$BW_A6"
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l2"
+	assert_grep "$ERR" "not one this bloomwall can read" "reload says why"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "allowlist +1 entry" "the allowlist is kept"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_A4" "$BW_RX4"
+	expect_delivered "$BW_A6" "$BW_RX6"
 }
 
 # Verbs that need a running filter say so on an interface without one.
