@@ -254,7 +254,6 @@ static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
 	s = bpf_map_lookup_elem(&BW_MAP_STATS, &key);
 	if (!s)
 		return v == BW_V_DROP ? XDP_DROP : XDP_PASS;
-	s->packets++;
 	if (v == BW_V_DROP) {
 		if (family == BW_V6)
 			s->dropped_v6++;

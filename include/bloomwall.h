@@ -98,11 +98,12 @@ struct bw_block {
 };
 
 /*
- * Per-CPU counters, one slot. Every packet counts once in packets and once in
- * passed or a dropped_*; not_ip and malformed are parts of passed.
+ * Per-CPU counters, one slot. Every packet counts once, in passed or a
+ * dropped_*: packets = passed + dropped_v4 + dropped_v6 (the CLI shows the
+ * sum; one store a packet fewer on the data path). not_ip, malformed,
+ * monitored, allowed, false_pos and no_filter are parts of passed.
  */
 struct bw_stats {
-	__u64 packets;
 	__u64 passed;
 	__u64 dropped_v4;
 	__u64 dropped_v6;

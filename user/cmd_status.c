@@ -356,6 +356,7 @@ static void text_counters(const struct view *v)
 		kv("state", "unreadable: %s", bw_errno_hint(v->stats_err));
 		return;
 	}
+	kv("packets", "%'llu", (unsigned long long)bw_stats_packets(&v->stats));
 	for (i = 0; i < bw_stats_nfields; i++)
 		kv(bw_stats_fields[i].name, "%'llu",
 		   (unsigned long long)bw_stats_get(&v->stats,
@@ -502,9 +503,10 @@ static void print_json(const struct view *v, bool first)
 		printf(",\"counters\":null}");
 		return;
 	}
-	printf(",\"counters\":{");
+	printf(",\"counters\":{\"packets\":%llu",
+	       (unsigned long long)bw_stats_packets(&v->stats));
 	for (i = 0; i < bw_stats_nfields; i++)
-		printf("%s\"%s\":%llu", i ? "," : "", bw_stats_fields[i].name,
+		printf(",\"%s\":%llu", bw_stats_fields[i].name,
 		       (unsigned long long)bw_stats_get(&v->stats,
 							&bw_stats_fields[i]));
 	printf("}}");

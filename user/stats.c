@@ -17,10 +17,9 @@
 	}
 
 const struct bw_stats_field bw_stats_fields[] = {
-	FIELD(packets),	   FIELD(passed),  FIELD(dropped_v4),
-	FIELD(dropped_v6), FIELD(not_ip),  FIELD(malformed),
-	FIELD(monitored),  FIELD(allowed), FIELD(false_pos),
-	FIELD(no_filter),
+	FIELD(passed),	FIELD(dropped_v4), FIELD(dropped_v6),
+	FIELD(not_ip),	FIELD(malformed),  FIELD(monitored),
+	FIELD(allowed), FIELD(false_pos),  FIELD(no_filter),
 };
 
 /* A new counter in bloomwall.h must be named here too. */

@@ -22,6 +22,12 @@ extern const size_t bw_stats_nfields;
 /* Sums the per-CPU values of the stats map fd into *sum. 0 or -errno. */
 int bw_stats_read(int fd, struct bw_stats *sum);
 
+/* Every packet counts in exactly one of these: the data path keeps no total. */
+static inline __u64 bw_stats_packets(const struct bw_stats *s)
+{
+	return s->passed + s->dropped_v4 + s->dropped_v6;
+}
+
 static inline __u64 bw_stats_get(const struct bw_stats *s,
 				 const struct bw_stats_field *f)
 {

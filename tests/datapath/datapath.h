@@ -19,6 +19,7 @@
 #include "bloomwall.h"
 #include "build.h"
 #include "list.h"
+#include "stats.h"
 #include "swap.h"
 
 /* Largest frame a test builds; BPF_PROG_TEST_RUN takes up to a page. */
@@ -68,7 +69,8 @@ const char *bw_outcome_str(enum bw_outcome o);
 
 /*
  * Runs the frame once and asserts its action and that the counters moved
- * by exactly the outcome's delta (packets +1 and the fields it names).
+ * by exactly the outcome's delta (+1 in passed or a dropped_*, and in the
+ * reason it names).
  */
 bool bw_dp_expect(struct bw_dp *dp, const char *name, const void *pkt,
 		  size_t len, enum bw_outcome want);

@@ -147,7 +147,6 @@ const char *bw_outcome_str(enum bw_outcome o)
 static void outcome_delta(enum bw_outcome o, struct bw_stats *d)
 {
 	memset(d, 0, sizeof(*d));
-	d->packets = 1;
 	if (o == BW_OUT_DROP_V4) {
 		d->dropped_v4 = 1;
 		return;
@@ -164,8 +163,8 @@ static void outcome_delta(enum bw_outcome o, struct bw_stats *d)
 }
 
 static const char *const stat_names[] = {
-	"packets",   "passed",	  "dropped_v4", "dropped_v6", "not_ip",
-	"malformed", "monitored", "allowed",	"false_pos",  "no_filter",
+	"passed",    "dropped_v4", "dropped_v6", "not_ip",    "malformed",
+	"monitored", "allowed",	   "false_pos",	 "no_filter",
 };
 
 _Static_assert(sizeof(stat_names) / sizeof(stat_names[0]) ==

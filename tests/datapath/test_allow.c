@@ -160,7 +160,7 @@ static bool expect(struct bw_dp *dp, const struct bw_prefix *src, enum want w)
 {
 	struct bw_pkt_spec s = { .payload = 16 };
 	struct bw_prefix dst = dst_of(src->family);
-	struct bw_stats b, a, d = { .packets = 1 };
+	struct bw_stats b, a, d = {};
 	__u8 buf[BW_PKT_MAX];
 	char what[128], txt[64];
 	size_t len = bw_pkt_build_addr(&s, src, &dst, buf);

@@ -556,7 +556,7 @@ test_stats_dump()
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/stats" >"$dump" ||
 		fail "bpftool map dump pinned $BW_PIN_ROOT/$BW_RX/stats"
-	for f in packets passed dropped_v4 dropped_v6 not_ip malformed \
+	for f in passed dropped_v4 dropped_v6 not_ip malformed \
 		 monitored allowed false_pos no_filter; do
 		assert_grep "$dump" "\"$f\": [0-9]+" "field $f in the dump"
 	done
