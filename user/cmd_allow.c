@@ -125,8 +125,8 @@ static int do_allow(struct bw_args *a)
 		err = err ?: -EIO;
 		n = 0;
 	}
-	for (i = 0; i < a->npos && added; i++)
-		if (added[i] && n)
+	for (i = 0; n && i < a->npos; i++)
+		if (added[i])
 			printf("%s  allowed\n", a->pos[i]);
 	if (c.fd >= 0)
 		print_total(a, c.fd, "added", n);
