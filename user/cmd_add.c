@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * bloomwall add IFACE ADDR...: sets the addresses' bits in the running
- * filter in place. Bits only go from 0 to 1 (atomic OR), so packets judged
+ * bloomwall add IFACE ADDR|CIDR...: sets the entries' bits in the running
+ * filter in place, a prefix as the keys that cover it at one of the
+ * filter's target lengths. Bits only go from 0 to 1 (atomic OR), so packets judged
  * meanwhile see a key either not yet added or added, never half-removed.
  */
 #include <errno.h>
@@ -10,66 +11,167 @@
 #include <unistd.h>
 
 #include "attach.h"
+#include "build.h"
 #include "cli.h"
 #include "list.h"
 #include "log.h"
 #include "lpm.h"
 #include "pin.h"
 
-/* Region of the filter for this key's family and length, or -1. */
-static int key_region(const struct bw_hdr *hdr, const struct bw_prefix *p)
-{
-	int i, r;
+/* Most keys one entry may expand to in place; more is a job for reload. */
+#define ADD_MAX_KEYS (1U << 16)
 
+/* Where an entry goes: a region, and the keys at its target length. */
+struct add_plan {
+	int region;
+	__u8 tlen;
+	__u32 nkeys;
+};
+
+/*
+ * The filter's shortest target length at or below the entry's prefix (the
+ * fewest keys that cover exactly the entry), or -ENOENT if every target
+ * length is shorter: covering the entry there would block more than it
+ * says.
+ */
+static int plan_entry(const struct bw_hdr *hdr, const struct bw_prefix *p,
+		      struct add_plan *ap)
+{
+	unsigned int i, len, best = 256;
+	int r;
+
+	ap->region = -1;
 	for (i = 0; i < hdr->nlengths[p->family] && i < BW_MAX_LENGTHS; i++) {
 		r = p->family * BW_MAX_LENGTHS + i;
-		if (hdr->plen[p->family][i] == p->plen &&
-		    hdr->region_end[r] > bw_region_start(hdr, r))
-			return r;
+		len = hdr->plen[p->family][i];
+		if (len < p->plen || len >= best ||
+		    hdr->region_end[r] <= bw_region_start(hdr, r))
+			continue;
+		best = len;
+		ap->region = r;
 	}
-	return -1;
+	if (ap->region < 0)
+		return -ENOENT;
+	ap->tlen = best;
+	if (best - p->plen > 16)
+		return -E2BIG;
+	ap->nkeys = 1U << (best - p->plen);
+	return 0;
 }
 
-/* All or nothing: every key must have its region before any bit is set. */
-static int check_regions(const struct bw_args *a, const void *mem,
-			 const struct bw_prefix *keys)
+/* Key j of entry p expanded to /tlen (host-order numbers, as hashed). */
+static struct bw_prefix nth_key(const struct bw_prefix *p, __u8 tlen, __u32 j)
 {
-	int i;
+	struct bw_prefix k = *p;
+	unsigned __int128 v;
+
+	k.plen = tlen;
+	if (p->family == BW_V4) {
+		k.lo = p->lo + ((__u64)j << (32 - tlen));
+		return k;
+	}
+	v = ((unsigned __int128)p->hi << 64 | p->lo) +
+	    ((unsigned __int128)j << (128 - tlen));
+	k.hi = (__u64)(v >> 64);
+	k.lo = (__u64)v;
+	return k;
+}
+
+/* All or nothing: every entry must fit before any bit is set. */
+static int plan_all(const struct bw_args *a, const void *mem,
+		    const struct bw_prefix *keys, struct add_plan *plan)
+{
+	const char *fam;
+	int i, err;
 
 	for (i = 0; i < a->npos; i++) {
-		if (key_region(mem, &keys[i]) >= 0)
-			continue;
-		pr_warn("%s: the running filter has no region for %s /%u entries (%s); add them through 'bloomwall reload'\n",
-			a->iface, keys[i].family == BW_V4 ? "IPv4" : "IPv6",
-			keys[i].plen, a->pos[i]);
-		return -ENOENT;
+		err = plan_entry(mem, &keys[i], &plan[i]);
+		fam = keys[i].family == BW_V4 ? "IPv4" : "IPv6";
+		if (err == -ENOENT)
+			pr_warn("%s: the running filter has no %s target length of /%u or longer, so %s cannot be added without blocking more than it says; add it through 'bloomwall reload'\n",
+				a->iface, fam, keys[i].plen, a->pos[i]);
+		else if (err)
+			pr_warn("%s: %s would take %llu keys at the filter's %s target length /%u (at most %u in place); add it through 'bloomwall reload'\n",
+				a->iface, a->pos[i],
+				1ULL << (plan[i].tlen - keys[i].plen), fam,
+				plan[i].tlen, ADD_MAX_KEYS);
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
-static void insert_all(const struct bw_args *a, void *mem,
-		       const struct bw_prefix *keys)
+/* Sets an entry's keys; the number that were new. */
+static __u32 insert_entry(void *mem, const struct bw_prefix *p,
+			  const struct add_plan *ap)
 {
-	struct bw_info *info = (void *)((char *)mem + BW_BLOCK_BYTES);
-	int i, r, fresh, added = 0;
+	struct bw_prefix k;
+	__u32 j, fresh = 0;
+
+	for (j = 0; j < ap->nkeys; j++) {
+		k = nth_key(p, ap->tlen, j);
+		fresh += bw_filter_insert(mem, &k) > 0;
+	}
+	return fresh;
+}
+
+/*
+ * Bits added in place raise the false-positive rate above what the filter
+ * was sized for; past twice its target the operator should rebuild.
+ */
+static void warn_if_overfull(const struct bw_args *a, const void *mem,
+			     const struct add_plan *plan)
+{
+	const struct bw_info *info =
+		(const void *)((const char *)mem + BW_BLOCK_BYTES);
+	double target = info->fpr_ppb ? info->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
+	double fpr, worst = 0.0;
+	__u64 set, total;
+	int i;
 
 	for (i = 0; i < a->npos; i++) {
-		r = key_region(mem, &keys[i]);
-		fresh = bw_filter_insert(mem, &keys[i]);
-		printf("%s  %s\n", a->pos[i],
-		       fresh > 0 ? "added" : "already in the filter");
-		if (fresh <= 0)
+		bw_region_fill(mem, plan[i].region, &set, &total, &fpr);
+		if (fpr > worst)
+			worst = fpr;
+	}
+	if (worst > 2 * target)
+		pr_warn("%s: the filter is now past its target false-positive rate (about %.3g%% where it was sized for %.3g%%): rebuild it with 'bloomwall reload' and the entries in a LIST\n",
+			a->iface, worst * 100, target * 100);
+}
+
+static void insert_all(const struct bw_args *a, void *mem,
+		       const struct bw_prefix *keys,
+		       const struct add_plan *plan)
+{
+	struct bw_info *info = (void *)((char *)mem + BW_BLOCK_BYTES);
+	__u64 keys_added = 0;
+	int i, added = 0;
+	__u32 fresh;
+
+	for (i = 0; i < a->npos; i++) {
+		fresh = insert_entry(mem, &keys[i], &plan[i]);
+		if (!fresh)
+			printf("%s  already in the filter\n", a->pos[i]);
+		else if (plan[i].nkeys == 1)
+			printf("%s  added\n", a->pos[i]);
+		else
+			printf("%s  added (%u of its %u keys at /%u were new)\n",
+			       a->pos[i], fresh, plan[i].nkeys, plan[i].tlen);
+		if (!fresh)
 			continue;
 		added++;
+		keys_added += fresh;
 		/* Counts only the CLI reads; atomic against a concurrent add. */
-		__atomic_fetch_add(&info->region_entries[r], 1,
+		__atomic_fetch_add(&info->region_entries[plan[i].region], fresh,
 				   __ATOMIC_RELAXED);
 	}
-	__atomic_fetch_add(&info->entries, added, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&info->entries, keys_added, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&info->source_entries, added, __ATOMIC_RELAXED);
 	printf("%s: %d of %d added to filter generation %llu (now %'llu entries)\n",
 	       a->iface, added, a->npos, (unsigned long long)info->generation,
 	       (unsigned long long)info->entries);
+	if (added)
+		warn_if_overfull(a, mem, plan);
 }
 
 /*
@@ -113,11 +215,17 @@ static int do_add(struct bw_args *a)
 {
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	struct bw_prefix *keys = NULL;
+	struct add_plan *plan = NULL;
 	int lock = -1, registry_fd = -1, err;
 
 	err = bw_parse_addrs("add", a->pos, a->npos, true, &keys);
 	if (err)
 		return err;
+	plan = calloc(a->npos, sizeof(*plan));
+	if (!plan) {
+		err = -ENOMEM;
+		goto out;
+	}
 	err = bw_check_privileges("add");
 	if (err)
 		goto out;
@@ -128,30 +236,32 @@ static int do_add(struct bw_args *a)
 	}
 	err = bw_open_running(a->iface, true, &registry_fd, &m);
 	if (!err)
-		err = check_regions(a, m.mem, keys);
+		err = plan_all(a, m.mem, keys, plan);
 	if (!err)
 		err = add_exact(a, m.mem, keys);
 	if (!err)
-		insert_all(a, m.mem, keys);
+		insert_all(a, m.mem, keys, plan);
 out:
 	bw_filter_close(&m);
 	if (registry_fd >= 0)
 		close(registry_fd);
 	bw_lock_release(lock);
+	free(plan);
 	free(keys);
 	return err;
 }
 
 const struct bw_verb bw_verb_add = {
 	.name = "add",
-	.usage = "IFACE ADDR...",
+	.usage = "IFACE ADDR|CIDR...",
 	.summary = "add addresses to the running filter on IFACE in place",
 	.details =
 		"No rebuild: the addresses' bits are set in the running filter and its\n"
 		"entry count grows. The next 'bloomwall reload' builds from the LIST files\n"
 		"only, so put lasting entries there too. Removing needs a reload.\n"
-		"Each entry must be at one of the filter's target lengths (see status);\n"
-		"in verify mode it also goes into the running exact trie.\n",
+		"A prefix is added as the keys that cover it exactly at the filter's\n"
+		"shortest target length at or below it (see status), up to 65536 keys; in\n"
+		"verify mode it also goes into the running exact trie as it is.\n",
 	.opts = NULL,
 	.min_pos = 2,
 	.max_pos = -1,

@@ -407,6 +407,17 @@ test_add()
 	expect_dropped "$BW_C6" "$BW_RX6" dropped_v6
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_delivered "$BW_B4" "$BW_RX4"
+	# A prefix goes in as the /32 keys that cover it (B4 is 10.77.0.3).
+	bw 0 add "$BW_RX" 10.77.0.0/30
+	assert_grep "$OUT" "10.77.0.0/30 +added \(.*of its 4 keys at /32" \
+		"a /30 is 4 keys at /32"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	bw 1 add "$BW_RX" 10.0.0.0/8
+	assert_grep "$ERR" "16777216 keys.*reload" "a /8 is too many keys in place"
+	bw 0 add "$BW_RX" 10.77.1.0/24
+	assert_grep "$ERR" "past its target false-positive rate" \
+		"256 keys in a filter sized for 2: add says to rebuild"
+	assert_eq "$(generation)" "$gen" "add must not swap the filter"
 }
 
 test_stdin_list()
