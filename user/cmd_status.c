@@ -37,6 +37,8 @@ struct view {
 	int xdp_err; /* querying the hook: 0 or -errno */
 	struct bw_xdp_info x;
 	const char *kind;
+	int prog_hdr_err; /* the program's header copy: 0 or -errno */
+	struct bw_hdr prog_hdr;
 	/* Filter */
 	int filter_err;
 	__u32 map_id, nblocks;
@@ -73,6 +75,7 @@ static void gather_program(struct view *v)
 
 	v->prog_err = fd < 0 ? fd : 0;
 	v->prog_id = bw_obj_id(fd);
+	v->prog_hdr_err = fd < 0 ? fd : bw_prog_header(fd, &v->prog_hdr);
 	if (fd >= 0)
 		close(fd);
 	v->xdp_err = v->ifindex ? bw_xdp_info(v->ifindex, v->prog_id, &v->x)
@@ -207,6 +210,17 @@ static const char *match_name(__u16 flags)
 	}
 }
 
+/*
+ * 1 if the program runs with the header the filter map holds (what status,
+ * query and add read), 0 if not, -1 if either cannot be read.
+ */
+static int header_agrees(const struct view *v)
+{
+	if (v->prog_hdr_err || v->filter_err)
+		return -1;
+	return !memcmp(&v->prog_hdr, &v->hdr, sizeof(v->hdr));
+}
+
 static void text_program(const struct view *v)
 {
 	printf("  Program\n");
@@ -232,6 +246,12 @@ static void text_program(const struct view *v)
 		kv("XDP mode", "%s", bw_attached_mode_name(v->x.attach_mode));
 		kv("attach", "%s", v->kind);
 	}
+	if (header_agrees(v) == 1)
+		kv("filter header", "the filter's (loaded with it)");
+	else if (!header_agrees(v))
+		kv("filter header",
+		   "DIFFERS from the filter map's: the program runs with the one it was loaded with; 'bloomwall reload %s LIST...' makes them one",
+		   v->iface);
 }
 
 static void text_regions(const struct view *v)
@@ -403,8 +423,13 @@ static void json_fpr(double fpr)
 
 static void json_program(const struct view *v)
 {
+	int agrees = header_agrees(v);
+
 	printf("\"program\":{\"id\":%u,\"attached\":%s", v->prog_id,
 	       v->x.ours ? "true" : "false");
+	printf(",\"header_matches_filter\":%s", agrees < 0 ? "null"
+						: agrees   ? "true"
+							   : "false");
 	if (v->x.ours)
 		printf(",\"mode\":\"%s\",\"attach\":\"%s\"",
 		       bw_attached_mode_name(v->x.attach_mode),

@@ -3,6 +3,8 @@
  * Filter maps: create, mmap, load a program for, swap in, reopen.
  */
 #include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -147,6 +149,59 @@ int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 	 * commit never swaps a working filter for none.
 	 */
 	return bw_hdr_valid(dst) ? 0 : -EINVAL;
+}
+
+/* The .rodata map of a loaded program, or -ENOENT. */
+static int rodata_of(int prog_fd, __u32 *value_size)
+{
+	struct bpf_prog_info info = {};
+	struct bpf_map_info mi;
+	__u32 ids[16], len = sizeof(info), mlen, i;
+	int fd;
+
+	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+	info.map_ids = (__u64)(unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	for (i = 0; i < info.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]);
+	     i++) {
+		fd = bpf_map_get_fd_by_id(ids[i]);
+		if (fd < 0)
+			continue;
+		memset(&mi, 0, sizeof(mi));
+		mlen = sizeof(mi);
+		if (!bpf_obj_get_info_by_fd(fd, &mi, &mlen) &&
+		    strstr(mi.name, ".rodata") &&
+		    mi.value_size >= sizeof(struct bloomwall__rodata)) {
+			*value_size = mi.value_size;
+			return fd;
+		}
+		close(fd);
+	}
+	return -ENOENT;
+}
+
+int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
+{
+	__u32 key = 0, size;
+	char *buf;
+	int fd, err = 0;
+
+	fd = rodata_of(prog_fd, &size);
+	if (fd < 0)
+		return fd;
+	buf = calloc(1, size);
+	if (!buf)
+		err = -ENOMEM;
+	else if (bpf_map_lookup_elem(fd, &key, buf))
+		err = -errno;
+	else
+		memcpy(hdr,
+		       buf + offsetof(struct bloomwall__rodata, filter_hdr),
+		       sizeof(*hdr));
+	free(buf);
+	close(fd);
+	return err;
 }
 
 int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)

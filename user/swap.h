@@ -62,6 +62,13 @@ void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp);
 int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m);
 
 /*
+ * The header a loaded bloomwall program was specialised with (its .rodata
+ * copy). 0, or -errno (-ENOENT: no such map, not one of ours).
+ */
+struct bw_hdr;
+int bw_prog_header(int prog_fd, struct bw_hdr *hdr);
+
+/*
  * Loads the XDP program for filter m, sharing mp's maps. Its fd, or -errno
  * (the verifier's log goes to libbpf's print callback).
  */

@@ -324,6 +324,14 @@ test_reload_unreadable()
 	l2=$(list b.txt "$BW_B4" "$BW_A4")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
 	bw 0 allow "$BW_RX" "$BW_A4"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "filter header +the filter's" "program and map agree"
+	# A changed seed byte: the map's header is still valid, but the running
+	# program keeps the one it was loaded with, and status says they differ.
+	poke_header 8 0x5a || fail "cannot overwrite the header's seed"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "filter header +DIFFERS" "status sees the difference"
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
 	poke_header 4 0x09 || fail "cannot overwrite the header's version"
 	bw 0 status "$BW_RX"
 	assert_grep "$ERR" "not a valid bloomwall filter" "status on a bad header"
@@ -333,6 +341,7 @@ test_reload_unreadable()
 	assert_grep "$ERR" "not one this bloomwall can read" "reload says why"
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "allowlist +1 entry" "the allowlist is kept"
+	assert_grep "$OUT" "filter header +the filter's" "agree again"
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	expect_delivered "$BW_A4" "$BW_RX4"
 	expect_delivered "$BW_A6" "$BW_RX6"
