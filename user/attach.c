@@ -622,29 +622,30 @@ static int create_exact(struct attach_ctx *c, const struct bw_built *b)
 	return err;
 }
 
-/* The allowlist, filled before the program sees its first packet. */
-static int create_allow(struct attach_ctx *c, const struct bw_list *allow)
+/*
+ * The allowlist, filled after the load and before the attach: the program
+ * sees no packet before it is complete. libbpf creates the trie with the
+ * object's BTF, so bpftool shows its keys by field.
+ */
+static int fill_allow(struct attach_ctx *c, const struct bw_list *allow)
 {
-	size_t added;
+	size_t added = 0;
 	int err = 0;
 
-	c->allow_fd = bw_lpm_create(BW_PIN_ALLOW, BW_ALLOW_MAX);
-	if (c->allow_fd >= 0 && allow)
+	c->allow_fd = dup(bpf_map__fd(c->skel->maps.allow));
+	if (c->allow_fd < 0)
+		err = -errno;
+	else if (allow)
 		err = bw_allow_add(c->allow_fd, allow, NULL, &added);
-	if (c->allow_fd < 0 || err) {
-		err = c->allow_fd < 0 ? c->allow_fd : err;
-		pr_warn("%s: cannot create the allowlist: %s\n", c->iface,
+	if (err) {
+		pr_warn("%s: cannot fill the allowlist: %s\n", c->iface,
 			bw_errno_hint(err));
 		return err;
 	}
 	if (allow)
 		printf("%s: allowlist: %'zu %s\n", c->iface, added,
 		       bw_plural(added, "entry", "entries"));
-	err = bpf_map__reuse_fd(c->skel->maps.allow, c->allow_fd);
-	if (err)
-		pr_warn("%s: cannot hand the allowlist to the program: %s\n",
-			c->iface, strerror(-err));
-	return err;
+	return 0;
 }
 
 static int attach_libxdp(struct attach_ctx *c)
@@ -791,9 +792,9 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	if (!err)
 		err = create_exact(&c, b);
 	if (!err)
-		err = create_allow(&c, allow);
-	if (!err)
 		err = load_program(&c, &b->filter);
+	if (!err)
+		err = fill_allow(&c, allow);
 	if (!err && own_link) {
 		snprintf(c.libxdp_err, sizeof(c.libxdp_err),
 			 "not used (--link)");

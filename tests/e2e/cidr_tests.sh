@@ -141,6 +141,10 @@ test_cidr_allow_runtime()
 	[ -n "$p1" ] && [ "$p1" != "$p0" ] ||
 		fail "the first allowlist entry loads the program again: $p0 -> '$p1'"
 	assert_eq "$(pinned_prog_id)" "$p1" "the pin names the new program"
+	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/allow" >"$TMP_DIR/allow.dump" ||
+		fail "bpftool map dump of the allowlist"
+	assert_grep "$TMP_DIR/allow.dump" '"prefixlen": 126' \
+		"bpftool shows the allowlist's keys by field (BTF)"
 	expect_delivered "$BW_B4" "$BW_RX4"
 	expect_delivered "$BW_B6" "$BW_RX6"
 	expect_dropped "$BW_C6" "$BW_RX6" dropped_v6
