@@ -108,6 +108,9 @@ enum bw_verdict {
  */
 const volatile struct bw_hdr filter_hdr;
 
+/* What each region's hash and block index need, derived from filter_hdr. */
+const volatile struct bw_region_consts region_consts[BW_REGIONS];
+
 /* The header this program was loaded for, or NULL if it has none. */
 static __always_inline const struct bw_hdr *lookup_header(void)
 {
@@ -120,22 +123,32 @@ static __always_inline const struct bw_hdr *lookup_header(void)
 	return hdr;
 }
 
+/* Region r's derived constants (region_consts, filled in with filter_hdr). */
+static __always_inline const struct bw_region_consts *consts_of(__u32 r)
+{
+	const struct bw_region_consts *rc =
+		(const struct bw_region_consts *)&region_consts[r];
+
+	__asm__ __volatile__("" : "+r"(rc));
+	return rc;
+}
+
 /*
- * 1 if hash h hits in region r: one block, its probes. A corrupt header
+ * 1 if hash h hits in the region: one block, its probes. A corrupt header
  * must not turn into dropping everything: a region that points past the map
  * finds no block, and one with 0 probes (which every key would pass) is
  * skipped; both count as misses.
  */
 static __always_inline int test_region(const struct bw_hdr *hdr, __u32 r,
+				       const struct bw_region_consts *rc,
 				       __u64 h)
 {
-	__u32 start = bw_region_start(hdr, r), end = hdr->region_end[r];
 	__u32 probes = hdr->probes[r], idx;
 	const struct bw_block *blk;
 
-	if (end <= start || !probes)
+	if (!rc->nblocks || !probes)
 		return 0;
-	idx = start + bw_block_index(h, end - start);
+	idx = rc->start + bw_block_index(h, rc->nblocks);
 	blk = bpf_map_lookup_elem(&BW_MAP_BLOCKS, &idx);
 	return blk && bw_block_test(blk, h, probes);
 }
@@ -150,19 +163,21 @@ static __always_inline int test_region(const struct bw_hdr *hdr, __u32 r,
 static __always_inline int lookup_addr(const struct bw_hdr *hdr, __u32 family,
 				       __u64 hi, __u64 lo)
 {
-	__u32 i;
+	const struct bw_region_consts *rc;
+	__u32 i, r;
 	__u64 h;
 
 #pragma unroll
 	for (i = 0; i < BW_MAX_LENGTHS; i++) {
 		if (i >= hdr->nlengths[family])
 			return 0;
+		r = family * BW_MAX_LENGTHS + i;
+		rc = consts_of(r);
 		if (family == BW_V4)
-			h = bw_hash_v4((__u32)lo, hdr->plen[BW_V4][i],
-				       hdr->seed);
+			h = bw_hash_v4_rc((__u32)lo, rc);
 		else
-			h = bw_hash_v6(hi, lo, hdr->plen[BW_V6][i], hdr->seed);
-		if (test_region(hdr, family * BW_MAX_LENGTHS + i, h))
+			h = bw_hash_v6_rc(hi, lo, rc);
+		if (test_region(hdr, r, rc, h))
 			return 1;
 	}
 	return 0;

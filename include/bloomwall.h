@@ -213,6 +213,61 @@ static __always_inline __u32 bw_region_start(const struct bw_hdr *hdr,
 }
 
 /*
+ * What a region's hash and block index need from the header, worked out
+ * once: the CLI computes these when it loads the program (they live in its
+ * .rodata, never in the filter map), so a packet does not rebuild them from
+ * the seed and the prefix length. bw_hash_*_rc() equal bw_hash_*() exactly;
+ * tests/unit pins that.
+ */
+struct bw_region_consts {
+	__u64 salt;    /* v4: the key's low bits; v6: the hash's first round */
+	__u64 mask_hi; /* v4: the address mask; v6: mask of the first 8 bytes */
+	__u64 mask_lo; /* v6: mask of the last 8 bytes */
+	__u32 start;   /* first block of the region */
+	__u32 nblocks; /* 0: the region is empty */
+};
+
+static __always_inline void bw_region_consts_init(const struct bw_hdr *hdr,
+						  __u32 region,
+						  struct bw_region_consts *rc)
+{
+	__u32 family = region / BW_MAX_LENGTHS;
+	__u32 plen = hdr->plen[family][region % BW_MAX_LENGTHS];
+	__u32 start = bw_region_start(hdr, region);
+
+	rc->start = start;
+	rc->nblocks = hdr->region_end[region] > start
+			      ? hdr->region_end[region] - start
+			      : 0;
+	if (family == BW_V4) {
+		/* The masked address sits above bit 8: | plen is ^ plen. */
+		rc->salt =
+			(plen & 0xff) ^ ((__u64)hdr->seed << 40) ^ 0x4ULL << 60;
+		rc->mask_hi = bw_mask_v4(0xffffffff, plen);
+		rc->mask_lo = 0;
+		return;
+	}
+	rc->salt = bw_mix64(((__u64)hdr->seed << 8 | (plen & 0xff)) ^
+			    0x6ULL << 60);
+	rc->mask_hi = bw_mask64(~0ULL, plen);
+	rc->mask_lo = plen > 64 ? bw_mask64(~0ULL, plen - 64) : 0;
+}
+
+static __always_inline __u64 bw_hash_v4_rc(__u32 addr,
+					   const struct bw_region_consts *rc)
+{
+	return bw_mix64(((__u64)(addr & (__u32)rc->mask_hi) << 8) ^ rc->salt);
+}
+
+static __always_inline __u64 bw_hash_v6_rc(__u64 hi, __u64 lo,
+					   const struct bw_region_consts *rc)
+{
+	__u64 h = bw_mix64(rc->salt ^ (hi & rc->mask_hi));
+
+	return bw_mix64(h ^ (lo & rc->mask_lo));
+}
+
+/*
  * Probes come in rounds of eight: round r sets one bit in each of the
  * block's eight words, at the 6-bit fields of bw_round_bits(hash, r), top
  * field first (word 0). The eight bits of a round are independent of each

@@ -130,7 +130,7 @@ int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 {
 	struct bw_hdr *dst = (struct bw_hdr *)&skel->rodata->filter_hdr;
 	struct bpf_map_info info = {};
-	__u32 key = 0, len = sizeof(info);
+	__u32 key = 0, len = sizeof(info), r;
 	struct bw_block blk;
 
 	if (bpf_obj_get_info_by_fd(m->fd, &info, &len))
@@ -148,7 +148,13 @@ int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 	 * The program would load and pass everything; refuse it, so that a
 	 * commit never swaps a working filter for none.
 	 */
-	return bw_hdr_valid(dst) ? 0 : -EINVAL;
+	if (!bw_hdr_valid(dst))
+		return -EINVAL;
+	for (r = 0; r < BW_REGIONS; r++)
+		bw_region_consts_init(dst, r,
+				      (struct bw_region_consts *)&skel->rodata
+					      ->region_consts[r]);
+	return 0;
 }
 
 /* The .rodata map of a loaded program, or -ENOENT. */

@@ -86,8 +86,9 @@ struct {
 	__uint(map_flags, BPF_F_MMAPABLE);
 } bare_blocks SEC(".maps");
 
-/* The bare lookup's filter header, set before load (see filter_hdr). */
+/* The bare lookup's filter header and region 0's constants, set before load. */
 const volatile struct bw_hdr bare_hdr;
+const volatile struct bw_region_consts bare_rc;
 
 /* Harness state, set from userspace through the skeleton's bss. */
 __u32 ctr;
@@ -214,26 +215,26 @@ int bloom_lookup(struct xdp_md *ctx)
 /*
  * The bare blocked-Bloom lookup: one bw_hash_v4, one block, one
  * bw_block_test on region 0 of a bloomwall filter (bare addresses only),
- * the header as constants, no stats, no other lengths. bloomwall's program is judged against it.
+ * the header and region constants as bloomwall's program has them, no
+ * stats, no other lengths. bloomwall's program is judged against it.
  */
 SEC("xdp")
 int bare_bloom(struct xdp_md *ctx)
 {
 	const struct bw_hdr *hdr = (const struct bw_hdr *)&bare_hdr;
+	const struct bw_region_consts *rc =
+		(const struct bw_region_consts *)&bare_rc;
 	struct iphdr *iph = parse_v4(ctx);
 	const struct bw_block *blk;
-	__u32 start, end, idx;
+	__u32 idx;
 	__u64 h;
 
 	__asm__ __volatile__("" : "+r"(hdr));
-	if (!iph)
+	__asm__ __volatile__("" : "+r"(rc));
+	if (!iph || !rc->nblocks)
 		return XDP_PASS;
-	start = BW_HDR_BLOCKS;
-	end = hdr->region_end[0];
-	if (end <= start)
-		return XDP_PASS;
-	h = bw_hash_v4(bpf_ntohl(iph->saddr), hdr->plen[BW_V4][0], hdr->seed);
-	idx = start + bw_block_index(h, end - start);
+	h = bw_hash_v4_rc(bpf_ntohl(iph->saddr), rc);
+	idx = rc->start + bw_block_index(h, rc->nblocks);
 	blk = bpf_map_lookup_elem(&bare_blocks, &idx);
 	if (blk && bw_block_test(blk, h, hdr->probes[0]))
 		return XDP_DROP;

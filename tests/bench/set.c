@@ -87,6 +87,8 @@ static int load_bench_skel(struct set_ctx *x)
 		return err;
 	memcpy((void *)&sk->rodata->bare_hdr, x->filt[x->nfilt - 1].mem,
 	       sizeof(struct bw_hdr));
+	bw_region_consts_init(x->filt[x->nfilt - 1].mem, 0,
+			      (struct bw_region_consts *)&sk->rodata->bare_rc);
 	err = bench__load(sk);
 	if (err)
 		return err;

@@ -161,6 +161,52 @@ BW_TEST(test_hash_masks_host_bits)
 		   "families differ");
 }
 
+/*
+ * The data path hashes with constants the CLI derives per region when it
+ * loads the program: they must give the very same hash as bw_hash_v4/v6,
+ * which the builder uses, or listed keys would be missed.
+ */
+BW_TEST(test_hash_region_consts)
+{
+	struct bw_region_consts rc;
+	struct bw_hdr hdr = {};
+	__u64 s = 7, hi, lo;
+	unsigned int i, plen, bad4 = 0, bad6 = 0, badblk = 0;
+
+	for (i = 0; i < 200000; i++) {
+		hdr.seed = (__u32)bw_test_splitmix64(&s);
+		hi = bw_test_splitmix64(&s);
+		lo = bw_test_splitmix64(&s);
+		plen = (unsigned int)(bw_test_splitmix64(&s) % 33);
+		hdr.plen[BW_V4][i % BW_MAX_LENGTHS] = plen;
+		hdr.region_end[i % BW_MAX_LENGTHS] = 0;
+		bw_region_consts_init(&hdr, i % BW_MAX_LENGTHS, &rc);
+		bad4 += bw_hash_v4_rc((__u32)lo, &rc) !=
+			bw_hash_v4((__u32)lo, plen, hdr.seed);
+		plen = (unsigned int)(bw_test_splitmix64(&s) % 129);
+		hdr.plen[BW_V6][i % BW_MAX_LENGTHS] = plen;
+		bw_region_consts_init(&hdr, BW_MAX_LENGTHS + i % BW_MAX_LENGTHS,
+				      &rc);
+		bad6 += bw_hash_v6_rc(hi, lo, &rc) !=
+			bw_hash_v6(hi, lo, plen, hdr.seed);
+	}
+	ASSERT_EQ(bad4, 0, "IPv4: region constants give another hash");
+	ASSERT_EQ(bad6, 0, "IPv6: region constants give another hash");
+	/* start and size are the region's, empty regions have 0 blocks */
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.region_end[0] = BW_HDR_BLOCKS + 10;
+	hdr.region_end[1] = BW_HDR_BLOCKS + 10;
+	hdr.region_end[2] = BW_HDR_BLOCKS + 25;
+	for (i = 0; i < 3; i++) {
+		bw_region_consts_init(&hdr, i, &rc);
+		badblk += rc.start != bw_region_start(&hdr, i) ||
+			  rc.nblocks != hdr.region_end[i] - rc.start;
+	}
+	ASSERT_EQ(badblk, 0, "region start and size");
+	bw_region_consts_init(&hdr, 1, &rc);
+	ASSERT_EQ(rc.nblocks, 0, "an empty region has no blocks");
+}
+
 BW_TEST(test_hash_ranges)
 {
 	static const __u32 sizes[] = { 1, 2, 3, 1000, 65537, BW_MAX_BLOCKS };
