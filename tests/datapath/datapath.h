@@ -110,8 +110,15 @@ size_t bw_pkt_build_addr(const struct bw_pkt_spec *s,
 size_t bw_pkt_needed(const struct bw_pkt_spec *s);
 
 /*
+ * Loads the program for filter m as its header is now and puts it in
+ * place (bw_filter_commit with the fixture's maps and installer): how a
+ * test makes a header it wrote by hand take effect. 0 or -errno.
+ */
+int bw_dp_commit(struct bw_dp *dp, const struct bw_filter_map *m);
+
+/*
  * Builds a filter for a finished list with user/build.c, fills it into a
- * new inner map and commits it to slot 0. m stays open (mmapped) for
+ * new block map and commits it. m stays open (mmapped) for
  * bw_filter_lookup(); the caller closes it. 0 or -errno.
  */
 int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,

@@ -211,6 +211,11 @@ int bw_dp_verdict(struct bw_dp *dp, const void *pkt, size_t len)
 	return err ? err : (int)retval;
 }
 
+int bw_dp_commit(struct bw_dp *dp, const struct bw_filter_map *m)
+{
+	return bw_filter_commit(&dp->maps, m, &dp->installer);
+}
+
 int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,
 		      const struct bw_build_opts *o, struct bw_filter_map *m)
 {
@@ -224,7 +229,7 @@ int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,
 	if (err)
 		return err;
 	bw_fill_filter(m->mem, &plan, l);
-	return bw_filter_commit(&dp->maps, m, &dp->installer);
+	return bw_dp_commit(dp, m);
 }
 
 const char *bw_data_dir(void)

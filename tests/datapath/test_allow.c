@@ -493,13 +493,11 @@ BW_TEST(test_allow_inside_blocked_prefix)
 	bw_set_allow_flag(b.filter.mem, false);
 	expect(&dp, &(struct bw_prefix){ .lo = 0x0a010203, .plen = 32 },
 	       W_ALLOWED);
-	if (ASSERT_OK(bw_filter_commit(&dp.maps, &b.filter, &dp.installer),
-		      "load without BW_F_ALLOW"))
+	if (ASSERT_OK(bw_dp_commit(&dp, &b.filter), "load without BW_F_ALLOW"))
 		expect(&dp, &(struct bw_prefix){ .lo = 0x0a010203, .plen = 32 },
 		       W_DROP);
 	bw_set_allow_flag(b.filter.mem, true);
-	if (ASSERT_OK(bw_filter_commit(&dp.maps, &b.filter, &dp.installer),
-		      "load with BW_F_ALLOW"))
+	if (ASSERT_OK(bw_dp_commit(&dp, &b.filter), "load with BW_F_ALLOW"))
 		expect(&dp, &(struct bw_prefix){ .lo = 0x0a010203, .plen = 32 },
 		       W_ALLOWED);
 	/* An emptied allowlist clears it in the next filter. */

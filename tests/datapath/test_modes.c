@@ -61,12 +61,6 @@ out:
 	bw_dp_close(&dp);
 }
 
-/* The program again, for m's header as it is now. */
-static int recommit(struct bw_dp *dp, struct bw_filter_map *m)
-{
-	return bw_filter_commit(&dp->maps, m, &dp->installer);
-}
-
 /*
  * A header that is not (or not wholly) valid: no program is loaded for it,
  * and one overwritten after the load is no longer read.
@@ -91,15 +85,15 @@ BW_TEST(test_modes_invalid_header)
 	hdr->probes[0] = 0;
 	expect_flow(&dp, "header overwritten after load", A4, C4,
 		    BW_OUT_DROP_V4);
-	ASSERT_ERR(recommit(&dp, &m), "load for zero magic");
+	ASSERT_ERR(bw_dp_commit(&dp, &m), "load for zero magic");
 	hdr->magic = BW_MAGIC;
 	hdr->version = BW_VERSION + 1;
-	ASSERT_ERR(recommit(&dp, &m), "load for a future version");
+	ASSERT_ERR(bw_dp_commit(&dp, &m), "load for a future version");
 	ASSERT_EQ(bw_obj_id(dp.prog_fd), prog, "program as it was");
 	expect_flow(&dp, "after the refused loads", A4, C4, BW_OUT_DROP_V4);
 	hdr->version = BW_VERSION;
 	/* 0 probes would match every key: skipped, not a reason to drop. */
-	if (ASSERT_OK(recommit(&dp, &m), "load, 0 probes in region 0")) {
+	if (ASSERT_OK(bw_dp_commit(&dp, &m), "load, 0 probes in region 0")) {
 		expect_flow(&dp, "region with 0 probes", C4, C4, BW_OUT_PASS);
 		expect_flow(&dp, "region with 0 probes", A4, C4, BW_OUT_PASS);
 		expect_flow(&dp, "IPv6 region intact", A6, C6, BW_OUT_DROP_V6);
@@ -199,8 +193,7 @@ BW_TEST(test_modes_swap)
 	expect_flow(&dp, "filter b", A6, C6, BW_OUT_PASS);
 	expect_flow(&dp, "filter b", B4, C4, BW_OUT_DROP_V4);
 	expect_flow(&dp, "filter b", B6, C6, BW_OUT_DROP_V6);
-	if (ASSERT_OK(bw_filter_commit(&dp.maps, &a, &dp.installer),
-		      "commit a again"))
+	if (ASSERT_OK(bw_dp_commit(&dp, &a), "commit a again"))
 		expect_flow(&dp, "filter a again", A4, C4, BW_OUT_DROP_V4);
 out:
 	bw_filter_close(&a);
@@ -217,9 +210,8 @@ static __u32 slot_id(int map_fd)
 }
 
 /*
- * A program that cannot load (here: the verifier refuses a block map of
- * 32-byte values, too small for the header) fails the commit with the old
- * program and the registry as they were.
+ * A map the commit refuses (here: a block map of 32-byte values, which is
+ * no filter) fails it with the old program and the registry as they were.
  */
 BW_TEST(test_modes_failed_commit)
 {
@@ -241,8 +233,7 @@ BW_TEST(test_modes_failed_commit)
 	if (!ASSERT_GE(bad.fd, 0, "create a map of 32-byte values"))
 		goto out;
 	bad.id = bw_obj_id(bad.fd);
-	ASSERT_ERR(bw_filter_commit(&dp.maps, &bad, &dp.installer),
-		   "commit of a bad map");
+	ASSERT_ERR(bw_dp_commit(&dp, &bad), "commit of a bad map");
 	ASSERT_EQ(bw_obj_id(dp.prog_fd), prog, "program as it was");
 	ASSERT_EQ(slot_id(dp.maps.filter), registry, "registry as it was");
 	expect_flow(&dp, "after the failed commit", A4, C4, BW_OUT_DROP_V4);

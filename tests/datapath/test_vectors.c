@@ -59,8 +59,7 @@ static bool vec_load(struct bw_dp *dp, struct bw_filter_map *m,
 		     const struct bw_vector *v, __u8 probes)
 {
 	vec_header(m->mem, v, probes);
-	return ASSERT_OK(bw_filter_commit(&dp->maps, m, &dp->installer),
-			 "commit");
+	return ASSERT_OK(bw_dp_commit(dp, m), "commit");
 }
 
 /* Sets (or clears) the vector's first `probes` bits in block idx. */
@@ -158,8 +157,7 @@ BW_TEST(test_vectors_bpf)
 			continue;
 		/* Header first, then commit: the program never sees it empty. */
 		vec_header(m.mem, v, VEC_PROBES);
-		if (ASSERT_OK(bw_filter_commit(&dp.maps, &m, &dp.installer),
-			      "commit"))
+		if (ASSERT_OK(bw_dp_commit(&dp, &m), "commit"))
 			check_vector(&dp, v, &m);
 		bw_filter_close(&m);
 	}
