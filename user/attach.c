@@ -411,6 +411,16 @@ void bw_set_allow_flag(void *filter_mem, bool on)
 				   __ATOMIC_RELEASE);
 }
 
+void bw_say_unchanged(const char *iface, __u64 generation)
+{
+	if (generation)
+		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
+			iface, (unsigned long long)generation);
+	else
+		pr_warn("%s: nothing changed: the running filter is as it was\n",
+			iface);
+}
+
 /* The swap failed: take back what stage() put in, so nothing has changed. */
 static void unstage(const struct bw_swap *s, __u8 slot,
 		    const struct bw_built *b, const bool *fresh)
@@ -428,6 +438,7 @@ int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 		(const void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
 	bool verify = b->exact_fd >= 0, *fresh = NULL;
 	size_t added = 0;
+	char old[32] = "the unreadable filter"; /* generation 0 */
 	int err = 0;
 
 	/* A replaced allowlist decides; else the builder kept the old flag. */
@@ -447,22 +458,14 @@ int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 			unstage(s, hdr->exact_slot, b, fresh);
 		}
 	}
-	/* Generation 0: the running filter could not be read (reload). */
-	if (err && s->old_generation) {
-		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
-			s->iface, (unsigned long long)s->old_generation);
-	} else if (err) {
-		pr_warn("%s: nothing changed: the running filter is as it was\n",
-			s->iface);
-	} else if (!s->old_generation) {
-		printf("%s: swapped in generation %llu (replaces the unreadable filter)%s\n",
-		       s->iface, (unsigned long long)info->generation,
-		       verify ? ", verify mode" : "");
-		finish(s, hdr->exact_slot, verify, added);
+	if (err) {
+		bw_say_unchanged(s->iface, s->old_generation);
 	} else {
-		printf("%s: swapped in generation %llu (replaces %llu)%s\n",
-		       s->iface, (unsigned long long)info->generation,
-		       (unsigned long long)s->old_generation,
+		if (s->old_generation)
+			snprintf(old, sizeof(old), "%llu",
+				 (unsigned long long)s->old_generation);
+		printf("%s: swapped in generation %llu (replaces %s)%s\n",
+		       s->iface, (unsigned long long)info->generation, old,
 		       verify ? ", verify mode" : "");
 		finish(s, hdr->exact_slot, verify, added);
 	}

@@ -75,6 +75,12 @@ struct bw_swap {
 };
 
 /*
+ * Says that a failed reload left iface's running filter as it was
+ * (generation 0: one the CLI could not read).
+ */
+void bw_say_unchanged(const char *iface, __u64 generation);
+
+/*
  * Swaps b in, in the order that never shows a packet a half-applied state:
  * b's exact trie into its slot (the one the running filter does not use)
  * and the new allowlist entries first; then the filter, one update; then

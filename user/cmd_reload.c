@@ -168,12 +168,8 @@ static int swap_filter(struct reload_ctx *c)
 	/* The other slot: the running filter's trie stays until the swap. */
 	req.exact_slot = !hdr->exact_slot;
 	err = bw_build_lists(&req, &b);
-	if (err && info->generation)
-		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
-			c->a->iface, (unsigned long long)info->generation);
-	else if (err)
-		pr_warn("%s: nothing changed: the running filter is as it was\n",
-			c->a->iface);
+	if (err)
+		bw_say_unchanged(c->a->iface, info->generation);
 	else
 		err = bw_swap_in(&sw, &b);
 	bw_built_close(&b);
