@@ -90,6 +90,20 @@ static struct bw_prefix to_prefix(int f, struct cpfx p)
 	return out;
 }
 
+struct bw_prefix bw_cidr_key(const struct bw_prefix *p, unsigned int tlen,
+			     __u64 j)
+{
+	struct cpfx k;
+
+	if (p->family == BW_V4)
+		k.a = (u128)(__u32)p->lo << 96;
+	else
+		k.a = (u128)p->hi << 64 | p->lo;
+	k.a += (u128)j * len_bit(tlen);
+	k.plen = tlen;
+	return to_prefix(p->family, k);
+}
+
 /* Both families, host bits cleared, lengths checked, into a private copy. */
 static int copy_masked(const struct bw_list *in, struct bw_list *l)
 {

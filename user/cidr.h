@@ -91,6 +91,14 @@ int bw_cidr_prepare(const struct bw_list *in, const struct bw_cidr_opts *o,
 void bw_cidr_merge(struct bw_list *l, struct bw_cidr_stats *st);
 
 /*
+ * Key j of prefix p expanded to the longer length tlen (1 <= tlen <= the
+ * family's width, j < 2^(tlen - p->plen)): the j-th /tlen inside p, as
+ * bw_cidr_prepare expands prefixes for a filter.
+ */
+struct bw_prefix bw_cidr_key(const struct bw_prefix *p, unsigned int tlen,
+			     __u64 j);
+
+/*
  * An extra target length must save more than a third of the keys and more
  * than 4096 keys (about 8 KiB of filter at 0.1 %): it costs every packet a
  * hash and a block read (about 15 ns), for ever.

@@ -12,6 +12,7 @@
 
 #include "attach.h"
 #include "build.h"
+#include "cidr.h"
 #include "cli.h"
 #include "list.h"
 #include "log.h"
@@ -59,24 +60,6 @@ static int plan_entry(const struct bw_hdr *hdr, const struct bw_prefix *p,
 	return 0;
 }
 
-/* Key j of entry p expanded to /tlen (host-order numbers, as hashed). */
-static struct bw_prefix nth_key(const struct bw_prefix *p, __u8 tlen, __u32 j)
-{
-	struct bw_prefix k = *p;
-	unsigned __int128 v;
-
-	k.plen = tlen;
-	if (p->family == BW_V4) {
-		k.lo = p->lo + ((__u64)j << (32 - tlen));
-		return k;
-	}
-	v = ((unsigned __int128)p->hi << 64 | p->lo) +
-	    ((unsigned __int128)j << (128 - tlen));
-	k.hi = (__u64)(v >> 64);
-	k.lo = (__u64)v;
-	return k;
-}
-
 /* All or nothing: every entry must fit before any bit is set. */
 static int plan_all(const struct bw_args *a, const void *mem,
 		    const struct bw_prefix *keys, struct add_plan *plan)
@@ -109,7 +92,7 @@ static __u32 insert_entry(void *mem, const struct bw_prefix *p,
 	__u32 j, fresh = 0;
 
 	for (j = 0; j < ap->nkeys; j++) {
-		k = nth_key(p, ap->tlen, j);
+		k = bw_cidr_key(p, ap->tlen, j);
 		fresh += bw_filter_insert(mem, &k) > 0;
 	}
 	return fresh;
@@ -125,12 +108,18 @@ static void warn_if_overfull(const struct bw_args *a, const void *mem,
 	const struct bw_info *info =
 		(const void *)((const char *)mem + BW_BLOCK_BYTES);
 	double target = info->fpr_ppb ? info->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
+	bool touched[BW_REGIONS] = { false };
 	double fpr, worst = 0.0;
 	__u64 set, total;
 	int i;
 
-	for (i = 0; i < a->npos; i++) {
-		bw_region_fill(mem, plan[i].region, &set, &total, &fpr);
+	for (i = 0; i < a->npos; i++)
+		touched[plan[i].region] = true;
+	/* One pass over each region: a big filter has millions of blocks. */
+	for (i = 0; i < BW_REGIONS; i++) {
+		if (!touched[i])
+			continue;
+		bw_region_fill(mem, i, &set, &total, &fpr);
 		if (fpr > worst)
 			worst = fpr;
 	}

@@ -935,3 +935,34 @@ BW_TEST(test_cidr_short_prefixes_fpr)
 out:
 	tlist_free(&t);
 }
+
+/* bw_cidr_key walks the longer prefixes inside one, in order, both families. */
+BW_TEST(test_cidr_key)
+{
+	const struct bw_prefix v4 = { .lo = 0x0a000004, .plen = 30 };
+	const struct bw_prefix v6 = { .hi = 0x20010db800000000ULL,
+				      .lo = 0xffffffffffffff00ULL,
+				      .family = BW_V6,
+				      .plen = 120 };
+	const struct bw_prefix v6hi = { .hi = 0x20010db800000000ULL,
+					.family = BW_V6,
+					.plen = 32 };
+	struct bw_prefix k;
+	__u64 j;
+
+	for (j = 0; j < 4; j++) {
+		k = bw_cidr_key(&v4, 32, j);
+		ASSERT_EQ_U64(k.lo, 0x0a000004 + j, "IPv4 /30 at /32");
+		ASSERT_EQ(k.plen, 32, "IPv4 key length");
+		ASSERT_EQ(k.family, BW_V4, "IPv4 family");
+	}
+	k = bw_cidr_key(&v4, 31, 1);
+	ASSERT_EQ_U64(k.lo, 0x0a000006, "IPv4 /30 at /31, second half");
+	k = bw_cidr_key(&v6, 128, 255);
+	ASSERT_EQ_U64(k.hi, v6.hi, "IPv6 /120: high word kept");
+	ASSERT_EQ_U64(k.lo, ~0ULL, "IPv6 /120: last address");
+	k = bw_cidr_key(&v6hi, 48, 0xffff);
+	ASSERT_EQ_U64(k.hi, 0x20010db8ffff0000ULL, "IPv6 /32 at /48, last");
+	ASSERT_EQ_U64(k.lo, 0, "IPv6 /48 key: low word clear");
+	ASSERT_EQ(k.plen, 48, "IPv6 key length");
+}
