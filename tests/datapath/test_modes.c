@@ -61,6 +61,14 @@ out:
 	bw_dp_close(&dp);
 }
 
+/* The fixture with list_a committed under flags: the start of most tests. */
+static bool open_with_list_a(struct bw_dp *dp, __u16 flags,
+			     struct bw_filter_map *m)
+{
+	return bw_dp_open(dp) &&
+	       ASSERT_OK(bw_dp_commit_addrs(dp, list_a, flags, m), "commit a");
+}
+
 /*
  * A header that is not (or not wholly) valid: no program is loaded for it,
  * and one overwritten after the load is no longer read.
@@ -72,10 +80,7 @@ BW_TEST(test_modes_invalid_header)
 	struct bw_hdr *hdr;
 	__u32 prog;
 
-	if (!bw_dp_open(&dp))
-		goto out;
-	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_a, BW_F_MATCH_SRC, &m),
-		       "commit"))
+	if (!open_with_list_a(&dp, BW_F_MATCH_SRC, &m))
 		goto out;
 	expect_flow(&dp, "valid", A4, C4, BW_OUT_DROP_V4);
 	prog = bw_obj_id(dp.prog_fd);
@@ -108,11 +113,7 @@ BW_TEST(test_modes_monitor)
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	struct bw_dp dp = {};
 
-	if (!bw_dp_open(&dp))
-		goto out;
-	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_a,
-					  BW_F_MATCH_SRC | BW_F_MONITOR, &m),
-		       "commit"))
+	if (!open_with_list_a(&dp, BW_F_MATCH_SRC | BW_F_MONITOR, &m))
 		goto out;
 	expect_flow(&dp, "monitor", A4, C4, BW_OUT_MONITOR);
 	expect_flow(&dp, "monitor", A6, C6, BW_OUT_MONITOR);
@@ -176,10 +177,7 @@ BW_TEST(test_modes_swap)
 	struct bw_filter_map a = BW_FILTER_MAP_INIT, b = BW_FILTER_MAP_INIT;
 	struct bw_dp dp = {};
 
-	if (!bw_dp_open(&dp))
-		goto out;
-	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_a, BW_F_MATCH_SRC, &a),
-		       "commit a"))
+	if (!open_with_list_a(&dp, BW_F_MATCH_SRC, &a))
 		goto out;
 	expect_flow(&dp, "filter a", A4, C4, BW_OUT_DROP_V4);
 	expect_flow(&dp, "filter a", A6, C6, BW_OUT_DROP_V6);
@@ -220,10 +218,7 @@ BW_TEST(test_modes_failed_commit)
 	__u32 prog, registry;
 	struct bw_dp dp = {};
 
-	if (!bw_dp_open(&dp))
-		goto out;
-	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_a, BW_F_MATCH_SRC, &a),
-		       "commit a"))
+	if (!open_with_list_a(&dp, BW_F_MATCH_SRC, &a))
 		goto out;
 	prog = bw_obj_id(dp.prog_fd);
 	registry = slot_id(dp.maps.filter);
