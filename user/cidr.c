@@ -99,7 +99,9 @@ struct bw_prefix bw_cidr_key(const struct bw_prefix *p, unsigned int tlen,
 		k.a = (u128)(__u32)p->lo << 96;
 	else
 		k.a = (u128)p->hi << 64 | p->lo;
-	k.a += (u128)j * len_bit(tlen);
+	/* A /0 target has one key, and no bit for len_bit() to name. */
+	if (tlen)
+		k.a += (u128)j * len_bit(tlen);
 	k.plen = tlen;
 	return to_prefix(p->family, k);
 }

@@ -74,10 +74,10 @@ static int plan_all(const struct bw_args *a, const void *mem,
 			pr_warn("%s: the running filter has no %s target length of /%u or longer, so %s cannot be added without blocking more than it says; add it through 'bloomwall reload'\n",
 				a->iface, fam, keys[i].plen, a->pos[i]);
 		else if (err)
-			pr_warn("%s: %s would take %llu keys at the filter's %s target length /%u (at most %u in place); add it through 'bloomwall reload'\n",
+			pr_warn("%s: %s would take 2^%u keys at the filter's %s target length /%u (at most %u in place); add it through 'bloomwall reload'\n",
 				a->iface, a->pos[i],
-				1ULL << (plan[i].tlen - keys[i].plen), fam,
-				plan[i].tlen, ADD_MAX_KEYS);
+				plan[i].tlen - keys[i].plen, fam, plan[i].tlen,
+				ADD_MAX_KEYS);
 		if (err)
 			return err;
 	}

@@ -422,7 +422,7 @@ test_add()
 		"a /30 is 4 keys at /32"
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	bw 1 add "$BW_RX" 10.0.0.0/8
-	assert_grep "$ERR" "16777216 keys.*reload" "a /8 is too many keys in place"
+	assert_grep "$ERR" "2\^24 keys.*reload" "a /8 is too many keys in place"
 	bw 0 add "$BW_RX" 10.77.1.0/24
 	assert_grep "$ERR" "past its target false-positive rate" \
 		"256 keys in a filter sized for 2: add says to rebuild"
