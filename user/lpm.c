@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "lpm.h"
 
@@ -73,14 +74,61 @@ void bw_list_prefix(const struct bw_list *l, size_t i, struct bw_prefix *p)
 	p->plen = (__u8)l->v6[i].plen;
 }
 
+/*
+ * BTF of the tries' key and value, made once per process, so that bpftool
+ * shows an exact trie's keys by field as it does the allowlist's (which
+ * libbpf creates from the object's BTF). -1 if the kernel refuses it: the
+ * tries work without.
+ */
+static int lpm_btf(__u32 *key_id, __u32 *value_id)
+{
+	static int fd = -2;
+	static __u32 kid, vid;
+	struct btf *btf;
+	int u8, u32, addr;
+
+	if (fd == -2) {
+		fd = -1;
+		btf = btf__new_empty();
+		if (!btf)
+			return fd;
+		u8 = btf__add_int(btf, "__u8", 1, 0);
+		u32 = btf__add_int(btf, "__u32", 4, 0);
+		addr = btf__add_array(btf, u32, u8, 16);
+		kid = btf__add_struct(btf, "bw_lpm_key",
+				      sizeof(struct bw_lpm_key));
+		/* Fields go to the struct added last. */
+		if (u8 > 0 && u32 > 0 && addr > 0 && (int)kid > 0 &&
+		    !btf__add_field(btf, "prefixlen", u32, 0, 0) &&
+		    !btf__add_field(btf, "addr", addr, 32, 0) &&
+		    !btf__load_into_kernel(btf)) {
+			fd = dup(btf__fd(btf));
+			vid = u8;
+		}
+		btf__free(btf);
+	}
+	*key_id = kid;
+	*value_id = vid;
+	return fd;
+}
+
 int bw_lpm_create(const char *name, __u32 max_entries)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
 	int fd;
 
+	opts.btf_fd = lpm_btf(&opts.btf_key_type_id, &opts.btf_value_type_id);
+	if ((int)opts.btf_fd < 0)
+		opts.btf_fd = 0;
 	fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, name,
 			    sizeof(struct bw_lpm_key), sizeof(__u8),
 			    max_entries ?: 1, &opts);
+	if (fd < 0 && opts.btf_fd) {
+		opts.btf_fd = opts.btf_key_type_id = opts.btf_value_type_id = 0;
+		fd = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, name,
+				    sizeof(struct bw_lpm_key), sizeof(__u8),
+				    max_entries ?: 1, &opts);
+	}
 	return fd < 0 ? -errno : fd;
 }
 

@@ -170,7 +170,7 @@ test_cidr_allow_runtime()
 # --verify: status shows it and the exact trie; a reload without it is off.
 test_cidr_verify()
 {
-	local l
+	local l id
 
 	l=$(list v.txt "10.77.0.2/31" "198.51.100.0/22" "fd00:77::2/127")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --verify "$l"
@@ -181,6 +181,16 @@ test_cidr_verify()
 	assert_grep "$OUT" "measured false pos\. +0" "status: measured fp"
 	assert_grep "$OUT" "memory exact trie +[0-9,]+ bytes" "status: trie memory"
 	assert_grep "$OUT" "memory filter +[0-9,]+ bytes" "status: filter memory"
+	# The exact trie in slot 0 has BTF: bpftool shows its keys by field.
+	id=$(bpftool -j map lookup pinned "$BW_PIN_ROOT/$BW_RX/exact" key 0 0 0 0 |
+		python3 -c 'import json, sys
+v = json.load(sys.stdin)["value"]
+print(int("".join(b[2:] for b in reversed(v)), 16))') ||
+		fail "cannot read slot 0 of the exact tries"
+	bpftool map dump id "$id" >"$TMP_DIR/exact.dump" ||
+		fail "bpftool map dump id $id (the exact trie)"
+	assert_grep "$TMP_DIR/exact.dump" '"prefixlen": 127' \
+		"bpftool shows the exact trie's keys by field (BTF)"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_B6" "$BW_RX6" dropped_v6
 	expect_delivered "$BW_C4" "$BW_RX4"
