@@ -73,17 +73,14 @@ static void warn_if_detached(const struct bw_args *a)
 	close(fd);
 }
 
-/* What a reload opens: the running filter, the maps, the new allowlist. */
+/* What a reload opens: the maps, the new allowlist; the running header. */
 struct reload_ctx {
 	const struct bw_args *a;
-	int registry_fd;
 	struct bw_maps maps; /* what the new program shares */
 	int exact_fd; /* -1: no exact pin (only an error with --verify) */
 	int allow_fd; /* -1 without --allow */
 	struct bw_list allow;
-	struct bw_filter_map
-		cur;	       /* not mapped if the running one is unreadable */
-	struct bw_hdr cur_hdr; /* its header and info, or the defaults */
+	struct bw_hdr cur_hdr; /* the running filter's, or the defaults */
 	struct bw_info cur_info;
 };
 
@@ -94,14 +91,18 @@ struct reload_ctx {
  */
 static int read_running(struct reload_ctx *c)
 {
+	struct bw_filter_map cur = BW_FILTER_MAP_INIT;
 	const struct bw_args *a = c->a;
-	int err, fd;
+	int err, fd, registry_fd;
 
-	err = bw_open_running_or_invalid(a->iface, &c->registry_fd, &c->cur);
+	/* Only the copies are needed: the new filter is built beside it. */
+	err = bw_open_running_or_invalid(a->iface, &registry_fd, &cur);
 	if (!err) {
-		memcpy(&c->cur_hdr, c->cur.mem, sizeof(c->cur_hdr));
-		memcpy(&c->cur_info, (char *)c->cur.mem + BW_BLOCK_BYTES,
+		memcpy(&c->cur_hdr, cur.mem, sizeof(c->cur_hdr));
+		memcpy(&c->cur_info, (char *)cur.mem + BW_BLOCK_BYTES,
 		       sizeof(c->cur_info));
+		bw_filter_close(&cur);
+		close(registry_fd);
 		return 0;
 	}
 	if (err != -EINVAL)
@@ -178,12 +179,9 @@ static int swap_filter(struct reload_ctx *c)
 
 static int do_reload(struct bw_args *a)
 {
-	struct reload_ctx c = { .a = a,
-				.registry_fd = -1,
-				.maps = BW_MAPS_INIT,
-				.exact_fd = -1,
-				.allow_fd = -1,
-				.cur = BW_FILTER_MAP_INIT };
+	struct reload_ctx c = {
+		.a = a, .maps = BW_MAPS_INIT, .exact_fd = -1, .allow_fd = -1
+	};
 	int lock, err;
 
 	err = bw_check_privileges("reload");
@@ -203,10 +201,7 @@ static int do_reload(struct bw_args *a)
 	warn_if_detached(a);
 	err = swap_filter(&c);
 out:
-	bw_filter_close(&c.cur);
 	bw_maps_close(&c.maps);
-	if (c.registry_fd >= 0)
-		close(c.registry_fd);
 	if (c.exact_fd >= 0)
 		close(c.exact_fd);
 	if (c.allow_fd >= 0)
