@@ -46,7 +46,7 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u32);
-} BW_MAP_FILTER SEC(".maps");
+} BW_MAP_FILTER_ID SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

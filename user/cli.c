@@ -20,12 +20,32 @@
 #include "list.h"
 #include "log.h"
 
-#define MAX_OPTS 16
-
 /* Every verb takes these besides its own. */
 static const struct bw_opt common_opts[] = {
 	{ "help", BW_OPT_HELP, NULL, "show this help and exit" },
 	{ "verbose", BW_OPT_VERBOSE, NULL, "also show libbpf/libxdp messages" },
+	{ 0 },
+};
+
+const struct bw_opt bw_build_opts[] = {
+	{ "fpr", BW_OPT_FPR, "P",
+	  "target false-positive rate, 0 < P < 0.5 (default 0.001)" },
+	{ "seed", BW_OPT_SEED, "N",
+	  "hash seed, decimal or 0x hex (default: random)" },
+	{ "skip-invalid", BW_OPT_SKIP_INVALID, NULL,
+	  "warn about bad list lines and skip them" },
+	{ "monitor", BW_OPT_MONITOR, NULL,
+	  "count matching packets but never drop them" },
+	{ "match", BW_OPT_MATCH, "DIR",
+	  "test the src (default), dst or both addresses" },
+	{ "max-lengths", BW_OPT_MAX_LENGTHS, "N[,M]",
+	  "target prefix lengths per family, IPv4[,IPv6], 1-4 (default 4,4)" },
+	{ "mask-host-bits", BW_OPT_MASK_HOST_BITS, NULL,
+	  "mask a.b.c.d/len with host bits set (warn) instead of failing" },
+	{ "allow", BW_OPT_ALLOW, "FILE",
+	  "never drop the addresses/prefixes in FILE (repeatable)" },
+	{ "verify", BW_OPT_VERIFY, NULL,
+	  "drop a Bloom hit only if an exact trie of the lists confirms it" },
 	{ 0 },
 };
 
@@ -47,11 +67,55 @@ static void print_opt(const struct bw_opt *o)
 	printf("  %-26s %s\n", left, o->help);
 }
 
+/* Calls fn for each option of v, its own tables first; stops on non-zero. */
+static int for_each_opt(const struct bw_verb *v,
+			int (*fn)(const struct bw_opt *o, void *ctx), void *ctx)
+{
+	const struct bw_opt *const *t;
+	const struct bw_opt *o;
+	int err;
+
+	for (t = v->opts; t && *t; t++) {
+		for (o = *t; o->name; o++) {
+			err = fn(o, ctx);
+			if (err)
+				return err;
+		}
+	}
+	for (o = common_opts; o->name; o++) {
+		err = fn(o, ctx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int show_opt(const struct bw_opt *o, void *ctx)
+{
+	print_opt(o);
+	return 0;
+}
+
+/* "IFACE [OPTIONS] LIST...", from the verb's tables. */
+static void print_usage_line(FILE *f, const struct bw_verb *v)
+{
+	const char *first = v->pos.first == BW_POS_FILE ? "FILE" : "IFACE";
+	bool own = v->opts && *v->opts;
+
+	fprintf(f, "Usage: bloomwall %s ", v->name);
+	if (v->pos.first_optional)
+		fprintf(f, "%s[%s]", own ? "[OPTIONS] " : "", first);
+	else
+		fprintf(f, "%s%s", first, own ? " [OPTIONS]" : "");
+	if (v->pos.rest)
+		fprintf(f, v->pos.min_rest ? " %s%s" : " [%s%s]", v->pos.rest,
+			v->pos.rest_many ? "..." : "");
+	fputc('\n', f);
+}
+
 void bw_cli_verb_usage(const struct bw_verb *v, bool full)
 {
-	const struct bw_opt *o;
-
-	printf("Usage: bloomwall %s %s\n", v->name, v->usage);
+	print_usage_line(stdout, v);
 	if (!full)
 		return;
 	printf("%c%s.\n", toupper((unsigned char)v->summary[0]),
@@ -59,10 +123,7 @@ void bw_cli_verb_usage(const struct bw_verb *v, bool full)
 	if (v->details)
 		printf("\n%s", v->details);
 	printf("\nOptions:\n");
-	for (o = v->opts; o && o->name; o++)
-		print_opt(o);
-	for (o = common_opts; o->name; o++)
-		print_opt(o);
+	for_each_opt(v, show_opt, NULL);
 	printf("\nExit status: 0 ok, 1 failure, 2 usage error. See bloomwall(8).\n");
 }
 
@@ -71,42 +132,65 @@ static int usage_error(const struct bw_verb *v, const char *fmt,
 {
 	fprintf(stderr, "bloomwall %s: ", v->name);
 	fprintf(stderr, fmt, what);
-	fprintf(stderr,
-		"\nUsage: bloomwall %s %s\nTry 'bloomwall %s --help'.\n",
-		v->name, v->usage, v->name);
+	fputc('\n', stderr);
+	print_usage_line(stderr, v);
+	fprintf(stderr, "Try 'bloomwall %s --help'.\n", v->name);
 	return -BW_EUSAGE;
 }
 
-/* getopt_long tables from the verb's options plus the common ones. */
-static void build_getopt(const struct bw_verb *v, struct option *lo,
-			 char *shorts)
-{
-	const struct bw_opt *tables[] = { v->opts, common_opts };
-	const struct bw_opt *o;
-	int n = 0, s = 0;
-	size_t t;
+/* getopt_long's tables, sized for the verb: no option can be cut off. */
+struct getopt_tables {
+	struct option *lo;
+	char *shorts;
+	int n, s;
+};
 
-	shorts[s++] = ':';
-	for (t = 0; t < 2; t++) {
-		for (o = tables[t]; o && o->name && n < MAX_OPTS; o++, n++) {
-			lo[n] = (struct option){ o->name,
-						 o->metavar ? required_argument
-							    : no_argument,
-						 NULL, o->id };
-			if (!is_short(o->id))
-				continue;
-			shorts[s++] = (char)o->id;
-			if (o->metavar)
-				shorts[s++] = ':';
-		}
+static int count_opt(const struct bw_opt *o, void *ctx)
+{
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static int add_opt(const struct bw_opt *o, void *ctx)
+{
+	struct getopt_tables *g = ctx;
+	int i;
+
+	/* Two tables with one name or letter: a verb declared wrong. */
+	for (i = 0; i < g->n; i++)
+		if (!strcmp(g->lo[i].name, o->name) || g->lo[i].val == o->id)
+			return -EEXIST;
+	g->lo[g->n++] =
+		(struct option){ o->name,
+				 o->metavar ? required_argument : no_argument,
+				 NULL, o->id };
+	if (is_short(o->id)) {
+		g->shorts[g->s++] = (char)o->id;
+		if (o->metavar)
+			g->shorts[g->s++] = ':';
 	}
-	lo[n] = (struct option){ 0 };
-	shorts[s] = '\0';
+	return 0;
+}
+
+static int build_getopt(const struct bw_verb *v, struct getopt_tables *g)
+{
+	int n = 0;
+
+	for_each_opt(v, count_opt, &n);
+	g->lo = calloc(n + 1, sizeof(*g->lo));
+	g->shorts = calloc(2 * n + 2, 1);
+	g->n = g->s = 0;
+	if (!g->lo || !g->shorts)
+		return -ENOMEM;
+	g->shorts[g->s++] = ':';
+	return for_each_opt(v, add_opt, g);
 }
 
 static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 		     const char *arg)
 {
+	struct bw_build_args *b = &a->build;
+
 	switch (id) {
 	case BW_OPT_VERBOSE:
 		bw_log_level = BW_LOG_DEBUG;
@@ -114,44 +198,44 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 	case BW_OPT_MODE:
 		return bw_parse_mode(arg, &a->mode);
 	case BW_OPT_FPR:
-		a->fpr_set = true;
-		return bw_parse_fpr(arg, &a->fpr);
+		b->fpr_set = true;
+		return bw_parse_fpr(arg, &b->fpr);
 	case BW_OPT_SEED:
-		a->seed_set = true;
-		return bw_parse_u32("--seed", arg, &a->seed);
+		b->seed_set = true;
+		return bw_parse_u32("--seed", arg, &b->seed);
 	case BW_OPT_SKIP_INVALID:
-		a->skip_invalid = true;
+		b->skip_invalid = true;
 		return 0;
 	case BW_OPT_MONITOR:
 	case BW_OPT_ENFORCE:
-		*(id == BW_OPT_MONITOR ? &a->monitor : &a->enforce) = true;
-		if (a->monitor && a->enforce)
+		*(id == BW_OPT_MONITOR ? &b->monitor : &b->enforce) = true;
+		if (b->monitor && b->enforce)
 			return usage_error(
 				v, "%s",
 				"--monitor and --enforce exclude each other");
 		return 0;
 	case BW_OPT_MATCH:
-		return bw_parse_match(arg, &a->match);
+		return bw_parse_match(arg, &b->match);
 	case BW_OPT_JSON:
 		a->json = true;
 		return 0;
 	case BW_OPT_MAX_LENGTHS:
-		return bw_parse_max_lengths(arg, a->max_lengths);
+		return bw_parse_max_lengths(arg, b->max_lengths);
 	case BW_OPT_MASK_HOST_BITS:
-		a->mask_host_bits = true;
+		b->mask_host_bits = true;
 		return 0;
 	case BW_OPT_VERIFY:
-		a->verify = true;
+		b->verify = true;
 		return 0;
 	case BW_OPT_LINK:
 		a->link = true;
 		return 0;
 	case BW_OPT_ALLOW:
-		if (a->nallow == BW_MAX_ALLOW_FILES)
+		if (b->nallow == BW_MAX_ALLOW_FILES)
 			return usage_error(
 				v, "too many --allow files (%s)",
 				"at most " bw_textify(BW_MAX_ALLOW_FILES));
-		a->allow[a->nallow++] = arg;
+		b->allow[b->nallow++] = arg;
 		return 0;
 	}
 	return usage_error(v, "%s", "internal error: unhandled option");
@@ -169,17 +253,14 @@ static const char *bad_opt(char **argv, int opt)
 	return argv[optind - 1];
 }
 
-static int parse_options(const struct bw_verb *v, int argc, char **argv,
-			 struct bw_args *a)
+static int run_getopt(const struct bw_verb *v, int argc, char **argv,
+		      struct bw_args *a, const struct getopt_tables *g)
 {
-	struct option lo[MAX_OPTS + 1];
-	char shorts[2 * MAX_OPTS + 2];
 	int c, err;
 
-	build_getopt(v, lo, shorts);
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g->shorts, g->lo, NULL)) != -1) {
 		if (c == BW_OPT_HELP) {
 			bw_cli_verb_usage(v, true);
 			return 1;
@@ -197,31 +278,59 @@ static int parse_options(const struct bw_verb *v, int argc, char **argv,
 	return 0;
 }
 
+static int parse_options(const struct bw_verb *v, int argc, char **argv,
+			 struct bw_args *a)
+{
+	struct getopt_tables g;
+	int err;
+
+	err = build_getopt(v, &g);
+	if (err == -EEXIST)
+		pr_warn("bloomwall %s: internal error: an option is declared twice\n",
+			v->name);
+	else if (err)
+		pr_warn("bloomwall: out of memory\n");
+	else
+		err = run_getopt(v, argc, argv, a, &g);
+	free(g.lo);
+	free(g.shorts);
+	return err;
+}
+
+/* The first positional argument: an interface, or a file. */
+static int parse_first(const struct bw_verb *v, struct bw_args *a)
+{
+	if (v->pos.first == BW_POS_FILE)
+		return 0;
+	/* The verb decides whether a vanished interface is an error. */
+	if (v->pos.iface_may_vanish && iface_name_ok(a->iface)) {
+		a->ifindex = (int)if_nametoindex(a->iface);
+		return 0;
+	}
+	return bw_parse_iface(a->iface, &a->ifindex);
+}
+
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 		 struct bw_args *a)
 {
+	const struct bw_pos *p = &v->pos;
 	int n, err;
 
 	err = parse_options(v, argc, argv, a);
 	if (err)
 		return err;
 	n = argc - optind;
-	if (n < v->min_pos)
-		return usage_error(v, "%s", "missing arguments");
-	if (v->max_pos >= 0 && n > v->max_pos)
-		return usage_error(v, "unexpected argument '%s'",
-				   argv[optind + v->max_pos]);
-	if (n == 0 && v->iface_optional)
+	if (n == 0 && p->first_optional)
 		return 0;
+	if (n < 1 + p->min_rest)
+		return usage_error(v, "%s", "missing arguments");
+	if (!p->rest_many && n > 1 + !!p->rest)
+		return usage_error(v, "unexpected argument '%s'",
+				   argv[optind + 1 + !!p->rest]);
 	a->iface = argv[optind];
 	a->pos = argv + optind + 1;
 	a->npos = n - 1;
-	/* The verb decides whether a vanished interface is an error. */
-	if (v->iface_may_vanish && iface_name_ok(a->iface)) {
-		a->ifindex = (int)if_nametoindex(a->iface);
-		return 0;
-	}
-	return bw_parse_iface(a->iface, &a->ifindex);
+	return parse_first(v, a);
 }
 
 /* Also keeps the name usable as one directory under the pin root. */
@@ -285,13 +394,18 @@ int bw_parse_fpr(const char *s, double *fpr)
 
 int bw_parse_u32(const char *opt, const char *s, __u32 *v)
 {
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *digits = hex ? s + 2 : s;
 	unsigned long long n;
 	char *end;
 
+	/* strtoull alone would take octal, signs and leading blanks. */
 	errno = 0;
-	n = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || n > 0xffffffffULL) {
-		pr_warn("bloomwall: %s takes a number from 0 to 4294967295, not '%s'\n",
+	n = hex ? strtoull(digits, &end, 16) : strtoull(digits, &end, 10);
+	if (!(hex ? isxdigit((unsigned char)*digits)
+		  : isdigit((unsigned char)*digits)) ||
+	    errno || *end || n > 0xffffffffULL) {
+		pr_warn("bloomwall: %s takes a number from 0 to 4294967295 (decimal, or hexadecimal after 0x), not '%s'\n",
 			opt, s);
 		return -BW_EUSAGE;
 	}
@@ -413,27 +527,5 @@ const char *bw_mode_name(enum xdp_attach_mode mode)
 		return "hw";
 	default:
 		return "auto";
-	}
-}
-
-const char *bw_errno_hint(int err)
-{
-	switch (err < 0 ? -err : err) {
-	case EPERM:
-	case EACCES:
-		return "permission denied: need root or CAP_BPF+CAP_NET_ADMIN (and a high enough 'ulimit -l')";
-	case ENOENT:
-		return "it does not exist (anymore)";
-	case E2BIG:
-		return "too large for the kernel's limits";
-	case ENOMEM:
-		return "out of memory (kernel or process); try a higher --fpr or fewer entries";
-	case EBUSY:
-	case EEXIST:
-		return "something else is attached there already";
-	case EOPNOTSUPP:
-		return "not supported by this kernel or driver; try --mode skb";
-	default:
-		return strerror(err < 0 ? -err : err);
 	}
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Command line: the verb table, one option table per verb, typed parsers.
+ * Command line: verbs declared as tables (their option groups and their
+ * positional arguments), one parser fed by them, typed parsers.
  *
  * Verb handlers return 0, -BW_EUSAGE for a usage error (unknown option,
  * missing argument, bad value, unknown interface) or another -errno for a
@@ -14,6 +15,8 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include <xdp/libxdp.h>
+
+#include "reload.h"
 
 #define BW_EXIT_OK 0
 #define BW_EXIT_FAIL 1
@@ -41,31 +44,15 @@ enum bw_opt_id {
 	BW_OPT_LINK,
 };
 
-/* --allow may be given this many times. */
-#define BW_MAX_ALLOW_FILES 32
-
 /* What the options of any verb parse into; each verb reads its own. */
 struct bw_args {
-	const char *iface;
-	int ifindex; /* 0 when the interface does not exist */
+	const char *iface; /* or the FILE of a verb whose first is a file */
+	int ifindex;	   /* 0 when the interface does not exist */
 	enum xdp_attach_mode mode;
-	double fpr;
-	__u32 seed;
-	__u16 match; /* BW_F_MATCH_* bits, 0 when not given */
-	bool fpr_set;
-	bool seed_set;
-	bool skip_invalid;
-	bool monitor;
-	bool enforce;
 	bool json;
-	bool mask_host_bits;
-	bool verify;
-	bool link; /* attach --link */
-	/* --max-lengths per family; 0 when not given */
-	unsigned int max_lengths[2];
-	const char *allow[BW_MAX_ALLOW_FILES]; /* --allow FILE, in order */
-	int nallow;
-	char **pos; /* positional arguments after IFACE */
+	bool link;		    /* attach --link */
+	struct bw_build_args build; /* the build options (reload.h) */
+	char **pos;		    /* positional arguments after IFACE */
 	int npos;
 };
 
@@ -76,15 +63,32 @@ struct bw_opt {
 	const char *help;
 };
 
+/* The options attach and reload share (and build and watch will). */
+extern const struct bw_opt bw_build_opts[];
+
+/* What the first positional argument names. */
+enum bw_pos_first {
+	BW_POS_IFACE, /* an interface: checked to exist (see below) */
+	BW_POS_FILE,  /* a file path, taken as it is */
+};
+
+/* A verb's positional arguments: the first, then the rest. */
+struct bw_pos {
+	enum bw_pos_first first;
+	bool first_optional;   /* may be absent (status) */
+	bool iface_may_vanish; /* an unknown IFACE is not an error (detach) */
+	const char *rest;      /* metavar of the rest ("LIST"), NULL: none */
+	int min_rest;	       /* at least this many of the rest */
+	bool rest_many;	       /* any number of them (else at most one) */
+};
+
 struct bw_verb {
 	const char *name;
-	const char *usage; /* arguments after the verb */
 	const char *summary;
 	const char *details; /* more lines for --help, or NULL */
-	const struct bw_opt *opts;
-	int min_pos, max_pos;  /* positional count, IFACE included; -1: any */
-	bool iface_optional;   /* IFACE may be absent (status) */
-	bool iface_may_vanish; /* an unknown IFACE is not an error (detach) */
+	/* Option tables, NULL-terminated; the common options come on top. */
+	const struct bw_opt *const *opts;
+	struct bw_pos pos;
 	int (*run)(struct bw_args *a);
 };
 
@@ -101,6 +105,7 @@ void bw_cli_verb_usage(const struct bw_verb *v, bool full);
 int bw_parse_iface(const char *name, int *ifindex);
 int bw_parse_mode(const char *s, enum xdp_attach_mode *mode);
 int bw_parse_fpr(const char *s, double *fpr);
+/* A number from 0 to 2^32-1: decimal, or hexadecimal after 0x. */
 int bw_parse_u32(const char *opt, const char *s, __u32 *v);
 int bw_parse_match(const char *s, __u16 *match);
 /* "N" (both families) or "N,M" (IPv4, IPv6), each 1..BW_MAX_LENGTHS. */
@@ -119,8 +124,5 @@ int bw_check_privileges(const char *verb);
 
 /* "native", "skb", "hw" or "auto". */
 const char *bw_mode_name(enum xdp_attach_mode mode);
-
-/* A sentence for an errno from the kernel, for the end of a message. */
-const char *bw_errno_hint(int err);
 
 #endif /* __BW_CLI_H */

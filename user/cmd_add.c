@@ -10,14 +10,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "attach.h"
-#include "build.h"
+#include "bloom.h"
 #include "cidr.h"
 #include "cli.h"
 #include "list.h"
 #include "log.h"
 #include "lpm.h"
 #include "pin.h"
+#include "running.h"
 
 /* Most keys one entry may expand to in place; more is a job for reload. */
 #define ADD_MAX_KEYS (1U << 16)
@@ -205,7 +205,7 @@ static int do_add(struct bw_args *a)
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	struct bw_prefix *keys = NULL;
 	struct add_plan *plan = NULL;
-	int lock = -1, registry_fd = -1, err;
+	int lock = -1, err;
 
 	err = bw_parse_addrs("add", a->pos, a->npos, true, &keys);
 	if (err)
@@ -223,7 +223,7 @@ static int do_add(struct bw_args *a)
 		err = lock;
 		goto out;
 	}
-	err = bw_open_running(a->iface, true, &registry_fd, &m);
+	err = bw_open_running(a->iface, true, &m);
 	if (!err)
 		err = plan_all(a, m.mem, keys, plan);
 	if (!err)
@@ -232,8 +232,6 @@ static int do_add(struct bw_args *a)
 		insert_all(a, m.mem, keys, plan);
 out:
 	bw_filter_close(&m);
-	if (registry_fd >= 0)
-		close(registry_fd);
 	bw_lock_release(lock);
 	free(plan);
 	free(keys);
@@ -242,7 +240,6 @@ out:
 
 const struct bw_verb bw_verb_add = {
 	.name = "add",
-	.usage = "IFACE ADDR|CIDR...",
 	.summary = "add addresses to the running filter on IFACE in place",
 	.details =
 		"No rebuild: the addresses' bits are set in the running filter and its\n"
@@ -252,7 +249,6 @@ const struct bw_verb bw_verb_add = {
 		"shortest target length at or below it (see status), up to 65536 keys; in\n"
 		"verify mode it also goes into the running exact trie as it is.\n",
 	.opts = NULL,
-	.min_pos = 2,
-	.max_pos = -1,
+	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
 	.run = do_add,
 };

@@ -15,12 +15,13 @@
 
 #include <bpf/bpf.h>
 
-#include "attach.h"
 #include "cli.h"
 #include "list.h"
 #include "log.h"
 #include "lpm.h"
 #include "pin.h"
+#include "reload.h"
+#include "running.h"
 
 /* Parsed entries and the open, locked allowlist of a->iface. */
 struct allow_ctx {
@@ -174,7 +175,6 @@ static int do_unallow(struct bw_args *a)
 
 const struct bw_verb bw_verb_allow = {
 	.name = "allow",
-	.usage = "IFACE ADDR|CIDR...",
 	.summary = "add addresses or prefixes to the allowlist on IFACE",
 	.details =
 		"An allowlisted address is never dropped, whatever the blocklist says.\n"
@@ -183,21 +183,18 @@ const struct bw_verb bw_verb_allow = {
 		"detach; 'bloomwall reload --allow FILE' replaces it, a reload without\n"
 		"--allow keeps it. Prefixes must have no host bits set.\n",
 	.opts = NULL,
-	.min_pos = 2,
-	.max_pos = -1,
+	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
 	.run = do_allow,
 };
 
 const struct bw_verb bw_verb_unallow = {
 	.name = "unallow",
-	.usage = "IFACE ADDR|CIDR...",
 	.summary = "remove addresses or prefixes from the allowlist on IFACE",
 	.details =
 		"Each entry is removed as it was added: unallow 10.0.0.0/24 removes the /24,\n"
 		"not an allowed 10.0.0.7 inside it. An entry that is not in the allowlist\n"
 		"is reported, the others are still removed, and the exit status is 1.\n",
 	.opts = NULL,
-	.min_pos = 2,
-	.max_pos = -1,
+	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
 	.run = do_unallow,
 };

@@ -12,34 +12,22 @@
 
 #include "attach.h"
 #include "cli.h"
+#include "hook.h"
 #include "log.h"
 #include "pin.h"
+#include "prog.h"
+#include "reload.h"
 
-static const struct bw_opt attach_opts[] = {
+static const struct bw_opt attach_only_opts[] = {
 	{ "mode", BW_OPT_MODE, "MODE",
 	  "native, skb or auto (default): where XDP runs" },
-	{ "fpr", BW_OPT_FPR, "P",
-	  "target false-positive rate, 0 < P < 0.5 (default 0.001)" },
-	{ "seed", BW_OPT_SEED, "N",
-	  "hash seed (default: a random one per build)" },
-	{ "skip-invalid", BW_OPT_SKIP_INVALID, NULL,
-	  "warn about bad list lines and skip them" },
-	{ "monitor", BW_OPT_MONITOR, NULL,
-	  "count matching packets but never drop them" },
-	{ "match", BW_OPT_MATCH, "DIR",
-	  "test the src (default), dst or both addresses" },
-	{ "max-lengths", BW_OPT_MAX_LENGTHS, "N[,M]",
-	  "target prefix lengths per family, IPv4[,IPv6], 1-4 (default 4,4)" },
-	{ "mask-host-bits", BW_OPT_MASK_HOST_BITS, NULL,
-	  "mask a.b.c.d/len with host bits set (warn) instead of failing" },
-	{ "allow", BW_OPT_ALLOW, "FILE",
-	  "never drop the addresses/prefixes in FILE (repeatable)" },
-	{ "verify", BW_OPT_VERIFY, NULL,
-	  "drop a Bloom hit only if an exact trie of the lists confirms it" },
 	{ "link", BW_OPT_LINK, NULL,
 	  "attach with a bpf_link of bloomwall's own, not through libxdp" },
 	{ 0 },
 };
+
+static const struct bw_opt *const attach_opts[] = { attach_only_opts,
+						    bw_build_opts, NULL };
 
 /* Refuses an interface that bloomwall (or anything but a dispatcher) holds. */
 static int check_free(const struct bw_args *a)
@@ -74,8 +62,9 @@ static int check_free(const struct bw_args *a)
 static int do_attach(struct bw_args *a)
 {
 	struct bw_built b = BW_BUILT_INIT;
-	__u16 flags =
-		(a->match ?: BW_F_MATCH_SRC) | (a->monitor ? BW_F_MONITOR : 0);
+	const struct bw_build_args *ba = &a->build;
+	__u16 flags = (ba->match ?: BW_F_MATCH_SRC) |
+		      (ba->monitor ? BW_F_MONITOR : 0);
 	struct bw_build_req req;
 	struct bw_list allow;
 	int lock, err;
@@ -88,16 +77,17 @@ static int do_attach(struct bw_args *a)
 		return lock;
 	bw_list_init(&allow);
 	err = check_free(a);
-	if (!err && a->nallow)
-		err = bw_load_allow(a->iface, a->allow, a->nallow,
-				    a->mask_host_bits, &allow);
+	if (!err && ba->nallow)
+		err = bw_load_allow(a->iface, ba->allow, ba->nallow,
+				    ba->mask_host_bits, &allow);
 	if (err)
 		goto out;
-	bw_build_req_init(&req, a, BW_DEFAULT_FPR, flags, 1);
+	bw_build_req_from_args(&req, a->iface, ba, (const char *const *)a->pos,
+			       a->npos, BW_DEFAULT_FPR, flags, 1);
 	err = bw_build_lists(&req, &b);
 	if (!err)
 		err = bw_attach(a->iface, a->ifindex, a->mode, a->link, &b,
-				a->nallow ? &allow : NULL);
+				ba->nallow ? &allow : NULL);
 	if (err)
 		pr_warn("%s: nothing attached\n", a->iface);
 out:
@@ -109,7 +99,6 @@ out:
 
 const struct bw_verb bw_verb_attach = {
 	.name = "attach",
-	.usage = "IFACE [OPTIONS] LIST...",
 	.summary = "build a filter from the LIST files and attach it to IFACE",
 	.details =
 		"Each LIST holds one entry a line ('-' is standard input): an IPv4 or IPv6\n"
@@ -123,7 +112,6 @@ const struct bw_verb bw_verb_attach = {
 		"/IFACE/ and keep\n"
 		"filtering after bloomwall exits. A second attach on IFACE is an error.\n",
 	.opts = attach_opts,
-	.min_pos = 2,
-	.max_pos = -1,
+	.pos = { .rest = "LIST", .min_rest = 1, .rest_many = true },
 	.run = do_attach,
 };

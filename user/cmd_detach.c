@@ -7,6 +7,7 @@
 
 #include "attach.h"
 #include "cli.h"
+#include "hook.h"
 #include "log.h"
 #include "pin.h"
 
@@ -55,14 +56,11 @@ out:
 
 const struct bw_verb bw_verb_detach = {
 	.name = "detach",
-	.usage = "IFACE",
 	.summary = "detach bloomwall from IFACE and remove its pins",
 	.details =
 		"Another XDP program on IFACE is never touched. If IFACE no longer exists,\n"
 		"the pins it left behind are removed.\n",
 	.opts = NULL,
-	.min_pos = 1,
-	.max_pos = 1,
-	.iface_may_vanish = true,
+	.pos = { .iface_may_vanish = true },
 	.run = do_detach,
 };

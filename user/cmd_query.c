@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "attach.h"
 #include "cli.h"
 #include "list.h"
 #include "log.h"
 #include "lpm.h"
 #include "pin.h"
+#include "running.h"
 
 /* The tries a Bloom hit is confirmed against; -1 where there is none. */
 struct tries {
@@ -81,7 +81,7 @@ static int do_query(struct bw_args *a)
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	struct tries t = { -1, -1 };
 	struct bw_prefix *addrs = NULL;
-	int i, registry_fd = -1, err;
+	int i, err;
 
 	err = bw_parse_addrs("query", a->pos, a->npos, false, &addrs);
 	if (err)
@@ -89,7 +89,7 @@ static int do_query(struct bw_args *a)
 	err = bw_check_privileges("query");
 	if (err)
 		goto out;
-	err = bw_open_running(a->iface, false, &registry_fd, &m);
+	err = bw_open_running(a->iface, false, &m);
 	if (err)
 		goto out;
 	open_tries(a->iface, m.mem, &t);
@@ -98,15 +98,12 @@ static int do_query(struct bw_args *a)
 out:
 	close_tries(&t);
 	bw_filter_close(&m);
-	if (registry_fd >= 0)
-		close(registry_fd);
 	free(addrs);
 	return err;
 }
 
 const struct bw_verb bw_verb_query = {
 	.name = "query",
-	.usage = "IFACE ADDR...",
 	.summary =
 		"say whether the running filter on IFACE would drop each ADDR",
 	.details =
@@ -117,7 +114,6 @@ const struct bw_verb bw_verb_query = {
 		"drop for an address that is in no list (a false positive), never pass for\n"
 		"one that is.\n",
 	.opts = NULL,
-	.min_pos = 2,
-	.max_pos = -1,
+	.pos = { .rest = "ADDR", .min_rest = 1, .rest_many = true },
 	.run = do_query,
 };

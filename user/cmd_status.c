@@ -12,11 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "attach.h"
 #include "cli.h"
 #include "log.h"
 #include "lpm.h"
+#include "hook.h"
 #include "pin.h"
+#include "prog.h"
+#include "running.h"
 #include "stats.h"
 
 #define KEY_WIDTH 22
@@ -61,11 +63,13 @@ struct status_ctx {
 	int shown;
 };
 
-static const struct bw_opt status_opts[] = {
+static const struct bw_opt status_only_opts[] = {
 	{ "json", BW_OPT_JSON, NULL,
 	  "print a JSON array, one object per interface" },
 	{ 0 },
 };
+
+static const struct bw_opt *const status_opts[] = { status_only_opts, NULL };
 
 /* ---- gathering ----------------------------------------------------------- */
 
@@ -121,9 +125,8 @@ static void gather_regions(struct view *v, const void *mem)
 static void gather_filter(struct view *v)
 {
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
-	int registry_fd;
 
-	v->filter_err = bw_open_running(v->iface, false, &registry_fd, &m);
+	v->filter_err = bw_open_running(v->iface, false, &m);
 	if (v->filter_err)
 		return;
 	v->map_id = m.id;
@@ -133,7 +136,6 @@ static void gather_filter(struct view *v)
 	memcpy(&v->info, (char *)m.mem + BW_BLOCK_BYTES, sizeof(v->info));
 	gather_regions(v, m.mem);
 	bw_filter_close(&m);
-	close(registry_fd);
 }
 
 /* Entries and memory of a trie; both < 0 when fd is not one. */
@@ -617,7 +619,6 @@ static int do_status(struct bw_args *a)
 
 const struct bw_verb bw_verb_status = {
 	.name = "status",
-	.usage = "[--json] [IFACE]",
 	.summary =
 		"show program, filter and counters (of every attached interface)",
 	.details =
@@ -629,9 +630,6 @@ const struct bw_verb bw_verb_status = {
 		"refused); the kernel memory of the filter and of each trie (memlock).\n"
 		"Counters are the sums of the per-CPU stats map.\n",
 	.opts = status_opts,
-	.min_pos = 0,
-	.max_pos = 1,
-	.iface_optional = true,
-	.iface_may_vanish = true,
+	.pos = { .first_optional = true, .iface_may_vanish = true },
 	.run = do_status,
 };

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Messages: the log levels, libbpf's messages routed through them, and the
+ * sentences that end a message about a kernel error.
+ */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <bpf/libbpf.h>
 
@@ -40,4 +46,26 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 void bw_log_setup_libbpf(void)
 {
 	libbpf_set_print(libbpf_print);
+}
+
+const char *bw_errno_hint(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case EPERM:
+	case EACCES:
+		return "permission denied: need root or CAP_BPF+CAP_NET_ADMIN (and a high enough 'ulimit -l')";
+	case ENOENT:
+		return "it does not exist (anymore)";
+	case E2BIG:
+		return "too large for the kernel's limits";
+	case ENOMEM:
+		return "out of memory (kernel or process); try a higher --fpr or fewer entries";
+	case EBUSY:
+	case EEXIST:
+		return "something else is attached there already";
+	case EOPNOTSUPP:
+		return "not supported by this kernel or driver; try --mode skb";
+	default:
+		return strerror(err < 0 ? -err : err);
+	}
 }

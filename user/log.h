@@ -31,6 +31,9 @@ static inline const char *bw_plural(unsigned long long n, const char *one,
 	return n == 1 ? one : many;
 }
 
+/* A sentence for an errno from the kernel, for the end of a message. */
+const char *bw_errno_hint(int err);
+
 /* Route libbpf's messages through bw_log: debug/info only with --verbose. */
 void bw_log_setup_libbpf(void);
 

@@ -148,6 +148,8 @@ int bw_pin_open(const char *iface, const char *name)
 	if (err)
 		return err;
 	fd = bpf_obj_get(path);
+	if (fd < 0 && errno == ENOENT && !strcmp(name ?: "", BW_PIN_FILTER_ID))
+		return bw_pin_open(iface, BW_PIN_FILTER_ID_OLD);
 	return fd < 0 ? -errno : fd;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Where bloomwall keeps its state: pins under BW_PIN_ROOT/IFACE/ (prog,
- * link, filter, stats), the bpffs they live on, and the lock that keeps two
+ * link, filter_id, stats, allow, exact), the bpffs they live on, and the lock that keeps two
  * mutating commands from interleaving.
  *
  * int functions return 0 or -errno; they print nothing unless they say so.
@@ -16,7 +16,10 @@
 
 #define BW_PIN_PROG "prog"
 #define BW_PIN_LINK "link"
-#define BW_PIN_FILTER bw_textify(BW_MAP_FILTER)
+/* The map that holds the running filter's map id (slot 0). */
+#define BW_PIN_FILTER_ID bw_textify(BW_MAP_FILTER_ID)
+/* What bloomwall 0.1 named it: bw_pin_open(BW_PIN_FILTER_ID) falls back to it. */
+#define BW_PIN_FILTER_ID_OLD "filter"
 #define BW_PIN_STATS bw_textify(BW_MAP_STATS)
 
 /* BW_PIN_ROOT/iface/name, or BW_PIN_ROOT/iface when name is NULL. */

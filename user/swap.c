@@ -1,234 +1,24 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Filter maps: create, mmap, load a program for, swap in, reopen.
+ * The swap: commit a filter (load its program, install it, record its id),
+ * with the exact trie and allowlist staged around it.
  */
 #include <errno.h>
-#include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 #include <stdio.h>
-#include <sys/mman.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 
 #include "bloomwall.h"
-#include "bloomwall.skel.h"
+#include "cli.h"
+#include "hook.h"
 #include "log.h"
+#include "lpm.h"
+#include "pin.h"
 #include "swap.h"
 
-static int map_memory(struct bw_filter_map *m, bool writable)
-{
-	int prot = PROT_READ | (writable ? PROT_WRITE : 0);
-
-	m->len = (size_t)m->nblocks * BW_BLOCK_BYTES;
-	m->mem = mmap(NULL, m->len, prot, MAP_SHARED, m->fd, 0);
-	if (m->mem == MAP_FAILED) {
-		m->mem = NULL;
-		return -errno;
-	}
-	return 0;
-}
-
-static void fill_id(struct bw_filter_map *m)
-{
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info);
-
-	if (!bpf_obj_get_info_by_fd(m->fd, &info, &len))
-		m->id = info.id;
-}
-
-int bw_filter_create(__u32 nblocks, struct bw_filter_map *m)
-{
-	/* Not BPF_F_INNER_MAP: the verifier inlines no lookup in such a map. */
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
-	int err;
-
-	m->nblocks = nblocks;
-	m->fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bw_filter", sizeof(__u32),
-			       BW_BLOCK_BYTES, nblocks, &opts);
-	if (m->fd < 0) {
-		err = -errno;
-		if (err == -EPERM)
-			pr_warn("Cannot create the filter map: permission denied (run as root, or with CAP_BPF)\n");
-		else
-			pr_warn("Cannot create a filter map of %u blocks (%.1f MiB): %s\n",
-				nblocks,
-				nblocks * (double)BW_BLOCK_BYTES / (1 << 20),
-				strerror(-err));
-		m->fd = -1;
-		return err;
-	}
-	fill_id(m);
-	err = map_memory(m, true);
-	if (err) {
-		pr_warn("Cannot map the filter into memory: %s\n",
-			strerror(-err));
-		bw_filter_close(m);
-	}
-	return err;
-}
-
-void bw_filter_close(struct bw_filter_map *m)
-{
-	if (m->mem)
-		munmap(m->mem, m->len);
-	if (m->fd >= 0)
-		close(m->fd);
-	m->mem = NULL;
-	m->fd = -1;
-}
-
-void bw_maps_close(struct bw_maps *mp)
-{
-	int *fds[] = { &mp->filter, &mp->stats, &mp->allow, &mp->exact };
-	size_t i;
-
-	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
-		if (*fds[i] >= 0)
-			close(*fds[i]);
-		*fds[i] = -1;
-	}
-}
-
-void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
-{
-	mp->filter = bpf_map__fd(skel->maps.filter);
-	mp->stats = bpf_map__fd(skel->maps.stats);
-	mp->allow = bpf_map__fd(skel->maps.allow);
-	mp->exact = bpf_map__fd(skel->maps.exact);
-}
-
-static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
-		      const struct bw_filter_map *m)
-{
-	struct {
-		struct bpf_map *map;
-		int fd;
-	} r[] = {
-		{ skel->maps.blocks, m->fd },
-		{ skel->maps.filter, mp->filter },
-		{ skel->maps.stats, mp->stats },
-		{ skel->maps.allow, mp->allow },
-		{ skel->maps.exact, mp->exact },
-	};
-	size_t i;
-	int err;
-
-	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
-		if (r[i].fd < 0)
-			return -EBADF;
-		err = bpf_map__reuse_fd(r[i].map, r[i].fd);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
-{
-	struct bw_hdr *dst = (struct bw_hdr *)&skel->rodata->filter_hdr;
-	struct bpf_map_info info = {};
-	__u32 key = 0, len = sizeof(info), r;
-	struct bw_block blk;
-
-	if (bpf_obj_get_info_by_fd(m->fd, &info, &len))
-		return -errno;
-	if (info.type != BPF_MAP_TYPE_ARRAY ||
-	    info.value_size != BW_BLOCK_BYTES ||
-	    info.max_entries < BW_HDR_BLOCKS)
-		return -EINVAL;
-	if (m->mem)
-		memcpy(&blk, m->mem, sizeof(blk));
-	else if (bpf_map_lookup_elem(m->fd, &key, &blk))
-		return -errno;
-	memcpy(dst, &blk, sizeof(*dst));
-	/*
-	 * The program would load and pass everything; refuse it, so that a
-	 * commit never swaps a working filter for none.
-	 */
-	if (!bw_hdr_valid(dst))
-		return -EINVAL;
-	for (r = 0; r < BW_REGIONS; r++)
-		bw_region_consts_init(dst, r,
-				      (struct bw_region_consts *)&skel->rodata
-					      ->region_consts[r]);
-	return 0;
-}
-
-/* The .rodata map of a loaded program, or -ENOENT. */
-static int rodata_of(int prog_fd, __u32 *value_size)
-{
-	struct bpf_prog_info info = {};
-	struct bpf_map_info mi;
-	__u32 ids[16], len = sizeof(info), mlen, i;
-	int fd;
-
-	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
-	info.map_ids = (__u64)(unsigned long)ids;
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
-		return -errno;
-	for (i = 0; i < info.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]);
-	     i++) {
-		fd = bpf_map_get_fd_by_id(ids[i]);
-		if (fd < 0)
-			continue;
-		memset(&mi, 0, sizeof(mi));
-		mlen = sizeof(mi);
-		if (!bpf_obj_get_info_by_fd(fd, &mi, &mlen) &&
-		    strstr(mi.name, ".rodata") &&
-		    mi.value_size >= sizeof(struct bloomwall__rodata)) {
-			*value_size = mi.value_size;
-			return fd;
-		}
-		close(fd);
-	}
-	return -ENOENT;
-}
-
-int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
-{
-	__u32 key = 0, size;
-	char *buf;
-	int fd, err = 0;
-
-	fd = rodata_of(prog_fd, &size);
-	if (fd < 0)
-		return fd;
-	buf = calloc(1, size);
-	if (!buf)
-		err = -ENOMEM;
-	else if (bpf_map_lookup_elem(fd, &key, buf))
-		err = -errno;
-	else
-		memcpy(hdr,
-		       buf + offsetof(struct bloomwall__rodata, filter_hdr),
-		       sizeof(*hdr));
-	free(buf);
-	close(fd);
-	return err;
-}
-
-int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
-{
-	struct bloomwall *skel;
-	int fd, err;
-
-	skel = bloomwall__open();
-	if (!skel)
-		return -errno;
-	err = reuse_maps(skel, mp, m);
-	if (!err)
-		err = bw_prog_specialise(skel, m);
-	if (!err)
-		err = bloomwall__load(skel);
-	fd = err ? -1 : dup(bpf_program__fd(skel->progs.bloomwall_xdp));
-	if (!err && fd < 0)
-		err = -errno;
-	bloomwall__destroy(skel);
-	return err ? err : fd;
-}
+/* ---- installing a program ------------------------------------------------ */
 
 int bw_keep_prog(void *fd_ptr, int prog_fd)
 {
@@ -240,6 +30,58 @@ int bw_keep_prog(void *fd_ptr, int prog_fd)
 		close(*kept);
 	*kept = fd;
 	return 0;
+}
+
+/* The prog pin names new_fd: pinned beside (bpffs refuses dots in names), then renamed over the old. */
+static int repin_prog(const char *iface, int new_fd)
+{
+	char tmp[256], path[256];
+	int err;
+
+	err = bw_pin_path(tmp, sizeof(tmp), iface, BW_PIN_PROG "_new");
+	if (!err)
+		err = bw_pin_path(path, sizeof(path), iface, BW_PIN_PROG);
+	if (err)
+		return err;
+	unlink(tmp);
+	if (bpf_obj_pin(new_fd, tmp))
+		return -errno;
+	if (rename(tmp, path)) {
+		err = -errno;
+		unlink(tmp);
+		return err;
+	}
+	return 0;
+}
+
+static int install_on_hook(void *ctx, int new_fd)
+{
+	const struct bw_hook *h = ctx;
+	int old_fd, link_fd, err;
+
+	old_fd = bw_pin_open(h->iface, BW_PIN_PROG);
+	if (old_fd < 0)
+		return old_fd;
+	link_fd = bw_pin_open(h->iface, BW_PIN_LINK);
+	err = bw_hook_replace(h->iface, h->ifindex, link_fd, old_fd, new_fd);
+	if (!err) {
+		err = repin_prog(h->iface, new_fd);
+		/* Put the old one back: the pin must name what runs. */
+		if (err && bw_hook_replace(h->iface, h->ifindex, link_fd,
+					   new_fd, old_fd))
+			pr_warn("%s: the new program runs but is not pinned, and the old one could not be put back: run 'bloomwall detach %s' and attach again\n",
+				h->iface, h->iface);
+	}
+	if (link_fd >= 0)
+		close(link_fd);
+	close(old_fd);
+	return err;
+}
+
+void bw_hook_installer(struct bw_hook *hook, struct bw_installer *in)
+{
+	in->install = install_on_hook;
+	in->ctx = hook;
 }
 
 int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
@@ -254,57 +96,169 @@ int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
 	if (prog < 0)
 		return prog;
 	/* The registry first: the data path does not read it. */
-	bpf_map_lookup_elem(mp->filter, &key, &old_id);
-	err = bpf_map_update_elem(mp->filter, &key, &m->id, BPF_ANY) ? -errno
-								     : 0;
+	bpf_map_lookup_elem(mp->filter_id, &key, &old_id);
+	err = bpf_map_update_elem(mp->filter_id, &key, &m->id, BPF_ANY) ? -errno
+									: 0;
 	if (!err) {
 		err = in->install(in->ctx, prog);
 		if (err)
-			bpf_map_update_elem(mp->filter, &key, &old_id, BPF_ANY);
+			bpf_map_update_elem(mp->filter_id, &key, &old_id,
+					    BPF_ANY);
 	}
 	close(prog);
 	return err;
 }
 
-/* The slot holds an id; the map behind it may be freed by a concurrent swap. */
-#define OPEN_RETRIES 5
+/* ---- a built filter ------------------------------------------------------ */
 
-int bw_filter_open_current(int registry_fd, bool writable,
-			   struct bw_filter_map *m)
+void bw_built_close(struct bw_built *b)
 {
-	struct bpf_map_info info = {};
-	__u32 key = 0, id, len = sizeof(info);
-	int tries, err;
+	bw_filter_close(&b->filter);
+	if (b->exact_fd >= 0)
+		close(b->exact_fd);
+	b->exact_fd = -1;
+}
 
-	for (tries = 0; tries < OPEN_RETRIES; tries++) {
-		if (bpf_map_lookup_elem(registry_fd, &key, &id))
-			return errno == ENOENT ? -ENOENT : -errno;
-		if (!id)
-			return -ENOENT;
-		m->fd = bpf_map_get_fd_by_id(id);
-		if (m->fd >= 0)
-			break;
-		if (errno != ENOENT)
-			return -errno;
+/* The data path reads the allowlist only when the header says it has entries. */
+void bw_set_allow_flag(void *filter_mem, bool on)
+{
+	struct bw_hdr *hdr = filter_mem;
+
+	if (on)
+		__atomic_fetch_or(&hdr->flags, BW_F_ALLOW, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&hdr->flags, (__u16)~BW_F_ALLOW,
+				   __ATOMIC_RELEASE);
+}
+
+void bw_say_unchanged(const char *iface, __u64 generation)
+{
+	if (generation)
+		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
+			iface, (unsigned long long)generation);
+	else
+		pr_warn("%s: nothing changed: the running filter is as it was\n",
+			iface);
+}
+
+/* ---- staging around the swap --------------------------------------------- */
+
+/*
+ * Before the swap: the new trie into the slot the running filter does not
+ * use, the new allowlist entries added. Nothing a packet sees changes yet
+ * (but the additions to the allowlist).
+ */
+static int stage(const struct bw_swap *c, __u8 slot, const struct bw_built *b,
+		 bool *fresh, size_t *added)
+{
+	int err;
+
+	if (b->exact_fd >= 0) {
+		err = bw_exact_set(c->exact_fd, slot, b->exact_fd);
+		if (err) {
+			pr_warn("%s: cannot stage the exact trie: %s\n",
+				c->iface, bw_errno_hint(err));
+			return err;
+		}
 	}
-	if (m->fd < 0)
-		return -ENOENT;
-	if (bpf_obj_get_info_by_fd(m->fd, &info, &len)) {
-		err = -errno;
-		goto err_close;
+	if (c->allow_fd < 0)
+		return 0;
+	err = bw_allow_add(c->allow_fd, c->allow, fresh, added);
+	if (err) {
+		pr_warn("%s: cannot add to the allowlist: %s\n", c->iface,
+			bw_errno_hint(err));
+		if (b->exact_fd >= 0)
+			bw_exact_clear(c->exact_fd, slot);
 	}
-	if (info.value_size != BW_BLOCK_BYTES ||
-	    info.max_entries < BW_HDR_BLOCKS) {
-		err = -EINVAL;
-		goto err_close;
+	return err;
+}
+
+/* The swap failed: take back what stage() put in, so nothing has changed. */
+static void unstage(const struct bw_swap *s, __u8 slot,
+		    const struct bw_built *b, const bool *fresh)
+{
+	if (b->exact_fd >= 0)
+		bw_exact_clear(s->exact_fd, slot);
+	if (s->allow_fd >= 0)
+		bw_allow_undo(s->allow_fd, s->allow, fresh);
+}
+
+/*
+ * After the swap: the tries no filter names any more go (a packet still on
+ * the old filter that finds no trie passes: counted as false_pos), and so
+ * do the allowlist entries not in the new list.
+ */
+static void finish(const struct bw_swap *c, __u8 live, bool verify,
+		   size_t added)
+{
+	size_t removed = 0;
+	__u32 slot;
+	int err;
+
+	for (slot = 0; c->exact_fd >= 0 && slot < BW_EXACT_SLOTS; slot++) {
+		if (verify && slot == live)
+			continue;
+		err = bw_exact_clear(c->exact_fd, slot);
+		if (err)
+			pr_warn("warning: %s: cannot free exact trie slot %u: %s\n",
+				c->iface, slot, bw_errno_hint(err));
 	}
-	m->id = info.id;
-	m->nblocks = info.max_entries;
-	err = map_memory(m, writable);
+	if (c->allow_fd < 0)
+		return;
+	err = bw_allow_prune(c->allow_fd, c->allow, &removed);
 	if (err)
-		goto err_close;
-	return 0;
-err_close:
-	bw_filter_close(m);
+		pr_warn("warning: %s: cannot remove old allowlist entries: %s; 'bloomwall unallow' removes them\n",
+			c->iface, bw_errno_hint(err));
+	printf("%s: allowlist replaced: %'zu %s (%'zu added, %'zu removed)\n",
+	       c->iface, c->allow->n4 + c->allow->n6,
+	       bw_plural(c->allow->n4 + c->allow->n6, "entry", "entries"),
+	       added, removed);
+}
+
+static void say_swapped(const struct bw_swap *s, const struct bw_built *b)
+{
+	const struct bw_info *info =
+		(const void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
+	char old[32] = "the unreadable filter"; /* generation 0 */
+
+	if (s->old_generation)
+		snprintf(old, sizeof(old), "%llu",
+			 (unsigned long long)s->old_generation);
+	printf("%s: swapped in generation %llu (replaces %s)%s\n", s->iface,
+	       (unsigned long long)info->generation, old,
+	       b->exact_fd >= 0 ? ", verify mode" : "");
+}
+
+int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
+{
+	const struct bw_hdr *hdr = b->filter.mem;
+	bool *fresh = NULL;
+	size_t added = 0;
+	int err = 0;
+
+	/* A replaced allowlist decides; else the builder kept the old flag. */
+	if (s->allow_fd >= 0) {
+		bw_set_allow_flag(b->filter.mem, s->allow->n4 + s->allow->n6);
+		fresh = calloc(s->allow->n4 + s->allow->n6 ?: 1,
+			       sizeof(*fresh));
+		err = fresh ? 0 : -ENOMEM;
+	}
+	if (!err)
+		err = stage(s, hdr->exact_slot, b, fresh, &added);
+	if (!err) {
+		err = bw_filter_commit(s->maps, &b->filter, s->installer);
+		if (err) {
+			pr_warn("%s: cannot swap in the new filter: %s\n",
+				s->iface, bw_errno_hint(err));
+			unstage(s, hdr->exact_slot, b, fresh);
+		}
+	}
+	if (err) {
+		bw_say_unchanged(s->iface, s->old_generation);
+	} else {
+		say_swapped(s, b);
+		finish(s, hdr->exact_slot, b->exact_fd >= 0, added);
+	}
+	free(fresh);
 	return err;
 }

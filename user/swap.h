@@ -1,78 +1,21 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Filter maps in the kernel: create a block map of the plan's size, mmap it
- * so the builder writes at memory speed, load a program that reads it, and
- * hand that program over to be installed (on the interface, in one atomic
- * update). Also opens the running filter for status, query and add.
+ * The swap: a new filter (its map, and in verify mode its exact trie) goes
+ * in where packets meet it, in one atomic step, or nothing changes. The
+ * program loaded for the new filter replaces the running one on the hook
+ * (or, in the tests, in a program run by hand); the exact trie and the
+ * allowlist entries are staged before and cleaned up after, in the order
+ * that never shows a packet a half-applied state.
  */
 #ifndef __BW_SWAP_H
 #define __BW_SWAP_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <linux/types.h>
 
-struct bw_filter_map {
-	int fd;	    /* -1 when not open */
-	void *mem;  /* mmapped blocks, NULL when not mapped */
-	size_t len; /* bytes mapped */
-	__u32 nblocks;
-	__u32 id; /* kernel map id */
-};
-
-#define BW_FILTER_MAP_INIT \
-	{                  \
-		.fd = -1   \
-	}
-
-/*
- * Creates an mmapable block map of nblocks and maps it read-write (zeroed).
- * Returns 0 or -errno (-ENOMEM / -E2BIG with a message saying so).
- */
-int bw_filter_create(__u32 nblocks, struct bw_filter_map *m);
-
-/* Unmaps and closes; safe on a map never opened. */
-void bw_filter_close(struct bw_filter_map *m);
-
-/* The maps every program instance shares, as fds. */
-struct bw_maps {
-	int filter; /* slot 0: the id of the current filter map, for the CLI */
-	int stats;
-	int allow;
-	int exact;
-};
-
-#define BW_MAPS_INIT                                                \
-	{                                                           \
-		.filter = -1, .stats = -1, .allow = -1, .exact = -1 \
-	}
-
-void bw_maps_close(struct bw_maps *mp);
-
-struct bloomwall;
-
-/* The maps of a loaded skeleton, borrowed: closed with the skeleton. */
-void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp);
-
-/*
- * Gives an opened, not yet loaded skeleton filter m's header as its
- * constants (filter_hdr in .rodata): the program is made for one filter,
- * and must be loaded again when the header changes (bw_filter_commit).
- */
-int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m);
-
-/*
- * The header a loaded bloomwall program was specialised with (its .rodata
- * copy). 0, or -errno (-ENOENT: no such map, not one of ours).
- */
-struct bw_hdr;
-int bw_prog_header(int prog_fd, struct bw_hdr *hdr);
-
-/*
- * Loads the XDP program for filter m, sharing mp's maps. Its fd, or -errno
- * (the verifier's log goes to libbpf's print callback).
- */
-int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m);
+#include "filter_map.h"
+#include "list.h"
+#include "prog.h"
 
 /*
  * Puts a loaded program where packets meet it, replacing the one there in
@@ -91,21 +34,75 @@ struct bw_installer {
  */
 int bw_keep_prog(void *fd_ptr, int prog_fd);
 
+/* Where a program goes on an interface. */
+struct bw_hook {
+	const char *iface;
+	int ifindex;
+};
+
+/*
+ * An installer that replaces bloomwall's program on hook's interface with
+ * the new one, atomically (hook.h), and then has the prog pin name it
+ * (renamed into place; if that fails the old program is put back). A
+ * program no longer on the hook is only re-pinned.
+ */
+void bw_hook_installer(struct bw_hook *hook, struct bw_installer *in);
+
 /*
  * Swaps filter m in: loads its program, has it installed (from the next
  * packet on, every packet sees the new filter) and puts m's id into slot 0
- * of filter. The kernel frees the old filter with the old program once the
- * packets in flight are through. On failure nothing has changed. 0 or
- * -errno.
+ * of the filter_id registry. The kernel frees the old filter with the old
+ * program once the packets in flight are through. On failure nothing has
+ * changed.
  */
 int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
 		     const struct bw_installer *in);
 
+/* What a build put into the kernel: the filter and, in verify mode, its trie. */
+struct bw_built {
+	struct bw_filter_map filter;
+	int exact_fd;	     /* -1 without verify */
+	__u64 exact_entries; /* merged prefixes in the trie */
+};
+
+#define BW_BUILT_INIT                                        \
+	{                                                    \
+		.filter = BW_FILTER_MAP_INIT, .exact_fd = -1 \
+	}
+
+void bw_built_close(struct bw_built *b);
+
+/* Where a swap puts a built filter in, and what else it changes. */
+struct bw_swap {
+	const char *iface;
+	const struct bw_maps *maps; /* what the new program shares */
+	const struct bw_installer *installer;
+	int exact_fd; /* the exact tries' outer map, -1 if none is pinned */
+	int allow_fd; /* -1: the allowlist stays as it is */
+	const struct bw_list *allow; /* the new allowlist (allow_fd >= 0) */
+	__u64 old_generation;	     /* for the messages */
+};
+
 /*
- * Opens the filter whose id is in slot 0 of the filter map (registry_fd)
- * and maps it (read-only unless writable). -ENOENT if there is none.
+ * Swaps b in: b's exact trie into its slot (the one the running filter does
+ * not use) and the new allowlist entries first; then the filter, one
+ * update; then the trie slot(s) no filter names any more are cleared and
+ * the allowlist entries not in the new list deleted. Fails before the swap
+ * with nothing changed. Prints what it did.
  */
-int bw_filter_open_current(int registry_fd, bool writable,
-			   struct bw_filter_map *m);
+int bw_swap_in(const struct bw_swap *s, const struct bw_built *b);
+
+/*
+ * Says that a failed reload left iface's running filter as it was
+ * (generation 0: one the CLI could not read).
+ */
+void bw_say_unchanged(const char *iface, __u64 generation);
+
+/*
+ * Sets or clears BW_F_ALLOW in a filter's header: the data path skips the
+ * allowlist trie without it, so it must be set before the first entry
+ * counts and cleared only once the trie is empty.
+ */
+void bw_set_allow_flag(void *filter_mem, bool on);
 
 #endif /* __BW_SWAP_H */

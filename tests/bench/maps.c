@@ -19,7 +19,7 @@
 
 #include "bench.h"
 #include "bench_maps.h"
-#include "build.h"
+#include "bloom.h"
 #include "cidr.h"
 
 #define BATCH 65536

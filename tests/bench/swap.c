@@ -16,7 +16,7 @@
 
 #include "bench.h"
 #include "bench_extra.h"
-#include "build.h"
+#include "bloom.h"
 #include "cidr.h"
 #include "list.h"
 #include "swap.h"

@@ -17,7 +17,7 @@
 #include <linux/bpf.h>
 
 #include "bloomwall.h"
-#include "build.h"
+#include "bloom.h"
 #include "list.h"
 #include "stats.h"
 #include "swap.h"

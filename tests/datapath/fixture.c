@@ -72,7 +72,7 @@ bool bw_dp_open(struct bw_dp *dp)
 		return false;
 	}
 	dp->prog_fd = bpf_program__fd(dp->skel->progs.bloomwall_xdp);
-	dp->registry_fd = bpf_map__fd(dp->skel->maps.filter);
+	dp->registry_fd = bpf_map__fd(dp->skel->maps.filter_id);
 	dp->stats_fd = bpf_map__fd(dp->skel->maps.stats);
 	bw_maps_from_skel(dp->skel, &dp->maps);
 	dp->ncpus = libbpf_num_possible_cpus();

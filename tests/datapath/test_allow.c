@@ -26,7 +26,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "attach.h"
+#include "reload.h"
+#include "running.h"
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
 #include "cidr.h"
@@ -93,11 +94,8 @@ static char *write_list(const char *name, const char *const *lines)
 static void req_init(struct bw_build_req *req, char **files, int n, bool verify,
 		     __u8 slot, __u64 generation)
 {
-	memset(req, 0, sizeof(*req));
-	bw_build_opts_init(&req->opts);
-	bw_cidr_opts_init(&req->cidr);
-	req->iface = "dp";
-	req->lists = files;
+	bw_build_req_init(req, "dp");
+	req->lists = (const char *const *)files;
 	req->nlists = n;
 	req->opts.seed = SEED;
 	req->opts.flags = BW_F_MATCH_SRC | (verify ? BW_F_VERIFY : 0);

@@ -9,7 +9,7 @@
 #include <linux/if_ether.h>
 #include <bpf/bpf.h>
 
-#include "attach.h"
+#include "reload.h"
 #include "datapath.h"
 #include "test_helpers.h"
 
@@ -221,7 +221,7 @@ BW_TEST(test_modes_failed_commit)
 	if (!open_with_list_a(&dp, BW_F_MATCH_SRC, &a))
 		goto out;
 	prog = bw_obj_id(dp.prog_fd);
-	registry = slot_id(dp.maps.filter);
+	registry = slot_id(dp.maps.filter_id);
 	ASSERT_EQ(registry, a.id, "the registry names filter a");
 	bad.fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bw_bad", sizeof(__u32), 32,
 				4, &opts);
@@ -230,7 +230,7 @@ BW_TEST(test_modes_failed_commit)
 	bad.id = bw_obj_id(bad.fd);
 	ASSERT_ERR(bw_dp_commit(&dp, &bad), "commit of a bad map");
 	ASSERT_EQ(bw_obj_id(dp.prog_fd), prog, "program as it was");
-	ASSERT_EQ(slot_id(dp.maps.filter), registry, "registry as it was");
+	ASSERT_EQ(slot_id(dp.maps.filter_id), registry, "registry as it was");
 	expect_flow(&dp, "after the failed commit", A4, C4, BW_OUT_DROP_V4);
 	expect_flow(&dp, "after the failed commit", B4, C4, BW_OUT_PASS);
 out:

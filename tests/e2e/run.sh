@@ -582,10 +582,10 @@ test_stats_dump()
 	done
 }
 
-# The id in slot 0 of the pinned filter registry, as bpftool says.
+# The id in slot 0 of the pinned filter_id registry, as bpftool says.
 registry_id()
 {
-	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/filter" 2>/dev/null |
+	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/filter_id" 2>/dev/null |
 		sed -nE 's/.*"value": ([0-9]+).*/\1/p' | head -n 1
 }
 

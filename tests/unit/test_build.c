@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "bloomwall.h"
-#include "build.h"
+#include "bloom.h"
 #include "list.h"
 #include "test_helpers.h"
 #include "unit.h"

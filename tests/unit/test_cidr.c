@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "build.h"
+#include "bloom.h"
 #include "cidr.h"
 #include "list.h"
 #include "test_helpers.h"

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Filter building: sizing (blocks and probes per region from the entry
- * count and the target false-positive rate), filling a filter image in
- * memory, and the userspace twin of the data path's lookup.
+ * The blocked Bloom filter in plain memory: sizing (blocks and probes per
+ * region from the entry count and the target false-positive rate), filling,
+ * the userspace twin of the data path's lookup, in-place inserts, fill
+ * estimates and the validity check. No bpf() here: the same code serves a
+ * mmapped filter map and a buffer that becomes an image.
  *
  * A filter image is nblocks * BW_BLOCK_BYTES bytes laid out as
  * include/bloomwall.h says; the same bytes go into the mmapped filter map.
  */
-#ifndef __BW_BUILD_H
-#define __BW_BUILD_H
+#ifndef __BW_BLOOM_H
+#define __BW_BLOOM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -85,4 +87,4 @@ void bw_region_fill(const void *mem, int region, __u64 *bits_set,
 /* Checks magic, version and region bounds against the map's size. */
 int bw_filter_check(const void *mem, __u32 nblocks);
 
-#endif /* __BW_BUILD_H */
+#endif /* __BW_BLOOM_H */

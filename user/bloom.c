@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <sys/random.h>
 
-#include "build.h"
+#include "bloom.h"
 #include "log.h"
 
 #define V4_HOST_LEN 32

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The filter builder: blocklist files in, a planned filter out, then its
+ * bytes written into whatever memory the caller gives (a mmapped filter
+ * map, or a plain buffer for an image or a test). It never calls bpf(): a
+ * filter can be built without root and without a kernel.
+ *
+ * A build reads every list, merges and expands the prefixes to at most
+ * --max-lengths target lengths per family (cidr.h), sizes the filter
+ * (bloom.h) and keeps, for verify mode, the merged prefix set: the entries
+ * an exact trie needs to confirm every hit.
+ *
+ * Errors are printed where they are known ("file:line: reason" for a bad
+ * line, "LABEL: reason" for the rest) and returned as -errno.
+ */
+#ifndef __BW_BUILDER_H
+#define __BW_BUILDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bloom.h"
+#include "cidr.h"
+#include "list.h"
+
+struct bw_build_req {
+	const char *label;	  /* what messages name: the interface */
+	const char *const *lists; /* list files ('-' is standard input) */
+	int nlists;
+	struct bw_build_opts opts; /* fpr, seed, flags (BW_F_VERIFY: verify) */
+	struct bw_cidr_opts cidr;  /* --max-lengths */
+	bool skip_invalid;
+	bool mask_host_bits;
+	__u8 exact_slot;  /* verify mode: the slot the new trie goes into */
+	__u64 generation; /* of the new filter */
+};
+
+/* What a build made of its lists, for the verbs to print. */
+struct bw_build_summary {
+	__u64 source_entries; /* list entries, duplicates removed */
+	__u64 merged;	      /* after merging overlapping prefixes */
+	__u64 entries;	      /* keys at the target lengths */
+	size_t duplicates;
+	size_t skipped; /* bad lines skipped (--skip-invalid) */
+	/* Families whose lists merged into a /0: every packet is dropped. */
+	bool everything[BW_FAMILIES];
+};
+
+struct bw_build {
+	struct bw_plan plan;  /* header, info and size of the filter */
+	struct bw_list keys;  /* the keys at their target lengths */
+	struct bw_list exact; /* verify mode: the merged prefixes, else empty */
+	struct bw_build_summary sum;
+};
+
+/* Defaults: fpr BW_DEFAULT_FPR, a random seed, --match src, generation 1. */
+void bw_build_req_init(struct bw_build_req *req, const char *label);
+
+/*
+ * Reads the lists and plans the filter: b->plan says how many blocks it
+ * needs. On failure b is freed. 0 or -errno.
+ */
+int bw_build_plan(const struct bw_build_req *req, struct bw_build *b);
+
+/* Writes b's filter into mem: zeroed, b->plan.nblocks blocks. */
+void bw_build_fill(const struct bw_build *b, void *mem);
+
+void bw_build_free(struct bw_build *b);
+
+/*
+ * Reads allowlist files (the list formats, no expansion) into l, finished.
+ * Bad lines: file:line, -EINVAL. More than BW_ALLOW_MAX entries: -E2BIG.
+ * Says what failed, naming label.
+ */
+int bw_load_allow(const char *label, const char *const *files, int n,
+		  bool mask_host_bits, struct bw_list *l);
+
+#endif /* __BW_BUILDER_H */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Filter maps in the kernel: a BPF_MAP_TYPE_ARRAY of 64-byte blocks
+ * (BPF_F_MMAPABLE) sized for one filter, mapped into the CLI's memory so
+ * the builder writes it, and status, query and add read it, at memory
+ * speed. A program is loaded for each one (prog.h).
+ *
+ * int functions return 0 or -errno.
+ */
+#ifndef __BW_FILTER_MAP_H
+#define __BW_FILTER_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+struct bw_filter_map {
+	int fd;	    /* -1 when not open */
+	void *mem;  /* mmapped blocks, NULL when not mapped */
+	size_t len; /* bytes mapped */
+	__u32 nblocks;
+	__u32 id; /* kernel map id */
+};
+
+#define BW_FILTER_MAP_INIT \
+	{                  \
+		.fd = -1   \
+	}
+
+/*
+ * Creates an mmapable block map of nblocks and maps it read-write (zeroed).
+ * Says what failed (-ENOMEM, -E2BIG, -EPERM).
+ */
+int bw_filter_create(__u32 nblocks, struct bw_filter_map *m);
+
+/*
+ * Opens the map with this id and maps it (read-only unless writable).
+ * -ENOENT when it is gone, -EINVAL when it is no block map. Prints nothing.
+ */
+int bw_filter_open_id(__u32 id, bool writable, struct bw_filter_map *m);
+
+/* Unmaps and closes; safe on a map never opened. */
+void bw_filter_close(struct bw_filter_map *m);
+
+#endif /* __BW_FILTER_MAP_H */

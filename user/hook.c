@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The XDP hook: inspect, attach, replace, detach.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/if_link.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+
+#include "cli.h"
+#include "hook.h"
+#include "log.h"
+#include "prog.h"
+
+const char *bw_attached_mode_name(__u8 attach_mode)
+{
+	switch (attach_mode) {
+	case XDP_ATTACHED_DRV:
+		return "native";
+	case XDP_ATTACHED_SKB:
+		return "skb";
+	case XDP_ATTACHED_HW:
+		return "hw";
+	case XDP_ATTACHED_MULTI:
+		return "multi";
+	default:
+		return "none";
+	}
+}
+
+/* Is our_id one of the programs behind a libxdp dispatcher on ifindex? */
+static bool in_dispatcher(int ifindex, __u32 our_id)
+{
+	struct xdp_multiprog *mp;
+	struct xdp_program *p;
+	bool found = false;
+
+	mp = xdp_multiprog__get_from_ifindex(ifindex);
+	if (!mp || libxdp_get_error(mp))
+		return false;
+	if (!xdp_multiprog__is_legacy(mp)) {
+		for (p = xdp_multiprog__next_prog(NULL, mp); p && !found;
+		     p = xdp_multiprog__next_prog(p, mp))
+			found = xdp_program__id(p) == our_id;
+	}
+	xdp_multiprog__close(mp);
+	return found;
+}
+
+int bw_xdp_info(int ifindex, __u32 our_id, struct bw_xdp_info *x)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+
+	memset(x, 0, sizeof(*x));
+	if (bpf_xdp_query(ifindex, 0, &q))
+		return -errno;
+	x->attach_mode = q.attach_mode;
+	x->prog_id = q.prog_id ?: q.drv_prog_id ?: q.skb_prog_id ?: q.hw_prog_id;
+	if (!our_id || !x->prog_id)
+		return 0;
+	x->ours = q.prog_id == our_id || q.drv_prog_id == our_id ||
+		  q.skb_prog_id == our_id || q.hw_prog_id == our_id;
+	if (!x->ours && in_dispatcher(ifindex, our_id))
+		x->ours = x->dispatcher = true;
+	return 0;
+}
+
+/* ---- attach -------------------------------------------------------------- */
+
+static int attach_libxdp(int ifindex, enum xdp_attach_mode mode, int prog_fd,
+			 struct bw_hook_attach *h)
+{
+	int err;
+
+	h->xprog = xdp_program__from_fd(prog_fd);
+	err = libxdp_get_error(h->xprog);
+	if (err) {
+		h->xprog = NULL;
+		libxdp_strerror(err, h->libxdp_err, sizeof(h->libxdp_err));
+		return err;
+	}
+	err = xdp_program__attach(h->xprog, ifindex, mode, 0);
+	if (err) {
+		libxdp_strerror(err, h->libxdp_err, sizeof(h->libxdp_err));
+		xdp_program__close(h->xprog);
+		h->xprog = NULL;
+	}
+	return err;
+}
+
+static __u32 mode_flags(enum xdp_attach_mode mode)
+{
+	if (mode == XDP_MODE_NATIVE)
+		return XDP_FLAGS_DRV_MODE;
+	if (mode == XDP_MODE_SKB)
+		return XDP_FLAGS_SKB_MODE;
+	return 0;
+}
+
+/* When libxdp fails entirely: a bpf_link of our own. */
+static int attach_link(const char *iface, int ifindex,
+		       enum xdp_attach_mode mode, int prog_fd,
+		       struct bw_hook_attach *h)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .flags = mode_flags(mode));
+	int err;
+
+	h->link_fd = bpf_link_create(prog_fd, ifindex, BPF_XDP, &opts);
+	if (h->link_fd < 0) {
+		err = -errno;
+		h->link_fd = -1;
+		pr_warn("%s: cannot attach the XDP program (libxdp: %s; plain attach: %s)\n",
+			iface, h->libxdp_err, bw_errno_hint(err));
+		return err;
+	}
+	return 0;
+}
+
+int bw_hook_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
+		   int prog_fd, bool own_link, struct bw_hook_attach *h)
+{
+	if (own_link) {
+		snprintf(h->libxdp_err, sizeof(h->libxdp_err),
+			 "not used (--link)");
+		return attach_link(iface, ifindex, mode, prog_fd, h);
+	}
+	if (!attach_libxdp(ifindex, mode, prog_fd, h))
+		return 0;
+	pr_debug("libxdp attach failed (%s); trying a plain bpf_link\n",
+		 h->libxdp_err);
+	return attach_link(iface, ifindex, mode, prog_fd, h);
+}
+
+void bw_hook_attach_close(struct bw_hook_attach *h, int ifindex,
+			  enum xdp_attach_mode mode, bool undo)
+{
+	if (undo && h->xprog)
+		xdp_program__detach(h->xprog, ifindex, mode, 0);
+	if (h->link_fd >= 0)
+		close(h->link_fd); /* an unpinned link detaches on close */
+	h->link_fd = -1;
+	xdp_program__close(h->xprog);
+	h->xprog = NULL;
+}
+
+/* ---- replace ------------------------------------------------------------- */
+
+static __u32 attached_flags(__u8 attach_mode)
+{
+	if (attach_mode == XDP_ATTACHED_SKB)
+		return XDP_FLAGS_SKB_MODE;
+	if (attach_mode == XDP_ATTACHED_HW)
+		return XDP_FLAGS_HW_MODE;
+	return XDP_FLAGS_DRV_MODE;
+}
+
+static int detach_dispatcher(int ifindex, __u32 id)
+{
+	struct xdp_multiprog *mp;
+	struct xdp_program *p;
+	int err;
+
+	p = xdp_program__from_id(id);
+	err = libxdp_get_error(p);
+	if (err)
+		return err;
+	mp = xdp_multiprog__get_from_ifindex(ifindex);
+	err = libxdp_get_error(mp);
+	if (!err) {
+		err = xdp_program__detach(p, ifindex,
+					  xdp_multiprog__attach_mode(mp), 0);
+		xdp_multiprog__close(mp);
+	}
+	xdp_program__close(p);
+	return err;
+}
+
+/* libxdp swaps the whole dispatcher each time: the new one in first. */
+static int replace_in_dispatcher(const char *iface, int ifindex, int old_fd,
+				 int new_fd)
+{
+	struct xdp_multiprog *mp;
+	struct xdp_program *p;
+	enum xdp_attach_mode mode;
+	int err;
+
+	mp = xdp_multiprog__get_from_ifindex(ifindex);
+	err = libxdp_get_error(mp);
+	if (err)
+		return err;
+	mode = xdp_multiprog__attach_mode(mp);
+	xdp_multiprog__close(mp);
+	p = xdp_program__from_fd(new_fd);
+	err = libxdp_get_error(p);
+	if (err)
+		return err;
+	err = xdp_program__attach(p, ifindex, mode, 0);
+	xdp_program__close(p);
+	if (err)
+		return err;
+	err = detach_dispatcher(ifindex, bw_obj_id(old_fd));
+	if (err)
+		pr_warn("warning: %s: the new filter runs, but the old program (id %u) is still in the dispatcher: %s\n",
+			iface, bw_obj_id(old_fd), bw_errno_hint(err));
+	return 0;
+}
+
+int bw_hook_replace(const char *iface, int ifindex, int link_fd, int old_fd,
+		    int new_fd)
+{
+	LIBBPF_OPTS(bpf_link_update_opts, lo, .old_prog_fd = old_fd,
+		    .flags = BPF_F_REPLACE);
+	LIBBPF_OPTS(bpf_xdp_attach_opts, xo, .old_prog_fd = old_fd);
+	struct bw_xdp_info x;
+	int err;
+
+	if (link_fd >= 0)
+		return bpf_link_update(link_fd, new_fd, &lo) ? -errno : 0;
+	err = bw_xdp_info(ifindex, bw_obj_id(old_fd), &x);
+	if (err || !x.ours)
+		return err;
+	if (x.dispatcher)
+		return replace_in_dispatcher(iface, ifindex, old_fd, new_fd);
+	if (bpf_xdp_attach(ifindex, new_fd,
+			   XDP_FLAGS_REPLACE | attached_flags(x.attach_mode),
+			   &xo))
+		return -errno;
+	return 0;
+}
+
+/* ---- detach -------------------------------------------------------------- */
+
+/* Plain attach: replace exactly our program with nothing, never another. */
+static int detach_plain(int ifindex, int prog_fd, __u8 attach_mode)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = prog_fd);
+
+	if (bpf_xdp_detach(ifindex, attached_flags(attach_mode), &opts))
+		return -errno;
+	return 0;
+}
+
+int bw_hook_detach(const char *iface, int ifindex, int link_fd, int prog_fd)
+{
+	__u32 id = bw_obj_id(prog_fd);
+	struct bw_xdp_info x;
+	int err;
+
+	err = bw_xdp_info(ifindex, id, &x);
+	if (err)
+		return err;
+	if (!x.ours) {
+		if (x.prog_id)
+			pr_warn("%s: the XDP program there (id %u) is not bloomwall's; left it alone\n",
+				iface, x.prog_id);
+		else
+			pr_warn("%s: bloomwall's program was no longer attached\n",
+				iface);
+		return 0;
+	}
+	if (link_fd >= 0)
+		err = bpf_link_detach(link_fd) ? -errno : 0;
+	else if (x.dispatcher)
+		err = detach_dispatcher(ifindex, id);
+	else
+		err = detach_plain(ifindex, prog_fd, x.attach_mode);
+	if (err)
+		pr_warn("%s: cannot detach the XDP program (id %u): %s\n",
+			iface, id, bw_errno_hint(err));
+	return err;
+}
+
+__u32 bw_unpinned_prog(int ifindex)
+{
+	struct bw_xdp_info x;
+	char name[BPF_OBJ_NAME_LEN];
+
+	if (bw_xdp_info(ifindex, 0, &x) || !x.prog_id)
+		return 0;
+	bw_prog_name(x.prog_id, name, sizeof(name));
+	return strcmp(name, BW_PROG_NAME) ? 0 : x.prog_id;
+}
+
+int bw_detach_unpinned(const char *iface, int ifindex, __u32 id)
+{
+	struct bw_xdp_info x;
+	int fd, err;
+
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return -errno;
+	err = bw_xdp_info(ifindex, id, &x);
+	if (!err)
+		err = detach_plain(ifindex, fd, x.attach_mode);
+	close(fd);
+	if (err)
+		pr_warn("%s: cannot detach the XDP program (id %u): %s\n",
+			iface, id, bw_errno_hint(err));
+	return err;
+}

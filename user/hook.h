@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * An interface's XDP hook: what runs there, putting a program on it
+ * (through libxdp, a bpf_link of bloomwall's own, or a plain attach),
+ * replacing it in one atomic step, and taking it off.
+ *
+ * int functions return 0 or -errno; they print only where they say so.
+ */
+#ifndef __BW_HOOK_H
+#define __BW_HOOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include <xdp/libxdp.h>
+
+/* The XDP hook of an interface, as far as bloomwall cares. */
+struct bw_xdp_info {
+	__u32 prog_id;	  /* program on the hook (a dispatcher, maybe) */
+	__u8 attach_mode; /* XDP_ATTACHED_* */
+	bool dispatcher;  /* libxdp dispatcher with our program in it */
+	bool ours;	  /* our_id is attached, directly or not */
+};
+
+/* What ifindex's hook holds; our_id (0: none) is looked for there. */
+int bw_xdp_info(int ifindex, __u32 our_id, struct bw_xdp_info *x);
+
+/* "native", "skb", "hw", "multi" or "none". */
+const char *bw_attached_mode_name(__u8 attach_mode);
+
+/* How a program went onto the hook. */
+struct bw_hook_attach {
+	struct xdp_program *xprog; /* through libxdp (NULL otherwise) */
+	int link_fd;		   /* a bpf_link of our own, else -1 */
+	char libxdp_err[128];	   /* why libxdp was not used, or "" */
+};
+
+#define BW_HOOK_ATTACH_INIT   \
+	{                     \
+		.link_fd = -1 \
+	}
+
+/*
+ * Puts prog_fd on ifindex: through libxdp unless own_link, else (or when
+ * libxdp fails) with a bpf_link of our own. Says what failed.
+ */
+int bw_hook_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
+		   int prog_fd, bool own_link, struct bw_hook_attach *h);
+
+/*
+ * Takes back what bw_hook_attach did (an unpinned link detaches on close)
+ * and frees h. With undo false only frees h.
+ */
+void bw_hook_attach_close(struct bw_hook_attach *h, int ifindex,
+			  enum xdp_attach_mode mode, bool undo);
+
+/*
+ * The program on the hook is old_fd; make it new_fd, in one step:
+ * bpf_link_update through link_fd (>= 0), else XDP_FLAGS_REPLACE. Behind a
+ * libxdp dispatcher the new program is added before the old one is
+ * removed, so a packet in between meets both filters, never neither.
+ * 0 also when old_fd is no longer on the hook (nothing is changed then).
+ */
+int bw_hook_replace(const char *iface, int ifindex, int link_fd, int old_fd,
+		    int new_fd);
+
+/*
+ * Takes prog_fd off ifindex: through link_fd (>= 0), the dispatcher, or a
+ * plain detach of exactly that program. Another program there is left
+ * alone, and said so; so is a program no longer attached.
+ */
+int bw_hook_detach(const char *iface, int ifindex, int link_fd, int prog_fd);
+
+/*
+ * The program directly on ifindex's hook if it is a bloomwall program
+ * nobody pinned (its pins were lost, e.g. with a private bpffs): its id,
+ * else 0.
+ */
+__u32 bw_unpinned_prog(int ifindex);
+
+/* Detaches such a program (and only it) from ifindex; says what failed. */
+int bw_detach_unpinned(const char *iface, int ifindex, __u32 id);
+
+#endif /* __BW_HOOK_H */

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The XDP program: specialise for a filter, load, read back the header it
+ * was loaded with.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "bloomwall.h"
+#include "bloomwall.skel.h"
+#include "prog.h"
+
+void bw_maps_close(struct bw_maps *mp)
+{
+	int *fds[] = { &mp->filter_id, &mp->stats, &mp->allow, &mp->exact };
+	size_t i;
+
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+}
+
+void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
+{
+	mp->filter_id = bpf_map__fd(skel->maps.BW_MAP_FILTER_ID);
+	mp->stats = bpf_map__fd(skel->maps.stats);
+	mp->allow = bpf_map__fd(skel->maps.allow);
+	mp->exact = bpf_map__fd(skel->maps.exact);
+}
+
+static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
+		      const struct bw_filter_map *m)
+{
+	struct {
+		struct bpf_map *map;
+		int fd;
+	} r[] = {
+		{ skel->maps.blocks, m->fd },
+		{ skel->maps.BW_MAP_FILTER_ID, mp->filter_id },
+		{ skel->maps.stats, mp->stats },
+		{ skel->maps.allow, mp->allow },
+		{ skel->maps.exact, mp->exact },
+	};
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		if (r[i].fd < 0)
+			return -EBADF;
+		err = bpf_map__reuse_fd(r[i].map, r[i].fd);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
+{
+	struct bw_hdr *dst = (struct bw_hdr *)&skel->rodata->filter_hdr;
+	struct bpf_map_info info = {};
+	__u32 key = 0, len = sizeof(info), r;
+	struct bw_block blk;
+
+	if (bpf_obj_get_info_by_fd(m->fd, &info, &len))
+		return -errno;
+	if (info.type != BPF_MAP_TYPE_ARRAY ||
+	    info.value_size != BW_BLOCK_BYTES ||
+	    info.max_entries < BW_HDR_BLOCKS)
+		return -EINVAL;
+	if (m->mem)
+		memcpy(&blk, m->mem, sizeof(blk));
+	else if (bpf_map_lookup_elem(m->fd, &key, &blk))
+		return -errno;
+	memcpy(dst, &blk, sizeof(*dst));
+	/*
+	 * The program would load and pass everything; refuse it, so that a
+	 * commit never swaps a working filter for none.
+	 */
+	if (!bw_hdr_valid(dst))
+		return -EINVAL;
+	for (r = 0; r < BW_REGIONS; r++)
+		bw_region_consts_init(dst, r,
+				      (struct bw_region_consts *)&skel->rodata
+					      ->region_consts[r]);
+	return 0;
+}
+
+/* The .rodata map of a loaded program, or -ENOENT. */
+static int rodata_of(int prog_fd, __u32 *value_size)
+{
+	struct bpf_prog_info info = {};
+	struct bpf_map_info mi;
+	__u32 ids[16], len = sizeof(info), mlen, i;
+	int fd;
+
+	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+	info.map_ids = (__u64)(unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	for (i = 0; i < info.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]);
+	     i++) {
+		fd = bpf_map_get_fd_by_id(ids[i]);
+		if (fd < 0)
+			continue;
+		memset(&mi, 0, sizeof(mi));
+		mlen = sizeof(mi);
+		if (!bpf_obj_get_info_by_fd(fd, &mi, &mlen) &&
+		    strstr(mi.name, ".rodata") &&
+		    mi.value_size >= sizeof(struct bloomwall__rodata)) {
+			*value_size = mi.value_size;
+			return fd;
+		}
+		close(fd);
+	}
+	return -ENOENT;
+}
+
+int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
+{
+	__u32 key = 0, size;
+	char *buf;
+	int fd, err = 0;
+
+	fd = rodata_of(prog_fd, &size);
+	if (fd < 0)
+		return fd;
+	buf = calloc(1, size);
+	if (!buf)
+		err = -ENOMEM;
+	else if (bpf_map_lookup_elem(fd, &key, buf))
+		err = -errno;
+	else
+		memcpy(hdr,
+		       buf + offsetof(struct bloomwall__rodata, filter_hdr),
+		       sizeof(*hdr));
+	free(buf);
+	close(fd);
+	return err;
+}
+
+int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
+{
+	struct bloomwall *skel;
+	int fd, err;
+
+	skel = bloomwall__open();
+	if (!skel)
+		return -errno;
+	err = reuse_maps(skel, mp, m);
+	if (!err)
+		err = bw_prog_specialise(skel, m);
+	if (!err)
+		err = bloomwall__load(skel);
+	fd = err ? -1 : dup(bpf_program__fd(skel->progs.bloomwall_xdp));
+	if (!err && fd < 0)
+		err = -errno;
+	bloomwall__destroy(skel);
+	return err ? err : fd;
+}
+
+__u32 bw_obj_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	/* prog, map and link info all start with type, id. */
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.id;
+}
+
+const char *bw_prog_name(__u32 id, char *buf, size_t len)
+{
+	struct bpf_prog_info info = {};
+	__u32 ilen = sizeof(info);
+	int fd;
+
+	buf[0] = '\0';
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return buf;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &ilen))
+		snprintf(buf, len, "%s", info.name);
+	close(fd);
+	return buf;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The XDP program, one per filter: bloomwall_xdp is loaded anew for every
+ * filter map, with that map as its own `blocks` map and the filter's
+ * header and derived region constants in its .rodata, so the verifier
+ * inlines the block lookup and removes the code this filter does not need.
+ * The maps every program instance shares (the filter id registry, stats,
+ * allowlist, exact tries) are handed in as fds.
+ *
+ * int functions return 0 or -errno and print nothing.
+ */
+#ifndef __BW_PROG_H
+#define __BW_PROG_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "filter_map.h"
+
+/* The maps every program instance shares, as fds. */
+struct bw_maps {
+	int filter_id; /* slot 0: the id of the running filter map */
+	int stats;
+	int allow;
+	int exact;
+};
+
+#define BW_MAPS_INIT                                                   \
+	{                                                              \
+		.filter_id = -1, .stats = -1, .allow = -1, .exact = -1 \
+	}
+
+void bw_maps_close(struct bw_maps *mp);
+
+struct bloomwall;
+
+/* The maps of a loaded skeleton, borrowed: closed with the skeleton. */
+void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp);
+
+/*
+ * Gives an opened, not yet loaded skeleton filter m's header as its
+ * constants (filter_hdr and region_consts in .rodata): the program is made
+ * for one filter, and must be loaded again when the header changes.
+ * -EINVAL for a map that holds no valid filter.
+ */
+int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m);
+
+/*
+ * The header a loaded bloomwall program was specialised with (its .rodata
+ * copy). -ENOENT: no such map, not one of ours.
+ */
+struct bw_hdr;
+int bw_prog_header(int prog_fd, struct bw_hdr *hdr);
+
+/*
+ * Loads the XDP program for filter m, sharing mp's maps: its fd (the
+ * verifier's log goes to libbpf's print callback).
+ */
+int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m);
+
+/* Kernel id of a program, map or link fd; 0 on error. */
+__u32 bw_obj_id(int fd);
+
+/* Name of the program with this id into buf ("" when unknown). */
+const char *bw_prog_name(__u32 id, char *buf, size_t len);
+
+/* The name every bloomwall program has, as bpftool lists it. */
+#define BW_PROG_NAME "bloomwall_xdp"
+
+#endif /* __BW_PROG_H */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The reload operation, one for every verb that changes the running
+ * filter: build the new filter from lists into a new filter map (and, in
+ * verify mode, its exact trie), stage, swap it in on the interface (swap.h)
+ * and report. `reload` uses all of it; `attach` its build step; the
+ * allowlist's program flips (allow, unallow) its swap of the running map.
+ */
+#ifndef __BW_RELOAD_H
+#define __BW_RELOAD_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "bloomwall.h"
+#include "builder.h"
+#include "swap.h"
+
+/* --allow may be given this many times. */
+#define BW_MAX_ALLOW_FILES 32
+
+/* What the operator asked of a build: the options attach and reload share. */
+struct bw_build_args {
+	double fpr;
+	__u32 seed;
+	__u16 match; /* BW_F_MATCH_* bits, 0 when not given */
+	bool fpr_set;
+	bool seed_set;
+	bool skip_invalid;
+	bool monitor;
+	bool enforce; /* reload only: leave monitor mode */
+	bool mask_host_bits;
+	bool verify;
+	/* --max-lengths per family; 0 when not given */
+	unsigned int max_lengths[BW_FAMILIES];
+	const char *allow[BW_MAX_ALLOW_FILES]; /* --allow FILE, in order */
+	int nallow;
+};
+
+/*
+ * A build request from the operator's options: fpr (when --fpr is not
+ * given), filter flags (BW_F_VERIFY added with --verify) and generation
+ * come from the caller.
+ */
+void bw_build_req_from_args(struct bw_build_req *req, const char *iface,
+			    const struct bw_build_args *ba,
+			    const char *const *lists, int nlists, double fpr,
+			    __u16 flags, __u64 generation);
+
+/*
+ * Builds req's lists into a new filter map and, in verify mode, a new
+ * exact trie of the merged prefixes, and prints a one-line summary.
+ * Nothing in the kernel changes: the caller commits b or closes it. On
+ * failure b is closed.
+ */
+int bw_build_lists(const struct bw_build_req *req, struct bw_built *b);
+
+struct bw_reload_req {
+	const char *iface;
+	int ifindex;
+	const struct bw_build_args *args;
+	const char *const *lists;
+	int nlists;
+};
+
+/*
+ * Rebuilds iface's filter from the lists, with the running filter's
+ * settings unless args change them, and swaps it in under the lock. A
+ * failure at any step leaves the running filter as it was, and says so.
+ */
+int bw_reload(const struct bw_reload_req *r);
+
+/*
+ * Sets or clears BW_F_ALLOW in iface's running filter and loads the program
+ * again for it (the data path reads the flags as constants of its own).
+ * Nothing changes if the flag already says so; on failure the filter and
+ * the program stay as they were. The caller holds the lock.
+ */
+int bw_running_allow_flag(const char *iface, int ifindex, bool on);
+
+#endif /* __BW_RELOAD_H */
