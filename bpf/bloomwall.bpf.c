@@ -5,13 +5,12 @@
  *
  * The program is loaded anew for every filter, with that filter's block map
  * as its own `blocks` map and that filter's header as its constants
- * (filter_hdr): a map the program names directly has its lookups inlined by
- * the verifier, where a filter reached through a map-in-map costs a helper
- * call per lookup (about 6 ns each, measured), and a header the verifier
- * knows leaves only the code this filter needs. A reload loads the next
- * program and replaces the one on the interface in one atomic update (and
- * not through a tail call from a fixed entry program: that cost about 45 ns
- * a packet at 10M entries, cold, in the benchmark).
+ * (filter_hdr): the verifier inlines the lookups in a map the program names
+ * directly, and a header it knows leaves only the code this filter needs.
+ * A reload loads the next program and replaces the one on the interface in
+ * one atomic update, so the interface enters this program directly. What
+ * the alternatives cost is in tests/bench/RESULTS.md ("Design decisions and
+ * their measurements").
  *
  * The unlisted path is the one that must be cheap: one block per target
  * length, then one per-CPU stats update. Everything a hit needs beyond that
@@ -20,7 +19,8 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-#include "bloomwall.h"
+#include "bw_layout.h"
+#include "bw_hash.h"
 #include "parse.h"
 
 /*
@@ -87,14 +87,14 @@ struct {
 
 /* What happened to a packet; record_verdict() maps it to action + counter. */
 enum bw_verdict {
-	BW_V_PASS = 1, /* tested, not listed */
-	BW_V_NOT_IP,
-	BW_V_MALFORMED,
-	BW_V_NO_FILTER,
-	BW_V_MONITOR,
-	BW_V_ALLOWED,	/* a hit, but the allowlist matched */
-	BW_V_FALSE_POS, /* a hit, but the exact trie refused it */
-	BW_V_DROP,
+	BW_VERDICT_PASS = 1, /* tested, not listed */
+	BW_VERDICT_NOT_IP,
+	BW_VERDICT_MALFORMED,
+	BW_VERDICT_NO_FILTER,
+	BW_VERDICT_MONITOR,
+	BW_VERDICT_ALLOWED,   /* a hit, but the allowlist matched */
+	BW_VERDICT_FALSE_POS, /* a hit, but the exact trie refused it */
+	BW_VERDICT_DROP,
 };
 
 /*
@@ -111,8 +111,11 @@ const volatile struct bw_hdr filter_hdr;
 /* What each region's hash and block index need, derived from filter_hdr. */
 const volatile struct bw_region_consts region_consts[BW_REGIONS];
 
-/* The header this program was loaded for, or NULL if it has none. */
-static __always_inline const struct bw_hdr *lookup_header(void)
+/*
+ * The header this program was loaded for (its .rodata copy), or NULL if the
+ * loader left it unset or it is of another format.
+ */
+static __always_inline const struct bw_hdr *loaded_header(void)
 {
 	const struct bw_hdr *hdr = (const struct bw_hdr *)&filter_hdr;
 
@@ -157,8 +160,7 @@ static __always_inline int test_region(const struct bw_hdr *hdr, __u32 r,
  * 1 if the address hits at any target length of its family; the first hit
  * ends the search. Inlined with the family as a constant and unrolled: each
  * region index is a constant, so the header is read at fixed offsets and
- * nothing spills to the stack (a loop over both families cost about 5 ns a
- * packet, a BPF-to-BPF call about 7 ns; measured).
+ * nothing spills to the stack.
  */
 static __always_inline int lookup_addr(const struct bw_hdr *hdr, __u32 family,
 				       __u64 hi, __u64 lo)
@@ -184,11 +186,12 @@ static __always_inline int lookup_addr(const struct bw_hdr *hdr, __u32 family,
 }
 
 /*
- * The confirmation step for a Bloom hit, off the unlisted path: LPM lookups
- * cost hundreds of ns, so only hits pay them. An allowlisted address is
- * never dropped; in verify mode the exact trie must confirm the hit. A
- * missing exact trie (a reload racing with this packet) confirms nothing:
- * better one listed packet through than one clean packet dropped.
+ * The confirmation step for a Bloom hit, off the unlisted path: an LPM
+ * lookup costs many times a Bloom test, so only hits pay for one. An
+ * allowlisted address is never dropped; in verify mode the exact trie must
+ * confirm the hit. A missing exact trie (a reload racing with this packet)
+ * confirms nothing: better one listed packet through than one clean packet
+ * dropped.
  */
 static __always_inline enum bw_verdict
 confirm_hit(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
@@ -199,18 +202,18 @@ confirm_hit(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
 
 	/* The common case: no allowlist, no verify mode, no key to build. */
 	if (!(hdr->flags & (BW_F_ALLOW | BW_F_VERIFY)))
-		return BW_V_DROP;
+		return BW_VERDICT_DROP;
 	bw_lpm_key_set(&key, family, a->hi, a->lo, family == BW_V4 ? 32 : 128);
 	/* The CLI keeps BW_F_ALLOW in step with the trie: skip an empty one. */
 	if ((hdr->flags & BW_F_ALLOW) &&
 	    bpf_map_lookup_elem(&BW_MAP_ALLOW, &key))
-		return BW_V_ALLOWED;
+		return BW_VERDICT_ALLOWED;
 	if (!(hdr->flags & BW_F_VERIFY))
-		return BW_V_DROP;
+		return BW_VERDICT_DROP;
 	trie = bpf_map_lookup_elem(&BW_MAP_EXACT, &slot);
 	if (!trie || !bpf_map_lookup_elem(trie, &key))
-		return BW_V_FALSE_POS;
-	return BW_V_DROP;
+		return BW_VERDICT_FALSE_POS;
+	return BW_VERDICT_DROP;
 }
 
 /* Verdict for one address: not listed, or what its confirmation says. */
@@ -218,7 +221,7 @@ static __always_inline enum bw_verdict
 judge_addr(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
 {
 	if (!lookup_addr(hdr, family, a->hi, a->lo))
-		return BW_V_PASS;
+		return BW_VERDICT_PASS;
 	return confirm_hit(hdr, family, a);
 }
 
@@ -234,18 +237,18 @@ static __always_inline enum bw_verdict lookup_packet(const struct bw_hdr *hdr,
 						     const struct bw_addr *dst)
 {
 	__u16 match = hdr->flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST);
-	enum bw_verdict v = BW_V_PASS, d;
+	enum bw_verdict v = BW_VERDICT_PASS, d;
 
 	if (!match)
 		match = BW_F_MATCH_SRC;
 	if (match & BW_F_MATCH_SRC) {
 		v = judge_addr(hdr, family, src);
-		if (v == BW_V_DROP)
+		if (v == BW_VERDICT_DROP)
 			return v;
 	}
 	if (match & BW_F_MATCH_DST) {
 		d = judge_addr(hdr, family, dst);
-		if (d != BW_V_PASS)
+		if (d != BW_VERDICT_PASS)
 			return d;
 	}
 	return v;
@@ -255,8 +258,8 @@ static __always_inline enum bw_verdict lookup_packet(const struct bw_hdr *hdr,
 static __always_inline enum bw_verdict apply_action(const struct bw_hdr *hdr,
 						    enum bw_verdict v)
 {
-	if (v == BW_V_DROP && (hdr->flags & BW_F_MONITOR))
-		return BW_V_MONITOR;
+	if (v == BW_VERDICT_DROP && (hdr->flags & BW_F_MONITOR))
+		return BW_VERDICT_MONITOR;
 	return v;
 }
 
@@ -268,8 +271,8 @@ static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
 
 	s = bpf_map_lookup_elem(&BW_MAP_STATS, &key);
 	if (!s)
-		return v == BW_V_DROP ? XDP_DROP : XDP_PASS;
-	if (v == BW_V_DROP) {
+		return v == BW_VERDICT_DROP ? XDP_DROP : XDP_PASS;
+	if (v == BW_VERDICT_DROP) {
 		if (family == BW_V6)
 			s->dropped_v6++;
 		else
@@ -278,19 +281,19 @@ static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
 	}
 	s->passed++;
 	/* The common case, unlisted, needs no more counters. */
-	if (v == BW_V_PASS)
+	if (v == BW_VERDICT_PASS)
 		return XDP_PASS;
-	if (v == BW_V_NOT_IP)
+	if (v == BW_VERDICT_NOT_IP)
 		s->not_ip++;
-	else if (v == BW_V_MALFORMED)
+	else if (v == BW_VERDICT_MALFORMED)
 		s->malformed++;
-	else if (v == BW_V_NO_FILTER)
+	else if (v == BW_VERDICT_NO_FILTER)
 		s->no_filter++;
-	else if (v == BW_V_MONITOR)
+	else if (v == BW_VERDICT_MONITOR)
 		s->monitored++;
-	else if (v == BW_V_ALLOWED)
+	else if (v == BW_VERDICT_ALLOWED)
 		s->allowed++;
-	else if (v == BW_V_FALSE_POS)
+	else if (v == BW_VERDICT_FALSE_POS)
 		s->false_pos++;
 	return XDP_PASS;
 }
@@ -314,19 +317,19 @@ static __always_inline int plain_filter(const struct bw_hdr *hdr)
 static __always_inline int judge_packet(__u32 family, const struct bw_addr *src,
 					const struct bw_addr *dst)
 {
-	const struct bw_hdr *hdr = lookup_header();
+	const struct bw_hdr *hdr = loaded_header();
 	enum bw_verdict v;
 
 	if (!hdr)
-		return record_verdict(BW_V_NO_FILTER, family);
+		return record_verdict(BW_VERDICT_NO_FILTER, family);
 	/*
 	 * Every instruction on the listed path counts: cold, the CPU starts
 	 * the next packet's cache miss only once it fits in its window.
 	 */
 	if (plain_filter(hdr))
 		return record_verdict(lookup_addr(hdr, family, src->hi, src->lo)
-					      ? BW_V_DROP
-					      : BW_V_PASS,
+					      ? BW_VERDICT_DROP
+					      : BW_VERDICT_PASS,
 				      family);
 	v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
 	return record_verdict(v, family);
@@ -347,18 +350,18 @@ int bloomwall_xdp(struct xdp_md *ctx)
 		proto = parse_vlans(&c, proto);
 	if (proto == ETH_P_IP) {
 		if (parse_iphdr(&c, &src, &dst) == BW_PARSE_BAD)
-			return record_verdict(BW_V_MALFORMED, BW_V4);
+			return record_verdict(BW_VERDICT_MALFORMED, BW_V4);
 		return judge_packet(BW_V4, &src, &dst);
 	}
 	if (proto == ETH_P_IPV6) {
 		if (parse_ip6hdr(&c, &src, &dst) == BW_PARSE_BAD)
-			return record_verdict(BW_V_MALFORMED, BW_V6);
+			return record_verdict(BW_VERDICT_MALFORMED, BW_V6);
 		return judge_packet(BW_V6, &src, &dst);
 	}
 	/* ARP, LLDP, MPLS, a third VLAN tag ...: no address we can test. */
 	if (proto == BW_PARSE_BAD)
-		return record_verdict(BW_V_MALFORMED, BW_V4);
-	return record_verdict(BW_V_NOT_IP, BW_V4);
+		return record_verdict(BW_VERDICT_MALFORMED, BW_V4);
+	return record_verdict(BW_VERDICT_NOT_IP, BW_V4);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -11,7 +11,7 @@
  * invalid too. Nothing here reads a byte past data_end.
  *
  * Addresses come out as numbers in host byte order, the form that
- * include/bloomwall.h hashes: IPv4 as one __u32, IPv6 as two __u64 with
+ * include/bw_hash.h hashes: IPv4 as one __u32, IPv6 as two __u64 with
  * hi = the first 8 bytes on the wire.
  */
 #ifndef __BW_PARSE_H

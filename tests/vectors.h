@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Pinned test vectors for the hash and the block layout of
- * include/bloomwall.h, shared by tests/unit/test_hash.c (gcc) and the BPF
+ * include/bw_hash.h, shared by tests/unit/test_hash.c (gcc) and the BPF
  * data path tests (clang -target bpf, run through BPF_PROG_TEST_RUN).
  *
- * The literals were computed once from bloomwall.h and written down: they
+ * The literals were computed once from bw_hash.h and written down: they
  * PIN the definition. Any change to bw_hash_v4/bw_hash_v6, bw_block_index or
  * bw_round_bits changes filters already built and must fail these tests, so
  * do not regenerate them to make a test pass; bump BW_VERSION instead (the
  * probe bits were last written for BW_VERSION 2, split blocks).
  *
  * addr is the text form (inet_pton); it is hashed as the numbers in host
- * byte order described in bloomwall.h, IPv6 as hi/lo of its 16 bytes. It
+ * byte order described in bw_hash.h, IPv6 as hi/lo of its 16 bytes. It
  * may have host bits set below plen (the hash masks them). block is
  * bw_block_index(hash, nblocks); bits are the key's 16 probes as bit numbers
  * in its block (word * 64 + bit): round 0, words 0..7, then round 1.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * Sizing and filling of blocked Bloom filters, and the userspace twin of the
- * data path's lookup. The bit derivation itself lives in include/bloomwall.h.
+ * data path's lookup. The bit derivation itself lives in include/bw_hash.h.
  */
 #include <errno.h>
 #include <math.h>

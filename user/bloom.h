@@ -7,7 +7,7 @@
  * mmapped filter map and a buffer that becomes an image.
  *
  * A filter image is nblocks * BW_BLOCK_BYTES bytes laid out as
- * include/bloomwall.h says; the same bytes go into the mmapped filter map.
+ * include/bw_layout.h says; the same bytes go into the mmapped filter map.
  */
 #ifndef __BW_BLOOM_H
 #define __BW_BLOOM_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Blocklist parsing. A list holds prefixes of both families; addresses are
- * in host byte order (see include/bloomwall.h). IPv4 entries are packed as
+ * in host byte order (see include/bw_layout.h). IPv4 entries are packed as
  * one __u64 each, (addr << 8) | plen, so that sorting and de-duplicating ten
  * million of them is a radix sort.
  *

@@ -3,7 +3,7 @@
  * The exact LPM tries beside the Bloom filter: the allowlist (one trie,
  * changed in place) and verify mode's exact blocklist (one trie per filter
  * generation, in the slot of the `exact` ARRAY_OF_MAPS that the filter's
- * header names). Keys are struct bw_lpm_key from include/bloomwall.h: both
+ * header names). Keys are struct bw_lpm_key from include/bw_layout.h: both
  * families in one trie, IPv4 as ::ffff:a.b.c.d with its length + 96.
  *
  * int functions return 0 or -errno and print nothing unless they say so.

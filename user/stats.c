@@ -22,7 +22,7 @@ const struct bw_stats_field bw_stats_fields[] = {
 	FIELD(allowed), FIELD(false_pos),  FIELD(no_filter),
 };
 
-/* A new counter in bloomwall.h must be named here too. */
+/* A new counter in bw_layout.h must be named here too. */
 _Static_assert(sizeof(bw_stats_fields) / sizeof(bw_stats_fields[0]) *
 			       sizeof(__u64) ==
 		       sizeof(struct bw_stats),

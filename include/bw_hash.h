@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * bw_hash.h - the hash and block code shared by the XDP program and the
+ * CLI: key hashes, a key's block and probe bits, the block test and set,
+ * and the two helpers both sides apply to bw_layout.h's structs (LPM key,
+ * header check).
+ *
+ * Compiled by clang -target bpf and by gcc, as static inline functions on
+ * <linux/types.h> types: the two must give the same bits, or a listed key
+ * would silently be missed. tests/vectors.h pins them (tests/unit/test_hash.c
+ * for gcc, tests/datapath/test_vectors.c for the BPF side).
+ *
+ * Two layers. A key hash turns a key into 64 bits: today addresses
+ * (bw_hash_v4, bw_hash_v6 and their per-region forms); a domain name hash
+ * goes beside them with a key tag of its own. Everything from
+ * bw_block_index on takes any 64-bit key hash and does not know what was
+ * hashed.
+ */
+#ifndef __BW_HASH_H
+#define __BW_HASH_H
+
+#include <linux/types.h>
+
+#include "bw_layout.h"
+
+/* murmur3's fmix64: a bijection on 64 bits with full avalanche. */
+static __always_inline __u64 bw_mix64(__u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/*
+ * Key tags, in the top bits of what is mixed: keys of different kinds never
+ * hash alike by construction of their input. A new kind of key (domain
+ * names) takes a tag of its own.
+ */
+#define BW_KEY_TAG_V4 (0x4ULL << 60)
+#define BW_KEY_TAG_V6 (0x6ULL << 60)
+
+/*
+ * Address keys. Addresses enter the hash as numbers in host byte order: an
+ * IPv4 address as one __u32, an IPv6 address as two __u64 (hi = first 8
+ * bytes). Masking a prefix clears the host bits of those numbers.
+ */
+
+/*
+ * Host bits cleared; plen 0 is the whole space, 32 the address. Branch-free
+ * (a 64-bit shift covers 0 and 32 alike): it runs once per target length
+ * per packet.
+ */
+static __always_inline __u32 bw_mask_v4(__u32 addr, __u32 plen)
+{
+	return addr & (__u32)(0xffffffff00000000ULL >> (plen & 63));
+}
+
+static __always_inline __u64 bw_mask64(__u64 word, __u32 plen)
+{
+	if (plen >= 64)
+		return word;
+	if (plen == 0)
+		return 0;
+	return word & ~(0xffffffffffffffffULL >> plen);
+}
+
+/*
+ * Address key hashes. The prefix length and family are part of the key, so
+ * 10.0.0.0/8 and 10.0.0.0/24 set different bits. The IPv4 key is injective
+ * before the bijective mix: distinct IPv4 prefixes never share a hash.
+ */
+static __always_inline __u64 bw_hash_v4(__u32 addr, __u32 plen, __u32 seed)
+{
+	__u64 key = ((__u64)bw_mask_v4(addr, plen) << 8) | (plen & 0xff);
+
+	return bw_mix64(key ^ ((__u64)seed << 40) ^ BW_KEY_TAG_V4);
+}
+
+static __always_inline __u64 bw_hash_v6(__u64 hi, __u64 lo, __u32 plen,
+					__u32 seed)
+{
+	__u64 mhi = bw_mask64(hi, plen);
+	__u64 mlo = plen > 64 ? bw_mask64(lo, plen - 64) : 0;
+	__u64 h;
+
+	h = bw_mix64(((__u64)seed << 8 | (plen & 0xff)) ^ BW_KEY_TAG_V6);
+	h = bw_mix64(h ^ mhi);
+	return bw_mix64(h ^ mlo);
+}
+
+/*
+ * Block of a key inside a region of nblocks blocks: multiply-high range
+ * reduction of the hash's top 32 bits (a 32x32->64 multiply, which -target
+ * bpf lowers natively; no modulo).
+ */
+static __always_inline __u32 bw_block_index(__u64 hash, __u32 nblocks)
+{
+	return (__u32)(((hash >> 32) * (__u64)nblocks) >> 32);
+}
+
+static __always_inline __u32 bw_region_start(const struct bw_hdr *hdr,
+					     __u32 region)
+{
+	return region ? hdr->region_end[region - 1] : BW_HDR_BLOCKS;
+}
+
+/*
+ * What a region's address hash and block index need from the header, worked
+ * out once: the CLI computes these when it loads the program (they live in
+ * its .rodata, never in the filter map), so a packet does not rebuild them
+ * from the seed and the prefix length. bw_hash_*_rc() equal bw_hash_*()
+ * exactly; tests/unit pins that.
+ */
+struct bw_region_consts {
+	__u64 salt;    /* v4: the key's low bits; v6: the hash's first round */
+	__u64 mask_hi; /* v4: the address mask; v6: mask of the first 8 bytes */
+	__u64 mask_lo; /* v6: mask of the last 8 bytes */
+	__u32 start;   /* first block of the region */
+	__u32 nblocks; /* 0: the region is empty */
+};
+
+static __always_inline void bw_region_consts_init(const struct bw_hdr *hdr,
+						  __u32 region,
+						  struct bw_region_consts *rc)
+{
+	__u32 family = region / BW_MAX_LENGTHS;
+	__u32 plen = hdr->plen[family][region % BW_MAX_LENGTHS];
+	__u32 start = bw_region_start(hdr, region);
+
+	rc->start = start;
+	rc->nblocks = hdr->region_end[region] > start
+			      ? hdr->region_end[region] - start
+			      : 0;
+	if (family == BW_V4) {
+		/* The masked address sits above bit 8: | plen is ^ plen. */
+		rc->salt = (plen & 0xff) ^ ((__u64)hdr->seed << 40) ^
+			   BW_KEY_TAG_V4;
+		rc->mask_hi = bw_mask_v4(0xffffffff, plen);
+		rc->mask_lo = 0;
+		return;
+	}
+	rc->salt = bw_mix64(((__u64)hdr->seed << 8 | (plen & 0xff)) ^
+			    BW_KEY_TAG_V6);
+	rc->mask_hi = bw_mask64(~0ULL, plen);
+	rc->mask_lo = plen > 64 ? bw_mask64(~0ULL, plen - 64) : 0;
+}
+
+static __always_inline __u64 bw_hash_v4_rc(__u32 addr,
+					   const struct bw_region_consts *rc)
+{
+	return bw_mix64(((__u64)(addr & (__u32)rc->mask_hi) << 8) ^ rc->salt);
+}
+
+static __always_inline __u64 bw_hash_v6_rc(__u64 hi, __u64 lo,
+					   const struct bw_region_consts *rc)
+{
+	__u64 h = bw_mix64(rc->salt ^ (hi & rc->mask_hi));
+
+	return bw_mix64(h ^ (lo & rc->mask_lo));
+}
+
+/*
+ * Probes come in rounds of eight: round r sets one bit in each of the
+ * block's eight words, at the 6-bit fields of bw_round_bits(hash, r), top
+ * field first (word 0). The eight bits of a round are independent of each
+ * other, so a lookup computes them all at once, with no chain of dependent
+ * steps between the block's arrival and the verdict. A key has one or two
+ * rounds (8 or 16 probes), sized per region.
+ */
+#define BW_ROUND_PROBES 8
+#define BW_MAX_ROUNDS 2
+#define BW_ROUND_MUL 0x9e3779b97f4a7c15ULL
+
+_Static_assert(BW_ROUND_PROBES == BW_BLOCK_WORDS,
+	       "a round sets one bit in each word of the block");
+_Static_assert(BW_MAX_ROUNDS *BW_ROUND_PROBES == BW_MAX_PROBES,
+	       "BW_MAX_PROBES is BW_MAX_ROUNDS full rounds");
+_Static_assert((1 << 6) == 64 && BW_ROUND_PROBES * 6 <= 64,
+	       "a 6-bit field numbers a word's bits; a round's fit in 64 bits");
+
+/*
+ * The bits of a round. The block index came from the hash's top bits; a
+ * multiply by an odd constant spreads every bit of the hash over the top of
+ * the product, so keys that share a block still get independent fields.
+ */
+static __always_inline __u64 bw_round_bits(__u64 hash, __u32 round)
+{
+	__u64 x = hash * BW_ROUND_MUL;
+
+	if (round)
+		x = (x ^ x >> 29) * BW_ROUND_MUL;
+	return x;
+}
+
+/* Bit position of the probe in word w (0..7) of a round. */
+static __always_inline __u32 bw_round_bit(__u64 bits, __u32 w)
+{
+	return (__u32)(bits >> (58 - 6 * w)) & 63;
+}
+
+/* Word w of the block shifted so that its probe's bit is bit 0. */
+static __always_inline __u64 bw_probe_word(const struct bw_block *blk,
+					   __u64 bits, __u32 w)
+{
+	return blk->w[w] >> bw_round_bit(bits, w);
+}
+
+/*
+ * Words tested together before the first branch: for an unlisted key the
+ * branch is then taken one time in sixteen, and mispredicted as rarely.
+ */
+#define BW_PROBES_AHEAD 4
+
+/*
+ * True when all probes of the key with this hash are set in its block:
+ * probes is 8 or 16 (one or two rounds); other counts are no valid filter.
+ */
+static __always_inline int bw_block_test(const struct bw_block *blk, __u64 hash,
+					 __u32 probes)
+{
+	__u64 bits = bw_round_bits(hash, 0), acc = 1;
+	__u32 w;
+
+	for (w = 0; w < BW_PROBES_AHEAD; w++)
+		acc &= bw_probe_word(blk, bits, w);
+	if (!(acc & 1))
+		return 0;
+	for (w = BW_PROBES_AHEAD; w < BW_BLOCK_WORDS; w++)
+		acc &= bw_probe_word(blk, bits, w);
+	if (probes > BW_ROUND_PROBES) {
+		/*
+		 * Read the words again rather than keep round 0's: holding
+		 * them across this rare round makes clang spill them on
+		 * every lookup.
+		 */
+		__asm__ __volatile__("" ::: "memory");
+		bits = bw_round_bits(hash, 1);
+		for (w = 0; w < BW_BLOCK_WORDS; w++)
+			acc &= bw_probe_word(blk, bits, w);
+	}
+	return acc & 1;
+}
+
+/* Sets the probes of the key with this hash (probes: 8 or 16). */
+static __always_inline void bw_block_set(struct bw_block *blk, __u64 hash,
+					 __u32 probes)
+{
+	__u32 r, w;
+
+	for (r = 0; r * BW_ROUND_PROBES < probes && r < BW_MAX_ROUNDS; r++) {
+		__u64 bits = bw_round_bits(hash, r);
+
+		for (w = 0; w < BW_BLOCK_WORDS; w++)
+			blk->w[w] |= 1ULL << bw_round_bit(bits, w);
+	}
+}
+
+static __always_inline __u64 bw_cpu_to_be64(__u64 x)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap64(x);
+#else
+	return x;
+#endif
+}
+
+/*
+ * LPM key of an address (host-order numbers as above) at prefix length plen
+ * of its family. The trie ignores bits past prefixlen, so host bits need not
+ * be cleared for a lookup; the CLI clears them for inserts.
+ */
+static __always_inline void bw_lpm_key_set(struct bw_lpm_key *k, __u32 family,
+					   __u64 hi, __u64 lo, __u32 plen)
+{
+	__u64 w[2];
+
+	if (family == BW_V4) {
+		w[0] = 0;
+		w[1] = 0xffff00000000ULL | (lo & 0xffffffffULL);
+		k->prefixlen = plen + BW_LPM_V4_OFFSET;
+	} else {
+		w[0] = hi;
+		w[1] = lo;
+		k->prefixlen = plen;
+	}
+	w[0] = bw_cpu_to_be64(w[0]);
+	w[1] = bw_cpu_to_be64(w[1]);
+	__builtin_memcpy(k->addr, w, sizeof(w));
+}
+
+/*
+ * A header is used only if it is one this code can read: anything else (a
+ * zeroed .rodata, a filter of another format version) is no filter at all.
+ */
+static __always_inline int bw_hdr_valid(const struct bw_hdr *hdr)
+{
+	return hdr->magic == BW_MAGIC && hdr->version == BW_VERSION;
+}
+
+#endif /* __BW_HASH_H */

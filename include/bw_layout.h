@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * bw_layout.h - the layout contract between the XDP program and the CLI:
+ * the filter map's blocks (header, info, Bloom blocks), the per-CPU
+ * counters, the exact tries' key, flags, families, map and pin names.
+ * Types and constants only; the code that works on them is in bw_hash.h.
+ *
+ * Included by bpf/ (clang -target bpf) and by user/ and tests/ (gcc). Only
+ * <linux/types.h> types, no libc, no vmlinux.h: both compilers must produce
+ * the same layout, which the _Static_asserts below hold them to.
+ *
+ * Filter map layout (one BPF_MAP_TYPE_ARRAY, 64-byte values, BPF_F_MMAPABLE;
+ * the program is loaded with it as its own `blocks` map, and a reload swaps
+ * program and filter together on the interface):
+ *
+ *   block 0                 struct bw_hdr   the filter's parameters
+ *   block 1                 struct bw_info  what only the CLI reads (counts)
+ *   block 2 ...             regions of struct bw_block, one per target prefix
+ *                           length per family, in header order
+ *
+ * The data path never reads block 0: the CLI copies the header into the
+ * program's .rodata when it loads the program for this filter. Block 0 is
+ * where the CLI, bpftool and filter images find it.
+ *
+ * Region r (r = family * BW_MAX_LENGTHS + i) covers blocks
+ * [bw_region_start(hdr, r), hdr->region_end[r]); an unused region is empty.
+ */
+#ifndef __BW_LAYOUT_H
+#define __BW_LAYOUT_H
+
+#include <linux/types.h>
+
+#define BW_MAGIC 0x4d4f4c42 /* "BLOM" read as a little-endian __u32 */
+#define BW_VERSION 2
+
+#define BW_BLOCK_BYTES 64
+#define BW_BLOCK_BITS 512
+#define BW_BLOCK_WORDS 8
+/* Blocks before the first region: the header and the info block. */
+#define BW_HDR_BLOCKS 2
+
+/* Target prefix lengths per family; the data path tests each one present. */
+#define BW_MAX_LENGTHS 4
+#define BW_FAMILIES 2
+#define BW_REGIONS (BW_FAMILIES * BW_MAX_LENGTHS)
+/* Bits set per key inside its block: 8 or 16 (see bw_round_bits). */
+#define BW_MAX_PROBES 16
+/* Largest filter the CLI builds: 2^26 blocks = 4 GiB. */
+#define BW_MAX_BLOCKS (1U << 26)
+
+enum bw_family {
+	BW_V4 = 0,
+	BW_V6 = 1,
+};
+
+/* bw_hdr.flags */
+#define BW_F_MATCH_SRC (1U << 0) /* test the source address */
+#define BW_F_MATCH_DST (1U << 1) /* test the destination address */
+#define BW_F_MONITOR (1U << 2)	 /* count hits, pass them: never drop */
+#define BW_F_VERIFY (1U << 3)	 /* a hit drops only if the exact trie agrees */
+#define BW_F_ALLOW (1U << 4)	 /* the allowlist has entries: consult it */
+
+/*
+ * Block 0: everything the data path needs to know about the filter, which
+ * the program gets as constants (its .rodata copy), so the verifier removes
+ * the code this filter does not need. Regions are laid out back to back
+ * from BW_HDR_BLOCKS on, so only their ends are stored. Each region has its
+ * own probe count, sized for its own share of the target false-positive
+ * rate.
+ */
+struct bw_hdr {
+	__u32 magic;
+	__u16 version;
+	__u16 flags;
+	__u32 seed;
+	__u8 nlengths[BW_FAMILIES];
+	__u8 exact_slot; /* verify mode: slot of the exact trie to use */
+	__u8 pad;
+	/* Target prefix lengths, longest first; [family][i] for i < nlengths. */
+	__u8 plen[BW_FAMILIES][BW_MAX_LENGTHS];
+	/* Bits per key, 8 or 16, [family * BW_MAX_LENGTHS + i]. */
+	__u8 probes[BW_REGIONS];
+	/* Exclusive end block of each region, [family * BW_MAX_LENGTHS + i]. */
+	__u32 region_end[BW_REGIONS];
+};
+
+/*
+ * Block 1. Read and updated by the CLI only (status, add): the data path
+ * never touches it, so it may grow (within its block) without cost per
+ * packet.
+ */
+struct bw_info {
+	__u64 generation;     /* 1 for the first filter, +1 per swap */
+	__u64 entries;	      /* keys set in the filter */
+	__u64 source_entries; /* list entries before expansion */
+	__u32 region_entries[BW_REGIONS];
+	__u32 fpr_ppb; /* target false-positive rate, 1e-9 units */
+	__u32 reserved;
+};
+
+/* One cache line of the Bloom filter: a key's probes all fall in one. */
+struct bw_block {
+	__u64 w[BW_BLOCK_WORDS];
+};
+
+/*
+ * Per-CPU counters, one slot. Every packet counts once, in passed or a
+ * dropped_*: packets = passed + dropped_v4 + dropped_v6 (the CLI shows the
+ * sum; one store a packet fewer on the data path). not_ip, malformed,
+ * monitored, allowed, false_pos and no_filter are parts of passed.
+ */
+struct bw_stats {
+	__u64 passed;
+	__u64 dropped_v4;
+	__u64 dropped_v6;
+	__u64 not_ip;	 /* ARP, LLDP, MPLS ...: no address to test */
+	__u64 malformed; /* truncated or bad headers: passed, never dropped */
+	__u64 monitored; /* hits passed because the filter is in monitor mode */
+	__u64 allowed;	 /* hits passed because the allowlist matched */
+	__u64 false_pos; /* hits the exact trie refused (verify mode) */
+	__u64 no_filter; /* program loaded without a valid header: passed */
+};
+
+/*
+ * Exact LPM tries (allowlist, verify mode) hold both families under one key:
+ * IPv4 as the IPv4-mapped IPv6 address ::ffff:a.b.c.d, its prefix length
+ * plus 96. addr is in network byte order, as the LPM trie compares bytes.
+ */
+struct bw_lpm_key {
+	__u32 prefixlen;
+	__u8 addr[16];
+};
+
+#define BW_LPM_V4_OFFSET 96
+/* Allowlist capacity; the trie allocates per entry, not up front. */
+#define BW_ALLOW_MAX (1U << 20)
+/* Verify mode keeps two exact tries: the live one and the next one. */
+#define BW_EXACT_SLOTS 2
+
+/* Map names, the same in the BPF object, the pins and bpftool's listing. */
+#define BW_MAP_FILTER_ID filter_id /* holds a map id, not a filter */
+#define BW_MAP_BLOCKS blocks
+#define BW_MAP_STATS stats
+#define BW_MAP_ALLOW allow
+#define BW_MAP_EXACT exact
+#define BW_PIN_ROOT "/sys/fs/bpf/bloomwall"
+
+#define __bw_str(x) #x
+#define bw_textify(x) __bw_str(x)
+
+/*
+ * The header and the info block each live in one map value. Both are
+ * exactly one block today: a new field takes the room of pad or reserved.
+ */
+_Static_assert(BW_BLOCK_BYTES * 8 == BW_BLOCK_BITS, "block bytes vs bits");
+_Static_assert(BW_BLOCK_WORDS * 64 == BW_BLOCK_BITS, "block words vs bits");
+_Static_assert(sizeof(struct bw_block) == BW_BLOCK_BYTES,
+	       "struct bw_block is one map value");
+_Static_assert(sizeof(struct bw_hdr) <= BW_BLOCK_BYTES,
+	       "struct bw_hdr fits block 0");
+_Static_assert(sizeof(struct bw_info) <= BW_BLOCK_BYTES,
+	       "struct bw_info fits block 1");
+/* The CLI sums and names the counters as an array of __u64. */
+_Static_assert(sizeof(struct bw_stats) % sizeof(__u64) == 0,
+	       "struct bw_stats is whole __u64 counters");
+/* The LPM trie's key_size: 4 bytes of prefix length, 16 of address. */
+_Static_assert(sizeof(struct bw_lpm_key) == 20, "struct bw_lpm_key size");
+_Static_assert(BW_LPM_V4_OFFSET + 32 == 128,
+	       "an IPv4-mapped key is 96 bits of prefix, then the address");
+/* region_end holds block numbers up to BW_MAX_BLOCKS in a __u32. */
+_Static_assert(BW_MAX_BLOCKS <= 0xffffffffU - BW_HDR_BLOCKS,
+	       "block numbers fit region_end");
+_Static_assert(BW_MAX_LENGTHS <= 255 && BW_MAX_PROBES <= 255,
+	       "nlengths and probes are __u8");
+
+#endif /* __BW_LAYOUT_H */
