@@ -131,10 +131,4 @@ int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,
 int bw_dp_commit_addrs(struct bw_dp *dp, const char *const *addrs, __u16 flags,
 		       struct bw_filter_map *m);
 
-/*
- * Data dir of the real lists: $BW_DATA_DIR, else ../shared/data (from the
- * repo root), else /work/shared/data; NULL if none exists.
- */
-const char *bw_data_dir(void);
-
 #endif /* __BW_DATAPATH_H */

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -230,22 +229,6 @@ int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,
 		return err;
 	bw_fill_filter(m->mem, &plan, l);
 	return bw_dp_commit(dp, m);
-}
-
-const char *bw_data_dir(void)
-{
-	static const char *const dirs[] = { "../shared/data",
-					    "/work/shared/data" };
-	const char *env = getenv("BW_DATA_DIR");
-	struct stat st;
-	size_t i;
-
-	if (env && *env)
-		return env;
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (!stat(dirs[i], &st) && S_ISDIR(st.st_mode))
-			return dirs[i];
-	return NULL;
 }
 
 int bw_dp_commit_addrs(struct bw_dp *dp, const char *const *addrs, __u16 flags,

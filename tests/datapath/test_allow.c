@@ -864,7 +864,7 @@ static void check_sample(struct bw_dp *dp, const void *mem,
  */
 BW_TEST(test_verify_real_lists)
 {
-	const char *dir = bw_data_dir();
+	const char *dir = bw_test_data_dir();
 	struct bw_built b = BW_BUILT_INIT;
 	char paths[NREAL][512], *files[NREAL];
 	struct bw_list src, merged;
@@ -873,10 +873,8 @@ BW_TEST(test_verify_real_lists)
 
 	bw_list_init(&src);
 	bw_list_init(&merged);
-	if (!dir) {
-		TEST_SKIP("no data dir (set BW_DATA_DIR)");
+	if (!dir)
 		goto out;
-	}
 	for (i = 0; i < NREAL; i++) {
 		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir,
 			 real_files[i]);
@@ -1085,15 +1083,13 @@ static int walk(const char *dir, int depth)
 BW_TEST(test_cidr_all_data_files_load)
 {
 	static const char *const dirs[] = { "ipv4", "ipv6", "spamhaus" };
-	const char *dir = bw_data_dir();
+	const char *dir = bw_test_data_dir();
 	char path[512];
 	size_t i;
 	int n = 0;
 
-	if (!dir) {
-		TEST_SKIP("no data dir (set BW_DATA_DIR)");
+	if (!dir)
 		return;
-	}
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, dirs[i]);
 		n += walk(path, 0);
@@ -1108,7 +1104,7 @@ BW_TEST(test_cidr_all_data_files_load)
 BW_TEST(test_cidr_level1_targets)
 {
 	static const __u8 want[] = { 32, 24, 19, 12 };
-	const char *dir = bw_data_dir();
+	const char *dir = bw_test_data_dir();
 	struct bw_built b = BW_BUILT_INIT;
 	const struct bw_hdr *hdr;
 	const struct bw_info *info;
@@ -1116,10 +1112,8 @@ BW_TEST(test_cidr_level1_targets)
 	char path[512], *files[1] = { path };
 	int i;
 
-	if (!dir) {
-		TEST_SKIP("no data dir (set BW_DATA_DIR)");
+	if (!dir)
 		return;
-	}
 	snprintf(path, sizeof(path), "%s/ipv4/firehol/firehol_level1.netset",
 		 dir);
 	req_init(&req, files, 1, false, 0, 1);
@@ -1156,7 +1150,7 @@ static void print_cost(struct bw_dp *dp, const char *what, const char *src)
  */
 BW_TEST(test_verify_cost)
 {
-	const char *dir = bw_data_dir();
+	const char *dir = bw_test_data_dir();
 	struct bw_built b1 = BW_BUILT_INIT, b2 = BW_BUILT_INIT;
 	char paths[NREAL][512], *files[NREAL];
 	struct bw_prefix a = bw_addr("10.1.2.3");
@@ -1165,10 +1159,8 @@ BW_TEST(test_verify_cost)
 	__u8 one = 1;
 	size_t i;
 
-	if (!dir) {
-		TEST_SKIP("no data dir (set BW_DATA_DIR)");
+	if (!dir)
 		return;
-	}
 	for (i = 0; i < NREAL; i++) {
 		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir,
 			 real_files[i]);

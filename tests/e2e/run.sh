@@ -8,6 +8,8 @@
 #
 # Usage: tests/e2e/run.sh [TEST...]        (default: every test in ALL_TESTS)
 # Env:   BLOOMWALL  the binary (default ./bloomwall)
+#        BW_DATA_DIR the real blocklists (default ../shared/data from the
+#                   repository's root, as for the unit and datapath tests)
 #        V=1        print every test's output, not only a failing one's
 #
 # Each test prints "[name] PASS|FAIL|SKIPPED"; the last line is
@@ -26,8 +28,9 @@ SKIPPED_TEST=249
 # (about 1 in 10^5 for these tiny filters) is then decided once, not per run.
 SEED=(--seed 4242)
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-# Real blocklists: shared/data beside the repository, as in CI.
-BW_DATA=${BW_DATA:-$TOP/../shared/data}
+# Real blocklists: $BW_DATA_DIR, else shared/data beside the repository
+# (tests/test_helpers.h has the same rule for the C tests).
+BW_DATA_DIR=${BW_DATA_DIR:-$TOP/../shared/data}
 # shellcheck source=scripts/netns.sh
 . "$TOP/scripts/netns.sh"
 . "$TOP/tests/e2e/cidr_tests.sh"
@@ -522,12 +525,12 @@ test_skb_mode()
 # the end of each file must be drops, and the traffic verdicts hold.
 test_real_lists()
 {
-	local ipsum=$BW_DATA/ipv4/ipsum/ipsum.txt
-	local tor=$BW_DATA/ipv6/openshield/tor-exit-nodes_ipv6.txt
+	local ipsum=$BW_DATA_DIR/ipv4/ipsum/ipsum.txt
+	local tor=$BW_DATA_DIR/ipv6/openshield/tor-exit-nodes_ipv6.txt
 	local l first4 last4 first6 last6
 
 	if [ ! -r "$ipsum" ] || [ ! -r "$tor" ]; then
-		skip "no shared data at $BW_DATA"
+		skip "no shared data at $BW_DATA_DIR (set BW_DATA_DIR)"
 	fi
 	l=$(list a.txt "$BW_A4" "$BW_A6")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$ipsum" "$tor" "$l"

