@@ -374,7 +374,7 @@ BW_TEST(test_build_plan_limits)
 	ret = bw_plan_filter(&l, &o, &plan);
 	msgs = bw_capture_end(&cap);
 	ASSERT_EQ(ret, -E2BIG, "5 lengths");
-	ASSERT_STRSTR(msgs, "IPv4 list has more than 4 prefix lengths", "msg");
+	ASSERT_STREQ(msgs, "IPv4 list has more than 4 prefix lengths\n", "msg");
 	free(msgs);
 	o.fpr = 0;
 	ASSERT_EQ(bw_plan_filter(&l, &o, &plan), -EINVAL, "fpr 0");
