@@ -29,6 +29,7 @@ nsb=$tag-b
 deva=bwb$$a
 devb=bwb$$b
 
+# shellcheck disable=SC2317 # run by the EXIT trap below
 cleanup() {
 	ip netns del "$nsa" 2>/dev/null
 	ip netns del "$nsb" 2>/dev/null

@@ -10,6 +10,7 @@
 #
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
 
+# shellcheck disable=SC2034 # read by tests/e2e/run.sh, which sources this
 CIDR_TESTS="test_cidr_lists test_cidr_host_bits test_cidr_allow_file
 test_cidr_allow_runtime test_cidr_verify test_cidr_level1_verify"
 
@@ -162,8 +163,9 @@ test_cidr_allow_runtime()
 	assert_line "$OUT" "$BW_RX: 2 of 2 added (allowlist now 2 entries)" \
 		"allow counts the entries"
 	p1=$(hook_prog_id)
-	[ -n "$p1" ] && [ "$p1" != "$p0" ] ||
+	if [ -z "$p1" ] || [ "$p1" = "$p0" ]; then
 		fail "the first allowlist entry loads the program again: $p0 -> '$p1'"
+	fi
 	assert_eq "$(pinned_prog_id)" "$p1" "the pin names the new program"
 	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/allow" >"$TMP_DIR/allow.dump" ||
 		fail "bpftool map dump of the allowlist"

@@ -34,8 +34,9 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # Real blocklists: $BW_DATA_DIR, else shared/data beside the repository
 # (tests/test_helpers.h has the same rule for the C tests).
 BW_DATA_DIR=${BW_DATA_DIR:-$TOP/../shared/data}
-# shellcheck source=scripts/netns.sh
+# shellcheck source=../../scripts/netns.sh
 . "$TOP/scripts/netns.sh"
+# shellcheck source=cidr_tests.sh
 . "$TOP/tests/e2e/cidr_tests.sh"
 ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
 
@@ -729,9 +730,10 @@ hook_prog_id()
 # Gone once the kernel has freed it: after the packets in flight (RCU).
 assert_freed()
 {
-	local kind=$1 id=$2 i
+	local kind=$1 id=$2 tries=50
 
-	for i in $(seq 50); do
+	while [ "$tries" -gt 0 ]; do
+		tries=$((tries - 1))
 		bpftool "$kind" show id "$id" >/dev/null 2>&1 || return 0
 		sleep 0.1
 	done
@@ -750,7 +752,9 @@ test_prog_swap()
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
 	prog1=$(pinned_prog_id)
 	map1=$(registry_id)
-	[ -n "$prog1" ] && [ -n "$map1" ] || fail "no program or filter id pinned"
+	if [ -z "$prog1" ] || [ -z "$map1" ]; then
+		fail "no program or filter id pinned"
+	fi
 	assert_eq "$(hook_prog_id)" "$prog1" "the program on $BW_RX"
 	bpftool prog show id "$prog1" | grep -q "map_ids.*\b$map1\b" ||
 		fail "the program does not read the filter the registry names"
