@@ -4,7 +4,13 @@
 # line 'N passed, N failed' over all of them. Exit status non-zero if any
 # test failed or any suite did not finish.
 set -u
-cd "$(dirname "$0")/.."
+# A data dir given relative to the caller's directory stays the same dir
+# after the cd; unset, every suite takes ../shared/data from the root.
+if [ -n "${BW_DATA_DIR:-}" ]; then
+	BW_DATA_DIR=$(realpath -m -- "$BW_DATA_DIR")
+	export BW_DATA_DIR
+fi
+cd "$(dirname "$0")/.." || exit 1
 
 OUT=${OUTPUT:-.output}/tests
 export BLOOMWALL=${BLOOMWALL:-$PWD/${OUTPUT:-.output}/bloomwall}

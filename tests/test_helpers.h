@@ -15,7 +15,9 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <linux/types.h>
 
 extern int bw_test_failed_asserts;	/* in the current test */
@@ -207,6 +209,34 @@ static inline __u64 bw_test_xorshift64s(__u64 *s)
 	*s ^= *s << 25;
 	*s ^= *s >> 27;
 	return *s * 0x2545f4914f6cdd1dULL;
+}
+
+/*
+ * The shared test data (the real blocklists): $BW_DATA_DIR, else
+ * BW_TEST_DATA_DEFAULT. A relative path is taken from the current
+ * directory, which is the repository's root under make and tests/run.sh;
+ * CI clones the repository next to shared/. tests/e2e/run.sh follows the
+ * same rule.
+ */
+#define BW_TEST_DATA_DEFAULT "../shared/data"
+
+/*
+ * The data dir if it is a directory. Otherwise NULL, and the running test
+ * is marked skipped, naming the path it looked at.
+ */
+static inline const char *bw_test_data_dir(void)
+{
+	const char *dir = getenv("BW_DATA_DIR");
+	struct stat st;
+
+	if (!dir || !*dir)
+		dir = BW_TEST_DATA_DEFAULT;
+	if (!stat(dir, &st) && S_ISDIR(st.st_mode))
+		return dir;
+	bw_test_skip_flag = true;
+	fprintf(stderr, "  skipped: no data dir at %s (set BW_DATA_DIR)\n",
+		dir);
+	return NULL;
 }
 
 /*

@@ -2,7 +2,8 @@
 /*
  * The parts of the bench beyond the per-packet table: the real mixed list
  * (mixed.c), build and swap times (swap.c), the veth drop rate (veth.c),
- * and the check of the targets (targets.c).
+ * one packet through the CLI's own program (cost.c) and the check of the
+ * targets (targets.c).
  */
 #ifndef __BW_BENCH_EXTRA_H
 #define __BW_BENCH_EXTRA_H
@@ -20,6 +21,10 @@ int bench_build_swap(const struct bench_cfg *cfg);
 
 /* Frames per second dropped on a veth link: bloomwall vs XDP_DROP. */
 int bench_veth(const struct bench_cfg *cfg);
+
+/* ns/packet through the program as the CLI swaps it: small, real, verify. */
+int bench_prog_cost(const struct bench_cfg *cfg);
+void print_prog_cost(FILE *f);
 
 /* Sections 2 and 3 of the output. */
 void print_extra(FILE *f);

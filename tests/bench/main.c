@@ -28,9 +28,10 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: bench [--quick] [--out FILE] [--mixed FILE] [--veth NSA:DEVA:NSB:DEVB]\n"
-		"             [--cpu N] [--trials N] [--stride N] [--parts tmsv]\n"
+		"             [--cpu N] [--trials N] [--stride N] [--parts tmsvc]\n"
 		"             [--sizes N[,N...]] [--bloom-only]\n"
-		"parts: t table of random lists, m mixed list, s build and swap, v veth\n");
+		"parts: t table of random lists, m mixed list, s build and swap, v veth,\n"
+		"       c one packet through the CLI's program (small, real lists, verify)\n");
 }
 
 /* --sizes 1000000,10000000: the random list sizes to run, instead of the default. */
@@ -182,6 +183,7 @@ static void print_all(FILE *f, const struct bench_cfg *cfg, int argc,
 	for (i = 0; i < nsets; i++)
 		print_set(f, &sets[i], bw_row(&sets[i]));
 	print_extra(f);
+	print_prog_cost(f);
 	print_targets(f, sets, nsets);
 }
 
@@ -210,6 +212,8 @@ int main(int argc, char **argv)
 		err = bench_build_swap(&cfg);
 	if (!err && cfg.veth && part(&cfg, 'v'))
 		err = bench_veth(&cfg);
+	if (!err && part(&cfg, 'c'))
+		err = bench_prog_cost(&cfg);
 	print_all(stdout, &cfg, argc, argv);
 	if (cfg.results_path)
 		out = fopen(cfg.results_path, "w");

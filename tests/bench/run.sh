@@ -7,8 +7,9 @@
 # BENCH_QUICK=1 in the environment: smaller sizes, fewer trials.
 # Harness options (make bench BENCH_ARGS="..."): --sizes 123666,10000000
 # picks the random list sizes; --bloom-only skips the exact structures (a
-# one-minute A/B of bloomwall against the bare lookup); --parts tmsv picks
-# the parts (t table, m mixed list, s build and swap, v veth); --trials N.
+# one-minute A/B of bloomwall against the bare lookup); --parts tmsvc picks
+# the parts (t table, m mixed list, s build and swap, v veth, c one packet
+# through the CLI's program); --trials N.
 
 set -u
 
@@ -28,6 +29,7 @@ nsb=$tag-b
 deva=bwb$$a
 devb=bwb$$b
 
+# shellcheck disable=SC2317 # run by the EXIT trap below
 cleanup() {
 	ip netns del "$nsa" 2>/dev/null
 	ip netns del "$nsb" 2>/dev/null

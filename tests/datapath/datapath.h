@@ -54,15 +54,20 @@ int bw_dp_stats(struct bw_dp *dp, struct bw_stats *sum);
 /* One BPF_PROG_TEST_RUN of the frame. 0 or -errno; XDP action in *retval. */
 int bw_dp_run(struct bw_dp *dp, const void *pkt, size_t len, __u32 *retval);
 
-/* The outcome of one packet: an action and exactly which counters move. */
+/*
+ * The outcome of one packet: an action and exactly which counters move.
+ * Every one passes (+1 passed and the counter it names) but the drops.
+ */
 enum bw_outcome {
-	BW_OUT_PASS, /* tested, not listed */
+	BW_OUT_PASS, /* tested, not listed (a Bloom miss) */
 	BW_OUT_NOT_IP,
 	BW_OUT_MALFORMED,
 	BW_OUT_NO_FILTER,
 	BW_OUT_MONITOR,
-	BW_OUT_DROP_V4,
-	BW_OUT_DROP_V6,
+	BW_OUT_ALLOWED,	  /* a hit the allowlist passed */
+	BW_OUT_FALSE_POS, /* a hit verify mode's exact trie refused */
+	BW_OUT_DROP_V4,	  /* +1 dropped_v4 only */
+	BW_OUT_DROP_V6,	  /* +1 dropped_v6 only */
 };
 
 const char *bw_outcome_str(enum bw_outcome o);
@@ -130,11 +135,5 @@ int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,
  */
 int bw_dp_commit_addrs(struct bw_dp *dp, const char *const *addrs, __u16 flags,
 		       struct bw_filter_map *m);
-
-/*
- * Data dir of the real lists: $BW_DATA_DIR, else ../shared/data (from the
- * repo root), else /work/shared/data; NULL if none exists.
- */
-const char *bw_data_dir(void);
 
 #endif /* __BW_DATAPATH_H */

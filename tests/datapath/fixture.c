@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -137,6 +136,8 @@ const char *bw_outcome_str(enum bw_outcome o)
 		[BW_OUT_MALFORMED] = "malformed",
 		[BW_OUT_NO_FILTER] = "no_filter",
 		[BW_OUT_MONITOR] = "monitored",
+		[BW_OUT_ALLOWED] = "allowed",
+		[BW_OUT_FALSE_POS] = "false_pos",
 		[BW_OUT_DROP_V4] = "dropped_v4",
 		[BW_OUT_DROP_V6] = "dropped_v6",
 	};
@@ -160,27 +161,19 @@ static void outcome_delta(enum bw_outcome o, struct bw_stats *d)
 	d->malformed = o == BW_OUT_MALFORMED;
 	d->no_filter = o == BW_OUT_NO_FILTER;
 	d->monitored = o == BW_OUT_MONITOR;
+	d->allowed = o == BW_OUT_ALLOWED;
+	d->false_pos = o == BW_OUT_FALSE_POS;
 }
-
-static const char *const stat_names[] = {
-	"passed",    "dropped_v4", "dropped_v6", "not_ip",    "malformed",
-	"monitored", "allowed",	   "false_pos",	 "no_filter",
-};
-
-_Static_assert(sizeof(stat_names) / sizeof(stat_names[0]) ==
-		       sizeof(struct bw_stats) / sizeof(__u64),
-	       "a counter was added to struct bw_stats: name it here");
 
 bool bw_dp_expect(struct bw_dp *dp, const char *name, const void *pkt,
 		  size_t len, enum bw_outcome want)
 {
 	struct bw_stats before, after, d;
-	const __u64 *b = (const __u64 *)&before, *a = (const __u64 *)&after;
-	const __u64 *e = (const __u64 *)&d;
+	const struct bw_stats_field *f;
 	__u32 retval = ~0U;
 	int before_failed = bw_test_failed_asserts;
 	char what[160];
-	size_t f;
+	size_t i;
 
 	if (!ASSERT_OK(bw_dp_stats(dp, &before), "stats before"))
 		return false;
@@ -194,10 +187,12 @@ bool bw_dp_expect(struct bw_dp *dp, const char *name, const void *pkt,
 		  want == BW_OUT_DROP_V4 || want == BW_OUT_DROP_V6 ? XDP_DROP
 								   : XDP_PASS,
 		  what);
-	for (f = 0; f < sizeof(stat_names) / sizeof(stat_names[0]); f++) {
+	for (i = 0; i < bw_stats_nfields; i++) {
+		f = &bw_stats_fields[i];
 		snprintf(what, sizeof(what), "%s (len %zu, want %s): %s delta",
-			 name, len, bw_outcome_str(want), stat_names[f]);
-		ASSERT_EQ(a[f] - b[f], e[f], what);
+			 name, len, bw_outcome_str(want), f->name);
+		ASSERT_EQ(bw_stats_get(&after, f) - bw_stats_get(&before, f),
+			  bw_stats_get(&d, f), what);
 	}
 	return bw_test_failed_asserts == before_failed;
 }
@@ -230,22 +225,6 @@ int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,
 		return err;
 	bw_fill_filter(m->mem, &plan, l);
 	return bw_dp_commit(dp, m);
-}
-
-const char *bw_data_dir(void)
-{
-	static const char *const dirs[] = { "../shared/data",
-					    "/work/shared/data" };
-	const char *env = getenv("BW_DATA_DIR");
-	struct stat st;
-	size_t i;
-
-	if (env && *env)
-		return env;
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (!stat(dirs[i], &st) && S_ISDIR(st.st_mode))
-			return dirs[i];
-	return NULL;
 }
 
 int bw_dp_commit_addrs(struct bw_dp *dp, const char *const *addrs, __u16 flags,

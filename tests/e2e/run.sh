@@ -8,6 +8,8 @@
 #
 # Usage: tests/e2e/run.sh [TEST...]        (default: every test in ALL_TESTS)
 # Env:   BLOOMWALL  the binary (default ./bloomwall)
+#        BW_DATA_DIR the real blocklists (default ../shared/data from the
+#                   repository's root, as for the unit and datapath tests)
 #        V=1        print every test's output, not only a failing one's
 #
 # Each test prints "[name] PASS|FAIL|SKIPPED"; the last line is
@@ -22,14 +24,19 @@ test_status test_stats_dump test_prog_swap test_link_reload test_real_lists test
 test_foreign_xdp test_reload_under_traffic"
 
 SKIPPED_TEST=249
+# The CLI's messages as user/ writes them: strerror() and number formats of
+# the C locale, whatever the caller's.
+export LC_ALL=C
 # A fixed hash seed: whether an unlisted test address is a false positive
 # (about 1 in 10^5 for these tiny filters) is then decided once, not per run.
 SEED=(--seed 4242)
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-# Real blocklists: shared/data beside the repository, as in CI.
-BW_DATA=${BW_DATA:-$TOP/../shared/data}
-# shellcheck source=scripts/netns.sh
+# Real blocklists: $BW_DATA_DIR, else shared/data beside the repository
+# (tests/test_helpers.h has the same rule for the C tests).
+BW_DATA_DIR=${BW_DATA_DIR:-$TOP/../shared/data}
+# shellcheck source=../../scripts/netns.sh
 . "$TOP/scripts/netns.sh"
+# shellcheck source=cidr_tests.sh
 . "$TOP/tests/e2e/cidr_tests.sh"
 ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
 
@@ -88,10 +95,63 @@ bw()
 	[ "$rc" -eq "$want" ] || fail "bloomwall $*: exit $rc, expected $want"
 }
 
-# assert_grep FILE ERE WHAT: FILE (usually $OUT or $ERR) matches ERE.
+# assert_grep FILE ERE WHAT: FILE (usually $OUT or $ERR) matches ERE. For
+# lines with numbers a test cannot know; anchor the whole line (^...$).
 assert_grep()
 {
 	grep -qE -- "$2" "$1" || fail "$3: no match for /$2/ in $(basename "$1")"
+}
+
+# assert_line FILE TEXT WHAT: a line of FILE is exactly TEXT: the CLI's
+# message as user/ prints it, with the test's names filled in.
+assert_line()
+{
+	grep -qxF -- "$2" "$1" || fail "$3: no line '$2' in $(basename "$1")"
+}
+
+# kv FILE KEY: the value of the first row KEY of `status`, which prints its
+# rows as '    %-22s %s' (KEY, VALUE; kv() in user/cmd_status.c). Empty if
+# there is none.
+kv()
+{
+	awk -v key="$2" 'substr($0, 1, 4) == "    " && substr($0, 27, 1) == " " {
+		k = substr($0, 5, 22)
+		sub(/ +$/, "", k)
+		if (k == key) { print substr($0, 28); exit }
+	}' "$1"
+}
+
+# assert_kv FILE KEY VALUE WHAT: the status row KEY reads exactly VALUE.
+assert_kv()
+{
+	assert_eq "$(kv "$1" "$2")" "$3" "$4 (status row '$2')"
+}
+
+# json FILE EXPR: the Python expression EXPR on d, the JSON document in FILE
+# parsed by Python's json, printed back as compact JSON.
+json()
+{
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(json.dumps(eval(sys.argv[2]), separators=(",", ":")))' "$1" "$2" ||
+		fail "$(basename "$1") is not JSON with $2"
+}
+
+# The messages of user/ that several tests expect, for IFACE $1.
+msg_not_attached()
+{
+	echo "$1: bloomwall is not attached (nothing pinned at $BW_PIN_ROOT/$1). Try 'bloomwall status', or 'bloomwall attach $1 LIST...'."
+}
+
+msg_detach_not_attached()
+{
+	echo "bloomwall is not attached to $1; nothing to detach (see 'bloomwall status')"
+}
+
+# A list file that is not there: FILE: strerror (hint), from user/list.c.
+msg_no_file()
+{
+	echo "$1: No such file or directory (check the path; \"-\" reads standard input)"
 }
 
 assert_eq()
@@ -149,8 +209,7 @@ expect_monitored()
 # The filter generation as `status IFACE` prints it.
 generation()
 {
-	"$BLOOMWALL" status "$BW_RX" 2>/dev/null |
-		sed -nE 's/.*[Gg]eneration[^0-9]*([0-9]+).*/\1/p' | head -n 1
+	kv <("$BLOOMWALL" status "$BW_RX" 2>/dev/null) generation
 }
 
 assert_detached()
@@ -221,7 +280,9 @@ test_missing_list()
 
 	l=$(list a.txt "$BW_A4")
 	bw 1 attach "$BW_RX" --mode native "$l" "$TMP_DIR/no-such-list"
-	assert_grep "$ERR" "no-such-list" "the error names the missing file"
+	assert_line "$ERR" "$(msg_no_file "$TMP_DIR/no-such-list")" \
+		"the error names the missing file"
+	assert_line "$ERR" "$BW_RX: nothing attached" "attach says it did nothing"
 	assert_detached
 	expect_delivered "$BW_A4" "$BW_RX4"
 }
@@ -232,7 +293,9 @@ test_bad_line()
 
 	l=$(list bad.txt "# header" "$BW_A4" "10.77.0.999" "$BW_A6")
 	bw 1 attach "$BW_RX" --mode native "$l"
-	assert_grep "$ERR" "$l:3:" "the error says file:line"
+	assert_line "$ERR" "$l:3: not an IP address: \"10.77.0.999\"" \
+		"the error says file:line and why"
+	assert_line "$ERR" "$BW_RX: nothing attached" "attach says it did nothing"
 	assert_detached
 	expect_delivered "$BW_A4" "$BW_RX4"
 }
@@ -243,7 +306,9 @@ test_skip_invalid()
 
 	l=$(list bad.txt "$BW_A4" "not-an-address!" "$BW_A6")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --skip-invalid "$l"
-	assert_grep "$ERR" "$l:2:" "the skipped line is reported as file:line"
+	assert_line "$ERR" \
+		"$l:2: not an IP address range: \"not-an-address!\" (skipped)" \
+		"the skipped line is reported as file:line"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
 	expect_delivered "$BW_B4" "$BW_RX4"
@@ -255,7 +320,9 @@ test_unknown_iface()
 
 	l=$(list a.txt "$BW_A4")
 	bw 2 attach bwnosuch0 --mode native "$l"
-	assert_grep "$ERR" "bwnosuch0" "the error names the interface"
+	assert_line "$ERR" \
+		"bloomwall: there is no interface named 'bwnosuch0' here (see 'ip link')" \
+		"the error names the interface"
 	[ -e "$BW_PIN_ROOT/bwnosuch0" ] && fail "pins made for a missing interface"
 	return 0
 }
@@ -270,7 +337,9 @@ test_double_attach()
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
 	gen=$(generation)
 	bw 1 attach "$BW_RX" --mode native "$l2"
-	assert_grep "$ERR" "already" "the error says it is already attached"
+	assert_line "$ERR" \
+		"bloomwall is already attached to $BW_RX; use 'bloomwall reload $BW_RX LIST...' or 'bloomwall detach $BW_RX'" \
+		"the error says it is already attached"
 	assert_eq "$(generation)" "$gen" "generation after the refused attach"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_delivered "$BW_B4" "$BW_RX4"
@@ -287,9 +356,17 @@ test_reload_bad_list()
 	gen=$(generation)
 	[ -n "$gen" ] || fail "status shows no generation"
 	bw 1 reload "$BW_RX" "$bad"
-	assert_grep "$ERR" "$bad:2:" "the error says file:line"
+	assert_line "$ERR" "$bad:2: not an IP address: \"10.77.0.300\"" \
+		"the error says file:line and why"
+	assert_line "$ERR" \
+		"$BW_RX: nothing changed: the running filter (generation $gen) is as it was" \
+		"reload says nothing changed"
 	bw 1 reload "$BW_RX" "$TMP_DIR/no-such-list"
-	assert_grep "$ERR" "no-such-list" "the error names the missing file"
+	assert_line "$ERR" "$(msg_no_file "$TMP_DIR/no-such-list")" \
+		"the error names the missing file"
+	assert_line "$ERR" \
+		"$BW_RX: nothing changed: the running filter (generation $gen) is as it was" \
+		"reload says nothing changed"
 	assert_eq "$(generation)" "$gen" "generation after failed reloads"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
@@ -318,30 +395,46 @@ print(" ".join(v))' "$1" "$2") || return 1
 # replaces the filter, keeping the allowlist.
 test_reload_unreadable()
 {
-	local l1 l2
+	local l1 l2 unreadable
 
 	l1=$(list a.txt "$BW_A4" "$BW_A6")
 	l2=$(list b.txt "$BW_B4" "$BW_A4")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
 	bw 0 allow "$BW_RX" "$BW_A4"
 	bw 0 status "$BW_RX"
-	assert_grep "$OUT" "filter header +the filter's" "program and map agree"
+	assert_kv "$OUT" "filter header" "the filter's (loaded with it)" \
+		"program and map agree"
 	# A changed seed byte: the map's header is still valid, but the running
 	# program keeps the one it was loaded with, and status says they differ.
 	poke_header 8 0x5a || fail "cannot overwrite the header's seed"
 	bw 0 status "$BW_RX"
-	assert_grep "$OUT" "filter header +DIFFERS" "status sees the difference"
+	assert_kv "$OUT" "filter header" \
+		"DIFFERS from the filter map's: the program runs with the one it was loaded with; 'bloomwall reload $BW_RX LIST...' makes them one" \
+		"status sees the difference"
 	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
 	poke_header 4 0x09 || fail "cannot overwrite the header's version"
 	bw 0 status "$BW_RX"
-	assert_grep "$ERR" "not a valid bloomwall filter" "status on a bad header"
+	unreadable="$BW_RX: cannot read the running filter: it is not a valid bloomwall filter. Rebuild it with 'bloomwall reload $BW_RX LIST...'."
+	assert_line "$ERR" "$unreadable" "status on a bad header"
+	# The Filter section's state row (the Program section has one too).
+	assert_line "$OUT" \
+		"$(printf '    %-22s %s' state "unreadable (see the message above)")" \
+		"status on a bad header"
 	bw 1 query "$BW_RX" "$BW_A6"
+	assert_line "$ERR" "$unreadable" "query on a bad header"
 	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
 	bw 0 reload "$BW_RX" "${SEED[@]}" "$l2"
-	assert_grep "$ERR" "not one this bloomwall can read" "reload says why"
+	# The format version in it is the CLI's own: any number.
+	assert_grep "$ERR" \
+		"^$BW_RX: the running filter is not one this bloomwall can read \\(corrupt, or format version other than [0-9]+\\); it is replaced with a new one: enforce, --match src and --fpr 0\\.1% unless given\$" \
+		"reload says why"
+	assert_line "$OUT" \
+		"$BW_RX: swapped in generation 1 (replaces the unreadable filter)" \
+		"reload says what it replaced"
 	bw 0 status "$BW_RX"
-	assert_grep "$OUT" "allowlist +1 entry" "the allowlist is kept"
-	assert_grep "$OUT" "filter header +the filter's" "agree again"
+	assert_kv "$OUT" allowlist "1 entry" "the allowlist is kept"
+	assert_kv "$OUT" "filter header" "the filter's (loaded with it)" \
+		"agree again"
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	expect_delivered "$BW_A4" "$BW_RX4"
 	expect_delivered "$BW_A6" "$BW_RX6"
@@ -350,19 +443,24 @@ test_reload_unreadable()
 # Verbs that need a running filter say so on an interface without one.
 test_not_attached()
 {
-	local l verb
+	local l verb want
 
 	l=$(list a.txt "$BW_A4")
 	for verb in "query $BW_RX $BW_A4" "add $BW_RX $BW_A4" "status $BW_RX" \
 		    "reload $BW_RX $l" "detach $BW_RX"; do
 		# shellcheck disable=SC2086
 		bw 1 $verb
-		assert_grep "$ERR" "$BW_RX" "'${verb%% *}' names the interface"
-		assert_grep "$ERR" "not attached|attach" \
-			"'${verb%% *}' says bloomwall is not attached"
+		if [ "${verb%% *}" = detach ]; then
+			want=$(msg_detach_not_attached "$BW_RX")
+		else
+			want=$(msg_not_attached "$BW_RX")
+		fi
+		assert_line "$ERR" "$want" \
+			"'${verb%% *}' says bloomwall is not attached to $BW_RX"
 	done
 	bw 0 status
-	assert_grep "$OUT" "not attached" "status with nothing attached says so"
+	assert_line "$OUT" "bloomwall is not attached to any interface" \
+		"status with nothing attached says so"
 	assert_detached
 	expect_delivered "$BW_A4" "$BW_RX4"
 }
@@ -375,7 +473,8 @@ test_detach_twice()
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
 	bw 0 detach "$BW_RX"
 	bw 1 detach "$BW_RX"
-	assert_grep "$ERR" "not attached|attach" "second detach says why"
+	assert_line "$ERR" "$(msg_detach_not_attached "$BW_RX")" \
+		"second detach says why"
 	assert_detached
 	expect_delivered "$BW_A4" "$BW_RX4"
 }
@@ -387,11 +486,13 @@ test_query()
 	l=$(list a.txt "$BW_A4" "$BW_A6")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
 	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4" "$BW_A6" "$BW_B6"
-	assert_grep "$OUT" "$BW_A4.*drop" "listed $BW_A4"
-	assert_grep "$OUT" "$BW_B4.*pass" "unlisted $BW_B4"
-	assert_grep "$OUT" "$BW_A6.*drop" "listed $BW_A6"
-	assert_grep "$OUT" "$BW_B6.*pass" "unlisted $BW_B6"
+	assert_line "$OUT" "$BW_A4  drop (in blocklist /32 region)" "listed $BW_A4"
+	assert_line "$OUT" "$BW_B4  pass" "unlisted $BW_B4"
+	assert_line "$OUT" "$BW_A6  drop (in blocklist /128 region)" "listed $BW_A6"
+	assert_line "$OUT" "$BW_B6  pass" "unlisted $BW_B6"
 	bw 2 query "$BW_RX" 10.77.0.256
+	assert_line "$ERR" "bloomwall query: not an IP address: \"10.77.0.256\"" \
+		"query names the bad address"
 }
 
 # add sets bits in place: query and real traffic agree at once. It can only
@@ -403,14 +504,20 @@ test_add()
 	l=$(list a.txt "$BW_A4")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
 	bw 1 add "$BW_RX" "$BW_C6"
-	assert_grep "$ERR" "reload" "add to a missing region points to reload"
+	assert_line "$ERR" \
+		"$BW_RX: the running filter has no IPv6 target length of /128 or longer, so $BW_C6 cannot be added without blocking more than it says; add it through 'bloomwall reload'" \
+		"add to a missing region points to reload"
 	bw 0 reload "$BW_RX" "${SEED[@]}" "$l" "$(list a6.txt "$BW_A6")"
 	gen=$(generation)
 	expect_delivered "$BW_C4" "$BW_RX4"
 	bw 0 add "$BW_RX" "$BW_C4" "$BW_C6"
+	assert_line "$OUT" "$BW_C4  added" "add reports $BW_C4"
+	assert_line "$OUT" \
+		"$BW_RX: 2 of 2 added to filter generation $gen (now 4 entries)" \
+		"add counts what it added"
 	bw 0 query "$BW_RX" "$BW_C4" "$BW_C6"
-	assert_grep "$OUT" "$BW_C4.*drop" "added $BW_C4"
-	assert_grep "$OUT" "$BW_C6.*drop" "added $BW_C6"
+	assert_line "$OUT" "$BW_C4  drop (in blocklist /32 region)" "added $BW_C4"
+	assert_line "$OUT" "$BW_C6  drop (in blocklist /128 region)" "added $BW_C6"
 	assert_eq "$(generation)" "$gen" "add must not swap the filter"
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_C6" "$BW_RX6" dropped_v6
@@ -418,13 +525,16 @@ test_add()
 	expect_delivered "$BW_B4" "$BW_RX4"
 	# A prefix goes in as the /32 keys that cover it (B4 is 10.77.0.3).
 	bw 0 add "$BW_RX" 10.77.0.0/30
-	assert_grep "$OUT" "10.77.0.0/30 +added \(.*of its 4 keys at /32" \
-		"a /30 is 4 keys at /32"
+	assert_line "$OUT" "10.77.0.0/30  added (3 of its 4 keys at /32 were new)" \
+		"a /30 is 4 keys at /32, A4 among them"
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	bw 1 add "$BW_RX" 10.0.0.0/8
-	assert_grep "$ERR" "2\^24 keys.*reload" "a /8 is too many keys in place"
+	assert_line "$ERR" \
+		"$BW_RX: 10.0.0.0/8 would take 2^24 keys at the filter's IPv4 target length /32 (at most 65536 in place); add it through 'bloomwall reload'" \
+		"a /8 is too many keys in place"
 	bw 0 add "$BW_RX" 10.77.1.0/24
-	assert_grep "$ERR" "past its target false-positive rate" \
+	assert_grep "$ERR" \
+		"^$BW_RX: the filter is now past its target false-positive rate \\(about [0-9.e+-]+% where it was sized for 0\\.1%\\): rebuild it with 'bloomwall reload' and the entries in a LIST\$" \
 		"256 keys in a filter sized for 2: add says to rebuild"
 	assert_eq "$(generation)" "$gen" "add must not swap the filter"
 }
@@ -467,7 +577,9 @@ test_monitor()
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --monitor "$l"
 	expect_monitored "$BW_A4" "$BW_RX4"
 	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4"
-	assert_grep "$OUT" "$BW_A4.*pass.*monitor" "query in monitor mode"
+	assert_line "$OUT" "$BW_A4  pass (monitor mode: would drop)" \
+		"query in monitor mode"
+	assert_line "$OUT" "$BW_B4  pass" "query in monitor mode, unlisted"
 	bw 0 reload "$BW_RX" "${SEED[@]}" --enforce "$l"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	bw 0 reload "$BW_RX" "${SEED[@]}" --monitor "$l"
@@ -484,7 +596,7 @@ test_match_dst()
 	l=$(list dst.txt "$BW_RX4" "$BW_A6")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --match dst "$l"
 	bw 0 status "$BW_RX"
-	assert_grep "$OUT" "match +dst" "status shows the match direction"
+	assert_kv "$OUT" match "dst address" "status shows the match direction"
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 	expect_delivered "$BW_A6" "$BW_RX6"
@@ -504,7 +616,7 @@ test_skb_mode()
 	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
 	expect_delivered "$BW_B4" "$BW_RX4"
 	bw 0 status "$BW_RX"
-	assert_grep "$OUT" "XDP mode +skb" "status shows skb mode"
+	assert_kv "$OUT" "XDP mode" skb "status shows skb mode"
 	# A reload replaces the program in skb mode too, and stays there.
 	l=$(list b.txt "$BW_B4")
 	bw 0 reload "$BW_RX" "${SEED[@]}" "$l"
@@ -522,12 +634,12 @@ test_skb_mode()
 # the end of each file must be drops, and the traffic verdicts hold.
 test_real_lists()
 {
-	local ipsum=$BW_DATA/ipv4/ipsum/ipsum.txt
-	local tor=$BW_DATA/ipv6/openshield/tor-exit-nodes_ipv6.txt
+	local ipsum=$BW_DATA_DIR/ipv4/ipsum/ipsum.txt
+	local tor=$BW_DATA_DIR/ipv6/openshield/tor-exit-nodes_ipv6.txt
 	local l first4 last4 first6 last6
 
 	if [ ! -r "$ipsum" ] || [ ! -r "$tor" ]; then
-		skip "no shared data at $BW_DATA"
+		skip "no shared data at $BW_DATA_DIR (set BW_DATA_DIR)"
 	fi
 	l=$(list a.txt "$BW_A4" "$BW_A6")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$ipsum" "$tor" "$l"
@@ -536,10 +648,15 @@ test_real_lists()
 	first6=$(grep -v '^#' "$tor" | head -n 1)
 	last6=$(tail -n 1 "$tor")
 	bw 0 query "$BW_RX" "$first4" "$last4" "$first6" "$last6"
-	[ "$(grep -c ' drop' "$OUT")" -eq 4 ] || fail "listed entries not all drop"
+	assert_line "$OUT" "$first4  drop (in blocklist /32 region)" "first IPv4"
+	assert_line "$OUT" "$last4  drop (in blocklist /32 region)" "last IPv4"
+	assert_line "$OUT" "$first6  drop (in blocklist /128 region)" "first IPv6"
+	assert_line "$OUT" "$last6  drop (in blocklist /128 region)" "last IPv6"
 	bw 0 status "$BW_RX"
-	# 108,919 ipsum + 619 tor + 2 test addresses, before merging.
-	assert_grep "$OUT" "source prefixes +109,?540 " "status counts the real entries"
+	# 108,919 ipsum + 619 tor + 2 test addresses, all at full length.
+	assert_kv "$OUT" "source prefixes" \
+		"109540 -> 109540 entries (expansion x1.00)" \
+		"status counts the real entries"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
 	expect_delivered "$BW_B4" "$BW_RX4"
@@ -554,16 +671,24 @@ test_status()
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	bw 0 status "$BW_RX"
-	assert_grep "$OUT" "$BW_RX" "status names the interface"
-	assert_grep "$OUT" "[Gg]eneration[^0-9]*1([^0-9]|$)" "first generation"
-	assert_grep "$OUT" "native" "XDP mode"
-	assert_grep "$OUT" "[Ee]ntries[^0-9]*3([^0-9]|$)" "entries"
-	assert_grep "$OUT" "[Dd]ropped.*3" "dropped counter"
-	assert_grep "$OUT" "[Pp]ackets" "packets counter"
+	assert_grep "$OUT" "^bloomwall on $BW_RX \\(ifindex [0-9]+\\)\$" \
+		"status names the interface"
+	assert_kv "$OUT" state attached "state"
+	assert_kv "$OUT" generation 1 "first generation"
+	assert_kv "$OUT" "XDP mode" native "XDP mode"
+	assert_kv "$OUT" entries 3 "entries"
+	assert_kv "$OUT" dropped_v4 3 "dropped counter"
+	assert_kv "$OUT" dropped_v6 0 "dropped counter"
+	# Every packet counts in exactly one of passed, dropped_v4, dropped_v6.
+	assert_eq "$(kv "$OUT" packets)" \
+		$(($(kv "$OUT" passed) + $(kv "$OUT" dropped_v4) + $(kv "$OUT" dropped_v6))) \
+		"packets counter"
 	bw 0 reload "$BW_RX" "${SEED[@]}" "$l"
 	assert_eq "$(generation)" 2 "generation after one reload"
 	bw 0 status
-	assert_grep "$OUT" "$BW_RX" "status without IFACE lists $BW_RX"
+	assert_grep "$OUT" "^bloomwall on $BW_RX \\(ifindex [0-9]+\\)\$" \
+		"status without IFACE lists $BW_RX"
+	assert_kv "$OUT" generation 2 "status without IFACE"
 }
 
 # The stats pin is readable with plain bpftool: BTF names every field.
@@ -605,9 +730,10 @@ hook_prog_id()
 # Gone once the kernel has freed it: after the packets in flight (RCU).
 assert_freed()
 {
-	local kind=$1 id=$2 i
+	local kind=$1 id=$2 tries=50
 
-	for i in $(seq 50); do
+	while [ "$tries" -gt 0 ]; do
+		tries=$((tries - 1))
 		bpftool "$kind" show id "$id" >/dev/null 2>&1 || return 0
 		sleep 0.1
 	done
@@ -626,7 +752,9 @@ test_prog_swap()
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
 	prog1=$(pinned_prog_id)
 	map1=$(registry_id)
-	[ -n "$prog1" ] && [ -n "$map1" ] || fail "no program or filter id pinned"
+	if [ -z "$prog1" ] || [ -z "$map1" ]; then
+		fail "no program or filter id pinned"
+	fi
 	assert_eq "$(hook_prog_id)" "$prog1" "the program on $BW_RX"
 	bpftool prog show id "$prog1" | grep -q "map_ids.*\b$map1\b" ||
 		fail "the program does not read the filter the registry names"
@@ -639,7 +767,8 @@ test_prog_swap()
 	bpftool prog show id "$prog2" | grep -q "map_ids.*\b$map2\b" ||
 		fail "the new program does not read the new filter"
 	bw 0 status --json "$BW_RX"
-	assert_grep "$OUT" "\"id\":$prog2," "status --json names the new program"
+	assert_eq "$(json "$OUT" 'd[0]["program"]["id"]')" "$prog2" \
+		"status --json names the new program"
 	assert_freed prog "$prog1"
 	assert_freed map "$map1"
 	expect_delivered "$BW_A4" "$BW_RX4"
@@ -662,10 +791,12 @@ test_link_reload()
 	l1=$(list a.txt "$BW_A4")
 	l2=$(list b.txt "$BW_B4")
 	bw 0 attach "$BW_RX" --mode native --link "${SEED[@]}" "$l1"
-	assert_grep "$OUT" "bpf_link of bloomwall's own" "attach says how"
 	[ -e "$BW_PIN_ROOT/$BW_RX/link" ] || fail "no link pinned"
 	prog1=$(pinned_prog_id)
 	[ -n "$prog1" ] || fail "no program pinned"
+	assert_line "$OUT" \
+		"$BW_RX: attached in native mode (bpf_link of bloomwall's own; libxdp: not used (--link)), program id $prog1" \
+		"attach says how"
 	assert_eq "$(link_prog_id)" "$prog1" "the link's program"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	bw 0 reload "$BW_RX" "${SEED[@]}" "$l2"
@@ -685,14 +816,24 @@ test_usage()
 	local verb
 
 	bw 2
+	assert_line "$ERR" "Usage: bloomwall [-v] VERB [OPTIONS] ARGS..." \
+		"no verb: the usage"
 	bw 2 frobnicate
+	assert_line "$ERR" "bloomwall: unknown verb 'frobnicate'" "unknown verb"
 	for verb in attach reload status query add detach; do
 		bw 0 "$verb" --help
-		assert_grep "$OUT" "$verb" "$verb --help"
+		assert_grep "$OUT" "^Usage: bloomwall $verb [[A-Z]" "$verb --help"
 	done
 	bw 2 attach "$BW_RX"
+	assert_line "$ERR" "bloomwall attach: missing arguments" "attach IFACE"
 	bw 2 attach "$BW_RX" --mode bogus "$TMP_DIR/x"
+	assert_line "$ERR" \
+		"bloomwall: --mode must be native, skb or auto, not 'bogus'" \
+		"--mode bogus"
 	bw 2 attach "$BW_RX" --fpr 2 "$TMP_DIR/x"
+	assert_line "$ERR" \
+		"bloomwall: --fpr takes a false-positive rate between 0 and 0.5 exclusive (e.g. 0.001 or 0.1%), not '2'" \
+		"--fpr 2"
 	assert_detached
 }
 
@@ -712,7 +853,9 @@ test_no_privileges()
 		# shellcheck disable=SC2086 # verb and arguments, split on purpose
 		"${nobody[@]}" "$BLOOMWALL" $verb >"$OUT" 2>"$ERR"
 		assert_eq "$?" 1 "unprivileged '$verb' exit status"
-		assert_grep "$ERR" "needs root" "unprivileged '$verb' says why"
+		assert_line "$ERR" \
+			"bloomwall ${verb%% *}: needs root (or CAP_BPF and CAP_NET_ADMIN); try 'sudo bloomwall ${verb%% *} ...'" \
+			"unprivileged '$verb' says why"
 	done
 	bw_has_xdp "$BW_RX" && fail "an unprivileged attach attached something"
 	[ -e "$BW_PIN_ROOT/$BW_RX" ] && fail "an unprivileged attach pinned"
@@ -729,7 +872,7 @@ test_no_privileges()
 # detach leaves it alone.
 test_foreign_xdp()
 {
-	local obj=$TMP_DIR/pass.o l
+	local obj=$TMP_DIR/pass.o l id
 
 	printf '%s\n' \
 		'__attribute__((section("xdp"), used)) int pass(void *c) { return 2; }' \
@@ -738,14 +881,18 @@ test_foreign_xdp()
 		skip "cannot build a test XDP program"
 	ip link set dev "$BW_RX" xdpgeneric obj "$obj" sec xdp ||
 		skip "ip cannot load an XDP object here"
+	id=$(hook_prog_id)
 	l=$(list a.txt "$BW_A4")
 	bw 1 attach "$BW_RX" "${SEED[@]}" "$l"
-	assert_grep "$ERR" "already has an XDP program that is not bloomwall's" \
+	assert_line "$ERR" \
+		"$BW_RX already has an XDP program that is not bloomwall's (id $id, 'pass'); bloomwall will not replace it. Remove it first, e.g. 'ip link set dev $BW_RX xdpgeneric off'." \
 		"attach names the other program"
 	bw_has_xdp "$BW_RX" || fail "the other XDP program was removed"
 	[ -e "$BW_PIN_ROOT/$BW_RX" ] && fail "a refused attach left pins"
 	expect_delivered "$BW_A4" "$BW_RX4"
 	bw 1 detach "$BW_RX"
+	assert_line "$ERR" "$(msg_detach_not_attached "$BW_RX")" \
+		"detach of another program says bloomwall is not attached"
 	bw_has_xdp "$BW_RX" || fail "detach removed the other XDP program"
 	ip link set dev "$BW_RX" xdpgeneric off
 }
@@ -762,10 +909,10 @@ test_reload_under_traffic()
 	l2=$(list b.txt "$BW_A4" 192.0.2.2 192.0.2.3 2001:db8::2)
 	bw 0 attach "$BW_RX" --seed 4242 "$l1"
 	bw 0 query "$BW_RX" "$BW_B4"
-	assert_grep "$OUT" "pass" "the unlisted source is no false positive"
+	assert_line "$OUT" "$BW_B4  pass" "the unlisted source is no false positive"
 	bw 0 reload "$BW_RX" --seed 4243 "$l2"
 	bw 0 query "$BW_RX" "$BW_B4"
-	assert_grep "$OUT" "pass" "the unlisted source is no false positive"
+	assert_line "$OUT" "$BW_B4  pass" "the unlisted source is no false positive"
 	before=$(bw_stat "$BW_RX" dropped_v4)
 	ip netns exec "$BW_NS" ping -n -q -c 300 -i 0.005 -W 2 \
 		-I "$BW_A4" "$BW_RX4" >"$TMP_DIR/ping_a" 2>&1 &

@@ -10,14 +10,7 @@
 
 #include "list.h"
 
-/*
- * The shared test data: $BW_DATA_DIR, else ../shared/data (the tests run
- * from the repo root, which CI clones next to shared/), else
- * /work/shared/data. NULL when none exists: the caller skips.
- */
-const char *bw_test_data_dir(void);
-
-/* Loads data dir/rel into l (allow_cidr as given); 0 or -errno. */
+/* Loads bw_test_data_dir()/rel into l (allow_cidr as given); 0 or -errno. */
 int bw_test_load_data(struct bw_list *l, const char *rel, bool cidr);
 
 /* Captures what is written to stderr (fd 2) between start and end. */
