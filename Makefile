@@ -7,7 +7,10 @@
 OUTPUT ?= .output
 BIN := $(OUTPUT)/bloomwall
 CLANG ?= clang
-CC ?= gcc
+# make's built-in default for CC is cc; gcc is what Debian's package is called.
+ifeq ($(origin CC),default)
+CC := gcc
+endif
 BPFTOOL ?= bpftool
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
@@ -19,8 +22,8 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 ARCH := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
 
 LIBS_PC := libbpf libxdp libelf zlib
-# Recursive (=) on purpose, like CLANG_BPF_SYS_INCLUDES and BPF_CFLAGS: on a
-# fresh machine the tools appear only once the deps step below has run.
+# Recursive (=) on purpose, like CLANG_BPF_SYS_INCLUDES: on a fresh machine
+# the tools appear only once make deps (or make test, make demo) has run.
 LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz) -lm
 
 # clang -target bpf does not search Debian's multiarch include dir, where
@@ -29,12 +32,28 @@ LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -
 CLANG_BPF_SYS_INCLUDES ?= $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
 
+# CFLAGS, BPF_CFLAGS and LDFLAGS are the caller's (make CFLAGS='-O0 -g'):
+# they come last and replace only the defaults below. What the code needs to
+# build (standard, warnings, include paths, defines) is in the ALL_ variables.
+# WERROR=1 makes every warning of both compilers an error. Objects are not
+# rebuilt when flags change: give other flags a build dir of their own
+# (make OUTPUT=.output-werror WERROR=1, as .ci/run does).
 WARNINGS := -Wall -Wextra -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARNINGS += -Werror
+endif
+INCLUDES := -Iinclude -Iuser -I$(OUTPUT)
+DEFINES := -DBW_VERSION_STRING='"$(VERSION)"' -D_GNU_SOURCE
+BPF_INCLUDES := -Iinclude -Ibpf
+
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 $(WARNINGS) -Iinclude -Iuser -I$(OUTPUT) \
-	  -DBW_VERSION_STRING='"$(VERSION)"' -D_GNU_SOURCE
-BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) $(WARNINGS) \
-	      -Iinclude -Ibpf $(CLANG_BPF_SYS_INCLUDES)
+BPF_CFLAGS ?= -O2
+LDFLAGS ?=
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(INCLUDES) $(DEFINES) $(CFLAGS)
+# -g makes the BTF (map value field names for bpftool, line info); the DWARF
+# that comes with it is stripped from the embedded object below.
+ALL_BPF_CFLAGS = -g -target bpf -D__TARGET_ARCH_$(ARCH) $(WARNINGS) \
+		 $(BPF_INCLUDES) $(CLANG_BPF_SYS_INCLUDES) $(BPF_CFLAGS)
 
 USER_SRCS := $(wildcard user/*.c)
 USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
@@ -54,8 +73,8 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all deps test unit datapath e2e demo bench fuzz install uninstall clean \
-	format format-check
+.PHONY: all deps check-tools test build-tests unit datapath e2e demo bench \
+	fuzz build-fuzz install uninstall clean format format-check
 
 all: $(BIN) bloomwall
 
@@ -63,17 +82,54 @@ all: $(BIN) bloomwall
 bloomwall: $(BIN)
 	$(Q)[ "$(OUTPUT)" != .output ] || ln -sf $(BIN) bloomwall
 
+# Installs the Debian packages (apt-get) that building, the tests, the demo,
+# the benchmark and CI need.
 deps:
 	$(Q)scripts/install-deps.sh
 
-# Every build starts by making its dirs, so this is where a fresh machine gets
-# its packages (scripts/install-deps.sh is quiet and quick when all is there).
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests: | deps
+# What a build runs, as COMMAND:DEBIAN-PACKAGE (and pkg-config modules). A
+# plain make only checks them and names what is missing; the goals that run
+# something (test and its suites, demo, bench, fuzz) install the packages
+# first, so the README's make demo and make test work on a fresh machine.
+BUILD_TOOLS = $(firstword $(CLANG)):clang $(firstword $(CC)):gcc \
+	      $(firstword $(BPFTOOL)):bpftool $(firstword $(PKG_CONFIG)):pkg-config
+BUILD_LIBS := libbpf:libbpf-dev libxdp:libxdp-dev libelf:libelf-dev zlib:zlib1g-dev
+
+ifneq ($(filter deps test unit datapath e2e demo bench fuzz fuzz-%,$(MAKECMDGOALS)),)
+check-tools: deps
+endif
+
+check-tools:
+	$(Q)missing=0; \
+	for t in $(BUILD_TOOLS); do \
+		command -v "$${t%:*}" >/dev/null 2>&1 && continue; \
+		echo "$${t%:*} not found: run 'make deps' (Debian package $${t##*:})" >&2; \
+		missing=1; \
+	done; \
+	if command -v "$(firstword $(PKG_CONFIG))" >/dev/null 2>&1; then \
+		for l in $(BUILD_LIBS); do \
+			$(PKG_CONFIG) --exists "$${l%:*}" && continue; \
+			echo "$${l%:*} not found: run 'make deps' (Debian package $${l##*:})" >&2; \
+			missing=1; \
+		done; \
+	fi; \
+	[ "$$missing" = 0 ]
+
+# Every build starts by making its dirs, so this is where the tools are checked.
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/tests $(OUTPUT)/fuzz: | check-tools
 	$(Q)mkdir -p $@
 
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/*.h) | $(OUTPUT)
+# The object as clang writes it, with DWARF (llvm-objdump -S reads it) ...
+$(OUTPUT)/%.tmp.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/*.h) | $(OUTPUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(ALL_BPF_CFLAGS) -c $< -o $@
+
+# ... and the one the skeleton embeds: bpftool's linker keeps .BTF and .BTF.ext
+# (bpftool map dump names the fields, the verifier log has source lines) and
+# drops the .debug_* sections, which only made the binary bigger.
+$(OUTPUT)/%.bpf.o: $(OUTPUT)/%.tmp.bpf.o
+	$(call msg,GEN-OBJ,$@)
+	$(Q)$(BPFTOOL) gen object $@ $<
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -82,23 +138,26 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 $(OUTPUT)/user/%.o: user/%.c $(wildcard user/*.h) $(wildcard include/*.h) \
 		    $(OUTPUT)/bloomwall.skel.h | $(OUTPUT)/user
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BIN): $(USER_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
 $(OUTPUT)/tests/test_unit: $(UNIT_SRCS) $(TEST_HDRS) $(LIB_OBJS) | $(OUTPUT)/tests
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests $(UNIT_SRCS) $(LIB_OBJS) $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) $(UNIT_SRCS) $(LIB_OBJS) $(LIBS) -o $@
 
 $(OUTPUT)/tests/test_datapath: $(DATAPATH_SRCS) $(TEST_HDRS) $(LIB_OBJS) \
 			       $(OUTPUT)/bloomwall.skel.h | $(OUTPUT)/tests
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests $(DATAPATH_SRCS) $(LIB_OBJS) $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) $(DATAPATH_SRCS) $(LIB_OBJS) $(LIBS) -o $@
+
+# Every program make test runs, built but not run (CI's -Werror build).
+build-tests: $(BIN) $(OUTPUT)/tests/test_unit $(OUTPUT)/tests/test_datapath
 
 # make test: every suite runs, then one summary line; non-zero on any failure.
-test: $(BIN) $(OUTPUT)/tests/test_unit $(OUTPUT)/tests/test_datapath
+test: build-tests
 	$(Q)OUTPUT=$(OUTPUT) BLOOMWALL=$(abspath $(BIN)) tests/run.sh
 
 unit: $(OUTPUT)/tests/test_unit
@@ -110,31 +169,58 @@ datapath: $(OUTPUT)/tests/test_datapath
 e2e: $(BIN)
 	$(Q)BLOOMWALL=$(abspath $(BIN)) tests/e2e/run.sh
 
-demo:
-	$(Q)scripts/install-deps.sh
-	$(Q)$(MAKE) --no-print-directory all
+demo: all
 	$(Q)BLOOMWALL=$(abspath $(BIN)) scripts/demo.sh
 
 -include tests/bench/bench.mk
 
-# make fuzz: the list parser and prefix expansion under libFuzzer with ASan
-# and UBSan, FUZZ_TIME seconds (not part of make test); a finding stops it.
+# make fuzz: every harness tests/fuzz/fuzz_NAME.c under libFuzzer with ASan
+# and UBSan, FUZZ_TIME seconds each, one after the other (not part of make
+# test). make fuzz-NAME runs one. A harness links the user/ sources it names in
+# fuzz_NAME_SRCS (all of user/ but main.c if it names none) and starts from
+# the seeds in fuzz_NAME_SEEDS (default tests/fuzz/seeds/fuzz_NAME/).
 FUZZ_TIME ?= 60
-FUZZ_BIN := $(OUTPUT)/fuzz/fuzz_list
-FUZZ_SRCS := tests/fuzz/fuzz_list.c user/list.c user/cidr.c user/log.c
+FUZZ_CFLAGS ?= -g -O1
+FUZZ_ARGS ?= -max_len=1024
+FUZZ_NAMES := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard user/*.h) $(wildcard include/*.h) | $(OUTPUT)
-	$(call msg,FUZZ,$@)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE \
-		-fsanitize=fuzzer,address,undefined -Iinclude -Iuser \
-		$(FUZZ_SRCS) $(LIBS) -o $@
+fuzz_list_SRCS := user/list.c user/cidr.c user/log.c
+fuzz_list_SEEDS := tests/fuzz/seeds
 
-fuzz: $(FUZZ_BIN)
-	$(Q)mkdir -p $(OUTPUT)/fuzz/corpus
-	$(Q)cp tests/fuzz/seeds/* $(OUTPUT)/fuzz/corpus/
-	$(Q)$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -max_len=1024 \
-		-artifact_prefix=$(OUTPUT)/fuzz/ $(OUTPUT)/fuzz/corpus
+# $(1): harness name. Variables are expanded when the rule is read (the
+# harness lists above come first).
+define fuzz_rules
+$(1)_SRCS ?= $(filter-out user/main.c,$(USER_SRCS))
+$(1)_SEEDS ?= tests/fuzz/seeds/$(1)
+
+$(OUTPUT)/fuzz/$(1): tests/fuzz/$(1).c $$($(1)_SRCS) $(wildcard user/*.h) \
+		     $(wildcard include/*.h) $(OUTPUT)/bloomwall.skel.h | $(OUTPUT)/fuzz
+	$$(call msg,FUZZ,$$@)
+	$(Q)$(CLANG) -std=gnu11 $(WARNINGS) $(INCLUDES) $(DEFINES) \
+		-fsanitize=fuzzer,address,undefined $(FUZZ_CFLAGS) \
+		$$(filter %.c,$$^) $$(LIBS) -o $$@
+
+fuzz-$(1): $(OUTPUT)/fuzz/$(1)
+	$(Q)mkdir -p $(OUTPUT)/fuzz/$(1).corpus
+	$(Q)if [ -d "$$($(1)_SEEDS)" ]; then cp "$$($(1)_SEEDS)"/* $(OUTPUT)/fuzz/$(1).corpus/; fi
+	$(Q)$$< -max_total_time=$(FUZZ_TIME) $(FUZZ_ARGS) \
+		-artifact_prefix=$(OUTPUT)/fuzz/$(1)- $(OUTPUT)/fuzz/$(1).corpus
+
+.PHONY: fuzz-$(1)
+endef
+$(foreach h,$(FUZZ_NAMES),$(eval $(call fuzz_rules,$(h))))
+
+# Built side by side, run one after the other (each gets the cores for its
+# FUZZ_TIME); every harness runs, then the ones with a finding are named.
+build-fuzz: $(addprefix $(OUTPUT)/fuzz/,$(FUZZ_NAMES))
+
+fuzz: build-fuzz
+	$(Q)failed=; \
+	for h in $(FUZZ_NAMES); do \
+		echo "=== $$h ($(FUZZ_TIME) s)"; \
+		$(MAKE) --no-print-directory fuzz-$$h || failed="$$failed $$h"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed" >&2; exit 1; fi
 
 install: $(BIN)
 	install -d $(DESTDIR)$(SBINDIR)

@@ -1,12 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# Installs every Debian package that building, testing, the demo and the
-# benchmark need. Idempotent: quiet and quick when all is there.
+# Installs every Debian package that building, testing, the demo, the
+# benchmark, the fuzzers and CI (.ci/run: clang-format, shellcheck) need.
+# Idempotent: quiet and quick when all is there. Run by make deps, make test,
+# make demo (and the other goals that run something) and .ci/run; a plain
+# make only checks for the tools and names the missing package.
 set -eu
 
 PKGS="make gcc clang llvm pkg-config libbpf-dev libxdp-dev xdp-tools bpftool
 libelf-dev zlib1g-dev iproute2 iputils-ping tcpdump python3 python3-scapy
-util-linux libclang-rt-14-dev"
+util-linux libclang-rt-14-dev clang-format shellcheck"
 
 missing=""
 for p in $PKGS; do

@@ -10,13 +10,13 @@ BENCH_OUT := $(OUTPUT)/bench
 BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard tests/bench/*.c))
 BENCH_HDRS := $(wildcard tests/bench/*.h)
 
-$(BENCH_OUT):
+$(BENCH_OUT): | check-tools
 	$(Q)mkdir -p $@
 
 $(BENCH_OUT)/bench.bpf.o: tests/bench/bench.bpf.c $(wildcard bpf/*.h) \
 			  $(wildcard include/*.h) | $(BENCH_OUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(ALL_BPF_CFLAGS) -c $< -o $@
 
 $(BENCH_OUT)/bench.skel.h: $(BENCH_OUT)/bench.bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -25,8 +25,11 @@ $(BENCH_OUT)/bench.skel.h: $(BENCH_OUT)/bench.bpf.o
 $(BENCH_OUT)/bench: $(BENCH_SRCS) $(BENCH_HDRS) $(LIB_OBJS) \
 		    $(BENCH_OUT)/bench.skel.h $(OUTPUT)/bloomwall.skel.h
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -I$(BENCH_OUT) -Itests/bench $(BENCH_SRCS) \
-		$(LIB_OBJS) $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(BENCH_OUT) -Itests/bench $(LDFLAGS) \
+		$(BENCH_SRCS) $(LIB_OBJS) $(LIBS) -o $@
+
+.PHONY: build-bench
+build-bench: $(BENCH_OUT)/bench
 
 bench: $(BENCH_OUT)/bench
 	$(Q)BENCH_QUICK=$(BENCH_QUICK) tests/bench/run.sh $(BENCH_OUT)/bench \
