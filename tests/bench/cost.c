@@ -23,12 +23,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "attach.h"
 #include "bench.h"
 #include "bench_extra.h"
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
 #include "cidr.h"
+#include "reload.h"
 
 #define COST_MAX 16
 #define COST_LISTS 4
@@ -122,7 +122,7 @@ struct cost_ctx {
 static int cost_swap(struct cost_ctx *x, char **files, int n, bool verify,
 		     __u64 gen, const struct bw_list *allow, struct bw_built *b)
 {
-	struct bw_build_req req = { .iface = "bench" };
+	struct bw_build_req req;
 	struct bw_swap s = {
 		.iface = "bench",
 		.maps = &x->maps,
@@ -134,9 +134,8 @@ static int cost_swap(struct cost_ctx *x, char **files, int n, bool verify,
 	};
 	int err;
 
-	bw_build_opts_init(&req.opts);
-	bw_cidr_opts_init(&req.cidr);
-	req.lists = files;
+	bw_build_req_init(&req, "bench");
+	req.lists = (const char *const *)files;
 	req.nlists = n;
 	req.opts.seed = 0x5eed;
 	req.opts.flags = BW_F_MATCH_SRC | (verify ? BW_F_VERIFY : 0);

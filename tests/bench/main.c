@@ -18,7 +18,8 @@
 #include "bench_extra.h"
 #include "log.h"
 
-#define MIXED_PATH "../shared/data/ipv4/firehol/firehol_level4.netset"
+/* The mixed list, under $BW_DATA_DIR (default ../shared/data). */
+#define MIXED_LIST "ipv4/firehol/firehol_level4.netset"
 #define MAX_SETS 8
 
 static struct bench_set sets[MAX_SETS];
@@ -189,9 +190,15 @@ static void print_all(FILE *f, const struct bench_cfg *cfg, int argc,
 
 int main(int argc, char **argv)
 {
-	struct bench_cfg cfg = { .mixed_path = MIXED_PATH, .cpu = 1 };
+	const char *data = getenv("BW_DATA_DIR");
+	struct bench_cfg cfg = { .cpu = 1 };
+	static char mixed[4096];
 	FILE *out = NULL;
 	int i, err = 0;
+
+	snprintf(mixed, sizeof(mixed), "%s/%s",
+		 data && *data ? data : "../shared/data", MIXED_LIST);
+	cfg.mixed_path = mixed;
 
 	cfg.quick = getenv("BENCH_QUICK") && *getenv("BENCH_QUICK") &&
 		    strcmp(getenv("BENCH_QUICK"), "0");

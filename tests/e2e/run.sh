@@ -21,7 +21,7 @@ test_bad_line test_skip_invalid test_unknown_iface test_double_attach
 test_reload_bad_list test_reload_unreadable test_not_attached test_detach_twice test_query test_add
 test_stdin_list test_list_formats test_monitor test_match_dst test_skb_mode
 test_status test_stats_dump test_prog_swap test_link_reload test_real_lists test_usage test_no_privileges
-test_foreign_xdp test_reload_under_traffic"
+test_foreign_xdp test_reload_under_traffic test_old_registry_pin"
 
 SKIPPED_TEST=249
 # The CLI's messages as user/ writes them: strerror() and number formats of
@@ -493,6 +493,30 @@ test_query()
 	bw 2 query "$BW_RX" 10.77.0.256
 	assert_line "$ERR" "bloomwall query: not an IP address: \"10.77.0.256\"" \
 		"query names the bad address"
+}
+
+# An interface attached by bloomwall 0.1 has its filter-id registry pinned
+# as 'filter'. Every verb still finds the running filter through it.
+test_old_registry_pin()
+{
+	local l pins=$BW_PIN_ROOT/$BW_RX
+
+	l=$(list a.txt "$BW_A4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	mv "$pins/filter_id" "$pins/filter" || fail "cannot rename the pin"
+	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4"
+	assert_line "$OUT" "$BW_A4  drop (in blocklist /32 region)" "query"
+	assert_line "$OUT" "$BW_B4  pass" "query unlisted"
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" generation 1 "status reads the old pin"
+	bw 0 add "$BW_RX" "$BW_C4"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$(list b.txt "$BW_B4")"
+	assert_eq "$(generation)" 2 "reload through the old pin"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_A4" "$BW_RX4"
+	bw 0 detach "$BW_RX"
+	[ ! -e "$pins" ] || fail "pins left after detach"
 }
 
 # add sets bits in place: query and real traffic agree at once. It can only
