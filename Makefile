@@ -18,7 +18,7 @@ DESTDIR ?=
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 ARCH := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
 
-LIBS_PC := libbpf libxdp libelf zlib
+LIBS_PC := libbpf libxdp libelf zlib json-c
 # Recursive (=) on purpose, like CLANG_BPF_SYS_INCLUDES and BPF_CFLAGS: on a
 # fresh machine the tools appear only once the deps step below has run.
 LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz) -lm

@@ -32,6 +32,8 @@ BW_DATA=${BW_DATA:-$TOP/../shared/data}
 . "$TOP/scripts/netns.sh"
 . "$TOP/tests/e2e/cidr_tests.sh"
 ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
+. "$TOP/tests/e2e/json_tests.sh"
+ALL_TESTS="$ALL_TESTS $JSON_TESTS"
 
 summary()
 {
