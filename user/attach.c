@@ -21,6 +21,7 @@
 #include "hook.h"
 #include "log.h"
 #include "lpm.h"
+#include "output.h"
 #include "pin.h"
 #include "prog.h"
 
@@ -125,9 +126,13 @@ static int fill_allow(struct attach_ctx *c, const struct bw_list *allow)
 			bw_errno_hint(err));
 		return err;
 	}
-	if (allow)
-		printf("%s: allowlist: %'zu %s\n", c->iface, added,
-		       bw_plural(added, "entry", "entries"));
+	if (!allow)
+		return 0;
+	bw_out_open_object("allow");
+	bw_out_text("%s: allowlist: ", c->iface);
+	bw_out_u64("entries", "%'llu ", added);
+	bw_out_text("%s\n", bw_plural(added, "entry", "entries"));
+	bw_out_close_object();
 	return 0;
 }
 
@@ -157,27 +162,45 @@ static int pin_all(struct attach_ctx *c)
 	return err;
 }
 
+/* How the program went onto the hook: text, and the JSON key's value. */
+static const char *attach_how(const struct attach_ctx *c,
+			      const struct bw_xdp_info *x, const char **key)
+{
+	*key = "plain";
+	if (c->hook.link_fd >= 0) {
+		*key = "link";
+		return NULL;
+	}
+	if (x->dispatcher) {
+		*key = "dispatcher";
+		return "through the libxdp dispatcher";
+	}
+	if (getenv("LIBXDP_SKIP_DISPATCHER"))
+		return "plain attach: LIBXDP_SKIP_DISPATCHER is set";
+	return "plain attach: libxdp dispatcher unavailable";
+}
+
 static void report_attach(const struct attach_ctx *c)
 {
 	struct bw_xdp_info x;
 	__u32 id = bw_obj_id(c->prog_fd);
-	const char *how;
+	const char *how, *key;
 
 	bw_xdp_info(c->ifindex, id, &x);
-	if (c->hook.link_fd >= 0) {
-		printf("%s: attached in %s mode (bpf_link of bloomwall's own; libxdp: %s), program id %u\n",
-		       c->iface, bw_attached_mode_name(x.attach_mode),
-		       c->hook.libxdp_err, id);
-		return;
-	}
-	if (x.dispatcher)
-		how = "through the libxdp dispatcher";
-	else if (getenv("LIBXDP_SKIP_DISPATCHER"))
-		how = "plain attach: LIBXDP_SKIP_DISPATCHER is set";
+	how = attach_how(c, &x, &key);
+	bw_out_open_object("attach");
+	bw_out_text("%s: ", c->iface);
+	bw_out_string("mode", "attached in %s mode ",
+		      bw_attached_mode_name(x.attach_mode));
+	bw_out_string("how", NULL, key);
+	if (how)
+		bw_out_text("(%s), ", how);
 	else
-		how = "plain attach: libxdp dispatcher unavailable";
-	printf("%s: attached in %s mode (%s), program id %u\n", c->iface,
-	       bw_attached_mode_name(x.attach_mode), how, id);
+		bw_out_string("libxdp_error",
+			      "(bpf_link of bloomwall's own; libxdp: %s), ",
+			      c->hook.libxdp_err);
+	bw_out_u64("program_id", "program id %llu\n", id);
+	bw_out_close_object();
 }
 
 static void close_ctx(struct attach_ctx *c, bool undo)
@@ -256,9 +279,11 @@ int bw_detach(const char *iface, int ifindex)
 	int prog_fd, err = 0;
 
 	prog_fd = bw_pin_open(iface, BW_PIN_PROG);
+	bw_out_bool("interface_gone", NULL, !ifindex);
 	if (!ifindex)
-		printf("%s: the interface is gone; removing the pins it left behind\n",
-		       iface);
+		bw_out_text(
+			"%s: the interface is gone; removing the pins it left behind\n",
+			iface);
 	else if (prog_fd < 0)
 		pr_warn("%s: no pinned program (%s/%s/%s missing); removing the remaining pins\n",
 			iface, BW_PIN_ROOT, iface, BW_PIN_PROG);

@@ -19,11 +19,13 @@
 #include "cli.h"
 #include "list.h"
 #include "log.h"
+#include "output.h"
 
 /* Every verb takes these besides its own. */
 static const struct bw_opt common_opts[] = {
 	{ "help", BW_OPT_HELP, NULL, "show this help and exit" },
 	{ "verbose", BW_OPT_VERBOSE, NULL, "also show libbpf/libxdp messages" },
+	{ "json", BW_OPT_JSON, NULL, "print one JSON document on stdout" },
 	{ 0 },
 };
 
@@ -217,7 +219,7 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 	case BW_OPT_MATCH:
 		return bw_parse_match(arg, &b->match);
 	case BW_OPT_JSON:
-		a->json = true;
+		bw_out_begin(true, NULL);
 		return 0;
 	case BW_OPT_MAX_LENGTHS:
 		return bw_parse_max_lengths(arg, b->max_lengths);

@@ -29,6 +29,7 @@
 enum bw_opt_id {
 	BW_OPT_HELP = 'h',
 	BW_OPT_VERBOSE = 'v',
+	BW_OPT_JSON = 'j',
 	BW_OPT_MODE = 'm',
 	BW_OPT_FPR = 256,
 	BW_OPT_SEED,
@@ -36,7 +37,6 @@ enum bw_opt_id {
 	BW_OPT_MONITOR,
 	BW_OPT_ENFORCE,
 	BW_OPT_MATCH,
-	BW_OPT_JSON,
 	BW_OPT_MAX_LENGTHS,
 	BW_OPT_MASK_HOST_BITS,
 	BW_OPT_ALLOW,
@@ -49,7 +49,6 @@ struct bw_args {
 	const char *iface; /* or the FILE of a verb whose first is a file */
 	int ifindex;	   /* 0 when the interface does not exist */
 	enum xdp_attach_mode mode;
-	bool json;
 	bool link;		    /* attach --link */
 	struct bw_build_args build; /* the build options (reload.h) */
 	char **pos;		    /* positional arguments after IFACE */

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "list.h"
 #include "log.h"
+#include "output.h"
 #include "lpm.h"
 #include "pin.h"
 #include "running.h"
@@ -128,6 +129,25 @@ static void warn_if_overfull(const struct bw_args *a, const void *mem,
 			a->iface, worst * 100, target * 100);
 }
 
+/* "ADDR  added" (or why not); JSON {address, result, keys, new_keys, prefix}. */
+static void say_entry(const char *addr, __u32 fresh, const struct add_plan *ap)
+{
+	bw_out_open_object(NULL);
+	bw_out_string("address", "%s  ", addr);
+	bw_out_string("result", NULL, fresh ? "added" : "already");
+	bw_out_u64("keys", NULL, ap->nkeys);
+	bw_out_u64("new_keys", NULL, fresh);
+	bw_out_u64("prefix", NULL, ap->tlen);
+	if (!fresh)
+		bw_out_text("already in the filter\n");
+	else if (ap->nkeys == 1)
+		bw_out_text("added\n");
+	else
+		bw_out_text("added (%u of its %u keys at /%u were new)\n",
+			    fresh, ap->nkeys, ap->tlen);
+	bw_out_close_object();
+}
+
 static void insert_all(const struct bw_args *a, void *mem,
 		       const struct bw_prefix *keys,
 		       const struct add_plan *plan)
@@ -137,15 +157,10 @@ static void insert_all(const struct bw_args *a, void *mem,
 	int i, added = 0;
 	__u32 fresh;
 
+	bw_out_open_array("addresses");
 	for (i = 0; i < a->npos; i++) {
 		fresh = insert_entry(mem, &keys[i], &plan[i]);
-		if (!fresh)
-			printf("%s  already in the filter\n", a->pos[i]);
-		else if (plan[i].nkeys == 1)
-			printf("%s  added\n", a->pos[i]);
-		else
-			printf("%s  added (%u of its %u keys at /%u were new)\n",
-			       a->pos[i], fresh, plan[i].nkeys, plan[i].tlen);
+		say_entry(a->pos[i], fresh, &plan[i]);
 		if (!fresh)
 			continue;
 		added++;
@@ -154,11 +169,14 @@ static void insert_all(const struct bw_args *a, void *mem,
 		__atomic_fetch_add(&info->region_entries[plan[i].region], fresh,
 				   __ATOMIC_RELAXED);
 	}
+	bw_out_close_array();
 	__atomic_fetch_add(&info->entries, keys_added, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&info->source_entries, added, __ATOMIC_RELAXED);
-	printf("%s: %d of %d added to filter generation %llu (now %'llu entries)\n",
-	       a->iface, added, a->npos, (unsigned long long)info->generation,
-	       (unsigned long long)info->entries);
+	bw_out_text("%s: ", a->iface);
+	bw_out_int("added", "%lld of ", added);
+	bw_out_int("total", "%lld added to filter ", a->npos);
+	bw_out_u64("generation", "generation %llu", info->generation);
+	bw_out_u64("entries", " (now %'llu entries)\n", info->entries);
 	if (added)
 		warn_if_overfull(a, mem, plan);
 }
@@ -207,6 +225,7 @@ static int do_add(struct bw_args *a)
 	struct add_plan *plan = NULL;
 	int lock = -1, err;
 
+	bw_out_string("iface", NULL, a->iface);
 	err = bw_parse_addrs("add", a->pos, a->npos, true, &keys);
 	if (err)
 		return err;
@@ -247,7 +266,9 @@ const struct bw_verb bw_verb_add = {
 		"only, so put lasting entries there too. Removing needs a reload.\n"
 		"A prefix is added as the keys that cover it exactly at the filter's\n"
 		"shortest target length at or below it (see status), up to 65536 keys; in\n"
-		"verify mode it also goes into the running exact trie as it is.\n",
+		"verify mode it also goes into the running exact trie as it is.\n"
+		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"added\"|\"already\",\n"
+		"\"keys\", \"new_keys\", \"prefix\"}], \"added\", \"total\", \"generation\", \"entries\"}.\n",
 	.opts = NULL,
 	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
 	.run = do_add,

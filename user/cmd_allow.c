@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "list.h"
 #include "log.h"
+#include "output.h"
 #include "lpm.h"
 #include "pin.h"
 #include "reload.h"
@@ -34,6 +35,7 @@ static int allow_open(const char *verb, struct bw_args *a, struct allow_ctx *c)
 {
 	int err;
 
+	bw_out_string("iface", NULL, a->iface);
 	c->p = NULL;
 	c->lock = c->fd = -1;
 	err = bw_parse_addrs(verb, a->pos, a->npos, true, &c->p);
@@ -56,17 +58,34 @@ static void allow_close(struct allow_ctx *c)
 	free(c->p);
 }
 
+/* "IFACE: N of M added (allowlist now K entries)"; JSON what, total, entries. */
 static void print_total(const struct bw_args *a, int fd, const char *what,
 			int n)
 {
 	long long total = bw_lpm_count(fd);
 
-	if (total >= 0)
-		printf("%s: %d of %d %s (allowlist now %'lld %s)\n", a->iface,
-		       n, a->npos, what, total,
-		       bw_plural(total, "entry", "entries"));
-	else
-		printf("%s: %d of %d %s\n", a->iface, n, a->npos, what);
+	bw_out_text("%s: ", a->iface);
+	bw_out_int(what, "%lld of ", n);
+	bw_out_int("total", "%lld ", a->npos);
+	bw_out_text("%s", what);
+	if (total >= 0) {
+		bw_out_int("allowlist_entries", " (allowlist now %'lld ",
+			   total);
+		bw_out_text("%s)", bw_plural(total, "entry", "entries"));
+	} else {
+		bw_out_null("allowlist_entries", NULL);
+	}
+	bw_out_text("\n");
+}
+
+/* "ADDR  allowed"; JSON {address, result}. */
+static void say_entry(const char *addr, const char *result, const char *text)
+{
+	bw_out_open_object(NULL);
+	bw_out_string("address", "%s  ", addr);
+	bw_out_string("result", NULL, result);
+	bw_out_text("%s\n", text);
+	bw_out_close_object();
 }
 
 /* Takes back the entries do_allow() put in: the flag could not follow. */
@@ -100,6 +119,7 @@ static int do_allow(struct bw_args *a)
 	__u8 v = 1;
 
 	err = allow_open("allow", a, &c);
+	bw_out_open_array("addresses");
 	if (!err) {
 		added = calloc(a->npos, sizeof(*added));
 		err = added ? 0 : -ENOMEM;
@@ -110,7 +130,7 @@ static int do_allow(struct bw_args *a)
 			added[i] = true;
 			n++;
 		} else if (errno == EEXIST) {
-			printf("%s  already allowed\n", a->pos[i]);
+			say_entry(a->pos[i], "already", "already allowed");
 		} else {
 			err = -errno;
 			pr_warn("%s: cannot add %s to the allowlist: %s\n",
@@ -128,7 +148,8 @@ static int do_allow(struct bw_args *a)
 	}
 	for (i = 0; n && i < a->npos; i++)
 		if (added[i])
-			printf("%s  allowed\n", a->pos[i]);
+			say_entry(a->pos[i], "allowed", "allowed");
+	bw_out_close_array();
 	if (c.fd >= 0)
 		print_total(a, c.fd, "added", n);
 	free(added);
@@ -143,13 +164,14 @@ static int do_unallow(struct bw_args *a)
 	int i, n = 0, absent = 0, err;
 
 	err = allow_open("unallow", a, &c);
+	bw_out_open_array("addresses");
 	for (i = 0; !err && i < a->npos; i++) {
 		bw_lpm_key_of(&k, &c.p[i]);
 		if (!bpf_map_delete_elem(c.fd, &k)) {
-			printf("%s  removed\n", a->pos[i]);
+			say_entry(a->pos[i], "removed", "removed");
 			n++;
 		} else if (errno == ENOENT) {
-			printf("%s  not in the allowlist\n", a->pos[i]);
+			say_entry(a->pos[i], "absent", "not in the allowlist");
 			absent++;
 		} else {
 			err = -errno;
@@ -157,6 +179,7 @@ static int do_unallow(struct bw_args *a)
 				a->iface, a->pos[i], bw_errno_hint(err));
 		}
 	}
+	bw_out_close_array();
 	if (c.fd >= 0)
 		print_total(a, c.fd, "removed", n);
 	/* A stale flag only costs a lookup in an empty trie: warn, no error. */
@@ -181,7 +204,9 @@ const struct bw_verb bw_verb_allow = {
 		"The allowlist is an exact LPM trie (IPv4 and IPv6) consulted only when the\n"
 		"Bloom filter hits, so it costs nothing on the unlisted path. It lasts until\n"
 		"detach; 'bloomwall reload --allow FILE' replaces it, a reload without\n"
-		"--allow keeps it. Prefixes must have no host bits set.\n",
+		"--allow keeps it. Prefixes must have no host bits set.\n"
+		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"allowed\"|\"already\"}],\n"
+		"\"added\", \"total\", \"allowlist_entries\"}.\n",
 	.opts = NULL,
 	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
 	.run = do_allow,
@@ -193,7 +218,9 @@ const struct bw_verb bw_verb_unallow = {
 	.details =
 		"Each entry is removed as it was added: unallow 10.0.0.0/24 removes the /24,\n"
 		"not an allowed 10.0.0.7 inside it. An entry that is not in the allowlist\n"
-		"is reported, the others are still removed, and the exit status is 1.\n",
+		"is reported, the others are still removed, and the exit status is 1.\n"
+		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"removed\"|\"absent\"}],\n"
+		"\"removed\", \"total\", \"allowlist_entries\"}.\n",
 	.opts = NULL,
 	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
 	.run = do_unallow,

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "hook.h"
 #include "log.h"
+#include "output.h"
 #include "pin.h"
 #include "prog.h"
 #include "reload.h"
@@ -69,6 +70,7 @@ static int do_attach(struct bw_args *a)
 	struct bw_list allow;
 	int lock, err;
 
+	bw_out_string("iface", NULL, a->iface);
 	err = bw_check_privileges("attach");
 	if (err)
 		return err;
@@ -110,7 +112,9 @@ const struct bw_verb bw_verb_attach = {
 		"Bloom hit in an exact trie, so no false positive is dropped.\n"
 		"The program and maps are pinned under " BW_PIN_ROOT
 		"/IFACE/ and keep\n"
-		"filtering after bloomwall exits. A second attach on IFACE is an error.\n",
+		"filtering after bloomwall exits. A second attach on IFACE is an error.\n"
+		"With --json: {\"iface\", \"filter\": {the build's figures}, \"verify\", \"allow\",\n"
+		"\"attach\": {\"mode\", \"how\", \"program_id\"}}; see bloomwall(8).\n",
 	.opts = attach_opts,
 	.pos = { .rest = "LIST", .min_rest = 1, .rest_many = true },
 	.run = do_attach,

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "hook.h"
 #include "log.h"
+#include "output.h"
 #include "pin.h"
 
 /* No pins: maybe a bloomwall program whose pins were lost, else nothing. */
@@ -23,9 +24,14 @@ static int detach_without_pins(const struct bw_args *a)
 		return -ENOENT;
 	}
 	err = bw_detach_unpinned(a->iface, a->ifindex, id);
-	if (!err)
-		printf("%s: detached a bloomwall program that had lost its pins (id %u)\n",
-		       a->iface, id);
+	if (!err) {
+		bw_out_bool("interface_gone", NULL, false);
+		bw_out_bool("pins_removed", NULL, false);
+		bw_out_text(
+			"%s: detached a bloomwall program that had lost its pins ",
+			a->iface);
+		bw_out_u64("program_id", "(id %llu)\n", id);
+	}
 	return err;
 }
 
@@ -33,6 +39,7 @@ static int do_detach(struct bw_args *a)
 {
 	int lock, err;
 
+	bw_out_string("iface", NULL, a->iface);
 	/* A vanished interface is fine only if it left pins to clean. */
 	if (!a->ifindex && !bw_pin_dir_exists(a->iface))
 		return bw_parse_iface(a->iface, &a->ifindex);
@@ -47,8 +54,10 @@ static int do_detach(struct bw_args *a)
 		goto out;
 	}
 	err = bw_detach(a->iface, a->ifindex);
-	if (!err)
-		printf("%s: bloomwall detached, pins removed\n", a->iface);
+	if (!err) {
+		bw_out_bool("pins_removed", NULL, true);
+		bw_out_text("%s: bloomwall detached, pins removed\n", a->iface);
+	}
 out:
 	bw_lock_release(lock);
 	return err;
@@ -59,7 +68,9 @@ const struct bw_verb bw_verb_detach = {
 	.summary = "detach bloomwall from IFACE and remove its pins",
 	.details =
 		"Another XDP program on IFACE is never touched. If IFACE no longer exists,\n"
-		"the pins it left behind are removed.\n",
+		"the pins it left behind are removed.\n"
+		"With --json: {\"iface\", \"interface_gone\", \"pins_removed\"}, and \"program_id\"\n"
+		"when the program detached had lost its pins (then \"pins_removed\" is false).\n",
 	.opts = NULL,
 	.pos = { .iface_may_vanish = true },
 	.run = do_detach,

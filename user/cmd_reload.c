@@ -8,6 +8,7 @@
  * build or load changes nothing.
  */
 #include "cli.h"
+#include "output.h"
 #include "reload.h"
 
 static const struct bw_opt reload_only_opts[] = {
@@ -28,6 +29,7 @@ static int do_reload(struct bw_args *a)
 				   .nlists = a->npos };
 	int err;
 
+	bw_out_string("iface", NULL, a->iface);
 	err = bw_check_privileges("reload");
 	if (err)
 		return err;
@@ -46,7 +48,9 @@ const struct bw_verb bw_verb_reload = {
 		"Monitor/enforce, --match and --fpr carry over (a fresh seed is drawn unless\n"
 		"--seed); --verify does not: a reload without it turns verify mode off.\n"
 		"--allow replaces the allowlist (new entries are added before old ones go);\n"
-		"without --allow the allowlist stays as it is.\n",
+		"without --allow the allowlist stays as it is.\n"
+		"With --json: {\"iface\", \"filter\": {the build's figures}, \"verify\", \"swap\":\n"
+		"{\"generation\", \"replaces\", \"verify\"}, \"allow\"}; see bloomwall(8).\n",
 	.opts = reload_opts,
 	.pos = { .rest = "LIST", .min_rest = 1, .rest_many = true },
 	.run = do_reload,

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "output.h"
 
 #ifndef BW_VERSION_STRING
 #define BW_VERSION_STRING "unknown"
@@ -33,7 +34,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f,
-		"Usage: bloomwall [-v] VERB [OPTIONS] ARGS...\n"
+		"Usage: bloomwall [-v] [-j] VERB [OPTIONS] ARGS...\n"
 		"       bloomwall -h | --help | -V | --version\n\n"
 		"Drops packets from addresses in blocklists at XDP, with a Bloom filter.\n\n"
 		"Verbs:\n");
@@ -43,7 +44,8 @@ static void usage(FILE *f)
 		"\nGlobal options:\n"
 		"  -h, --help      show this help\n"
 		"  -V, --version   show the version\n"
-		"  -v, --verbose   also show libbpf/libxdp messages\n\n"
+		"  -v, --verbose   also show libbpf/libxdp messages\n"
+		"  -j, --json      print one JSON document on stdout\n\n"
 		"'bloomwall VERB --help' describes a verb. See bloomwall(8).\n");
 }
 
@@ -81,12 +83,13 @@ static int parse_global(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "json", no_argument, NULL, 'j' },
 		{ 0 },
 	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hVv", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hVvj", lo, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -96,6 +99,9 @@ static int parse_global(int argc, char **argv)
 			return -1;
 		case 'v':
 			bw_log_level = BW_LOG_DEBUG;
+			break;
+		case 'j':
+			bw_out_begin(true, NULL);
 			break;
 		default:
 			fprintf(stderr,
@@ -107,33 +113,42 @@ static int parse_global(int argc, char **argv)
 	return optind;
 }
 
-int main(int argc, char **argv)
+/* The verb and its run; 1 when only its help was shown. */
+static int run_verb(int argc, char **argv)
 {
 	struct bw_args args = { .mode = XDP_MODE_UNSPEC };
 	const struct bw_verb *v;
+	int err;
+
+	if (!argc) {
+		usage(stderr);
+		return -BW_EUSAGE;
+	}
+	v = find_verb(argv[0]);
+	if (!v) {
+		fprintf(stderr,
+			"bloomwall: unknown verb '%s'\nTry 'bloomwall --help'.\n",
+			argv[0]);
+		return -BW_EUSAGE;
+	}
+	err = bw_cli_parse(v, argc, argv, &args);
+	return err ?: v->run(&args);
+}
+
+int main(int argc, char **argv)
+{
 	int i, err;
 
 	setlocale(LC_NUMERIC, "");
 	bw_log_setup_libbpf();
 	libxdp_set_print(libxdp_print);
 	i = parse_global(argc, argv);
-	if (i < 0)
-		return exit_status(i == -1 ? 0 : i);
-	if (i >= argc) {
-		usage(stderr);
-		return BW_EXIT_USAGE;
-	}
-	v = find_verb(argv[i]);
-	if (!v) {
-		fprintf(stderr,
-			"bloomwall: unknown verb '%s'\nTry 'bloomwall --help'.\n",
-			argv[i]);
-		return BW_EXIT_USAGE;
-	}
-	err = bw_cli_parse(v, argc - i, argv + i, &args);
+	if (i == -1)
+		return BW_EXIT_OK;
+	err = i < 0 ? i : run_verb(argc - i, argv + i);
 	if (err == 1)
 		return BW_EXIT_OK;
-	if (!err)
-		err = v->run(&args);
+	/* JSON: one document, also after a failure. */
+	err = bw_out_flush(err) ?: err;
 	return exit_status(err);
 }

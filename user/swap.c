@@ -15,6 +15,7 @@
 #include "hook.h"
 #include "log.h"
 #include "lpm.h"
+#include "output.h"
 #include "pin.h"
 #include "swap.h"
 
@@ -209,24 +210,34 @@ static void finish(const struct bw_swap *c, __u8 live, bool verify,
 	if (err)
 		pr_warn("warning: %s: cannot remove old allowlist entries: %s; 'bloomwall unallow' removes them\n",
 			c->iface, bw_errno_hint(err));
-	printf("%s: allowlist replaced: %'zu %s (%'zu added, %'zu removed)\n",
-	       c->iface, c->allow->n4 + c->allow->n6,
-	       bw_plural(c->allow->n4 + c->allow->n6, "entry", "entries"),
-	       added, removed);
+	bw_out_open_object("allow");
+	bw_out_text("%s: allowlist replaced: ", c->iface);
+	bw_out_u64("entries", "%'llu ", c->allow->n4 + c->allow->n6);
+	bw_out_text("%s",
+		    bw_plural(c->allow->n4 + c->allow->n6, "entry", "entries"));
+	bw_out_u64("added", " (%'llu added, ", added);
+	bw_out_u64("removed", "%'llu removed)\n", removed);
+	bw_out_close_object();
 }
 
+/* "IFACE: swapped in generation N (replaces M)"; JSON the object "swap". */
 static void say_swapped(const struct bw_swap *s, const struct bw_built *b)
 {
 	const struct bw_info *info =
 		(const void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
-	char old[32] = "the unreadable filter"; /* generation 0 */
 
+	bw_out_open_object("swap");
+	bw_out_text("%s: ", s->iface);
+	bw_out_u64("generation", "swapped in generation %llu (replaces ",
+		   info->generation);
+	/* Generation 0: the running filter could not be read. */
 	if (s->old_generation)
-		snprintf(old, sizeof(old), "%llu",
-			 (unsigned long long)s->old_generation);
-	printf("%s: swapped in generation %llu (replaces %s)%s\n", s->iface,
-	       (unsigned long long)info->generation, old,
-	       b->exact_fd >= 0 ? ", verify mode" : "");
+		bw_out_u64("replaces", "%llu", s->old_generation);
+	else
+		bw_out_null("replaces", "the unreadable filter");
+	bw_out_bool("verify", NULL, b->exact_fd >= 0);
+	bw_out_text(")%s\n", b->exact_fd >= 0 ? ", verify mode" : "");
+	bw_out_close_object();
 }
 
 int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)

@@ -39,6 +39,8 @@ BW_DATA_DIR=${BW_DATA_DIR:-$TOP/../shared/data}
 # shellcheck source=cidr_tests.sh
 . "$TOP/tests/e2e/cidr_tests.sh"
 ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
+. "$TOP/tests/e2e/json_tests.sh"
+ALL_TESTS="$ALL_TESTS $JSON_TESTS"
 
 summary()
 {
@@ -840,7 +842,7 @@ test_usage()
 	local verb
 
 	bw 2
-	assert_line "$ERR" "Usage: bloomwall [-v] VERB [OPTIONS] ARGS..." \
+	assert_line "$ERR" "Usage: bloomwall [-v] [-j] VERB [OPTIONS] ARGS..." \
 		"no verb: the usage"
 	bw 2 frobnicate
 	assert_line "$ERR" "bloomwall: unknown verb 'frobnicate'" "unknown verb"

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * What status shows of one interface, gathered before anything is output:
+ * the pinned program and its hook, the running filter and its regions,
+ * the tries, the counters. Reads only.
+ */
+#ifndef __BW_STATUS_VIEW_H
+#define __BW_STATUS_VIEW_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "bloomwall.h"
+#include "hook.h"
+#include "stats.h"
+
+struct bw_region_row {
+	int region, family;
+	unsigned int plen, probes;
+	__u32 blocks, entries;
+	double fill, fpr;
+};
+
+struct bw_status_view {
+	const char *iface;
+	int ifindex; /* 0: the interface is gone */
+	/* Program */
+	int prog_err; /* pinned program: 0 or -errno */
+	__u32 prog_id;
+	int xdp_err; /* querying the hook: 0 or -errno */
+	struct bw_xdp_info x;
+	const char *kind;
+	int prog_hdr_err; /* the program's header copy: 0 or -errno */
+	struct bw_hdr prog_hdr;
+	/* Filter */
+	int filter_err;
+	__u32 map_id, nblocks;
+	struct bw_hdr hdr;
+	struct bw_info info;
+	int nrows;
+	struct bw_region_row rows[BW_REGIONS];
+	double fam_fpr[BW_FAMILIES]; /* < 0: no region in the family */
+	long long filter_mem; /* memlock of the filter map, < 0 unknown */
+	/* Tries: entries and memory; < 0 when there is none (or unreadable) */
+	long long allow_entries, allow_mem;
+	long long exact_entries, exact_mem;
+	/* Counters */
+	int stats_err;
+	struct bw_stats stats;
+};
+
+/* Everything status shows of iface; the errors are in the view. */
+void bw_status_gather(struct bw_status_view *v, const char *iface);
+
+#endif /* __BW_STATUS_VIEW_H */
