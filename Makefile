@@ -185,7 +185,7 @@ FUZZ_CFLAGS ?= -g -O1
 FUZZ_ARGS ?= -max_len=1024
 FUZZ_NAMES := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-fuzz_list_SRCS := user/list.c user/cidr.c user/log.c
+fuzz_list_SRCS := user/list.c user/list_parse.c user/cidr.c user/log.c
 fuzz_list_SEEDS := tests/fuzz/seeds
 
 # $(1): harness name. Variables are expanded when the rule is read (the

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * List lines: one entry a line, in the forms real lists use (plain
+ * addresses, CIDR prefixes, IPv4 ranges, ipsum's "ADDR<TAB>count",
+ * Spamhaus' "CIDR ; SBL123", '#' and ';' comments, CRLF), and the same
+ * address syntax for the verbs' arguments.
+ *
+ * bw_list_parse_line() may also succeed with a warning: it returns 0 and
+ * leaves the text in err (a masked prefix). Callers that print warnings
+ * clear err first and print it when it is not empty.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bloomwall.h"
+#include "list.h"
+#include "log.h"
+
+/* Longest piece of a bad line quoted in a message: one line per error. */
+#define QUOTE_MAX 64
+/* Longest text that can still be an address or prefix ("x:...:x/128"). */
+#define TOKEN_MAX (INET6_ADDRSTRLEN + 4)
+
+/* What one list line holds: a prefix, or an IPv4 range [first, last]. */
+struct entry {
+	struct bw_prefix p;
+	bool range;
+	__u32 first, last;
+};
+
+void bw_list_init(struct bw_list *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void bw_list_free(struct bw_list *l)
+{
+	free(l->v4);
+	free(l->v6);
+	bw_list_init(l);
+}
+
+/* Grows an array to hold one more element; doubling keeps pushes O(1). */
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap = *cap ? *cap * 2 : 1024;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = reallocarray(*arr, ncap, size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+int bw_list_push(struct bw_list *l, const struct bw_prefix *p)
+{
+	struct bw_v6key *k;
+
+	if (p->family == BW_V4) {
+		if (grow((void **)&l->v4, &l->cap4, l->n4, sizeof(*l->v4)))
+			return -ENOMEM;
+		l->v4[l->n4++] = bw_v4key((__u32)p->lo, p->plen);
+		return 0;
+	}
+	if (grow((void **)&l->v6, &l->cap6, l->n6, sizeof(*l->v6)))
+		return -ENOMEM;
+	k = &l->v6[l->n6++];
+	k->hi = p->hi;
+	k->lo = p->lo;
+	k->plen = p->plen;
+	k->pad = 0;
+	return 0;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
+	       c == '\f';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Formats "what: "text"", the text cut to QUOTE_MAX characters. */
+static int fail(char *err, size_t errlen, const char *what, const char *s,
+		size_t len)
+{
+	snprintf(err, errlen, "%s: \"%.*s%s\"", what,
+		 (int)(len > QUOTE_MAX ? QUOTE_MAX : len), s,
+		 len > QUOTE_MAX ? "..." : "");
+	return -EINVAL;
+}
+
+/*
+ * A host name as lists write it: letters, digits, '-', '_' and dots, with a
+ * letter somewhere (so "1.2.3.999" stays a bad address) and, on a line of
+ * its own, a dot or a wildcard form ("*.name", ".name", adblock's
+ * "||name^"): a lone word is more likely a typo than a domain. After an
+ * address (hosts files) any such word is a name: "127.0.0.1 localhost".
+ */
+static bool looks_like_domain(const char *s, size_t len, bool need_dot)
+{
+	bool alpha = false, dot = false, wild = false;
+	size_t i;
+
+	if (len >= 2 && (!strncmp(s, "*.", 2) || !strncmp(s, "||", 2))) {
+		s += 2;
+		len -= 2;
+		wild = true;
+	}
+	if (len && s[len - 1] == '^') {
+		len--;
+		wild = true;
+	}
+	for (i = 0; i < len; i++) {
+		if (s[i] == '.')
+			dot = true;
+		else if (is_alpha(s[i]))
+			alpha = true;
+		else if (!is_digit(s[i]) && s[i] != '-' && s[i] != '_')
+			return false;
+	}
+	return len && alpha && (dot || wild || !need_dot);
+}
+
+/* Parses a plain address into a host prefix. */
+static int parse_addr(const char *s, size_t len, struct bw_prefix *p)
+{
+	unsigned char b[16];
+	char buf[TOKEN_MAX];
+	int i;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	memset(p, 0, sizeof(*p));
+	if (inet_pton(AF_INET, buf, b) == 1) {
+		p->family = BW_V4;
+		p->lo = (__u32)b[0] << 24 | (__u32)b[1] << 16 |
+			(__u32)b[2] << 8 | b[3];
+		p->plen = 32;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, buf, b) != 1)
+		return -EINVAL;
+	p->family = BW_V6;
+	for (i = 0; i < 8; i++) {
+		p->hi = p->hi << 8 | b[i];
+		p->lo = p->lo << 8 | b[8 + i];
+	}
+	p->plen = 128;
+	return 0;
+}
+
+static unsigned int host_len(const struct bw_prefix *p)
+{
+	return p->family == BW_V4 ? 32 : 128;
+}
+
+/* Clears the host bits below p->plen, as the hash does. */
+static void mask_prefix(struct bw_prefix *p)
+{
+	if (p->family == BW_V4) {
+		p->lo = bw_mask_v4((__u32)p->lo, p->plen);
+		return;
+	}
+	p->hi = bw_mask64(p->hi, p->plen);
+	p->lo = p->plen > 64 ? bw_mask64(p->lo, p->plen - 64) : 0;
+}
+
+/* Decimal prefix length, 0..max, no sign, at most three digits. */
+static int parse_plen(const char *s, size_t len, unsigned int max,
+		      unsigned int *plen)
+{
+	unsigned int v = 0;
+	size_t i;
+
+	if (!len || len > 3)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		if (!is_digit(s[i]))
+			return -EINVAL;
+		v = v * 10 + (unsigned int)(s[i] - '0');
+	}
+	if (v > max)
+		return -EINVAL;
+	*plen = v;
+	return 0;
+}
+
+/* Host bits set: an error unless opts ask to mask them (then a warning). */
+static int check_host_bits(struct bw_prefix *p, const char *s, size_t len,
+			   const struct bw_list_opts *opts, char *err,
+			   size_t errlen)
+{
+	struct bw_prefix m = *p;
+	char want[INET6_ADDRSTRLEN + 8];
+
+	mask_prefix(&m);
+	if (m.hi == p->hi && m.lo == p->lo)
+		return 0;
+	bw_prefix_str(&m, want, sizeof(want));
+	if (len > QUOTE_MAX)
+		len = QUOTE_MAX;
+	if (!opts->mask_host_bits) {
+		snprintf(err, errlen,
+			 "host bits set in \"%.*s\" (did you mean %s?)",
+			 (int)len, s, want);
+		return -EINVAL;
+	}
+	snprintf(err, errlen, "host bits set in \"%.*s\", using %s", (int)len,
+		 s, want);
+	*p = m;
+	return 0;
+}
+
+/* "a.b.c.d/len" or "x::/len"; slash points at the '/'. */
+static int parse_cidr(const char *s, size_t len, const char *slash,
+		      const struct bw_list_opts *opts, struct entry *e,
+		      char *err, size_t errlen)
+{
+	size_t alen = (size_t)(slash - s);
+	unsigned int plen, max;
+	char what[48];
+
+	if (parse_addr(s, alen, &e->p))
+		return fail(err, errlen, "not an IP prefix", s, len);
+	max = host_len(&e->p);
+	if (parse_plen(slash + 1, len - alen - 1, max, &plen)) {
+		snprintf(what, sizeof(what), "bad prefix length (0-%u)", max);
+		return fail(err, errlen, what, s, len);
+	}
+	e->p.plen = (__u8)plen;
+	if (plen < max && !opts->allow_cidr)
+		return fail(err, errlen, "CIDR prefixes are not supported yet",
+			    s, len);
+	return check_host_bits(&e->p, s, len, opts, err, errlen);
+}
+
+/* "a.b.c.d-e.f.g.h", both ends included; dash points at the '-'. */
+static int parse_range(const char *s, size_t len, const char *dash,
+		       const struct bw_list_opts *opts, struct entry *e,
+		       char *err, size_t errlen)
+{
+	struct bw_prefix a, b;
+
+	if (parse_addr(s, (size_t)(dash - s), &a) ||
+	    parse_addr(dash + 1, len - (size_t)(dash - s) - 1, &b))
+		return fail(err, errlen, "not an IP address range", s, len);
+	if (a.family != BW_V4 || b.family != BW_V4)
+		return fail(err, errlen, "IPv6 ranges are not supported", s,
+			    len);
+	if (!opts->allow_cidr)
+		return fail(err, errlen, "address ranges are not supported yet",
+			    s, len);
+	if (a.lo > b.lo)
+		return fail(err, errlen, "range ends before it starts", s, len);
+	e->range = true;
+	e->first = (__u32)a.lo;
+	e->last = (__u32)b.lo;
+	return 0;
+}
+
+/* The first word of a line: an address, a prefix or a range. */
+static int parse_token(const char *s, size_t len,
+		       const struct bw_list_opts *opts, struct entry *e,
+		       char *err, size_t errlen)
+{
+	const char *slash = memchr(s, '/', len);
+	const char *dash = memchr(s, '-', len);
+
+	memset(e, 0, sizeof(*e));
+	if (looks_like_domain(s, len, true))
+		return fail(err, errlen, "domain names are not supported yet",
+			    s, len);
+	if (slash)
+		return parse_cidr(s, len, slash, opts, e, err, errlen);
+	/* No address has a '-': the line is a range or nothing. */
+	if (dash)
+		return parse_range(s, len, dash, opts, e, err, errlen);
+	if (parse_addr(s, len, &e->p))
+		return fail(err, errlen, "not an IP address", s, len);
+	return 0;
+}
+
+/*
+ * What may follow the entry: ipsum's count of lists, or nothing. A host name
+ * after an address is a hosts-file line ("0.0.0.0 example.com").
+ */
+static int check_rest(const char *s, size_t len, char *err, size_t errlen)
+{
+	size_t i, word;
+
+	for (i = 0; i < len && is_digit(s[i]); i++)
+		;
+	if (i == len)
+		return 0;
+	for (word = 0; word < len && !is_blank(s[word]); word++)
+		;
+	if (looks_like_domain(s, word, false))
+		return fail(err, errlen, "domain names are not supported yet",
+			    s, word);
+	return fail(err, errlen, "unexpected text after the address", s, len);
+}
+
+/* Pushes the minimal set of prefixes covering [first, last]. */
+static int push_range(struct bw_list *l, __u32 first, __u32 last)
+{
+	__u64 a = first, end = (__u64)last + 1;
+	struct bw_prefix p = { .family = BW_V4 };
+	unsigned int host;
+
+	while (a < end) {
+		host = a ? (unsigned int)__builtin_ctzll(a) : 32;
+		if (host > 32)
+			host = 32;
+		while ((1ULL << host) > end - a)
+			host--;
+		p.lo = a;
+		p.plen = (__u8)(32 - host);
+		if (bw_list_push(l, &p))
+			return -ENOMEM;
+		a += 1ULL << host;
+	}
+	return 0;
+}
+
+int bw_list_parse_line(struct bw_list *l, const char *line,
+		       const struct bw_list_opts *opts, char *err,
+		       size_t errlen)
+{
+	const char *s = line, *end = line + strcspn(line, "#;"), *tok;
+	struct entry e;
+	int ret;
+
+	if (errlen)
+		err[0] = '\0';
+	while (s < end && is_blank(*s))
+		s++;
+	while (end > s && is_blank(end[-1]))
+		end--;
+	if (s == end)
+		return 0;
+	for (tok = s; s < end && !is_blank(*s); s++)
+		;
+	ret = parse_token(tok, (size_t)(s - tok), opts, &e, err, errlen);
+	if (ret)
+		return ret;
+	while (s < end && is_blank(*s))
+		s++;
+	ret = check_rest(s, (size_t)(end - s), err, errlen);
+	if (ret)
+		return ret;
+	ret = e.range ? push_range(l, e.first, e.last) : bw_list_push(l, &e.p);
+	if (ret) {
+		snprintf(err, errlen, "out of memory");
+		return ret;
+	}
+	l->lines++;
+	return 0;
+}
+
+int bw_parse_prefix(const char *s, struct bw_prefix *p, char *err,
+		    size_t errlen)
+{
+	const struct bw_list_opts opts = { .allow_cidr = true };
+	size_t len = strlen(s);
+	struct entry e;
+	int ret;
+
+	if (errlen)
+		err[0] = '\0';
+	if (!len)
+		return fail(err, errlen, "empty address", s, len);
+	ret = parse_token(s, len, &opts, &e, err, errlen);
+	if (ret)
+		return ret;
+	if (e.range)
+		return fail(err, errlen,
+			    "expected one address or prefix, not a range", s,
+			    len);
+	*p = e.p;
+	return 0;
+}
+
+const char *bw_prefix_str(const struct bw_prefix *p, char *buf, size_t len)
+{
+	unsigned char b[16];
+	char addr[INET6_ADDRSTRLEN];
+	int i;
+
+	if (p->family == BW_V4) {
+		for (i = 0; i < 4; i++)
+			b[i] = (unsigned char)(p->lo >> (24 - 8 * i));
+		inet_ntop(AF_INET, b, addr, sizeof(addr));
+	} else {
+		for (i = 0; i < 8; i++) {
+			b[i] = (unsigned char)(p->hi >> (56 - 8 * i));
+			b[8 + i] = (unsigned char)(p->lo >> (56 - 8 * i));
+		}
+		inet_ntop(AF_INET6, b, addr, sizeof(addr));
+	}
+	if (p->plen >= host_len(p))
+		snprintf(buf, len, "%s", addr);
+	else
+		snprintf(buf, len, "%s/%u", addr, p->plen);
+	return buf;
+}
