@@ -36,18 +36,6 @@ struct {
 	__uint(map_flags, BPF_F_MMAPABLE);
 } BW_MAP_BLOCKS SEC(".maps");
 
-/*
- * The id of the current filter map in slot 0, for the CLI and bpftool
- * (status, add and query find the filter through it); kept in step with
- * the program on the interface by the CLI. The data path does not read it.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} BW_MAP_FILTER_ID SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);

@@ -138,7 +138,6 @@ struct bw_lpm_key {
 #define BW_EXACT_SLOTS 2
 
 /* Map names, the same in the BPF object, the pins and bpftool's listing. */
-#define BW_MAP_FILTER_ID filter_id /* holds a map id, not a filter */
 #define BW_MAP_BLOCKS blocks
 #define BW_MAP_STATS stats
 #define BW_MAP_ALLOW allow

@@ -24,6 +24,7 @@
 #include "output.h"
 #include "pin.h"
 #include "prog.h"
+#include "running.h"
 
 struct attach_ctx {
 	const char *iface;
@@ -50,26 +51,15 @@ static int reuse_filter(struct attach_ctx *c, const struct bw_filter_map *f)
 	return err;
 }
 
-/*
- * The program loaded with its filter and the filter's id in the registry:
- * from here on it can go onto the interface.
- */
-static int load_program(struct attach_ctx *c, const struct bw_filter_map *f)
+/* The program loaded with its filter: from here on it can go on the hook. */
+static int load_program(struct attach_ctx *c)
 {
-	__u32 key = 0;
 	int err;
 
 	err = bloomwall__load(c->skel);
 	if (err) {
 		pr_warn("%s: cannot load the XDP program: %s (run with -v for the verifier's log)\n",
 			c->iface, bw_errno_hint(err));
-		return err;
-	}
-	if (bpf_map_update_elem(bpf_map__fd(c->skel->maps.BW_MAP_FILTER_ID),
-				&key, &f->id, BPF_ANY)) {
-		err = -errno;
-		pr_warn("%s: cannot put the filter in place: %s\n", c->iface,
-			bw_errno_hint(err));
 		return err;
 	}
 	c->prog_fd = bpf_program__fd(c->skel->progs.bloomwall_xdp);
@@ -136,29 +126,18 @@ static int fill_allow(struct attach_ctx *c, const struct bw_list *allow)
 	return 0;
 }
 
+/*
+ * The pins are a cache of what the hook runs, but a bpf_link of our own
+ * lives only as long as its pin (or this process): without it the attach
+ * is undone.
+ */
 static int pin_all(struct attach_ctx *c)
 {
-	int err;
+	int err = bw_pins_sync(c->iface, c->prog_fd, c->hook.link_fd, true);
 
-	err = bw_pin_dir_create(c->iface);
-	if (err) {
-		pr_warn("%s: cannot create %s/%s: %s\n", c->iface, BW_PIN_ROOT,
-			c->iface, strerror(-err));
-		return err;
-	}
-	err = bw_pin_fd(c->prog_fd, c->iface, BW_PIN_PROG);
-	if (!err)
-		err = bw_pin_fd(bpf_map__fd(c->skel->maps.BW_MAP_FILTER_ID),
-				c->iface, BW_PIN_FILTER_ID);
-	if (!err)
-		err = bw_pin_fd(bpf_map__fd(c->skel->maps.stats), c->iface,
-				BW_PIN_STATS);
-	if (!err)
-		err = bw_pin_fd(c->allow_fd, c->iface, BW_PIN_ALLOW);
-	if (!err)
-		err = bw_pin_fd(c->exact_fd, c->iface, BW_PIN_EXACT);
-	if (!err && c->hook.link_fd >= 0)
-		err = bw_pin_fd(c->hook.link_fd, c->iface, BW_PIN_LINK);
+	if (err)
+		pr_warn("%s: cannot pin the program and its maps under %s/%s: %s\n",
+			c->iface, BW_PIN_ROOT, c->iface, bw_errno_hint(err));
 	return err;
 }
 
@@ -240,7 +219,7 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	if (!err)
 		err = create_exact(&c, b);
 	if (!err)
-		err = load_program(&c, &b->filter);
+		err = load_program(&c);
 	if (!err)
 		err = fill_allow(&c, allow);
 	if (!err)
@@ -254,44 +233,14 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	return err;
 }
 
-/* Takes our program off the hook, through its link if it has one. */
-static int detach_prog(const char *iface, int ifindex, int prog_fd)
+int bw_detach(const struct bw_running *r)
 {
-	int link_fd = -1, err;
+	int err;
 
-	if (bw_pin_exists(iface, BW_PIN_LINK)) {
-		link_fd = bw_pin_open(iface, BW_PIN_LINK);
-		if (link_fd < 0) {
-			pr_warn("%s: cannot detach the XDP program (id %u): %s\n",
-				iface, bw_obj_id(prog_fd),
-				bw_errno_hint(link_fd));
-			return link_fd;
-		}
-	}
-	err = bw_hook_detach(iface, ifindex, link_fd, prog_fd);
-	if (link_fd >= 0)
-		close(link_fd);
+	err = bw_hook_detach(r->iface, r->ifindex, r->link_fd, r->prog_fd);
+	if (!err)
+		err = bw_unpin_all(r->iface);
+	if (!err)
+		bw_unpin_others(r->iface, r->prog_id);
 	return err;
-}
-
-int bw_detach(const char *iface, int ifindex)
-{
-	int prog_fd, err = 0;
-
-	prog_fd = bw_pin_open(iface, BW_PIN_PROG);
-	bw_out_bool("interface_gone", NULL, !ifindex);
-	if (!ifindex)
-		bw_out_text(
-			"%s: the interface is gone; removing the pins it left behind\n",
-			iface);
-	else if (prog_fd < 0)
-		pr_warn("%s: no pinned program (%s/%s/%s missing); removing the remaining pins\n",
-			iface, BW_PIN_ROOT, iface, BW_PIN_PROG);
-	else
-		err = detach_prog(iface, ifindex, prog_fd);
-	if (prog_fd >= 0)
-		close(prog_fd);
-	if (err)
-		return err;
-	return bw_unpin_all(iface);
 }

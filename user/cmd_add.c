@@ -18,6 +18,7 @@
 #include "output.h"
 #include "lpm.h"
 #include "pin.h"
+#include "reload.h"
 #include "running.h"
 
 /* Most keys one entry may expand to in place; more is a job for reload. */
@@ -99,23 +100,29 @@ static __u32 insert_entry(void *mem, const struct bw_prefix *p,
 	return fresh;
 }
 
+/* What add does to the copy of the running filter, and what it found. */
+struct add_ctx {
+	const struct bw_args *a;
+	const struct bw_prefix *keys;
+	const struct add_plan *plan;
+	__u32 *fresh; /* per entry: keys that set a bit */
+	double worst; /* highest estimated rate of a region touched */
+	__u64 generation, entries;
+};
+
 /*
- * Bits added in place raise the false-positive rate above what the filter
- * was sized for; past twice its target the operator should rebuild.
+ * Bits added raise the false-positive rate above what the filter was
+ * sized for: the worst estimate of the regions touched.
  */
-static void warn_if_overfull(const struct bw_args *a, const void *mem,
-			     const struct add_plan *plan)
+static double worst_fpr(const struct add_ctx *c, const void *mem)
 {
-	const struct bw_info *info =
-		(const void *)((const char *)mem + BW_BLOCK_BYTES);
-	double target = info->fpr_ppb ? info->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
 	bool touched[BW_REGIONS] = { false };
 	double fpr, worst = 0.0;
 	__u64 set, total;
 	int i;
 
-	for (i = 0; i < a->npos; i++)
-		touched[plan[i].region] = true;
+	for (i = 0; i < c->a->npos; i++)
+		touched[c->plan[i].region] = true;
 	/* One pass over each region: a big filter has millions of blocks. */
 	for (i = 0; i < BW_REGIONS; i++) {
 		if (!touched[i])
@@ -124,9 +131,28 @@ static void warn_if_overfull(const struct bw_args *a, const void *mem,
 		if (fpr > worst)
 			worst = fpr;
 	}
-	if (worst > 2 * target)
-		pr_warn("%s: the filter is now past its target false-positive rate (about %.3g%% where it was sized for %.3g%%): rebuild it with 'bloomwall reload' and the entries in a LIST\n",
-			a->iface, worst * 100, target * 100);
+	return worst;
+}
+
+static int insert_all(void *mem, __u32 nblocks, void *arg)
+{
+	struct add_ctx *c = arg;
+	struct bw_info *info = (void *)((char *)mem + BW_BLOCK_BYTES);
+	int i, added = 0;
+
+	for (i = 0; i < c->a->npos; i++) {
+		c->fresh[i] = insert_entry(mem, &c->keys[i], &c->plan[i]);
+		if (!c->fresh[i])
+			continue;
+		added++;
+		info->region_entries[c->plan[i].region] += c->fresh[i];
+		info->entries += c->fresh[i];
+	}
+	info->source_entries += added;
+	c->generation = info->generation;
+	c->entries = info->entries;
+	c->worst = added ? worst_fpr(c, mem) : 0.0;
+	return 0;
 }
 
 /* "ADDR  added" (or why not); JSON {address, result, keys, new_keys, prefix}. */
@@ -148,57 +174,46 @@ static void say_entry(const char *addr, __u32 fresh, const struct add_plan *ap)
 	bw_out_close_object();
 }
 
-static void insert_all(const struct bw_args *a, void *mem,
-		       const struct bw_prefix *keys,
-		       const struct add_plan *plan)
+static void say_added(const struct add_ctx *c, const struct bw_info *before)
 {
-	struct bw_info *info = (void *)((char *)mem + BW_BLOCK_BYTES);
-	__u64 keys_added = 0;
+	const struct bw_args *a = c->a;
+	double target =
+		before->fpr_ppb ? before->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
 	int i, added = 0;
-	__u32 fresh;
 
 	bw_out_open_array("addresses");
 	for (i = 0; i < a->npos; i++) {
-		fresh = insert_entry(mem, &keys[i], &plan[i]);
-		say_entry(a->pos[i], fresh, &plan[i]);
-		if (!fresh)
-			continue;
-		added++;
-		keys_added += fresh;
-		/* Counts only the CLI reads; atomic against a concurrent add. */
-		__atomic_fetch_add(&info->region_entries[plan[i].region], fresh,
-				   __ATOMIC_RELAXED);
+		say_entry(a->pos[i], c->fresh[i], &c->plan[i]);
+		added += c->fresh[i] > 0;
 	}
 	bw_out_close_array();
-	__atomic_fetch_add(&info->entries, keys_added, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&info->source_entries, added, __ATOMIC_RELAXED);
 	bw_out_text("%s: ", a->iface);
 	bw_out_int("added", "%lld of ", added);
 	bw_out_int("total", "%lld added to filter ", a->npos);
-	bw_out_u64("generation", "generation %llu", info->generation);
-	bw_out_u64("entries", " (now %'llu entries)\n", info->entries);
-	if (added)
-		warn_if_overfull(a, mem, plan);
+	bw_out_u64("generation", "generation %llu", c->generation);
+	bw_out_u64("entries", " (now %'llu entries)\n", c->entries);
+	/* Past twice its target, the operator should rebuild. */
+	if (c->worst > 2 * target)
+		pr_warn("%s: the filter is now past its target false-positive rate (about %.3g%% where it was sized for %.3g%%): rebuild it with 'bloomwall reload' and the entries in a LIST\n",
+			a->iface, c->worst * 100, target * 100);
 }
 
 /*
  * Verify mode: the running exact trie must know the keys before their bits
  * are set, or the data path would count their packets as false positives.
+ * It is changed in place: until the swap, a key added to it changes a
+ * verdict only for an address the running Bloom filter already hits by
+ * chance (a false positive of it that the trie now confirms).
  */
-static int add_exact(const struct bw_args *a, const void *mem,
+static int add_exact(const struct bw_running *r, const struct bw_args *a,
 		     const struct bw_prefix *keys)
 {
-	const struct bw_hdr *hdr = mem;
 	struct bw_list l;
-	int outer, fd, i, err;
+	int fd, i, err;
 
-	if (!(hdr->flags & BW_F_VERIFY))
+	if (!(r->prog_hdr.flags & BW_F_VERIFY))
 		return 0;
-	outer = bw_open_pinned_map(a->iface, BW_PIN_EXACT);
-	if (outer < 0)
-		return outer;
-	fd = bw_exact_open(outer, hdr->exact_slot);
-	close(outer);
+	fd = bw_exact_open(r->maps.exact, r->prog_hdr.exact_slot);
 	if (fd < 0) {
 		pr_warn("%s: verify mode, but its exact trie is gone: %s; run 'bloomwall reload %s --verify LIST...'\n",
 			a->iface, bw_errno_hint(fd), a->iface);
@@ -218,40 +233,56 @@ static int add_exact(const struct bw_args *a, const void *mem,
 	return err;
 }
 
+/* Under the lock: plan against the running filter, change a copy, swap. */
+static int add_locked(struct add_ctx *c, struct add_plan *plan)
+{
+	const struct bw_args *a = c->a;
+	struct bw_edit e = { .edit = insert_all, .ctx = c, .allow_fd = -1 };
+	struct bw_running r;
+	struct bw_info before;
+	int err;
+
+	err = bw_running_open(a->iface, a->ifindex, BW_RUN_REPAIR, &r);
+	if (!err)
+		err = bw_running_need_filter(&r);
+	if (!err)
+		err = plan_all(a, r.filter.mem, c->keys, plan);
+	if (!err)
+		err = add_exact(&r, a, c->keys);
+	if (!err) {
+		before = *bw_running_info(&r);
+		err = bw_swap_running(&r, &e);
+	}
+	if (!err)
+		say_added(c, &before);
+	bw_running_close(&r);
+	return err;
+}
+
 static int do_add(struct bw_args *a)
 {
-	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	struct add_ctx c = { .a = a };
 	struct bw_prefix *keys = NULL;
 	struct add_plan *plan = NULL;
-	int lock = -1, err;
+	int lock, err;
 
 	bw_out_string("iface", NULL, a->iface);
 	err = bw_parse_addrs("add", a->pos, a->npos, true, &keys);
 	if (err)
 		return err;
 	plan = calloc(a->npos, sizeof(*plan));
-	if (!plan) {
-		err = -ENOMEM;
-		goto out;
+	c.fresh = calloc(a->npos, sizeof(*c.fresh));
+	c.keys = keys;
+	c.plan = plan;
+	err = plan && c.fresh ? 0 : -ENOMEM;
+	if (!err)
+		err = bw_check_privileges("add");
+	if (!err) {
+		lock = bw_lock_acquire();
+		err = lock < 0 ? lock : add_locked(&c, plan);
+		bw_lock_release(lock);
 	}
-	err = bw_check_privileges("add");
-	if (err)
-		goto out;
-	lock = bw_lock_acquire();
-	if (lock < 0) {
-		err = lock;
-		goto out;
-	}
-	err = bw_open_running(a->iface, true, &m);
-	if (!err)
-		err = plan_all(a, m.mem, keys, plan);
-	if (!err)
-		err = add_exact(a, m.mem, keys);
-	if (!err)
-		insert_all(a, m.mem, keys, plan);
-out:
-	bw_filter_close(&m);
-	bw_lock_release(lock);
+	free(c.fresh);
 	free(plan);
 	free(keys);
 	return err;
@@ -259,11 +290,13 @@ out:
 
 const struct bw_verb bw_verb_add = {
 	.name = "add",
-	.summary = "add addresses to the running filter on IFACE in place",
+	.summary = "add addresses to the running filter on IFACE",
 	.details =
-		"No rebuild: the addresses' bits are set in the running filter and its\n"
-		"entry count grows. The next 'bloomwall reload' builds from the LIST files\n"
-		"only, so put lasting entries there too. Removing needs a reload.\n"
+		"No rebuild from the lists: the addresses' bits are set in a copy of the\n"
+		"running filter, which replaces it in one step (a killed add changes\n"
+		"nothing), and its entry count grows. The next 'bloomwall reload' builds\n"
+		"from the LIST files only, so put lasting entries there too. Removing needs\n"
+		"a reload.\n"
 		"A prefix is added as the keys that cover it exactly at the filter's\n"
 		"shortest target length at or below it (see status), up to 65536 keys; in\n"
 		"verify mode it also goes into the running exact trie as it is.\n"

@@ -3,18 +3,18 @@
  * bloomwall allow IFACE ADDR|CIDR...    bloomwall unallow IFACE ADDR|CIDR...
  *
  * The allowlist is an LPM trie the data path consults on a Bloom hit only:
- * an address it covers is never dropped. These verbs change it in place;
- * each entry is one update of the trie, visible to the next packet. The
- * first entry into an empty allowlist, and the last one out, also load the
- * program again with the filter's BW_F_ALLOW flag changed.
+ * an address it covers is never dropped. A change makes a new trie (the
+ * old entries, changed) that goes in with a new program, in one swap of
+ * the program on the hook: a packet meets the old allowlist or the new
+ * one, and a killed command changes nothing.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
-
+#include "allowlist.h"
 #include "cli.h"
 #include "list.h"
 #include "log.h"
@@ -24,11 +24,13 @@
 #include "reload.h"
 #include "running.h"
 
-/* Parsed entries and the open, locked allowlist of a->iface. */
+/* Parsed entries, the running state and its allowlist, under the lock. */
 struct allow_ctx {
 	struct bw_prefix *p;
+	bool *hit; /* per entry: in the allowlist before (or earlier here) */
+	struct bw_running r;
+	struct bw_list old, new;
 	int lock;
-	int fd;
 };
 
 static int allow_open(const char *verb, struct bw_args *a, struct allow_ctx *c)
@@ -36,9 +38,16 @@ static int allow_open(const char *verb, struct bw_args *a, struct allow_ctx *c)
 	int err;
 
 	bw_out_string("iface", NULL, a->iface);
-	c->p = NULL;
-	c->lock = c->fd = -1;
+	memset(c, 0, sizeof(*c));
+	c->r = (struct bw_running)BW_RUNNING_INIT;
+	c->lock = -1;
+	bw_list_init(&c->old);
+	bw_list_init(&c->new);
 	err = bw_parse_addrs(verb, a->pos, a->npos, true, &c->p);
+	if (!err) {
+		c->hit = calloc(a->npos, sizeof(*c->hit));
+		err = c->hit ? 0 : -ENOMEM;
+	}
 	if (!err)
 		err = bw_check_privileges(verb);
 	if (err)
@@ -46,36 +55,37 @@ static int allow_open(const char *verb, struct bw_args *a, struct allow_ctx *c)
 	c->lock = bw_lock_acquire();
 	if (c->lock < 0)
 		return c->lock;
-	c->fd = bw_open_pinned_map(a->iface, BW_PIN_ALLOW);
-	return c->fd < 0 ? c->fd : 0;
+	err = bw_running_open(a->iface, a->ifindex, BW_RUN_REPAIR, &c->r);
+	if (!err)
+		err = bw_running_need_filter(&c->r);
+	if (!err)
+		err = bw_allow_read(c->r.maps.allow, &c->old);
+	if (err == -ENOMEM)
+		pr_warn("%s: out of memory while reading the allowlist\n",
+			a->iface);
+	return err;
 }
 
 static void allow_close(struct allow_ctx *c)
 {
-	if (c->fd >= 0)
-		close(c->fd);
+	bw_running_close(&c->r);
 	bw_lock_release(c->lock);
+	bw_list_free(&c->old);
+	bw_list_free(&c->new);
+	free(c->hit);
 	free(c->p);
 }
 
 /* "IFACE: N of M added (allowlist now K entries)"; JSON what, total, entries. */
-static void print_total(const struct bw_args *a, int fd, const char *what,
-			int n)
+static void print_total(const struct bw_args *a, long long total,
+			const char *what, int n)
 {
-	long long total = bw_lpm_count(fd);
-
 	bw_out_text("%s: ", a->iface);
 	bw_out_int(what, "%lld of ", n);
 	bw_out_int("total", "%lld ", a->npos);
 	bw_out_text("%s", what);
-	if (total >= 0) {
-		bw_out_int("allowlist_entries", " (allowlist now %'lld ",
-			   total);
-		bw_out_text("%s)", bw_plural(total, "entry", "entries"));
-	} else {
-		bw_out_null("allowlist_entries", NULL);
-	}
-	bw_out_text("\n");
+	bw_out_int("allowlist_entries", " (allowlist now %'lld ", total);
+	bw_out_text("%s)\n", bw_plural(total, "entry", "entries"));
 }
 
 /* "ADDR  allowed"; JSON {address, result}. */
@@ -88,110 +98,145 @@ static void say_entry(const char *addr, const char *result, const char *text)
 	bw_out_close_object();
 }
 
-/* Takes back the entries do_allow() put in: the flag could not follow. */
-static void take_back(struct bw_args *a, struct allow_ctx *c, const bool *added)
+static bool same_prefix(const struct bw_prefix *x, const struct bw_prefix *y)
 {
-	struct bw_lpm_key k;
-	int i;
+	return x->family == y->family && x->plen == y->plen && x->hi == y->hi &&
+	       x->lo == y->lo;
+}
 
-	for (i = 0; i < a->npos; i++) {
-		if (!added[i])
-			continue;
-		bw_lpm_key_of(&k, &c->p[i]);
-		if (bpf_map_delete_elem(c->fd, &k))
-			pr_warn("%s: cannot take %s back out of the allowlist: %s\n",
-				a->iface, a->pos[i], bw_errno_hint(-errno));
-	}
+/* Entry i is in the allowlist, or given earlier on this command line. */
+static bool seen(const struct allow_ctx *c, int i)
+{
+	int j;
+
+	if (bw_list_has(&c->old, &c->p[i]))
+		return true;
+	for (j = 0; j < i; j++)
+		if (same_prefix(&c->p[j], &c->p[i]))
+			return true;
+	return false;
 }
 
 /*
- * The running filter's BW_F_ALLOW follows the trie: set once it has entries
- * (after they are in), cleared once it is empty. The program reads it as a
- * constant, so a change loads the program again; if that fails the new
- * entries are taken back out, and nothing has changed.
+ * The new allowlist goes in with a program whose BW_F_ALLOW says whether
+ * it has entries (the data path reads the flag as a constant of its own):
+ * one swap, so a packet meets the old allowlist or the new one.
  */
+static int swap_allowlist(struct allow_ctx *c, const char *iface)
+{
+	struct bw_edit e = { .allow_on = c->new.n4 + c->new.n6 > 0 };
+	int err;
+
+	e.allow_fd = bw_allow_create(&c->new);
+	if (e.allow_fd < 0) {
+		pr_warn("%s: cannot make the new allowlist: %s\n", iface,
+			e.allow_fd == -E2BIG ? "it is full"
+					     : bw_errno_hint(e.allow_fd));
+		return e.allow_fd;
+	}
+	err = bw_swap_running(&c->r, &e);
+	close(e.allow_fd);
+	if (err)
+		pr_warn("%s: nothing changed: the allowlist is as it was\n",
+			iface);
+	return err;
+}
+
+/* The allowlist and the entries to add (finish() drops the repeats). */
+static int with(struct allow_ctx *c, int nadd)
+{
+	struct bw_prefix p;
+	size_t i;
+	int j, err = 0;
+
+	for (i = 0; !err && i < c->old.n4 + c->old.n6; i++) {
+		bw_list_prefix(&c->old, i, &p);
+		err = bw_list_push(&c->new, &p);
+	}
+	for (j = 0; !err && j < nadd; j++)
+		err = bw_list_push(&c->new, &c->p[j]);
+	return err;
+}
+
 static int do_allow(struct bw_args *a)
 {
-	struct bw_lpm_key k;
 	struct allow_ctx c;
-	bool *added = NULL;
 	int i, n = 0, err;
-	__u8 v = 1;
 
 	err = allow_open("allow", a, &c);
-	bw_out_open_array("addresses");
-	if (!err) {
-		added = calloc(a->npos, sizeof(*added));
-		err = added ? 0 : -ENOMEM;
-	}
 	for (i = 0; !err && i < a->npos; i++) {
-		bw_lpm_key_of(&k, &c.p[i]);
-		if (!bpf_map_update_elem(c.fd, &k, &v, BPF_NOEXIST)) {
-			added[i] = true;
-			n++;
-		} else if (errno == EEXIST) {
-			say_entry(a->pos[i], "already", "already allowed");
-		} else {
-			err = -errno;
-			pr_warn("%s: cannot add %s to the allowlist: %s\n",
-				a->iface, a->pos[i],
-				err == -E2BIG ? "it is full"
-					      : bw_errno_hint(err));
-		}
+		c.hit[i] = seen(&c, i);
+		n += !c.hit[i];
 	}
-	if (n && bw_running_allow_flag(a->iface, a->ifindex, true)) {
-		pr_warn("%s: cannot load the program that consults the allowlist; the new entries are taken back out\n",
-			a->iface);
-		take_back(a, &c, added);
-		err = err ?: -EIO;
-		n = 0;
+	if (!err)
+		err = with(&c, a->npos);
+	if (!err) {
+		bw_list_finish(&c.new);
+		if (n)
+			err = swap_allowlist(&c, a->iface);
 	}
-	for (i = 0; n && i < a->npos; i++)
-		if (added[i])
-			say_entry(a->pos[i], "allowed", "allowed");
+	bw_out_open_array("addresses");
+	for (i = 0; !err && i < a->npos; i++)
+		say_entry(a->pos[i], c.hit[i] ? "already" : "allowed",
+			  c.hit[i] ? "already allowed" : "allowed");
 	bw_out_close_array();
-	if (c.fd >= 0)
-		print_total(a, c.fd, "added", n);
-	free(added);
+	if (!err)
+		print_total(a, c.new.n4 + c.new.n6, "added", n);
 	allow_close(&c);
+	return err;
+}
+
+/* The allowlist without the entries to remove. */
+static int without(struct allow_ctx *c, const struct bw_list *gone)
+{
+	struct bw_prefix p;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < c->old.n4 + c->old.n6; i++) {
+		bw_list_prefix(&c->old, i, &p);
+		if (!bw_list_has(gone, &p))
+			err = bw_list_push(&c->new, &p);
+	}
+	bw_list_finish(&c->new);
 	return err;
 }
 
 static int do_unallow(struct bw_args *a)
 {
-	struct bw_lpm_key k;
 	struct allow_ctx c;
+	struct bw_list gone;
 	int i, n = 0, absent = 0, err;
 
+	bw_list_init(&gone);
 	err = allow_open("unallow", a, &c);
+	for (i = 0; !err && i < a->npos; i++) {
+		c.hit[i] = bw_list_has(&c.old, &c.p[i]);
+		if (c.hit[i])
+			err = bw_list_push(&gone, &c.p[i]);
+	}
+	if (!err) {
+		bw_list_finish(&gone);
+		n = gone.n4 + gone.n6;
+		err = without(&c, &gone);
+	}
+	if (!err && n)
+		err = swap_allowlist(&c, a->iface);
 	bw_out_open_array("addresses");
 	for (i = 0; !err && i < a->npos; i++) {
-		bw_lpm_key_of(&k, &c.p[i]);
-		if (!bpf_map_delete_elem(c.fd, &k)) {
-			say_entry(a->pos[i], "removed", "removed");
-			n++;
-		} else if (errno == ENOENT) {
-			say_entry(a->pos[i], "absent", "not in the allowlist");
-			absent++;
-		} else {
-			err = -errno;
-			pr_warn("%s: cannot remove %s from the allowlist: %s\n",
-				a->iface, a->pos[i], bw_errno_hint(err));
-		}
+		say_entry(a->pos[i], c.hit[i] ? "removed" : "absent",
+			  c.hit[i] ? "removed" : "not in the allowlist");
+		absent += !c.hit[i];
 	}
 	bw_out_close_array();
-	if (c.fd >= 0)
-		print_total(a, c.fd, "removed", n);
-	/* A stale flag only costs a lookup in an empty trie: warn, no error. */
-	if (n && c.fd >= 0 && bw_lpm_count(c.fd) == 0 &&
-	    bw_running_allow_flag(a->iface, a->ifindex, false))
-		pr_warn("%s: the allowlist is empty, but the program could not be loaded without it; it still consults it until the next reload\n",
-			a->iface);
+	if (!err)
+		print_total(a, c.new.n4 + c.new.n6, "removed", n);
 	if (!err && absent) {
 		pr_warn("%s: %d of %d entries were not in the allowlist (an entry is removed with the prefix it was added with; 'bloomwall status %s' counts them)\n",
 			a->iface, absent, a->npos, a->iface);
 		err = -ENOENT;
 	}
+	bw_list_free(&gone);
 	allow_close(&c);
 	return err;
 }

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <net/if.h>
 
 #include <linux/if_link.h>
 
@@ -18,6 +20,7 @@
 #include "pin.h"
 #include "prog.h"
 #include "reload.h"
+#include "running.h"
 
 static const struct bw_opt attach_only_opts[] = {
 	{ "mode", BW_OPT_MODE, "MODE",
@@ -30,23 +33,47 @@ static const struct bw_opt attach_only_opts[] = {
 static const struct bw_opt *const attach_opts[] = { attach_only_opts,
 						    bw_build_opts, NULL };
 
+/*
+ * Pins left without a program on the hook (an interrupted attach or
+ * detach, a re-created interface) go, under the lock; pins of a program
+ * that runs on another interface (a rename) are that one's.
+ */
+static int check_pins(const struct bw_args *a, bool clean)
+{
+	char moved[IF_NAMESIZE];
+
+	if (!bw_pins_left(a->iface, moved, sizeof(moved)))
+		return 0;
+	if (moved[0]) {
+		pr_warn("%s: the bloomwall program pinned for %s runs on %s (renamed?); detach it there with 'bloomwall detach %s' first\n",
+			a->iface, a->iface, moved, moved);
+		return -EEXIST;
+	}
+	if (!clean)
+		return 0;
+	pr_warn("note: %s: removing the pins an earlier bloomwall left under %s/%s (nothing of it runs there)\n",
+		a->iface, BW_PIN_ROOT, a->iface);
+	return bw_unpin_all(a->iface);
+}
+
 /* Refuses an interface that bloomwall (or anything but a dispatcher) holds. */
-static int check_free(const struct bw_args *a)
+static int check_free(const struct bw_args *a, bool clean)
 {
 	char name[BPF_OBJ_NAME_LEN];
 	struct bw_xdp_info x;
-	int err;
+	int fd;
 
-	if (bw_pin_dir_exists(a->iface) || bw_unpinned_prog(a->ifindex)) {
+	fd = bw_hook_find(a->ifindex, &x);
+	if (fd >= 0) {
+		close(fd);
 		pr_warn("bloomwall is already attached to %s; use 'bloomwall reload %s LIST...' or 'bloomwall detach %s'\n",
 			a->iface, a->iface, a->iface);
 		return -EEXIST;
 	}
-	err = bw_xdp_info(a->ifindex, 0, &x);
-	if (err) {
+	if (fd != -ENOENT) {
 		pr_warn("%s: cannot query its XDP programs: %s\n", a->iface,
-			bw_errno_hint(err));
-		return err;
+			bw_errno_hint(fd));
+		return fd;
 	}
 	bw_prog_name(x.prog_id, name, sizeof(name));
 	/* libxdp's dispatcher is made for sharing: it gets one more program. */
@@ -57,39 +84,51 @@ static int check_free(const struct bw_args *a)
 							  : "xdp");
 		return -EEXIST;
 	}
-	return 0;
+	return check_pins(a, clean);
+}
+
+/* The lists are read and the filter built before the lock is taken. */
+static int build(const struct bw_args *a, struct bw_list *allow,
+		 struct bw_built *b)
+{
+	const struct bw_build_args *ba = &a->build;
+	__u16 flags = (ba->match ?: BW_F_MATCH_SRC) |
+		      (ba->monitor ? BW_F_MONITOR : 0);
+	struct bw_build_req req;
+	int err = 0;
+
+	if (ba->nallow)
+		err = bw_load_allow(a->iface, ba->allow, ba->nallow,
+				    ba->mask_host_bits, allow);
+	if (err)
+		return err;
+	bw_build_req_from_args(&req, a->iface, ba, (const char *const *)a->pos,
+			       a->npos, BW_DEFAULT_FPR, flags, 1);
+	return bw_build_lists(&req, b);
 }
 
 static int do_attach(struct bw_args *a)
 {
 	struct bw_built b = BW_BUILT_INIT;
-	const struct bw_build_args *ba = &a->build;
-	__u16 flags = (ba->match ?: BW_F_MATCH_SRC) |
-		      (ba->monitor ? BW_F_MONITOR : 0);
-	struct bw_build_req req;
 	struct bw_list allow;
-	int lock, err;
+	int lock = -1, err;
 
 	bw_out_string("iface", NULL, a->iface);
-	err = bw_check_privileges("attach");
-	if (err)
-		return err;
-	lock = bw_lock_acquire();
-	if (lock < 0)
-		return lock;
 	bw_list_init(&allow);
-	err = check_free(a);
-	if (!err && ba->nallow)
-		err = bw_load_allow(a->iface, ba->allow, ba->nallow,
-				    ba->mask_host_bits, &allow);
+	err = bw_check_privileges("attach");
+	if (!err)
+		err = check_free(a, false);
 	if (err)
 		goto out;
-	bw_build_req_from_args(&req, a->iface, ba, (const char *const *)a->pos,
-			       a->npos, BW_DEFAULT_FPR, flags, 1);
-	err = bw_build_lists(&req, &b);
-	if (!err)
+	err = build(a, &allow, &b);
+	if (!err) {
+		lock = bw_lock_acquire();
+		err = lock < 0 ? lock : check_free(a, true);
+		if (err)
+			goto out;
 		err = bw_attach(a->iface, a->ifindex, a->mode, a->link, &b,
-				ba->nallow ? &allow : NULL);
+				a->build.nallow ? &allow : NULL);
+	}
 	if (err)
 		pr_warn("%s: nothing attached\n", a->iface);
 out:

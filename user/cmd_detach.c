@@ -3,6 +3,7 @@
  * bloomwall detach IFACE: program off the hook, pins removed.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 
 #include "attach.h"
@@ -11,32 +12,44 @@
 #include "log.h"
 #include "output.h"
 #include "pin.h"
+#include "running.h"
 
-/* No pins: maybe a bloomwall program whose pins were lost, else nothing. */
-static int detach_without_pins(const struct bw_args *a)
+/*
+ * The hook runs no bloomwall program: remove what pins it left, unless
+ * they name a program that runs on another interface (a rename).
+ */
+static int detach_leftovers(const struct bw_args *a)
 {
-	__u32 id = a->ifindex ? bw_unpinned_prog(a->ifindex) : 0;
-	int err;
+	char moved[IF_NAMESIZE];
 
-	if (!id) {
+	if (!bw_pins_left(a->iface, moved, sizeof(moved))) {
 		pr_warn("bloomwall is not attached to %s; nothing to detach (see 'bloomwall status')\n",
 			a->iface);
 		return -ENOENT;
 	}
-	err = bw_detach_unpinned(a->iface, a->ifindex, id);
-	if (!err) {
-		bw_out_bool("interface_gone", NULL, false);
-		bw_out_bool("pins_removed", NULL, false);
-		bw_out_text(
-			"%s: detached a bloomwall program that had lost its pins ",
-			a->iface);
-		bw_out_u64("program_id", "(id %llu)\n", id);
+	if (moved[0]) {
+		pr_warn("%s: bloomwall is not attached here; the program pinned for %s runs on %s (renamed?): 'bloomwall detach %s' detaches it\n",
+			a->iface, a->iface, moved, moved);
+		return -ENOENT;
 	}
-	return err;
+	if (bw_unpin_all(a->iface))
+		return -EIO;
+	bw_out_bool("interface_gone", NULL, !a->ifindex);
+	bw_out_bool("pins_removed", NULL, true);
+	if (!a->ifindex)
+		bw_out_text(
+			"%s: the interface is gone; removed the pins it left behind\n",
+			a->iface);
+	else
+		bw_out_text(
+			"%s: bloomwall was not attached; removed the pins left behind\n",
+			a->iface);
+	return 0;
 }
 
 static int do_detach(struct bw_args *a)
 {
+	struct bw_running r;
 	int lock, err;
 
 	bw_out_string("iface", NULL, a->iface);
@@ -49,15 +62,19 @@ static int do_detach(struct bw_args *a)
 	lock = bw_lock_acquire();
 	if (lock < 0)
 		return lock;
-	if (!bw_pin_dir_exists(a->iface)) {
-		err = detach_without_pins(a);
+	err = bw_running_open(a->iface, a->ifindex, BW_RUN_QUIET, &r);
+	if (err == -ENOENT) {
+		err = detach_leftovers(a);
 		goto out;
 	}
-	err = bw_detach(a->iface, a->ifindex);
+	if (!err)
+		err = bw_detach(&r);
 	if (!err) {
+		bw_out_bool("interface_gone", NULL, false);
 		bw_out_bool("pins_removed", NULL, true);
 		bw_out_text("%s: bloomwall detached, pins removed\n", a->iface);
 	}
+	bw_running_close(&r);
 out:
 	bw_lock_release(lock);
 	return err;
@@ -67,10 +84,11 @@ const struct bw_verb bw_verb_detach = {
 	.name = "detach",
 	.summary = "detach bloomwall from IFACE and remove its pins",
 	.details =
-		"Another XDP program on IFACE is never touched. If IFACE no longer exists,\n"
-		"the pins it left behind are removed.\n"
-		"With --json: {\"iface\", \"interface_gone\", \"pins_removed\"}, and \"program_id\"\n"
-		"when the program detached had lost its pins (then \"pins_removed\" is false).\n",
+		"Another XDP program on IFACE is never touched. Pins that IFACE left behind\n"
+		"(the interface is gone or was re-created, or a command was interrupted)\n"
+		"are removed; pins of a program that now runs on another interface (IFACE\n"
+		"was renamed) are kept, and the message names that interface.\n"
+		"With --json: {\"iface\", \"interface_gone\", \"pins_removed\"}.\n",
 	.opts = NULL,
 	.pos = { .iface_may_vanish = true },
 	.run = do_detach,

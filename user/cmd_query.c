@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * bloomwall query IFACE ADDR...: the data path's test, run in userspace on
- * the running filter (mapped read-only), so the answer is the one a packet
- * would get.
+ * the filter of the program the interface's hook runs (mapped read-only),
+ * with that program's flags, so the answer is the one a packet would get.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,34 +17,15 @@
 #include "pin.h"
 #include "running.h"
 
-/* The tries a Bloom hit is confirmed against; -1 where there is none. */
-struct tries {
-	int allow_fd;
-	int exact_fd; /* the trie in the slot the filter names */
-};
-
-static void open_tries(const char *iface, const struct bw_hdr *hdr,
-		       struct tries *t)
+/* The verify trie of the running program, -1 if there is none. */
+static int open_exact(const struct bw_running *r)
 {
-	int outer;
+	int fd;
 
-	t->allow_fd = bw_pin_open(iface, BW_PIN_ALLOW);
-	t->exact_fd = -1;
-	if (!(hdr->flags & BW_F_VERIFY))
-		return;
-	outer = bw_pin_open(iface, BW_PIN_EXACT);
-	if (outer < 0)
-		return;
-	t->exact_fd = bw_exact_open(outer, hdr->exact_slot);
-	close(outer);
-}
-
-static void close_tries(struct tries *t)
-{
-	if (t->allow_fd >= 0)
-		close(t->allow_fd);
-	if (t->exact_fd >= 0)
-		close(t->exact_fd);
+	if (!(r->prog_hdr.flags & BW_F_VERIFY))
+		return -1;
+	fd = bw_exact_open(r->maps.exact, r->prog_hdr.exact_slot);
+	return fd < 0 ? -1 : fd;
 }
 
 /* "ADDR  VERDICT" and the rest of the line; JSON {address, verdict, reason}. */
@@ -65,11 +46,15 @@ static void say_drop(const char *addr, unsigned int plen, bool verify)
 		    verify ? ", confirmed by the exact list" : "");
 }
 
-/* The data path's decision for one address, in the same order. */
-static void answer(const char *addr, const void *mem, const struct tries *t,
+/*
+ * The data path's decision for one address, in the same order, by the
+ * flags the running program was loaded with.
+ */
+static void answer(const char *addr, const struct bw_running *rn, int exact_fd,
 		   const struct bw_prefix *p)
 {
-	const struct bw_hdr *hdr = mem;
+	const struct bw_hdr *hdr = &rn->prog_hdr;
+	const void *mem = rn->filter.mem;
 	unsigned int plen;
 	int r = 0;
 
@@ -80,10 +65,10 @@ static void answer(const char *addr, const void *mem, const struct tries *t,
 	plen = hdr->plen[r / BW_MAX_LENGTHS][r % BW_MAX_LENGTHS];
 	bw_out_int("region", NULL, r);
 	bw_out_u64("prefix", NULL, plen);
-	if (t->allow_fd >= 0 && bw_lpm_match(t->allow_fd, p) > 0)
+	if ((hdr->flags & BW_F_ALLOW) && bw_lpm_match(rn->maps.allow, p) > 0)
 		say(addr, "pass", "allowlisted", " (allowlisted)\n");
 	else if ((hdr->flags & BW_F_VERIFY) &&
-		 (t->exact_fd < 0 || bw_lpm_match(t->exact_fd, p) <= 0))
+		 (exact_fd < 0 || bw_lpm_match(exact_fd, p) <= 0))
 		say(addr, "pass", "false_positive",
 		    " (false positive: not in the exact list)\n");
 	else if (hdr->flags & BW_F_MONITOR)
@@ -94,10 +79,9 @@ static void answer(const char *addr, const void *mem, const struct tries *t,
 
 static int do_query(struct bw_args *a)
 {
-	struct bw_filter_map m = BW_FILTER_MAP_INIT;
-	struct tries t = { -1, -1 };
+	struct bw_running r = BW_RUNNING_INIT;
 	struct bw_prefix *addrs = NULL;
-	int i, err;
+	int i, exact = -1, err;
 
 	bw_out_string("iface", NULL, a->iface);
 	err = bw_parse_addrs("query", a->pos, a->npos, false, &addrs);
@@ -106,20 +90,23 @@ static int do_query(struct bw_args *a)
 	err = bw_check_privileges("query");
 	if (err)
 		goto out;
-	err = bw_open_running(a->iface, false, &m);
+	err = bw_running_open(a->iface, a->ifindex, 0, &r);
+	if (!err)
+		err = bw_running_need_filter(&r);
 	if (err)
 		goto out;
-	open_tries(a->iface, m.mem, &t);
+	exact = open_exact(&r);
 	bw_out_open_array("addresses");
 	for (i = 0; i < a->npos; i++) {
 		bw_out_open_object(NULL);
-		answer(a->pos[i], m.mem, &t, &addrs[i]);
+		answer(a->pos[i], &r, exact, &addrs[i]);
 		bw_out_close_object();
 	}
 	bw_out_close_array();
 out:
-	close_tries(&t);
-	bw_filter_close(&m);
+	if (exact >= 0)
+		close(exact);
+	bw_running_close(&r);
 	free(addrs);
 	return err;
 }

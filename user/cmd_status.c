@@ -82,7 +82,7 @@ static const char *attach_key(const struct bw_status_view *v)
 {
 	if (v->x.dispatcher)
 		return "dispatcher";
-	return bw_pin_exists(v->iface, BW_PIN_LINK) ? "link" : "plain";
+	return v->link ? "link" : "plain";
 }
 
 static void out_hook_state(const struct bw_status_view *v)
@@ -91,6 +91,10 @@ static void out_hook_state(const struct bw_status_view *v)
 		kv("state",
 		   "the interface is gone; 'bloomwall detach %s' removes the pins",
 		   v->iface);
+	else if (v->moved_to[0])
+		kv("state",
+		   "NOT attached here: the program pinned for %s runs on %s (renamed?)",
+		   v->iface, v->moved_to);
 	else if (v->xdp_err)
 		kv("state", "unknown: %s", bw_errno_hint(v->xdp_err));
 	else if (!v->x.ours && v->x.prog_id)
@@ -104,16 +108,26 @@ static void out_hook_state(const struct bw_status_view *v)
 	bw_out_bool("attached", NULL, v->x.ours);
 }
 
+/* The pins are a cache of what runs: say when they are not. */
+static void out_pins(const struct bw_status_view *v)
+{
+	if (!v->prog_err && v->pins_in_step)
+		kv("pins", "%s/%s (name what runs)", BW_PIN_ROOT, v->iface);
+	else if (!v->prog_err)
+		kv("pins",
+		   "missing or out of step (an interrupted command, or a private bpffs); the next attach, reload, add, allow, unallow or detach repairs them");
+	else if (v->pins_left && !v->moved_to[0])
+		kv("pins", "left behind; 'bloomwall detach %s' removes them",
+		   v->iface);
+}
+
 static void out_program(const struct bw_status_view *v)
 {
 	int agrees = header_agrees(v);
 
 	bw_out_text("  Program\n");
 	bw_out_open_object("program");
-	if (v->prog_err)
-		kv("state", "no pinned program (%s/%s/%s: %s)", BW_PIN_ROOT,
-		   v->iface, BW_PIN_PROG, bw_errno_hint(v->prog_err));
-	else
+	if (!v->prog_err)
 		kv("id", "%u", v->prog_id);
 	bw_out_u64("id", NULL, v->prog_id);
 	out_hook_state(v);
@@ -128,6 +142,7 @@ static void out_program(const struct bw_status_view *v)
 			      bw_attached_mode_name(v->x.attach_mode));
 		bw_out_string("attach", NULL, attach_key(v));
 	}
+	out_pins(v);
 	if (agrees == 1)
 		kv("filter header", "the filter's (loaded with it)");
 	else if (!agrees)
@@ -286,8 +301,15 @@ static void out_tries(const struct bw_status_view *v)
 static void out_filter(const struct bw_status_view *v)
 {
 	bw_out_text("  Filter\n");
+	if (v->filter_err == -ENOENT) {
+		kv("state", "none running");
+		bw_out_null("filter", NULL);
+		return;
+	}
 	if (v->filter_err) {
-		kv("state", "unreadable (see the message above)");
+		kv("state",
+		   "not a valid bloomwall filter; 'bloomwall reload %s LIST...' replaces it",
+		   v->iface);
 		bw_out_null("filter", NULL);
 		return;
 	}
@@ -322,6 +344,11 @@ static void out_counters(const struct bw_status_view *v)
 	size_t i;
 
 	bw_out_text("  Counters (summed over CPUs)\n");
+	if (v->stats_err == -ENOENT) {
+		kv("state", "none running");
+		bw_out_null("counters", NULL);
+		return;
+	}
 	if (v->stats_err) {
 		kv("state", "unreadable: %s", bw_errno_hint(v->stats_err));
 		bw_out_null("counters", NULL);
@@ -345,7 +372,7 @@ static void out_view(const struct bw_status_view *v, bool first)
 		   v->ifindex);
 	if (!v->ifindex)
 		bw_out_text(" (interface gone)\n");
-	bw_out_bool("pinned", NULL, true);
+	bw_out_bool("pinned", NULL, !v->prog_err && v->pins_in_step);
 	out_program(v);
 	out_filter(v);
 	out_counters(v);
@@ -365,42 +392,21 @@ static int show_iface(const char *iface, void *arg)
 	return 0;
 }
 
-/*
- * A program whose pins were lost (private bpffs): JSON lists it like an
- * attached interface with "pinned": false and no filter or counters.
- */
-static void out_unpinned(const char *iface, int ifindex, __u32 id)
-{
-	bw_out_open_object(NULL);
-	bw_out_string("iface", NULL, iface);
-	bw_out_int("ifindex", NULL, ifindex);
-	bw_out_bool("pinned", NULL, false);
-	bw_out_open_object("program");
-	bw_out_u64("id", NULL, id);
-	bw_out_bool("attached", NULL, true);
-	bw_out_close_object();
-	bw_out_null("filter", NULL);
-	bw_out_null("counters", NULL);
-	bw_out_close_object();
-}
-
-/* Programs whose pins were lost (private bpffs) on this namespace's links. */
-static int show_unpinned(void)
+/* Interfaces whose hook runs bloomwall but that have no pin directory. */
+static int show_unpinned(int *shown)
 {
 	struct if_nameindex *ifs = if_nameindex(), *i;
-	int n = 0;
-	__u32 id;
+	struct bw_xdp_info x;
+	int n = 0, fd;
 
 	for (i = ifs; i && i->if_index; i++) {
 		if (bw_pin_dir_exists(i->if_name))
 			continue;
-		id = bw_unpinned_prog((int)i->if_index);
-		if (!id)
+		fd = bw_hook_find((int)i->if_index, &x);
+		if (fd < 0)
 			continue;
-		bw_out_text(
-			"%s: a bloomwall program (id %u) is attached without pins; 'bloomwall detach %s' removes it\n",
-			i->if_name, id, i->if_name);
-		out_unpinned(i->if_name, (int)i->if_index, id);
+		close(fd);
+		show_iface(i->if_name, shown);
 		n++;
 	}
 	if_freenameindex(ifs);
@@ -417,24 +423,15 @@ static int show_all(void)
 			bw_errno_hint(n));
 		return n;
 	}
-	if (!show_unpinned() && !n)
+	if (!show_unpinned(&shown) && !n)
 		bw_out_text("bloomwall is not attached to any interface\n");
 	return 0;
 }
 
-/* status IFACE without pins: an error, but JSON still shows what runs. */
-static int show_not_attached(const char *iface, int ifindex)
-{
-	__u32 id = ifindex ? bw_unpinned_prog(ifindex) : 0;
-
-	if (id)
-		out_unpinned(iface, ifindex, id);
-	return bw_explain_not_attached(iface);
-}
-
 static int do_status(struct bw_args *a)
 {
-	int shown = 0, err;
+	struct bw_xdp_info x;
+	int shown = 0, err, fd;
 
 	/* JSON: an array, one object per interface; [] after a failure. */
 	bw_out_open_array(NULL);
@@ -445,8 +442,11 @@ static int do_status(struct bw_args *a)
 		return err;
 	if (!a->iface)
 		return show_all();
-	if (!bw_pin_dir_exists(a->iface))
-		return show_not_attached(a->iface, a->ifindex);
+	fd = a->ifindex ? bw_hook_find(a->ifindex, &x) : -ENOENT;
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 && !bw_pin_dir_exists(a->iface))
+		return bw_explain_not_attached(a->iface);
 	return show_iface(a->iface, &shown);
 }
 
@@ -462,8 +462,10 @@ const struct bw_verb bw_verb_status = {
 		"exact trie's entries and the measured false positives (Bloom hits the trie\n"
 		"refused); the kernel memory of the filter and of each trie (memlock).\n"
 		"Counters are the sums of the per-CPU stats map.\n"
-		"With --json: an array, one object per interface; a program that lost its\n"
-		"pins is one with \"pinned\": false.\n",
+		"What is shown is what the interface's XDP hook runs; the pins under\n" BW_PIN_ROOT
+		"/IFACE are a cache of it (\"pins\" says whether\n"
+		"they agree). With --json: an array, one object per interface; \"pinned\"\n"
+		"is false when the pins do not name what runs.\n",
 	.opts = NULL,
 	.pos = { .first_optional = true, .iface_may_vanish = true },
 	.run = do_status,

@@ -43,8 +43,8 @@ int bw_filter_create(__u32 nblocks, struct bw_filter_map *m)
 	int err;
 
 	m->nblocks = nblocks;
-	m->fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bw_filter", sizeof(__u32),
-			       BW_BLOCK_BYTES, nblocks, &opts);
+	m->fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, BW_FILTER_MAP_NAME,
+			       sizeof(__u32), BW_BLOCK_BYTES, nblocks, &opts);
 	if (m->fd < 0) {
 		err = -errno;
 		if (err == -EPERM)
@@ -97,6 +97,20 @@ int bw_filter_open_id(__u32 id, bool writable, struct bw_filter_map *m)
 err_close:
 	bw_filter_close(m);
 	return err;
+}
+
+int bw_filter_clone(const struct bw_filter_map *src, __u32 extra,
+		    struct bw_filter_map *dst)
+{
+	int err;
+
+	if (extra > BW_MAX_BLOCKS - src->nblocks)
+		return -E2BIG;
+	err = bw_filter_create(src->nblocks + extra, dst);
+	if (err)
+		return err;
+	memcpy(dst->mem, src->mem, src->len);
+	return 0;
 }
 
 void bw_filter_close(struct bw_filter_map *m)

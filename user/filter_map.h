@@ -14,6 +14,9 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+/* The kernel name of every filter map: how a program's filter is found. */
+#define BW_FILTER_MAP_NAME "bw_filter"
+
 struct bw_filter_map {
 	int fd;	    /* -1 when not open */
 	void *mem;  /* mmapped blocks, NULL when not mapped */
@@ -38,6 +41,14 @@ int bw_filter_create(__u32 nblocks, struct bw_filter_map *m);
  * -ENOENT when it is gone, -EINVAL when it is no block map. Prints nothing.
  */
 int bw_filter_open_id(__u32 id, bool writable, struct bw_filter_map *m);
+
+/*
+ * A new filter map of src's size plus extra blocks, mapped read-write,
+ * holding a copy of src's blocks (the extra ones zeroed): a change is made
+ * on the copy and swapped in, so the running filter never changes in place.
+ */
+int bw_filter_clone(const struct bw_filter_map *src, __u32 extra,
+		    struct bw_filter_map *dst);
 
 /* Unmaps and closes; safe on a map never opened. */
 void bw_filter_close(struct bw_filter_map *m);

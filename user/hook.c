@@ -70,6 +70,87 @@ int bw_xdp_info(int ifindex, __u32 our_id, struct bw_xdp_info *x)
 	return 0;
 }
 
+/* An fd of the program with this id if it is bloomwall's, else -ENOENT. */
+static int ours_by_id(__u32 id)
+{
+	int fd;
+
+	if (!id)
+		return -ENOENT;
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return errno == ENOENT ? -ENOENT : -errno;
+	if (bw_prog_is_ours(fd))
+		return fd;
+	close(fd);
+	return -ENOENT;
+}
+
+/* bloomwall's program behind a libxdp dispatcher on ifindex, or -ENOENT. */
+static int ours_in_dispatcher(int ifindex)
+{
+	struct xdp_multiprog *mp;
+	struct xdp_program *p;
+	int fd = -ENOENT;
+
+	mp = xdp_multiprog__get_from_ifindex(ifindex);
+	if (!mp || libxdp_get_error(mp))
+		return -ENOENT;
+	if (!xdp_multiprog__is_legacy(mp)) {
+		for (p = xdp_multiprog__next_prog(NULL, mp); p && fd < 0;
+		     p = xdp_multiprog__next_prog(p, mp))
+			fd = ours_by_id(xdp_program__id(p));
+	}
+	xdp_multiprog__close(mp);
+	return fd;
+}
+
+int bw_hook_find(int ifindex, struct bw_xdp_info *x)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	__u32 ids[4];
+	int i, fd = -ENOENT;
+
+	memset(x, 0, sizeof(*x));
+	if (bpf_xdp_query(ifindex, 0, &q))
+		return -errno;
+	x->attach_mode = q.attach_mode;
+	x->prog_id = q.prog_id ?: q.drv_prog_id ?: q.skb_prog_id ?: q.hw_prog_id;
+	ids[0] = q.prog_id;
+	ids[1] = q.drv_prog_id;
+	ids[2] = q.skb_prog_id;
+	ids[3] = q.hw_prog_id;
+	for (i = 0; i < 4 && fd == -ENOENT; i++)
+		fd = ours_by_id(ids[i]);
+	if (fd == -ENOENT && x->prog_id) {
+		fd = ours_in_dispatcher(ifindex);
+		x->dispatcher = fd >= 0;
+	}
+	x->ours = fd >= 0;
+	return fd;
+}
+
+int bw_hook_link(int ifindex, __u32 prog_id)
+{
+	struct bpf_link_info info;
+	__u32 id = 0, len;
+	int fd;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    info.type == BPF_LINK_TYPE_XDP &&
+		    (int)info.xdp.ifindex == ifindex && info.prog_id == prog_id)
+			return fd;
+		close(fd);
+	}
+	return -ENOENT;
+}
+
 /* ---- attach -------------------------------------------------------------- */
 
 static int attach_libxdp(int ifindex, enum xdp_attach_mode mode, int prog_fd,
@@ -219,17 +300,23 @@ int bw_hook_replace(const char *iface, int ifindex, int link_fd, int old_fd,
 	struct bw_xdp_info x;
 	int err;
 
-	if (link_fd >= 0)
-		return bpf_link_update(link_fd, new_fd, &lo) ? -errno : 0;
+	if (link_fd >= 0) {
+		err = bpf_link_update(link_fd, new_fd, &lo) ? -errno : 0;
+		/* The link holds another program than the one we read. */
+		return err == -EPERM ? -ESTALE : err;
+	}
 	err = bw_xdp_info(ifindex, bw_obj_id(old_fd), &x);
-	if (err || !x.ours)
+	if (err)
 		return err;
+	if (!x.ours)
+		return -ESTALE;
 	if (x.dispatcher)
 		return replace_in_dispatcher(iface, ifindex, old_fd, new_fd);
+	/* The kernel swaps only if old_fd is still the one on the hook. */
 	if (bpf_xdp_attach(ifindex, new_fd,
 			   XDP_FLAGS_REPLACE | attached_flags(x.attach_mode),
 			   &xo))
-		return -errno;
+		return errno == EEXIST ? -ESTALE : -errno;
 	return 0;
 }
 
@@ -269,35 +356,6 @@ int bw_hook_detach(const char *iface, int ifindex, int link_fd, int prog_fd)
 		err = detach_dispatcher(ifindex, id);
 	else
 		err = detach_plain(ifindex, prog_fd, x.attach_mode);
-	if (err)
-		pr_warn("%s: cannot detach the XDP program (id %u): %s\n",
-			iface, id, bw_errno_hint(err));
-	return err;
-}
-
-__u32 bw_unpinned_prog(int ifindex)
-{
-	struct bw_xdp_info x;
-	char name[BPF_OBJ_NAME_LEN];
-
-	if (bw_xdp_info(ifindex, 0, &x) || !x.prog_id)
-		return 0;
-	bw_prog_name(x.prog_id, name, sizeof(name));
-	return strcmp(name, BW_PROG_NAME) ? 0 : x.prog_id;
-}
-
-int bw_detach_unpinned(const char *iface, int ifindex, __u32 id)
-{
-	struct bw_xdp_info x;
-	int fd, err;
-
-	fd = bpf_prog_get_fd_by_id(id);
-	if (fd < 0)
-		return -errno;
-	err = bw_xdp_info(ifindex, id, &x);
-	if (!err)
-		err = detach_plain(ifindex, fd, x.attach_mode);
-	close(fd);
 	if (err)
 		pr_warn("%s: cannot detach the XDP program (id %u): %s\n",
 			iface, id, bw_errno_hint(err));

@@ -25,6 +25,19 @@ struct bw_xdp_info {
 /* What ifindex's hook holds; our_id (0: none) is looked for there. */
 int bw_xdp_info(int ifindex, __u32 our_id, struct bw_xdp_info *x);
 
+/*
+ * Finds bloomwall's program on ifindex's hook, directly or behind a libxdp
+ * dispatcher: an fd of it (*x describes the hook, x->ours set), -ENOENT
+ * when the hook runs none, or -errno. Prints nothing.
+ */
+int bw_hook_find(int ifindex, struct bw_xdp_info *x);
+
+/*
+ * The XDP bpf_link that holds prog_id on ifindex: its fd, or -ENOENT (a
+ * plain or libxdp attach). Found by walking the kernel's links.
+ */
+int bw_hook_link(int ifindex, __u32 prog_id);
+
 /* "native", "skb", "hw", "multi" or "none". */
 const char *bw_attached_mode_name(__u8 attach_mode);
 
@@ -59,7 +72,7 @@ void bw_hook_attach_close(struct bw_hook_attach *h, int ifindex,
  * bpf_link_update through link_fd (>= 0), else XDP_FLAGS_REPLACE. Behind a
  * libxdp dispatcher the new program is added before the old one is
  * removed, so a packet in between meets both filters, never neither.
- * 0 also when old_fd is no longer on the hook (nothing is changed then).
+ * -ESTALE, with nothing changed, when old_fd is no longer on the hook.
  */
 int bw_hook_replace(const char *iface, int ifindex, int link_fd, int old_fd,
 		    int new_fd);
@@ -70,15 +83,5 @@ int bw_hook_replace(const char *iface, int ifindex, int link_fd, int old_fd,
  * alone, and said so; so is a program no longer attached.
  */
 int bw_hook_detach(const char *iface, int ifindex, int link_fd, int prog_fd);
-
-/*
- * The program directly on ifindex's hook if it is a bloomwall program
- * nobody pinned (its pins were lost, e.g. with a private bpffs): its id,
- * else 0.
- */
-__u32 bw_unpinned_prog(int ifindex);
-
-/* Detaches such a program (and only it) from ifindex; says what failed. */
-int bw_detach_unpinned(const char *iface, int ifindex, __u32 id);
 
 #endif /* __BW_HOOK_H */

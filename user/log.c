@@ -63,6 +63,8 @@ const char *bw_errno_hint(int err)
 	case EBUSY:
 	case EEXIST:
 		return "something else is attached there already";
+	case ESTALE:
+		return "the interface's XDP program changed meanwhile; run the command again";
 	case EOPNOTSUPP:
 		return "not supported by this kernel or driver; try --mode skb";
 	default:

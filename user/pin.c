@@ -148,8 +148,6 @@ int bw_pin_open(const char *iface, const char *name)
 	if (err)
 		return err;
 	fd = bpf_obj_get(path);
-	if (fd < 0 && errno == ENOENT && !strcmp(name ?: "", BW_PIN_FILTER_ID))
-		return bw_pin_open(iface, BW_PIN_FILTER_ID_OLD);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -167,6 +165,60 @@ int bw_pin_fd(int fd, const char *iface, const char *name)
 		return err;
 	}
 	return 0;
+}
+
+static bool same_object(int a, int b)
+{
+	struct bpf_prog_info ia = {}, ib = {};
+	__u32 la = sizeof(ia), lb = sizeof(ib);
+
+	/* prog, map and link info all start with type, id. */
+	return !bpf_obj_get_info_by_fd(a, &ia, &la) &&
+	       !bpf_obj_get_info_by_fd(b, &ib, &lb) && ia.id == ib.id;
+}
+
+int bw_pin_replace(int fd, const char *iface, const char *name)
+{
+	char tmp[256], path[256], suffixed[64];
+	int old, err;
+
+	old = bw_pin_open(iface, name);
+	if (old >= 0) {
+		bool same = same_object(old, fd);
+
+		close(old);
+		if (same)
+			return 0;
+	}
+	/* bpffs refuses dots in names: "prog_new", not "prog.new". */
+	snprintf(suffixed, sizeof(suffixed), "%s_new", name);
+	err = bw_pin_path(tmp, sizeof(tmp), iface, suffixed);
+	if (!err)
+		err = bw_pin_path(path, sizeof(path), iface, name);
+	if (err)
+		return err;
+	unlink(tmp);
+	if (bpf_obj_pin(fd, tmp))
+		return -errno;
+	if (rename(tmp, path)) {
+		err = -errno;
+		unlink(tmp);
+		return err;
+	}
+	return 1;
+}
+
+int bw_pin_remove(const char *iface, const char *name)
+{
+	char path[256];
+	int err;
+
+	err = bw_pin_path(path, sizeof(path), iface, name);
+	if (err)
+		return err;
+	if (!unlink(path))
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
 }
 
 int bw_unpin_all(const char *iface)

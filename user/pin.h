@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Where bloomwall keeps its state: pins under BW_PIN_ROOT/IFACE/ (prog,
- * link, filter_id, stats, allow, exact), the bpffs they live on, and the lock that keeps two
+ * link, stats, allow, exact), the bpffs they live on, and the lock that keeps two
  * mutating commands from interleaving.
  *
  * int functions return 0 or -errno; they print nothing unless they say so.
@@ -16,10 +16,6 @@
 
 #define BW_PIN_PROG "prog"
 #define BW_PIN_LINK "link"
-/* The map that holds the running filter's map id (slot 0). */
-#define BW_PIN_FILTER_ID bw_textify(BW_MAP_FILTER_ID)
-/* What bloomwall 0.1 named it: bw_pin_open(BW_PIN_FILTER_ID) falls back to it. */
-#define BW_PIN_FILTER_ID_OLD "filter"
 #define BW_PIN_STATS bw_textify(BW_MAP_STATS)
 
 /* BW_PIN_ROOT/iface/name, or BW_PIN_ROOT/iface when name is NULL. */
@@ -43,6 +39,16 @@ int bw_pin_dir_create(const char *iface);
 /* bpf_obj_get() of BW_PIN_ROOT/iface/name: an fd or -errno. */
 int bw_pin_open(const char *iface, const char *name);
 int bw_pin_fd(int fd, const char *iface, const char *name);
+
+/*
+ * Has BW_PIN_ROOT/iface/name name the object fd: 0 when it did already, 1
+ * when it was pinned or replaced (pinned beside, then renamed over: the
+ * name never names nothing), or -errno.
+ */
+int bw_pin_replace(int fd, const char *iface, const char *name);
+
+/* Removes BW_PIN_ROOT/iface/name: 1 if it was there, 0 if not, or -errno. */
+int bw_pin_remove(const char *iface, const char *name);
 
 /* Removes every pin in BW_PIN_ROOT/iface and the directory itself. */
 int bw_unpin_all(const char *iface);

@@ -18,7 +18,7 @@
 
 void bw_maps_close(struct bw_maps *mp)
 {
-	int *fds[] = { &mp->filter_id, &mp->stats, &mp->allow, &mp->exact };
+	int *fds[] = { &mp->stats, &mp->allow, &mp->exact };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -30,7 +30,6 @@ void bw_maps_close(struct bw_maps *mp)
 
 void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
 {
-	mp->filter_id = bpf_map__fd(skel->maps.BW_MAP_FILTER_ID);
 	mp->stats = bpf_map__fd(skel->maps.stats);
 	mp->allow = bpf_map__fd(skel->maps.allow);
 	mp->exact = bpf_map__fd(skel->maps.exact);
@@ -44,7 +43,6 @@ static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
 		int fd;
 	} r[] = {
 		{ skel->maps.blocks, m->fd },
-		{ skel->maps.BW_MAP_FILTER_ID, mp->filter_id },
 		{ skel->maps.stats, mp->stats },
 		{ skel->maps.allow, mp->allow },
 		{ skel->maps.exact, mp->exact },
@@ -93,46 +91,110 @@ int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 	return 0;
 }
 
-/* The .rodata map of a loaded program, or -ENOENT. */
-static int rodata_of(int prog_fd, __u32 *value_size)
+/* The map ids of a loaded program (at most max). Their number, or -errno. */
+static int prog_map_ids(int prog_fd, __u32 *ids, __u32 max)
 {
 	struct bpf_prog_info info = {};
-	struct bpf_map_info mi;
-	__u32 ids[16], len = sizeof(info), mlen, i;
-	int fd;
+	__u32 len = sizeof(info);
 
-	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+	info.nr_map_ids = max;
 	info.map_ids = (__u64)(unsigned long)ids;
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
 		return -errno;
-	for (i = 0; i < info.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]);
-	     i++) {
+	return info.nr_map_ids < max ? (int)info.nr_map_ids : (int)max;
+}
+
+/* ".rodata" is prefixed with the object's name ("bloomwal.rodata"). */
+static bool name_is(const char *have, const char *want)
+{
+	return want[0] == '.' ? !!strstr(have, want) : !strcmp(have, want);
+}
+
+/*
+ * An fd of the program's map of this name and whose value is at least min_value
+ * bytes; its info in *mi. -ENOENT when there is none.
+ */
+static int prog_map(int prog_fd, const char *name, __u32 min_value,
+		    struct bpf_map_info *mi)
+{
+	__u32 ids[16], mlen;
+	int n, i, fd;
+
+	n = prog_map_ids(prog_fd, ids, sizeof(ids) / sizeof(ids[0]));
+	for (i = 0; i < n; i++) {
 		fd = bpf_map_get_fd_by_id(ids[i]);
 		if (fd < 0)
 			continue;
-		memset(&mi, 0, sizeof(mi));
-		mlen = sizeof(mi);
-		if (!bpf_obj_get_info_by_fd(fd, &mi, &mlen) &&
-		    strstr(mi.name, ".rodata") &&
-		    mi.value_size >= sizeof(struct bloomwall__rodata)) {
-			*value_size = mi.value_size;
+		memset(mi, 0, sizeof(*mi));
+		mlen = sizeof(*mi);
+		if (!bpf_obj_get_info_by_fd(fd, mi, &mlen) &&
+		    name_is(mi->name, name) && mi->value_size >= min_value)
 			return fd;
-		}
 		close(fd);
 	}
-	return -ENOENT;
+	return n < 0 ? n : -ENOENT;
+}
+
+int bw_prog_maps(int prog_fd, struct bw_maps *mp)
+{
+	struct {
+		int *fd;
+		const char *name;
+	} want[] = {
+		{ &mp->stats, bw_textify(BW_MAP_STATS) },
+		{ &mp->allow, bw_textify(BW_MAP_ALLOW) },
+		{ &mp->exact, bw_textify(BW_MAP_EXACT) },
+	};
+	struct bpf_map_info mi;
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		*want[i].fd = prog_map(prog_fd, want[i].name, 0, &mi);
+		if (*want[i].fd < 0) {
+			int err = *want[i].fd;
+
+			*want[i].fd = -1;
+			bw_maps_close(mp);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int bw_prog_filter(int prog_fd, bool writable, struct bw_filter_map *m)
+{
+	struct bpf_map_info mi;
+	int fd, err;
+
+	fd = prog_map(prog_fd, BW_FILTER_MAP_NAME, BW_BLOCK_BYTES, &mi);
+	if (fd < 0)
+		return fd;
+	err = bw_filter_open_id(mi.id, writable, m);
+	close(fd);
+	return err;
+}
+
+bool bw_prog_is_ours(int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return !bpf_obj_get_info_by_fd(prog_fd, &info, &len) &&
+	       !strcmp(info.name, BW_PROG_NAME);
 }
 
 int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
 {
-	__u32 key = 0, size;
+	struct bpf_map_info mi;
+	__u32 key = 0;
 	char *buf;
 	int fd, err = 0;
 
-	fd = rodata_of(prog_fd, &size);
+	fd = prog_map(prog_fd, ".rodata", sizeof(struct bloomwall__rodata),
+		      &mi);
 	if (fd < 0)
 		return fd;
-	buf = calloc(1, size);
+	buf = calloc(1, mi.value_size);
 	if (!buf)
 		err = -ENOMEM;
 	else if (bpf_map_lookup_elem(fd, &key, buf))

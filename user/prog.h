@@ -4,30 +4,33 @@
  * filter map, with that map as its own `blocks` map and the filter's
  * header and derived region constants in its .rodata, so the verifier
  * inlines the block lookup and removes the code this filter does not need.
- * The maps every program instance shares (the filter id registry, stats,
- * allowlist, exact tries) are handed in as fds.
+ * The other maps (stats, allowlist, exact tries) are handed in as fds: a
+ * new program shares the running one's, or gets a new allowlist.
+ *
+ * Every bloomwall object is found from the program: its maps are among
+ * its map_ids, by name (the hook is the truth; pins are a cache).
  *
  * int functions return 0 or -errno and print nothing.
  */
 #ifndef __BW_PROG_H
 #define __BW_PROG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
 #include "filter_map.h"
 
-/* The maps every program instance shares, as fds. */
+/* The maps of a program besides its filter, as fds. */
 struct bw_maps {
-	int filter_id; /* slot 0: the id of the running filter map */
 	int stats;
 	int allow;
-	int exact;
+	int exact; /* the exact tries' outer map */
 };
 
-#define BW_MAPS_INIT                                                   \
-	{                                                              \
-		.filter_id = -1, .stats = -1, .allow = -1, .exact = -1 \
+#define BW_MAPS_INIT                                  \
+	{                                             \
+		.stats = -1, .allow = -1, .exact = -1 \
 	}
 
 void bw_maps_close(struct bw_maps *mp);
@@ -57,6 +60,21 @@ int bw_prog_header(int prog_fd, struct bw_hdr *hdr);
  * verifier's log goes to libbpf's print callback).
  */
 int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m);
+
+/*
+ * The maps of a loaded bloomwall program, found by name among its map_ids
+ * (new fds). -ENOENT when one is missing: not a bloomwall program.
+ */
+int bw_prog_maps(int prog_fd, struct bw_maps *mp);
+
+/*
+ * The filter map of a loaded bloomwall program, mapped (writable or not).
+ * -ENOENT: it has none; -EINVAL: the map is no block map.
+ */
+int bw_prog_filter(int prog_fd, bool writable, struct bw_filter_map *m);
+
+/* Whether the program with this fd is a bloomwall program (by its name). */
+bool bw_prog_is_ours(int prog_fd);
 
 /* Kernel id of a program, map or link fd; 0 on error. */
 __u32 bw_obj_id(int fd);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hook.h"
+#include "allowlist.h"
 #include "log.h"
 #include "lpm.h"
 #include "output.h"
@@ -212,178 +212,227 @@ static __u16 new_flags(const struct bw_build_args *a, __u16 cur)
 	return flags;
 }
 
-/* The program should still be on the hook; a swap elsewhere helps no one. */
-static void warn_if_detached(const struct bw_reload_req *r)
-{
-	struct bw_xdp_info x;
-	int fd = bw_pin_open(r->iface, BW_PIN_PROG);
-
-	if (fd < 0)
-		return;
-	if (!bw_xdp_info(r->ifindex, bw_obj_id(fd), &x) && !x.ours)
-		pr_warn("warning: bloomwall's program is no longer attached to %s; the new filter filters nothing. See 'bloomwall status %s'.\n",
-			r->iface, r->iface);
-	close(fd);
-}
-
-/* What a reload opens: the maps, the new allowlist; the running header. */
-struct reload_ctx {
-	const struct bw_reload_req *r;
-	struct bw_maps maps; /* what the new program shares */
-	int exact_fd; /* -1: no exact pin (only an error with --verify) */
-	int allow_fd; /* -1 without --allow */
-	struct bw_list allow;
-	struct bw_hdr cur_hdr; /* the running filter's, or the defaults */
-	struct bw_info cur_info;
+/* The running filter's settings that a reload builds on. */
+struct running_settings {
+	__u32 prog_id; /* of the program they were read from */
+	struct bw_hdr hdr;
+	struct bw_info info;
+	bool allow_entries; /* the running allowlist has entries */
 };
 
 /*
- * The running filter's header and info, or, for one this bloomwall cannot
- * read (corrupt, or another format version), what a fresh attach would
- * use: the reload then replaces it like any other.
+ * From the running filter, or, for one this bloomwall cannot read
+ * (corrupt, or another format version), what a fresh attach would use:
+ * the reload then replaces it like any other.
  */
-static int read_running(struct reload_ctx *c)
+static void read_settings(const struct bw_running *r,
+			  struct running_settings *st)
 {
-	struct bw_filter_map cur = BW_FILTER_MAP_INIT;
-	const char *iface = c->r->iface;
-	int err, fd;
-
-	/* Only the copies are needed: the new filter is built beside it. */
-	err = bw_open_running_or_invalid(iface, &cur);
-	if (!err) {
-		memcpy(&c->cur_hdr, cur.mem, sizeof(c->cur_hdr));
-		memcpy(&c->cur_info, (char *)cur.mem + BW_BLOCK_BYTES,
-		       sizeof(c->cur_info));
-		bw_filter_close(&cur);
-		return 0;
+	memset(st, 0, sizeof(*st));
+	st->prog_id = r->prog_id;
+	st->allow_entries = bw_lpm_count(r->maps.allow) > 0;
+	if (!r->filter_err) {
+		st->hdr = *bw_running_hdr(r);
+		st->info = *bw_running_info(r);
+		return;
 	}
-	if (err != -EINVAL)
-		return err;
-	memset(&c->cur_hdr, 0, sizeof(c->cur_hdr));
-	memset(&c->cur_info, 0, sizeof(c->cur_info));
-	c->cur_hdr.flags = BW_F_MATCH_SRC;
-	/* Without --allow the allowlist stays: the flag must follow it. */
-	fd = bw_pin_open(iface, BW_PIN_ALLOW);
-	if (fd >= 0 && bw_lpm_count(fd) > 0)
-		c->cur_hdr.flags |= BW_F_ALLOW;
-	if (fd >= 0)
-		close(fd);
+	st->hdr.flags = BW_F_MATCH_SRC;
 	pr_warn("%s: the running filter is not one this bloomwall can read (corrupt, or format version other than %d); it is replaced with a new one: enforce, --match src and --fpr %g%% unless given\n",
-		iface, BW_VERSION, BW_DEFAULT_FPR * 100);
+		r->iface, BW_VERSION, BW_DEFAULT_FPR * 100);
+}
+
+static double settings_fpr(const struct running_settings *st)
+{
+	return st->info.fpr_ppb ? st->info.fpr_ppb / 1e9 : BW_DEFAULT_FPR;
+}
+
+/* What the reload builds and swaps in, and what it needs for that. */
+struct reload_ctx {
+	const struct bw_reload_req *r;
+	struct running_settings st;
+	struct bw_list allow; /* --allow: the new allowlist */
+	struct bw_built b;
+};
+
+static int build(struct reload_ctx *c)
+{
+	const struct bw_reload_req *r = c->r;
+	struct bw_build_req req;
+	__u16 flags = new_flags(r->args, c->st.hdr.flags) & ~BW_F_ALLOW;
+
+	/* The allowlist the new program gets decides whether it reads one. */
+	if (r->args->nallow ? c->allow.n4 + c->allow.n6 > 0
+			    : c->st.allow_entries)
+		flags |= BW_F_ALLOW;
+	bw_build_req_from_args(&req, r->iface, r->args, r->lists, r->nlists,
+			       settings_fpr(&c->st), flags,
+			       c->st.info.generation + 1);
+	/* The other slot: the running filter's trie stays until the swap. */
+	req.exact_slot = !c->st.hdr.exact_slot;
+	return bw_build_lists(&req, &c->b);
+}
+
+/*
+ * The lock is taken after the build: the running filter may have been
+ * replaced meanwhile. The new one is numbered after it and its trie goes
+ * into the slot it does not use; a change to what the build was based on
+ * means building again.
+ */
+static int rebase(struct reload_ctx *c, const struct bw_running *r)
+{
+	struct running_settings now;
+	struct bw_hdr *hdr = c->b.filter.mem;
+	struct bw_info *info =
+		(void *)((char *)c->b.filter.mem + BW_BLOCK_BYTES);
+
+	if (r->prog_id == c->st.prog_id)
+		return 0;
+	read_settings(r, &now);
+	if (now.hdr.flags != c->st.hdr.flags ||
+	    settings_fpr(&now) != settings_fpr(&c->st) ||
+	    now.allow_entries != c->st.allow_entries ||
+	    now.hdr.exact_slot == hdr->exact_slot) {
+		pr_warn("%s: the running filter changed while this reload was building; building again\n",
+			r->iface);
+		c->st = now;
+		bw_built_close(&c->b);
+		return build(c);
+	}
+	c->st = now;
+	info->generation = now.info.generation + 1;
 	return 0;
 }
 
-/* Opens what the options need; says what is missing. */
-static int open_extra(struct reload_ctx *c)
+/* reload --allow: the new allowlist's trie, and how it differs. */
+static int new_allowlist(struct reload_ctx *c, const struct bw_running *r,
+			 struct bw_maps *maps, size_t *added, size_t *removed)
 {
-	const struct bw_build_args *a = c->r->args;
-	const char *iface = c->r->iface;
+	struct bw_list old;
+	int fd, err;
 
-	if (a->verify)
-		c->exact_fd = bw_open_pinned_map(iface, BW_PIN_EXACT);
-	else
-		c->exact_fd = bw_pin_open(iface, BW_PIN_EXACT);
-	if (a->verify && c->exact_fd < 0)
-		return c->exact_fd;
-	if (!a->nallow)
-		return 0;
-	c->allow_fd = bw_open_pinned_map(iface, BW_PIN_ALLOW);
-	if (c->allow_fd < 0)
-		return c->allow_fd;
-	return bw_load_allow(iface, a->allow, a->nallow, a->mask_host_bits,
-			     &c->allow);
-}
-
-static int swap_filter(struct reload_ctx *c)
-{
-	const struct bw_reload_req *r = c->r;
-	const struct bw_info *info = &c->cur_info;
-	double fpr = info->fpr_ppb ? info->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
-	struct bw_swap sw = { .iface = r->iface,
-			      .maps = &c->maps,
-			      .exact_fd = c->exact_fd,
-			      .allow_fd = c->allow_fd,
-			      .allow = &c->allow,
-			      .old_generation = info->generation };
-	struct bw_hook hook = { .iface = r->iface, .ifindex = r->ifindex };
-	struct bw_built b = BW_BUILT_INIT;
-	struct bw_build_req req;
-	struct bw_installer in;
-	int err;
-
-	bw_hook_installer(&hook, &in);
-	sw.installer = &in;
-	bw_build_req_from_args(&req, r->iface, r->args, r->lists, r->nlists,
-			       fpr, new_flags(r->args, c->cur_hdr.flags),
-			       info->generation + 1);
-	/* The other slot: the running filter's trie stays until the swap. */
-	req.exact_slot = !c->cur_hdr.exact_slot;
-	err = bw_build_lists(&req, &b);
-	if (err)
-		bw_say_unchanged(r->iface, info->generation);
-	else
-		err = bw_swap_in(&sw, &b);
-	bw_built_close(&b);
-	return err;
-}
-
-int bw_reload(const struct bw_reload_req *r)
-{
-	struct reload_ctx c = {
-		.r = r, .maps = BW_MAPS_INIT, .exact_fd = -1, .allow_fd = -1
-	};
-	int lock, err;
-
-	lock = bw_lock_acquire();
-	if (lock < 0)
-		return lock;
-	bw_list_init(&c.allow);
-	err = read_running(&c);
+	bw_list_init(&old);
+	err = bw_allow_read(r->maps.allow, &old);
 	if (!err)
-		err = bw_open_maps(r->iface, &c.maps);
-	if (!err)
-		err = open_extra(&c);
-	if (!err) {
-		warn_if_detached(r);
-		err = swap_filter(&c);
+		bw_list_diff(&c->allow, &old, added, removed);
+	bw_list_free(&old);
+	fd = err ? err : bw_allow_create(&c->allow);
+	if (fd < 0) {
+		pr_warn("%s: cannot make the new allowlist: %s\n", r->iface,
+			bw_errno_hint(fd));
+		return fd;
 	}
-	bw_maps_close(&c.maps);
-	if (c.exact_fd >= 0)
-		close(c.exact_fd);
-	if (c.allow_fd >= 0)
-		close(c.allow_fd);
-	bw_list_free(&c.allow);
-	bw_lock_release(lock);
-	return err;
+	close(maps->allow);
+	maps->allow = fd;
+	return 0;
 }
 
-/* ---- the allowlist's program flips --------------------------------------- */
-
-int bw_running_allow_flag(const char *iface, int ifindex, bool on)
+static void say_allowlist(const char *iface, const struct bw_list *l,
+			  size_t added, size_t removed)
 {
-	struct bw_filter_map m = BW_FILTER_MAP_INIT;
-	struct bw_hook hook = { .iface = iface, .ifindex = ifindex };
+	bw_out_open_object("allow");
+	bw_out_text("%s: allowlist replaced: ", iface);
+	bw_out_u64("entries", "%'llu ", l->n4 + l->n6);
+	bw_out_text("%s", bw_plural(l->n4 + l->n6, "entry", "entries"));
+	bw_out_u64("added", " (%'llu added, ", added);
+	bw_out_u64("removed", "%'llu removed)\n", removed);
+	bw_out_close_object();
+}
+
+/* Under the lock: the hook's program, read again, is replaced. */
+static int swap_locked(struct reload_ctx *c)
+{
+	const struct bw_reload_req *rq = c->r;
+	struct bw_running r;
 	struct bw_maps maps = BW_MAPS_INIT;
 	struct bw_installer in;
-	struct bw_hdr *hdr;
+	struct bw_swap sw = { .iface = rq->iface, .maps = &maps };
+	size_t added = 0, removed = 0;
 	int err;
 
-	err = bw_open_running(iface, true, &m);
+	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_REPAIR, &r);
 	if (err)
 		return err;
-	hdr = m.mem;
-	if (!!(hdr->flags & BW_F_ALLOW) == on)
-		goto out;
-	err = bw_open_maps(iface, &maps);
-	if (err)
-		goto out;
-	bw_hook_installer(&hook, &in);
-	bw_set_allow_flag(m.mem, on);
-	err = bw_filter_commit(&maps, &m, &in);
-	if (err)
-		bw_set_allow_flag(m.mem, !on);
-out:
+	err = rebase(c, &r);
+	if (!err)
+		err = bw_prog_maps(r.prog_fd, &maps);
+	if (!err && rq->args->nallow)
+		err = new_allowlist(c, &r, &maps, &added, &removed);
+	if (!err) {
+		bw_hook_installer(&r, &in);
+		sw.installer = &in;
+		sw.old_generation = c->st.info.generation;
+		err = bw_swap_in(&sw, &c->b);
+	} else if (err != -ENOENT) {
+		bw_say_unchanged(rq->iface, c->st.info.generation);
+	}
+	if (!err && rq->args->nallow)
+		say_allowlist(rq->iface, &c->allow, added, removed);
 	bw_maps_close(&maps);
-	bw_filter_close(&m);
+	bw_running_close(&r);
+	return err;
+}
+
+int bw_reload(const struct bw_reload_req *rq)
+{
+	const struct bw_build_args *a = rq->args;
+	struct reload_ctx c = { .r = rq, .b = BW_BUILT_INIT };
+	struct bw_running r;
+	int lock, err;
+
+	bw_list_init(&c.allow);
+	/* Lists are read and the filter built before the lock is taken. */
+	err = bw_running_open(rq->iface, rq->ifindex, 0, &r);
+	if (err)
+		return err;
+	read_settings(&r, &c.st);
+	bw_running_close(&r);
+	if (a->nallow)
+		err = bw_load_allow(rq->iface, a->allow, a->nallow,
+				    a->mask_host_bits, &c.allow);
+	if (!err) {
+		err = build(&c);
+		if (err)
+			bw_say_unchanged(rq->iface, c.st.info.generation);
+	}
+	if (!err) {
+		lock = bw_lock_acquire();
+		err = lock < 0 ? lock : swap_locked(&c);
+		bw_lock_release(lock);
+	}
+	bw_built_close(&c.b);
+	bw_list_free(&c.allow);
+	return err;
+}
+
+/* ---- changes to the running filter --------------------------------------- */
+
+int bw_swap_running(const struct bw_running *r, const struct bw_edit *e)
+{
+	struct bw_filter_map copy = BW_FILTER_MAP_INIT;
+	struct bw_maps maps = BW_MAPS_INIT;
+	struct bw_installer in;
+	int err;
+
+	err = bw_filter_clone(&r->filter, e->extra_blocks, &copy);
+	if (!err)
+		err = bw_prog_maps(r->prog_fd, &maps);
+	if (!err && e->allow_fd >= 0) {
+		close(maps.allow);
+		maps.allow = dup(e->allow_fd);
+		err = maps.allow < 0 ? -errno : 0;
+	}
+	if (!err && e->allow_fd >= 0)
+		bw_set_allow_flag(copy.mem, e->allow_on);
+	if (!err && e->edit)
+		err = e->edit(copy.mem, copy.nblocks, e->ctx);
+	if (!err) {
+		bw_hook_installer(r, &in);
+		err = bw_filter_commit(&maps, &copy, &in);
+		if (err)
+			pr_warn("%s: cannot swap in the changed filter: %s\n",
+				r->iface, bw_errno_hint(err));
+	}
+	bw_maps_close(&maps);
+	bw_filter_close(&copy);
 	return err;
 }

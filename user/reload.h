@@ -3,8 +3,8 @@
  * The reload operation, one for every verb that changes the running
  * filter: build the new filter from lists into a new filter map (and, in
  * verify mode, its exact trie), stage, swap it in on the interface (swap.h)
- * and report. `reload` uses all of it; `attach` its build step; the
- * allowlist's program flips (allow, unallow) its swap of the running map.
+ * and report. `reload` uses all of it; `attach` its build step; `add`,
+ * `allow` and `unallow` its swap of a changed copy of the running filter.
  */
 #ifndef __BW_RELOAD_H
 #define __BW_RELOAD_H
@@ -70,12 +70,24 @@ struct bw_reload_req {
  */
 int bw_reload(const struct bw_reload_req *r);
 
+struct bw_running;
+
+/* A change to the running filter: made on a copy that is swapped in. */
+struct bw_edit {
+	/* Changes the copy (nblocks, extra_blocks of them new); 0 or -errno. */
+	int (*edit)(void *mem, __u32 nblocks, void *ctx);
+	void *ctx;
+	__u32 extra_blocks;
+	int allow_fd;  /* >= 0: the new program's allowlist instead */
+	bool allow_on; /* with allow_fd: whether it has entries */
+};
+
 /*
- * Sets or clears BW_F_ALLOW in iface's running filter and loads the program
- * again for it (the data path reads the flags as constants of its own).
- * Nothing changes if the flag already says so; on failure the filter and
- * the program stay as they were. The caller holds the lock.
+ * Swaps in a copy of r's running filter with e applied, and a program for
+ * it, in place of r's program: one atomic step, so a killed command leaves
+ * the old filter whole. The caller holds the lock. On failure nothing has
+ * changed (said).
  */
-int bw_running_allow_flag(const char *iface, int ifindex, bool on);
+int bw_swap_running(const struct bw_running *r, const struct bw_edit *e);
 
 #endif /* __BW_RELOAD_H */

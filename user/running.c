@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Reading what an interface runs: its pins, its maps, its filter.
+ * Reading what an interface runs from its hook, and keeping the pins a
+ * true cache of it (running.h).
  */
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 
 #include "bloom.h"
-#include "cli.h"
-#include "hook.h"
 #include "log.h"
 #include "lpm.h"
 #include "pin.h"
@@ -19,119 +19,217 @@
 
 int bw_explain_not_attached(const char *iface)
 {
-	__u32 id = 0;
-	int ifindex = (int)if_nametoindex(iface);
-
-	if (ifindex)
-		id = bw_unpinned_prog(ifindex);
-	if (id)
-		pr_warn("%s: a bloomwall program (id %u) is attached but its pins under %s/%s are gone (was it attached from 'ip netns exec', whose /sys is private?). Remove it with 'bloomwall detach %s'.\n",
-			iface, id, BW_PIN_ROOT, iface, iface);
-	else
-		pr_warn("%s: bloomwall is not attached (nothing pinned at %s/%s). Try 'bloomwall status', or 'bloomwall attach %s LIST...'.\n",
-			iface, BW_PIN_ROOT, iface, iface);
+	pr_warn("%s: bloomwall is not attached (its XDP hook runs no bloomwall program). Try 'bloomwall status', or 'bloomwall attach %s LIST...'.\n",
+		iface, iface);
 	return -ENOENT;
 }
 
-int bw_open_pinned_map(const char *iface, const char *name)
+/* The link that holds the program: the pinned one if it does, else any. */
+static int find_link(const char *iface, int ifindex, __u32 prog_id)
 {
-	int fd = bw_pin_open(iface, name);
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	int fd;
 
+	fd = bw_pin_open(iface, BW_PIN_LINK);
+	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	    info.type == BPF_LINK_TYPE_XDP && info.prog_id == prog_id)
+		return fd;
 	if (fd >= 0)
-		return fd;
-	if (fd != -ENOENT || !bw_pin_dir_exists(iface)) {
-		if (fd == -ENOENT)
-			return bw_explain_not_attached(iface);
-		pr_warn("%s: cannot open %s/%s/%s: %s\n", iface, BW_PIN_ROOT,
-			iface, name, bw_errno_hint(fd));
-		return fd;
-	}
-	pr_warn("%s: bloomwall is attached but has no '%s' map pinned (attached by an older version?). Run 'bloomwall detach %s' and attach again.\n",
-		iface, name, iface);
-	return fd;
+		close(fd);
+	fd = bw_hook_link(ifindex, prog_id);
+	return fd < 0 ? -1 : fd;
 }
 
-int bw_open_maps(const char *iface, struct bw_maps *mp)
+static void open_filter(struct bw_running *r, bool writable)
 {
-	struct {
-		int *fd;
-		const char *name;
-	} pins[] = {
-		{ &mp->filter_id, BW_PIN_FILTER_ID },
-		{ &mp->stats, BW_PIN_STATS },
-		{ &mp->allow, BW_PIN_ALLOW },
-		{ &mp->exact, BW_PIN_EXACT },
-	};
-	size_t i;
+	r->filter_err = bw_prog_filter(r->prog_fd, writable, &r->filter);
+	if (!r->filter_err && bw_filter_check(r->filter.mem, r->filter.nblocks))
+		r->filter_err = -EINVAL;
+	if (r->filter_err)
+		bw_filter_close(&r->filter);
+}
 
-	for (i = 0; i < sizeof(pins) / sizeof(pins[0]); i++) {
-		*pins[i].fd = bw_open_pinned_map(iface, pins[i].name);
-		if (*pins[i].fd < 0) {
-			int err = *pins[i].fd;
+int bw_running_open(const char *iface, int ifindex, unsigned int flags,
+		    struct bw_running *r)
+{
+	int err;
 
-			*pins[i].fd = -1;
-			bw_maps_close(mp);
-			return err;
-		}
+	*r = (struct bw_running)BW_RUNNING_INIT;
+	r->iface = iface;
+	r->ifindex = ifindex;
+	if (!ifindex)
+		err = -ENOENT;
+	else
+		err = r->prog_fd = bw_hook_find(ifindex, &r->hook);
+	if (err == -ENOENT) {
+		r->prog_fd = -1;
+		return flags & BW_RUN_QUIET ? err
+					    : bw_explain_not_attached(iface);
 	}
+	if (err < 0) {
+		r->prog_fd = -1;
+		pr_warn("%s: cannot read its XDP hook: %s\n", iface,
+			bw_errno_hint(err));
+		return err;
+	}
+	r->prog_id = bw_obj_id(r->prog_fd);
+	r->link_fd = find_link(iface, ifindex, r->prog_id);
+	err = bw_prog_maps(r->prog_fd, &r->maps);
+	if (!err)
+		err = bw_prog_header(r->prog_fd, &r->prog_hdr);
+	if (err) {
+		pr_warn("%s: the bloomwall program on its hook (id %u) is not one this bloomwall can read (%s); replace it with 'bloomwall detach %s' and attach again\n",
+			iface, r->prog_id, bw_errno_hint(err), iface);
+		bw_running_close(r);
+		return err;
+	}
+	open_filter(r, flags & BW_RUN_WRITABLE);
+	if (flags & BW_RUN_REPAIR)
+		bw_pins_sync(iface, r->prog_fd, r->link_fd, false);
 	return 0;
 }
 
-/* The slot holds an id; the map behind it may be freed by a concurrent swap. */
-#define OPEN_RETRIES 5
-
-int bw_filter_open_current(int registry_fd, bool writable,
-			   struct bw_filter_map *m)
+void bw_running_close(struct bw_running *r)
 {
-	__u32 key = 0, id;
-	int tries, err = -ENOENT;
-
-	for (tries = 0; tries < OPEN_RETRIES; tries++) {
-		if (bpf_map_lookup_elem(registry_fd, &key, &id))
-			return errno == ENOENT ? -ENOENT : -errno;
-		if (!id)
-			return -ENOENT;
-		err = bw_filter_open_id(id, writable, m);
-		if (err != -ENOENT)
-			return err;
-	}
-	return err;
+	bw_filter_close(&r->filter);
+	bw_maps_close(&r->maps);
+	if (r->prog_fd >= 0)
+		close(r->prog_fd);
+	if (r->link_fd >= 0)
+		close(r->link_fd);
+	r->prog_fd = r->link_fd = -1;
 }
 
-static int open_running(const char *iface, bool writable,
-			struct bw_filter_map *m, bool quiet_invalid)
+int bw_running_need_filter(const struct bw_running *r)
 {
-	int registry, err;
+	if (!r->filter_err)
+		return 0;
+	pr_warn("%s: cannot read the running filter: %s. Rebuild it with 'bloomwall reload %s LIST...'.\n",
+		r->iface,
+		r->filter_err == -EINVAL ? "it is not a valid bloomwall filter"
+					 : bw_errno_hint(r->filter_err),
+		r->iface);
+	return r->filter_err;
+}
 
-	registry = bw_pin_open(iface, BW_PIN_FILTER_ID);
-	if (registry == -ENOENT)
-		return bw_explain_not_attached(iface);
-	if (registry < 0) {
-		pr_warn("%s: cannot open %s/%s/%s: %s\n", iface, BW_PIN_ROOT,
-			iface, BW_PIN_FILTER_ID, bw_errno_hint(registry));
-		return registry;
-	}
-	err = bw_filter_open_current(registry, writable, m);
-	close(registry);
-	if (!err && bw_filter_check(m->mem, m->nblocks))
-		err = -EINVAL;
-	if (err && !(quiet_invalid && err == -EINVAL))
-		pr_warn("%s: cannot read the running filter: %s. Rebuild it with 'bloomwall reload %s LIST...'.\n",
-			iface,
-			err == -EINVAL ? "it is not a valid bloomwall filter"
-				       : bw_errno_hint(err),
-			iface);
+/* ---- pins ---------------------------------------------------------------- */
+
+/* Pins that bloomwall 0.1 made and that name nothing needed any more. */
+static const char *const old_pins[] = { "filter", "filter_id" };
+
+int bw_pins_sync(const char *iface, int prog_fd, int link_fd, bool quiet)
+{
+	struct bw_maps maps = BW_MAPS_INIT;
+	struct {
+		const char *name;
+		int fd;
+	} pins[] = {
+		{ BW_PIN_PROG, prog_fd }, { BW_PIN_STATS, -1 },
+		{ BW_PIN_ALLOW, -1 },	  { BW_PIN_EXACT, -1 },
+		{ BW_PIN_LINK, link_fd },
+	};
+	int changed = 0, err, ret;
+	size_t i;
+
+	err = bw_prog_maps(prog_fd, &maps);
 	if (err)
-		bw_filter_close(m);
+		return err;
+	pins[1].fd = maps.stats;
+	pins[2].fd = maps.allow;
+	pins[3].fd = maps.exact;
+	err = bw_pin_dir_create(iface);
+	if (err == -EEXIST)
+		err = 0;
+	else if (!err)
+		changed++;
+	for (i = 0; !err && i < sizeof(pins) / sizeof(pins[0]); i++) {
+		if (pins[i].fd < 0)
+			ret = bw_pin_remove(iface, pins[i].name);
+		else
+			ret = bw_pin_replace(pins[i].fd, iface, pins[i].name);
+		if (ret < 0)
+			err = ret;
+		changed += ret > 0;
+	}
+	for (i = 0; !err && i < sizeof(old_pins) / sizeof(old_pins[0]); i++)
+		bw_pin_remove(iface, old_pins[i]);
+	bw_maps_close(&maps);
+	if (err)
+		pr_warn("warning: %s: cannot update its pins under %s/%s: %s; the filter runs, and the next command tries again\n",
+			iface, BW_PIN_ROOT, iface, bw_errno_hint(err));
+	else if (changed && !quiet)
+		pr_warn("note: %s: its pins did not name what its hook runs (an earlier command was interrupted?); repaired\n",
+			iface);
 	return err;
 }
 
-int bw_open_running(const char *iface, bool writable, struct bw_filter_map *m)
+/* The interface whose hook runs prog_id, into name; false if none does. */
+static bool where_runs(__u32 prog_id, char *name, size_t len)
 {
-	return open_running(iface, writable, m, false);
+	struct if_nameindex *ifs = if_nameindex(), *i;
+	struct bw_xdp_info x;
+	bool found = false;
+	int fd;
+
+	for (i = ifs; i && i->if_index && !found; i++) {
+		fd = bw_hook_find((int)i->if_index, &x);
+		if (fd < 0)
+			continue;
+		found = bw_obj_id(fd) == prog_id;
+		if (found)
+			snprintf(name, len, "%s", i->if_name);
+		close(fd);
+	}
+	if_freenameindex(ifs);
+	return found;
 }
 
-int bw_open_running_or_invalid(const char *iface, struct bw_filter_map *m)
+int bw_pins_left(const char *iface, char *moved_to, size_t len)
 {
-	return open_running(iface, false, m, true);
+	int fd;
+
+	moved_to[0] = '\0';
+	if (!bw_pin_dir_exists(iface))
+		return 0;
+	fd = bw_pin_open(iface, BW_PIN_PROG);
+	if (fd < 0)
+		return 1;
+	if (!where_runs(bw_obj_id(fd), moved_to, len) ||
+	    !strcmp(moved_to, iface))
+		moved_to[0] = '\0';
+	close(fd);
+	return 1;
+}
+
+struct unpin_ctx {
+	const char *keep;
+	__u32 prog_id;
+};
+
+static int unpin_if_names(const char *iface, void *arg)
+{
+	const struct unpin_ctx *u = arg;
+	int fd;
+	bool names;
+
+	if (!strcmp(iface, u->keep))
+		return 0;
+	fd = bw_pin_open(iface, BW_PIN_PROG);
+	if (fd < 0)
+		return 0;
+	names = bw_obj_id(fd) == u->prog_id;
+	close(fd);
+	if (names && !bw_unpin_all(iface))
+		pr_warn("note: removed the pins under %s/%s: they named the program of %s (renamed from %s?)\n",
+			BW_PIN_ROOT, iface, u->keep, iface);
+	return 0;
+}
+
+void bw_unpin_others(const char *iface, __u32 prog_id)
+{
+	struct unpin_ctx u = { .keep = iface, .prog_id = prog_id };
+
+	if (prog_id)
+		bw_for_each_pinned(unpin_if_names, &u);
 }

@@ -1,44 +1,100 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The running state of an interface, for the verbs that read it: the
- * pinned maps, the filter the program runs with (found through the
- * filter_id registry), and what to tell an operator when they are missing.
+ * What an interface runs, found from its XDP hook: bloomwall's program
+ * there (directly, through a bpf_link, or behind a libxdp dispatcher), and
+ * from the program its filter, counters, allowlist and exact tries. The
+ * hook is the truth: every verb reads the running state here, never from
+ * the pins. The pins under BW_PIN_ROOT/IFACE are a cache of it for
+ * bpftool and for operators; bw_pins_sync() makes them name what runs.
  *
- * int functions return 0 or -errno and say what is missing and what to do,
- * unless they say otherwise.
+ * int functions return 0 or -errno.
  */
 #ifndef __BW_RUNNING_H
 #define __BW_RUNNING_H
 
 #include <stdbool.h>
 
+#include "bloomwall.h"
 #include "filter_map.h"
+#include "hook.h"
 #include "prog.h"
 
-/* Says why iface has no bloomwall pins and what to do; returns -ENOENT. */
+struct bw_running {
+	const char *iface;
+	int ifindex;
+	struct bw_xdp_info hook; /* what the hook holds */
+	int prog_fd;		 /* bloomwall's program there */
+	__u32 prog_id;
+	int link_fd; /* the bpf_link that holds it, -1: none */
+	struct bw_maps maps;
+	struct bw_filter_map filter; /* the program's filter, mapped */
+	int filter_err; /* 0, or why the filter cannot be read (-EINVAL) */
+	struct bw_hdr prog_hdr; /* the header it was loaded with (.rodata) */
+};
+
+#define BW_RUNNING_INIT                                             \
+	{                                                           \
+		.prog_fd = -1, .link_fd = -1, .maps = BW_MAPS_INIT, \
+		.filter = BW_FILTER_MAP_INIT                        \
+	}
+
+/* bw_running_open() flags. */
+#define BW_RUN_WRITABLE (1U << 0) /* map the filter read-write */
+#define BW_RUN_QUIET (1U << 1)	  /* say nothing when nothing runs */
+/* Make the pins name what runs, saying so (mutating verbs, under the lock). */
+#define BW_RUN_REPAIR (1U << 2)
+
+/*
+ * Opens what ifindex's hook runs. -ENOENT when it runs no bloomwall
+ * program (said, with what to do, unless BW_RUN_QUIET); a filter that is
+ * not valid is not an error here (r->filter_err says so).
+ */
+int bw_running_open(const char *iface, int ifindex, unsigned int flags,
+		    struct bw_running *r);
+
+void bw_running_close(struct bw_running *r);
+
+/*
+ * r->filter_err, said in operator words with what to do (reload), or 0.
+ */
+int bw_running_need_filter(const struct bw_running *r);
+
+/* The running filter's header and info (valid only without filter_err). */
+static inline const struct bw_hdr *bw_running_hdr(const struct bw_running *r)
+{
+	return r->filter.mem;
+}
+
+static inline struct bw_info *bw_running_info(const struct bw_running *r)
+{
+	return (struct bw_info *)((char *)r->filter.mem + BW_BLOCK_BYTES);
+}
+
+/* Says that iface runs no bloomwall program and what to do; -ENOENT. */
 int bw_explain_not_attached(const char *iface);
 
-/* Opens a pinned map of iface (allow, exact, stats, filter_id): an fd. */
-int bw_open_pinned_map(const char *iface, const char *name);
-
-/* Opens every pinned map a program shares; closes all on failure. */
-int bw_open_maps(const char *iface, struct bw_maps *mp);
+/*
+ * Makes iface's pins name what its hook runs now: prog_fd and its maps,
+ * and link_fd (-1: no link pin). Pins that named something else are
+ * replaced, pins of an older bloomwall removed. Says so when it changed
+ * anything, unless quiet: a changed pin means an earlier command was
+ * interrupted. The caller holds the lock.
+ */
+int bw_pins_sync(const char *iface, int prog_fd, int link_fd, bool quiet);
 
 /*
- * Opens the filter whose id is in slot 0 of the registry map and maps it
- * (read-only unless writable). -ENOENT if there is none. Prints nothing.
+ * Removes the pin directories other than iface's whose prog pin names
+ * prog_id (an interface renamed, or a program replaced): a pin keeps a
+ * program and its filter alive. Says which.
  */
-int bw_filter_open_current(int registry_fd, bool writable,
-			   struct bw_filter_map *m);
-
-/* Opens and maps iface's running filter (writable or not). */
-int bw_open_running(const char *iface, bool writable, struct bw_filter_map *m);
+void bw_unpin_others(const char *iface, __u32 prog_id);
 
 /*
- * bw_open_running, read-only, but -EINVAL quietly when the filter is there
- * and not one this bloomwall can read (corrupt, or another format version),
- * so that a reload can replace it.
+ * For an interface whose hook runs no bloomwall program: 1 if it still has
+ * pins (left by an interrupted attach or detach, or by an interface that
+ * was re-created or renamed: then *moved_to names the interface whose hook
+ * runs the pinned program now, else it is ""), 0 if not.
  */
-int bw_open_running_or_invalid(const char *iface, struct bw_filter_map *m);
+int bw_pins_left(const char *iface, char *moved_to, size_t len);
 
 #endif /* __BW_RUNNING_H */

@@ -14,18 +14,39 @@
 #include "running.h"
 #include "status_view.h"
 
-static void gather_program(struct bw_status_view *v)
+/* Whether every pin of iface names what r runs (pins are a cache). */
+static bool pins_in_step(const struct bw_running *r)
 {
-	int fd = bw_pin_open(v->iface, BW_PIN_PROG);
+	int fds[] = { r->prog_fd, r->maps.stats, r->maps.allow, r->maps.exact };
+	const char *names[] = { BW_PIN_PROG, BW_PIN_STATS, BW_PIN_ALLOW,
+				BW_PIN_EXACT };
+	bool ok = true;
+	size_t i;
+	int fd;
 
-	v->prog_err = fd < 0 ? fd : 0;
-	v->prog_id = bw_obj_id(fd);
-	v->prog_hdr_err = fd < 0 ? fd : bw_prog_header(fd, &v->prog_hdr);
-	if (fd >= 0)
-		close(fd);
-	v->xdp_err = v->ifindex ? bw_xdp_info(v->ifindex, v->prog_id, &v->x)
-				: -ENODEV;
-	if (bw_pin_exists(v->iface, BW_PIN_LINK))
+	for (i = 0; ok && i < sizeof(fds) / sizeof(fds[0]); i++) {
+		fd = bw_pin_open(r->iface, names[i]);
+		ok = fd >= 0 && bw_obj_id(fd) == bw_obj_id(fds[i]);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (ok && r->link_fd >= 0) {
+		fd = bw_pin_open(r->iface, BW_PIN_LINK);
+		ok = fd >= 0 && bw_obj_id(fd) == bw_obj_id(r->link_fd);
+		if (fd >= 0)
+			close(fd);
+	}
+	return ok;
+}
+
+static void gather_program(struct bw_status_view *v, const struct bw_running *r)
+{
+	v->prog_id = r->prog_id;
+	v->x = r->hook;
+	v->prog_hdr = r->prog_hdr;
+	v->link = r->link_fd >= 0;
+	v->pins_in_step = pins_in_step(r);
+	if (v->link)
 		v->kind =
 			"bpf_link of bloomwall's own (--link, or libxdp failed)";
 	else if (v->x.dispatcher)
@@ -63,20 +84,19 @@ static void gather_regions(struct bw_status_view *v, const void *mem)
 	}
 }
 
-static void gather_filter(struct bw_status_view *v)
+static void gather_filter(struct bw_status_view *v, const struct bw_running *r)
 {
-	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	const struct bw_filter_map *m = &r->filter;
 
-	v->filter_err = bw_open_running(v->iface, false, &m);
+	v->filter_err = r->filter_err;
 	if (v->filter_err)
 		return;
-	v->map_id = m.id;
-	v->nblocks = m.nblocks;
-	v->filter_mem = bw_map_memlock(m.fd);
-	memcpy(&v->hdr, m.mem, sizeof(v->hdr));
-	memcpy(&v->info, (char *)m.mem + BW_BLOCK_BYTES, sizeof(v->info));
-	gather_regions(v, m.mem);
-	bw_filter_close(&m);
+	v->map_id = m->id;
+	v->nblocks = m->nblocks;
+	v->filter_mem = bw_map_memlock(m->fd);
+	memcpy(&v->hdr, m->mem, sizeof(v->hdr));
+	memcpy(&v->info, (char *)m->mem + BW_BLOCK_BYTES, sizeof(v->info));
+	gather_regions(v, m->mem);
 }
 
 /* Entries and memory of a trie; both < 0 when fd is not one. */
@@ -88,34 +108,42 @@ static void trie_size(int fd, long long *entries, long long *mem)
 		close(fd);
 }
 
-static void gather_tries(struct bw_status_view *v)
+static void gather_tries(struct bw_status_view *v, const struct bw_running *r)
 {
-	int outer, fd = -ENOENT;
+	int fd = -ENOENT;
 
-	trie_size(bw_pin_open(v->iface, BW_PIN_ALLOW), &v->allow_entries,
-		  &v->allow_mem);
-	if (!v->filter_err && (v->hdr.flags & BW_F_VERIFY)) {
-		outer = bw_pin_open(v->iface, BW_PIN_EXACT);
-		if (outer >= 0) {
-			fd = bw_exact_open(outer, v->hdr.exact_slot);
-			close(outer);
-		}
-	}
+	trie_size(dup(r->maps.allow), &v->allow_entries, &v->allow_mem);
+	if (r->prog_hdr.flags & BW_F_VERIFY)
+		fd = bw_exact_open(r->maps.exact, r->prog_hdr.exact_slot);
 	trie_size(fd, &v->exact_entries, &v->exact_mem);
+}
+
+/* Nothing of bloomwall's runs: what the hook holds, what pins are left. */
+static void gather_absent(struct bw_status_view *v)
+{
+	v->prog_err = v->filter_err = v->stats_err = -ENOENT;
+	v->prog_hdr_err = -ENOENT;
+	v->allow_entries = v->allow_mem = -ENOENT;
+	v->exact_entries = v->exact_mem = -ENOENT;
+	v->filter_mem = -ENOENT;
+	v->xdp_err = v->ifindex ? bw_xdp_info(v->ifindex, 0, &v->x) : -ENODEV;
+	v->pins_left = bw_pins_left(v->iface, v->moved_to, sizeof(v->moved_to));
 }
 
 void bw_status_gather(struct bw_status_view *v, const char *iface)
 {
-	int fd;
+	struct bw_running r;
 
 	memset(v, 0, sizeof(*v));
 	v->iface = iface;
 	v->ifindex = (int)if_nametoindex(iface);
-	gather_program(v);
-	gather_filter(v);
-	gather_tries(v);
-	fd = bw_pin_open(iface, BW_PIN_STATS);
-	v->stats_err = fd < 0 ? fd : bw_stats_read(fd, &v->stats);
-	if (fd >= 0)
-		close(fd);
+	if (bw_running_open(iface, v->ifindex, BW_RUN_QUIET, &r)) {
+		gather_absent(v);
+		return;
+	}
+	gather_program(v, &r);
+	gather_filter(v, &r);
+	gather_tries(v, &r);
+	v->stats_err = bw_stats_read(r.maps.stats, &v->stats);
+	bw_running_close(&r);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * What status shows of one interface, gathered before anything is output:
- * the pinned program and its hook, the running filter and its regions,
- * the tries, the counters. Reads only.
+ * the program its hook runs (the truth) and whether the pins agree, the
+ * running filter and its regions, the tries, the counters. Reads only.
  */
 #ifndef __BW_STATUS_VIEW_H
 #define __BW_STATUS_VIEW_H
@@ -25,13 +25,18 @@ struct bw_status_view {
 	const char *iface;
 	int ifindex; /* 0: the interface is gone */
 	/* Program */
-	int prog_err; /* pinned program: 0 or -errno */
+	int prog_err; /* bloomwall's program on the hook: 0, or -ENOENT */
 	__u32 prog_id;
 	int xdp_err; /* querying the hook: 0 or -errno */
 	struct bw_xdp_info x;
 	const char *kind;
+	bool link;	  /* held by a bpf_link */
 	int prog_hdr_err; /* the program's header copy: 0 or -errno */
 	struct bw_hdr prog_hdr;
+	/* Pins: whether they name what runs; where a pinned program runs */
+	bool pins_in_step;
+	bool pins_left; /* not running, but pins are there */
+	char moved_to[16];
 	/* Filter */
 	int filter_err;
 	__u32 map_id, nblocks;

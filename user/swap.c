@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -17,6 +16,7 @@
 #include "lpm.h"
 #include "output.h"
 #include "pin.h"
+#include "running.h"
 #include "swap.h"
 
 /* ---- installing a program ------------------------------------------------ */
@@ -33,62 +33,30 @@ int bw_keep_prog(void *fd_ptr, int prog_fd)
 	return 0;
 }
 
-/* The prog pin names new_fd: pinned beside (bpffs refuses dots in names), then renamed over the old. */
-static int repin_prog(const char *iface, int new_fd)
+static int install_on_hook(void *ctx, int new_fd)
 {
-	char tmp[256], path[256];
+	const struct bw_running *r = ctx;
 	int err;
 
-	err = bw_pin_path(tmp, sizeof(tmp), iface, BW_PIN_PROG "_new");
-	if (!err)
-		err = bw_pin_path(path, sizeof(path), iface, BW_PIN_PROG);
+	err = bw_hook_replace(r->iface, r->ifindex, r->link_fd, r->prog_fd,
+			      new_fd);
 	if (err)
 		return err;
-	unlink(tmp);
-	if (bpf_obj_pin(new_fd, tmp))
-		return -errno;
-	if (rename(tmp, path)) {
-		err = -errno;
-		unlink(tmp);
-		return err;
-	}
+	/* The hook is the truth: pins that lag behind are only a warning. */
+	bw_pins_sync(r->iface, new_fd, r->link_fd, true);
+	bw_unpin_others(r->iface, r->prog_id);
 	return 0;
 }
 
-static int install_on_hook(void *ctx, int new_fd)
-{
-	const struct bw_hook *h = ctx;
-	int old_fd, link_fd, err;
-
-	old_fd = bw_pin_open(h->iface, BW_PIN_PROG);
-	if (old_fd < 0)
-		return old_fd;
-	link_fd = bw_pin_open(h->iface, BW_PIN_LINK);
-	err = bw_hook_replace(h->iface, h->ifindex, link_fd, old_fd, new_fd);
-	if (!err) {
-		err = repin_prog(h->iface, new_fd);
-		/* Put the old one back: the pin must name what runs. */
-		if (err && bw_hook_replace(h->iface, h->ifindex, link_fd,
-					   new_fd, old_fd))
-			pr_warn("%s: the new program runs but is not pinned, and the old one could not be put back: run 'bloomwall detach %s' and attach again\n",
-				h->iface, h->iface);
-	}
-	if (link_fd >= 0)
-		close(link_fd);
-	close(old_fd);
-	return err;
-}
-
-void bw_hook_installer(struct bw_hook *hook, struct bw_installer *in)
+void bw_hook_installer(const struct bw_running *r, struct bw_installer *in)
 {
 	in->install = install_on_hook;
-	in->ctx = hook;
+	in->ctx = (void *)r;
 }
 
 int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
 		     const struct bw_installer *in)
 {
-	__u32 key = 0, old_id = 0;
 	int prog, err;
 
 	if (!m->id)
@@ -96,16 +64,7 @@ int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
 	prog = bw_prog_load(mp, m);
 	if (prog < 0)
 		return prog;
-	/* The registry first: the data path does not read it. */
-	bpf_map_lookup_elem(mp->filter_id, &key, &old_id);
-	err = bpf_map_update_elem(mp->filter_id, &key, &m->id, BPF_ANY) ? -errno
-									: 0;
-	if (!err) {
-		err = in->install(in->ctx, prog);
-		if (err)
-			bpf_map_update_elem(mp->filter_id, &key, &old_id,
-					    BPF_ANY);
-	}
+	err = in->install(in->ctx, prog);
 	close(prog);
 	return err;
 }
@@ -145,82 +104,24 @@ void bw_say_unchanged(const char *iface, __u64 generation)
 /* ---- staging around the swap --------------------------------------------- */
 
 /*
- * Before the swap: the new trie into the slot the running filter does not
- * use, the new allowlist entries added. Nothing a packet sees changes yet
- * (but the additions to the allowlist).
+ * After the swap: the trie no filter names any more goes (a packet still
+ * on the old filter that finds no trie passes: counted as false_pos).
  */
-static int stage(const struct bw_swap *c, __u8 slot, const struct bw_built *b,
-		 bool *fresh, size_t *added)
+static void clear_old_slots(const struct bw_swap *s, __u8 live, bool verify)
 {
-	int err;
-
-	if (b->exact_fd >= 0) {
-		err = bw_exact_set(c->exact_fd, slot, b->exact_fd);
-		if (err) {
-			pr_warn("%s: cannot stage the exact trie: %s\n",
-				c->iface, bw_errno_hint(err));
-			return err;
-		}
-	}
-	if (c->allow_fd < 0)
-		return 0;
-	err = bw_allow_add(c->allow_fd, c->allow, fresh, added);
-	if (err) {
-		pr_warn("%s: cannot add to the allowlist: %s\n", c->iface,
-			bw_errno_hint(err));
-		if (b->exact_fd >= 0)
-			bw_exact_clear(c->exact_fd, slot);
-	}
-	return err;
-}
-
-/* The swap failed: take back what stage() put in, so nothing has changed. */
-static void unstage(const struct bw_swap *s, __u8 slot,
-		    const struct bw_built *b, const bool *fresh)
-{
-	if (b->exact_fd >= 0)
-		bw_exact_clear(s->exact_fd, slot);
-	if (s->allow_fd >= 0)
-		bw_allow_undo(s->allow_fd, s->allow, fresh);
-}
-
-/*
- * After the swap: the tries no filter names any more go (a packet still on
- * the old filter that finds no trie passes: counted as false_pos), and so
- * do the allowlist entries not in the new list.
- */
-static void finish(const struct bw_swap *c, __u8 live, bool verify,
-		   size_t added)
-{
-	size_t removed = 0;
 	__u32 slot;
 	int err;
 
-	for (slot = 0; c->exact_fd >= 0 && slot < BW_EXACT_SLOTS; slot++) {
+	for (slot = 0; s->maps->exact >= 0 && slot < BW_EXACT_SLOTS; slot++) {
 		if (verify && slot == live)
 			continue;
-		err = bw_exact_clear(c->exact_fd, slot);
+		err = bw_exact_clear(s->maps->exact, slot);
 		if (err)
 			pr_warn("warning: %s: cannot free exact trie slot %u: %s\n",
-				c->iface, slot, bw_errno_hint(err));
+				s->iface, slot, bw_errno_hint(err));
 	}
-	if (c->allow_fd < 0)
-		return;
-	err = bw_allow_prune(c->allow_fd, c->allow, &removed);
-	if (err)
-		pr_warn("warning: %s: cannot remove old allowlist entries: %s; 'bloomwall unallow' removes them\n",
-			c->iface, bw_errno_hint(err));
-	bw_out_open_object("allow");
-	bw_out_text("%s: allowlist replaced: ", c->iface);
-	bw_out_u64("entries", "%'llu ", c->allow->n4 + c->allow->n6);
-	bw_out_text("%s",
-		    bw_plural(c->allow->n4 + c->allow->n6, "entry", "entries"));
-	bw_out_u64("added", " (%'llu added, ", added);
-	bw_out_u64("removed", "%'llu removed)\n", removed);
-	bw_out_close_object();
 }
 
-/* "IFACE: swapped in generation N (replaces M)"; JSON the object "swap". */
 static void say_swapped(const struct bw_swap *s, const struct bw_built *b)
 {
 	const struct bw_info *info =
@@ -243,33 +144,30 @@ static void say_swapped(const struct bw_swap *s, const struct bw_built *b)
 int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 {
 	const struct bw_hdr *hdr = b->filter.mem;
-	bool *fresh = NULL;
-	size_t added = 0;
+	bool verify = b->exact_fd >= 0;
 	int err = 0;
 
-	/* A replaced allowlist decides; else the builder kept the old flag. */
-	if (s->allow_fd >= 0) {
-		bw_set_allow_flag(b->filter.mem, s->allow->n4 + s->allow->n6);
-		fresh = calloc(s->allow->n4 + s->allow->n6 ?: 1,
-			       sizeof(*fresh));
-		err = fresh ? 0 : -ENOMEM;
+	/* Into the slot the running filter does not read: nothing changes. */
+	if (verify) {
+		err = bw_exact_set(s->maps->exact, hdr->exact_slot,
+				   b->exact_fd);
+		if (err)
+			pr_warn("%s: cannot stage the exact trie: %s\n",
+				s->iface, bw_errno_hint(err));
 	}
-	if (!err)
-		err = stage(s, hdr->exact_slot, b, fresh, &added);
 	if (!err) {
 		err = bw_filter_commit(s->maps, &b->filter, s->installer);
-		if (err) {
+		if (err)
 			pr_warn("%s: cannot swap in the new filter: %s\n",
 				s->iface, bw_errno_hint(err));
-			unstage(s, hdr->exact_slot, b, fresh);
-		}
+		if (err && verify)
+			bw_exact_clear(s->maps->exact, hdr->exact_slot);
 	}
 	if (err) {
 		bw_say_unchanged(s->iface, s->old_generation);
-	} else {
-		say_swapped(s, b);
-		finish(s, hdr->exact_slot, b->exact_fd >= 0, added);
+		return err;
 	}
-	free(fresh);
-	return err;
+	say_swapped(s, b);
+	clear_old_slots(s, hdr->exact_slot, verify);
+	return 0;
 }

@@ -14,7 +14,6 @@
 #include <linux/types.h>
 
 #include "filter_map.h"
-#include "list.h"
 #include "prog.h"
 
 /*
@@ -34,26 +33,20 @@ struct bw_installer {
  */
 int bw_keep_prog(void *fd_ptr, int prog_fd);
 
-/* Where a program goes on an interface. */
-struct bw_hook {
-	const char *iface;
-	int ifindex;
-};
+struct bw_running;
 
 /*
- * An installer that replaces bloomwall's program on hook's interface with
- * the new one, atomically (hook.h), and then has the prog pin name it
- * (renamed into place; if that fails the old program is put back). A
- * program no longer on the hook is only re-pinned.
+ * An installer that replaces the program r's hook runs with the new one,
+ * atomically (bw_hook_replace: the kernel refuses the swap if the hook no
+ * longer runs r's program, -ESTALE), then has the pins name it.
  */
-void bw_hook_installer(struct bw_hook *hook, struct bw_installer *in);
+void bw_hook_installer(const struct bw_running *r, struct bw_installer *in);
 
 /*
- * Swaps filter m in: loads its program, has it installed (from the next
- * packet on, every packet sees the new filter) and puts m's id into slot 0
- * of the filter_id registry. The kernel frees the old filter with the old
- * program once the packets in flight are through. On failure nothing has
- * changed.
+ * Swaps filter m in: loads its program with mp's maps and has it installed
+ * (from the next packet on, every packet sees the new filter). The kernel
+ * frees the old filter with the old program once the packets in flight
+ * are through. On failure nothing has changed.
  */
 int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
 		     const struct bw_installer *in);
@@ -72,23 +65,23 @@ struct bw_built {
 
 void bw_built_close(struct bw_built *b);
 
-/* Where a swap puts a built filter in, and what else it changes. */
+/* Where a swap puts a built filter in. */
 struct bw_swap {
 	const char *iface;
-	const struct bw_maps *maps; /* what the new program shares */
+	/*
+	 * The new program's maps: the running program's stats and exact
+	 * tries' outer map, and its allowlist or a new one.
+	 */
+	const struct bw_maps *maps;
 	const struct bw_installer *installer;
-	int exact_fd; /* the exact tries' outer map, -1 if none is pinned */
-	int allow_fd; /* -1: the allowlist stays as it is */
-	const struct bw_list *allow; /* the new allowlist (allow_fd >= 0) */
-	__u64 old_generation;	     /* for the messages */
+	__u64 old_generation; /* for the messages */
 };
 
 /*
- * Swaps b in: b's exact trie into its slot (the one the running filter does
- * not use) and the new allowlist entries first; then the filter, one
- * update; then the trie slot(s) no filter names any more are cleared and
- * the allowlist entries not in the new list deleted. Fails before the swap
- * with nothing changed. Prints what it did.
+ * Swaps b in: b's exact trie into its slot of the outer map (the one the
+ * running filter does not use: no packet reads it yet), then the filter
+ * and its program, one update; then the slot no filter names any more is
+ * cleared. Fails before the swap with nothing changed. Prints what it did.
  */
 int bw_swap_in(const struct bw_swap *s, const struct bw_built *b);
 

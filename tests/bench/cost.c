@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "allowlist.h"
 #include "bench.h"
 #include "bench_extra.h"
 #include "bloomwall.h"
@@ -123,15 +124,11 @@ static int cost_swap(struct cost_ctx *x, char **files, int n, bool verify,
 		     __u64 gen, const struct bw_list *allow, struct bw_built *b)
 {
 	struct bw_build_req req;
-	struct bw_swap s = {
-		.iface = "bench",
-		.maps = &x->maps,
-		.installer = &x->installer,
-		.exact_fd = bpf_map__fd(x->skel->maps.exact),
-		.allow_fd = allow ? bpf_map__fd(x->skel->maps.allow) : -1,
-		.allow = allow,
-		.old_generation = gen - 1
-	};
+	struct bw_maps maps = x->maps;
+	struct bw_swap s = { .iface = "bench",
+			     .maps = &maps,
+			     .installer = &x->installer,
+			     .old_generation = gen - 1 };
 	int err;
 
 	bw_build_req_init(&req, "bench");
@@ -142,7 +139,17 @@ static int cost_swap(struct cost_ctx *x, char **files, int n, bool verify,
 	req.generation = gen;
 	req.exact_slot = (__u8)(gen & 1); /* not the running filter's */
 	err = b->filter.mem ? 0 : bw_build_lists(&req, b);
-	return err ?: bw_swap_in(&s, b);
+	/* A new allowlist is a new trie, swapped in with the program. */
+	if (!err && allow) {
+		maps.allow = bw_allow_create(allow);
+		err = maps.allow < 0 ? maps.allow : 0;
+		bw_set_allow_flag(b->filter.mem, allow->n4 + allow->n6);
+	}
+	if (!err)
+		err = bw_swap_in(&s, b);
+	if (allow && maps.allow >= 0)
+		close(maps.allow); /* the program holds it now */
+	return err;
 }
 
 static void prog_info(int fd)

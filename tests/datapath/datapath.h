@@ -32,7 +32,7 @@
 struct bw_dp {
 	struct bloomwall *skel;
 	int prog_fd;
-	int registry_fd;
+	int allow_fd; /* an allowlist a swap gave the program, else -1 */
 	int stats_fd;
 	struct bw_maps maps; /* the skeleton's, for bw_filter_commit */
 	struct bw_installer installer; /* makes prog_fd the committed one */

@@ -55,7 +55,7 @@ static int dp_install(void *ctx, int prog_fd)
 bool bw_dp_open(struct bw_dp *dp)
 {
 	memset(dp, 0, sizeof(*dp));
-	dp->prog_fd = dp->registry_fd = dp->stats_fd = dp->owned_fd = -1;
+	dp->prog_fd = dp->allow_fd = dp->stats_fd = dp->owned_fd = -1;
 	dp->installer.install = dp_install;
 	dp->installer.ctx = dp;
 	if (geteuid() != 0) {
@@ -71,7 +71,6 @@ bool bw_dp_open(struct bw_dp *dp)
 		return false;
 	}
 	dp->prog_fd = bpf_program__fd(dp->skel->progs.bloomwall_xdp);
-	dp->registry_fd = bpf_map__fd(dp->skel->maps.filter_id);
 	dp->stats_fd = bpf_map__fd(dp->skel->maps.stats);
 	bw_maps_from_skel(dp->skel, &dp->maps);
 	dp->ncpus = libbpf_num_possible_cpus();
@@ -82,7 +81,9 @@ void bw_dp_close(struct bw_dp *dp)
 {
 	if (dp->owned_fd >= 0)
 		close(dp->owned_fd);
-	dp->owned_fd = -1;
+	if (dp->allow_fd >= 0)
+		close(dp->allow_fd);
+	dp->owned_fd = dp->allow_fd = -1;
 	bloomwall__destroy(dp->skel);
 	dp->skel = NULL;
 }

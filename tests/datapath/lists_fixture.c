@@ -3,11 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
+#include "allowlist.h"
 #include "cidr.h"
 #include "lists_fixture.h"
 #include "lpm.h"
@@ -74,23 +76,40 @@ int lf_exact_fd(struct bw_dp *dp)
 
 int lf_allow_fd(struct bw_dp *dp)
 {
-	return bpf_map__fd(dp->skel->maps.allow);
+	return dp->maps.allow;
 }
 
+/*
+ * As reload does it: a new allowlist is a new trie that goes in with the
+ * new program, and the filter's header says whether it has entries.
+ */
 int lf_swap_in(struct bw_dp *dp, const struct bw_built *b,
 	       const struct bw_list *allow)
 {
+	struct bw_maps maps = dp->maps;
 	struct bw_swap s = { .iface = "dp",
-			     .maps = &dp->maps,
-			     .installer = &dp->installer,
-			     .exact_fd = lf_exact_fd(dp),
-			     .allow_fd = allow ? lf_allow_fd(dp) : -1,
-			     .allow = allow };
+			     .maps = &maps,
+			     .installer = &dp->installer };
 	const struct bw_info *info =
 		(const void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
+	int err;
 
+	if (allow) {
+		maps.allow = bw_allow_create(allow);
+		if (maps.allow < 0)
+			return maps.allow;
+		bw_set_allow_flag(b->filter.mem, allow->n4 + allow->n6);
+	}
 	s.old_generation = info->generation - 1;
-	return bw_swap_in(&s, b);
+	err = bw_swap_in(&s, b);
+	if (allow && err) {
+		close(maps.allow);
+	} else if (allow) {
+		if (dp->allow_fd >= 0)
+			close(dp->allow_fd);
+		dp->allow_fd = dp->maps.allow = maps.allow;
+	}
+	return err;
 }
 
 bool lf_build_swap(struct bw_dp *dp, char **files, int n, bool verify,
@@ -101,7 +120,7 @@ bool lf_build_swap(struct bw_dp *dp, char **files, int n, bool verify,
 	__u8 slot = 0;
 
 	/* The slot the running filter does not name, as reload picks it. */
-	if (gen > 1 && !bw_filter_open_current(dp->registry_fd, false, &cur))
+	if (gen > 1 && !bw_prog_filter(dp->prog_fd, false, &cur))
 		slot = !((const struct bw_hdr *)cur.mem)->exact_slot;
 	bw_filter_close(&cur);
 	lf_req_init(&req, files, n, verify, slot, gen);

@@ -6,7 +6,9 @@
  * a swap that fails takes back what it staged.
  */
 #include <stdio.h>
+#include <unistd.h>
 
+#include "allowlist.h"
 #include "bloomwall.h"
 #include "lists_fixture.h"
 #include "lpm.h"
@@ -190,16 +192,17 @@ BW_TEST(test_allow_failed_swap_changes_nothing)
 		goto out;
 	no_slot = dp.maps;
 	no_slot.stats = -1;
+	no_slot.allow = bw_allow_create(&allow2);
+	if (!ASSERT_GE(no_slot.allow, 0, "the new allowlist"))
+		goto out;
 	s.maps = &no_slot;
 	s.installer = &dp.installer;
-	s.exact_fd = lf_exact_fd(&dp);
-	s.allow_fd = lf_allow_fd(&dp);
-	s.allow = &allow2;
 	s.old_generation = 1;
 	ASSERT_ERR(bw_swap_in(&s, &b), "swap without a stats map fails");
+	close(no_slot.allow);
 	ASSERT_EQ(bw_lpm_count(lf_allow_fd(&dp)), 5, "allowlist as it was");
 	ASSERT_ERR(bw_exact_open(lf_exact_fd(&dp), 1), "slot 1 empty again");
-	if (ASSERT_OK(bw_filter_open_current(dp.registry_fd, false, &cur),
+	if (ASSERT_OK(bw_prog_filter(dp.prog_fd, false, &cur),
 		      "running filter"))
 		ASSERT_EQ(cur.id, a.filter.id, "generation 1 still running");
 	lf_expect(&dp, &in_old, BW_OUT_ALLOWED);

@@ -35,8 +35,7 @@ static void expect_state(struct bw_dp *dp, const struct bw_built *b, __u64 gen,
 	struct bw_filter_map cur = BW_FILTER_MAP_INIT;
 	__u32 live = hdr->exact_slot;
 
-	if (ASSERT_OK(bw_filter_open_current(dp->registry_fd, false, &cur),
-		      "open current"))
+	if (ASSERT_OK(bw_prog_filter(dp->prog_fd, false, &cur), "open current"))
 		ASSERT_EQ(cur.id, b->filter.id, "the new filter is live");
 	bw_filter_close(&cur);
 	ASSERT_EQ(info->generation, gen, "generation");

@@ -21,7 +21,7 @@ test_bad_line test_skip_invalid test_unknown_iface test_double_attach
 test_reload_bad_list test_reload_unreadable test_not_attached test_detach_twice test_query test_add
 test_stdin_list test_list_formats test_monitor test_match_dst test_skb_mode
 test_status test_stats_dump test_prog_swap test_link_reload test_real_lists test_usage test_no_privileges
-test_foreign_xdp test_reload_under_traffic test_old_registry_pin"
+test_foreign_xdp test_reload_under_traffic test_pins_repaired"
 
 SKIPPED_TEST=249
 # The CLI's messages as user/ writes them: strerror() and number formats of
@@ -142,7 +142,7 @@ print(json.dumps(eval(sys.argv[2]), separators=(",", ":")))' "$1" "$2" ||
 # The messages of user/ that several tests expect, for IFACE $1.
 msg_not_attached()
 {
-	echo "$1: bloomwall is not attached (nothing pinned at $BW_PIN_ROOT/$1). Try 'bloomwall status', or 'bloomwall attach $1 LIST...'."
+	echo "$1: bloomwall is not attached (its XDP hook runs no bloomwall program). Try 'bloomwall status', or 'bloomwall attach $1 LIST...'."
 }
 
 msg_detach_not_attached()
@@ -382,7 +382,7 @@ poke_header()
 {
 	local id val
 
-	id=$(registry_id)
+	id=$(filter_map_id)
 	val=$(bpftool -j map lookup id "$id" key 0 0 0 0 |
 		python3 -c 'import json, sys
 v = json.load(sys.stdin)["value"]
@@ -417,10 +417,9 @@ test_reload_unreadable()
 	poke_header 4 0x09 || fail "cannot overwrite the header's version"
 	bw 0 status "$BW_RX"
 	unreadable="$BW_RX: cannot read the running filter: it is not a valid bloomwall filter. Rebuild it with 'bloomwall reload $BW_RX LIST...'."
-	assert_line "$ERR" "$unreadable" "status on a bad header"
 	# The Filter section's state row (the Program section has one too).
 	assert_line "$OUT" \
-		"$(printf '    %-22s %s' state "unreadable (see the message above)")" \
+		"$(printf '    %-22s %s' state "not a valid bloomwall filter; 'bloomwall reload $BW_RX LIST...' replaces it")" \
 		"status on a bad header"
 	bw 1 query "$BW_RX" "$BW_A6"
 	assert_line "$ERR" "$unreadable" "query on a bad header"
@@ -497,28 +496,37 @@ test_query()
 		"query names the bad address"
 }
 
-# An interface attached by bloomwall 0.1 has its filter-id registry pinned
-# as 'filter'. Every verb still finds the running filter through it.
-test_old_registry_pin()
+# The hook is the truth, the pins a cache: with pins gone, the verbs still
+# find the running filter, status says the pins are out of step, and the
+# next mutating verb repairs them and says so.
+test_pins_repaired()
 {
-	local l pins=$BW_PIN_ROOT/$BW_RX
+	local l pins=$BW_PIN_ROOT/$BW_RX prog
 
 	l=$(list a.txt "$BW_A4")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
-	mv "$pins/filter_id" "$pins/filter" || fail "cannot rename the pin"
+	prog=$(hook_prog_id)
+	rm "$pins/prog" "$pins/stats" || fail "cannot remove the pins"
 	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4"
-	assert_line "$OUT" "$BW_A4  drop (in blocklist /32 region)" "query"
+	assert_line "$OUT" "$BW_A4  drop (in blocklist /32 region)" \
+		"query without pins"
 	assert_line "$OUT" "$BW_B4  pass" "query unlisted"
 	bw 0 status "$BW_RX"
-	assert_kv "$OUT" generation 1 "status reads the old pin"
+	assert_kv "$OUT" id "$prog" "status names the program on the hook"
+	assert_kv "$OUT" pins \
+		"missing or out of step (an interrupted command, or a private bpffs); the next attach, reload, add, allow, unallow or detach repairs them" \
+		"status says the pins are out of step"
 	bw 0 add "$BW_RX" "$BW_C4"
+	assert_line "$ERR" \
+		"note: $BW_RX: its pins did not name what its hook runs (an earlier command was interrupted?); repaired" \
+		"add repairs the pins"
+	assert_eq "$(pinned_prog_id)" "$(hook_prog_id)" "the prog pin names what runs"
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
-	bw 0 reload "$BW_RX" "${SEED[@]}" "$(list b.txt "$BW_B4")"
-	assert_eq "$(generation)" 2 "reload through the old pin"
-	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
-	expect_delivered "$BW_A4" "$BW_RX4"
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" pins "$pins (name what runs)" "pins in step again"
 	bw 0 detach "$BW_RX"
 	[ ! -e "$pins" ] || fail "pins left after detach"
+	assert_detached
 }
 
 # add sets bits in place: query and real traffic agree at once. It can only
@@ -733,11 +741,22 @@ test_stats_dump()
 	done
 }
 
-# The id in slot 0 of the pinned filter_id registry, as bpftool says.
-registry_id()
+# The id of the filter map of the program $BW_RX's hook runs (the map
+# named bw_filter among its maps), as bpftool says.
+filter_map_id()
 {
-	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/filter_id" 2>/dev/null |
-		sed -nE 's/.*"value": ([0-9]+).*/\1/p' | head -n 1
+	local prog id
+
+	prog=$(hook_prog_id)
+	[ -n "$prog" ] || return 0
+	for id in $(bpftool -j prog show id "$prog" | python3 -c 'import json, sys
+print(" ".join(str(i) for i in json.load(sys.stdin).get("map_ids", [])))'); do
+		if [ "$(bpftool -j map show id "$id" |
+			python3 -c 'import json, sys; print(json.load(sys.stdin)["name"])')" = bw_filter ]; then
+			echo "$id"
+			return 0
+		fi
+	done
 }
 
 # The id of the pinned program, and of the XDP program on $BW_RX.
@@ -777,21 +796,17 @@ test_prog_swap()
 	l2=$(list b.txt "$BW_B4")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l1"
 	prog1=$(pinned_prog_id)
-	map1=$(registry_id)
+	map1=$(filter_map_id)
 	if [ -z "$prog1" ] || [ -z "$map1" ]; then
-		fail "no program or filter id pinned"
+		fail "no program pinned, or no filter map among its maps"
 	fi
 	assert_eq "$(hook_prog_id)" "$prog1" "the program on $BW_RX"
-	bpftool prog show id "$prog1" | grep -q "map_ids.*\b$map1\b" ||
-		fail "the program does not read the filter the registry names"
 	bw 0 reload "$BW_RX" "${SEED[@]}" "$l2"
 	prog2=$(pinned_prog_id)
-	map2=$(registry_id)
+	map2=$(filter_map_id)
 	[ "$prog2" != "$prog1" ] || fail "reload kept program $prog1"
 	[ "$map2" != "$map1" ] || fail "reload kept filter map $map1"
 	assert_eq "$(hook_prog_id)" "$prog2" "the program on $BW_RX after reload"
-	bpftool prog show id "$prog2" | grep -q "map_ids.*\b$map2\b" ||
-		fail "the new program does not read the new filter"
 	bw 0 status --json "$BW_RX"
 	assert_eq "$(json "$OUT" 'd[0]["program"]["id"]')" "$prog2" \
 		"status --json names the new program"

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The allowlist as a whole: read a trie into a list, a list into a new
+ * trie, and compare lists (allowlist.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "allowlist.h"
+#include "bloomwall.h"
+#include "lpm.h"
+
+int bw_allow_read(int fd, struct bw_list *l)
+{
+	struct bw_lpm_key cur, next;
+	struct bw_prefix p;
+	void *prev = NULL;
+	int err;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		cur = next;
+		prev = &cur;
+		bw_lpm_prefix_of(&cur, &p);
+		err = bw_list_push(l, &p);
+		if (err)
+			return err;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	bw_list_finish(l);
+	return 0;
+}
+
+int bw_allow_create(const struct bw_list *l)
+{
+	int fd, err;
+
+	fd = bw_lpm_create(BW_PIN_ALLOW, BW_ALLOW_MAX);
+	if (fd < 0)
+		return fd;
+	err = bw_lpm_fill(fd, l);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static int cmp_v6(const struct bw_v6key *x, const struct bw_v6key *y)
+{
+	if (x->hi != y->hi)
+		return x->hi < y->hi ? -1 : 1;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return (x->plen > y->plen) - (x->plen < y->plen);
+}
+
+static int cmp_v6_void(const void *a, const void *b)
+{
+	return cmp_v6(a, b);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+bool bw_list_has(const struct bw_list *l, const struct bw_prefix *p)
+{
+	struct bw_v6key k6 = { .hi = p->hi, .lo = p->lo, .plen = p->plen };
+	__u64 k4;
+
+	if (p->family == BW_V4) {
+		k4 = bw_v4key((__u32)p->lo, p->plen);
+		return bsearch(&k4, l->v4, l->n4, sizeof(k4), cmp_u64);
+	}
+	return bsearch(&k6, l->v6, l->n6, sizeof(k6), cmp_v6_void);
+}
+
+/* Merge-counts two sorted arrays of the same kind. */
+static void diff_sorted(const void *a, size_t na, const void *b, size_t nb,
+			size_t size, int (*cmp)(const void *, const void *),
+			size_t *only_a, size_t *only_b)
+{
+	size_t i = 0, j = 0;
+	int c;
+
+	while (i < na && j < nb) {
+		c = cmp((const char *)a + i * size, (const char *)b + j * size);
+		*only_a += c < 0;
+		*only_b += c > 0;
+		i += c <= 0;
+		j += c >= 0;
+	}
+	*only_a += na - i;
+	*only_b += nb - j;
+}
+
+void bw_list_diff(const struct bw_list *a, const struct bw_list *b,
+		  size_t *only_a, size_t *only_b)
+{
+	*only_a = *only_b = 0;
+	diff_sorted(a->v4, a->n4, b->v4, b->n4, sizeof(*a->v4), cmp_u64, only_a,
+		    only_b);
+	diff_sorted(a->v6, a->n6, b->v6, b->n6, sizeof(*a->v6), cmp_v6_void,
+		    only_a, only_b);
+}
