@@ -73,7 +73,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all deps check-tools test build-tests unit datapath e2e demo bench \
+.PHONY: all deps check-tools test build-tests unit datapath e2e crash-sweep demo bench \
 	fuzz build-fuzz install uninstall clean format format-check
 
 all: $(BIN) bloomwall
@@ -96,7 +96,7 @@ BUILD_TOOLS = $(firstword $(CLANG)):clang $(firstword $(CC)):gcc \
 BUILD_LIBS := libbpf:libbpf-dev libxdp:libxdp-dev libelf:libelf-dev zlib:zlib1g-dev \
 	json-c:libjson-c-dev
 
-ifneq ($(filter deps test unit datapath e2e demo bench fuzz fuzz-%,$(MAKECMDGOALS)),)
+ifneq ($(filter deps test unit datapath e2e crash-sweep demo bench fuzz fuzz-%,$(MAKECMDGOALS)),)
 check-tools: deps
 endif
 
@@ -169,6 +169,12 @@ datapath: $(OUTPUT)/tests/test_datapath
 
 e2e: $(BIN)
 	$(Q)BLOOMWALL=$(abspath $(BIN)) tests/e2e/run.sh
+
+# Every mutating verb killed before each of its system calls (make test runs
+# a sample of the points; this runs them all, about 20 minutes).
+crash-sweep: $(BIN)
+	$(Q)BW_CRASH_FULL=1 V=1 BLOOMWALL=$(abspath $(BIN)) \
+		tests/e2e/run.sh test_crash_sweep
 
 demo: all
 	$(Q)BLOOMWALL=$(abspath $(BIN)) scripts/demo.sh
