@@ -1,15 +1,24 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Pin paths, the bpf filesystem and the lock on the pin root.
+ * The state directory, its pins and the bpf filesystem (the lock: lock.c).
+ *
+ * A bpffs mounted without options is world-writable (1777): any user may
+ * make BW_PIN_ROOT first, or plant a symlink in it, and wait for root to
+ * follow it. So BW_PIN_ROOT must be root's (or ours) and 0700, and it is
+ * kept once made: then nobody else can create, rename or remove anything
+ * under it, or open it to hold its lock. Every path under it is reached
+ * from the descriptor of a directory checked when opened (O_NOFOLLOW, then
+ * its owner from fstat), never by resolving the path again from "/", so a
+ * directory renamed or swapped afterwards cannot redirect us.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -22,6 +31,14 @@
 #include "pin.h"
 
 #define BPFFS_MNT "/sys/fs/bpf"
+/* BW_PIN_ROOT's own name in BPFFS_MNT: what follows "/sys/fs/bpf/". */
+#define ROOT_NAME "bloomwall"
+_Static_assert(sizeof(BW_PIN_ROOT) == sizeof(BPFFS_MNT "/" ROOT_NAME),
+	       "BW_PIN_ROOT is BPFFS_MNT/ROOT_NAME");
+#define REMOVE_IT "(remove it, as root, after checking who made it)"
+
+/* The checked state directory, open for the life of the process. */
+static int root_fd = -1;
 
 int bw_pin_path(char *buf, size_t len, const char *iface, const char *name)
 {
@@ -48,7 +65,7 @@ int bw_bpffs_ensure(void)
 	if (mount("bpf", BPFFS_MNT, "bpf", 0, "mode=0700")) {
 		int err = -errno;
 
-		pr_warn("bloomwall: no bpf filesystem at %s and mounting one failed: %s. Mount it with 'mount -t bpf bpf %s'.\n",
+		pr_warn("bloomwall: no bpf filesystem at %s and mounting one failed: %s. Mount it with 'mount -t bpf -o mode=0700 bpf %s'.\n",
 			BPFFS_MNT, strerror(-err), BPFFS_MNT);
 		return err;
 	}
@@ -58,113 +75,285 @@ int bw_bpffs_ensure(void)
 	return 0;
 }
 
-/* True when fd is still the directory at BW_PIN_ROOT (not a removed one). */
-static bool lock_is_current(int fd)
+/* Says why path is refused, once per path: verbs look at a pin many times. */
+static int refuse(const char *path, const char *fmt, ...)
 {
-	struct stat a, b;
+	static char said[8][256];
+	static unsigned int nsaid;
+	char why[192];
+	unsigned int i;
+	va_list ap;
 
-	return !fstat(fd, &a) && !stat(BW_PIN_ROOT, &b) &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	for (i = 0; i < nsaid && i < 8; i++)
+		if (!strcmp(said[i], path))
+			return -BW_EUNSAFE;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	pr_warn("bloomwall: %s %s\n", path, why);
+	snprintf(said[nsaid++ % 8], sizeof(said[0]), "%s", path);
+	return -BW_EUNSAFE;
 }
 
-int bw_lock_acquire(void)
+bool bw_uid_trusted(uid_t uid)
 {
-	int fd, err, tries;
+	return uid == 0 || uid == geteuid();
+}
 
-	err = bw_bpffs_ensure();
-	if (err)
+/* 0 when st, of path, is a directory (dir) or a pin that we may use. */
+static int check_stat(const struct stat *st, const char *path, bool dir)
+{
+	if (S_ISLNK(st->st_mode))
+		return refuse(path,
+			      "is a symlink; refusing to follow it " REMOVE_IT);
+	if (!bw_uid_trusted(st->st_uid))
+		return refuse(
+			path,
+			"is owned by uid %u, not root; refusing to use it " REMOVE_IT,
+			st->st_uid);
+	/* A pin on bpffs is a regular inode. */
+	if (dir != !!S_ISDIR(st->st_mode) || (!dir && !S_ISREG(st->st_mode)))
+		return refuse(path,
+			      "is not a %s; refusing to use it " REMOVE_IT,
+			      dir ? "directory" : "bpf pin");
+	return 0;
+}
+
+/* 0, -ENOENT, or a refusal of name in dirfd, seen without following it. */
+static int check_entry(int dirfd, const char *name, const char *path, bool dir)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	return check_stat(&st, path, dir);
+}
+
+/* The directory name in dirfd, checked: its fd or -errno. */
+static int open_dir(int dirfd, const char *name, const char *path)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		/* ELOOP: a symlink, ENOTDIR: not a directory; say which. */
+		if (err == -ELOOP || err == -ENOTDIR)
+			return check_entry(dirfd, name, path, true) ?: err;
 		return err;
-	/* The last release removes an empty root: retry if we locked that one. */
-	for (tries = 0; tries < 10; tries++) {
-		if (mkdir(BW_PIN_ROOT, 0700) && errno != EEXIST)
-			goto fail;
-		fd = open(BW_PIN_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT)
-				continue;
-			goto fail;
-		}
-		if (flock(fd, LOCK_EX)) {
-			close(fd);
-			goto fail;
-		}
-		if (lock_is_current(fd))
-			return fd;
-		close(fd);
 	}
-	errno = EAGAIN;
-fail:
+	err = fstat(fd, &st) ? -errno : check_stat(&st, path, true);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* Only root (or we) may enter the state directory: make it 0700. */
+static int tighten_root(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!(st.st_mode & 077))
+		return 0;
+	if (st.st_uid != geteuid() || fchmod(fd, 0700))
+		return refuse(
+			BW_PIN_ROOT,
+			"is mode %04o, open to other users; refusing to use it (make it 0700 as root, after checking what is in it)",
+			st.st_mode & 07777);
+	pr_warn("note: %s was mode %04o, open to other users; made it 0700\n",
+		BW_PIN_ROOT, st.st_mode & 07777);
+	return 0;
+}
+
+/* Pins are reached through /proc/self/fd (see fd_path()): is it there? */
+static int check_proc(int fd)
+{
+	char at[64];
+	int err;
+
+	snprintf(at, sizeof(at), "/proc/self/fd/%d/", fd);
+	if (!access(at, F_OK))
+		return 0;
 	err = -errno;
-	pr_warn("bloomwall: cannot lock %s: %s\n", BW_PIN_ROOT, strerror(-err));
+	pr_warn("bloomwall: cannot reach %s through %s: %s (is /proc mounted?)\n",
+		BW_PIN_ROOT, at, strerror(-err));
 	return err;
 }
 
-void bw_lock_release(int fd)
+int bw_state_dir_fd(bool create)
 {
+	int mnt, fd, err;
+
+	if (root_fd >= 0)
+		return root_fd;
+	if (create) {
+		err = bw_bpffs_ensure();
+		if (err)
+			return err;
+	}
+	mnt = open(BPFFS_MNT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (mnt < 0)
+		return -errno;
+	/* Made 0700 from the start: never open to others, not even briefly. */
+	if (create && mkdirat(mnt, ROOT_NAME, 0700) && errno != EEXIST) {
+		err = -errno;
+		close(mnt);
+		pr_warn("bloomwall: cannot create %s: %s\n", BW_PIN_ROOT,
+			bw_errno_hint(err));
+		return err;
+	}
+	fd = open_dir(mnt, ROOT_NAME, BW_PIN_ROOT);
+	close(mnt);
 	if (fd < 0)
-		return;
-	/* Fails with ENOTEMPTY while any interface is attached: fine. */
-	rmdir(BW_PIN_ROOT);
-	close(fd);
+		return fd;
+	err = tighten_root(fd) ?: check_proc(fd);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	root_fd = fd;
+	return fd;
+}
+
+/* BW_PIN_ROOT/iface, checked: its fd or -errno. */
+static int open_iface(const char *iface)
+{
+	char path[256];
+	int root, err;
+
+	/* One directory name: never a way out of the state directory. */
+	if (!bw_iface_name_ok(iface))
+		return -EINVAL;
+	err = bw_pin_path(path, sizeof(path), iface, NULL);
+	if (err)
+		return err;
+	root = bw_state_dir_fd(false);
+	return root < 0 ? root : open_dir(root, iface, path);
+}
+
+/*
+ * bpf_obj_get() and bpf_obj_pin() take a path, and resolve it from "/"
+ * (libbpf 1.1 has no path_fd, and BPF_F_PATH_FD needs kernel 6.5).
+ * "/proc/self/fd/N/name" resolves to the directory we checked, whatever
+ * was renamed since. The kernel follows a final symlink, so a caller
+ * checks name with check_entry() first; as only root can write in the
+ * checked directory, name cannot change between that check and the use.
+ */
+static int fd_path(char *buf, size_t len, int dirfd, const char *name)
+{
+	int n = snprintf(buf, len, "/proc/self/fd/%d/%s", dirfd, name);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 bool bw_pin_dir_exists(const char *iface)
 {
-	char path[256];
-	struct stat st;
+	int fd = open_iface(iface);
 
-	if (bw_pin_path(path, sizeof(path), iface, NULL))
+	if (fd < 0)
 		return false;
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
+	close(fd);
+	return true;
 }
 
 bool bw_pin_exists(const char *iface, const char *name)
 {
-	char path[256];
+	struct stat st;
+	int fd = open_iface(iface);
+	bool ok;
 
-	return !bw_pin_path(path, sizeof(path), iface, name) &&
-	       !access(path, F_OK);
+	if (fd < 0)
+		return false;
+	ok = !fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW);
+	close(fd);
+	return ok;
 }
 
 int bw_pin_dir_create(const char *iface)
 {
-	char path[256];
-	int err;
+	int root = bw_state_dir_fd(true);
 
-	err = bw_pin_path(path, sizeof(path), iface, NULL);
+	if (root < 0)
+		return root;
+	if (!bw_iface_name_ok(iface))
+		return -EINVAL;
+	return mkdirat(root, iface, 0700) ? -errno : 0;
+}
+
+static int pin_get(int dirfd, const char *iface, const char *name)
+{
+	char path[256], at[320];
+	int fd, err;
+
+	err = bw_pin_path(path, sizeof(path), iface, name) ?:
+	      fd_path(at, sizeof(at), dirfd, name) ?:
+	      check_entry(dirfd, name, path, false);
 	if (err)
 		return err;
-	if (mkdir(path, 0700))
-		return -errno;
-	return 0;
+	fd = bpf_obj_get(at);
+	return fd < 0 ? -errno : fd;
 }
 
 int bw_pin_open(const char *iface, const char *name)
 {
-	char path[256];
-	int fd, err;
+	int dirfd, fd;
 
-	err = bw_pin_path(path, sizeof(path), iface, name);
+	dirfd = open_iface(iface);
+	if (dirfd < 0)
+		return dirfd;
+	fd = pin_get(dirfd, iface, name);
+	close(dirfd);
+	return fd;
+}
+
+/* Pins fd as name in dirfd (which must not have it); prints on failure. */
+static int pin_at(int fd, int dirfd, const char *iface, const char *name)
+{
+	char path[256], at[320];
+	int err;
+
+	err = bw_pin_path(path, sizeof(path), iface, name)
+		      ?: fd_path(at, sizeof(at), dirfd, name);
+	if (!err && bpf_obj_pin(fd, at))
+		err = -errno;
 	if (err)
-		return err;
-	fd = bpf_obj_get(path);
-	return fd < 0 ? -errno : fd;
+		pr_warn("bloomwall: cannot pin %s/%s/%s: %s\n", BW_PIN_ROOT,
+			iface, name, strerror(-err));
+	return err;
 }
 
 int bw_pin_fd(int fd, const char *iface, const char *name)
 {
+	int dirfd, err;
+
+	dirfd = open_iface(iface);
+	if (dirfd < 0) {
+		pr_warn("bloomwall: cannot pin %s/%s/%s: %s\n", BW_PIN_ROOT,
+			iface, name, strerror(-dirfd));
+		return dirfd;
+	}
+	err = pin_at(fd, dirfd, iface, name);
+	close(dirfd);
+	return err;
+}
+
+/* Unlinks name in dirfd if it is ours; a missing one is fine. */
+static int unpin_at(int dirfd, const char *iface, const char *name)
+{
 	char path[256];
 	int err;
 
-	err = bw_pin_path(path, sizeof(path), iface, name);
-	if (err)
-		return err;
-	if (bpf_obj_pin(fd, path)) {
+	err = bw_pin_path(path, sizeof(path), iface, name)
+		      ?: check_entry(dirfd, name, path, false);
+	if (!err && unlinkat(dirfd, name, 0))
 		err = -errno;
-		pr_warn("bloomwall: cannot pin %s: %s\n", path, strerror(-err));
-		return err;
-	}
-	return 0;
+	return err == -ENOENT ? 0 : err;
 }
 
 static bool same_object(int a, int b)
@@ -177,75 +366,105 @@ static bool same_object(int a, int b)
 	       !bpf_obj_get_info_by_fd(b, &ib, &lb) && ia.id == ib.id;
 }
 
+/* Whether name in dirfd already pins the object fd. */
+static bool pins_already(int fd, int dirfd, const char *iface,
+			 const char *name)
+{
+	int old = pin_get(dirfd, iface, name);
+	bool same;
+
+	if (old < 0)
+		return false;
+	same = same_object(old, fd);
+	close(old);
+	return same;
+}
+
 int bw_pin_replace(int fd, const char *iface, const char *name)
 {
-	char tmp[256], path[256], suffixed[64];
-	int old, err;
+	char tmp[64], path[256];
+	int dirfd, err;
 
-	old = bw_pin_open(iface, name);
-	if (old >= 0) {
-		bool same = same_object(old, fd);
-
-		close(old);
-		if (same)
-			return 0;
-	}
 	/* bpffs refuses dots in names: "prog_new", not "prog.new". */
-	snprintf(suffixed, sizeof(suffixed), "%s_new", name);
-	err = bw_pin_path(tmp, sizeof(tmp), iface, suffixed);
-	if (!err)
-		err = bw_pin_path(path, sizeof(path), iface, name);
-	if (err)
-		return err;
-	unlink(tmp);
-	if (bpf_obj_pin(fd, tmp))
-		return -errno;
-	if (rename(tmp, path)) {
-		err = -errno;
-		unlink(tmp);
-		return err;
+	if (snprintf(tmp, sizeof(tmp), "%s_new", name) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	dirfd = open_iface(iface);
+	if (dirfd < 0)
+		return dirfd;
+	if (pins_already(fd, dirfd, iface, name)) {
+		close(dirfd);
+		return 0;
 	}
-	return 1;
+	err = unpin_at(dirfd, iface, tmp) ?: pin_at(fd, dirfd, iface, tmp);
+	if (err)
+		goto out;
+	/* Refuse to replace a name that is not ours (it is not removed). */
+	err = bw_pin_path(path, sizeof(path), iface, name)
+		      ?: check_entry(dirfd, name, path, false);
+	if (err == -ENOENT)
+		err = 0;
+	if (!err && renameat(dirfd, tmp, dirfd, name))
+		err = -errno;
+	if (err)
+		unlinkat(dirfd, tmp, 0);
+out:
+	close(dirfd);
+	return err ?: 1;
 }
 
 int bw_pin_remove(const char *iface, const char *name)
 {
 	char path[256];
-	int err;
+	int dirfd, err;
 
-	err = bw_pin_path(path, sizeof(path), iface, name);
-	if (err)
-		return err;
-	if (!unlink(path))
-		return 1;
-	return errno == ENOENT ? 0 : -errno;
+	dirfd = open_iface(iface);
+	if (dirfd < 0)
+		return dirfd == -ENOENT ? 0 : dirfd;
+	err = bw_pin_path(path, sizeof(path), iface, name)
+		      ?: check_entry(dirfd, name, path, false);
+	if (!err && unlinkat(dirfd, name, 0))
+		err = -errno;
+	close(dirfd);
+	if (err == -ENOENT)
+		return 0;
+	return err ?: 1;
 }
 
 int bw_unpin_all(const char *iface)
 {
-	char dir[256], path[512];
+	int dirfd, root, fd, err = 0, e;
 	struct dirent *de;
-	int err = 0;
 	DIR *d;
 
-	if (bw_pin_path(dir, sizeof(dir), iface, NULL))
-		return -ENAMETOOLONG;
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	dirfd = open_iface(iface);
+	if (dirfd < 0)
+		return dirfd == -ENOENT ? 0 : dirfd;
+	/* Its own open file: readdir must not move dirfd's offset. */
+	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (unlink(path) && !err)
-			err = -errno;
+		e = unpin_at(dirfd, iface, de->d_name);
+		if (e && !err)
+			err = e;
 	}
 	closedir(d);
-	if (rmdir(dir) && !err)
+	/* What is left, refused above, keeps the directory. */
+	root = bw_state_dir_fd(false);
+	if (!err && root >= 0 && unlinkat(root, iface, AT_REMOVEDIR))
 		err = -errno;
-	if (err)
-		pr_warn("bloomwall: cannot remove the pins in %s: %s\n", dir,
-			strerror(-err));
+out:
+	close(dirfd);
+	if (err && err != -BW_EUNSAFE)
+		pr_warn("bloomwall: cannot remove the pins in %s/%s: %s\n",
+			BW_PIN_ROOT, iface, strerror(-err));
 	return err;
 }
 
@@ -259,13 +478,20 @@ static int list_pinned(char ***names)
 {
 	struct dirent *de;
 	char **v = NULL, **nv;
-	int n = 0;
+	int root, fd, n = 0;
 	DIR *d;
 
 	*names = NULL;
-	d = opendir(BW_PIN_ROOT);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	root = bw_state_dir_fd(false);
+	if (root < 0)
+		return root == -ENOENT ? 0 : root;
+	fd = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
 			continue;

@@ -1,22 +1,41 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Where bloomwall keeps its state: pins under BW_PIN_ROOT/IFACE/ (prog,
- * link, stats, allow, exact), the bpffs they live on, and the lock that keeps two
- * mutating commands from interleaving.
+ * Where bloomwall keeps its state: the state directory BW_PIN_ROOT (root's,
+ * 0700, kept once made), pins under BW_PIN_ROOT/IFACE/ (prog, link, stats,
+ * allow, exact: a cache of what the interface's hook runs), the bpffs they
+ * live on, and the lock that keeps two mutating commands from interleaving.
  *
- * int functions return 0 or -errno; they print nothing unless they say so.
+ * Nothing under BW_PIN_ROOT is followed through a symlink or used when
+ * another user owns it: such an entry is refused with a message saying so
+ * (once per path) and -BW_EUNSAFE, and never removed.
+ *
+ * int functions return 0 or -errno; apart from such refusals they print
+ * nothing unless they say so.
  */
 #ifndef __BW_PIN_H
 #define __BW_PIN_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 #include "bloomwall.h"
 
 #define BW_PIN_PROG "prog"
 #define BW_PIN_LINK "link"
 #define BW_PIN_STATS bw_textify(BW_MAP_STATS)
+
+/* An entry of the state directory refused as unsafe (the message is out). */
+#define BW_EUNSAFE EUCLEAN
+
+/*
+ * The state directory, checked (created first when create): an fd kept open
+ * for the life of the process (do not close it), or -errno.
+ */
+int bw_state_dir_fd(bool create);
+/* Root, or our effective uid: who may own what is in the state directory. */
+bool bw_uid_trusted(uid_t uid);
 
 /* BW_PIN_ROOT/iface/name, or BW_PIN_ROOT/iface when name is NULL. */
 int bw_pin_path(char *buf, size_t len, const char *iface, const char *name);
@@ -25,25 +44,29 @@ int bw_pin_path(char *buf, size_t len, const char *iface, const char *name);
 int bw_bpffs_ensure(void);
 
 /*
- * Takes the exclusive lock on BW_PIN_ROOT (created if needed). Returns the
- * lock fd or -errno (printed). Release with bw_lock_release(), which also
- * removes BW_PIN_ROOT once it is empty.
+ * lock.c. Takes the exclusive lock on the state directory (created if needed).
+ * When another process holds it, says once who (pid, command line) and
+ * waits; refuses (-BW_EUNSAFE) to wait for a holder that is neither root nor
+ * us. Returns the lock fd or -errno (printed). Release with
+ * bw_lock_release(); the directory stays.
  */
 int bw_lock_acquire(void);
 void bw_lock_release(int fd);
 
+/* False also when BW_PIN_ROOT/iface is refused (and says why). */
 bool bw_pin_dir_exists(const char *iface);
+/* True when iface's directory has an entry name, whatever it is. */
 bool bw_pin_exists(const char *iface, const char *name);
 int bw_pin_dir_create(const char *iface);
 
 /* bpf_obj_get() of BW_PIN_ROOT/iface/name: an fd or -errno. */
 int bw_pin_open(const char *iface, const char *name);
+/* Pins fd as BW_PIN_ROOT/iface/name; prints on failure. */
 int bw_pin_fd(int fd, const char *iface, const char *name);
-
 /*
- * Has BW_PIN_ROOT/iface/name name the object fd: 0 when it did already, 1
- * when it was pinned or replaced (pinned beside, then renamed over: the
- * name never names nothing), or -errno.
+ * Makes BW_PIN_ROOT/iface/name name fd in one step (pinned beside it as
+ * name_new, then renamed over it): readers see the old pin or the new one.
+ * 0 when it named fd already, 1 when it was pinned or replaced, or -errno.
  */
 int bw_pin_replace(int fd, const char *iface, const char *name);
 
@@ -58,5 +81,14 @@ int bw_unpin_all(const char *iface);
  * Returns the number of interfaces, or the first negative value fn returns.
  */
 int bw_for_each_pinned(int (*fn)(const char *iface, void *ctx), void *ctx);
+
+/*
+ * For the lock's message, exposed for the unit tests: the pid holding a
+ * flock on (dev, ino) in f, read as /proc/locks (0: none, or in a pid
+ * namespace we do not see); and a NUL-separated command line as one
+ * printable line ("flock /x sleep 9"), cut to len - 1 bytes.
+ */
+pid_t bw_locks_holder(FILE *f, dev_t dev, ino_t ino);
+void bw_cmdline_text(char *buf, size_t len, const char *raw, size_t n);
 
 #endif /* __BW_PIN_H */
