@@ -43,6 +43,8 @@ ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
 ALL_TESTS="$ALL_TESTS $JSON_TESTS"
 . "$TOP/tests/e2e/caps_tests.sh"
 ALL_TESTS="$ALL_TESTS $CAPS_TESTS"
+. "$TOP/tests/e2e/load_tests.sh"
+ALL_TESTS="$ALL_TESTS $LOAD_TESTS"
 
 summary()
 {
