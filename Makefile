@@ -96,7 +96,7 @@ BUILD_TOOLS = $(firstword $(CLANG)):clang $(firstword $(CC)):gcc \
 BUILD_LIBS := libbpf:libbpf-dev libxdp:libxdp-dev libelf:libelf-dev zlib:zlib1g-dev \
 	json-c:libjson-c-dev
 
-ifneq ($(filter deps test unit datapath e2e crash-sweep demo bench fuzz fuzz-%,$(MAKECMDGOALS)),)
+ifneq ($(filter deps test unit datapath e2e crash-sweep demo bench soak fuzz fuzz-%,$(MAKECMDGOALS)),)
 check-tools: deps
 endif
 
@@ -180,6 +180,7 @@ demo: all
 	$(Q)BLOOMWALL=$(abspath $(BIN)) scripts/demo.sh
 
 -include tests/bench/bench.mk
+-include tests/load/load.mk
 
 # make fuzz: every harness tests/fuzz/fuzz_NAME.c under libFuzzer with ASan
 # and UBSan, FUZZ_TIME seconds each, one after the other (not part of make
@@ -242,7 +243,8 @@ uninstall:
 
 # tests/*.h keep their hand-aligned macro and vector tables.
 FORMAT_SRCS = include/*.h bpf/*.c bpf/*.h user/*.c user/*.h tests/unit/*.[ch] \
-	      tests/datapath/*.[ch] tests/bench/*.[ch] tests/fuzz/*.c
+	      tests/datapath/*.[ch] tests/bench/*.[ch] tests/load/*.[ch] \
+	      tests/fuzz/*.c
 
 format:
 	clang-format -i $(FORMAT_SRCS)

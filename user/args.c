@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The typed parsers every verb shares (interface, mode, rate, numbers,
- * addresses) and the privilege check: 0, or -BW_EUSAGE after saying what
- * is wrong and what is expected.
+ * addresses), and the capabilities each verb needs: 0, or -BW_EUSAGE
+ * (-EPERM for a missing capability) after saying what is wrong and what is
+ * expected.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -177,30 +178,102 @@ int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
 	return 0;
 }
 
-#ifndef CAP_BPF
-#define CAP_BPF 39
-#endif
+/*
+ * What each verb needs of the kernel, measured on Linux 6.18 by dropping one
+ * capability at a time (tests/e2e/caps_tests.sh keeps it true):
+ *
+ * - CAP_SYS_ADMIN: every verb opens programs and maps by id (the program on
+ *   the hook, its filter and tries), and the kernel allows BPF_*_GET_FD_BY_ID
+ *   to CAP_SYS_ADMIN only. libxdp 1.3.1 also opens the program's BTF by id:
+ *   without CAP_SYS_ADMIN it hands back a program without an fd and then
+ *   dereferences NULL (the SIGSEGV of issue 10, item 4).
+ * - CAP_NET_ADMIN: whatever changes what the hook runs. Only the netlink
+ *   path (a plain or libxdp attach) needs it; a bpf_link of our own does
+ *   not, but a verb must not work or fail by how the filter was attached.
+ *
+ * CAP_BPF and CAP_PERFMON are not asked for: the kernel grants both to
+ * CAP_SYS_ADMIN, which every verb needs anyway, so a set written before
+ * Linux 5.8 (CAP_SYS_ADMIN and CAP_NET_ADMIN) keeps working.
+ */
+#define BW_NEED_IDS (1ULL << CAP_SYS_ADMIN)
+#define BW_NEED_HOOK (1ULL << CAP_NET_ADMIN)
 
-static bool has_cap(const struct __user_cap_data_struct *d, int cap)
+static const struct {
+	const char *verb;
+	unsigned long long caps;
+} verb_caps[] = {
+	{ "attach", BW_NEED_IDS | BW_NEED_HOOK },
+	{ "reload", BW_NEED_IDS | BW_NEED_HOOK },
+	/* allow, unallow and add swap in a changed copy with a new program. */
+	{ "allow", BW_NEED_IDS | BW_NEED_HOOK },
+	{ "unallow", BW_NEED_IDS | BW_NEED_HOOK },
+	{ "add", BW_NEED_IDS | BW_NEED_HOOK },
+	{ "detach", BW_NEED_IDS | BW_NEED_HOOK },
+	{ "status", BW_NEED_IDS },
+	{ "query", BW_NEED_IDS },
+};
+
+static const struct {
+	int cap;
+	const char *name, *why;
+} cap_names[] = {
+	{ CAP_SYS_ADMIN, "CAP_SYS_ADMIN",
+	  "to open the running program and its maps by id" },
+	{ CAP_NET_ADMIN, "CAP_NET_ADMIN",
+	  "to change the interface's XDP hook" },
+};
+
+static unsigned long long verb_needs(const char *verb)
 {
-	return d[cap >> 5].effective & (1U << (cap & 31));
+	size_t i;
+
+	for (i = 0; i < sizeof(verb_caps) / sizeof(verb_caps[0]); i++)
+		if (!strcmp(verb_caps[i].verb, verb))
+			return verb_caps[i].caps;
+	/* A verb nobody listed gets the most, never less than it needs. */
+	return BW_NEED_IDS | BW_NEED_HOOK;
 }
 
-int bw_check_privileges(const char *verb)
+/* The effective set: what the kernel's capable() checks look at. */
+static unsigned long long effective_caps(void)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = {};
 
-	if (geteuid() == 0)
+	/* Unreadable: let the kernel decide, and bw_errno_hint explain. */
+	if (syscall(SYS_capget, &hdr, d))
+		return ~0ULL;
+	return d[0].effective | (unsigned long long)d[1].effective << 32;
+}
+
+int bw_check_privileges(const char *verb)
+{
+	unsigned long long need = verb_needs(verb), have = effective_caps();
+	char msg[512];
+	size_t i, n, len = 0;
+
+	if (!(need & ~have))
 		return 0;
-	if (!syscall(SYS_capget, &hdr, d) &&
-	    (has_cap(d, CAP_SYS_ADMIN) ||
-	     (has_cap(d, CAP_BPF) && has_cap(d, CAP_NET_ADMIN))))
-		return 0;
-	pr_warn("bloomwall %s: needs root (or CAP_BPF and CAP_NET_ADMIN); try 'sudo bloomwall %s ...'\n",
-		verb, verb);
+	for (i = n = 0; i < sizeof(cap_names) / sizeof(cap_names[0]); i++) {
+		unsigned long long bit = 1ULL << cap_names[i].cap;
+
+		if (!(need & bit))
+			continue;
+		len += snprintf(msg + len, sizeof(msg) - len, "%s%s%s %s",
+				n++ ? ", and " : "", cap_names[i].name,
+				have & bit ? "" : " (missing)",
+				cap_names[i].why);
+		if (len >= sizeof(msg))
+			break;
+	}
+	if (geteuid())
+		pr_warn("bloomwall %s: needs %s; try 'sudo bloomwall %s ...'\n",
+			verb, msg, verb);
+	else /* root in a reduced bounding set: capsh, a container, a unit */
+		pr_warn("bloomwall %s: needs %s; root here runs with fewer capabilities (see 'capsh --print')\n",
+			verb, msg);
 	return -EPERM;
 }
 

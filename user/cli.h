@@ -120,7 +120,10 @@ struct bw_prefix;
 int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
 		   struct bw_prefix **out);
 
-/* 0 when we may load BPF and attach XDP; else says so and returns -EPERM. */
+/*
+ * 0 when the effective capabilities hold what verb needs (args.c lists
+ * them per verb); else names each one, marks the missing, returns -EPERM.
+ */
 int bw_check_privileges(const char *verb);
 
 /* "native", "skb", "hw" or "auto". */

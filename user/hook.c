@@ -165,6 +165,18 @@ static int attach_libxdp(int ifindex, enum xdp_attach_mode mode, int prog_fd,
 		libxdp_strerror(err, h->libxdp_err, sizeof(h->libxdp_err));
 		return err;
 	}
+	/*
+	 * libxdp 1.3.1 returns success without an fd when it may not open the
+	 * program's BTF by id (no CAP_SYS_ADMIN), and its attach then crashes.
+	 */
+	if (xdp_program__fd(h->xprog) < 0) {
+		xdp_program__close(h->xprog);
+		h->xprog = NULL;
+		snprintf(
+			h->libxdp_err, sizeof(h->libxdp_err),
+			"cannot open the program (its BTF by id needs CAP_SYS_ADMIN)");
+		return -EPERM;
+	}
 	err = xdp_program__attach(h->xprog, ifindex, mode, 0);
 	if (err) {
 		libxdp_strerror(err, h->libxdp_err, sizeof(h->libxdp_err));

@@ -53,7 +53,7 @@ const char *bw_errno_hint(int err)
 	switch (err < 0 ? -err : err) {
 	case EPERM:
 	case EACCES:
-		return "permission denied: need root or CAP_BPF+CAP_NET_ADMIN (and a high enough 'ulimit -l')";
+		return "permission denied: needs root with CAP_SYS_ADMIN and CAP_NET_ADMIN (and before Linux 5.11 a high enough 'ulimit -l')";
 	case ENOENT:
 		return "it does not exist (anymore)";
 	case E2BIG:

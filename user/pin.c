@@ -367,8 +367,7 @@ static bool same_object(int a, int b)
 }
 
 /* Whether name in dirfd already pins the object fd. */
-static bool pins_already(int fd, int dirfd, const char *iface,
-			 const char *name)
+static bool pins_already(int fd, int dirfd, const char *iface, const char *name)
 {
 	int old = pin_get(dirfd, iface, name);
 	bool same;

@@ -47,6 +47,12 @@ ALL_TESTS="$ALL_TESTS $CRASH_TESTS"
 # shellcheck source=state_tests.sh
 . "$TOP/tests/e2e/state_tests.sh"
 ALL_TESTS="$ALL_TESTS $STATE_TESTS"
+# shellcheck source=caps_tests.sh
+. "$TOP/tests/e2e/caps_tests.sh"
+ALL_TESTS="$ALL_TESTS $CAPS_TESTS"
+# shellcheck source=load_tests.sh
+. "$TOP/tests/e2e/load_tests.sh"
+ALL_TESTS="$ALL_TESTS $LOAD_TESTS"
 
 summary()
 {
@@ -901,7 +907,7 @@ test_no_privileges()
 		"${nobody[@]}" "$BLOOMWALL" $verb >"$OUT" 2>"$ERR"
 		assert_eq "$?" 1 "unprivileged '$verb' exit status"
 		assert_line "$ERR" \
-			"bloomwall ${verb%% *}: needs root (or CAP_BPF and CAP_NET_ADMIN); try 'sudo bloomwall ${verb%% *} ...'" \
+			"bloomwall ${verb%% *}: needs CAP_SYS_ADMIN (missing) to open the running program and its maps by id, and CAP_NET_ADMIN (missing) to change the interface's XDP hook; try 'sudo bloomwall ${verb%% *} ...'" \
 			"unprivileged '$verb' says why"
 	done
 	bw_has_xdp "$BW_RX" && fail "an unprivileged attach attached something"
