@@ -323,12 +323,19 @@ static __always_inline int judge_packet(__u32 family, const struct bw_addr *src,
 	return record_verdict(v, family);
 }
 
-SEC("xdp")
+/*
+ * xdp.frags: libbpf loads it with BPF_F_XDP_HAS_FRAGS, so the kernel hands
+ * it jumbo frames as several buffers (a veth or a driver refuses a program
+ * without it above about 3.5 KB of MTU). The parse reads the linear part
+ * and takes lengths from the whole frame.
+ */
+SEC("xdp.frags")
 int bloomwall_xdp(struct xdp_md *ctx)
 {
 	struct hdr_cursor c = {
 		.pos = (void *)(long)ctx->data,
 		.end = (void *)(long)ctx->data_end,
+		.ctx = ctx,
 	};
 	struct bw_addr src, dst;
 	int proto;

@@ -10,6 +10,12 @@
  * cursor where it was. A frame shorter than the IP header's own length is
  * invalid too. Nothing here reads a byte past data_end.
  *
+ * The program is multi-buffer aware (xdp.frags): a jumbo frame arrives as
+ * a linear part (data .. data_end) and fragments. Every header read here
+ * lies in the linear part (drivers put at least the first few hundred
+ * bytes there; a frame whose headers do not fit is malformed), but the IP
+ * length is compared with the whole frame's length.
+ *
  * Addresses come out as numbers in host byte order, the form that
  * include/bw_hash.h hashes: IPv4 as one __u32, IPv6 as two __u64 with
  * hi = the first 8 bytes on the wire.
@@ -18,10 +24,12 @@
 #define __BW_PARSE_H
 
 #include <linux/types.h>
+#include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
 
 #ifndef ETH_P_8021Q
 #define ETH_P_8021Q 0x8100
@@ -37,7 +45,9 @@
 
 struct hdr_cursor {
 	void *pos;
-	void *end;
+	void *end;	    /* of the linear part */
+	struct xdp_md *ctx; /* for the whole frame's length */
+	__u32 off;	    /* pos - data, as a number (ip_frame_room) */
 };
 
 /* Not in the UAPI headers: the 4 bytes after the TPID of a VLAN tag. */
@@ -64,6 +74,7 @@ static __always_inline int parse_ethhdr(struct hdr_cursor *c)
 	if ((void *)(eth + 1) > c->end)
 		return BW_PARSE_BAD;
 	c->pos = eth + 1;
+	c->off += sizeof(*eth);
 	return bpf_ntohs(eth->h_proto);
 }
 
@@ -85,9 +96,43 @@ static __always_inline int parse_vlans(struct hdr_cursor *c, int proto)
 		if ((void *)(vh + 1) > c->end)
 			return BW_PARSE_BAD;
 		c->pos = vh + 1;
+		c->off += sizeof(*vh);
 		proto = bpf_ntohs(vh->encap_proto);
 	}
 	return proto;
+}
+
+/*
+ * Bytes from the IP header to the end of the whole frame (its fragments
+ * too). The IP header's offset is found by parsing the link layer again,
+ * counting: counting on the first pass would cost every packet an
+ * instruction, and subtracting packet pointers needs CAP_PERFMON. Out of
+ * line, as a subprogram: only a frame whose IP length reaches past the
+ * linear part calls it, and it is not copied into each family's path.
+ */
+static __noinline __u32 ip_frame_room(struct xdp_md *ctx)
+{
+	struct hdr_cursor c = {
+		.pos = (void *)(long)ctx->data,
+		.end = (void *)(long)ctx->data_end,
+	};
+	__u32 len = bpf_xdp_get_buff_len(ctx);
+	int proto;
+
+	proto = parse_ethhdr(&c);
+	if (proto != BW_PARSE_BAD)
+		parse_vlans(&c, proto);
+	return c.off < len ? len - c.off : 0;
+}
+
+/*
+ * 1 if the IP packet at the cursor, len bytes, is all in the frame. The
+ * linear part answers for every frame up to a page; only a longer packet
+ * (a jumbo frame's, in fragments) asks for the whole frame.
+ */
+static __always_inline int ip_fits_frame(const struct hdr_cursor *c, __u32 len)
+{
+	return c->pos + len <= c->end || len <= ip_frame_room(c->ctx);
 }
 
 /*
@@ -111,13 +156,14 @@ static __always_inline int parse_iphdr(struct hdr_cursor *c,
 		return BW_PARSE_BAD;
 	/*
 	 * A frame shorter than its IP length is a truncated packet that the
-	 * stack would drop anyway: pass it, counted, never judge it. The
-	 * program is not frags-aware, so the frame is all in one buffer.
+	 * stack would drop anyway: pass it, counted, never judge it. A jumbo
+	 * frame's IP length reaches into its fragments: whole frame.
 	 */
 	tot_len = bpf_ntohs(iph->tot_len);
-	if (tot_len < hlen || c->pos + tot_len > c->end)
+	if (tot_len < hlen || !ip_fits_frame(c, tot_len))
 		return BW_PARSE_BAD;
 	c->pos += hlen;
+	c->off += hlen;
 	src->hi = 0;
 	src->lo = bpf_ntohl(iph->saddr);
 	dst->hi = 0;
@@ -139,9 +185,10 @@ parse_ip6hdr(struct hdr_cursor *c, struct bw_addr *src, struct bw_addr *dst)
 		return BW_PARSE_BAD;
 	/* Payload length 0 is a jumbogram's: its real length is elsewhere. */
 	plen = bpf_ntohs(ip6h->payload_len);
-	if ((void *)(ip6h + 1) + plen > c->end)
+	if (!ip_fits_frame(c, sizeof(*ip6h) + plen))
 		return BW_PARSE_BAD;
 	c->pos = ip6h + 1;
+	c->off += sizeof(*ip6h);
 	/* saddr and daddr are adjacent: 32 bytes, four big-endian words. */
 	__builtin_memcpy(w, &ip6h->saddr, sizeof(w));
 	src->hi = bpf_be64_to_cpu(w[0]);

@@ -46,6 +46,7 @@ struct bw_hook_attach {
 	struct xdp_program *xprog; /* through libxdp (NULL otherwise) */
 	int link_fd;		   /* a bpf_link of our own, else -1 */
 	char libxdp_err[128];	   /* why libxdp was not used, or "" */
+	enum xdp_attach_mode mode; /* the mode it went on in */
 };
 
 #define BW_HOOK_ATTACH_INIT   \
@@ -55,7 +56,10 @@ struct bw_hook_attach {
 
 /*
  * Puts prog_fd on ifindex: through libxdp unless own_link, else (or when
- * libxdp fails) with a bpf_link of our own. Says what failed.
+ * libxdp fails) with a bpf_link of our own. Says what failed. With
+ * XDP_MODE_UNSPEC (--mode auto): native mode, or where the interface
+ * refuses native XDP, skb mode with a warning that gives the kernel's
+ * reason.
  */
 int bw_hook_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 		   int prog_fd, bool own_link, struct bw_hook_attach *h);

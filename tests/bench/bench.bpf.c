@@ -13,6 +13,12 @@
  * Every program under test returns XDP_DROP for a listed source and
  * XDP_PASS otherwise, so that userspace can check each verdict against what
  * the structure must answer.
+ *
+ * bloomwall's program is multi-buffer aware (xdp.frags), and the kernel
+ * lets a program array hold only programs that agree with each other on
+ * that: the harness and every program it tail-calls are xdp.frags (the
+ * loader sets the flag on xdp-filter's too). The flag changes nothing for
+ * these one-buffer frames.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -100,6 +106,7 @@ static __always_inline struct iphdr *parse_v4(struct xdp_md *ctx)
 	struct hdr_cursor c = {
 		.pos = (void *)(long)ctx->data,
 		.end = (void *)(long)ctx->data_end,
+		.ctx = ctx,
 	};
 	struct iphdr *iph;
 	struct bw_addr s, d;
@@ -134,7 +141,7 @@ static __always_inline int rewrite_src(struct xdp_md *ctx)
 	return 0;
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int harness(struct xdp_md *ctx)
 {
 	if (rewrite_src(ctx))
@@ -152,7 +159,7 @@ int sender(struct xdp_md *ctx)
 	return XDP_TX;
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int xdp_pass(struct xdp_md *ctx)
 {
 	return XDP_PASS;
@@ -165,7 +172,7 @@ int xdp_drop(struct xdp_md *ctx)
 }
 
 /* The parse floor: bloomwall's own parsing, then pass. */
-SEC("xdp")
+SEC("xdp.frags")
 int xdp_parse(struct xdp_md *ctx)
 {
 	struct iphdr *iph = parse_v4(ctx);
@@ -176,7 +183,7 @@ int xdp_parse(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int hash_lookup(struct xdp_md *ctx)
 {
 	struct iphdr *iph = parse_v4(ctx);
@@ -188,7 +195,7 @@ int hash_lookup(struct xdp_md *ctx)
 	return bpf_map_lookup_elem(&hash_v4, &key) ? XDP_DROP : XDP_PASS;
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int lpm_lookup(struct xdp_md *ctx)
 {
 	struct iphdr *iph = parse_v4(ctx);
@@ -200,7 +207,7 @@ int lpm_lookup(struct xdp_md *ctx)
 	return bpf_map_lookup_elem(&lpm_v4, &key) ? XDP_DROP : XDP_PASS;
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int bloom_lookup(struct xdp_md *ctx)
 {
 	struct iphdr *iph = parse_v4(ctx);
@@ -218,7 +225,7 @@ int bloom_lookup(struct xdp_md *ctx)
  * the header and region constants as bloomwall's program has them, no
  * stats, no other lengths. bloomwall's program is judged against it.
  */
-SEC("xdp")
+SEC("xdp.frags")
 int bare_bloom(struct xdp_md *ctx)
 {
 	const struct bw_hdr *hdr = (const struct bw_hdr *)&bare_hdr;

@@ -22,7 +22,10 @@
 #include "stats.h"
 #include "swap.h"
 
-/* Largest frame a test builds; BPF_PROG_TEST_RUN takes up to a page. */
+/*
+ * Largest frame most tests build, and the least a buffer for the builder
+ * holds (test_frags.c gives it a larger one for its jumbo frames).
+ */
 #define BW_PKT_MAX 512
 /* .ihl that writes a literal 0 (a zero .ihl means the default 5). */
 #define BW_PKT_IHL_ZERO 0x10

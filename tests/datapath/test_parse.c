@@ -202,9 +202,8 @@ out:
 /*
  * Every cut from the Ethernet header to 100 bytes of frames longer than
  * that: whatever the cut, the frame is shorter than its headers or its IP
- * length says, so it is malformed: passed and counted, never dropped. (The
- * program is not frags-aware: the kernel hands it whole frames in one
- * buffer, so a short frame really is a truncated packet.)
+ * length says, so it is malformed: passed and counted, never dropped.
+ * (These frames fit in one buffer; test_frags.c cuts frames that do not.)
  */
 static void truncate_series(struct bw_dp *dp, const char *name,
 			    const struct bw_pkt_spec *s, enum bw_outcome whole)

@@ -53,6 +53,9 @@ ALL_TESTS="$ALL_TESTS $CAPS_TESTS"
 # shellcheck source=load_tests.sh
 . "$TOP/tests/e2e/load_tests.sh"
 ALL_TESTS="$ALL_TESTS $LOAD_TESTS"
+# shellcheck source=mtu_tests.sh
+. "$TOP/tests/e2e/mtu_tests.sh"
+ALL_TESTS="$ALL_TESTS $MTU_TESTS"
 
 summary()
 {
