@@ -41,6 +41,9 @@ BW_DATA_DIR=${BW_DATA_DIR:-$TOP/../shared/data}
 ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
 . "$TOP/tests/e2e/json_tests.sh"
 ALL_TESTS="$ALL_TESTS $JSON_TESTS"
+# shellcheck source=list_tests.sh
+. "$TOP/tests/e2e/list_tests.sh"
+ALL_TESTS="$ALL_TESTS $LIST_TESTS"
 
 summary()
 {
