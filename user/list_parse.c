@@ -319,7 +319,9 @@ static int parse_range(const char *s, size_t len, const char *dash,
 	if (parse_addr(s, (size_t)(dash - s), &a) ||
 	    parse_addr(dash + 1, len - (size_t)(dash - s) - 1, &b))
 		return fail(err, errlen, "not an IP address range", s, len);
-	e->mapped = unmap_v4(&a) | unmap_v4(&b);
+	/* Both ends unmapped, not only the first: no short-circuit. */
+	e->mapped = unmap_v4(&a);
+	e->mapped = unmap_v4(&b) || e->mapped;
 	if (a.family != BW_V4 || b.family != BW_V4)
 		return fail(err, errlen, "IPv6 ranges are not supported", s,
 			    len);
