@@ -163,6 +163,8 @@ int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
 			pr_warn("bloomwall %s: %s\n", verb, why);
 			break;
 		}
+		if (why[0]) /* a note: ::ffff:a.b.c.d taken as IPv4 */
+			pr_warn("bloomwall %s: %s\n", verb, why);
 		if (!prefixes &&
 		    p[i].plen != (p[i].family == BW_V4 ? 32 : 128)) {
 			pr_warn("bloomwall %s: '%s' is a prefix; give single addresses\n",

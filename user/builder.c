@@ -15,11 +15,9 @@ static int load_files(const char *const *files, int n,
 {
 	int i, err;
 
+	/* Each failure, read errors included, was said with its file name. */
 	for (i = 0; i < n; i++) {
 		err = bw_list_load(l, files[i], lo);
-		if (err == -ENOMEM)
-			pr_warn("%s: out of memory while reading the list\n",
-				files[i]);
 		if (err)
 			return err;
 	}

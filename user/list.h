@@ -38,15 +38,30 @@ struct bw_list {
 	size_t lines;	   /* entry lines read, all files */
 	size_t skipped;	   /* bad lines skipped under skip_invalid */
 	size_t duplicates; /* removed by bw_list_finish() */
+	size_t mapped;	   /* IPv4-mapped IPv6 entries taken as IPv4 */
 };
 
 struct bw_list_opts {
 	bool skip_invalid;   /* warn and go on instead of failing the build */
 	bool allow_cidr;     /* prefixes shorter than a host address */
 	bool mask_host_bits; /* mask a.b.c.d/len with host bits set, warn */
+	/* Say (in err, as a warning) when ::ffff:a.b.c.d is taken as IPv4. */
+	bool note_mapped;
 };
 
-#define BW_ERRLEN 160
+/* Room for any message about one line, bad bytes escaped. */
+#define BW_ERRLEN 256
+
+/*
+ * The longest list line read, in bytes without the newline. No entry needs
+ * more than about 60 (hosts files' lines are short too); the bound is what
+ * keeps a list with no newline in sight (/dev/zero with a newline
+ * somewhere, a 600 MB line) from being read into memory whole.
+ */
+#define BW_LINE_MAX 4096
+
+/* --skip-invalid: the bad lines of a file shown one by one; then a count. */
+#define BW_SKIP_SHOWN 5
 
 static inline __u64 bw_v4key(__u32 addr, __u32 plen)
 {
@@ -72,10 +87,16 @@ int bw_list_push(struct bw_list *l, const struct bw_prefix *p);
 /*
  * Parses one list line (no newline needed; CR, blanks, comments handled).
  * Appends what it holds to l (nothing for a blank or comment line). On a
- * bad line returns -EINVAL with the reason in err (no file:line prefix).
- * It may also succeed with a warning (host bits masked under mask_host_bits):
- * then it returns 0 with the warning in err, so callers clear err first and
- * print it when it is not empty.
+ * bad line returns -EINVAL with the reason in err (no file:line prefix;
+ * the line's bytes quoted, those outside printable ASCII escaped). It may
+ * also succeed with a warning (host bits masked under mask_host_bits) or a
+ * note (an IPv4-mapped address under note_mapped): then it returns 0 with
+ * the text in err, so callers clear err first and print it when it is not
+ * empty.
+ *
+ * An IPv6 prefix inside ::ffff:0:0/96 (::ffff:a.b.c.d, ::ffff:10.0.0.0/104)
+ * is the IPv4 prefix it maps (10.0.0.0/8): packets carry the IPv4 source,
+ * so as IPv6 it would never match. l->mapped counts them.
  */
 int bw_list_parse_line(struct bw_list *l, const char *line,
 		       const struct bw_list_opts *opts, char *err,
@@ -83,11 +104,25 @@ int bw_list_parse_line(struct bw_list *l, const char *line,
 
 /*
  * Reads a whole file ("-" is standard input) into l. A bad line fails with
- * -EINVAL after printing "path:line: reason", unless opts->skip_invalid.
- * A missing or unreadable file prints what and why and returns -errno.
+ * -EINVAL after printing "path:line: reason", unless opts->skip_invalid
+ * (then the first BW_SKIP_SHOWN bad lines are printed, and a count of the
+ * others at the end). A line over BW_LINE_MAX bytes is a bad line, read no
+ * further than the bound. Fails closed: a missing or unreadable file, one
+ * that is not a regular file or a pipe (a device, a directory, a socket),
+ * a read error at any point, a NUL byte (not a text list) or no memory for
+ * the entries prints what and why and returns -errno, whatever was read
+ * before it. A FIFO is read like a pipe: opening one blocks until it has a
+ * writer. One note per file for IPv4-mapped addresses.
  */
 int bw_list_load(struct bw_list *l, const char *path,
 		 const struct bw_list_opts *opts);
+
+/*
+ * The same from an open descriptor (not closed), named name in messages:
+ * what bw_list_load() does once the file is open.
+ */
+int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
+		    const struct bw_list_opts *opts);
 
 /* Sorts both families and removes duplicates (counted in l->duplicates). */
 void bw_list_finish(struct bw_list *l);
@@ -95,7 +130,8 @@ void bw_list_finish(struct bw_list *l);
 /*
  * Parses one address or prefix as typed on the command line ("10.0.0.1",
  * "2001:db8::1", "10.0.0.0/8"); plen defaults to the host length.
- * Returns 0 or -EINVAL with the reason in err.
+ * Returns 0 or -EINVAL with the reason in err. An IPv4-mapped address is
+ * taken as IPv4 and succeeds with a note in err (print it when not empty).
  */
 int bw_parse_prefix(const char *s, struct bw_prefix *p, char *err,
 		    size_t errlen);

@@ -21,6 +21,7 @@
 
 /* Longest piece of a bad line quoted in a message: one line per error. */
 #define QUOTE_MAX 64
+#define QUOTE_BUF (QUOTE_MAX + sizeof("..."))
 /* Longest text that can still be an address or prefix ("x:...:x/128"). */
 #define TOKEN_MAX (INET6_ADDRSTRLEN + 4)
 
@@ -28,6 +29,7 @@
 struct entry {
 	struct bw_prefix p;
 	bool range;
+	bool mapped; /* written as IPv4-mapped IPv6, taken as IPv4 */
 	__u32 first, last;
 };
 
@@ -95,13 +97,52 @@ static bool is_alpha(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* Formats "what: "text"", the text cut to QUOTE_MAX characters. */
+/*
+ * Quotes s for a message: "text", cut to QUOTE_MAX characters with "...".
+ * A bad line may hold anything, and printed raw its bytes would reach the
+ * operator's terminal (escape sequences, invisible characters): every byte
+ * outside printable ASCII is escaped C-style, as are '"' and '\\'.
+ */
+static const char *quote(char *out, size_t outlen, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char esc[5];
+	size_t i, o = 0, n;
+	unsigned char c;
+
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)s[i];
+		n = 0;
+		if (c == '"' || c == '\\') {
+			esc[n++] = '\\';
+			esc[n++] = (char)c;
+		} else if (c == '\t' || c == '\n' || c == '\r') {
+			esc[n++] = '\\';
+			esc[n++] = c == '\t' ? 't' : c == '\n' ? 'n' : 'r';
+		} else if (c < 0x20 || c > 0x7e) {
+			esc[n++] = '\\';
+			esc[n++] = 'x';
+			esc[n++] = hex[c >> 4];
+			esc[n++] = hex[c & 15];
+		} else {
+			esc[n++] = (char)c;
+		}
+		if (o + n > QUOTE_MAX)
+			break;
+		memcpy(out + o, esc, n);
+		o += n;
+	}
+	snprintf(out + o, outlen - o, "%s", i < len ? "..." : "");
+	return out;
+}
+
+/* Formats "what: "text"", the text quoted. */
 static int fail(char *err, size_t errlen, const char *what, const char *s,
 		size_t len)
 {
-	snprintf(err, errlen, "%s: \"%.*s%s\"", what,
-		 (int)(len > QUOTE_MAX ? QUOTE_MAX : len), s,
-		 len > QUOTE_MAX ? "..." : "");
+	char q[QUOTE_BUF];
+
+	snprintf(err, errlen, "%s: \"%s\"", what, quote(q, sizeof(q), s, len));
 	return -EINVAL;
 }
 
@@ -172,6 +213,23 @@ static unsigned int host_len(const struct bw_prefix *p)
 	return p->family == BW_V4 ? 32 : 128;
 }
 
+/*
+ * ::ffff:a.b.c.d/(96 + len) is a.b.c.d/len: a packet from a.b.c.d carries
+ * the IPv4 address, never the mapped one, so kept as IPv6 the entry would
+ * match nothing. A prefix shorter than /96 also covers addresses that are
+ * not IPv4-mapped and stays IPv6.
+ */
+static bool unmap_v4(struct bw_prefix *p)
+{
+	if (p->family != BW_V6 || p->plen < 96 || p->hi ||
+	    p->lo >> 32 != 0xffff)
+		return false;
+	p->family = BW_V4;
+	p->lo &= 0xffffffff;
+	p->plen -= 96;
+	return true;
+}
+
 /* Clears the host bits below p->plen, as the hash does. */
 static void mask_prefix(struct bw_prefix *p)
 {
@@ -209,22 +267,19 @@ static int check_host_bits(struct bw_prefix *p, const char *s, size_t len,
 			   size_t errlen)
 {
 	struct bw_prefix m = *p;
-	char want[INET6_ADDRSTRLEN + 8];
+	char want[INET6_ADDRSTRLEN + 8], q[QUOTE_BUF];
 
 	mask_prefix(&m);
 	if (m.hi == p->hi && m.lo == p->lo)
 		return 0;
 	bw_prefix_str(&m, want, sizeof(want));
-	if (len > QUOTE_MAX)
-		len = QUOTE_MAX;
+	quote(q, sizeof(q), s, len);
 	if (!opts->mask_host_bits) {
 		snprintf(err, errlen,
-			 "host bits set in \"%.*s\" (did you mean %s?)",
-			 (int)len, s, want);
+			 "host bits set in \"%s\" (did you mean %s?)", q, want);
 		return -EINVAL;
 	}
-	snprintf(err, errlen, "host bits set in \"%.*s\", using %s", (int)len,
-		 s, want);
+	snprintf(err, errlen, "host bits set in \"%s\", using %s", q, want);
 	*p = m;
 	return 0;
 }
@@ -246,7 +301,9 @@ static int parse_cidr(const char *s, size_t len, const char *slash,
 		return fail(err, errlen, what, s, len);
 	}
 	e->p.plen = (__u8)plen;
-	if (plen < max && !opts->allow_cidr)
+	e->mapped = unmap_v4(&e->p);
+	max = host_len(&e->p);
+	if (e->p.plen < max && !opts->allow_cidr)
 		return fail(err, errlen, "CIDR prefixes are not supported yet",
 			    s, len);
 	return check_host_bits(&e->p, s, len, opts, err, errlen);
@@ -262,6 +319,9 @@ static int parse_range(const char *s, size_t len, const char *dash,
 	if (parse_addr(s, (size_t)(dash - s), &a) ||
 	    parse_addr(dash + 1, len - (size_t)(dash - s) - 1, &b))
 		return fail(err, errlen, "not an IP address range", s, len);
+	/* Both ends unmapped, not only the first: no short-circuit. */
+	e->mapped = unmap_v4(&a);
+	e->mapped = unmap_v4(&b) || e->mapped;
 	if (a.family != BW_V4 || b.family != BW_V4)
 		return fail(err, errlen, "IPv6 ranges are not supported", s,
 			    len);
@@ -295,7 +355,28 @@ static int parse_token(const char *s, size_t len,
 		return parse_range(s, len, dash, opts, e, err, errlen);
 	if (parse_addr(s, len, &e->p))
 		return fail(err, errlen, "not an IP address", s, len);
+	e->mapped = unmap_v4(&e->p);
 	return 0;
+}
+
+/* "note: ::ffff:10.0.0.1 is IPv4-mapped; taken as 10.0.0.1", s the token. */
+static void note_mapped(char *err, size_t errlen, const char *s, size_t len,
+			const struct entry *e)
+{
+	struct bw_prefix a = { .family = BW_V4, .plen = 32 }, b = a;
+	char q[QUOTE_BUF], as[INET6_ADDRSTRLEN + 8], bs[INET6_ADDRSTRLEN];
+
+	if (!errlen || err[0])
+		return; /* a warning about the entry says more */
+	if (e->range) {
+		a.lo = e->first;
+		b.lo = e->last;
+		bw_prefix_str(&b, bs, sizeof(bs));
+	}
+	bw_prefix_str(e->range ? &a : &e->p, as, sizeof(as));
+	snprintf(err, errlen, "note: %s is IPv4-mapped; taken as %s%s%s",
+		 quote(q, sizeof(q), s, len), as, e->range ? "-" : "",
+		 e->range ? bs : "");
 }
 
 /*
@@ -346,6 +427,7 @@ int bw_list_parse_line(struct bw_list *l, const char *line,
 {
 	const char *s = line, *end = line + strcspn(line, "#;"), *tok;
 	struct entry e;
+	size_t len;
 	int ret;
 
 	if (errlen)
@@ -358,7 +440,8 @@ int bw_list_parse_line(struct bw_list *l, const char *line,
 		return 0;
 	for (tok = s; s < end && !is_blank(*s); s++)
 		;
-	ret = parse_token(tok, (size_t)(s - tok), opts, &e, err, errlen);
+	len = (size_t)(s - tok);
+	ret = parse_token(tok, len, opts, &e, err, errlen);
 	if (ret)
 		return ret;
 	while (s < end && is_blank(*s))
@@ -368,10 +451,15 @@ int bw_list_parse_line(struct bw_list *l, const char *line,
 		return ret;
 	ret = e.range ? push_range(l, e.first, e.last) : bw_list_push(l, &e.p);
 	if (ret) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "out of memory while reading the list");
 		return ret;
 	}
 	l->lines++;
+	if (e.mapped) {
+		l->mapped++;
+		if (opts->note_mapped)
+			note_mapped(err, errlen, tok, len, &e);
+	}
 	return 0;
 }
 
@@ -395,6 +483,8 @@ int bw_parse_prefix(const char *s, struct bw_prefix *p, char *err,
 			    "expected one address or prefix, not a range", s,
 			    len);
 	*p = e.p;
+	if (e.mapped)
+		note_mapped(err, errlen, s, len, &e);
 	return 0;
 }
 

@@ -56,6 +56,9 @@ ALL_TESTS="$ALL_TESTS $LOAD_TESTS"
 # shellcheck source=mtu_tests.sh
 . "$TOP/tests/e2e/mtu_tests.sh"
 ALL_TESTS="$ALL_TESTS $MTU_TESTS"
+# shellcheck source=list_tests.sh
+. "$TOP/tests/e2e/list_tests.sh"
+ALL_TESTS="$ALL_TESTS $LIST_TESTS"
 
 summary()
 {

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * libFuzzer target for everything that reads untrusted list text: the line
- * parser (every option combination), prefix merging and expansion, and the
+ * libFuzzer target for everything that reads untrusted list text: the file
+ * reader (line bound, NUL bytes, skipped-line output), the line parser
+ * (every option combination), prefix merging and expansion, and the
  * command-line address parser. Built with ASan and UBSan by 'make fuzz';
  * a crash, a leak or undefined behaviour is a finding.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cidr.h"
 #include "list.h"
@@ -30,6 +33,28 @@ static void parse_lines(struct bw_list *l, char *text, size_t size)
 	}
 }
 
+/* The input as a file: the reader splits it, bounds its lines, skips. */
+static void read_file(const uint8_t *data, size_t size)
+{
+	struct bw_list_opts o = {
+		.allow_cidr = size & 1,
+		.mask_host_bits = size & 2,
+		.skip_invalid = size & 4,
+	};
+	struct bw_list l;
+	int fd;
+
+	fd = memfd_create("fuzz_list", MFD_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, data, size) == (ssize_t)size && !lseek(fd, 0, SEEK_SET)) {
+		bw_list_init(&l);
+		bw_list_load_fd(&l, fd, "fuzz", &o);
+		bw_list_free(&l);
+	}
+	close(fd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bw_list l, out;
@@ -39,6 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text;
 
 	bw_log_level = BW_LOG_NONE; /* the messages are not the point */
+	read_file(data, size);
 	text = malloc(size + 1);
 	if (!text)
 		return 0;

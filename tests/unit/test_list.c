@@ -88,7 +88,17 @@ static const struct line_case ok_cases[] = {
 	{ "2001:db8::1", NONE, "2001:db8::1", NULL },
 	{ "2001:DB8::1 # upper case", NONE, "2001:db8::1", NULL },
 	{ "::", NONE, "::", NULL },
-	{ "::ffff:1.2.3.4", NONE, "::ffff:1.2.3.4", NULL },
+	/* IPv4-mapped: the IPv4 prefix (the note is asked for in opts) */
+	{ "::ffff:1.2.3.4", NONE, "1.2.3.4", NULL },
+	{ "::FFFF:1.2.3.4/128", NONE, "1.2.3.4", NULL },
+	{ "::ffff:102:304", NONE, "1.2.3.4", NULL },
+	{ "::ffff:10.0.0.0/104", CIDR, "10.0.0.0/8", NULL },
+	{ "::ffff:0.0.0.0/96", CIDR, "0.0.0.0/0", NULL },
+	{ "::ffff:1.2.3.0-::ffff:1.2.3.255", CIDR, "1.2.3.0/24", NULL },
+	/* not inside ::ffff:0:0/96: stays IPv6 */
+	{ "::fffe:0:0/96", CIDR, "::fffe:0:0/96", NULL },
+	{ "::/64", CIDR, "::/64", NULL },
+	{ "0:0:0:1:0:ffff:102:304", NONE, "::1:0:ffff:102:304", NULL },
 	{ "1.2.3.4/32", NONE, "1.2.3.4", NULL },
 	{ "2001:db8::1/128", NONE, "2001:db8::1", NULL },
 	{ "2001:db8::/32 ; SBL1", CIDR, "2001:db8::/32", NULL },
@@ -171,6 +181,32 @@ static const struct line_case bad_cases[] = {
 	  "unexpected text after the address: \"10 x\"" },
 	{ "1.2.3.4,5.6.7.8", NONE, "",
 	  "not an IP address: \"1.2.3.4,5.6.7.8\"" },
+	{ "::ffff:10.0.0.0/104", NONE, "",
+	  "CIDR prefixes are not supported yet: \"::ffff:10.0.0.0/104\"" },
+	{ "::ffff:10.0.0.1/104", CIDR, "",
+	  "host bits set in \"::ffff:10.0.0.1/104\" (did you mean 10.0.0.0/8?)" },
+	{ "::ffff:1.2.3.4-2001:db8::1", CIDR, "",
+	  "IPv6 ranges are not supported: \"::ffff:1.2.3.4-2001:db8::1\"" },
+	/* A bad line's bytes reach the terminal escaped, never raw. */
+	{ "\x1b[31mred\x1b[0m", NONE, "",
+	  "not an IP address: \"\\x1b[31mred\\x1b[0m\"" },
+	{ "1.2.3.4 1\tb\r\nx\x7f", NONE, "",
+	  "unexpected text after the address: \"1\\tb\\r\\nx\\x7f\"" },
+	{ "1.2.3.4\x08\x08\x08\x08\x08\x08\x08", NONE, "",
+	  "not an IP address: "
+	  "\"1.2.3.4\\x08\\x08\\x08\\x08\\x08\\x08\\x08\"" },
+	{ "ex\xc3\xa9mple.com", NONE, "",
+	  "not an IP address: \"ex\\xc3\\xa9mple.com\"" },
+	{ "\"1.2.3.4\"\\", NONE, "",
+	  "not an IP address: \"\\\"1.2.3.4\\\"\\\\\"" },
+	{ "a\x1f", NONE, "", "not an IP address: \"a\\x1f\"" },
+	/* 17 escapes (68 characters) are cut whole at 64, then "..." */
+	{ "\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
+	  "\x01\x01",
+	  NONE, "",
+	  "not an IP address: "
+	  "\"\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01\\x01"
+	  "\\x01\\x01\\x01\\x01...\"" },
 };
 
 /* Parses one line; *out gets the entries it pushed, space-separated. */
@@ -487,12 +523,12 @@ BW_TEST(test_list_load_empty_and_binary)
 
 BW_TEST(test_list_load_long_lines)
 {
-	size_t n = 4 << 20, off;
+	size_t n = BW_LINE_MAX, off;
 	struct bw_list l;
 	char *text, *msgs;
 
-	/* a 4 MiB comment line, then an entry: getline copes */
-	text = malloc(n + 32);
+	/* a comment line of exactly BW_LINE_MAX bytes, then an entry */
+	text = malloc(n + 64);
 	if (!ASSERT_OK_PTR(text, "malloc"))
 		return;
 	text[0] = '#';
@@ -501,18 +537,36 @@ BW_TEST(test_list_load_long_lines)
 	off += (size_t)sprintf(text + off, "\n1.2.3.4\n");
 	bw_list_init(&l);
 	ASSERT_OK(load_text("long.txt", text, off, NONE, &l, &msgs), "load");
-	ASSERT_EQ(l.n4, 1, "entry after the long line");
+	ASSERT_EQ(l.n4, 1, "entry after the longest line");
+	ASSERT_STREQ(msgs, "", "silent");
 	free(msgs);
-	/* a 4 MiB bad line: a short message */
-	memset(text, '9', n);
-	ASSERT_EQ(load_text("long.txt", text, n, NONE, &l, &msgs), -EINVAL,
-		  "long bad line");
-	/* The first 64 characters, quoted, an ellipsis: the whole line. */
+	/* one byte more, even in a comment: no list has such lines */
+	text[0] = ' ';
+	text[n] = '#';
+	off = n + 1;
+	off += (size_t)sprintf(text + off, "\n5.6.7.8\n");
+	ASSERT_EQ(load_text("long.txt", text, off, NONE, &l, &msgs), -EINVAL,
+		  "one byte over");
 	ASSERT_STRSTR(msgs,
-		      "long.txt:1: not an IP address: \"9999999999999999"
-		      "999999999999999999999999999999999999999999999999...\"\n",
+		      "/long.txt:1: line too long (more than 4096 bytes)\n",
 		      "msg");
-	ASSERT_LE(strlen(msgs), 200, "message length");
+	ASSERT_EQ(strchr(msgs, '\n') - msgs + 1, strlen(msgs), "one line");
+	free(msgs);
+	/* the same unterminated, at the end of the file */
+	ASSERT_EQ(load_text("long.txt", text, n + 1, NONE, &l, &msgs), -EINVAL,
+		  "unterminated");
+	ASSERT_STRSTR(msgs,
+		      "/long.txt:1: line too long (more than 4096 bytes)\n",
+		      "unterminated msg");
+	free(msgs);
+	/* skipped under --skip-invalid, and the next line read */
+	ASSERT_OK(load_text("long.txt", text, off, SKIP, &l, &msgs), "skip");
+	ASSERT_STRSTR(msgs,
+		      "/long.txt:1: line too long (more than 4096 bytes) "
+		      "(skipped)\n",
+		      "skip msg");
+	ASSERT_EQ(l.skipped, 1, "skipped");
+	ASSERT_EQ(l.n4, 2, "the line after it");
 	free(msgs);
 	bw_list_free(&l);
 	free(text);
@@ -542,7 +596,8 @@ BW_TEST(test_list_load_unreadable)
 	msgs = bw_capture_end(&cap);
 	ASSERT_EQ(ret, -EISDIR, "directory");
 	ASSERT_STREQ(msgs,
-		     "/: Is a directory (give a list file, not a directory)\n",
+		     "/: not a regular file or pipe (directory): give a list "
+		     "file, or \"-\" for standard input\n",
 		     "dir msg");
 	free(msgs);
 	bw_list_free(&l);
