@@ -94,8 +94,16 @@ struct bw_info {
 	__u64 entries;	      /* keys set in the filter */
 	__u64 source_entries; /* list entries before expansion */
 	__u32 region_entries[BW_REGIONS];
-	__u32 fpr_ppb; /* target false-positive rate, 1e-9 units */
-	__u32 reserved;
+	/*
+	 * Target false-positive rate: the bits of the double given to --fpr,
+	 * as two words in host order (bw_info_fpr() in user/bloom.c reads
+	 * it). Format 2 filters from before kept it rounded to parts per
+	 * billion in fpr_lo with fpr_hi zero; no rate in (0, 0.5) has a zero
+	 * top word (sign, exponent, top of the mantissa), so that is how the
+	 * two read apart without a new format version.
+	 */
+	__u32 fpr_lo;
+	__u32 fpr_hi;
 };
 
 /* One cache line of the Bloom filter: a key's probes all fall in one. */
@@ -150,7 +158,8 @@ struct bw_lpm_key {
 
 /*
  * The header and the info block each live in one map value. Both are
- * exactly one block today: a new field takes the room of pad or reserved.
+ * exactly one block today: a new header field takes the room of pad; the
+ * info block is full, so more there means a new format version.
  */
 _Static_assert(BW_BLOCK_BYTES * 8 == BW_BLOCK_BITS, "block bytes vs bits");
 _Static_assert(BW_BLOCK_WORDS * 64 == BW_BLOCK_BITS, "block words vs bits");

@@ -31,6 +31,27 @@ void bw_build_opts_init(struct bw_build_opts *o)
 		o->seed = (__u32)time(NULL) ^ (__u32)getpid() * 0x9e3779b9U;
 }
 
+double bw_info_fpr(const struct bw_info *info)
+{
+	__u64 bits = (__u64)info->fpr_hi << 32 | info->fpr_lo;
+	double fpr;
+
+	/* A zero top word is the old parts-per-billion form (bw_layout.h). */
+	if (!info->fpr_hi)
+		return info->fpr_lo ? info->fpr_lo / 1e9 : BW_DEFAULT_FPR;
+	memcpy(&fpr, &bits, sizeof(fpr));
+	return fpr > 0.0 && fpr < 0.5 ? fpr : BW_DEFAULT_FPR;
+}
+
+void bw_info_set_fpr(struct bw_info *info, double fpr)
+{
+	__u64 bits;
+
+	memcpy(&bits, &fpr, sizeof(bits));
+	info->fpr_lo = (__u32)bits;
+	info->fpr_hi = (__u32)(bits >> 32);
+}
+
 /*
  * Chance that all k probes of a non-member hit set bits in a block of i
  * keys: each of the eight 64-bit words takes k / 8 bits of every key.
@@ -182,7 +203,8 @@ int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
 	int err;
 
 	memset(plan, 0, sizeof(*plan));
-	if (!(o->fpr > 0.0 && o->fpr < 0.5))
+	/* A subnormal rate would not read back apart from the old form. */
+	if (!(isnormal(o->fpr) && o->fpr > 0.0 && o->fpr < 0.5))
 		return -EINVAL;
 	plan->hdr.magic = BW_MAGIC;
 	plan->hdr.version = BW_VERSION;
@@ -200,7 +222,7 @@ int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
 	plan->nblocks = next;
 	plan->info.entries = l->n4 + l->n6;
 	plan->info.source_entries = l->n4 + l->n6;
-	plan->info.fpr_ppb = (__u32)(o->fpr * 1e9 + 0.5);
+	bw_info_set_fpr(&plan->info, o->fpr);
 	return 0;
 }
 

@@ -36,6 +36,14 @@ struct bw_plan {
 void bw_build_opts_init(struct bw_build_opts *o);
 
 /*
+ * The target false-positive rate the filter was built for, exactly as
+ * given (a format 2 filter from before kept it in parts per billion);
+ * BW_DEFAULT_FPR when the block holds no usable rate.
+ */
+double bw_info_fpr(const struct bw_info *info);
+void bw_info_set_fpr(struct bw_info *info, double fpr);
+
+/*
  * Blocks and probes for one region of n keys at false-positive rate fpr,
  * from the Poisson model of a blocked Bloom filter with 512-bit blocks.
  * n == 0 gives 0 blocks. Returns 0 or -E2BIG past BW_MAX_BLOCKS.

@@ -108,7 +108,7 @@ static void warn_if_overfull(const struct bw_args *a, const void *mem,
 {
 	const struct bw_info *info =
 		(const void *)((const char *)mem + BW_BLOCK_BYTES);
-	double target = info->fpr_ppb ? info->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
+	double target = bw_info_fpr(info);
 	bool touched[BW_REGIONS] = { false };
 	double fpr, worst = 0.0;
 	__u64 set, total;

@@ -298,7 +298,7 @@ static int swap_filter(struct reload_ctx *c)
 {
 	const struct bw_reload_req *r = c->r;
 	const struct bw_info *info = &c->cur_info;
-	double fpr = info->fpr_ppb ? info->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
+	double fpr = bw_info_fpr(info);
 	struct bw_swap sw = { .iface = r->iface,
 			      .maps = &c->maps,
 			      .exact_fd = c->exact_fd,

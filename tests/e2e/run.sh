@@ -41,6 +41,8 @@ BW_DATA_DIR=${BW_DATA_DIR:-$TOP/../shared/data}
 ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
 . "$TOP/tests/e2e/json_tests.sh"
 ALL_TESTS="$ALL_TESTS $JSON_TESTS"
+. "$TOP/tests/e2e/sizing_tests.sh"
+ALL_TESTS="$ALL_TESTS $SIZING_TESTS"
 
 summary()
 {
