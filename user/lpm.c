@@ -38,24 +38,20 @@ static __u64 be64_at(const __u8 *b)
 	return v;
 }
 
-/* An IPv4-mapped key (::ffff:0:0/96 and longer) reads back as IPv4. */
 void bw_lpm_prefix_of(const struct bw_lpm_key *k, struct bw_prefix *p)
 {
-	static const __u8 mapped[12] = { [10] = 0xff, [11] = 0xff };
-
 	memset(p, 0, sizeof(*p));
-	p->hi = be64_at(k->addr);
-	p->lo = be64_at(k->addr + 8);
-	if (k->prefixlen >= BW_LPM_V4_OFFSET &&
-	    !memcmp(k->addr, mapped, sizeof(mapped))) {
+	p->plen = (__u8)(k->prefixlen > BW_LPM_ADDR_OFFSET
+				 ? k->prefixlen - BW_LPM_ADDR_OFFSET
+				 : 0);
+	if (k->family == BW_LPM_FAMILY_V4) {
 		p->family = BW_V4;
-		p->hi = 0;
-		p->lo &= 0xffffffffULL;
-		p->plen = (__u8)(k->prefixlen - BW_LPM_V4_OFFSET);
+		p->lo = be64_at(k->addr) >> 32;
 		return;
 	}
 	p->family = BW_V6;
-	p->plen = (__u8)k->prefixlen;
+	p->hi = be64_at(k->addr);
+	p->lo = be64_at(k->addr + 8);
 }
 
 void bw_list_prefix(const struct bw_list *l, size_t i, struct bw_prefix *p)
@@ -85,7 +81,7 @@ static int lpm_btf(__u32 *key_id, __u32 *value_id)
 	static int fd = -2;
 	static __u32 kid, vid;
 	struct btf *btf;
-	int u8, u32, addr;
+	int u8, u32, pad, addr;
 
 	if (fd == -2) {
 		fd = -1;
@@ -94,13 +90,16 @@ static int lpm_btf(__u32 *key_id, __u32 *value_id)
 			return fd;
 		u8 = btf__add_int(btf, "__u8", 1, 0);
 		u32 = btf__add_int(btf, "__u32", 4, 0);
+		pad = btf__add_array(btf, u32, u8, 3);
 		addr = btf__add_array(btf, u32, u8, 16);
 		kid = btf__add_struct(btf, "bw_lpm_key",
 				      sizeof(struct bw_lpm_key));
 		/* Fields go to the struct added last. */
-		if (u8 > 0 && u32 > 0 && addr > 0 && (int)kid > 0 &&
+		if (u8 > 0 && u32 > 0 && pad > 0 && addr > 0 && (int)kid > 0 &&
 		    !btf__add_field(btf, "prefixlen", u32, 0, 0) &&
-		    !btf__add_field(btf, "addr", addr, 32, 0) &&
+		    !btf__add_field(btf, "family", u8, 32, 0) &&
+		    !btf__add_field(btf, "pad", pad, 40, 0) &&
+		    !btf__add_field(btf, "addr", addr, 64, 0) &&
 		    !btf__load_into_kernel(btf)) {
 			fd = dup(btf__fd(btf));
 			vid = u8;

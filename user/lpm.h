@@ -4,7 +4,8 @@
  * changed in place) and verify mode's exact blocklist (one trie per filter
  * generation, in the slot of the `exact` ARRAY_OF_MAPS that the filter's
  * header names). Keys are struct bw_lpm_key from include/bw_layout.h: both
- * families in one trie, IPv4 as ::ffff:a.b.c.d with its length + 96.
+ * families in one trie, the family part of every key, so that no prefix
+ * of one family covers an address of the other.
  *
  * int functions return 0 or -errno and print nothing unless they say so.
  */
