@@ -11,7 +11,7 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $SIZING_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-SIZING_TESTS="test_sizing_fpr_kept"
+SIZING_TESTS="test_sizing_fpr_kept test_sizing_add_everything"
 
 # A list of A and 2,000 addresses nobody sends from, big enough that the
 # target rate shows in the filter's size.
@@ -59,4 +59,35 @@ test_sizing_fpr_kept()
 		"--fpr 0.001 on reload"
 	[ "$(json "$OUT" 'd[0]["filter"]["blocks"]')" -lt "$blocks" ] ||
 		fail "0.1 % takes fewer blocks than 1e-12 ($blocks)"
+}
+
+# add refuses a /0: with a short target length in the filter it would be
+# set in place as a few thousand keys and drop a whole family at once.
+# Nothing of the command is added, and the refusal says how if it is meant.
+test_sizing_add_everything()
+{
+	local l gen
+
+	l=$(list short.txt "$BW_A4" 198.18.0.0/15 "$BW_A6" 2001:db8::/32)
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	gen=$(generation)
+	bw 1 add "$BW_RX" "$BW_C4" 0.0.0.0/0
+	assert_line "$ERR" \
+		"$BW_RX: 0.0.0.0/0 is every IPv4 address: adding it would drop every IPv4 packet; if that is really meant, put it in a LIST and use 'bloomwall reload'" \
+		"add 0.0.0.0/0 is refused"
+	bw 1 add "$BW_RX" ::/0
+	assert_line "$ERR" \
+		"$BW_RX: ::/0 is every IPv6 address: adding it would drop every IPv6 packet; if that is really meant, put it in a LIST and use 'bloomwall reload'" \
+		"add ::/0 is refused"
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_delivered "$BW_C4" "$BW_RX4"
+	expect_delivered "$BW_B6" "$BW_RX6"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" entries 4 "nothing of a refused add is added"
+	assert_eq "$(generation)" "$gen" "a refused add changes nothing"
+	# A short prefix that is not everything still goes in as before.
+	bw 0 add "$BW_RX" 10.76.0.0/15
+	assert_line "$OUT" "10.76.0.0/15  added" "a /15 is one key at /15"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 }
