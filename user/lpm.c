@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
+#include "log.h"
 #include "lpm.h"
 
 void bw_lpm_key_of(struct bw_lpm_key *k, const struct bw_prefix *p)
@@ -189,6 +190,37 @@ int bw_lpm_match(int fd, const struct bw_prefix *addr)
 	if (!bpf_map_lookup_elem(fd, &k, &v))
 		return 1;
 	return errno == ENOENT ? 0 : -errno;
+}
+
+static __u32 map_key_size(int fd)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.key_size;
+}
+
+int bw_lpm_pin_check(int fd, const char *iface, const char *name)
+{
+	__u32 ksize = 0, slot;
+	int trie;
+
+	if (!strcmp(name, BW_PIN_ALLOW)) {
+		ksize = map_key_size(fd);
+	} else if (!strcmp(name, BW_PIN_EXACT)) {
+		for (slot = 0; slot < BW_EXACT_SLOTS && !ksize; slot++) {
+			trie = bw_exact_open(fd, slot);
+			if (trie >= 0) {
+				ksize = map_key_size(trie);
+				close(trie);
+			}
+		}
+	}
+	if (!ksize || ksize == sizeof(struct bw_lpm_key))
+		return 0;
+	pr_warn("%s: the pinned '%s' trie has keys of %u bytes, made by an older bloomwall (IPv4 as ::ffff:a.b.c.d): run 'bloomwall detach %s' and attach again\n",
+		iface, name, ksize, iface);
+	return -ESTALE;
 }
 
 /* ---- verify mode's slots ------------------------------------------------ */

@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "lpm.h"
 #include "pin.h"
 
 #define BPFFS_MNT "/sys/fs/bpf"
@@ -150,7 +151,13 @@ int bw_pin_open(const char *iface, const char *name)
 	fd = bpf_obj_get(path);
 	if (fd < 0 && errno == ENOENT && !strcmp(name ?: "", BW_PIN_FILTER_ID))
 		return bw_pin_open(iface, BW_PIN_FILTER_ID_OLD);
-	return fd < 0 ? -errno : fd;
+	if (fd < 0)
+		return -errno;
+	/* Tries of an older key layout would silently never match. */
+	err = name ? bw_lpm_pin_check(fd, iface, name) : 0;
+	if (err)
+		close(fd);
+	return err ?: fd;
 }
 
 int bw_pin_fd(int fd, const char *iface, const char *name)

@@ -290,3 +290,28 @@ out:
 	bw_dp_close(&dp);
 	lf_tmp_cleanup();
 }
+
+/*
+ * A trie pinned by a bloomwall from before the family was in the key (20
+ * bytes, IPv4 as ::ffff:a.b.c.d) is refused when opened, not used with
+ * today's keys (which would never match its entries).
+ */
+BW_TEST(test_allow_old_key_refused)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
+	int old, cur;
+
+	old = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "old_allow", 20, 1, 16,
+			     &opts);
+	cur = bw_lpm_create("allow", 16);
+	if (!ASSERT_GE(old, 0, "old trie") || !ASSERT_GE(cur, 0, "trie"))
+		goto out;
+	ASSERT_EQ(bw_lpm_pin_check(old, "dp", "allow"), -ESTALE, "20 bytes");
+	ASSERT_OK(bw_lpm_pin_check(cur, "dp", "allow"), "today's key");
+	ASSERT_OK(bw_lpm_pin_check(old, "dp", "stats"), "not a trie pin");
+out:
+	if (old >= 0)
+		close(old);
+	if (cur >= 0)
+		close(cur);
+}
