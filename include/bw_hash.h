@@ -270,7 +270,8 @@ static __always_inline __u64 bw_cpu_to_be64(__u64 x)
 /*
  * LPM key of an address (host-order numbers as above) at prefix length plen
  * of its family. The trie ignores bits past prefixlen, so host bits need not
- * be cleared for a lookup; the CLI clears them for inserts.
+ * be cleared for a lookup; the CLI clears them for inserts. Every byte is
+ * written: the BPF side passes the key from its stack.
  */
 static __always_inline void bw_lpm_key_set(struct bw_lpm_key *k, __u32 family,
 					   __u64 hi, __u64 lo, __u32 plen)
@@ -278,14 +279,18 @@ static __always_inline void bw_lpm_key_set(struct bw_lpm_key *k, __u32 family,
 	__u64 w[2];
 
 	if (family == BW_V4) {
-		w[0] = 0;
-		w[1] = 0xffff00000000ULL | (lo & 0xffffffffULL);
-		k->prefixlen = plen + BW_LPM_V4_OFFSET;
+		w[0] = (lo & 0xffffffffULL) << 32;
+		w[1] = 0;
+		k->family = BW_LPM_FAMILY_V4;
 	} else {
 		w[0] = hi;
 		w[1] = lo;
-		k->prefixlen = plen;
+		k->family = BW_LPM_FAMILY_V6;
 	}
+	k->prefixlen = BW_LPM_ADDR_OFFSET + plen;
+	k->pad[0] = 0;
+	k->pad[1] = 0;
+	k->pad[2] = 0;
 	w[0] = bw_cpu_to_be64(w[0]);
 	w[1] = bw_cpu_to_be64(w[1]);
 	__builtin_memcpy(k->addr, w, sizeof(w));

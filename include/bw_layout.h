@@ -94,8 +94,16 @@ struct bw_info {
 	__u64 entries;	      /* keys set in the filter */
 	__u64 source_entries; /* list entries before expansion */
 	__u32 region_entries[BW_REGIONS];
-	__u32 fpr_ppb; /* target false-positive rate, 1e-9 units */
-	__u32 reserved;
+	/*
+	 * Target false-positive rate: the bits of the double given to --fpr,
+	 * as two words in host order (bw_info_fpr() in user/bloom.c reads
+	 * it). Format 2 filters from before kept it rounded to parts per
+	 * billion in fpr_lo with fpr_hi zero; no rate in (0, 0.5) has a zero
+	 * top word (sign, exponent, top of the mantissa), so that is how the
+	 * two read apart without a new format version.
+	 */
+	__u32 fpr_lo;
+	__u32 fpr_hi;
 };
 
 /* One cache line of the Bloom filter: a key's probes all fall in one. */
@@ -122,16 +130,24 @@ struct bw_stats {
 };
 
 /*
- * Exact LPM tries (allowlist, verify mode) hold both families under one key:
- * IPv4 as the IPv4-mapped IPv6 address ::ffff:a.b.c.d, its prefix length
- * plus 96. addr is in network byte order, as the LPM trie compares bytes.
+ * Exact LPM tries (allowlist, verify mode) hold both families under one
+ * key, the family first: the trie matches bits from the start of family,
+ * so prefixlen counts the 32 bits of family and pad before the address's
+ * own length, and no IPv6 prefix (not even ::ffff:0:0/96, where IPv4 used
+ * to be mapped) can cover an IPv4 address. addr is in network byte order,
+ * as the trie compares bytes; IPv4 fills its first 4 bytes, the rest zero.
  */
 struct bw_lpm_key {
 	__u32 prefixlen;
+	__u8 family; /* BW_LPM_FAMILY_V4 or _V6, as bpftool shows it */
+	__u8 pad[3]; /* zero: part of every prefix */
 	__u8 addr[16];
 };
 
-#define BW_LPM_V4_OFFSET 96
+#define BW_LPM_FAMILY_V4 4
+#define BW_LPM_FAMILY_V6 6
+/* Bits of family and pad before the address in prefixlen. */
+#define BW_LPM_ADDR_OFFSET 32
 /* Allowlist capacity; the trie allocates per entry, not up front. */
 #define BW_ALLOW_MAX (1U << 20)
 /* Verify mode keeps two exact tries: the live one and the next one. */
@@ -149,7 +165,8 @@ struct bw_lpm_key {
 
 /*
  * The header and the info block each live in one map value. Both are
- * exactly one block today: a new field takes the room of pad or reserved.
+ * exactly one block today: a new header field takes the room of pad; the
+ * info block is full, so more there means a new format version.
  */
 _Static_assert(BW_BLOCK_BYTES * 8 == BW_BLOCK_BITS, "block bytes vs bits");
 _Static_assert(BW_BLOCK_WORDS * 64 == BW_BLOCK_BITS, "block words vs bits");
@@ -162,10 +179,11 @@ _Static_assert(sizeof(struct bw_info) <= BW_BLOCK_BYTES,
 /* The CLI sums and names the counters as an array of __u64. */
 _Static_assert(sizeof(struct bw_stats) % sizeof(__u64) == 0,
 	       "struct bw_stats is whole __u64 counters");
-/* The LPM trie's key_size: 4 bytes of prefix length, 16 of address. */
-_Static_assert(sizeof(struct bw_lpm_key) == 20, "struct bw_lpm_key size");
-_Static_assert(BW_LPM_V4_OFFSET + 32 == 128,
-	       "an IPv4-mapped key is 96 bits of prefix, then the address");
+/* The LPM trie's key_size: prefix length, family word, 16 of address. */
+_Static_assert(sizeof(struct bw_lpm_key) == 24, "struct bw_lpm_key size");
+_Static_assert(__builtin_offsetof(struct bw_lpm_key, addr) * 8 ==
+		       32 + BW_LPM_ADDR_OFFSET,
+	       "the address starts BW_LPM_ADDR_OFFSET bits into the prefix");
 /* region_end holds block numbers up to BW_MAX_BLOCKS in a __u32. */
 _Static_assert(BW_MAX_BLOCKS <= 0xffffffffU - BW_HDR_BLOCKS,
 	       "block numbers fit region_end");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Sizing and filling of blocked Bloom filters, and the userspace twin of the
- * data path's lookup. The bit derivation itself lives in include/bw_hash.h.
+ * Filling of blocked Bloom filters, the userspace twin of the data path's
+ * lookup, in-place inserts and fill estimates; sizing is in bloom_size.c.
+ * The bit derivation itself lives in include/bw_hash.h.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,10 +13,8 @@
 #include <sys/random.h>
 
 #include "bloom.h"
-#include "log.h"
 
 #define V4_HOST_LEN 32
-#define V6_HOST_LEN 128
 
 void bw_build_opts_init(struct bw_build_opts *o)
 {
@@ -31,177 +30,47 @@ void bw_build_opts_init(struct bw_build_opts *o)
 		o->seed = (__u32)time(NULL) ^ (__u32)getpid() * 0x9e3779b9U;
 }
 
-/*
- * Chance that all k probes of a non-member hit set bits in a block of i
- * keys: each of the eight 64-bit words takes k / 8 bits of every key.
- */
-static double block_fpr(double keys, unsigned int k)
+double bw_info_fpr(const struct bw_info *info)
 {
-	double per_word = (double)k / BW_ROUND_PROBES;
-	double fill = 1.0 - pow(1.0 - 1.0 / 64, per_word * keys);
+	__u64 bits = (__u64)info->fpr_hi << 32 | info->fpr_lo;
+	double fpr;
 
-	return pow(fill, k);
+	/* A zero top word is the old parts-per-billion form (bw_layout.h). */
+	if (!info->fpr_hi)
+		return info->fpr_lo ? info->fpr_lo / 1e9 : BW_DEFAULT_FPR;
+	memcpy(&fpr, &bits, sizeof(fpr));
+	return fpr > 0.0 && fpr < 0.5 ? fpr : BW_DEFAULT_FPR;
 }
 
-double bw_model_fpr(__u64 n, __u32 nblocks, unsigned int probes)
+void bw_info_set_fpr(struct bw_info *info, double fpr)
 {
-	double lambda, sum = 0.0, mass = 0.0;
-	unsigned int i, imax;
+	__u64 bits;
 
-	if (!n)
-		return 0.0;
-	if (!nblocks)
-		return 1.0;
-	lambda = (double)n / nblocks;
-	/* Far past what a block holds every bit is set: skip the long sum. */
-	if (lambda > 4.0 * BW_BLOCK_BITS)
-		return 1.0;
-	/* Keys per block are Poisson(lambda); sum well past the bulk. */
-	imax = (unsigned int)(lambda + 12.0 * sqrt(lambda) + 30.0);
-	for (i = 0; i <= imax; i++) {
-		double p = exp(-lambda + i * log(lambda) - lgamma(i + 1.0));
-
-		mass += p;
-		sum += p * block_fpr(i, probes);
-	}
-	/* The tail beyond imax is all but empty; count it as full blocks. */
-	return sum + (mass < 1.0 ? 1.0 - mass : 0.0);
+	memcpy(&bits, &fpr, sizeof(bits));
+	info->fpr_lo = (__u32)bits;
+	info->fpr_hi = (__u32)(bits >> 32);
 }
 
-/* Fewest blocks that meet fpr with k probes, or 0 if none up to the max. */
-static __u32 blocks_for(__u64 n, double fpr, unsigned int k)
+double bw_blocks_fpr(const struct bw_block *blk, __u32 n, unsigned int probes,
+		     __u64 *set)
 {
-	__u32 lo = 1, hi = BW_MAX_BLOCKS;
+	double per_word = (double)probes / BW_ROUND_PROBES;
+	double sum = 0.0;
+	__u32 b;
+	int w;
 
-	if (bw_model_fpr(n, hi, k) > fpr)
-		return 0;
-	while (lo < hi) {
-		__u32 mid = lo + (hi - lo) / 2;
+	for (b = 0; b < n; b++) {
+		double hit = 1.0;
 
-		if (bw_model_fpr(n, mid, k) <= fpr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
+		for (w = 0; w < BW_BLOCK_WORDS; w++) {
+			unsigned int pop = __builtin_popcountll(blk[b].w[w]);
 
-int bw_size_region(__u64 n, double fpr, __u32 *nblocks, __u8 *probes)
-{
-	__u32 best = 0, m;
-	unsigned int k;
-
-	*nblocks = 0;
-	*probes = BW_ROUND_PROBES;
-	if (!n)
-		return 0;
-	/* Fewest blocks wins; on a tie fewer probes, which cost less per hit. */
-	for (k = BW_ROUND_PROBES; k <= BW_MAX_PROBES; k += BW_ROUND_PROBES) {
-		m = blocks_for(n, fpr, k);
-		if (m && (!best || m < best)) {
-			best = m;
-			*probes = k;
+			*set += pop;
+			hit *= pow(pop / 64.0, per_word);
 		}
+		sum += hit;
 	}
-	if (!best)
-		return -E2BIG;
-	*nblocks = best;
-	return 0;
-}
-
-/* Entries per prefix length of one family, from a finished list. */
-static void count_lengths(const struct bw_list *l, int family, __u64 *count)
-{
-	size_t i;
-
-	if (family == BW_V4) {
-		memset(count, 0, (V4_HOST_LEN + 1) * sizeof(*count));
-		for (i = 0; i < l->n4; i++)
-			count[bw_v4key_plen(l->v4[i])]++;
-		return;
-	}
-	memset(count, 0, (V6_HOST_LEN + 1) * sizeof(*count));
-	for (i = 0; i < l->n6; i++)
-		count[l->v6[i].plen]++;
-}
-
-/* One family's regions, longest length first, from *next_block on. */
-static int plan_family(struct bw_plan *plan, const struct bw_list *l,
-		       int family, double fpr, __u32 *next_block)
-{
-	int maxlen = family == BW_V4 ? V4_HOST_LEN : V6_HOST_LEN;
-	__u64 count[V6_HOST_LEN + 1], total = 0;
-	struct bw_hdr *hdr = &plan->hdr;
-	int len, n = 0, err;
-	double share;
-
-	count_lengths(l, family, count);
-	for (len = 0; len <= maxlen; len++)
-		total += count[len];
-	for (len = maxlen; len >= 0; len--) {
-		int r = family * BW_MAX_LENGTHS + n;
-		__u32 nblocks;
-
-		if (!count[len])
-			continue;
-		if (n == BW_MAX_LENGTHS) {
-			pr_warn("%s list has more than %d prefix lengths\n",
-				family == BW_V4 ? "IPv4" : "IPv6",
-				BW_MAX_LENGTHS);
-			return -E2BIG;
-		}
-		/* Minimum total size splits the target in proportion to n. */
-		share = fpr * count[len] / total;
-		/*
-		 * A false key at a short length passes 2^-len of all addresses
-		 * at once. Where one such key alone would be a sizeable part of
-		 * the target, keep the chance of any false key under 0.1 %.
-		 */
-		if (ldexp(1.0, -len) > fpr / 16)
-			share = fmin(share, 0.001 * ldexp(1.0, -len));
-		err = bw_size_region(count[len], share, &nblocks,
-				     &hdr->probes[r]);
-		if (err)
-			return err;
-		hdr->plen[family][n] = len;
-		plan->info.region_entries[r] = count[len];
-		*next_block += nblocks;
-		hdr->region_end[r] = *next_block;
-		n++;
-	}
-	hdr->nlengths[family] = n;
-	for (; n < BW_MAX_LENGTHS; n++)
-		hdr->region_end[family * BW_MAX_LENGTHS + n] = *next_block;
-	return 0;
-}
-
-int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
-		   struct bw_plan *plan)
-{
-	__u32 next = BW_HDR_BLOCKS;
-	int err;
-
-	memset(plan, 0, sizeof(*plan));
-	if (!(o->fpr > 0.0 && o->fpr < 0.5))
-		return -EINVAL;
-	plan->hdr.magic = BW_MAGIC;
-	plan->hdr.version = BW_VERSION;
-	plan->hdr.flags = o->flags;
-	plan->hdr.seed = o->seed;
-	/* Each region is at most BW_MAX_BLOCKS: the sum cannot wrap. */
-	err = plan_family(plan, l, BW_V4, o->fpr, &next);
-	if (err)
-		return err;
-	err = plan_family(plan, l, BW_V6, o->fpr, &next);
-	if (err)
-		return err;
-	if (next > BW_MAX_BLOCKS)
-		return -E2BIG;
-	plan->nblocks = next;
-	plan->info.entries = l->n4 + l->n6;
-	plan->info.source_entries = l->n4 + l->n6;
-	plan->info.fpr_ppb = (__u32)(o->fpr * 1e9 + 0.5);
-	return 0;
+	return n ? sum / n : 0.0;
 }
 
 static inline struct bw_block *block_at(const void *mem, __u32 idx)
@@ -352,28 +221,13 @@ void bw_region_fill(const void *mem, int region, __u64 *bits_set,
 {
 	const struct bw_hdr *hdr = mem;
 	__u32 start = bw_region_start(hdr, region);
-	__u32 end = hdr->region_end[region], b;
-	double per_word = (double)hdr->probes[region] / BW_ROUND_PROBES;
-	double sum = 0.0;
-	__u64 set = 0;
-	int w;
+	__u32 end = hdr->region_end[region];
 
-	for (b = start; b < end; b++) {
-		const struct bw_block *blk = block_at(mem, b);
-		double hit = 1.0;
-
-		/* A non-member hits each word's set bits k / 8 times. */
-		for (w = 0; w < BW_BLOCK_WORDS; w++) {
-			unsigned int pop = __builtin_popcountll(blk->w[w]);
-
-			set += pop;
-			hit *= pow(pop / 64.0, per_word);
-		}
-		sum += hit;
-	}
-	*bits_set = set;
-	*bits_total = (__u64)(end - start) * BW_BLOCK_BITS;
-	*fpr = end > start ? sum / (end - start) : 0.0;
+	*bits_set = 0;
+	*bits_total = (__u64)(end > start ? end - start : 0) * BW_BLOCK_BITS;
+	*fpr = end > start ? bw_blocks_fpr(block_at(mem, start), end - start,
+					   hdr->probes[region], bits_set)
+			   : 0.0;
 }
 
 int bw_filter_check(const void *mem, __u32 nblocks)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The blocked Bloom filter in plain memory: sizing (blocks and probes per
- * region from the entry count and the target false-positive rate), filling,
- * the userspace twin of the data path's lookup, in-place inserts, fill
- * estimates and the validity check. No bpf() here: the same code serves a
+ * The blocked Bloom filter in plain memory: sizing (bloom_size.c: blocks and
+ * probes per region from the entry count and the target false-positive
+ * rate), filling, the userspace twin of the data path's lookup, in-place
+ * inserts, fill estimates and the validity check. No bpf() here: the same code serves a
  * mmapped filter map and a buffer that becomes an image.
  *
  * A filter image is nblocks * BW_BLOCK_BYTES bytes laid out as
@@ -36,6 +36,14 @@ struct bw_plan {
 void bw_build_opts_init(struct bw_build_opts *o);
 
 /*
+ * The target false-positive rate the filter was built for, exactly as
+ * given (a format 2 filter from before kept it in parts per billion);
+ * BW_DEFAULT_FPR when the block holds no usable rate.
+ */
+double bw_info_fpr(const struct bw_info *info);
+void bw_info_set_fpr(struct bw_info *info, double fpr);
+
+/*
  * Blocks and probes for one region of n keys at false-positive rate fpr,
  * from the Poisson model of a blocked Bloom filter with 512-bit blocks.
  * n == 0 gives 0 blocks. Returns 0 or -E2BIG past BW_MAX_BLOCKS.
@@ -47,9 +55,12 @@ double bw_model_fpr(__u64 n, __u32 nblocks, unsigned int probes);
 
 /*
  * Lays out the filter for a finished list (bw_list_finish): one region per
- * prefix length per family, longest first. -E2BIG when the list has more
- * lengths than BW_MAX_LENGTHS for a family (expansion is the caller's job)
- * or the filter would be too large.
+ * prefix length per family, longest first, each sized for its share of the
+ * target by the model; a small region is then filled on trial with the
+ * plan's seed and grown until its own fill (bw_region_fill) meets its
+ * share, so that for a given seed the plan is always the same. -E2BIG when
+ * the list has more lengths than BW_MAX_LENGTHS for a family (expansion is
+ * the caller's job) or the filter would be too large; -ENOMEM.
  */
 int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
 		   struct bw_plan *plan);
@@ -79,10 +90,19 @@ __u64 bw_key_hash(const struct bw_hdr *hdr, const struct bw_prefix *key);
 
 /*
  * Fill of a region (share of its bits set) and its false-positive rate
- * estimated from the fill of each block: mean over blocks of fill^probes.
+ * from the fill of each block (bw_blocks_fpr).
  */
 void bw_region_fill(const void *mem, int region, __u64 *bits_set,
 		    __u64 *bits_total, double *fpr);
+
+/*
+ * The false-positive rate of n filled blocks with probes bits per key,
+ * exactly: a non-member's hash picks a block and, in each word, probes / 8
+ * bits, all uniformly, so it hits a block with probability the product over
+ * its words of (bits set / 64)^(probes / 8). Adds the bits set to *set.
+ */
+double bw_blocks_fpr(const struct bw_block *blk, __u32 n, unsigned int probes,
+		     __u64 *set);
 
 /* Checks magic, version and region bounds against the map's size. */
 int bw_filter_check(const void *mem, __u32 nblocks);

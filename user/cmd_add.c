@@ -70,8 +70,18 @@ static int plan_all(const struct bw_args *a, const void *mem,
 	int i, err;
 
 	for (i = 0; i < a->npos; i++) {
-		err = plan_entry(mem, &keys[i], &plan[i]);
 		fam = keys[i].family == BW_V4 ? "IPv4" : "IPv6";
+		/*
+		 * A /0 is every address: attach and reload warn of it after
+		 * merging, but add would set it at once, one mistyped
+		 * argument away from dropping a whole family.
+		 */
+		if (!keys[i].plen) {
+			pr_warn("%s: %s is every %s address: adding it would drop every %s packet; if that is really meant, put it in a LIST and use 'bloomwall reload'\n",
+				a->iface, a->pos[i], fam, fam);
+			return -EINVAL;
+		}
+		err = plan_entry(mem, &keys[i], &plan[i]);
 		if (err == -ENOENT)
 			pr_warn("%s: the running filter has no %s target length of /%u or longer, so %s cannot be added without blocking more than it says; add it through 'bloomwall reload'\n",
 				a->iface, fam, keys[i].plen, a->pos[i]);
@@ -177,8 +187,7 @@ static void say_entry(const char *addr, __u32 fresh, const struct add_plan *ap)
 static void say_added(const struct add_ctx *c, const struct bw_info *before)
 {
 	const struct bw_args *a = c->a;
-	double target =
-		before->fpr_ppb ? before->fpr_ppb / 1e9 : BW_DEFAULT_FPR;
+	double target = bw_info_fpr(before);
 	int i, added = 0;
 
 	bw_out_open_array("addresses");
@@ -299,7 +308,8 @@ const struct bw_verb bw_verb_add = {
 		"a reload.\n"
 		"A prefix is added as the keys that cover it exactly at the filter's\n"
 		"shortest target length at or below it (see status), up to 65536 keys; in\n"
-		"verify mode it also goes into the running exact trie as it is.\n"
+		"verify mode it also goes into the running exact trie as it is. A /0 (every\n"
+		"address of a family) is refused: put it in a LIST and reload if it is meant.\n"
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"added\"|\"already\",\n"
 		"\"keys\", \"new_keys\", \"prefix\"}], \"added\", \"total\", \"generation\", \"entries\"}.\n",
 	.opts = NULL,

@@ -62,7 +62,8 @@ static int do_detach(struct bw_args *a)
 	lock = bw_lock_acquire();
 	if (lock < 0)
 		return lock;
-	err = bw_running_open(a->iface, a->ifindex, BW_RUN_QUIET, &r);
+	err = bw_running_open(a->iface, a->ifindex,
+			      BW_RUN_QUIET | BW_RUN_OLD_OK, &r);
 	if (err == -ENOENT) {
 		err = detach_leftovers(a);
 		goto out;

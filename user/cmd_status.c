@@ -330,8 +330,8 @@ static void out_filter(const struct bw_status_view *v)
 	bw_out_u64("blocks", NULL, v->nblocks);
 	bw_out_u64("bytes", NULL,
 		   (unsigned long long)v->nblocks * BW_BLOCK_BYTES);
-	kv("target fpr", "%g%%", v->info.fpr_ppb / 1e7);
-	bw_out_double("target_fpr", NULL, v->info.fpr_ppb / 1e9);
+	kv("target fpr", "%g%%", bw_info_fpr(&v->info) * 100);
+	bw_out_double("target_fpr", NULL, bw_info_fpr(&v->info));
 	kv("hash seed", "0x%08x", v->hdr.seed);
 	bw_out_u64("seed", NULL, v->hdr.seed);
 	out_regions(v);

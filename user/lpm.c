@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
+#include "log.h"
 #include "lpm.h"
 
 void bw_lpm_key_of(struct bw_lpm_key *k, const struct bw_prefix *p)
@@ -38,24 +39,20 @@ static __u64 be64_at(const __u8 *b)
 	return v;
 }
 
-/* An IPv4-mapped key (::ffff:0:0/96 and longer) reads back as IPv4. */
 void bw_lpm_prefix_of(const struct bw_lpm_key *k, struct bw_prefix *p)
 {
-	static const __u8 mapped[12] = { [10] = 0xff, [11] = 0xff };
-
 	memset(p, 0, sizeof(*p));
-	p->hi = be64_at(k->addr);
-	p->lo = be64_at(k->addr + 8);
-	if (k->prefixlen >= BW_LPM_V4_OFFSET &&
-	    !memcmp(k->addr, mapped, sizeof(mapped))) {
+	p->plen = (__u8)(k->prefixlen > BW_LPM_ADDR_OFFSET
+				 ? k->prefixlen - BW_LPM_ADDR_OFFSET
+				 : 0);
+	if (k->family == BW_LPM_FAMILY_V4) {
 		p->family = BW_V4;
-		p->hi = 0;
-		p->lo &= 0xffffffffULL;
-		p->plen = (__u8)(k->prefixlen - BW_LPM_V4_OFFSET);
+		p->lo = be64_at(k->addr) >> 32;
 		return;
 	}
 	p->family = BW_V6;
-	p->plen = (__u8)k->prefixlen;
+	p->hi = be64_at(k->addr);
+	p->lo = be64_at(k->addr + 8);
 }
 
 void bw_list_prefix(const struct bw_list *l, size_t i, struct bw_prefix *p)
@@ -85,7 +82,7 @@ static int lpm_btf(__u32 *key_id, __u32 *value_id)
 	static int fd = -2;
 	static __u32 kid, vid;
 	struct btf *btf;
-	int u8, u32, addr;
+	int u8, u32, pad, addr;
 
 	if (fd == -2) {
 		fd = -1;
@@ -94,13 +91,16 @@ static int lpm_btf(__u32 *key_id, __u32 *value_id)
 			return fd;
 		u8 = btf__add_int(btf, "__u8", 1, 0);
 		u32 = btf__add_int(btf, "__u32", 4, 0);
+		pad = btf__add_array(btf, u32, u8, 3);
 		addr = btf__add_array(btf, u32, u8, 16);
 		kid = btf__add_struct(btf, "bw_lpm_key",
 				      sizeof(struct bw_lpm_key));
 		/* Fields go to the struct added last. */
-		if (u8 > 0 && u32 > 0 && addr > 0 && (int)kid > 0 &&
+		if (u8 > 0 && u32 > 0 && pad > 0 && addr > 0 && (int)kid > 0 &&
 		    !btf__add_field(btf, "prefixlen", u32, 0, 0) &&
-		    !btf__add_field(btf, "addr", addr, 32, 0) &&
+		    !btf__add_field(btf, "family", u8, 32, 0) &&
+		    !btf__add_field(btf, "pad", pad, 40, 0) &&
+		    !btf__add_field(btf, "addr", addr, 64, 0) &&
 		    !btf__load_into_kernel(btf)) {
 			fd = dup(btf__fd(btf));
 			vid = u8;
@@ -190,6 +190,37 @@ int bw_lpm_match(int fd, const struct bw_prefix *addr)
 	if (!bpf_map_lookup_elem(fd, &k, &v))
 		return 1;
 	return errno == ENOENT ? 0 : -errno;
+}
+
+static __u32 map_key_size(int fd)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.key_size;
+}
+
+int bw_lpm_pin_check(int fd, const char *iface, const char *name)
+{
+	__u32 ksize = 0, slot;
+	int trie;
+
+	if (!strcmp(name, BW_PIN_ALLOW)) {
+		ksize = map_key_size(fd);
+	} else if (!strcmp(name, BW_PIN_EXACT)) {
+		for (slot = 0; slot < BW_EXACT_SLOTS && !ksize; slot++) {
+			trie = bw_exact_open(fd, slot);
+			if (trie >= 0) {
+				ksize = map_key_size(trie);
+				close(trie);
+			}
+		}
+	}
+	if (!ksize || ksize == sizeof(struct bw_lpm_key))
+		return 0;
+	pr_warn("%s: the pinned '%s' trie has keys of %u bytes, made by an older bloomwall (IPv4 as ::ffff:a.b.c.d): run 'bloomwall detach %s' and attach again\n",
+		iface, name, ksize, iface);
+	return -ESTALE;
 }
 
 /* ---- verify mode's slots ------------------------------------------------ */

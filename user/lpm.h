@@ -4,7 +4,8 @@
  * changed in place) and verify mode's exact blocklist (one trie per filter
  * generation, in the slot of the `exact` ARRAY_OF_MAPS that the filter's
  * header names). Keys are struct bw_lpm_key from include/bw_layout.h: both
- * families in one trie, IPv4 as ::ffff:a.b.c.d with its length + 96.
+ * families in one trie, the family part of every key, so that no prefix
+ * of one family covers an address of the other.
  *
  * int functions return 0 or -errno and print nothing unless they say so.
  */
@@ -70,5 +71,14 @@ int bw_allow_prune(int fd, const struct bw_list *l, size_t *removed);
 
 /* Does the trie hold an entry covering this address (longest match)? */
 int bw_lpm_match(int fd, const struct bw_prefix *addr);
+
+/*
+ * A pinned allowlist or exact tries (name BW_PIN_ALLOW, BW_PIN_EXACT) with
+ * keys of another size than struct bw_lpm_key, made by a bloomwall from
+ * before the family was part of the key: used with today's keys, none of
+ * their entries would ever match. Says so and returns -ESTALE; 0 for any
+ * other pin or a trie of today's keys.
+ */
+int bw_lpm_pin_check(int fd, const char *iface, const char *name);
 
 #endif /* __BW_LPM_H */

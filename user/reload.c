@@ -243,7 +243,7 @@ static void read_settings(const struct bw_running *r,
 
 static double settings_fpr(const struct running_settings *st)
 {
-	return st->info.fpr_ppb ? st->info.fpr_ppb / 1e9 : BW_DEFAULT_FPR;
+	return bw_info_fpr(&st->info);
 }
 
 /* What the reload builds and swaps in, and what it needs for that. */

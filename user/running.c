@@ -78,6 +78,13 @@ int bw_running_open(const char *iface, int ifindex, unsigned int flags,
 	err = bw_prog_maps(r->prog_fd, &r->maps);
 	if (!err)
 		err = bw_prog_header(r->prog_fd, &r->prog_hdr);
+	/* Tries of an older key layout would silently never match. */
+	if (!err && !(flags & BW_RUN_OLD_OK) &&
+	    (bw_lpm_pin_check(r->maps.allow, iface, BW_PIN_ALLOW) ||
+	     bw_lpm_pin_check(r->maps.exact, iface, BW_PIN_EXACT))) {
+		bw_running_close(r);
+		return -ESTALE;
+	}
 	if (err) {
 		pr_warn("%s: the bloomwall program on its hook (id %u) is not one this bloomwall can read (%s); replace it with 'bloomwall detach %s' and attach again\n",
 			iface, r->prog_id, bw_errno_hint(err), iface);

@@ -43,6 +43,11 @@ struct bw_running {
 #define BW_RUN_QUIET (1U << 1)	  /* say nothing when nothing runs */
 /* Make the pins name what runs, saying so (mutating verbs, under the lock). */
 #define BW_RUN_REPAIR (1U << 2)
+/*
+ * Open a program whose tries have an older key layout too (detach, status);
+ * without it such a program is refused with what to do.
+ */
+#define BW_RUN_OLD_OK (1U << 3)
 
 /*
  * Opens what ifindex's hook runs. -ENOENT when it runs no bloomwall

@@ -137,7 +137,8 @@ void bw_status_gather(struct bw_status_view *v, const char *iface)
 	memset(v, 0, sizeof(*v));
 	v->iface = iface;
 	v->ifindex = (int)if_nametoindex(iface);
-	if (bw_running_open(iface, v->ifindex, BW_RUN_QUIET, &r)) {
+	if (bw_running_open(iface, v->ifindex, BW_RUN_QUIET | BW_RUN_OLD_OK,
+			    &r)) {
 		gather_absent(v);
 		return;
 	}

@@ -3,10 +3,13 @@
  * The allowlist through the XDP program: an allowlisted address or prefix
  * inside a blocked prefix passes and is counted in `allowed`; replacing the
  * allowlist drops what left it; BW_F_ALLOW in the header gates the lookup;
- * a swap that fails takes back what it staged.
+ * a swap that fails takes back what it staged; no IPv6 entry covers an
+ * IPv4 address.
  */
 #include <stdio.h>
 #include <unistd.h>
+
+#include <bpf/bpf.h>
 
 #include "allowlist.h"
 #include "bloomwall.h"
@@ -215,4 +218,102 @@ out:
 	bw_built_close(&b);
 	bw_dp_close(&dp);
 	lf_tmp_cleanup();
+}
+
+/*
+ * The family is part of a trie key: an IPv6 prefix over ::ffff:0:0/96
+ * (where IPv4 addresses were once mapped into the tries) covers IPv6
+ * addresses only. As an allowlist entry it does not allow an IPv4 source;
+ * as verify mode's exact entry it does not confirm an IPv4 hit.
+ */
+BW_TEST(test_allow_family_in_key)
+{
+	const struct bw_prefix v4 = { .lo = 0x0a010203, .plen = 32 };
+	const struct bw_prefix mapped_v4 = { .lo = 0x0000ffff0a010203ULL,
+					     .family = BW_V6,
+					     .plen = 128 };
+	struct bw_prefix all_mapped = { .lo = 0x0000ffff00000000ULL,
+					.family = BW_V6,
+					.plen = 96 };
+	struct bw_built b = BW_BUILT_INIT;
+	struct bw_list allow, none;
+	struct bw_build_req req;
+	struct bw_lpm_key k;
+	struct bw_dp dp = {};
+	char *lists[1];
+	__u8 one = 1;
+	int fd = -1;
+
+	bw_list_init(&allow);
+	bw_list_init(&none);
+	if (!bw_dp_open(&dp) || !lf_tmp_setup())
+		goto out;
+	lists[0] = lf_write_list("blocked.txt", blocked_list);
+	/* Pushed as IPv6, whatever the list syntax makes of ::ffff:. */
+	if (!ASSERT_OK(bw_list_push(&allow, &all_mapped), "push"))
+		goto out;
+	bw_list_finish(&allow);
+	lf_req_init(&req, lists, 1, false, 0, 1);
+	if (!ASSERT_OK(bw_build_lists(&req, &b), "build") ||
+	    !ASSERT_OK(lf_swap_in(&dp, &b, &allow), "swap"))
+		goto out;
+	ASSERT_EQ(bw_lpm_match(lf_allow_fd(&dp), &mapped_v4), 1,
+		  "::ffff:0:0/96 covers ::ffff:10.1.2.3");
+	ASSERT_EQ(bw_lpm_match(lf_allow_fd(&dp), &v4), 0,
+		  "::ffff:0:0/96 does not cover 10.1.2.3");
+	lf_expect(&dp, &v4, BW_OUT_DROP_V4);
+
+	/* Verify mode, its exact trie holding ::ffff:10.0.0.0/104 only. */
+	bw_built_close(&b);
+	lf_req_init(&req, lists, 1, true, 0, 2);
+	if (!ASSERT_OK(bw_build_lists(&req, &b), "build verify") ||
+	    !ASSERT_OK(lf_swap_in(&dp, &b, &none), "swap verify"))
+		goto out;
+	lf_expect(&dp, &v4, BW_OUT_DROP_V4);
+	fd = bw_exact_open(lf_exact_fd(&dp), 0);
+	if (!ASSERT_GE(fd, 0, "exact trie in slot 0"))
+		goto out;
+	bw_lpm_key_of(&k, &(struct bw_prefix){ .lo = 0x0a000000, .plen = 8 });
+	ASSERT_OK(bpf_map_delete_elem(fd, &k), "delete 10.0.0.0/8");
+	all_mapped.lo = 0x0000ffff0a000000ULL;
+	all_mapped.plen = 104;
+	bw_lpm_key_of(&k, &all_mapped);
+	ASSERT_OK(bpf_map_update_elem(fd, &k, &one, BPF_ANY),
+		  "insert ::ffff:10.0.0.0/104");
+	ASSERT_EQ(bw_lpm_match(fd, &mapped_v4), 1,
+		  "::ffff:10.0.0.0/104 covers ::ffff:10.1.2.3");
+	lf_expect(&dp, &v4, BW_OUT_FALSE_POS);
+out:
+	if (fd >= 0)
+		close(fd);
+	bw_list_free(&allow);
+	bw_list_free(&none);
+	bw_built_close(&b);
+	bw_dp_close(&dp);
+	lf_tmp_cleanup();
+}
+
+/*
+ * A trie pinned by a bloomwall from before the family was in the key (20
+ * bytes, IPv4 as ::ffff:a.b.c.d) is refused when opened, not used with
+ * today's keys (which would never match its entries).
+ */
+BW_TEST(test_allow_old_key_refused)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
+	int old, cur;
+
+	old = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "old_allow", 20, 1, 16,
+			     &opts);
+	cur = bw_lpm_create("allow", 16);
+	if (!ASSERT_GE(old, 0, "old trie") || !ASSERT_GE(cur, 0, "trie"))
+		goto out;
+	ASSERT_EQ(bw_lpm_pin_check(old, "dp", "allow"), -ESTALE, "20 bytes");
+	ASSERT_OK(bw_lpm_pin_check(cur, "dp", "allow"), "today's key");
+	ASSERT_OK(bw_lpm_pin_check(old, "dp", "stats"), "not a trie pin");
+out:
+	if (old >= 0)
+		close(old);
+	if (cur >= 0)
+		close(cur);
 }

@@ -169,7 +169,7 @@ test_cidr_allow_runtime()
 	assert_eq "$(pinned_prog_id)" "$p1" "the pin names the new program"
 	bpftool map dump pinned "$BW_PIN_ROOT/$BW_RX/allow" >"$TMP_DIR/allow.dump" ||
 		fail "bpftool map dump of the allowlist"
-	assert_grep "$TMP_DIR/allow.dump" '"prefixlen": 126' \
+	assert_grep "$TMP_DIR/allow.dump" '"prefixlen": 158' \
 		"bpftool shows the allowlist's keys by field (BTF)"
 	expect_delivered "$BW_B4" "$BW_RX4"
 	expect_delivered "$BW_B6" "$BW_RX6"
@@ -233,7 +233,7 @@ print(int("".join(b[2:] for b in reversed(v)), 16))') ||
 		fail "cannot read slot 0 of the exact tries"
 	bpftool map dump id "$id" >"$TMP_DIR/exact.dump" ||
 		fail "bpftool map dump id $id (the exact trie)"
-	assert_grep "$TMP_DIR/exact.dump" '"prefixlen": 127' \
+	assert_grep "$TMP_DIR/exact.dump" '"prefixlen": 159' \
 		"bpftool shows the exact trie's keys by field (BTF)"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_B6" "$BW_RX6" dropped_v6

@@ -59,6 +59,8 @@ ALL_TESTS="$ALL_TESTS $MTU_TESTS"
 # shellcheck source=list_tests.sh
 . "$TOP/tests/e2e/list_tests.sh"
 ALL_TESTS="$ALL_TESTS $LIST_TESTS"
+. "$TOP/tests/e2e/sizing_tests.sh"
+ALL_TESTS="$ALL_TESTS $SIZING_TESTS"
 
 summary()
 {

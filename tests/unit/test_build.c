@@ -389,6 +389,68 @@ BW_TEST(test_build_plan_limits)
 	ASSERT_EQ(plan.nblocks, BW_HDR_BLOCKS, "empty filter size");
 }
 
+/*
+ * The target rate survives a rebuild exactly: reload plans the next filter
+ * with the rate read back from the running one's info block. Filters of
+ * format 2 from before kept it in parts per billion; they still read.
+ */
+BW_TEST(test_build_fpr_kept)
+{
+	static const double rates[] = { 1e-12, 0.001, 1.0 / 3, 0.4999, 1e-300 };
+	struct bw_prefix p = { .family = BW_V4, .plen = 32 };
+	struct bw_plan plan, again;
+	struct bw_info info = {};
+	struct bw_list l;
+	char name[64];
+	void *mem;
+	size_t i;
+	int err;
+
+	bw_list_init(&l);
+	for (i = 0; i < 1000; i++) {
+		p.lo = (__u32)(0x0a000000 + i);
+		bw_list_push(&l, &p);
+	}
+	bw_list_finish(&l);
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		snprintf(name, sizeof(name), "fpr %g", rates[i]);
+		bw_info_set_fpr(&info, rates[i]);
+		ASSERT_TRUE(bw_info_fpr(&info) == rates[i], name);
+	}
+	mem = build(&l, 1e-12, 7, &plan, &err);
+	if (!ASSERT_OK(err, "build at 1e-12"))
+		goto out;
+	/* What reload reads from the running filter: block 1. */
+	memcpy(&info, (char *)mem + BW_BLOCK_BYTES, sizeof(info));
+	ASSERT_TRUE(bw_info_fpr(&info) == 1e-12, "1e-12 read back exactly");
+	free(mem);
+	mem = build(&l, bw_info_fpr(&info), 8, &again, &err);
+	if (ASSERT_OK(err, "rebuild at the rate read back"))
+		ASSERT_EQ(again.nblocks, plan.nblocks,
+			  "rebuild keeps the size");
+	free(mem);
+	/* The old form: parts per billion, top word zero. */
+	info.fpr_lo = 1000000;
+	info.fpr_hi = 0;
+	ASSERT_TRUE(bw_info_fpr(&info) == 0.001, "format 2: 0.1%");
+	info.fpr_lo = 1;
+	ASSERT_TRUE(bw_info_fpr(&info) == 1e-9, "format 2: 1 ppb");
+	info.fpr_lo = 0;
+	ASSERT_TRUE(bw_info_fpr(&info) == BW_DEFAULT_FPR, "no rate: default");
+	/* Not a rate the CLI would write: the default, not garbage. */
+	bw_info_set_fpr(&info, 0.75);
+	ASSERT_TRUE(bw_info_fpr(&info) == BW_DEFAULT_FPR, "0.75: default");
+	/* A subnormal rate could not be told from the old form. */
+	ASSERT_EQ(
+		bw_plan_filter(&l,
+			       &(struct bw_build_opts){
+				       .fpr = 1e-320, .flags = BW_F_MATCH_SRC },
+			       &again),
+		-EINVAL, "subnormal fpr refused");
+out:
+	bw_list_free(&l);
+}
+
 /* ---- (d) insert ---- */
 
 BW_TEST(test_build_insert)
