@@ -60,7 +60,7 @@ bw_bpffs_reset()
 # bw_topo_up PREFIX: sets BW_ID, BW_NS, BW_RX, BW_TX and builds the pair.
 bw_topo_up()
 {
-	local prefix=$1 a
+	local prefix=$1
 
 	BW_ID=$(printf '%04x' $((RANDOM % 65536)))
 	BW_NS=$prefix-$BW_ID
@@ -68,6 +68,15 @@ bw_topo_up()
 	BW_TX=bws-$BW_ID
 	ip netns add "$BW_NS" || return 1
 	ip -n "$BW_NS" link set dev lo up
+	bw_topo_pair
+}
+
+# bw_topo_pair: (re)makes the veth pair $BW_RX / $BW_TX, with its addresses,
+# between this namespace and $BW_NS (which must exist).
+bw_topo_pair()
+{
+	local a
+
 	ip link add "$BW_RX" address $BW_MAC_RX type veth \
 		peer name "$BW_TX" address $BW_MAC_TX netns "$BW_NS" || return 1
 	ip addr add $BW_RX4/24 dev "$BW_RX"

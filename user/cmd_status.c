@@ -87,14 +87,14 @@ static const char *attach_key(const struct bw_status_view *v)
 
 static void out_hook_state(const struct bw_status_view *v)
 {
-	if (!v->ifindex)
-		kv("state",
-		   "the interface is gone; 'bloomwall detach %s' removes the pins",
-		   v->iface);
-	else if (v->moved_to[0])
+	if (v->moved_to[0])
 		kv("state",
 		   "NOT attached here: the program pinned for %s runs on %s (renamed?)",
 		   v->iface, v->moved_to);
+	else if (!v->ifindex)
+		kv("state",
+		   "the interface is gone; 'bloomwall detach %s' removes the pins",
+		   v->iface);
 	else if (v->xdp_err)
 		kv("state", "unknown: %s", bw_errno_hint(v->xdp_err));
 	else if (!v->x.ours && v->x.prog_id)

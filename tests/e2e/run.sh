@@ -59,8 +59,12 @@ ALL_TESTS="$ALL_TESTS $MTU_TESTS"
 # shellcheck source=list_tests.sh
 . "$TOP/tests/e2e/list_tests.sh"
 ALL_TESTS="$ALL_TESTS $LIST_TESTS"
+# shellcheck source=sizing_tests.sh
 . "$TOP/tests/e2e/sizing_tests.sh"
 ALL_TESTS="$ALL_TESTS $SIZING_TESTS"
+# shellcheck source=iface_tests.sh
+. "$TOP/tests/e2e/iface_tests.sh"
+ALL_TESTS="$ALL_TESTS $IFACE_TESTS"
 
 summary()
 {
