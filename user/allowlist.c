@@ -13,6 +13,28 @@
 #include "bloomwall.h"
 #include "lpm.h"
 
+/* An older bloomwall's allowlist, read as it was keyed (lpm.h). */
+static int read_v1(int fd, struct bw_list *l)
+{
+	struct bw_lpm_key_v1 cur, next;
+	struct bw_prefix p;
+	void *prev = NULL;
+	int err;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		cur = next;
+		prev = &cur;
+		bw_lpm_prefix_of_v1(&cur, &p);
+		err = bw_list_push(l, &p);
+		if (err)
+			return err;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	bw_list_finish(l);
+	return 0;
+}
+
 int bw_allow_read(int fd, struct bw_list *l)
 {
 	struct bw_lpm_key cur, next;
@@ -20,6 +42,8 @@ int bw_allow_read(int fd, struct bw_list *l)
 	void *prev = NULL;
 	int err;
 
+	if (bw_lpm_is_v1(fd))
+		return read_v1(fd, l);
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		cur = next;
 		prev = &cur;

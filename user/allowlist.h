@@ -15,7 +15,10 @@
 
 #include "list.h"
 
-/* Every entry of an allowlist trie, into l (initialised), finished. */
+/*
+ * Every entry of an allowlist trie, into l (initialised), finished; also of
+ * one an older bloomwall keyed without the family (lpm.h).
+ */
 int bw_allow_read(int fd, struct bw_list *l);
 
 /* A new allowlist trie holding l's entries: its fd, or -errno. */

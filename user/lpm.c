@@ -200,6 +200,32 @@ static __u32 map_key_size(int fd)
 	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.key_size;
 }
 
+bool bw_lpm_is_v1(int fd)
+{
+	return map_key_size(fd) == sizeof(struct bw_lpm_key_v1);
+}
+
+void bw_lpm_prefix_of_v1(const struct bw_lpm_key_v1 *k, struct bw_prefix *p)
+{
+	static const __u8 mapped[12] = { [10] = 0xff, [11] = 0xff };
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	if (k->prefixlen >= 96 && !memcmp(k->addr, mapped, sizeof(mapped))) {
+		p->family = BW_V4;
+		for (i = 12; i < 16; i++)
+			p->lo = p->lo << 8 | k->addr[i];
+		p->plen = (__u8)(k->prefixlen - 96);
+		return;
+	}
+	p->family = BW_V6;
+	for (i = 0; i < 8; i++) {
+		p->hi = p->hi << 8 | k->addr[i];
+		p->lo = p->lo << 8 | k->addr[8 + i];
+	}
+	p->plen = (__u8)(k->prefixlen > 128 ? 128 : k->prefixlen);
+}
+
 int bw_lpm_pin_check(int fd, const char *iface, const char *name)
 {
 	__u32 ksize = 0, slot;

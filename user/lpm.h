@@ -81,4 +81,20 @@ int bw_lpm_match(int fd, const struct bw_prefix *addr);
  */
 int bw_lpm_pin_check(int fd, const char *iface, const char *name);
 
+/*
+ * The key of bloomwall's tries before the family was part of it: the
+ * prefix length and 16 address bytes, IPv4 as ::ffff:a.b.c.d with its
+ * length plus 96. A program whose allowlist has it is an older bloomwall's.
+ */
+struct bw_lpm_key_v1 {
+	__u32 prefixlen;
+	__u8 addr[16];
+};
+
+/* Whether the trie fd has the older key (struct bw_lpm_key_v1). */
+bool bw_lpm_is_v1(int fd);
+
+/* The prefix of an older key. */
+void bw_lpm_prefix_of_v1(const struct bw_lpm_key_v1 *k, struct bw_prefix *p);
+
 #endif /* __BW_LPM_H */

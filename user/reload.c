@@ -338,6 +338,49 @@ static void say_allowlist(const char *iface, const struct bw_list *l,
 	bw_out_close_object();
 }
 
+/*
+ * The running program is an older bloomwall's, whose tries are keyed
+ * without the family: the new program gets tries of today's key, the
+ * allowlist's entries carried over (unless --allow replaces them), and an
+ * exact tries' map of its own.
+ */
+static int upgrade_tries(const struct bw_running *r, bool keep_allow,
+			 struct bw_maps *maps)
+{
+	struct bw_list old;
+	int tmpl, outer, err = 0;
+
+	bw_list_init(&old);
+	if (keep_allow)
+		err = bw_allow_read(r->maps.allow, &old);
+	if (!err && keep_allow) {
+		err = bw_allow_create(&old);
+		if (err >= 0) {
+			close(maps->allow);
+			maps->allow = err;
+			err = 0;
+		}
+	}
+	tmpl = err ? -1 : bw_lpm_create("exact_tmpl", 1);
+	outer = tmpl < 0 ? tmpl : bw_exact_outer_create(tmpl);
+	if (tmpl >= 0)
+		close(tmpl);
+	if (!err && outer < 0)
+		err = outer;
+	if (!err) {
+		close(maps->exact);
+		maps->exact = outer;
+		pr_warn("note: %s: its program was an older bloomwall's; the allowlist (%zu %s) and the exact tries now have the family in their keys\n",
+			r->iface, old.n4 + old.n6,
+			bw_plural(old.n4 + old.n6, "entry", "entries"));
+	} else {
+		pr_warn("%s: cannot upgrade the older bloomwall's tries: %s\n",
+			r->iface, bw_errno_hint(err));
+	}
+	bw_list_free(&old);
+	return err;
+}
+
 /* Under the lock: the hook's program, read again, is replaced. */
 static int swap_locked(struct reload_ctx *c)
 {
@@ -349,12 +392,15 @@ static int swap_locked(struct reload_ctx *c)
 	size_t added = 0, removed = 0;
 	int err;
 
-	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_REPAIR, &r);
+	err = bw_running_open(rq->iface, rq->ifindex,
+			      BW_RUN_REPAIR | BW_RUN_OLD_OK, &r);
 	if (err)
 		return err;
 	err = rebase(c, &r);
 	if (!err)
 		err = bw_prog_maps(r.prog_fd, &maps);
+	if (!err && r.old_tries)
+		err = upgrade_tries(&r, !rq->args->nallow, &maps);
 	if (!err && rq->args->nallow)
 		err = new_allowlist(c, &r, &maps, &added, &removed);
 	if (!err) {
@@ -381,7 +427,7 @@ int bw_reload(const struct bw_reload_req *rq)
 
 	bw_list_init(&c.allow);
 	/* Lists are read and the filter built before the lock is taken. */
-	err = bw_running_open(rq->iface, rq->ifindex, 0, &r);
+	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_OLD_OK, &r);
 	if (err)
 		return err;
 	read_settings(&r, &c.st);

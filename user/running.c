@@ -78,10 +78,11 @@ int bw_running_open(const char *iface, int ifindex, unsigned int flags,
 	err = bw_prog_maps(r->prog_fd, &r->maps);
 	if (!err)
 		err = bw_prog_header(r->prog_fd, &r->prog_hdr);
-	/* Tries of an older key layout would silently never match. */
-	if (!err && !(flags & BW_RUN_OLD_OK) &&
-	    (bw_lpm_pin_check(r->maps.allow, iface, BW_PIN_ALLOW) ||
-	     bw_lpm_pin_check(r->maps.exact, iface, BW_PIN_EXACT))) {
+	/* Tries of an older key would silently never match the new keys. */
+	r->old_tries = !err && bw_lpm_is_v1(r->maps.allow);
+	if (r->old_tries && !(flags & BW_RUN_OLD_OK)) {
+		pr_warn("%s: its program was attached by an older bloomwall (allowlist and exact tries keyed without the family); 'bloomwall reload %s LIST...' upgrades it\n",
+			iface, iface);
 		bw_running_close(r);
 		return -ESTALE;
 	}

@@ -30,6 +30,7 @@ struct bw_running {
 	struct bw_filter_map filter; /* the program's filter, mapped */
 	int filter_err; /* 0, or why the filter cannot be read (-EINVAL) */
 	struct bw_hdr prog_hdr; /* the header it was loaded with (.rodata) */
+	bool old_tries; /* its tries have an older bloomwall's key (lpm.h) */
 };
 
 #define BW_RUNNING_INIT                                             \
@@ -44,8 +45,9 @@ struct bw_running {
 /* Make the pins name what runs, saying so (mutating verbs, under the lock). */
 #define BW_RUN_REPAIR (1U << 2)
 /*
- * Open a program whose tries have an older key layout too (detach, status);
- * without it such a program is refused with what to do.
+ * Open a program whose tries have an older bloomwall's key too (detach,
+ * status, and reload, which upgrades them); without it such a program is
+ * refused with what to do.
  */
 #define BW_RUN_OLD_OK (1U << 3)
 

@@ -317,3 +317,49 @@ out:
 	if (cur >= 0)
 		close(cur);
 }
+
+/*
+ * An older bloomwall's allowlist (keys without the family) is read as it
+ * was keyed, so that a reload carries its entries over into a trie of
+ * today's key: IPv4 from ::ffff:a.b.c.d with its length less 96, IPv6 as
+ * it is.
+ */
+BW_TEST(test_allow_read_v1)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
+	struct bw_lpm_key_v1 k4 = {
+		.prefixlen = 96 + 24,
+		.addr = { [10] = 0xff, [11] = 0xff, 10, 7, 7 }
+	};
+	struct bw_lpm_key_v1 k6 = {
+		.prefixlen = 48, .addr = { 0x20, 0x01, 0x0d, 0xb8, 0, 0x2a }
+	};
+	struct bw_prefix want4 = { .family = BW_V4,
+				   .lo = 0x0a070700,
+				   .plen = 24 };
+	struct bw_prefix want6 = { .family = BW_V6,
+				   .hi = 0x20010db8002a0000ULL,
+				   .plen = 48 };
+	struct bw_list l;
+	__u8 one = 1;
+	int old;
+
+	bw_list_init(&l);
+	old = bpf_map_create(BPF_MAP_TYPE_LPM_TRIE, "old_allow",
+			     sizeof(struct bw_lpm_key_v1), 1, 16, &opts);
+	if (!ASSERT_GE(old, 0, "old trie"))
+		goto out;
+	ASSERT_TRUE(bw_lpm_is_v1(old), "the older key is told apart");
+	if (!ASSERT_OK(bpf_map_update_elem(old, &k4, &one, BPF_ANY), "k4") ||
+	    !ASSERT_OK(bpf_map_update_elem(old, &k6, &one, BPF_ANY), "k6"))
+		goto out;
+	if (!ASSERT_OK(bw_allow_read(old, &l), "read the older trie"))
+		goto out;
+	ASSERT_EQ(l.n4 + l.n6, 2, "both entries");
+	ASSERT_TRUE(bw_list_has(&l, &want4), "10.7.7.0/24 as IPv4");
+	ASSERT_TRUE(bw_list_has(&l, &want6), "2001:db8:0:2a::/48 as IPv6");
+out:
+	bw_list_free(&l);
+	if (old >= 0)
+		close(old);
+}
