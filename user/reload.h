@@ -31,6 +31,7 @@ struct bw_build_args {
 	bool enforce; /* reload only: leave monitor mode */
 	bool mask_host_bits;
 	bool verify;
+	bool forget_added; /* reload only: drop the entries kept from add */
 	/* --max-lengths per family; 0 when not given */
 	unsigned int max_lengths[BW_FAMILIES];
 	const char *allow[BW_MAX_ALLOW_FILES]; /* --allow FILE, in order */
@@ -61,12 +62,19 @@ struct bw_reload_req {
 	const struct bw_build_args *args;
 	const char *const *lists;
 	int nlists;
+	/* Kept adds to leave out of the new filter (bloomwall remove). */
+	const struct bw_prefix *remove;
+	size_t nremove;
 };
 
 /*
- * Rebuilds iface's filter from the lists, with the running filter's
- * settings unless args change them, and swaps it in under the lock. A
- * failure at any step leaves the running filter as it was, and says so.
+ * Rebuilds iface's filter from the lists and the entries the running
+ * filter keeps from 'bloomwall add' (none with args->forget_added; less
+ * r->remove), with the running filter's settings unless args change them,
+ * and swaps it in under the lock; the kept adds go into the new filter's
+ * records. If the running filter changed while the build ran (an add),
+ * builds again under the lock. A failure at any step leaves the running
+ * filter as it was, and says so.
  */
 int bw_reload(const struct bw_reload_req *r);
 

@@ -61,6 +61,9 @@ ALL_TESTS="$ALL_TESTS $MTU_TESTS"
 ALL_TESTS="$ALL_TESTS $LIST_TESTS"
 . "$TOP/tests/e2e/sizing_tests.sh"
 ALL_TESTS="$ALL_TESTS $SIZING_TESTS"
+# shellcheck source=adds_tests.sh
+. "$TOP/tests/e2e/adds_tests.sh"
+ALL_TESTS="$ALL_TESTS $ADDS_TESTS"
 
 summary()
 {
