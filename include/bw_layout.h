@@ -17,6 +17,8 @@
  *   block 1                 struct bw_info  what only the CLI reads (counts)
  *   block 2 ...             regions of struct bw_block, one per target prefix
  *                           length per family, in header order
+ *   block region_end[7] ... (optional) the record area: what the CLI keeps
+ *                           with the filter (struct bw_rec_area, below)
  *
  * The data path never reads block 0: the CLI copies the header into the
  * program's .rodata when it loads the program for this filter. Block 0 is
@@ -153,6 +155,73 @@ struct bw_lpm_key {
 /* Verify mode keeps two exact tries: the live one and the next one. */
 #define BW_EXACT_SLOTS 2
 
+/*
+ * The record area: blocks after the last region (from block
+ * hdr->region_end[BW_REGIONS - 1] on, to the end of the map) that only the
+ * CLI reads, so what it keeps about a filter (the entries added at run
+ * time, the lists and options it was built from) is swapped in with the
+ * filter in the same atomic step, and dies with it. The data path never
+ * reads past its regions. A filter without the area ends at its last
+ * region, or has only zero blocks there.
+ *
+ *   block region_end[7]     struct bw_rec_area
+ *   the blocks after it     the records, bytes records_len, back to back:
+ *                           each a struct bw_rec_head, then len bytes of
+ *                           body, then zeros to the next multiple of 8
+ *
+ * A reader skips record types it does not know (by len), so a new type
+ * needs no new version; a change to an existing type's body does. Every
+ * length is bounded by the map's size: a reader refuses an area whose
+ * lengths point past it.
+ */
+#define BW_REC_MAGIC 0x43455242 /* "BREC" read as a little-endian __u32 */
+#define BW_REC_VERSION 1
+#define BW_REC_ALIGN 8
+
+struct bw_rec_area {
+	__u32 magic;
+	__u16 version;
+	__u16 pad;
+	__u32 nrecords;
+	__u32 pad2;
+	__u64 records_len; /* bytes of records after this block */
+};
+
+struct bw_rec_head {
+	__u16 type;  /* enum bw_rec_type */
+	__u16 flags; /* zero: for later use */
+	__u32 len;   /* bytes of the body that follows, unpadded */
+};
+
+enum bw_rec_type {
+	/* Entries added by 'bloomwall add': an array of struct bw_rec_prefix. */
+	BW_REC_ADDED = 1,
+	/* The build options of the filter: one struct bw_rec_build. */
+	BW_REC_BUILD = 2,
+	/* One list file the filter was built from: its path, no NUL. */
+	BW_REC_LIST = 3,
+};
+
+/* A prefix of either family; addr in network byte order, IPv4 first 4. */
+struct bw_rec_prefix {
+	__u8 family; /* BW_V4 or BW_V6 */
+	__u8 plen;
+	__u8 pad[6];
+	__u8 addr[16];
+};
+
+/* The options a rebuild without new lists reuses (not the seed). */
+struct bw_rec_build {
+	__u64 fpr_bits; /* the --fpr double's bits, host order */
+	__u16 flags;	/* BW_F_MATCH_*, BW_F_MONITOR, BW_F_VERIFY */
+	__u8 max_lengths[BW_FAMILIES]; /* 0: the default */
+	__u8 opts;		       /* BW_REC_OPT_* */
+	__u8 pad[3];
+};
+
+#define BW_REC_OPT_MASK_HOST_BITS (1U << 0)
+#define BW_REC_OPT_SKIP_INVALID (1U << 1)
+
 /* Map names, the same in the BPF object, the pins and bpftool's listing. */
 #define BW_MAP_BLOCKS blocks
 #define BW_MAP_STATS stats
@@ -184,6 +253,12 @@ _Static_assert(sizeof(struct bw_lpm_key) == 24, "struct bw_lpm_key size");
 _Static_assert(__builtin_offsetof(struct bw_lpm_key, addr) * 8 ==
 		       32 + BW_LPM_ADDR_OFFSET,
 	       "the address starts BW_LPM_ADDR_OFFSET bits into the prefix");
+_Static_assert(sizeof(struct bw_rec_area) <= BW_BLOCK_BYTES,
+	       "struct bw_rec_area fits its block");
+_Static_assert(sizeof(struct bw_rec_head) == BW_REC_ALIGN &&
+		       sizeof(struct bw_rec_prefix) % BW_REC_ALIGN == 0 &&
+		       sizeof(struct bw_rec_build) % BW_REC_ALIGN == 0,
+	       "records stay 8-byte aligned");
 /* region_end holds block numbers up to BW_MAX_BLOCKS in a __u32. */
 _Static_assert(BW_MAX_BLOCKS <= 0xffffffffU - BW_HDR_BLOCKS,
 	       "block numbers fit region_end");

@@ -210,6 +210,8 @@ static const struct {
 	{ "allow", BW_NEED_IDS | BW_NEED_HOOK },
 	{ "unallow", BW_NEED_IDS | BW_NEED_HOOK },
 	{ "add", BW_NEED_IDS | BW_NEED_HOOK },
+	/* remove rebuilds and swaps, as reload does. */
+	{ "remove", BW_NEED_IDS | BW_NEED_HOOK },
 	{ "detach", BW_NEED_IDS | BW_NEED_HOOK },
 	{ "status", BW_NEED_IDS },
 	{ "query", BW_NEED_IDS },

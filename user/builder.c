@@ -4,15 +4,21 @@
  * its bytes. No bpf() calls (see builder.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builder.h"
 #include "log.h"
 
+/* The files, then more entries (NULL: none), sorted and de-duplicated. */
 static int load_files(const char *const *files, int n,
-		      const struct bw_list_opts *lo, struct bw_list *l)
+		      const struct bw_list_opts *lo,
+		      const struct bw_prefix *more, size_t nmore,
+		      struct bw_list *l)
 {
+	size_t j;
 	int i, err;
 
 	/* Each failure, read errors included, was said with its file name. */
@@ -20,6 +26,13 @@ static int load_files(const char *const *files, int n,
 		err = bw_list_load(l, files[i], lo);
 		if (err)
 			return err;
+	}
+	for (j = 0; j < nmore; j++) {
+		err = bw_list_push(l, &more[j]);
+		if (err) {
+			pr_warn("bloomwall: no memory for the entries added at run time\n");
+			return err;
+		}
 	}
 	bw_list_finish(l);
 	return 0;
@@ -38,6 +51,57 @@ void bw_build_free(struct bw_build *b)
 {
 	bw_list_free(&b->keys);
 	bw_list_free(&b->exact);
+	bw_records_free(&b->rec);
+}
+
+/* A list by its absolute path: a rebuild may run from another directory. */
+static int record_lists(const struct bw_build_req *req, struct bw_records *r)
+{
+	char **abs = calloc(req->nlists ?: 1, sizeof(*abs));
+	int i, err;
+
+	if (!abs)
+		return -ENOMEM;
+	for (i = 0; i < req->nlists; i++)
+		if (strcmp(req->lists[i], "-"))
+			abs[i] = realpath(req->lists[i], NULL);
+	for (i = 0; i < req->nlists; i++)
+		if (!abs[i])
+			abs[i] = strdup(req->lists[i]);
+	for (i = 0; i < req->nlists && abs[i]; i++)
+		;
+	err = i < req->nlists
+		      ? -ENOMEM
+		      : bw_records_set_lists(r, (const char *const *)abs,
+					     req->nlists);
+	for (i = 0; i < req->nlists; i++)
+		free(abs[i]);
+	free(abs);
+	return err;
+}
+
+/* What the filter was built from, for its record area. */
+static int make_records(const struct bw_build_req *req, struct bw_records *r)
+{
+	struct bw_rec_build *rb = &r->build;
+	size_t i;
+	int f, err;
+
+	bw_records_init(r);
+	r->have_build = true;
+	memcpy(&rb->fpr_bits, &req->opts.fpr, sizeof(rb->fpr_bits));
+	rb->flags = req->opts.flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST |
+				       BW_F_MONITOR | BW_F_VERIFY);
+	for (f = 0; f < BW_FAMILIES; f++)
+		rb->max_lengths[f] = (__u8)req->cidr.max_lengths[f];
+	rb->opts = (req->mask_host_bits ? BW_REC_OPT_MASK_HOST_BITS : 0) |
+		   (req->skip_invalid ? BW_REC_OPT_SKIP_INVALID : 0);
+	err = record_lists(req, r);
+	for (i = 0; !err && i < req->nadded; i++)
+		err = bw_records_add(r, &req->added[i]) < 0 ? -ENOMEM : 0;
+	if (err)
+		pr_warn("%s: no memory for the filter's records\n", req->label);
+	return err;
 }
 
 static void explain_plan_error(int err, const struct bw_build_req *req)
@@ -101,7 +165,9 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 	memset(b, 0, sizeof(*b));
 	bw_list_init(&b->keys);
 	bw_list_init(&b->exact);
-	err = load_files(req->lists, req->nlists, &lo, &b->exact);
+	err = load_files(req->lists, req->nlists, &lo, req->added, req->nadded,
+			 &b->exact);
+
 	if (!err) {
 		err = bw_cidr_prepare(&b->exact, &req->cidr, &b->keys, &st);
 		if (err && err != -E2BIG)
@@ -112,6 +178,8 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 		warn_everything(req, &b->sum, &st);
 		err = plan(req, &st, b);
 	}
+	if (!err)
+		err = make_records(req, &b->rec);
 	b->sum.duplicates = b->exact.duplicates;
 	b->sum.skipped = b->exact.skipped;
 	/*
@@ -127,9 +195,16 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 	return err;
 }
 
+__u32 bw_build_blocks(const struct bw_build *b)
+{
+	return b->plan.nblocks + bw_records_blocks(&b->rec);
+}
+
 void bw_build_fill(const struct bw_build *b, void *mem)
 {
 	bw_fill_filter(mem, &b->plan, &b->keys);
+	/* Sized by bw_build_blocks: it fits. */
+	bw_records_write(mem, bw_build_blocks(b), &b->rec);
 }
 
 int bw_load_allow(const char *label, const char *const *files, int n,
@@ -139,7 +214,7 @@ int bw_load_allow(const char *label, const char *const *files, int n,
 				   .mask_host_bits = mask_host_bits };
 	int err;
 
-	err = load_files(files, n, &lo, l);
+	err = load_files(files, n, &lo, NULL, 0, l);
 	if (err) {
 		pr_warn("%s: the allowlist is not usable; nothing changed\n",
 			label);

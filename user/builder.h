@@ -8,7 +8,10 @@
  * A build reads every list, merges and expands the prefixes to at most
  * --max-lengths target lengths per family (cidr.h), sizes the filter
  * (bloom.h) and keeps, for verify mode, the merged prefix set: the entries
- * an exact trie needs to confirm every hit.
+ * an exact trie needs to confirm every hit. After the Bloom part the
+ * filter records what it was built from (records.h): the entries added at
+ * run time it was given, the list files (absolute paths) and the options,
+ * so that a later rebuild (bloomwall remove) can build it again.
  *
  * Errors are printed where they are known ("file:line: reason" for a bad
  * line, "LABEL: reason" for the rest) and returned as -errno.
@@ -23,6 +26,7 @@
 #include "bloom.h"
 #include "cidr.h"
 #include "list.h"
+#include "records.h"
 
 struct bw_build_req {
 	const char *label;	  /* what messages name: the interface */
@@ -32,6 +36,9 @@ struct bw_build_req {
 	struct bw_cidr_opts cidr;  /* --max-lengths */
 	bool skip_invalid;
 	bool mask_host_bits;
+	/* Entries kept from 'bloomwall add', built in as list entries are. */
+	const struct bw_prefix *added;
+	size_t nadded;
 	__u8 exact_slot;  /* verify mode: the slot the new trie goes into */
 	__u64 generation; /* of the new filter */
 };
@@ -48,7 +55,9 @@ struct bw_build_summary {
 };
 
 struct bw_build {
-	struct bw_plan plan;  /* header, info and size of the filter */
+	struct bw_plan plan; /* header, info and size of the Bloom part */
+	/* The record area: the added entries, the lists and options. */
+	struct bw_records rec;
 	struct bw_list keys;  /* the keys at their target lengths */
 	struct bw_list exact; /* verify mode: the merged prefixes, else empty */
 	struct bw_build_summary sum;
@@ -63,7 +72,10 @@ void bw_build_req_init(struct bw_build_req *req, const char *label);
  */
 int bw_build_plan(const struct bw_build_req *req, struct bw_build *b);
 
-/* Writes b's filter into mem: zeroed, b->plan.nblocks blocks. */
+/* Blocks of b's filter: the Bloom part, then the record area. */
+__u32 bw_build_blocks(const struct bw_build *b);
+
+/* Writes b's filter into mem: zeroed, bw_build_blocks(b) blocks. */
 void bw_build_fill(const struct bw_build *b, void *mem);
 
 void bw_build_free(struct bw_build *b);

@@ -42,6 +42,7 @@ enum bw_opt_id {
 	BW_OPT_ALLOW,
 	BW_OPT_VERIFY,
 	BW_OPT_LINK,
+	BW_OPT_FORGET_ADDED,
 };
 
 /* What the options of any verb parse into; each verb reads its own. */
@@ -92,8 +93,8 @@ struct bw_verb {
 };
 
 extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
-	bw_verb_query, bw_verb_add, bw_verb_allow, bw_verb_unallow,
-	bw_verb_detach;
+	bw_verb_query, bw_verb_add, bw_verb_remove, bw_verb_allow,
+	bw_verb_unallow, bw_verb_detach;
 
 /* Parses a verb's options and positionals into a; 1 when --help was shown. */
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * bloomwall add IFACE ADDR|CIDR...: sets the entries' bits in the running
- * filter in place, a prefix as the keys that cover it at one of the
- * filter's target lengths. Bits only go from 0 to 1 (atomic OR), so packets judged
- * meanwhile see a key either not yet added or added, never half-removed.
+ * bloomwall add IFACE ADDR|CIDR...: sets the entries' bits in a copy of
+ * the running filter, a prefix as the keys that cover it at one of the
+ * filter's target lengths, records the entries in the copy's record area
+ * (records.h) and swaps the copy in: the entries and their record go in
+ * together or not at all, and every later rebuild builds them in.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "output.h"
 #include "lpm.h"
 #include "pin.h"
+#include "records.h"
 #include "reload.h"
 #include "running.h"
 
@@ -115,7 +117,8 @@ struct add_ctx {
 	const struct bw_args *a;
 	const struct bw_prefix *keys;
 	const struct add_plan *plan;
-	__u32 *fresh; /* per entry: keys that set a bit */
+	__u32 *fresh;		      /* per entry: keys that set a bit */
+	const struct bw_records *rec; /* the copy's records, entries added */
 	double worst; /* highest estimated rate of a region touched */
 	__u64 generation, entries;
 };
@@ -160,6 +163,9 @@ static int insert_all(void *mem, __u32 nblocks, void *arg)
 	}
 	info->source_entries += added;
 	c->generation = info->generation;
+	/* Sized for it by add_locked: cannot fail. */
+	if (bw_records_write(mem, nblocks, c->rec))
+		return -E2BIG;
 	c->entries = info->entries;
 	c->worst = added ? worst_fpr(c, mem) : 0.0;
 	return 0;
@@ -201,6 +207,7 @@ static void say_added(const struct add_ctx *c, const struct bw_info *before)
 	bw_out_int("total", "%lld added to filter ", a->npos);
 	bw_out_u64("generation", "generation %llu", c->generation);
 	bw_out_u64("entries", " (now %'llu entries)\n", c->entries);
+	bw_out_u64("added_kept", NULL, c->rec->nadded);
 	/* Past twice its target, the operator should rebuild. */
 	if (c->worst > 2 * target)
 		pr_warn("%s: the filter is now past its target false-positive rate (about %.3g%% where it was sized for %.3g%%): rebuild it with 'bloomwall reload' and the entries in a LIST\n",
@@ -242,20 +249,46 @@ static int add_exact(const struct bw_running *r, const struct bw_args *a,
 	return err;
 }
 
+/*
+ * The running filter's records with every entry asked for (those already
+ * in the filter too: a false positive of this filter may not be one of
+ * the next build), and the blocks the copy needs beyond the running one's.
+ */
+static int keep_entries(const struct add_ctx *c, const struct bw_running *r,
+			struct bw_records *rec, __u32 *extra)
+{
+	__u32 need;
+	int i, err;
+
+	err = bw_running_records(r, rec);
+	for (i = 0; !err && i < c->a->npos; i++)
+		err = bw_records_add(rec, &c->keys[i]) < 0 ? -ENOMEM : 0;
+	if (err)
+		return err;
+	need = bw_records_start(r->filter.mem) + bw_records_blocks(rec);
+	*extra = need > r->filter.nblocks ? need - r->filter.nblocks : 0;
+	return 0;
+}
+
 /* Under the lock: plan against the running filter, change a copy, swap. */
 static int add_locked(struct add_ctx *c, struct add_plan *plan)
 {
 	const struct bw_args *a = c->a;
 	struct bw_edit e = { .edit = insert_all, .ctx = c, .allow_fd = -1 };
+	struct bw_records rec;
 	struct bw_running r;
 	struct bw_info before;
 	int err;
 
+	bw_records_init(&rec);
+	c->rec = &rec;
 	err = bw_running_open(a->iface, a->ifindex, BW_RUN_REPAIR, &r);
 	if (!err)
 		err = bw_running_need_filter(&r);
 	if (!err)
 		err = plan_all(a, r.filter.mem, c->keys, plan);
+	if (!err)
+		err = keep_entries(c, &r, &rec, &e.extra_blocks);
 	if (!err)
 		err = add_exact(&r, a, c->keys);
 	if (!err) {
@@ -265,6 +298,7 @@ static int add_locked(struct add_ctx *c, struct add_plan *plan)
 	if (!err)
 		say_added(c, &before);
 	bw_running_close(&r);
+	bw_records_free(&rec);
 	return err;
 }
 
@@ -303,15 +337,17 @@ const struct bw_verb bw_verb_add = {
 	.details =
 		"No rebuild from the lists: the addresses' bits are set in a copy of the\n"
 		"running filter, which replaces it in one step (a killed add changes\n"
-		"nothing), and its entry count grows. The next 'bloomwall reload' builds\n"
-		"from the LIST files only, so put lasting entries there too. Removing needs\n"
-		"a reload.\n"
+		"nothing), and its entry count grows. The entries are kept with the filter:\n"
+		"every later rebuild ('bloomwall reload', 'bloomwall remove') builds them in\n"
+		"with the lists' until 'bloomwall remove IFACE ADDR' takes one out (or\n"
+		"'reload --forget-added' all); 'bloomwall status' counts them.\n"
 		"A prefix is added as the keys that cover it exactly at the filter's\n"
 		"shortest target length at or below it (see status), up to 65536 keys; in\n"
 		"verify mode it also goes into the running exact trie as it is. A /0 (every\n"
 		"address of a family) is refused: put it in a LIST and reload if it is meant.\n"
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"added\"|\"already\",\n"
-		"\"keys\", \"new_keys\", \"prefix\"}], \"added\", \"total\", \"generation\", \"entries\"}.\n",
+		"\"keys\", \"new_keys\", \"prefix\"}], \"added\", \"total\", \"generation\", \"entries\",\n"
+		"\"added_kept\"}.\n",
 	.opts = NULL,
 	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
 	.run = do_add,

@@ -14,6 +14,8 @@
 static const struct bw_opt reload_only_opts[] = {
 	{ "enforce", BW_OPT_ENFORCE, NULL,
 	  "drop matching packets (leave monitor mode)" },
+	{ "forget-added", BW_OPT_FORGET_ADDED, NULL,
+	  "leave out the entries kept from 'bloomwall add'" },
 	{ 0 },
 };
 
@@ -43,14 +45,17 @@ const struct bw_verb bw_verb_reload = {
 	.details =
 		"The new filter replaces the running one in a single update: the interface\n"
 		"is never without a filter. If any list fails (missing file, bad line, out\n"
-		"of memory), the running filter stays exactly as it was. Counters are kept;\n"
-		"entries added with 'bloomwall add' are gone unless they are in a LIST.\n"
+		"of memory), the running filter stays exactly as it was. Counters are kept.\n"
+		"Entries added with 'bloomwall add' are kept: built into the new filter\n"
+		"with the lists' (an add that races the reload too), until 'bloomwall\n"
+		"remove' takes them out or --forget-added leaves them all out.\n"
 		"Monitor/enforce, --match and --fpr carry over (a fresh seed is drawn unless\n"
 		"--seed); --verify does not: a reload without it turns verify mode off.\n"
 		"--allow replaces the allowlist (new entries are added before old ones go);\n"
 		"without --allow the allowlist stays as it is.\n"
 		"With --json: {\"iface\", \"filter\": {the build's figures}, \"verify\", \"swap\":\n"
-		"{\"generation\", \"replaces\", \"verify\"}, \"allow\"}; see bloomwall(8).\n",
+		"{\"generation\", \"replaces\", \"verify\"}, \"allow\", \"added_kept\",\n"
+		"\"added_forgotten\"}; see bloomwall(8).\n",
 	.opts = reload_opts,
 	.pos = { .rest = "LIST", .min_rest = 1, .rest_many = true },
 	.run = do_reload,

@@ -298,6 +298,18 @@ static void out_tries(const struct bw_status_view *v)
 		kv_bytes("memory exact trie", NULL, v->exact_mem);
 }
 
+/* Entries kept from add: built into every rebuild until removed. */
+static void out_kept(const struct bw_status_view *v)
+{
+	if (v->added_kept >= 0) {
+		kv_u64("added entries kept", "added_kept", v->added_kept);
+		return;
+	}
+	kv("added entries kept",
+	   "unknown: the record area is malformed (the next reload drops it)");
+	bw_out_null("added_kept", NULL);
+}
+
 static void out_filter(const struct bw_status_view *v)
 {
 	bw_out_text("  Filter\n");
@@ -324,6 +336,7 @@ static void out_filter(const struct bw_status_view *v)
 	kv("match", "%s address", match_name(v->hdr.flags));
 	bw_out_string("match", NULL, match_name(v->hdr.flags));
 	kv_u64("entries", "entries", v->info.entries);
+	out_kept(v);
 	out_cidr(v);
 	kv("blocks", "%'u (%'llu bytes)", v->nblocks,
 	   (unsigned long long)v->nblocks * BW_BLOCK_BYTES);

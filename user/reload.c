@@ -12,6 +12,7 @@
 #include "lpm.h"
 #include "output.h"
 #include "pin.h"
+#include "records.h"
 #include "reload.h"
 #include "running.h"
 
@@ -172,7 +173,7 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b)
 	err = bw_build_plan(req, &bd);
 	if (err)
 		return err;
-	err = bw_filter_create(bd.plan.nblocks, &b->filter);
+	err = bw_filter_create(bw_build_blocks(&bd), &b->filter);
 	if (!err)
 		bw_build_fill(&bd, b->filter.mem);
 	if (!err && (req->opts.flags & BW_F_VERIFY))
@@ -250,9 +251,37 @@ static double settings_fpr(const struct running_settings *st)
 struct reload_ctx {
 	const struct bw_reload_req *r;
 	struct running_settings st;
+	struct bw_records kept; /* the adds built in: the running ones, less */
+	size_t forgot;	      /* kept adds left out (--forget-added, remove) */
 	struct bw_list allow; /* --allow: the new allowlist */
 	struct bw_built b;
 };
+
+/* The running filter's kept adds, less those the reload leaves out. */
+static int read_kept(struct reload_ctx *c, const struct bw_running *r)
+{
+	const struct bw_reload_req *rq = c->r;
+	struct bw_records *k = &c->kept;
+	long i;
+	size_t j;
+	int err;
+
+	bw_records_free(k);
+	err = bw_running_records(r, k);
+	c->forgot = 0;
+	if (!err && rq->args->forget_added) {
+		c->forgot = k->nadded;
+		k->nadded = 0;
+	}
+	for (j = 0; !err && j < rq->nremove; j++) {
+		i = bw_records_find(k, &rq->remove[j]);
+		if (i >= 0) {
+			bw_records_drop(k, (size_t)i);
+			c->forgot++;
+		}
+	}
+	return err;
+}
 
 static int build(struct reload_ctx *c)
 {
@@ -269,6 +298,8 @@ static int build(struct reload_ctx *c)
 			       c->st.info.generation + 1);
 	/* The other slot: the running filter's trie stays until the swap. */
 	req.exact_slot = !c->st.hdr.exact_slot;
+	req.added = c->kept.added;
+	req.nadded = c->kept.nadded;
 	return bw_build_lists(&req, &c->b);
 }
 
@@ -281,14 +312,24 @@ static int build(struct reload_ctx *c)
 static int rebase(struct reload_ctx *c, const struct bw_running *r)
 {
 	struct running_settings now;
+	struct bw_records built = c->kept;
 	struct bw_hdr *hdr = c->b.filter.mem;
 	struct bw_info *info =
 		(void *)((char *)c->b.filter.mem + BW_BLOCK_BYTES);
+	bool same;
+	int err;
 
 	if (r->prog_id == c->st.prog_id)
 		return 0;
 	read_settings(r, &now);
-	if (now.hdr.flags != c->st.hdr.flags ||
+	/* An add (or a remove) swapped in meanwhile: its entries count. */
+	bw_records_init(&c->kept);
+	err = read_kept(c, r);
+	same = bw_records_same_added(&built, &c->kept);
+	bw_records_free(&built);
+	if (err)
+		return err;
+	if (!same || now.hdr.flags != c->st.hdr.flags ||
 	    settings_fpr(&now) != settings_fpr(&c->st) ||
 	    now.allow_entries != c->st.allow_entries ||
 	    now.hdr.exact_slot == hdr->exact_slot) {
@@ -381,6 +422,24 @@ static int upgrade_tries(const struct bw_running *r, bool keep_allow,
 	return err;
 }
 
+/* "IFACE: 3 entries added at run time kept"; JSON added_kept, forgotten. */
+static void say_kept(const struct reload_ctx *c)
+{
+	const char *iface = c->r->iface;
+
+	bw_out_u64("added_kept", NULL, c->kept.nadded);
+	bw_out_u64("added_forgotten", NULL, c->forgot);
+	if (c->kept.nadded)
+		bw_out_text(
+			"%s: %'zu %s added at run time kept ('bloomwall remove %s ADDR...' takes one out)\n",
+			iface, c->kept.nadded,
+			bw_plural(c->kept.nadded, "entry", "entries"), iface);
+	if (c->forgot)
+		bw_out_text("%s: %'zu %s added at run time left out\n", iface,
+			    c->forgot,
+			    bw_plural(c->forgot, "entry", "entries"));
+}
+
 /* Under the lock: the hook's program, read again, is replaced. */
 static int swap_locked(struct reload_ctx *c)
 {
@@ -413,6 +472,8 @@ static int swap_locked(struct reload_ctx *c)
 	}
 	if (!err && rq->args->nallow)
 		say_allowlist(rq->iface, &c->allow, added, removed);
+	if (!err)
+		say_kept(c);
 	bw_maps_close(&maps);
 	bw_running_close(&r);
 	return err;
@@ -431,8 +492,9 @@ int bw_reload(const struct bw_reload_req *rq)
 	if (err)
 		return err;
 	read_settings(&r, &c.st);
+	err = read_kept(&c, &r);
 	bw_running_close(&r);
-	if (a->nallow)
+	if (!err && a->nallow)
 		err = bw_load_allow(rq->iface, a->allow, a->nallow,
 				    a->mask_host_bits, &c.allow);
 	if (!err) {
@@ -447,38 +509,6 @@ int bw_reload(const struct bw_reload_req *rq)
 	}
 	bw_built_close(&c.b);
 	bw_list_free(&c.allow);
-	return err;
-}
-
-/* ---- changes to the running filter --------------------------------------- */
-
-int bw_swap_running(const struct bw_running *r, const struct bw_edit *e)
-{
-	struct bw_filter_map copy = BW_FILTER_MAP_INIT;
-	struct bw_maps maps = BW_MAPS_INIT;
-	struct bw_installer in;
-	int err;
-
-	err = bw_filter_clone(&r->filter, e->extra_blocks, &copy);
-	if (!err)
-		err = bw_prog_maps(r->prog_fd, &maps);
-	if (!err && e->allow_fd >= 0) {
-		close(maps.allow);
-		maps.allow = dup(e->allow_fd);
-		err = maps.allow < 0 ? -errno : 0;
-	}
-	if (!err && e->allow_fd >= 0)
-		bw_set_allow_flag(copy.mem, e->allow_on);
-	if (!err && e->edit)
-		err = e->edit(copy.mem, copy.nblocks, e->ctx);
-	if (!err) {
-		bw_hook_installer(r, &in);
-		err = bw_filter_commit(&maps, &copy, &in);
-		if (err)
-			pr_warn("%s: cannot swap in the changed filter: %s\n",
-				r->iface, bw_errno_hint(err));
-	}
-	bw_maps_close(&maps);
-	bw_filter_close(&copy);
+	bw_records_free(&c.kept);
 	return err;
 }

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The reload operation, one for every verb that changes the running
- * filter: build the new filter from lists into a new filter map (and, in
+ * The reload operation: build the new filter from lists into a new filter
+ * map (and, in
  * verify mode, its exact trie), stage, swap it in on the interface (swap.h)
- * and report. `reload` uses all of it; `attach` its build step; `add`,
- * `allow` and `unallow` its swap of a changed copy of the running filter.
+ * and report. `reload` and `remove` use all of it; `attach` its build step.
  */
 #ifndef __BW_RELOAD_H
 #define __BW_RELOAD_H
@@ -31,6 +30,7 @@ struct bw_build_args {
 	bool enforce; /* reload only: leave monitor mode */
 	bool mask_host_bits;
 	bool verify;
+	bool forget_added; /* reload only: drop the entries kept from add */
 	/* --max-lengths per family; 0 when not given */
 	unsigned int max_lengths[BW_FAMILIES];
 	const char *allow[BW_MAX_ALLOW_FILES]; /* --allow FILE, in order */
@@ -61,33 +61,21 @@ struct bw_reload_req {
 	const struct bw_build_args *args;
 	const char *const *lists;
 	int nlists;
+	/* Kept adds to leave out of the new filter (bloomwall remove). */
+	const struct bw_prefix *remove;
+	size_t nremove;
 };
 
 /*
- * Rebuilds iface's filter from the lists, with the running filter's
- * settings unless args change them, and swaps it in under the lock. A
- * failure at any step leaves the running filter as it was, and says so.
+ * Rebuilds iface's filter from the lists and the entries the running
+ * filter keeps from 'bloomwall add' (none with args->forget_added; less
+ * r->remove), with the running filter's settings unless args change them,
+ * and swaps it in under the lock; the kept adds go into the new filter's
+ * records. If the running filter changed while the build ran (an add),
+ * builds again under the lock. A failure at any step leaves the running
+ * filter as it was, and says so.
  */
 int bw_reload(const struct bw_reload_req *r);
 
-struct bw_running;
-
-/* A change to the running filter: made on a copy that is swapped in. */
-struct bw_edit {
-	/* Changes the copy (nblocks, extra_blocks of them new); 0 or -errno. */
-	int (*edit)(void *mem, __u32 nblocks, void *ctx);
-	void *ctx;
-	__u32 extra_blocks;
-	int allow_fd;  /* >= 0: the new program's allowlist instead */
-	bool allow_on; /* with allow_fd: whether it has entries */
-};
-
-/*
- * Swaps in a copy of r's running filter with e applied, and a program for
- * it, in place of r's program: one atomic step, so a killed command leaves
- * the old filter whole. The caller holds the lock. On failure nothing has
- * changed (said).
- */
-int bw_swap_running(const struct bw_running *r, const struct bw_edit *e);
 
 #endif /* __BW_RELOAD_H */

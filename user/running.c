@@ -15,6 +15,7 @@
 #include "log.h"
 #include "lpm.h"
 #include "pin.h"
+#include "records.h"
 #include "running.h"
 
 int bw_explain_not_attached(const char *iface)
@@ -119,6 +120,25 @@ int bw_running_need_filter(const struct bw_running *r)
 					 : bw_errno_hint(r->filter_err),
 		r->iface);
 	return r->filter_err;
+}
+
+int bw_running_records(const struct bw_running *r, struct bw_records *rec)
+{
+	int err;
+
+	bw_records_init(rec);
+	if (r->filter_err)
+		return 0;
+	err = bw_records_read(r->filter.mem, r->filter.nblocks, rec);
+	if (err == -EINVAL) {
+		pr_warn("warning: %s: the running filter's record area is malformed; taken as empty: entries added at run time, if any, are not kept\n",
+			r->iface);
+		return 0;
+	}
+	if (err)
+		pr_warn("%s: cannot read the running filter's records: %s\n",
+			r->iface, bw_errno_hint(err));
+	return err;
 }
 
 /* ---- pins ---------------------------------------------------------------- */

@@ -77,6 +77,16 @@ static inline struct bw_info *bw_running_info(const struct bw_running *r)
 	return (struct bw_info *)((char *)r->filter.mem + BW_BLOCK_BYTES);
 }
 
+struct bw_records;
+
+/*
+ * The running filter's record area (records.h) into rec: empty for a
+ * filter without one or one not readable (filter_err); a malformed area is
+ * taken as empty with a warning that its runtime adds are lost. 0 or
+ * -ENOMEM (said).
+ */
+int bw_running_records(const struct bw_running *r, struct bw_records *rec);
+
 /* Says that iface runs no bloomwall program and what to do; -ENOENT. */
 int bw_explain_not_attached(const char *iface);
 

@@ -11,6 +11,7 @@
 #include "lpm.h"
 #include "pin.h"
 #include "prog.h"
+#include "records.h"
 #include "running.h"
 #include "status_view.h"
 
@@ -84,6 +85,20 @@ static void gather_regions(struct bw_status_view *v, const void *mem)
 	}
 }
 
+/* Read only to count: a malformed area is shown, not warned about. */
+static void gather_records(struct bw_status_view *v,
+			   const struct bw_filter_map *m)
+{
+	struct bw_records rec;
+
+	if (bw_records_read(m->mem, m->nblocks, &rec)) {
+		v->added_kept = -1;
+		return;
+	}
+	v->added_kept = (long long)rec.nadded;
+	bw_records_free(&rec);
+}
+
 static void gather_filter(struct bw_status_view *v, const struct bw_running *r)
 {
 	const struct bw_filter_map *m = &r->filter;
@@ -97,6 +112,7 @@ static void gather_filter(struct bw_status_view *v, const struct bw_running *r)
 	memcpy(&v->hdr, m->mem, sizeof(v->hdr));
 	memcpy(&v->info, (char *)m->mem + BW_BLOCK_BYTES, sizeof(v->info));
 	gather_regions(v, m->mem);
+	gather_records(v, m);
 }
 
 /* Entries and memory of a trie; both < 0 when fd is not one. */

@@ -45,6 +45,8 @@ struct bw_status_view {
 	int nrows;
 	struct bw_region_row rows[BW_REGIONS];
 	double fam_fpr[BW_FAMILIES]; /* < 0: no region in the family */
+	/* Entries kept from 'bloomwall add'; < 0 when the area is malformed */
+	long long added_kept;
 	long long filter_mem; /* memlock of the filter map, < 0 unknown */
 	/* Tries: entries and memory; < 0 when there is none (or unreadable) */
 	long long allow_entries, allow_mem;

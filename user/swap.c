@@ -171,3 +171,36 @@ int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 	clear_old_slots(s, hdr->exact_slot, verify);
 	return 0;
 }
+
+/* ---- changes to the running filter --------------------------------------- */
+
+int bw_swap_running(const struct bw_running *r, const struct bw_edit *e)
+{
+	struct bw_filter_map copy = BW_FILTER_MAP_INIT;
+	struct bw_maps maps = BW_MAPS_INIT;
+	struct bw_installer in;
+	int err;
+
+	err = bw_filter_clone(&r->filter, e->extra_blocks, &copy);
+	if (!err)
+		err = bw_prog_maps(r->prog_fd, &maps);
+	if (!err && e->allow_fd >= 0) {
+		close(maps.allow);
+		maps.allow = dup(e->allow_fd);
+		err = maps.allow < 0 ? -errno : 0;
+	}
+	if (!err && e->allow_fd >= 0)
+		bw_set_allow_flag(copy.mem, e->allow_on);
+	if (!err && e->edit)
+		err = e->edit(copy.mem, copy.nblocks, e->ctx);
+	if (!err) {
+		bw_hook_installer(r, &in);
+		err = bw_filter_commit(&maps, &copy, &in);
+		if (err)
+			pr_warn("%s: cannot swap in the changed filter: %s\n",
+				r->iface, bw_errno_hint(err));
+	}
+	bw_maps_close(&maps);
+	bw_filter_close(&copy);
+	return err;
+}

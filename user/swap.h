@@ -5,7 +5,9 @@
  * program loaded for the new filter replaces the running one on the hook
  * (or, in the tests, in a program run by hand); the exact trie and the
  * allowlist entries are staged before and cleaned up after, in the order
- * that never shows a packet a half-applied state.
+ * that never shows a packet a half-applied state. A change to the running
+ * filter (add, allow, unallow) is made on a copy that is swapped in the
+ * same way (bw_swap_running).
  */
 #ifndef __BW_SWAP_H
 #define __BW_SWAP_H
@@ -97,5 +99,23 @@ void bw_say_unchanged(const char *iface, __u64 generation);
  * counts and cleared only once the trie is empty.
  */
 void bw_set_allow_flag(void *filter_mem, bool on);
+
+/* A change to the running filter: made on a copy that is swapped in. */
+struct bw_edit {
+	/* Changes the copy (nblocks, extra_blocks of them new); 0 or -errno. */
+	int (*edit)(void *mem, __u32 nblocks, void *ctx);
+	void *ctx;
+	__u32 extra_blocks;
+	int allow_fd;  /* >= 0: the new program's allowlist instead */
+	bool allow_on; /* with allow_fd: whether it has entries */
+};
+
+/*
+ * Swaps in a copy of r's running filter with e applied, and a program for
+ * it, in place of r's program: one atomic step, so a killed command leaves
+ * the old filter whole. The caller holds the lock. On failure nothing has
+ * changed (said).
+ */
+int bw_swap_running(const struct bw_running *r, const struct bw_edit *e);
 
 #endif /* __BW_SWAP_H */

@@ -102,6 +102,9 @@ crash_setup()
 	unallow)
 		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
 			--allow "$TMP_DIR/allow_a.txt" "$TMP_DIR/a.txt" ;;
+	remove)
+		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
+			"$TMP_DIR/a.txt" && "$BLOOMWALL" add "$BW_RX" "$BW_B4" ;;
 	*)
 		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
 			"$TMP_DIR/a.txt" ;;
@@ -115,6 +118,7 @@ crash_cmd()
 	attach) echo "attach $BW_RX --mode native ${SEED[*]} $TMP_DIR/a.txt" ;;
 	reload) echo "reload $BW_RX ${SEED[*]} $TMP_DIR/b.txt" ;;
 	add) echo "add $BW_RX $BW_B4" ;;
+	remove) echo "remove $BW_RX $BW_B4" ;;
 	allow) echo "allow $BW_RX $BW_A4" ;;
 	unallow) echo "unallow $BW_RX $BW_A4" ;;
 	detach) echo "detach $BW_RX" ;;
@@ -219,6 +223,7 @@ test_crash_sweep()
 	crash_verb attach none "$listed"
 	crash_verb reload "$listed" "A:pass B:drop C:pass"
 	crash_verb add "$listed" "A:drop B:drop C:pass"
+	crash_verb remove "A:drop B:drop C:pass" "$listed"
 	crash_verb allow "$listed" "A:pass B:pass C:pass"
 	crash_verb unallow "A:pass B:pass C:pass" "$listed"
 	crash_verb detach "$listed" none

@@ -65,6 +65,9 @@ ALL_TESTS="$ALL_TESTS $SIZING_TESTS"
 # shellcheck source=iface_tests.sh
 . "$TOP/tests/e2e/iface_tests.sh"
 ALL_TESTS="$ALL_TESTS $IFACE_TESTS"
+# shellcheck source=adds_tests.sh
+. "$TOP/tests/e2e/adds_tests.sh"
+ALL_TESTS="$ALL_TESTS $ADDS_TESTS"
 
 summary()
 {

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The record area after a filter's regions (user/records.c): what is
+ * written reads back the same, a filter with or without an area passes
+ * bw_filter_check, and a truncated or hostile area is refused (-EINVAL)
+ * without reading past the map, whatever its lengths say.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bloom.h"
+#include "bloomwall.h"
+#include "list.h"
+#include "records.h"
+#include "test_helpers.h"
+
+/* A small filter image with room for `extra` blocks after its regions. */
+static void *filter(__u32 extra, __u32 *tail)
+{
+	struct bw_build_opts o = { .fpr = 0.001,
+				   .seed = 7,
+				   .flags = BW_F_MATCH_SRC };
+	struct bw_list_opts lo = { .allow_cidr = true };
+	char err[BW_ERRLEN];
+	struct bw_plan plan;
+	struct bw_list l;
+	void *mem = NULL;
+
+	bw_list_init(&l);
+	bw_list_parse_line(&l, "10.0.0.1", &lo, err, sizeof(err));
+	bw_list_parse_line(&l, "2001:db8::/48", &lo, err, sizeof(err));
+	bw_list_finish(&l);
+	if (!bw_plan_filter(&l, &o, &plan)) {
+		mem = calloc(plan.nblocks + extra, BW_BLOCK_BYTES);
+		if (mem)
+			bw_fill_filter(mem, &plan, &l);
+		*tail = plan.nblocks;
+	}
+	bw_list_free(&l);
+	return mem;
+}
+
+static struct bw_prefix pfx(const char *s)
+{
+	char err[BW_ERRLEN];
+	struct bw_prefix p;
+
+	memset(&p, 0, sizeof(p));
+	bw_parse_prefix(s, &p, err, sizeof(err));
+	return p;
+}
+
+static const char *const entries[] = { "10.0.0.9",    "10.1.0.0/16",
+				       "2001:db8::5", "2001:db8:1::/48",
+				       "0.0.0.0/0",   "::/0" };
+#define NENTRIES (sizeof(entries) / sizeof(entries[0]))
+
+/* Every kind of record, an unknown type among them. */
+static void sample(struct bw_records *r)
+{
+	static const char *const lists[] = { "/etc/bloomwall/a.txt",
+					     "/srv/lists/spamhaus-drop.txt" };
+	/* Type 99, 5 bytes of body padded to 8: what a later bloomwall adds. */
+	static const __u8 unknown[16] = { 99, 0,   0,	0,   5,	  0,  0,
+					  0,  'h', 'e', 'l', 'l', 'o' };
+	double fpr = 1e-12;
+	size_t i;
+
+	bw_records_init(r);
+	for (i = 0; i < NENTRIES; i++) {
+		struct bw_prefix p = pfx(entries[i]);
+
+		bw_records_add(r, &p);
+	}
+	r->have_build = true;
+	memcpy(&r->build.fpr_bits, &fpr, sizeof(fpr));
+	r->build.flags = BW_F_MATCH_DST | BW_F_VERIFY;
+	r->build.max_lengths[BW_V4] = 2;
+	r->build.opts = BW_REC_OPT_SKIP_INVALID;
+	bw_records_set_lists(r, lists, 2);
+	r->other = malloc(sizeof(unknown));
+	memcpy(r->other, unknown, sizeof(unknown));
+	r->other_len = r->other_cap = sizeof(unknown);
+	r->nother = 1;
+}
+
+BW_TEST(test_records_round_trip)
+{
+	struct bw_records w, r, again;
+	__u32 tail = 0, n;
+	void *mem, *copy;
+	double fpr;
+	size_t i;
+
+	sample(&w);
+	n = bw_records_blocks(&w);
+	mem = filter(n, &tail);
+	if (!ASSERT_OK_PTR(mem, "filter"))
+		goto out;
+	ASSERT_OK(bw_records_write(mem, tail + n, &w), "write");
+	ASSERT_EQ(bw_records_start(mem), tail,
+		  "the area starts after the regions");
+	ASSERT_OK(bw_filter_check(mem, tail + n), "a filter with an area");
+	ASSERT_OK(bw_records_read(mem, tail + n, &r), "read");
+	ASSERT_TRUE(bw_records_same_added(&w, &r), "added entries read back");
+	ASSERT_EQ(r.nadded, NENTRIES, "added count");
+	ASSERT_TRUE(r.have_build, "build record");
+	memcpy(&fpr, &r.build.fpr_bits, sizeof(fpr));
+	ASSERT_TRUE(fpr == 1e-12, "fpr exactly");
+	ASSERT_EQ(r.build.flags, BW_F_MATCH_DST | BW_F_VERIFY, "flags");
+	ASSERT_EQ(r.build.max_lengths[BW_V4], 2, "max lengths");
+	ASSERT_EQ(r.build.opts, BW_REC_OPT_SKIP_INVALID, "opts");
+	ASSERT_EQ(r.nlists, 2, "lists");
+	for (i = 0; i < 2 && (int)i < r.nlists; i++)
+		ASSERT_STREQ(r.lists[i], w.lists[i], "list path");
+	ASSERT_EQ(r.nother, 1, "unknown record kept");
+	ASSERT_EQ(r.other_len, 16, "unknown record's bytes");
+	/* Written again (as add does), the area is the same bytes. */
+	copy = calloc(tail + n, BW_BLOCK_BYTES);
+	if (ASSERT_OK_PTR(copy, "copy")) {
+		memcpy(copy, mem, (size_t)tail * BW_BLOCK_BYTES);
+		ASSERT_OK(bw_records_write(copy, tail + n, &r), "write again");
+		ASSERT_EQ(
+			memcmp(copy, mem, (size_t)(tail + n) * BW_BLOCK_BYTES),
+			0, "the same bytes");
+		free(copy);
+	}
+	/* No room: refused, nothing read past the end. */
+	ASSERT_EQ(bw_records_write(mem, tail + n - 1, &w), -E2BIG, "no room");
+	/* An empty set writes zeros: no area, as a filter without one. */
+	bw_records_init(&again);
+	ASSERT_OK(bw_records_write(mem, tail + n, &again), "write nothing");
+	ASSERT_OK(bw_records_read(mem, tail + n, &again), "read zeros");
+	ASSERT_EQ(again.nadded + again.nlists + again.have_build, 0, "empty");
+	bw_records_free(&r);
+	free(mem);
+out:
+	bw_records_free(&w);
+}
+
+BW_TEST(test_records_none)
+{
+	struct bw_records r;
+	__u32 tail = 0;
+	void *mem = filter(3, &tail);
+
+	if (!ASSERT_OK_PTR(mem, "filter"))
+		return;
+	ASSERT_OK(bw_filter_check(mem, tail), "a filter without an area");
+	ASSERT_OK(bw_records_read(mem, tail, &r), "no area: nothing kept");
+	ASSERT_EQ(r.nadded, 0, "no adds");
+	ASSERT_OK(bw_records_read(mem, tail + 3, &r), "zero blocks: no area");
+	ASSERT_EQ(r.nadded + r.nlists, 0, "nothing");
+	free(mem);
+}
+
+BW_TEST(test_records_add_drop)
+{
+	struct bw_prefix a = pfx("10.0.0.1"), b = pfx("10.0.0.0/24");
+	struct bw_records r, s;
+
+	bw_records_init(&r);
+	bw_records_init(&s);
+	ASSERT_EQ(bw_records_add(&r, &a), 1, "new");
+	ASSERT_EQ(bw_records_add(&r, &a), 0, "no duplicate");
+	ASSERT_EQ(bw_records_add(&r, &b), 1, "a prefix is another entry");
+	ASSERT_EQ(bw_records_find(&r, &b), 1, "found");
+	bw_records_add(&s, &a);
+	ASSERT_FALSE(bw_records_same_added(&r, &s), "differ");
+	bw_records_drop(&r, 1);
+	ASSERT_EQ(bw_records_find(&r, &b), -1, "dropped");
+	ASSERT_TRUE(bw_records_same_added(&r, &s), "same");
+	bw_records_free(&r);
+	bw_records_free(&s);
+}
+
+/* The area's header and first record head of a filter written by sample(). */
+struct hostile {
+	void *mem;
+	__u32 tail, nblocks;
+	struct bw_rec_area *area;
+	__u8 *recs;
+};
+
+static bool hostile_init(struct hostile *h)
+{
+	struct bw_records w;
+	__u32 n;
+
+	sample(&w);
+	n = bw_records_blocks(&w);
+	h->mem = filter(n, &h->tail);
+	h->nblocks = h->tail + n;
+	if (h->mem)
+		bw_records_write(h->mem, h->nblocks, &w);
+	bw_records_free(&w);
+	if (!h->mem)
+		return false;
+	h->area = (void *)((char *)h->mem + (size_t)h->tail * BW_BLOCK_BYTES);
+	h->recs = (__u8 *)h->area + BW_BLOCK_BYTES;
+	return true;
+}
+
+static int read_status(const struct hostile *h, __u32 nblocks)
+{
+	struct bw_records r;
+	int err = bw_records_read(h->mem, nblocks, &r);
+
+	bw_records_free(&r);
+	return err;
+}
+
+/* Cut short anywhere (the map, or the records' length): refused. */
+BW_TEST(test_records_truncated)
+{
+	struct hostile h;
+	__u64 len, cut;
+	__u32 n;
+	int bad = 0;
+
+	if (!ASSERT_TRUE(hostile_init(&h), "filter"))
+		return;
+	ASSERT_OK(read_status(&h, h.nblocks), "whole");
+	for (n = h.tail + 1; n < h.nblocks; n++)
+		bad += read_status(&h, n) != -EINVAL;
+	ASSERT_EQ(bad, 0, "maps cut short that read");
+	len = h.area->records_len;
+	for (cut = 0; cut < len; cut += BW_REC_ALIGN) {
+		h.area->records_len = cut;
+		bad += read_status(&h, h.nblocks) != -EINVAL;
+	}
+	h.area->records_len = len;
+	ASSERT_EQ(bad, 0, "records cut short that read");
+	free(h.mem);
+}
+
+/* One field set to a hostile value: refused, and the area is left as it is. */
+static void refuse(struct hostile *h, void *field, const void *val, size_t size,
+		   const char *name)
+{
+	__u8 saved[16];
+
+	memcpy(saved, field, size);
+	memcpy(field, val, size);
+	ASSERT_EQ(read_status(h, h->nblocks), -EINVAL, name);
+	memcpy(field, saved, size);
+}
+
+BW_TEST(test_records_hostile)
+{
+	const __u64 huge64 = ~0ULL;
+	const __u32 huge = ~0U, three = 3, odd = 23;
+	const __u16 one = 1, v9 = 9;
+	const __u8 plen33 = 33, fam7 = 7;
+	struct bw_rec_prefix *p;
+	struct hostile h;
+
+	if (!ASSERT_TRUE(hostile_init(&h), "filter"))
+		return;
+	/* sample() writes the added entries first, the /32 first of them. */
+	p = (void *)(h.recs + sizeof(struct bw_rec_head));
+	refuse(&h, &h.area->magic, &huge, 4, "magic");
+	refuse(&h, &h.area->version, &v9, 2, "version");
+	refuse(&h, &h.area->records_len, &huge64, 8,
+	       "records_len past the map");
+	refuse(&h, &h.area->nrecords, &huge, 4, "nrecords past the records");
+	refuse(&h, &h.area->nrecords, &three, 4, "nrecords short");
+	refuse(&h, h.recs + 2, &one, 2, "flags set");
+	refuse(&h, h.recs + 4, &huge, 4, "a record's len past the area");
+	refuse(&h, h.recs + 4, &odd, 4, "added entries of a partial size");
+	refuse(&h, &p->plen, &plen33, 1, "an IPv4 /33");
+	refuse(&h, &p->family, &fam7, 1, "family 7");
+	/* The second: 10.1.0.0/16. */
+	refuse(&h, &p[1].addr[3], &fam7, 1, "host bits set");
+	ASSERT_OK(read_status(&h, h.nblocks), "restored");
+	free(h.mem);
+}
+
+/* Random areas under a valid header: read or refused, never past the map. */
+BW_TEST(test_records_random)
+{
+	__u32 tail = 0, i, j, nblocks = 0, ok = 0;
+	struct bw_rec_area *a;
+	struct bw_records r;
+	__u8 *blk;
+	void *mem;
+	int err, odd = 0;
+
+	mem = filter(16, &tail);
+	if (!ASSERT_OK_PTR(mem, "filter"))
+		return;
+	srand(1);
+	blk = (__u8 *)mem + (size_t)tail * BW_BLOCK_BYTES;
+	a = (void *)blk;
+	for (i = 0; i < 20000; i++) {
+		nblocks = tail + 1 + (__u32)rand() % 16;
+		for (j = 0; j < 16 * BW_BLOCK_BYTES; j++)
+			blk[j] = (__u8)rand();
+		a->magic = BW_REC_MAGIC;
+		a->version = BW_REC_VERSION;
+		a->records_len =
+			(__u64)(rand() % (16 * BW_BLOCK_BYTES)) & ~7ULL;
+		a->nrecords = (__u32)rand() % 8;
+		/* Mostly small types and lengths: deeper into the parser. */
+		for (j = 0; j < 4; j++) {
+			__u8 *hd = blk + BW_BLOCK_BYTES + 32 * j;
+
+			hd[0] = (__u8)(1 + rand() % 4);
+			hd[1] = hd[2] = hd[3] = hd[6] = hd[7] = 0;
+			hd[4] = (__u8)(rand() % 32);
+			hd[5] = 0;
+		}
+		err = bw_records_read(mem, nblocks, &r);
+		if (!err)
+			ok++;
+		else if (err != -EINVAL)
+			odd++;
+		if (!err && r.nadded * sizeof(struct bw_rec_prefix) >
+				    (nblocks - tail) * (size_t)BW_BLOCK_BYTES)
+			odd++;
+		bw_records_free(&r);
+	}
+	ASSERT_EQ(odd, 0, "reads other than ok or -EINVAL, or beyond the map");
+	printf("  random areas: %u of 20000 read as valid\n", ok);
+	free(mem);
+}

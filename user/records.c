@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * A filter's record area: read (checked against the map's size), changed
+ * in memory, written back (records.h).
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "records.h"
+
+void bw_records_init(struct bw_records *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void bw_records_free(struct bw_records *r)
+{
+	int i;
+
+	for (i = 0; i < r->nlists; i++)
+		free(r->lists[i]);
+	free(r->lists);
+	free(r->added);
+	free(r->other);
+	bw_records_init(r);
+}
+
+__u32 bw_records_start(const void *mem)
+{
+	return ((const struct bw_hdr *)mem)->region_end[BW_REGIONS - 1];
+}
+
+static size_t padded(size_t len)
+{
+	return (len + BW_REC_ALIGN - 1) & ~(size_t)(BW_REC_ALIGN - 1);
+}
+
+/* ---- prefixes ------------------------------------------------------------ */
+
+static void prefix_to_rec(const struct bw_prefix *p, struct bw_rec_prefix *o)
+{
+	__u64 hi = htobe64(p->hi), lo = htobe64(p->lo);
+	__u32 v4 = htobe32((__u32)p->lo);
+
+	memset(o, 0, sizeof(*o));
+	o->family = p->family;
+	o->plen = p->plen;
+	if (p->family == BW_V4) {
+		memcpy(o->addr, &v4, sizeof(v4));
+	} else {
+		memcpy(o->addr, &hi, sizeof(hi));
+		memcpy(o->addr + 8, &lo, sizeof(lo));
+	}
+}
+
+/* Only what add could have written: a valid length, no host bits. */
+static int prefix_from_rec(const struct bw_rec_prefix *o, struct bw_prefix *p)
+{
+	__u64 hi, lo, mhi, mlo;
+	__u32 v4;
+
+	memset(p, 0, sizeof(*p));
+	p->family = o->family;
+	p->plen = o->plen;
+	if (o->family == BW_V4) {
+		if (o->plen > 32)
+			return -EINVAL;
+		memcpy(&v4, o->addr, sizeof(v4));
+		p->lo = be32toh(v4);
+		mlo = o->plen ? ~0ULL << (32 - o->plen) : 0;
+		return p->lo & ~mlo & 0xffffffffULL ? -EINVAL : 0;
+	}
+	if (o->family != BW_V6 || o->plen > 128)
+		return -EINVAL;
+	memcpy(&hi, o->addr, sizeof(hi));
+	memcpy(&lo, o->addr + 8, sizeof(lo));
+	p->hi = be64toh(hi);
+	p->lo = be64toh(lo);
+	mhi = o->plen >= 64 ? ~0ULL : (o->plen ? ~0ULL << (64 - o->plen) : 0);
+	mlo = o->plen <= 64 ? 0 : ~0ULL << (128 - o->plen);
+	return (p->hi & ~mhi) || (p->lo & ~mlo) ? -EINVAL : 0;
+}
+
+static bool same_prefix(const struct bw_prefix *a, const struct bw_prefix *b)
+{
+	return a->family == b->family && a->plen == b->plen && a->hi == b->hi &&
+	       a->lo == b->lo;
+}
+
+long bw_records_find(const struct bw_records *r, const struct bw_prefix *p)
+{
+	size_t i;
+
+	for (i = 0; i < r->nadded; i++)
+		if (same_prefix(&r->added[i], p))
+			return (long)i;
+	return -1;
+}
+
+static int push_added(struct bw_records *r, const struct bw_prefix *p)
+{
+	struct bw_prefix *n;
+	size_t cap;
+
+	if (r->nadded == r->cap) {
+		cap = r->cap ? 2 * r->cap : 16;
+		n = realloc(r->added, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		r->added = n;
+		r->cap = cap;
+	}
+	r->added[r->nadded++] = *p;
+	return 0;
+}
+
+int bw_records_add(struct bw_records *r, const struct bw_prefix *p)
+{
+	int err;
+
+	if (bw_records_find(r, p) >= 0)
+		return 0;
+	err = push_added(r, p);
+	return err ?: 1;
+}
+
+void bw_records_drop(struct bw_records *r, size_t i)
+{
+	if (i >= r->nadded)
+		return;
+	memmove(&r->added[i], &r->added[i + 1],
+		(r->nadded - i - 1) * sizeof(r->added[0]));
+	r->nadded--;
+}
+
+bool bw_records_same_added(const struct bw_records *a,
+			   const struct bw_records *b)
+{
+	size_t i;
+
+	if (a->nadded != b->nadded)
+		return false;
+	for (i = 0; i < a->nadded; i++)
+		if (!same_prefix(&a->added[i], &b->added[i]))
+			return false;
+	return true;
+}
+
+int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n)
+{
+	char **l = calloc(n ?: 1, sizeof(*l));
+	int i;
+
+	if (!l)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		l[i] = strndup(lists[i], BW_REC_PATH_MAX);
+		if (!l[i])
+			break;
+	}
+	if (i < n) {
+		while (i--)
+			free(l[i]);
+		free(l);
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->nlists; i++)
+		free(r->lists[i]);
+	free(r->lists);
+	r->lists = l;
+	r->nlists = n;
+	return 0;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
+{
+	struct bw_rec_prefix o;
+	struct bw_prefix p;
+	__u32 off;
+	int err;
+
+	if (len % sizeof(o))
+		return -EINVAL;
+	for (off = 0; off < len; off += sizeof(o)) {
+		memcpy(&o, body + off, sizeof(o));
+		err = prefix_from_rec(&o, &p) ?: push_added(r, &p);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int read_list(struct bw_records *r, const __u8 *body, __u32 len)
+{
+	char **l;
+
+	if (!len || len > BW_REC_PATH_MAX || memchr(body, '\0', len))
+		return -EINVAL;
+	l = realloc(r->lists, (r->nlists + 1) * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	r->lists = l;
+	l[r->nlists] = strndup((const char *)body, len);
+	if (!l[r->nlists])
+		return -ENOMEM;
+	r->nlists++;
+	return 0;
+}
+
+/* Kept as it is: a newer bloomwall's record survives an add or an allow. */
+static int keep_other(struct bw_records *r, const __u8 *rec, size_t len)
+{
+	size_t cap = r->other_cap;
+	void *n;
+
+	/* Doubling: an area of a million tiny records reads in linear time. */
+	while (cap < r->other_len + len)
+		cap = cap ? 2 * cap : 256;
+	if (cap != r->other_cap) {
+		n = realloc(r->other, cap);
+		if (!n)
+			return -ENOMEM;
+		r->other = n;
+		r->other_cap = cap;
+	}
+	memcpy((char *)r->other + r->other_len, rec, len);
+	r->other_len += len;
+	r->nother++;
+	return 0;
+}
+
+static int read_one(struct bw_records *r, const struct bw_rec_head *h,
+		    const __u8 *rec)
+{
+	const __u8 *body = rec + sizeof(*h);
+
+	switch (h->type) {
+	case BW_REC_ADDED:
+		return read_added(r, body, h->len);
+	case BW_REC_BUILD:
+		if (r->have_build || h->len != sizeof(r->build))
+			return -EINVAL;
+		memcpy(&r->build, body, sizeof(r->build));
+		r->have_build = true;
+		return 0;
+	case BW_REC_LIST:
+		return read_list(r, body, h->len);
+	default:
+		return keep_other(r, rec, sizeof(*h) + padded(h->len));
+	}
+}
+
+/* The records, len bytes that the caller checked lie inside the map. */
+static int read_records(struct bw_records *r, const __u8 *p, __u64 len,
+			__u32 nrecords)
+{
+	struct bw_rec_head h;
+	__u64 off = 0;
+	__u32 n;
+	int err;
+
+	for (n = 0; n < nrecords; n++) {
+		if (len - off < sizeof(h))
+			return -EINVAL;
+		memcpy(&h, p + off, sizeof(h));
+		if (h.flags || padded(h.len) > len - off - sizeof(h))
+			return -EINVAL;
+		err = read_one(r, &h, p + off);
+		if (err)
+			return err;
+		off += sizeof(h) + padded(h.len);
+	}
+	return off == len ? 0 : -EINVAL;
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const __u8 *b = p;
+
+	return !len || (!b[0] && !memcmp(b, b + 1, len - 1));
+}
+
+int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r)
+{
+	__u32 start = bw_records_start(mem);
+	const __u8 *blk = (const __u8 *)mem + (size_t)start * BW_BLOCK_BYTES;
+	struct bw_rec_area a;
+	__u64 room;
+	int err;
+
+	bw_records_init(r);
+	if (start > nblocks)
+		return -EINVAL;
+	if (start == nblocks)
+		return 0;
+	memcpy(&a, blk, sizeof(a));
+	if (!a.magic && all_zero(blk, BW_BLOCK_BYTES))
+		return 0;
+	room = (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES;
+	if (a.magic != BW_REC_MAGIC || a.version != BW_REC_VERSION ||
+	    a.records_len > room || a.records_len % BW_REC_ALIGN ||
+	    a.nrecords > a.records_len / sizeof(struct bw_rec_head))
+		return -EINVAL;
+	err = read_records(r, blk + BW_BLOCK_BYTES, a.records_len, a.nrecords);
+	if (err)
+		bw_records_free(r);
+	return err;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* Bytes of the records and their number. */
+static __u64 records_len(const struct bw_records *r, __u32 *n)
+{
+	__u64 len = r->other_len;
+	int i;
+
+	*n = r->nother;
+	if (r->nadded) {
+		len += sizeof(struct bw_rec_head) +
+		       r->nadded * sizeof(struct bw_rec_prefix);
+		++*n;
+	}
+	if (r->have_build) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->build);
+		++*n;
+	}
+	for (i = 0; i < r->nlists; i++) {
+		len += sizeof(struct bw_rec_head) + padded(strlen(r->lists[i]));
+		++*n;
+	}
+	return len;
+}
+
+__u32 bw_records_blocks(const struct bw_records *r)
+{
+	__u32 n;
+	__u64 len = records_len(r, &n);
+
+	if (!n)
+		return 0;
+	return 1 + (__u32)((len + BW_BLOCK_BYTES - 1) / BW_BLOCK_BYTES);
+}
+
+static __u8 *put_head(__u8 *p, __u16 type, size_t len)
+{
+	struct bw_rec_head h = { .type = type, .len = (__u32)len };
+
+	memcpy(p, &h, sizeof(h));
+	return p + sizeof(h);
+}
+
+int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
+{
+	__u32 start = bw_records_start(mem), need = bw_records_blocks(r);
+	__u8 *blk = (__u8 *)mem + (size_t)start * BW_BLOCK_BYTES, *p;
+	struct bw_rec_area a = { .magic = BW_REC_MAGIC,
+				 .version = BW_REC_VERSION };
+	struct bw_rec_prefix o;
+	size_t i, len;
+
+	if (start > nblocks || need > nblocks - start)
+		return -E2BIG;
+	memset(blk, 0, (size_t)(nblocks - start) * BW_BLOCK_BYTES);
+	if (!need)
+		return 0;
+	a.records_len = records_len(r, &a.nrecords);
+	memcpy(blk, &a, sizeof(a));
+	p = blk + BW_BLOCK_BYTES;
+	if (r->nadded) {
+		p = put_head(p, BW_REC_ADDED, r->nadded * sizeof(o));
+		for (i = 0; i < r->nadded; i++, p += sizeof(o)) {
+			prefix_to_rec(&r->added[i], &o);
+			memcpy(p, &o, sizeof(o));
+		}
+	}
+	if (r->have_build) {
+		p = put_head(p, BW_REC_BUILD, sizeof(r->build));
+		memcpy(p, &r->build, sizeof(r->build));
+		p += sizeof(r->build);
+	}
+	for (i = 0; i < (size_t)r->nlists; i++) {
+		len = strlen(r->lists[i]);
+		p = put_head(p, BW_REC_LIST, len);
+		memcpy(p, r->lists[i], len);
+		p += padded(len);
+	}
+	if (r->other_len)
+		memcpy(p, r->other, r->other_len);
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The record area a filter carries after its last region (the format is
+ * in include/bw_layout.h): the entries added at run time, the list files
+ * and build options it was built from, and any record of a type this
+ * bloomwall does not know, kept as it was. In plain memory, no bpf(): the
+ * same code reads a mmapped filter map and a test's buffer.
+ *
+ * A reader never trusts the area: every length is checked against the
+ * map's size before it is used, so a truncated or hostile area is refused
+ * (-EINVAL) in time bounded by the map's size, never read past its end.
+ */
+#ifndef __BW_RECORDS_H
+#define __BW_RECORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bloomwall.h"
+#include "list.h"
+
+/* Longest list path a record keeps (PATH_MAX). */
+#define BW_REC_PATH_MAX 4096
+
+struct bw_records {
+	struct bw_prefix *added; /* in the order they were added */
+	size_t nadded, cap;
+	bool have_build;
+	struct bw_rec_build build;
+	char **lists; /* paths, as the build opened them */
+	int nlists;
+	/* Records of types this bloomwall does not know, heads and bodies. */
+	void *other;
+	size_t other_len, other_cap;
+	__u32 nother;
+};
+
+void bw_records_init(struct bw_records *r);
+void bw_records_free(struct bw_records *r);
+
+/* The block the area starts at: the end of the last region. */
+__u32 bw_records_start(const void *mem);
+
+/*
+ * Reads the area of a filter of nblocks that passed bw_filter_check. 0 with
+ * r filled (empty when the filter has no area: it ends at its last region,
+ * or zero blocks follow); -EINVAL when the area is malformed, -ENOMEM; on
+ * failure r is empty.
+ */
+int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r);
+
+/* Blocks r's area takes; 0 when r holds nothing (no area at all). */
+__u32 bw_records_blocks(const struct bw_records *r);
+
+/*
+ * Writes r's area after the last region of mem (nblocks), zeroing every
+ * block after the regions first. -E2BIG when it does not fit.
+ */
+int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r);
+
+/* Appends p to the added entries unless there: 1 if new, 0 if not, -ENOMEM. */
+int bw_records_add(struct bw_records *r, const struct bw_prefix *p);
+
+/* Index of p among the added entries, or -1. */
+long bw_records_find(const struct bw_records *r, const struct bw_prefix *p);
+
+/* Takes added entry i out, keeping the order of the others. */
+void bw_records_drop(struct bw_records *r, size_t i);
+
+/* Whether a and b hold the same added entries in the same order. */
+bool bw_records_same_added(const struct bw_records *a,
+			   const struct bw_records *b);
+
+/* Replaces the list paths with copies of lists; -ENOMEM. */
+int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n);
+
+#endif /* __BW_RECORDS_H */
