@@ -192,8 +192,10 @@ FUZZ_CFLAGS ?= -g -O1
 FUZZ_ARGS ?= -max_len=1024
 FUZZ_NAMES := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-fuzz_list_SRCS := user/list.c user/list_parse.c user/cidr.c user/log.c
+fuzz_list_SRCS := user/list.c user/list_parse.c user/list_domain.c user/names.c user/cidr.c user/log.c
 fuzz_list_SEEDS := tests/fuzz/seeds
+fuzz_names_SRCS := user/list.c user/list_parse.c user/list_domain.c user/names.c user/log.c
+fuzz_names_SEEDS := tests/fuzz/seeds
 
 # $(1): harness name. Variables are expanded when the rule is read (the
 # harness lists above come first).

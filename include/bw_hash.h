@@ -10,11 +10,11 @@
  * would silently be missed. tests/vectors.h pins them (tests/unit/test_hash.c
  * for gcc, tests/datapath/test_vectors.c for the BPF side).
  *
- * Two layers. A key hash turns a key into 64 bits: today addresses
- * (bw_hash_v4, bw_hash_v6 and their per-region forms); a domain name hash
- * goes beside them with a key tag of its own. Everything from
- * bw_block_index on takes any 64-bit key hash and does not know what was
- * hashed.
+ * Two layers. A key hash turns a key into 64 bits: addresses (bw_hash_v4,
+ * bw_hash_v6 and their per-region forms) and domain names (bw_name_*, a
+ * hash of every suffix of a name in one pass), each with a key tag of its
+ * own. Everything from bw_block_index on takes any 64-bit key hash and does
+ * not know what was hashed.
  */
 #ifndef __BW_HASH_H
 #define __BW_HASH_H
@@ -41,6 +41,7 @@ static __always_inline __u64 bw_mix64(__u64 x)
  */
 #define BW_KEY_TAG_V4 (0x4ULL << 60)
 #define BW_KEY_TAG_V6 (0x6ULL << 60)
+#define BW_KEY_TAG_NAME (0xdULL << 60)
 
 /*
  * Address keys. Addresses enter the hash as numbers in host byte order: an
@@ -89,6 +90,98 @@ static __always_inline __u64 bw_hash_v6(__u64 hi, __u64 lo, __u32 plen,
 	h = bw_mix64(((__u64)seed << 8 | (plen & 0xff)) ^ BW_KEY_TAG_V6);
 	h = bw_mix64(h ^ mhi);
 	return bw_mix64(h ^ mlo);
+}
+
+/*
+ * Domain name keys. A query must test its name and every parent suffix
+ * ("com", "example.com", "ads.example.com"), so the hash is a chain over
+ * the labels from the right, and each step's value is the key of the
+ * suffix it has reached: one pass gives every suffix, and the cost grows
+ * with the name, not with the list.
+ *
+ *   h[0] = bw_name_hash_init(seed)                   (per filter)
+ *   h[k] = bw_name_hash_step(h[k-1], L(label k))     label 1 is the TLD
+ *   subtree key of the k-label suffix  = h[k]
+ *   exact key of the whole name        = bw_name_key_exact(h[n])
+ *
+ * L is bw_name_label_hash(): the label's bytes case-folded (ASCII A-Z to
+ * a-z, nothing else changes), taken 8 at a time as a little-endian number
+ * (byte i of a chunk at bits 8 * i, the last chunk zero-padded), each
+ * chunk one multiply-xorshift, the label's length in its start. A label
+ * ends at a length byte or a dot, so L("ad") and L("bad") never meet at
+ * a boundary: "ad.com" cannot match "bad.com" but by a 64-bit collision.
+ * The exact key is one more mix with a tag: an exact entry is never the
+ * key of any suffix, so it never matches its children, and a subtree
+ * entry costs the data path nothing beyond the chain.
+ *
+ * Cost per label: ceil(len / 8) multiplies for L, and bw_mix64 (two
+ * multiplies) for the step; the byte loads and the case fold are the
+ * parser's anyway.
+ */
+#define BW_NAME_LABEL_MAX 63
+#define BW_NAME_MAX 253	       /* dotted, no trailing dot */
+#define BW_NAME_LABELS_MAX 127 /* one-byte labels in 253 bytes */
+#define BW_NAME_LABEL_SALT 0x2545f4914f6cdd1dULL
+#define BW_NAME_MUL 0x9fb21c651e98df25ULL
+#define BW_NAME_TAG_EXACT 0xe7037ed1a0b428dbULL
+
+/* ASCII A-Z to a-z, other bytes as they are (branch-free for the verifier). */
+static __always_inline __u8 bw_name_fold(__u8 c)
+{
+	return c | (__u8)(((__u8)(c - 'A') < 26) << 5);
+}
+
+static __always_inline __u64 bw_name_label_init(__u32 len)
+{
+	return BW_NAME_LABEL_SALT ^ len;
+}
+
+/* One 8-byte chunk of a label (folded, little-endian, zero-padded). */
+static __always_inline __u64 bw_name_label_chunk(__u64 a, __u64 chunk)
+{
+	a = (a ^ chunk) * BW_NAME_MUL;
+	return a ^ (a >> 29);
+}
+
+/*
+ * L of a label of len bytes (1..63) at p, folding as it reads: the form
+ * for a label in memory. A data path that reads the packet a byte at a
+ * time builds the same chunks with bw_name_fold() and feeds
+ * bw_name_label_chunk() itself.
+ */
+static __always_inline __u64 bw_name_label_hash(const __u8 *p, __u32 len)
+{
+	__u64 a = bw_name_label_init(len), chunk = 0;
+	__u32 i;
+
+	for (i = 0; i < len && i < BW_NAME_LABEL_MAX; i++) {
+		chunk |= (__u64)bw_name_fold(p[i]) << (8 * (i & 7));
+		if ((i & 7) == 7) {
+			a = bw_name_label_chunk(a, chunk);
+			chunk = 0;
+		}
+	}
+	if (len & 7)
+		a = bw_name_label_chunk(a, chunk);
+	return a;
+}
+
+/* The chain's start: the root, never a key itself. */
+static __always_inline __u64 bw_name_hash_init(__u32 seed)
+{
+	return bw_mix64(((__u64)seed << 8) ^ BW_KEY_TAG_NAME);
+}
+
+/* The suffix one label longer: its subtree key. */
+static __always_inline __u64 bw_name_hash_step(__u64 h, __u64 label_hash)
+{
+	return bw_mix64(h ^ label_hash);
+}
+
+/* The exact key of the name whose subtree key is h. */
+static __always_inline __u64 bw_name_key_exact(__u64 h)
+{
+	return bw_mix64(h ^ BW_NAME_TAG_EXACT);
 }
 
 /*

@@ -107,4 +107,106 @@ static const struct bw_vector bw_vectors[] = {
 
 #define BW_NVECTORS (sizeof(bw_vectors) / sizeof(bw_vectors[0]))
 
+/*
+ * Domain name hashes (bw_name_* in bw_hash.h): name is the dotted text as
+ * hashed (mixed case and a trailing dot where the folding is the point),
+ * suffix[k] the subtree key of the suffix of k + 1 labels (suffix[0] the
+ * TLD's), exact the whole name's exact key. Written down once like the
+ * address vectors: never regenerate them to make a test pass. They cover
+ * labels of 1, 8, 9, 16 and 63 bytes (chunk boundaries), '_' and an xn--
+ * label, a 253-byte name of four long labels and one of 127 labels.
+ */
+struct bw_name_vector {
+	const char *name;
+	__u32 seed;
+	unsigned nlabels;
+	__u64 exact;
+	const __u64 *suffix; /* nlabels keys */
+};
+
+static const struct bw_name_vector bw_name_vectors[] = {
+	{ "com",
+	  0x00000000, 1, 0x83aa921069bac142ULL,
+	  (const __u64[]){
+		0xbafb6e94b55ac1baULL } },
+	{ "example.com",
+	  0x00000000, 2, 0xb64668e0b25a662aULL,
+	  (const __u64[]){
+		0xbafb6e94b55ac1baULL, 0x4a86cb9a8f01650aULL } },
+	{ "ads.example.com",
+	  0x9e3779b9, 3, 0x5ed2d7797c5adbbbULL,
+	  (const __u64[]){
+		0xcc1ef619c19c7035ULL, 0x7e579e0aa7c2f961ULL, 0x3787e2a33b776ad3ULL } },
+	{ "Ads.EXAMPLE.Com.",
+	  0x9e3779b9, 3, 0x5ed2d7797c5adbbbULL,
+	  (const __u64[]){
+		0xcc1ef619c19c7035ULL, 0x7e579e0aa7c2f961ULL, 0x3787e2a33b776ad3ULL } },
+	{ "_dmarc.xn--bcher-kva.example",
+	  0xdeadbeef, 3, 0x046d623b38c5cdf7ULL,
+	  (const __u64[]){
+		0x787a8524caedde54ULL, 0xb19d4fdc963e1276ULL, 0x9c2dbd8bc2df0f13ULL } },
+	{ "abcdefgh.abcdefghijklmnop.abcdefghi.net",
+	  0x00000001, 4, 0x68b643c277d64da1ULL,
+	  (const __u64[]){
+		0xa5c12f9b8c65edabULL, 0xd95e52bc0a919634ULL, 0xacb7cec2467e8d05ULL,
+		0x00c7c8e56de4dfcbULL } },
+	{ "ahov29gnu18fmt07elsz6dkry5cjqx4bipw3ahov29gnu18fmt07elsz6dkry5c.example.org",
+	  0x00000000, 3, 0x00cc7ed6e4ce3f2dULL,
+	  (const __u64[]){
+		0x8b8f7336a8d0893dULL, 0x04e170cad90b958dULL, 0xcf8812618221a0ccULL } },
+	{ "bipw3ahov29gnu18fmt07elsz6dkry5cjqx4bipw3ahov29gnu18fmt07elsz6d.cjqx4bipw3ahov29gnu18fmt07elsz6dkry5cjqx4bipw3ahov29gnu18fmt07e.dkry5cjqx4bipw3ahov29gnu18fmt07elsz6dkry5cjqx4bipw3ahov29gnu18f.elsz6dkry5cjqx4bipw3ahov29gnu18fmt07elsz6dkry5cjqx4bipw3ahov2",
+	  0x12345678, 4, 0x566eb608298c15adULL,
+	  (const __u64[]){
+		0xfcdf0980e9bd141eULL, 0xf5b9b84861b32e78ULL, 0xb43866009dc8113bULL,
+		0x05ad96e4f247457dULL } },
+	{ "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.0.1.2.3.4.5.6.7.8.9.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.0.1.2.3.4.5.6.7.8.9.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.0.1.2.3.4.5.6.7.8.9.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s",
+	  0xffffffff, 127, 0x9b9405937268ba07ULL,
+	  (const __u64[]){
+		0x8d3be6d8d33bb45aULL, 0xbd6a003efd4f796fULL, 0x3e3386a59ed02874ULL,
+		0x18592a32c4f4511cULL, 0x3d627398745e8cecULL, 0x2ac47c8ad8b2a9ccULL,
+		0xcbecce04b02f217fULL, 0x3c53fbf5ee1bb4e5ULL, 0xb27ceadfb329e3cbULL,
+		0x279e0c99d07698e1ULL, 0xaaf10821e85e9e96ULL, 0xd3172ba76f1ea3c3ULL,
+		0xae57330e5f56c07bULL, 0xce0daa51b1230b98ULL, 0x5d34f8094e92bf39ULL,
+		0x2235cb56f83d45b3ULL, 0xc6b8ae86565cc84aULL, 0x9a440b3b03ad4e42ULL,
+		0xe7229702fba3d493ULL, 0xc60c4cee72203209ULL, 0xb50706eb3e9af20dULL,
+		0xce78f0179ddd9d77ULL, 0x5fde4a5155398314ULL, 0x341cdfdd3a8fb454ULL,
+		0xd4eaeabfae2d67baULL, 0x8987a31bad7e9502ULL, 0x6d3c6db9be6c2f47ULL,
+		0xa00cd7a1ce857fc9ULL, 0x4d85b4c55b737073ULL, 0x58459730b87f06f7ULL,
+		0x8885631938341b21ULL, 0x02ce758e1176a92bULL, 0xdec4824c942abc1aULL,
+		0x438eb888311b9d6aULL, 0x6edf1f0305bac40dULL, 0xbe38df615ec7ed15ULL,
+		0x6b08a67513e47799ULL, 0xcea721a3809672abULL, 0xa7f0435b051c519fULL,
+		0xf4c8c163ab1707fbULL, 0xe232cfb8714db2b7ULL, 0x4ac0728cf022c7faULL,
+		0xfb0303eacfbab3d7ULL, 0x25ac5924a779a016ULL, 0x285034a3d894859fULL,
+		0x415f7b322b89e29bULL, 0xc3357f704fd2ec85ULL, 0x85503dded778da61ULL,
+		0x98f897a8b653602fULL, 0x987021e916c51f60ULL, 0x106c8f69c79000daULL,
+		0x6993de90b76d3248ULL, 0xf62d0727ad4fff5fULL, 0xf9e4896580148caaULL,
+		0xe31b3698424a115fULL, 0xfd124fa63a384f6cULL, 0x8e702020ea98b166ULL,
+		0xb70fbe0203915157ULL, 0xe55bba9e9479d617ULL, 0x723a0bc327f021eaULL,
+		0x40c8b31d3870b32cULL, 0x2df0b03435a01894ULL, 0xf1edf174913a802fULL,
+		0xc704ad6077f8eec6ULL, 0x98fa59a993cac3daULL, 0xd85949cdf3ab61c2ULL,
+		0x1c9c86db4c1c94ffULL, 0xccfb17cd62d084d9ULL, 0x0878498ca96ee5bcULL,
+		0x7daa5ac3852e61a9ULL, 0xb00a8b17e144c86bULL, 0x798170997d9b939aULL,
+		0xb27578432de8f332ULL, 0xca43eb760da915aeULL, 0x3084996076a60c76ULL,
+		0xef9a71b3479e9189ULL, 0xb3db98f31e73cddfULL, 0xc9635004ef62c0a6ULL,
+		0xd4270f7bb1aae3c0ULL, 0x74b722167a0dafd1ULL, 0x869428b05557428dULL,
+		0xaaba1f4a9fd3f637ULL, 0x13484fc21a8f535eULL, 0xfa262548525935cdULL,
+		0x39f989db75678b76ULL, 0x7d46a0b335147761ULL, 0xa8df027fa8250989ULL,
+		0xf128b970f798f505ULL, 0x5d5c2fb4766dba1bULL, 0x89cc492e2a38525cULL,
+		0x4bba32fd30ea9924ULL, 0x625ce153f5fe0054ULL, 0x2742f568eb098155ULL,
+		0xd1d15e49926cb278ULL, 0x99b1237f24e8f0bcULL, 0x5e098d7b05c8610cULL,
+		0xe6c2e7922b5b937aULL, 0xf2ced62c0351f7baULL, 0x5149d28836e6e2ddULL,
+		0xa6f587f64e627407ULL, 0x514f5650b58bef08ULL, 0x5e9efb5c68da1545ULL,
+		0x2b3c954d50e1a653ULL, 0x65e3bd806614076aULL, 0x54c538edc52ac1beULL,
+		0xf9eb8d59aa94a256ULL, 0x60b40ab412828fc3ULL, 0x19352713e05feebfULL,
+		0xed1beb030fa70986ULL, 0xc0148d8f315e59eaULL, 0xbcc11c16bae8a865ULL,
+		0x35c89d81b277bd76ULL, 0xbe485df5afc3dcd0ULL, 0xe4c82c35edc63490ULL,
+		0x9f15b952b00cdeecULL, 0xb98c91f9c3f48652ULL, 0x192ee68d8294bf55ULL,
+		0x6779206582f2e4f0ULL, 0xdd3f67db3b44c354ULL, 0x8c80afb29694791cULL,
+		0xc48de5ff7c1431faULL, 0x116fcfd6b5cc4c69ULL, 0x7f48fceeec3e5227ULL,
+		0x46613af0678e286aULL, 0x2ea84c0126b4ef8bULL, 0x0bedbc50f84348b3ULL,
+		0x249bf6b5d1f183feULL } },
+};
+
+#define BW_NNAME_VECTORS (sizeof(bw_name_vectors) / sizeof(bw_name_vectors[0]))
+
 #endif /* __BW_TEST_VECTORS_H */

@@ -17,6 +17,7 @@
 #include "bloomwall.h"
 #include "list.h"
 #include "log.h"
+#include "names.h"
 
 /* Says what went wrong with the file and what to check. */
 static void warn_unreadable(const char *path, int err)
@@ -405,4 +406,5 @@ void bw_list_finish(struct bw_list *l)
 	n = unique(l->v6, l->n6, sizeof(*l->v6));
 	l->duplicates += l->n6 - n;
 	l->n6 = n;
+	bw_domains_finish(l);
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Blocklist parsing. A list holds prefixes of both families; addresses are
- * in host byte order (see include/bw_layout.h). IPv4 entries are packed as
- * one __u64 each, (addr << 8) | plen, so that sorting and de-duplicating ten
- * million of them is a radix sort.
+ * Blocklist parsing. A list holds prefixes of both families and domain
+ * names; addresses are in host byte order (see include/bw_layout.h). IPv4
+ * entries are packed as one __u64 each, (addr << 8) | plen, so that sorting
+ * and de-duplicating ten million of them is a radix sort. Names are kept
+ * checked, case-folded and dotted (no trailing dot) in one arena, each
+ * entry 8 bytes beside it: about 30 bytes a name for real lists.
  *
  * Errors: int functions return 0 or -errno and, for a bad line, print
  * "file:line: reason" through pr_warn.
@@ -30,13 +32,31 @@ struct bw_v6key {
 	__u32 pad;
 };
 
+/* A domain entry: what it covers, and whether it blocks or allows. */
+enum {
+	BW_DOM_SUBTREE = 1, /* the name and every name under it */
+	BW_DOM_ALLOW = 2,   /* an allow entry (adblock's @@||name^) */
+};
+
+struct bw_domain {
+	__u32 off;  /* of the name in bw_list.names */
+	__u8 len;   /* 1..BW_NAME_MAX */
+	__u8 flags; /* BW_DOM_*; 0 is an exact block entry */
+	__u16 pad;
+};
+
 struct bw_list {
 	__u64 *v4; /* (addr << 8) | plen */
 	size_t n4, cap4;
 	struct bw_v6key *v6;
 	size_t n6, cap6;
-	size_t lines;	   /* entry lines read, all files */
-	size_t skipped;	   /* bad lines skipped under skip_invalid */
+	struct bw_domain *dom;
+	size_t ndom, capdom;
+	char *names; /* the arena: names back to back, not NUL-terminated */
+	size_t names_len, names_cap;
+	size_t local;	/* hosts files' local entries (localhost...) skipped */
+	size_t lines;	/* entry lines read, all files */
+	size_t skipped; /* bad lines skipped under skip_invalid */
 	size_t duplicates; /* removed by bw_list_finish() */
 	size_t mapped;	   /* IPv4-mapped IPv6 entries taken as IPv4 */
 };
@@ -47,6 +67,13 @@ struct bw_list_opts {
 	bool mask_host_bits; /* mask a.b.c.d/len with host bits set, warn */
 	/* Say (in err, as a warning) when ::ffff:a.b.c.d is taken as IPv4. */
 	bool note_mapped;
+	/*
+	 * Keep domain entries. Without it a domain line is still read and
+	 * its names checked (a bad name says why), then refused as a bad
+	 * line: a filter that cannot match names must not take a domain list
+	 * for an empty one.
+	 */
+	bool domains;
 };
 
 /* Room for any message about one line, bad bytes escaped. */
@@ -124,8 +151,34 @@ int bw_list_load(struct bw_list *l, const char *path,
 int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
 		    const struct bw_list_opts *opts);
 
-/* Sorts both families and removes duplicates (counted in l->duplicates). */
+/*
+ * Sorts both families and the domain entries and removes duplicates
+ * (counted in l->duplicates). Domain entries differ by name, kind and
+ * allow mark: "example.com" and "*.example.com" are two entries.
+ */
 void bw_list_finish(struct bw_list *l);
+
+static inline const char *bw_domain_name(const struct bw_list *l,
+					 const struct bw_domain *d)
+{
+	return l->names + d->off;
+}
+
+/* Appends a checked, folded name; -ENOMEM, or -E2BIG past 4 GiB of names. */
+int bw_domain_push(struct bw_list *l, const char *name, size_t len, __u8 flags);
+
+/*
+ * --subdomains: every entry covers its subtree. Call bw_list_finish()
+ * after it: an exact entry beside its subtree twin becomes a duplicate.
+ */
+void bw_domains_subtree(struct bw_list *l);
+
+/* Domain entries by kind: exact and subtree blocks, allow entries. */
+struct bw_domain_counts {
+	size_t exact, subtree, allow;
+};
+
+void bw_domains_count(const struct bw_list *l, struct bw_domain_counts *c);
 
 /*
  * Parses one address or prefix as typed on the command line ("10.0.0.1",
@@ -135,6 +188,18 @@ void bw_list_finish(struct bw_list *l);
  */
 int bw_parse_prefix(const char *s, struct bw_prefix *p, char *err,
 		    size_t errlen);
+
+/*
+ * Quotes len bytes of s for a message, cut with "..." and every byte
+ * outside printable ASCII escaped; out has room for BW_QUOTE_BUF bytes.
+ */
+#define BW_QUOTE_MAX 64
+#define BW_QUOTE_BUF (BW_QUOTE_MAX + sizeof("..."))
+const char *bw_quote(char *out, size_t outlen, const char *s, size_t len);
+
+/* Writes "what: "s"" into err (s quoted); returns -EINVAL. */
+int bw_list_fail(char *err, size_t errlen, const char *what, const char *s,
+		 size_t len);
 
 /* Formats a prefix ("10.0.0.0/8", "2001:db8::1") into buf. */
 const char *bw_prefix_str(const struct bw_prefix *p, char *buf, size_t len);

@@ -3,7 +3,9 @@
  * List lines: one entry a line, in the forms real lists use (plain
  * addresses, CIDR prefixes, IPv4 ranges, ipsum's "ADDR<TAB>count",
  * Spamhaus' "CIDR ; SBL123", '#' and ';' comments, CRLF), and the same
- * address syntax for the verbs' arguments.
+ * address syntax for the verbs' arguments. Lines with domain names (plain,
+ * hosts, wildcard and adblock forms) are told apart here and read by
+ * list_domain.c.
  *
  * bw_list_parse_line() may also succeed with a warning: it returns 0 and
  * leaves the text in err (a masked prefix). Callers that print warnings
@@ -18,10 +20,8 @@
 #include "bloomwall.h"
 #include "list.h"
 #include "log.h"
+#include "names.h"
 
-/* Longest piece of a bad line quoted in a message: one line per error. */
-#define QUOTE_MAX 64
-#define QUOTE_BUF (QUOTE_MAX + sizeof("..."))
 /* Longest text that can still be an address or prefix ("x:...:x/128"). */
 #define TOKEN_MAX (INET6_ADDRSTRLEN + 4)
 
@@ -42,6 +42,8 @@ void bw_list_free(struct bw_list *l)
 {
 	free(l->v4);
 	free(l->v6);
+	free(l->dom);
+	free(l->names);
 	bw_list_init(l);
 }
 
@@ -92,18 +94,13 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static bool is_alpha(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
 /*
- * Quotes s for a message: "text", cut to QUOTE_MAX characters with "...".
+ * Quotes s for a message: "text", cut to BW_QUOTE_MAX characters with "...".
  * A bad line may hold anything, and printed raw its bytes would reach the
  * operator's terminal (escape sequences, invisible characters): every byte
  * outside printable ASCII is escaped C-style, as are '"' and '\\'.
  */
-static const char *quote(char *out, size_t outlen, const char *s, size_t len)
+const char *bw_quote(char *out, size_t outlen, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	char esc[5];
@@ -127,7 +124,7 @@ static const char *quote(char *out, size_t outlen, const char *s, size_t len)
 		} else {
 			esc[n++] = (char)c;
 		}
-		if (o + n > QUOTE_MAX)
+		if (o + n > BW_QUOTE_MAX)
 			break;
 		memcpy(out + o, esc, n);
 		o += n;
@@ -137,45 +134,14 @@ static const char *quote(char *out, size_t outlen, const char *s, size_t len)
 }
 
 /* Formats "what: "text"", the text quoted. */
-static int fail(char *err, size_t errlen, const char *what, const char *s,
-		size_t len)
+int bw_list_fail(char *err, size_t errlen, const char *what, const char *s,
+		 size_t len)
 {
-	char q[QUOTE_BUF];
+	char q[BW_QUOTE_BUF];
 
-	snprintf(err, errlen, "%s: \"%s\"", what, quote(q, sizeof(q), s, len));
+	snprintf(err, errlen, "%s: \"%s\"", what,
+		 bw_quote(q, sizeof(q), s, len));
 	return -EINVAL;
-}
-
-/*
- * A host name as lists write it: letters, digits, '-', '_' and dots, with a
- * letter somewhere (so "1.2.3.999" stays a bad address) and, on a line of
- * its own, a dot or a wildcard form ("*.name", ".name", adblock's
- * "||name^"): a lone word is more likely a typo than a domain. After an
- * address (hosts files) any such word is a name: "127.0.0.1 localhost".
- */
-static bool looks_like_domain(const char *s, size_t len, bool need_dot)
-{
-	bool alpha = false, dot = false, wild = false;
-	size_t i;
-
-	if (len >= 2 && (!strncmp(s, "*.", 2) || !strncmp(s, "||", 2))) {
-		s += 2;
-		len -= 2;
-		wild = true;
-	}
-	if (len && s[len - 1] == '^') {
-		len--;
-		wild = true;
-	}
-	for (i = 0; i < len; i++) {
-		if (s[i] == '.')
-			dot = true;
-		else if (is_alpha(s[i]))
-			alpha = true;
-		else if (!is_digit(s[i]) && s[i] != '-' && s[i] != '_')
-			return false;
-	}
-	return len && alpha && (dot || wild || !need_dot);
 }
 
 /* Parses a plain address into a host prefix. */
@@ -267,13 +233,13 @@ static int check_host_bits(struct bw_prefix *p, const char *s, size_t len,
 			   size_t errlen)
 {
 	struct bw_prefix m = *p;
-	char want[INET6_ADDRSTRLEN + 8], q[QUOTE_BUF];
+	char want[INET6_ADDRSTRLEN + 8], q[BW_QUOTE_BUF];
 
 	mask_prefix(&m);
 	if (m.hi == p->hi && m.lo == p->lo)
 		return 0;
 	bw_prefix_str(&m, want, sizeof(want));
-	quote(q, sizeof(q), s, len);
+	bw_quote(q, sizeof(q), s, len);
 	if (!opts->mask_host_bits) {
 		snprintf(err, errlen,
 			 "host bits set in \"%s\" (did you mean %s?)", q, want);
@@ -294,18 +260,19 @@ static int parse_cidr(const char *s, size_t len, const char *slash,
 	char what[48];
 
 	if (parse_addr(s, alen, &e->p))
-		return fail(err, errlen, "not an IP prefix", s, len);
+		return bw_list_fail(err, errlen, "not an IP prefix", s, len);
 	max = host_len(&e->p);
 	if (parse_plen(slash + 1, len - alen - 1, max, &plen)) {
 		snprintf(what, sizeof(what), "bad prefix length (0-%u)", max);
-		return fail(err, errlen, what, s, len);
+		return bw_list_fail(err, errlen, what, s, len);
 	}
 	e->p.plen = (__u8)plen;
 	e->mapped = unmap_v4(&e->p);
 	max = host_len(&e->p);
 	if (e->p.plen < max && !opts->allow_cidr)
-		return fail(err, errlen, "CIDR prefixes are not supported yet",
-			    s, len);
+		return bw_list_fail(err, errlen,
+				    "CIDR prefixes are not supported yet", s,
+				    len);
 	return check_host_bits(&e->p, s, len, opts, err, errlen);
 }
 
@@ -318,18 +285,21 @@ static int parse_range(const char *s, size_t len, const char *dash,
 
 	if (parse_addr(s, (size_t)(dash - s), &a) ||
 	    parse_addr(dash + 1, len - (size_t)(dash - s) - 1, &b))
-		return fail(err, errlen, "not an IP address range", s, len);
+		return bw_list_fail(err, errlen, "not an IP address range", s,
+				    len);
 	/* Both ends unmapped, not only the first: no short-circuit. */
 	e->mapped = unmap_v4(&a);
 	e->mapped = unmap_v4(&b) || e->mapped;
 	if (a.family != BW_V4 || b.family != BW_V4)
-		return fail(err, errlen, "IPv6 ranges are not supported", s,
-			    len);
+		return bw_list_fail(err, errlen,
+				    "IPv6 ranges are not supported", s, len);
 	if (!opts->allow_cidr)
-		return fail(err, errlen, "address ranges are not supported yet",
-			    s, len);
+		return bw_list_fail(err, errlen,
+				    "address ranges are not supported yet", s,
+				    len);
 	if (a.lo > b.lo)
-		return fail(err, errlen, "range ends before it starts", s, len);
+		return bw_list_fail(err, errlen, "range ends before it starts",
+				    s, len);
 	e->range = true;
 	e->first = (__u32)a.lo;
 	e->last = (__u32)b.lo;
@@ -345,16 +315,17 @@ static int parse_token(const char *s, size_t len,
 	const char *dash = memchr(s, '-', len);
 
 	memset(e, 0, sizeof(*e));
-	if (looks_like_domain(s, len, true))
-		return fail(err, errlen, "domain names are not supported yet",
-			    s, len);
+	if (bw_name_form(s, len))
+		return bw_list_fail(err, errlen,
+				    "domain names are not supported yet", s,
+				    len);
 	if (slash)
 		return parse_cidr(s, len, slash, opts, e, err, errlen);
 	/* No address has a '-': the line is a range or nothing. */
 	if (dash)
 		return parse_range(s, len, dash, opts, e, err, errlen);
 	if (parse_addr(s, len, &e->p))
-		return fail(err, errlen, "not an IP address", s, len);
+		return bw_list_fail(err, errlen, "not an IP address", s, len);
 	e->mapped = unmap_v4(&e->p);
 	return 0;
 }
@@ -364,7 +335,7 @@ static void note_mapped(char *err, size_t errlen, const char *s, size_t len,
 			const struct entry *e)
 {
 	struct bw_prefix a = { .family = BW_V4, .plen = 32 }, b = a;
-	char q[QUOTE_BUF], as[INET6_ADDRSTRLEN + 8], bs[INET6_ADDRSTRLEN];
+	char q[BW_QUOTE_BUF], as[INET6_ADDRSTRLEN + 8], bs[INET6_ADDRSTRLEN];
 
 	if (!errlen || err[0])
 		return; /* a warning about the entry says more */
@@ -375,28 +346,40 @@ static void note_mapped(char *err, size_t errlen, const char *s, size_t len,
 	}
 	bw_prefix_str(e->range ? &a : &e->p, as, sizeof(as));
 	snprintf(err, errlen, "note: %s is IPv4-mapped; taken as %s%s%s",
-		 quote(q, sizeof(q), s, len), as, e->range ? "-" : "",
+		 bw_quote(q, sizeof(q), s, len), as, e->range ? "-" : "",
 		 e->range ? bs : "");
 }
 
 /*
- * What may follow the entry: ipsum's count of lists, or nothing. A host name
- * after an address is a hosts-file line ("0.0.0.0 example.com").
+ * What may follow the entry: ipsum's count of lists, or nothing (0), or
+ * host names (1): a hosts-file line ("0.0.0.0 example.com"), whose address
+ * is no entry.
  */
 static int check_rest(const char *s, size_t len, char *err, size_t errlen)
 {
-	size_t i, word;
+	size_t i;
 
 	for (i = 0; i < len && is_digit(s[i]); i++)
 		;
 	if (i == len)
 		return 0;
-	for (word = 0; word < len && !is_blank(s[word]); word++)
-		;
-	if (looks_like_domain(s, word, false))
-		return fail(err, errlen, "domain names are not supported yet",
-			    s, word);
-	return fail(err, errlen, "unexpected text after the address", s, len);
+	if (bw_hosts_rest(s, len))
+		return 1;
+	return bw_list_fail(err, errlen, "unexpected text after the address", s,
+			    len);
+}
+
+/*
+ * A hosts line's address may carry a zone ("fe80::1%lo0 localhost"); it
+ * is read only to know the line, so the zone needs no meaning here.
+ */
+static bool zoned_addr(const char *s, size_t len)
+{
+	const char *pct = memchr(s, '%', len);
+	struct bw_prefix p;
+
+	return pct && !parse_addr(s, (size_t)(pct - s), &p) &&
+	       p.family == BW_V6;
 }
 
 /* Pushes the minimal set of prefixes covering [first, last]. */
@@ -426,6 +409,7 @@ int bw_list_parse_line(struct bw_list *l, const char *line,
 		       size_t errlen)
 {
 	const char *s = line, *end = line + strcspn(line, "#;"), *tok;
+	bool glued;
 	struct entry e;
 	size_t len;
 	int ret;
@@ -436,17 +420,31 @@ int bw_list_parse_line(struct bw_list *l, const char *line,
 		s++;
 	while (end > s && is_blank(end[-1]))
 		end--;
-	if (s == end)
+	if (s == end || bw_adblock_comment(s, (size_t)(end - s)))
 		return 0;
 	for (tok = s; s < end && !is_blank(*s); s++)
 		;
 	len = (size_t)(s - tok);
+	glued = s == end && *end == '#';
+	while (s < end && is_blank(*s))
+		s++;
+	if (bw_name_form(tok, len)) {
+		ret = bw_domain_line(l, tok, len, s, (size_t)(end - s), glued,
+				     opts, err, errlen);
+		l->lines += !ret;
+		return ret;
+	}
+	if (zoned_addr(tok, len) && bw_hosts_rest(s, (size_t)(end - s)))
+		return bw_hosts_line(l, s, (size_t)(end - s), true, opts, err,
+				     errlen);
 	ret = parse_token(tok, len, opts, &e, err, errlen);
 	if (ret)
 		return ret;
-	while (s < end && is_blank(*s))
-		s++;
 	ret = check_rest(s, (size_t)(end - s), err, errlen);
+	if (ret == 1)
+		return bw_hosts_line(l, s, (size_t)(end - s),
+				     !e.range && e.p.plen == host_len(&e.p),
+				     opts, err, errlen);
 	if (ret)
 		return ret;
 	ret = e.range ? push_range(l, e.first, e.last) : bw_list_push(l, &e.p);
@@ -474,14 +472,14 @@ int bw_parse_prefix(const char *s, struct bw_prefix *p, char *err,
 	if (errlen)
 		err[0] = '\0';
 	if (!len)
-		return fail(err, errlen, "empty address", s, len);
+		return bw_list_fail(err, errlen, "empty address", s, len);
 	ret = parse_token(s, len, &opts, &e, err, errlen);
 	if (ret)
 		return ret;
 	if (e.range)
-		return fail(err, errlen,
-			    "expected one address or prefix, not a range", s,
-			    len);
+		return bw_list_fail(
+			err, errlen,
+			"expected one address or prefix, not a range", s, len);
 	*p = e.p;
 	if (e.mapped)
 		note_mapped(err, errlen, s, len, &e);

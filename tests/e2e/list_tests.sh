@@ -188,7 +188,7 @@ test_list_escaped()
 	printf '%s\tx\tb\n' "$BW_A4" >"$l"
 	bw 1 attach "$BW_RX" --mode native "$l"
 	assert_line "$ERR" \
-		"$l:1: domain names are not supported yet: \"x\"" \
+		"$l:1: domain entries are read and checked, but this bloomwall does not filter DNS yet: \"x\"" \
 		"a blank ends a word"
 	printf '%s 1\tb\200\n' "$BW_A4" >"$l"
 	bw 1 attach "$BW_RX" --mode native "$l"
@@ -214,7 +214,7 @@ test_list_skip_hosts()
 	fi
 	assert_eq "$(grep -c ' (skipped)$' "$ERR")" 5 "bad lines printed"
 	assert_line "$ERR" \
-		"$hosts:15: domain names are not supported yet: \"localhost\" (skipped)" \
+		"$hosts:40: domain entries are read and checked, but this bloomwall does not filter DNS yet: \"wizhumpgyros.com\" (skipped)" \
 		"the first bad line"
 	assert_line "$ERR" "$hosts: $((total - 5)) more bad lines skipped" \
 		"then the count of the others"

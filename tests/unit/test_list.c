@@ -69,7 +69,13 @@ struct line_case {
 	const char *error; /* exact err text; NULL: must succeed silently */
 };
 
+#define DNS_REFUSED                                                         \
+	"domain entries are read and checked, but this bloomwall does not " \
+	"filter DNS yet"
+
 static const struct line_case ok_cases[] = {
+	/* A hosts file's local entries are no entries, and no error. */
+	{ "127.0.0.1\tlocalhost", NONE, "", NULL },
 	{ "1.2.3.4", NONE, "1.2.3.4", NULL },
 	{ "  1.2.3.4\t ", NONE, "1.2.3.4", NULL },
 	{ "\t1.2.3.4\r", NONE, "1.2.3.4", NULL },
@@ -163,18 +169,13 @@ static const struct line_case bad_cases[] = {
 	{ "1.2.3.4-", CIDR, "", "not an IP address range: \"1.2.3.4-\"" },
 	{ "2001:db8::1-2001:db8::5", CIDR, "",
 	  "IPv6 ranges are not supported: \"2001:db8::1-2001:db8::5\"" },
-	{ "example.com", NONE, "",
-	  "domain names are not supported yet: \"example.com\"" },
+	/* Names are read and checked, then refused (tests/unit/test_names.c). */
+	{ "example.com", NONE, "", DNS_REFUSED ": \"example.com\"" },
 	{ "ads.example-cdn.co.uk # ads", NONE, "",
-	  "domain names are not supported yet: \"ads.example-cdn.co.uk\"" },
-	{ "*.example.com", NONE, "",
-	  "domain names are not supported yet: \"*.example.com\"" },
-	{ "||example.com^", NONE, "",
-	  "domain names are not supported yet: \"||example.com^\"" },
-	{ "0.0.0.0 example.com", NONE, "",
-	  "domain names are not supported yet: \"example.com\"" },
-	{ "127.0.0.1\tlocalhost", NONE, "",
-	  "domain names are not supported yet: \"localhost\"" },
+	  DNS_REFUSED ": \"ads.example-cdn.co.uk\"" },
+	{ "*.example.com", NONE, "", DNS_REFUSED ": \"*.example.com\"" },
+	{ "||example.com^", NONE, "", DNS_REFUSED ": \"||example.com^\"" },
+	{ "0.0.0.0 example.com", NONE, "", DNS_REFUSED ": \"example.com\"" },
 	{ "1.2.3.4 foo!", NONE, "",
 	  "unexpected text after the address: \"foo!\"" },
 	{ "1.2.3.4 10 x", NONE, "",
@@ -196,7 +197,8 @@ static const struct line_case bad_cases[] = {
 	  "not an IP address: "
 	  "\"1.2.3.4\\x08\\x08\\x08\\x08\\x08\\x08\\x08\"" },
 	{ "ex\xc3\xa9mple.com", NONE, "",
-	  "not an IP address: \"ex\\xc3\\xa9mple.com\"" },
+	  "not ASCII: write IDN names in their xn-- form: "
+	  "\"ex\\xc3\\xa9mple.com\"" },
 	{ "\"1.2.3.4\"\\", NONE, "",
 	  "not an IP address: \"\\\"1.2.3.4\\\"\\\\\"" },
 	{ "a\x1f", NONE, "", "not an IP address: \"a\\x1f\"" },
@@ -331,8 +333,8 @@ BW_TEST(test_list_long_line)
 	line[n / 2] = '.';
 	ASSERT_EQ(bw_list_parse_line(&l, line, &opts, err, sizeof(err)),
 		  -EINVAL, "1 MiB domain");
-	snprintf(want, sizeof(want),
-		 "domain names are not supported yet: \"%.64s...\"", line);
+	snprintf(want, sizeof(want), "name longer than 253 bytes: \"%.64s...\"",
+		 line);
 	ASSERT_STREQ(err, want, "domain");
 	ASSERT_EQ(l.n4 + l.n6, 0, "nothing pushed");
 	bw_list_free(&l);
@@ -466,8 +468,8 @@ BW_TEST(test_list_load_skip_invalid)
 	ASSERT_EQ(l.n4, 2, "good entries");
 	ASSERT_EQ(l.lines, 2, "entry lines");
 	ASSERT_STRSTR(msgs,
-		      "list.txt:2: domain names are not supported yet: "
-		      "\"example.com\" (skipped)\n",
+		      "list.txt:2: " DNS_REFUSED
+		      ": \"example.com\" (skipped)\n",
 		      "line 2");
 	ASSERT_STRSTR(msgs,
 		      "list.txt:3: CIDR prefixes are not supported yet: "
@@ -941,7 +943,10 @@ BW_TEST(test_list_real_netset_needs_cidr)
 	bw_list_free(&l);
 }
 
-/* A hosts file is a domain list: refused at its first host line. */
+/*
+ * A hosts file is a domain list: without domains, refused at its first
+ * blocked name (lines 15-38: local entries, comments and blank lines).
+ */
 BW_TEST(test_list_real_hosts_file)
 {
 	struct bw_capture cap;
@@ -958,8 +963,8 @@ BW_TEST(test_list_real_hosts_file)
 	ASSERT_EQ(ret, -EINVAL, "hosts file");
 	/* Lines 1-14 of the hosts file are comments and blank lines. */
 	ASSERT_STRSTR(msgs,
-		      "/domains/stevenblack/hosts:15: domain names are not "
-		      "supported yet: \"localhost\"\n",
+		      "/domains/stevenblack/hosts:40: " DNS_REFUSED
+		      ": \"wizhumpgyros.com\"\n",
 		      "msg");
 	free(msgs);
 	bw_list_free(&l);
