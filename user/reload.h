@@ -77,5 +77,4 @@ struct bw_reload_req {
  */
 int bw_reload(const struct bw_reload_req *r);
 
-
 #endif /* __BW_RELOAD_H */
