@@ -171,7 +171,7 @@ e2e: $(BIN)
 	$(Q)BLOOMWALL=$(abspath $(BIN)) tests/e2e/run.sh
 
 # Every mutating verb killed before each of its system calls (make test runs
-# a sample of the points; this runs them all, about 20 minutes).
+# a sample of the points; this runs them all, about 25 minutes).
 crash-sweep: $(BIN)
 	$(Q)BW_CRASH_FULL=1 V=1 BLOOMWALL=$(abspath $(BIN)) \
 		tests/e2e/run.sh test_crash_sweep
