@@ -144,6 +144,7 @@ test_caps_verbs()
 	l2=$(list b.txt "$BW_B4")
 	bw 0 attach "$BW_RX" "${SEED[@]}" "$l1"
 	for v in "reload $BW_RX ${SEED[*]} $l2" "add $BW_RX $BW_C4" \
+		"remove $BW_RX $BW_C4" \
 		"allow $BW_RX $BW_A4" "unallow $BW_RX $BW_A4" \
 		"status $BW_RX" "query $BW_RX $BW_A4" "detach $BW_RX"; do
 		verb=${v%% *}
