@@ -213,6 +213,11 @@ static const struct {
 	/* remove rebuilds and swaps, as reload does. */
 	{ "remove", BW_NEED_IDS | BW_NEED_HOOK },
 	{ "detach", BW_NEED_IDS | BW_NEED_HOOK },
+	/*
+	 * load swaps an image's filter in through reload's path; build and
+	 * inspect need nothing (no bpf()) and never ask.
+	 */
+	{ "load", BW_NEED_IDS | BW_NEED_HOOK },
 	{ "status", BW_NEED_IDS },
 	{ "query", BW_NEED_IDS },
 };

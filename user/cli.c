@@ -101,6 +101,10 @@ static void print_usage_line(FILE *f, const struct bw_verb *v)
 	bool own = v->opts && *v->opts;
 
 	fprintf(f, "Usage: bloomwall %s ", v->name);
+	if (v->synopsis) {
+		fprintf(f, "%s\n", v->synopsis);
+		return;
+	}
 	if (v->pos.first_optional)
 		fprintf(f, "%s[%s]", own ? "[OPTIONS] " : "", first);
 	else
@@ -224,6 +228,9 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 		return 0;
 	case BW_OPT_VERIFY:
 		b->verify = true;
+		return 0;
+	case BW_OPT_OUTPUT:
+		a->output = arg;
 		return 0;
 	case BW_OPT_LINK:
 		a->link = true;

@@ -31,6 +31,7 @@ enum bw_opt_id {
 	BW_OPT_VERBOSE = 'v',
 	BW_OPT_JSON = 'j',
 	BW_OPT_MODE = 'm',
+	BW_OPT_OUTPUT = 'o',
 	BW_OPT_FPR = 256,
 	BW_OPT_SEED,
 	BW_OPT_SKIP_INVALID,
@@ -51,6 +52,7 @@ struct bw_args {
 	int ifindex;	   /* 0 when the interface does not exist */
 	enum xdp_attach_mode mode;
 	bool link;		    /* attach --link */
+	const char *output;	    /* build -o FILE */
 	struct bw_build_args build; /* the build options (reload.h) */
 	char **pos;		    /* positional arguments after IFACE */
 	int npos;
@@ -85,6 +87,8 @@ struct bw_pos {
 struct bw_verb {
 	const char *name;
 	const char *summary;
+	/* What follows the verb in its usage line, when pos cannot say it. */
+	const char *synopsis;
 	const char *details; /* more lines for --help, or NULL */
 	/* Option tables, NULL-terminated; the common options come on top. */
 	const struct bw_opt *const *opts;
@@ -94,7 +98,8 @@ struct bw_verb {
 
 extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
 	bw_verb_query, bw_verb_add, bw_verb_remove, bw_verb_allow,
-	bw_verb_unallow, bw_verb_detach;
+	bw_verb_unallow, bw_verb_detach, bw_verb_build, bw_verb_inspect,
+	bw_verb_load;
 
 /* Parses a verb's options and positionals into a; 1 when --help was shown. */
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,

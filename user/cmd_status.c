@@ -168,7 +168,7 @@ static void out_region(const struct bw_region_row *r)
 	bw_out_close_object();
 }
 
-static void out_regions(const struct bw_status_view *v)
+void bw_status_out_regions(const struct bw_status_view *v)
 {
 	int i, f;
 
@@ -347,7 +347,7 @@ static void out_filter(const struct bw_status_view *v)
 	bw_out_double("target_fpr", NULL, bw_info_fpr(&v->info));
 	kv("hash seed", "0x%08x", v->hdr.seed);
 	bw_out_u64("seed", NULL, v->hdr.seed);
-	out_regions(v);
+	bw_status_out_regions(v);
 	out_tries(v);
 	bw_out_close_object();
 }

@@ -40,98 +40,6 @@ void bw_build_req_from_args(struct bw_build_req *req, const char *iface,
 	req->generation = generation;
 }
 
-/* The fewest and most probes per key over the regions in use (0: none). */
-static void probes_range(const struct bw_plan *p, unsigned int *lo,
-			 unsigned int *hi)
-{
-	unsigned int r;
-
-	*lo = BW_MAX_PROBES;
-	*hi = 0;
-	for (r = 0; r < BW_REGIONS; r++) {
-		if (p->hdr.region_end[r] == bw_region_start(&p->hdr, r))
-			continue;
-		*lo = p->hdr.probes[r] < *lo ? p->hdr.probes[r] : *lo;
-		*hi = p->hdr.probes[r] > *hi ? p->hdr.probes[r] : *hi;
-	}
-	if (!*hi)
-		*lo = 0;
-}
-
-/* "10 probes" or "8-12 probes" per key; JSON {min, max}. */
-static void out_probes(const struct bw_plan *p)
-{
-	unsigned int lo, hi;
-
-	probes_range(p, &lo, &hi);
-	bw_out_open_object("probes");
-	if (!hi)
-		bw_out_text("no");
-	else if (lo != hi)
-		bw_out_text("%u-", lo);
-	bw_out_u64("min", NULL, lo);
-	bw_out_u64("max", hi ? "%llu" : NULL, hi);
-	bw_out_text(" probe%s per key", hi == 1 ? "" : "s");
-	bw_out_close_object();
-}
-
-/* "IPv4 /32 /24, IPv6 /48": the target lengths of the families present. */
-static void out_targets(const struct bw_hdr *hdr)
-{
-	bool any = false;
-	int f, i;
-
-	bw_out_open_object("targets");
-	for (f = 0; f < BW_FAMILIES; f++) {
-		bw_out_open_array(f == BW_V4 ? "ipv4" : "ipv6");
-		if (hdr->nlengths[f])
-			bw_out_text("%s%s", any ? ", " : "",
-				    f == BW_V4 ? "IPv4" : "IPv6");
-		for (i = 0; i < hdr->nlengths[f] && i < BW_MAX_LENGTHS; i++)
-			bw_out_u64(NULL, " /%llu", hdr->plen[f][i]);
-		any |= hdr->nlengths[f] > 0;
-		bw_out_close_array();
-	}
-	bw_out_close_object();
-	if (!any)
-		bw_out_text("none");
-}
-
-/*
- * The build's one line: "IFACE: filter generation N: ... target fpr P%";
- * JSON the object "filter" with the same figures.
- */
-static void print_summary(const struct bw_build_req *req,
-			  const struct bw_build *b)
-{
-	const struct bw_build_summary *s = &b->sum;
-	const struct bw_plan *p = &b->plan;
-
-	bw_out_open_object("filter");
-	bw_out_text("%s: ", req->label);
-	bw_out_u64("generation",
-		   "filter generation %llu: ", p->info.generation);
-	bw_out_u64("prefixes", "%'llu prefixes", s->source_entries);
-	bw_out_u64("duplicates", " (%'llu duplicates removed, ", s->duplicates);
-	bw_out_u64("skipped", "%'llu lines skipped), ", s->skipped);
-	bw_out_u64("merged", "%'llu after merging, ", s->merged);
-	bw_out_u64("entries", "%'llu entries at target lengths ", s->entries);
-	out_targets(&p->hdr);
-	bw_out_double("expansion", " (x%.2f), ",
-		      s->source_entries ? (double)s->entries / s->source_entries
-					: 1.0);
-	bw_out_u64("blocks", "%'llu blocks ", p->nblocks);
-	bw_out_u64("bytes", "(%'llu bytes), ",
-		   (unsigned long long)p->nblocks * BW_BLOCK_BYTES);
-	out_probes(p);
-	bw_out_text(", target fpr %g%%\n", req->opts.fpr * 100.0);
-	bw_out_double("fpr", NULL, req->opts.fpr);
-	bw_out_close_object();
-	if (!s->entries)
-		pr_warn("warning: the lists hold no entries: the filter on %s passes everything\n",
-			req->label);
-}
-
 /* Room for 'bloomwall add' on top: the trie allocates per entry anyway. */
 static __u32 exact_cap(size_t n)
 {
@@ -179,7 +87,7 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b)
 	if (!err && (req->opts.flags & BW_F_VERIFY))
 		err = build_exact(req, &bd, b);
 	if (!err)
-		print_summary(req, &bd);
+		bw_build_report(req, &bd);
 	if (!err && b->exact_fd >= 0) {
 		bw_out_open_object("verify");
 		bw_out_text("%s: verify mode: ", req->label);
@@ -293,6 +201,10 @@ static int build(struct reload_ctx *c)
 	if (r->args->nallow ? c->allow.n4 + c->allow.n6 > 0
 			    : c->st.allow_entries)
 		flags |= BW_F_ALLOW;
+	if (r->image)
+		return bw_image_stage(r->iface, r->image_path, r->image,
+				      flags & BW_F_ALLOW, !c->st.hdr.exact_slot,
+				      c->st.info.generation + 1, &c->b);
 	bw_build_req_from_args(&req, r->iface, r->args, r->lists, r->nlists,
 			       settings_fpr(&c->st), flags,
 			       c->st.info.generation + 1);

@@ -55,6 +55,15 @@ void bw_build_req_from_args(struct bw_build_req *req, const char *iface,
  */
 int bw_build_lists(const struct bw_build_req *req, struct bw_built *b);
 
+/*
+ * Prints a build's one line: "LABEL: filter generation N: ... target fpr
+ * P%"; JSON the object "filter" with the same figures. Warns when the lists
+ * hold no entries.
+ */
+void bw_build_report(const struct bw_build_req *req, const struct bw_build *b);
+
+struct bw_image;
+
 struct bw_reload_req {
 	const char *iface;
 	int ifindex;
@@ -64,7 +73,20 @@ struct bw_reload_req {
 	/* Kept adds to leave out of the new filter (bloomwall remove). */
 	const struct bw_prefix *remove;
 	size_t nremove;
+	/* bloomwall load: this image's filter instead of the lists' */
+	const struct bw_image *image;
+	const char *image_path;
 };
+
+/*
+ * bloomwall load: a new filter map holding img's filter, numbered
+ * generation, reading the allowlist if allow, its exact slot exact_slot;
+ * prints one line. Nothing in the kernel changes: the caller commits b or
+ * closes it. On failure b is closed.
+ */
+int bw_image_stage(const char *iface, const char *path,
+		   const struct bw_image *img, bool allow, __u8 exact_slot,
+		   __u64 generation, struct bw_built *b);
 
 /*
  * Rebuilds iface's filter from the lists and the entries the running

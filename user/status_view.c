@@ -56,7 +56,7 @@ static void gather_program(struct bw_status_view *v, const struct bw_running *r)
 		v->kind = "plain (libxdp dispatcher unavailable)";
 }
 
-static void gather_regions(struct bw_status_view *v, const void *mem)
+void bw_status_regions(struct bw_status_view *v, const void *mem)
 {
 	const struct bw_hdr *hdr = mem;
 	struct bw_region_row *row;
@@ -111,7 +111,7 @@ static void gather_filter(struct bw_status_view *v, const struct bw_running *r)
 	v->filter_mem = bw_map_memlock(m->fd);
 	memcpy(&v->hdr, m->mem, sizeof(v->hdr));
 	memcpy(&v->info, (char *)m->mem + BW_BLOCK_BYTES, sizeof(v->info));
-	gather_regions(v, m->mem);
+	bw_status_regions(v, m->mem);
 	gather_records(v, m);
 }
 

@@ -56,6 +56,15 @@ struct bw_status_view {
 	struct bw_stats stats;
 };
 
+/*
+ * The region rows and per-family rates of the filter at mem (whose info
+ * block is in v->info already): status's, and inspect's of an image.
+ */
+void bw_status_regions(struct bw_status_view *v, const void *mem);
+
+/* The regions' table and the per-family rates (cmd_status.c). */
+void bw_status_out_regions(const struct bw_status_view *v);
+
 /* Everything status shows of iface; the errors are in the view. */
 void bw_status_gather(struct bw_status_view *v, const char *iface);
 

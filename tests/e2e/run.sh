@@ -68,6 +68,9 @@ ALL_TESTS="$ALL_TESTS $IFACE_TESTS"
 # shellcheck source=adds_tests.sh
 . "$TOP/tests/e2e/adds_tests.sh"
 ALL_TESTS="$ALL_TESTS $ADDS_TESTS"
+# shellcheck source=image_tests.sh
+. "$TOP/tests/e2e/image_tests.sh"
+ALL_TESTS="$ALL_TESTS $IMAGE_TESTS"
 
 summary()
 {

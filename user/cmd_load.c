@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bloomwall load IFACE FILE: the filter of an image ('bloomwall build')
+ * swapped in through reload's path: read and checked first, then copied
+ * into a new filter map, numbered after the running filter and swapped in
+ * under the lock in one atomic step. A refused image, or any failure,
+ * leaves the running filter as it was.
+ */
+#include "cli.h"
+#include "image.h"
+#include "output.h"
+#include "reload.h"
+
+static int do_load(struct bw_args *a)
+{
+	/* An image's filter is whole: the running adds are not built in. */
+	struct bw_build_args ba = { .forget_added = true };
+	struct bw_image img;
+	struct bw_reload_req r = { .iface = a->iface,
+				   .ifindex = a->ifindex,
+				   .args = &ba,
+				   .image = &img,
+				   .image_path = a->pos[0] };
+	int err;
+
+	bw_out_string("iface", NULL, a->iface);
+	err = bw_check_privileges("load");
+	if (err)
+		return err;
+	err = bw_image_read_file(a->pos[0], &img);
+	if (err)
+		return err;
+	err = bw_reload(&r);
+	bw_image_free(&img);
+	return err;
+}
+
+const struct bw_verb bw_verb_load = {
+	.name = "load",
+	.summary = "swap the filter of an image FILE in on IFACE",
+	.details =
+		"FILE is an image from 'bloomwall build'. It is checked whole first (size,\n"
+		"version, byte order, crc32, the filter inside): a truncated, corrupted,\n"
+		"wrong-version or wrong-endian image is refused and nothing changes.\n"
+		"The filter is then swapped in as 'bloomwall reload' swaps a rebuilt one:\n"
+		"one atomic update, numbered after the running filter, counters kept, the\n"
+		"allowlist kept. The image's own options apply (--match, monitor, --fpr,\n"
+		"seed). Entries added with 'bloomwall add' are not built in: an image's\n"
+		"filter is taken as it was built, and they are reported as left out.\n"
+		"With --json: {\"iface\", \"filter\": {\"generation\", \"image\", \"entries\",\n"
+		"\"blocks\", \"bytes\", \"seed\", \"fpr\"}, \"swap\": {...}, \"added_kept\",\n"
+		"\"added_forgotten\"}.\n",
+	.opts = NULL,
+	.pos = { .rest = "FILE", .min_rest = 1 },
+	.run = do_load,
+};

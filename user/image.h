@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Filter images: a filter's bytes in a file, as the filter map holds them
+ * (header, info, regions, the record area with the build options and list
+ * paths), behind a fixed header and under a crc32 (zlib) of the whole
+ * file. 'bloomwall build' writes one, 'inspect' and 'load' read it. No
+ * bpf() here: an image is made and checked without root and without a
+ * kernel.
+ *
+ *   offset 0    struct bw_image_hdr (64 bytes)
+ *   offset 64   the filter: nblocks blocks of BW_BLOCK_BYTES
+ *
+ * Every field is in the byte order of the host that wrote it, as the
+ * filter's own words are; bom tells a reader of the other order. crc is
+ * zlib's crc32 of the whole file with the crc field zero. A reader checks
+ * every field before it trusts the filter, then the filter itself
+ * (bw_filter_check, the record area): a truncated, corrupted, wrong-version
+ * or wrong-endian image is refused with a message saying which.
+ */
+#ifndef __BW_IMAGE_H
+#define __BW_IMAGE_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bloomwall.h"
+
+#define BW_IMAGE_MAGIC "BWIMAGE" /* 8 bytes with its NUL */
+#define BW_IMAGE_VERSION 1
+#define BW_IMAGE_BOM 0x01020304U
+
+struct bw_image_hdr {
+	char magic[8];
+	__u32 bom;	      /* BW_IMAGE_BOM in the writer's byte order */
+	__u16 version;	      /* BW_IMAGE_VERSION */
+	__u16 hdr_bytes;      /* sizeof(struct bw_image_hdr) */
+	__u32 filter_version; /* BW_VERSION of the filter it holds */
+	__u32 nblocks;	      /* the filter's blocks */
+	__u64 filter_bytes;   /* nblocks * BW_BLOCK_BYTES */
+	__u64 image_bytes;    /* the whole file: header and filter */
+	__u32 crc;	      /* crc32 of the file with this field zero */
+	__u32 flags;	      /* zero: for later sections */
+	__u8 pad[16];	      /* zero */
+};
+
+_Static_assert(sizeof(struct bw_image_hdr) == 64, "image header is 64 bytes");
+
+/* An image read and checked: filter points into buf. */
+struct bw_image {
+	void *buf;
+	size_t len;
+	const struct bw_image_hdr *hdr;
+	void *filter; /* nblocks blocks, 8-byte aligned */
+	__u32 nblocks;
+};
+
+/*
+ * The image of a filter of nblocks at mem: a new buffer (*out, *len; free
+ * it). -ENOMEM.
+ */
+int bw_image_encode(const void *mem, __u32 nblocks, void **out, size_t *len);
+
+/*
+ * Checks the len bytes at buf (8-byte aligned) as an image: 0 with img
+ * pointing into buf, or -EINVAL (-EPROTO for a version or byte order this
+ * bloomwall does not read) with why (size errlen) saying what is wrong.
+ */
+int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
+		   size_t errlen);
+
+/*
+ * Writes len bytes to path atomically: a temporary file in the same
+ * directory, fsync, rename over path, fsync of the directory. Says what
+ * failed; -errno.
+ */
+int bw_image_write_file(const char *path, const void *buf, size_t len);
+
+/*
+ * Reads and checks the image at path (a regular file); img->buf is the
+ * caller's to free (bw_image_free). Says what is wrong, naming path;
+ * -errno.
+ */
+int bw_image_read_file(const char *path, struct bw_image *img);
+void bw_image_free(struct bw_image *img);
+
+/*
+ * A seed from the lists' content and the options (opts, optlen bytes):
+ * zlib's crc32 over them, so the same lists and options give the same
+ * seed and a changed list another. Lists are files ('-' cannot be read
+ * twice: -EINVAL). Says what failed; -errno.
+ */
+int bw_image_seed(const char *const *lists, int n, const void *opts,
+		  size_t optlen, __u32 *seed);
+
+#endif /* __BW_IMAGE_H */
