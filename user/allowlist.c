@@ -13,41 +13,28 @@
 #include "bloomwall.h"
 #include "lpm.h"
 
-/* An older bloomwall's allowlist, read as it was keyed (lpm.h). */
-static int read_v1(int fd, struct bw_list *l)
-{
-	struct bw_lpm_key_v1 cur, next;
-	struct bw_prefix p;
-	void *prev = NULL;
-	int err;
-
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		cur = next;
-		prev = &cur;
-		bw_lpm_prefix_of_v1(&cur, &p);
-		err = bw_list_push(l, &p);
-		if (err)
-			return err;
-	}
-	if (errno != ENOENT)
-		return -errno;
-	bw_list_finish(l);
-	return 0;
-}
+/* Either key: the kernel copies key_size bytes, the buffer fits both. */
+union any_key {
+	struct bw_lpm_key key;
+	struct bw_lpm_key_v1 v1;
+};
 
 int bw_allow_read(int fd, struct bw_list *l)
 {
-	struct bw_lpm_key cur, next;
+	/* An older bloomwall's allowlist is read as it was keyed (lpm.h). */
+	bool v1 = bw_lpm_is_v1(fd);
+	union any_key cur, next;
 	struct bw_prefix p;
 	void *prev = NULL;
 	int err;
 
-	if (bw_lpm_is_v1(fd))
-		return read_v1(fd, l);
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		cur = next;
 		prev = &cur;
-		bw_lpm_prefix_of(&cur, &p);
+		if (v1)
+			bw_lpm_prefix_of_v1(&cur.v1, &p);
+		else
+			bw_lpm_prefix_of(&cur.key, &p);
 		err = bw_list_push(l, &p);
 		if (err)
 			return err;
@@ -73,27 +60,6 @@ int bw_allow_create(const struct bw_list *l)
 	return fd;
 }
 
-static int cmp_v6(const struct bw_v6key *x, const struct bw_v6key *y)
-{
-	if (x->hi != y->hi)
-		return x->hi < y->hi ? -1 : 1;
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return (x->plen > y->plen) - (x->plen < y->plen);
-}
-
-static int cmp_v6_void(const void *a, const void *b)
-{
-	return cmp_v6(a, b);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 bool bw_list_has(const struct bw_list *l, const struct bw_prefix *p)
 {
 	struct bw_v6key k6 = { .hi = p->hi, .lo = p->lo, .plen = p->plen };
@@ -101,9 +67,9 @@ bool bw_list_has(const struct bw_list *l, const struct bw_prefix *p)
 
 	if (p->family == BW_V4) {
 		k4 = bw_v4key((__u32)p->lo, p->plen);
-		return bsearch(&k4, l->v4, l->n4, sizeof(k4), cmp_u64);
+		return bsearch(&k4, l->v4, l->n4, sizeof(k4), bw_v4key_cmp);
 	}
-	return bsearch(&k6, l->v6, l->n6, sizeof(k6), cmp_v6_void);
+	return bsearch(&k6, l->v6, l->n6, sizeof(k6), bw_v6key_cmp);
 }
 
 /* Merge-counts two sorted arrays of the same kind. */
@@ -129,8 +95,8 @@ void bw_list_diff(const struct bw_list *a, const struct bw_list *b,
 		  size_t *only_a, size_t *only_b)
 {
 	*only_a = *only_b = 0;
-	diff_sorted(a->v4, a->n4, b->v4, b->n4, sizeof(*a->v4), cmp_u64, only_a,
-		    only_b);
-	diff_sorted(a->v6, a->n6, b->v6, b->n6, sizeof(*a->v6), cmp_v6_void,
+	diff_sorted(a->v4, a->n4, b->v4, b->n4, sizeof(*a->v4), bw_v4key_cmp,
+		    only_a, only_b);
+	diff_sorted(a->v6, a->n6, b->v6, b->n6, sizeof(*a->v6), bw_v6key_cmp,
 		    only_a, only_b);
 }

@@ -68,21 +68,16 @@ static int load_program(struct attach_ctx *c)
 
 /*
  * The exact tries' outer map, also ours: in verify mode the first trie is
- * in the slot the filter names before the program can read it. Without
- * verify a one-entry trie serves as the inner template only.
+ * in the slot the filter names before the program can read it.
  */
 static int create_exact(struct attach_ctx *c, const struct bw_built *b)
 {
 	const struct bw_hdr *hdr = b->filter.mem;
-	int tmpl = b->exact_fd, err = 0;
+	int err = 0;
 
-	if (tmpl < 0)
-		tmpl = bw_lpm_create("exact_tmpl", 1);
-	c->exact_fd = tmpl < 0 ? tmpl : bw_exact_outer_create(tmpl);
+	c->exact_fd = bw_exact_outer_create();
 	if (c->exact_fd >= 0 && b->exact_fd >= 0)
 		err = bw_exact_set(c->exact_fd, hdr->exact_slot, b->exact_fd);
-	if (tmpl >= 0 && tmpl != b->exact_fd)
-		close(tmpl);
 	if (c->exact_fd < 0 || err) {
 		err = c->exact_fd < 0 ? c->exact_fd : err;
 		pr_warn("%s: cannot create the exact trie's outer map: %s\n",

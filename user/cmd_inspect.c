@@ -4,7 +4,6 @@
  * header, the filter's settings and regions (fill and estimated rate, as
  * status shows them), and what it was built from. No root, no bpf().
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,35 +14,6 @@
 #include "records.h"
 #include "status_view.h"
 
-#define KEY_WIDTH 22
-
-static void kv(const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* A text line "    key    value"; nothing in JSON. */
-static void kv(const char *key, const char *fmt, ...)
-{
-	va_list ap;
-
-	bw_out_text("    %-*s ", KEY_WIDTH, key);
-	va_start(ap, fmt);
-	bw_out_vtext(fmt, ap);
-	va_end(ap);
-	bw_out_text("\n");
-}
-
-static const char *match_name(__u16 flags)
-{
-	switch (flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST)) {
-	case BW_F_MATCH_DST:
-		return "dst";
-	case BW_F_MATCH_SRC | BW_F_MATCH_DST:
-		return "both";
-	default:
-		return "src";
-	}
-}
-
 static void out_image(const char *path, const struct bw_image *img)
 {
 	const struct bw_image_hdr *h = img->hdr;
@@ -51,16 +21,16 @@ static void out_image(const char *path, const struct bw_image *img)
 
 	bw_out_open_object("image");
 	bw_out_string("path", "Image %s\n", path);
-	kv("format", "%u (filter format %u, %s)", h->version, h->filter_version,
-	   le ? "little-endian" : "big-endian");
+	bw_kv("format", "%u (filter format %u, %s)", h->version,
+	      h->filter_version, le ? "little-endian" : "big-endian");
 	bw_out_u64("format", NULL, h->version);
 	bw_out_u64("filter_format", NULL, h->filter_version);
 	bw_out_string("byte_order", NULL, le ? "little" : "big");
-	kv("size", "%'llu bytes, %'u blocks",
-	   (unsigned long long)h->image_bytes, h->nblocks);
+	bw_kv("size", "%'llu bytes, %'u blocks",
+	      (unsigned long long)h->image_bytes, h->nblocks);
 	bw_out_u64("bytes", NULL, h->image_bytes);
 	bw_out_u64("blocks", NULL, h->nblocks);
-	kv("crc32", "0x%08x (good)", h->crc);
+	bw_kv("crc32", "0x%08x (good)", h->crc);
 	bw_out_u64("crc32", NULL, h->crc);
 	bw_out_close_object();
 }
@@ -77,23 +47,23 @@ static void out_filter(const struct bw_image *img)
 	bw_status_regions(v, img->filter);
 	bw_out_text("  Filter\n");
 	bw_out_open_object("filter");
-	kv("generation", "%llu", (unsigned long long)v->info.generation);
+	bw_kv("generation", "%llu", (unsigned long long)v->info.generation);
 	bw_out_u64("generation", NULL, v->info.generation);
-	kv("action", "%s",
-	   hdr->flags & BW_F_MONITOR ? "monitor (count matches, never drop)"
-				     : "enforce (drop matches)");
+	bw_kv("action", "%s",
+	      hdr->flags & BW_F_MONITOR ? "monitor (count matches, never drop)"
+					: "enforce (drop matches)");
 	bw_out_string("action", NULL,
 		      hdr->flags & BW_F_MONITOR ? "monitor" : "enforce");
-	kv("match", "%s address", match_name(hdr->flags));
-	bw_out_string("match", NULL, match_name(hdr->flags));
-	kv("entries", "%'llu (%'llu in the lists)",
-	   (unsigned long long)v->info.entries,
-	   (unsigned long long)v->info.source_entries);
+	bw_kv("match", "%s address", bw_match_name(hdr->flags));
+	bw_out_string("match", NULL, bw_match_name(hdr->flags));
+	bw_kv("entries", "%'llu (%'llu in the lists)",
+	      (unsigned long long)v->info.entries,
+	      (unsigned long long)v->info.source_entries);
 	bw_out_u64("entries", NULL, v->info.entries);
 	bw_out_u64("source_entries", NULL, v->info.source_entries);
-	kv("target fpr", "%g%%", bw_info_fpr(&v->info) * 100);
+	bw_kv("target fpr", "%g%%", bw_info_fpr(&v->info) * 100);
 	bw_out_double("target_fpr", NULL, bw_info_fpr(&v->info));
-	kv("hash seed", "0x%08x", hdr->seed);
+	bw_kv("hash seed", "0x%08x", hdr->seed);
 	bw_out_u64("seed", NULL, hdr->seed);
 	bw_status_out_regions(v);
 	bw_out_close_object();
@@ -106,13 +76,14 @@ static void out_options(const struct bw_rec_build *rb)
 
 	memcpy(&fpr, &rb->fpr_bits, sizeof(fpr));
 	bw_out_open_object("options");
-	kv("options", "--fpr %g --match %s --max-lengths %u,%u%s%s%s", fpr,
-	   match_name(rb->flags), rb->max_lengths[BW_V4],
-	   rb->max_lengths[BW_V6], rb->flags & BW_F_MONITOR ? " --monitor" : "",
-	   rb->opts & BW_REC_OPT_MASK_HOST_BITS ? " --mask-host-bits" : "",
-	   rb->opts & BW_REC_OPT_SKIP_INVALID ? " --skip-invalid" : "");
+	bw_kv("options", "--fpr %g --match %s --max-lengths %u,%u%s%s%s", fpr,
+	      bw_match_name(rb->flags), rb->max_lengths[BW_V4],
+	      rb->max_lengths[BW_V6],
+	      rb->flags & BW_F_MONITOR ? " --monitor" : "",
+	      rb->opts & BW_REC_OPT_MASK_HOST_BITS ? " --mask-host-bits" : "",
+	      rb->opts & BW_REC_OPT_SKIP_INVALID ? " --skip-invalid" : "");
 	bw_out_double("fpr", NULL, fpr);
-	bw_out_string("match", NULL, match_name(rb->flags));
+	bw_out_string("match", NULL, bw_match_name(rb->flags));
 	bw_out_bool("monitor", NULL, rb->flags & BW_F_MONITOR);
 	bw_out_open_array("max_lengths");
 	bw_out_u64(NULL, NULL, rb->max_lengths[BW_V4]);
@@ -136,17 +107,17 @@ static int out_records(const struct bw_image *img)
 	bw_out_text("  Built from\n");
 	bw_out_open_array("lists");
 	for (i = 0; i < rec.nlists; i++) {
-		kv("list", "%s", rec.lists[i]);
+		bw_kv("list", "%s", rec.lists[i]);
 		bw_out_string(NULL, NULL, rec.lists[i]);
 	}
 	bw_out_close_array();
 	if (!rec.nlists)
-		kv("lists", "not recorded");
+		bw_kv("lists", "not recorded");
 	if (rec.have_build)
 		out_options(&rec.build);
 	else
 		bw_out_null("options", NULL);
-	kv("added entries", "%'zu", rec.nadded);
+	bw_kv("added entries", "%'zu", rec.nadded);
 	bw_out_u64("added", NULL, rec.nadded);
 	bw_records_free(&rec);
 	return 0;

@@ -23,11 +23,7 @@
 
 #define KEY_WIDTH 22
 
-/* A text line "    key    value"; nothing in JSON. */
-static void kv(const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void kv(const char *key, const char *fmt, ...)
+void bw_kv(const char *key, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -55,7 +51,7 @@ static const char *family_key(int f)
 	return f == BW_V4 ? "ipv4" : "ipv6";
 }
 
-static const char *match_name(__u16 flags)
+const char *bw_match_name(__u16 flags)
 {
 	switch (flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST)) {
 	case BW_F_MATCH_DST:
@@ -88,23 +84,24 @@ static const char *attach_key(const struct bw_status_view *v)
 static void out_hook_state(const struct bw_status_view *v)
 {
 	if (v->moved_to[0])
-		kv("state",
-		   "NOT attached here: the program pinned for %s runs on %s (renamed?)",
-		   v->iface, v->moved_to);
+		bw_kv("state",
+		      "NOT attached here: the program pinned for %s runs on %s (renamed?)",
+		      v->iface, v->moved_to);
 	else if (!v->ifindex)
-		kv("state",
-		   "the interface is gone; 'bloomwall detach %s' removes the pins",
-		   v->iface);
+		bw_kv("state",
+		      "the interface is gone; 'bloomwall detach %s' removes the pins",
+		      v->iface);
 	else if (v->xdp_err)
-		kv("state", "unknown: %s", bw_errno_hint(v->xdp_err));
+		bw_kv("state", "unknown: %s", bw_errno_hint(v->xdp_err));
 	else if (!v->x.ours && v->x.prog_id)
-		kv("state",
-		   "NOT attached: the hook holds another program (id %u)",
-		   v->x.prog_id);
+		bw_kv("state",
+		      "NOT attached: the hook holds another program (id %u)",
+		      v->x.prog_id);
 	else if (!v->x.ours)
-		kv("state", "NOT attached: the interface has no XDP program");
+		bw_kv("state",
+		      "NOT attached: the interface has no XDP program");
 	else
-		kv("state", "attached");
+		bw_kv("state", "attached");
 	bw_out_bool("attached", NULL, v->x.ours);
 }
 
@@ -112,13 +109,13 @@ static void out_hook_state(const struct bw_status_view *v)
 static void out_pins(const struct bw_status_view *v)
 {
 	if (!v->prog_err && v->pins_in_step)
-		kv("pins", "%s/%s (name what runs)", BW_PIN_ROOT, v->iface);
+		bw_kv("pins", "%s/%s (name what runs)", BW_PIN_ROOT, v->iface);
 	else if (!v->prog_err)
-		kv("pins",
-		   "missing or out of step (an interrupted command, or a private bpffs); the next attach, reload, add, allow, unallow or detach repairs them");
+		bw_kv("pins",
+		      "missing or out of step (an interrupted command, or a private bpffs); the next attach, reload, add, allow, unallow or detach repairs them");
 	else if (v->pins_left && !v->moved_to[0])
-		kv("pins", "left behind; 'bloomwall detach %s' removes them",
-		   v->iface);
+		bw_kv("pins", "left behind; 'bloomwall detach %s' removes them",
+		      v->iface);
 }
 
 static void out_program(const struct bw_status_view *v)
@@ -128,7 +125,7 @@ static void out_program(const struct bw_status_view *v)
 	bw_out_text("  Program\n");
 	bw_out_open_object("program");
 	if (!v->prog_err)
-		kv("id", "%u", v->prog_id);
+		bw_kv("id", "%u", v->prog_id);
 	bw_out_u64("id", NULL, v->prog_id);
 	out_hook_state(v);
 	if (agrees < 0)
@@ -136,19 +133,20 @@ static void out_program(const struct bw_status_view *v)
 	else
 		bw_out_bool("header_matches_filter", NULL, agrees);
 	if (v->ifindex && !v->xdp_err && v->x.ours) {
-		kv("XDP mode", "%s", bw_attached_mode_name(v->x.attach_mode));
-		kv("attach", "%s", v->kind);
+		bw_kv("XDP mode", "%s",
+		      bw_attached_mode_name(v->x.attach_mode));
+		bw_kv("attach", "%s", v->kind);
 		bw_out_string("mode", NULL,
 			      bw_attached_mode_name(v->x.attach_mode));
 		bw_out_string("attach", NULL, attach_key(v));
 	}
 	out_pins(v);
 	if (agrees == 1)
-		kv("filter header", "the filter's (loaded with it)");
+		bw_kv("filter header", "the filter's (loaded with it)");
 	else if (!agrees)
-		kv("filter header",
-		   "DIFFERS from the filter map's: the program runs with the one it was loaded with; 'bloomwall reload %s LIST...' makes them one",
-		   v->iface);
+		bw_kv("filter header",
+		      "DIFFERS from the filter map's: the program runs with the one it was loaded with; 'bloomwall reload %s LIST...' makes them one",
+		      v->iface);
 	bw_out_close_object();
 }
 
@@ -185,10 +183,10 @@ void bw_status_out_regions(const struct bw_status_view *v)
 			f == BW_V4 ? "est. fpr IPv4" : "est. fpr IPv6";
 
 		if (v->fam_fpr[f] >= 0) {
-			kv(key, "%.3g%%", 100.0 * v->fam_fpr[f]);
+			bw_kv(key, "%.3g%%", 100.0 * v->fam_fpr[f]);
 			bw_out_double(family_key(f), NULL, v->fam_fpr[f]);
 		} else {
-			kv(key, "none (no entries: every address passes)");
+			bw_kv(key, "none (no entries: every address passes)");
 			bw_out_null(family_key(f), NULL);
 		}
 	}
@@ -207,9 +205,9 @@ static void out_cidr(const struct bw_status_view *v)
 {
 	int f, i, n;
 
-	kv("source prefixes", "%'llu -> %'llu entries (expansion x%.2f)",
-	   (unsigned long long)v->info.source_entries,
-	   (unsigned long long)v->info.entries, expansion(v));
+	bw_kv("source prefixes", "%'llu -> %'llu entries (expansion x%.2f)",
+	      (unsigned long long)v->info.source_entries,
+	      (unsigned long long)v->info.entries, expansion(v));
 	bw_out_u64("source_entries", NULL, v->info.source_entries);
 	bw_out_double("expansion", NULL, expansion(v));
 	bw_out_open_object("targets");
@@ -233,10 +231,10 @@ static void out_cidr(const struct bw_status_view *v)
 static void kv_bytes(const char *label, const char *key, long long bytes)
 {
 	if (bytes >= 0) {
-		kv(label, "%'lld bytes", bytes);
+		bw_kv(label, "%'lld bytes", bytes);
 		bw_out_int(key, NULL, bytes);
 	} else {
-		kv(label, "unknown (%s)", bw_errno_hint((int)bytes));
+		bw_kv(label, "unknown (%s)", bw_errno_hint((int)bytes));
 		bw_out_null(key, NULL);
 	}
 }
@@ -257,13 +255,13 @@ static void out_verify(const struct bw_status_view *v)
 	bw_out_open_object("verify");
 	bw_out_bool("on", NULL, verify);
 	if (!verify)
-		kv("verify", "off (a Bloom hit drops)");
+		bw_kv("verify", "off (a Bloom hit drops)");
 	else if (v->exact_entries >= 0)
-		kv("verify", "on (exact trie in slot %u: %'lld prefixes)",
-		   v->hdr.exact_slot, v->exact_entries);
+		bw_kv("verify", "on (exact trie in slot %u: %'lld prefixes)",
+		      v->hdr.exact_slot, v->exact_entries);
 	else
-		kv("verify",
-		   "on, but the exact trie is missing: hits pass as false_pos");
+		bw_kv("verify",
+		      "on, but the exact trie is missing: hits pass as false_pos");
 	if (verify) {
 		bw_out_u64("slot", NULL, v->hdr.exact_slot);
 		json_ll("exact_entries", v->exact_entries);
@@ -272,9 +270,9 @@ static void out_verify(const struct bw_status_view *v)
 			v->stats_err ? -1 : (long long)v->stats.false_pos);
 	}
 	if (verify && !v->stats_err)
-		kv("measured false pos.",
-		   "%'llu (Bloom hits the exact trie refused)",
-		   (unsigned long long)v->stats.false_pos);
+		bw_kv("measured false pos.",
+		      "%'llu (Bloom hits the exact trie refused)",
+		      (unsigned long long)v->stats.false_pos);
 	bw_out_close_object();
 }
 
@@ -283,10 +281,10 @@ static void out_tries(const struct bw_status_view *v)
 {
 	bw_out_open_object("allow");
 	if (v->allow_entries >= 0)
-		kv("allowlist", "%'lld %s", v->allow_entries,
-		   bw_plural(v->allow_entries, "entry", "entries"));
+		bw_kv("allowlist", "%'lld %s", v->allow_entries,
+		      bw_plural(v->allow_entries, "entry", "entries"));
 	else
-		kv("allowlist", "none pinned");
+		bw_kv("allowlist", "none pinned");
 	json_ll("entries", v->allow_entries);
 	json_ll("memlock_bytes", v->allow_mem);
 	bw_out_close_object();
@@ -305,8 +303,8 @@ static void out_kept(const struct bw_status_view *v)
 		kv_u64("added entries kept", "added_kept", v->added_kept);
 		return;
 	}
-	kv("added entries kept",
-	   "unknown: the record area is malformed (the next reload drops it)");
+	bw_kv("added entries kept",
+	      "unknown: the record area is malformed (the next reload drops it)");
 	bw_out_null("added_kept", NULL);
 }
 
@@ -314,38 +312,39 @@ static void out_filter(const struct bw_status_view *v)
 {
 	bw_out_text("  Filter\n");
 	if (v->filter_err == -ENOENT) {
-		kv("state", "none running");
+		bw_kv("state", "none running");
 		bw_out_null("filter", NULL);
 		return;
 	}
 	if (v->filter_err) {
-		kv("state",
-		   "not a valid bloomwall filter; 'bloomwall reload %s LIST...' replaces it",
-		   v->iface);
+		bw_kv("state",
+		      "not a valid bloomwall filter; 'bloomwall reload %s LIST...' replaces it",
+		      v->iface);
 		bw_out_null("filter", NULL);
 		return;
 	}
 	bw_out_open_object("filter");
 	kv_u64("generation", "generation", v->info.generation);
 	kv_u64("map id", "map_id", v->map_id);
-	kv("action", "%s",
-	   v->hdr.flags & BW_F_MONITOR ? "monitor (count matches, never drop)"
-				       : "enforce (drop matches)");
+	bw_kv("action", "%s",
+	      v->hdr.flags & BW_F_MONITOR
+		      ? "monitor (count matches, never drop)"
+		      : "enforce (drop matches)");
 	bw_out_string("action", NULL,
 		      v->hdr.flags & BW_F_MONITOR ? "monitor" : "enforce");
-	kv("match", "%s address", match_name(v->hdr.flags));
-	bw_out_string("match", NULL, match_name(v->hdr.flags));
+	bw_kv("match", "%s address", bw_match_name(v->hdr.flags));
+	bw_out_string("match", NULL, bw_match_name(v->hdr.flags));
 	kv_u64("entries", "entries", v->info.entries);
 	out_kept(v);
 	out_cidr(v);
-	kv("blocks", "%'u (%'llu bytes)", v->nblocks,
-	   (unsigned long long)v->nblocks * BW_BLOCK_BYTES);
+	bw_kv("blocks", "%'u (%'llu bytes)", v->nblocks,
+	      (unsigned long long)v->nblocks * BW_BLOCK_BYTES);
 	bw_out_u64("blocks", NULL, v->nblocks);
 	bw_out_u64("bytes", NULL,
 		   (unsigned long long)v->nblocks * BW_BLOCK_BYTES);
-	kv("target fpr", "%g%%", bw_info_fpr(&v->info) * 100);
+	bw_kv("target fpr", "%g%%", bw_info_fpr(&v->info) * 100);
 	bw_out_double("target_fpr", NULL, bw_info_fpr(&v->info));
-	kv("hash seed", "0x%08x", v->hdr.seed);
+	bw_kv("hash seed", "0x%08x", v->hdr.seed);
 	bw_out_u64("seed", NULL, v->hdr.seed);
 	bw_status_out_regions(v);
 	out_tries(v);
@@ -358,12 +357,12 @@ static void out_counters(const struct bw_status_view *v)
 
 	bw_out_text("  Counters (summed over CPUs)\n");
 	if (v->stats_err == -ENOENT) {
-		kv("state", "none running");
+		bw_kv("state", "none running");
 		bw_out_null("counters", NULL);
 		return;
 	}
 	if (v->stats_err) {
-		kv("state", "unreadable: %s", bw_errno_hint(v->stats_err));
+		bw_kv("state", "unreadable: %s", bw_errno_hint(v->stats_err));
 		bw_out_null("counters", NULL);
 		return;
 	}

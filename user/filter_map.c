@@ -13,6 +13,7 @@
 #include "bloomwall.h"
 #include "filter_map.h"
 #include "log.h"
+#include "prog.h"
 
 static int map_memory(struct bw_filter_map *m, bool writable)
 {
@@ -25,15 +26,6 @@ static int map_memory(struct bw_filter_map *m, bool writable)
 		return -errno;
 	}
 	return 0;
-}
-
-static void fill_id(struct bw_filter_map *m)
-{
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info);
-
-	if (!bpf_obj_get_info_by_fd(m->fd, &info, &len))
-		m->id = info.id;
 }
 
 int bw_filter_create(__u32 nblocks, struct bw_filter_map *m)
@@ -57,7 +49,7 @@ int bw_filter_create(__u32 nblocks, struct bw_filter_map *m)
 		m->fd = -1;
 		return err;
 	}
-	fill_id(m);
+	m->id = bw_obj_id(m->fd);
 	err = map_memory(m, true);
 	if (err) {
 		pr_warn("Cannot map the filter into memory: %s\n",

@@ -35,26 +35,34 @@ const char *bw_attached_mode_name(__u8 attach_mode)
 	}
 }
 
-/* Is our_id one of the programs behind a libxdp dispatcher on ifindex? */
-static bool in_dispatcher(int ifindex, __u32 our_id)
+/*
+ * The first program behind a libxdp dispatcher on ifindex that match()
+ * takes (a value >= 0, returned), else -ENOENT.
+ */
+static int dispatcher_find(int ifindex, int (*match)(__u32 id, void *ctx),
+			   void *ctx)
 {
 	struct xdp_multiprog *mp;
 	struct xdp_program *p;
-	bool found = false;
+	int ret = -ENOENT;
 
 	mp = xdp_multiprog__get_from_ifindex(ifindex);
 	if (!mp || libxdp_get_error(mp))
-		return false;
+		return -ENOENT;
 	if (!xdp_multiprog__is_legacy(mp)) {
-		for (p = xdp_multiprog__next_prog(NULL, mp); p && !found;
+		for (p = xdp_multiprog__next_prog(NULL, mp); p && ret < 0;
 		     p = xdp_multiprog__next_prog(p, mp))
-			found = xdp_program__id(p) == our_id;
+			ret = match(xdp_program__id(p), ctx);
 	}
 	xdp_multiprog__close(mp);
-	return found;
+	return ret;
 }
 
-int bw_xdp_info(int ifindex, __u32 our_id, struct bw_xdp_info *x)
+/*
+ * What the hook holds: x's program and mode, and in ids the program of
+ * each mode (direct, driver, skb, hw), 0 where there is none.
+ */
+static int query_hook(int ifindex, struct bw_xdp_info *x, __u32 ids[4])
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 
@@ -63,17 +71,35 @@ int bw_xdp_info(int ifindex, __u32 our_id, struct bw_xdp_info *x)
 		return -errno;
 	x->attach_mode = q.attach_mode;
 	x->prog_id = q.prog_id ?: q.drv_prog_id ?: q.skb_prog_id ?: q.hw_prog_id;
-	if (!our_id || !x->prog_id)
-		return 0;
-	x->ours = q.prog_id == our_id || q.drv_prog_id == our_id ||
-		  q.skb_prog_id == our_id || q.hw_prog_id == our_id;
-	if (!x->ours && in_dispatcher(ifindex, our_id))
+	ids[0] = q.prog_id;
+	ids[1] = q.drv_prog_id;
+	ids[2] = q.skb_prog_id;
+	ids[3] = q.hw_prog_id;
+	return 0;
+}
+
+static int is_id(__u32 id, void *ctx)
+{
+	return id == *(const __u32 *)ctx ? 0 : -ENOENT;
+}
+
+int bw_xdp_info(int ifindex, __u32 our_id, struct bw_xdp_info *x)
+{
+	__u32 ids[4];
+	int i, err;
+
+	err = query_hook(ifindex, x, ids);
+	if (err || !our_id || !x->prog_id)
+		return err;
+	for (i = 0; i < 4; i++)
+		x->ours |= ids[i] == our_id;
+	if (!x->ours && !dispatcher_find(ifindex, is_id, &our_id))
 		x->ours = x->dispatcher = true;
 	return 0;
 }
 
 /* An fd of the program with this id if it is bloomwall's, else -ENOENT. */
-static int ours_by_id(__u32 id)
+static int ours_by_id(__u32 id, void *ctx)
 {
 	int fd;
 
@@ -88,44 +114,18 @@ static int ours_by_id(__u32 id)
 	return -ENOENT;
 }
 
-/* bloomwall's program behind a libxdp dispatcher on ifindex, or -ENOENT. */
-static int ours_in_dispatcher(int ifindex)
-{
-	struct xdp_multiprog *mp;
-	struct xdp_program *p;
-	int fd = -ENOENT;
-
-	mp = xdp_multiprog__get_from_ifindex(ifindex);
-	if (!mp || libxdp_get_error(mp))
-		return -ENOENT;
-	if (!xdp_multiprog__is_legacy(mp)) {
-		for (p = xdp_multiprog__next_prog(NULL, mp); p && fd < 0;
-		     p = xdp_multiprog__next_prog(p, mp))
-			fd = ours_by_id(xdp_program__id(p));
-	}
-	xdp_multiprog__close(mp);
-	return fd;
-}
-
 int bw_hook_find(int ifindex, struct bw_xdp_info *x)
 {
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	__u32 ids[4];
-	int i, fd = -ENOENT;
+	int i, fd, err;
 
-	memset(x, 0, sizeof(*x));
-	if (bpf_xdp_query(ifindex, 0, &q))
-		return -errno;
-	x->attach_mode = q.attach_mode;
-	x->prog_id = q.prog_id ?: q.drv_prog_id ?: q.skb_prog_id ?: q.hw_prog_id;
-	ids[0] = q.prog_id;
-	ids[1] = q.drv_prog_id;
-	ids[2] = q.skb_prog_id;
-	ids[3] = q.hw_prog_id;
-	for (i = 0; i < 4 && fd == -ENOENT; i++)
-		fd = ours_by_id(ids[i]);
+	err = query_hook(ifindex, x, ids);
+	if (err)
+		return err;
+	for (i = 0, fd = -ENOENT; i < 4 && fd == -ENOENT; i++)
+		fd = ours_by_id(ids[i], NULL);
 	if (fd == -ENOENT && x->prog_id) {
-		fd = ours_in_dispatcher(ifindex);
+		fd = dispatcher_find(ifindex, ours_by_id, NULL);
 		x->dispatcher = fd >= 0;
 	}
 	x->ours = fd >= 0;

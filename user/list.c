@@ -356,14 +356,14 @@ static int radix_sort_u64(__u64 *v, size_t n)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+int bw_v4key_cmp(const void *a, const void *b)
 {
 	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_v6(const void *a, const void *b)
+int bw_v6key_cmp(const void *a, const void *b)
 {
 	const struct bw_v6key *x = a, *y = b;
 
@@ -396,13 +396,13 @@ void bw_list_finish(struct bw_list *l)
 	size_t n;
 
 	if (l->n4 > 1 && radix_sort_u64(l->v4, l->n4))
-		qsort(l->v4, l->n4, sizeof(*l->v4), cmp_u64);
+		qsort(l->v4, l->n4, sizeof(*l->v4), bw_v4key_cmp);
 	n = unique(l->v4, l->n4, sizeof(*l->v4));
 	l->duplicates += l->n4 - n;
 	l->n4 = n;
 
 	if (l->n6 > 1)
-		qsort(l->v6, l->n6, sizeof(*l->v6), cmp_v6);
+		qsort(l->v6, l->n6, sizeof(*l->v6), bw_v6key_cmp);
 	n = unique(l->v6, l->n6, sizeof(*l->v6));
 	l->duplicates += l->n6 - n;
 	l->n6 = n;

@@ -158,6 +158,10 @@ int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
  */
 void bw_list_finish(struct bw_list *l);
 
+/* The orders bw_list_finish() sorts v4 and v6 in (qsort/bsearch style). */
+int bw_v4key_cmp(const void *a, const void *b);
+int bw_v6key_cmp(const void *a, const void *b);
+
 static inline const char *bw_domain_name(const struct bw_list *l,
 					 const struct bw_domain *d)
 {

@@ -162,6 +162,13 @@ long long bw_lpm_count(int fd)
 	return errno == ENOENT ? n : -errno;
 }
 
+bool bw_lpm_has_entries(int fd)
+{
+	struct bw_lpm_key first; /* the larger of today's and the older key */
+
+	return !bpf_map_get_next_key(fd, NULL, &first);
+}
+
 long long bw_map_memlock(int fd)
 {
 	char path[64], line[128];
@@ -251,15 +258,22 @@ int bw_lpm_pin_check(int fd, const char *iface, const char *name)
 
 /* ---- verify mode's slots ------------------------------------------------ */
 
-int bw_exact_outer_create(int tmpl_fd)
+int bw_exact_outer_create(void)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .inner_map_fd = tmpl_fd);
-	int fd;
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int tmpl, fd;
 
+	/* Only its key and value sizes count: any trie of ours will do. */
+	tmpl = bw_lpm_create("exact_tmpl", 1);
+	if (tmpl < 0)
+		return tmpl;
+	opts.inner_map_fd = tmpl;
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, BW_PIN_EXACT,
 			    sizeof(__u32), sizeof(__u32), BW_EXACT_SLOTS,
 			    &opts);
-	return fd < 0 ? -errno : fd;
+	fd = fd < 0 ? -errno : fd;
+	close(tmpl);
+	return fd;
 }
 
 int bw_exact_open(int outer_fd, __u32 slot)

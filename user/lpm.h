@@ -40,14 +40,14 @@ int bw_lpm_fill(int fd, const struct bw_list *l);
 /* Entries in a trie, counted by walking its keys; -errno on failure. */
 long long bw_lpm_count(int fd);
 
+/* Whether a trie has any entry: one lookup, where counting walks them all. */
+bool bw_lpm_has_entries(int fd);
+
 /* Kernel memory charged to a map ("memlock:" in its fdinfo); -errno. */
 long long bw_map_memlock(int fd);
 
-/*
- * The exact tries' outer map, created with tmpl_fd as its inner template
- * (the trie of the first filter, or any bloomwall LPM trie). fd or -errno.
- */
-int bw_exact_outer_create(int tmpl_fd);
+/* A new, empty outer map of the exact tries (BW_EXACT_SLOTS): fd or -errno. */
+int bw_exact_outer_create(void);
 
 /* Opens the trie in a slot; -ENOENT when the slot is empty. */
 int bw_exact_open(int outer_fd, __u32 slot);

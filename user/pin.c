@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "log.h"
 #include "pin.h"
+#include "prog.h"
 
 #define BPFFS_MNT "/sys/fs/bpf"
 /* BW_PIN_ROOT's own name in BPFFS_MNT: what follows "/sys/fs/bpf/". */
@@ -356,16 +357,6 @@ static int unpin_at(int dirfd, const char *iface, const char *name)
 	return err == -ENOENT ? 0 : err;
 }
 
-static bool same_object(int a, int b)
-{
-	struct bpf_prog_info ia = {}, ib = {};
-	__u32 la = sizeof(ia), lb = sizeof(ib);
-
-	/* prog, map and link info all start with type, id. */
-	return !bpf_obj_get_info_by_fd(a, &ia, &la) &&
-	       !bpf_obj_get_info_by_fd(b, &ib, &lb) && ia.id == ib.id;
-}
-
 /* Whether name in dirfd already pins the object fd. */
 static bool pins_already(int fd, int dirfd, const char *iface, const char *name)
 {
@@ -374,7 +365,7 @@ static bool pins_already(int fd, int dirfd, const char *iface, const char *name)
 
 	if (old < 0)
 		return false;
-	same = same_object(old, fd);
+	same = bw_obj_id(old) && bw_obj_id(old) == bw_obj_id(fd);
 	close(old);
 	return same;
 }

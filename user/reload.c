@@ -139,7 +139,7 @@ static void read_settings(const struct bw_running *r,
 {
 	memset(st, 0, sizeof(*st));
 	st->prog_id = r->prog_id;
-	st->allow_entries = bw_lpm_count(r->maps.allow) > 0;
+	st->allow_entries = bw_lpm_has_entries(r->maps.allow);
 	if (!r->filter_err) {
 		st->hdr = *bw_running_hdr(r);
 		st->info = *bw_running_info(r);
@@ -301,7 +301,7 @@ static int upgrade_tries(const struct bw_running *r, bool keep_allow,
 			 struct bw_maps *maps)
 {
 	struct bw_list old;
-	int tmpl, outer, err = 0;
+	int outer = -1, err = 0;
 
 	bw_list_init(&old);
 	if (keep_allow)
@@ -314,12 +314,10 @@ static int upgrade_tries(const struct bw_running *r, bool keep_allow,
 			err = 0;
 		}
 	}
-	tmpl = err ? -1 : bw_lpm_create("exact_tmpl", 1);
-	outer = tmpl < 0 ? tmpl : bw_exact_outer_create(tmpl);
-	if (tmpl >= 0)
-		close(tmpl);
-	if (!err && outer < 0)
-		err = outer;
+	if (!err) {
+		outer = bw_exact_outer_create();
+		err = outer < 0 ? outer : 0;
+	}
 	if (!err) {
 		close(maps->exact);
 		maps->exact = outer;

@@ -146,32 +146,60 @@ int bw_running_records(const struct bw_running *r, struct bw_records *rec)
 /* Pins that bloomwall 0.1 made and that name nothing needed any more. */
 static const char *const old_pins[] = { "filter", "filter_id" };
 
+/* A pin and what it should name (-1: it should not be there). */
+struct pin_want {
+	const char *name;
+	int fd;
+};
+
+#define NPINS 5
+
+/* What an interface's pins should name: the program, its maps, its link. */
+static void pins_wanted(int prog_fd, const struct bw_maps *maps, int link_fd,
+			struct pin_want w[NPINS])
+{
+	w[0] = (struct pin_want){ BW_PIN_PROG, prog_fd };
+	w[1] = (struct pin_want){ BW_PIN_STATS, maps->stats };
+	w[2] = (struct pin_want){ BW_PIN_ALLOW, maps->allow };
+	w[3] = (struct pin_want){ BW_PIN_EXACT, maps->exact };
+	w[4] = (struct pin_want){ BW_PIN_LINK, link_fd };
+}
+
+bool bw_pins_in_step(const struct bw_running *r)
+{
+	struct pin_want w[NPINS];
+	bool ok = true;
+	int i, fd;
+
+	pins_wanted(r->prog_fd, &r->maps, r->link_fd, w);
+	for (i = 0; ok && i < NPINS; i++) {
+		fd = bw_pin_open(r->iface, w[i].name);
+		ok = w[i].fd < 0
+			     ? fd < 0
+			     : fd >= 0 && bw_obj_id(fd) == bw_obj_id(w[i].fd);
+		if (fd >= 0)
+			close(fd);
+	}
+	return ok;
+}
+
 int bw_pins_sync(const char *iface, int prog_fd, int link_fd, bool quiet)
 {
 	struct bw_maps maps = BW_MAPS_INIT;
-	struct {
-		const char *name;
-		int fd;
-	} pins[] = {
-		{ BW_PIN_PROG, prog_fd }, { BW_PIN_STATS, -1 },
-		{ BW_PIN_ALLOW, -1 },	  { BW_PIN_EXACT, -1 },
-		{ BW_PIN_LINK, link_fd },
-	};
+	struct pin_want pins[NPINS];
 	int changed = 0, err, ret;
 	size_t i;
 
 	err = bw_prog_maps(prog_fd, &maps);
 	if (err)
 		return err;
-	pins[1].fd = maps.stats;
-	pins[2].fd = maps.allow;
-	pins[3].fd = maps.exact;
+	pins_wanted(prog_fd, &maps, link_fd, pins);
 	err = bw_pin_dir_create(iface);
 	if (err == -EEXIST)
 		err = 0;
 	else if (!err)
 		changed++;
-	for (i = 0; !err && i < sizeof(pins) / sizeof(pins[0]); i++) {
+	for (i = 0; !err && i < NPINS; i++) {
 		if (pins[i].fd < 0)
 			ret = bw_pin_remove(iface, pins[i].name);
 		else

@@ -99,6 +99,9 @@ int bw_explain_not_attached(const char *iface);
  */
 int bw_pins_sync(const char *iface, int prog_fd, int link_fd, bool quiet);
 
+/* Whether every pin of r's interface names what r runs (and no other). */
+bool bw_pins_in_step(const struct bw_running *r);
+
 /*
  * Removes the pin directories other than iface's whose prog pin names
  * prog_id (an interface renamed, or a program replaced): a pin keeps a

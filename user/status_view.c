@@ -15,38 +15,13 @@
 #include "running.h"
 #include "status_view.h"
 
-/* Whether every pin of iface names what r runs (pins are a cache). */
-static bool pins_in_step(const struct bw_running *r)
-{
-	int fds[] = { r->prog_fd, r->maps.stats, r->maps.allow, r->maps.exact };
-	const char *names[] = { BW_PIN_PROG, BW_PIN_STATS, BW_PIN_ALLOW,
-				BW_PIN_EXACT };
-	bool ok = true;
-	size_t i;
-	int fd;
-
-	for (i = 0; ok && i < sizeof(fds) / sizeof(fds[0]); i++) {
-		fd = bw_pin_open(r->iface, names[i]);
-		ok = fd >= 0 && bw_obj_id(fd) == bw_obj_id(fds[i]);
-		if (fd >= 0)
-			close(fd);
-	}
-	if (ok && r->link_fd >= 0) {
-		fd = bw_pin_open(r->iface, BW_PIN_LINK);
-		ok = fd >= 0 && bw_obj_id(fd) == bw_obj_id(r->link_fd);
-		if (fd >= 0)
-			close(fd);
-	}
-	return ok;
-}
-
 static void gather_program(struct bw_status_view *v, const struct bw_running *r)
 {
 	v->prog_id = r->prog_id;
 	v->x = r->hook;
 	v->prog_hdr = r->prog_hdr;
 	v->link = r->link_fd >= 0;
-	v->pins_in_step = pins_in_step(r);
+	v->pins_in_step = bw_pins_in_step(r);
 	if (v->link)
 		v->kind =
 			"bpf_link of bloomwall's own (--link, or libxdp failed)";

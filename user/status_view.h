@@ -62,6 +62,16 @@ struct bw_status_view {
  */
 void bw_status_regions(struct bw_status_view *v, const void *mem);
 
+/*
+ * A text line "    key    value" as status prints its rows (and the e2e
+ * tests read them); nothing in JSON (cmd_status.c).
+ */
+void bw_kv(const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* "src", "dst" or "both": the addresses --match tests (cmd_status.c). */
+const char *bw_match_name(__u16 flags);
+
 /* The regions' table and the per-family rates (cmd_status.c). */
 void bw_status_out_regions(const struct bw_status_view *v);
 
