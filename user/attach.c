@@ -98,14 +98,15 @@ static int create_exact(struct attach_ctx *c, const struct bw_built *b)
  */
 static int fill_allow(struct attach_ctx *c, const struct bw_list *allow)
 {
-	size_t added = 0;
+	/* A new trie and a finished list: every entry is one more. */
+	size_t added = allow ? allow->n4 + allow->n6 : 0;
 	int err = 0;
 
 	c->allow_fd = dup(bpf_map__fd(c->skel->maps.allow));
 	if (c->allow_fd < 0)
 		err = -errno;
 	else if (allow)
-		err = bw_allow_add(c->allow_fd, allow, NULL, &added);
+		err = bw_lpm_fill(c->allow_fd, allow);
 	if (err) {
 		pr_warn("%s: cannot fill the allowlist: %s\n", c->iface,
 			bw_errno_hint(err));

@@ -56,19 +56,6 @@ int bw_exact_set(int outer_fd, __u32 slot, int trie_fd);
 /* Empties a slot; an empty slot is fine. */
 int bw_exact_clear(int outer_fd, __u32 slot);
 
-/*
- * Allowlist replacement, in two steps so that an address in both the old
- * and the new list is never missing: bw_allow_add() inserts every prefix of
- * l (on failure it removes again the ones it added and returns -errno),
- * bw_allow_prune() then deletes every entry not in l. Counts in *added /
- * *removed (entries that were not there before / are gone now). fresh, if
- * not NULL, holds l->n4 + l->n6 flags: which prefixes were new, so that
- * bw_allow_undo() can take them out again when the swap after them fails.
- */
-int bw_allow_add(int fd, const struct bw_list *l, bool *fresh, size_t *added);
-void bw_allow_undo(int fd, const struct bw_list *l, const bool *fresh);
-int bw_allow_prune(int fd, const struct bw_list *l, size_t *removed);
-
 /* Does the trie hold an entry covering this address (longest match)? */
 int bw_lpm_match(int fd, const struct bw_prefix *addr);
 

@@ -263,19 +263,6 @@ bool bw_pin_dir_exists(const char *iface)
 	return true;
 }
 
-bool bw_pin_exists(const char *iface, const char *name)
-{
-	struct stat st;
-	int fd = open_iface(iface);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = !fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW);
-	close(fd);
-	return ok;
-}
-
 int bw_pin_dir_create(const char *iface)
 {
 	int root = bw_state_dir_fd(true);
@@ -326,21 +313,6 @@ static int pin_at(int fd, int dirfd, const char *iface, const char *name)
 	if (err)
 		pr_warn("bloomwall: cannot pin %s/%s/%s: %s\n", BW_PIN_ROOT,
 			iface, name, strerror(-err));
-	return err;
-}
-
-int bw_pin_fd(int fd, const char *iface, const char *name)
-{
-	int dirfd, err;
-
-	dirfd = open_iface(iface);
-	if (dirfd < 0) {
-		pr_warn("bloomwall: cannot pin %s/%s/%s: %s\n", BW_PIN_ROOT,
-			iface, name, strerror(-dirfd));
-		return dirfd;
-	}
-	err = pin_at(fd, dirfd, iface, name);
-	close(dirfd);
 	return err;
 }
 

@@ -55,14 +55,10 @@ void bw_lock_release(int fd);
 
 /* False also when BW_PIN_ROOT/iface is refused (and says why). */
 bool bw_pin_dir_exists(const char *iface);
-/* True when iface's directory has an entry name, whatever it is. */
-bool bw_pin_exists(const char *iface, const char *name);
 int bw_pin_dir_create(const char *iface);
 
 /* bpf_obj_get() of BW_PIN_ROOT/iface/name: an fd or -errno. */
 int bw_pin_open(const char *iface, const char *name);
-/* Pins fd as BW_PIN_ROOT/iface/name; prints on failure. */
-int bw_pin_fd(int fd, const char *iface, const char *name);
 /*
  * Makes BW_PIN_ROOT/iface/name name fd in one step (pinned beside it as
  * name_new, then renamed over it): readers see the old pin or the new one.

@@ -42,9 +42,10 @@ static int find_link(const char *iface, int ifindex, __u32 prog_id)
 	return fd < 0 ? -1 : fd;
 }
 
-static void open_filter(struct bw_running *r, bool writable)
+/* Read-only: a change is made on a copy (bw_swap_running). */
+static void open_filter(struct bw_running *r)
 {
-	r->filter_err = bw_prog_filter(r->prog_fd, writable, &r->filter);
+	r->filter_err = bw_prog_filter(r->prog_fd, false, &r->filter);
 	if (!r->filter_err && bw_filter_check(r->filter.mem, r->filter.nblocks))
 		r->filter_err = -EINVAL;
 	if (r->filter_err)
@@ -93,7 +94,7 @@ int bw_running_open(const char *iface, int ifindex, unsigned int flags,
 		bw_running_close(r);
 		return err;
 	}
-	open_filter(r, flags & BW_RUN_WRITABLE);
+	open_filter(r);
 	if (flags & BW_RUN_REPAIR)
 		bw_pins_sync(iface, r->prog_fd, r->link_fd, false);
 	return 0;

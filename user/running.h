@@ -40,16 +40,15 @@ struct bw_running {
 	}
 
 /* bw_running_open() flags. */
-#define BW_RUN_WRITABLE (1U << 0) /* map the filter read-write */
-#define BW_RUN_QUIET (1U << 1)	  /* say nothing when nothing runs */
+#define BW_RUN_QUIET (1U << 0) /* say nothing when nothing runs */
 /* Make the pins name what runs, saying so (mutating verbs, under the lock). */
-#define BW_RUN_REPAIR (1U << 2)
+#define BW_RUN_REPAIR (1U << 1)
 /*
  * Open a program whose tries have an older bloomwall's key too (detach,
  * status, and reload, which upgrades them); without it such a program is
  * refused with what to do.
  */
-#define BW_RUN_OLD_OK (1U << 3)
+#define BW_RUN_OLD_OK (1U << 2)
 
 /*
  * Opens what ifindex's hook runs. -ENOENT when it runs no bloomwall
