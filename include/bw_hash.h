@@ -395,7 +395,73 @@ static __always_inline void bw_lpm_key_set(struct bw_lpm_key *k, __u32 family,
  */
 static __always_inline int bw_hdr_valid(const struct bw_hdr *hdr)
 {
-	return hdr->magic == BW_MAGIC && hdr->version == BW_VERSION;
+	return hdr->magic == BW_MAGIC && hdr->version >= BW_VERSION_MIN &&
+	       hdr->version <= BW_VERSION;
+}
+
+/* Block of the DNS block: where the address regions end. */
+static __always_inline __u32 bw_dns_block(const struct bw_hdr *hdr)
+{
+	return hdr->region_end[BW_REGIONS - 1];
+}
+
+/* First block of name region n (enum bw_name_region). */
+static __always_inline __u32 bw_name_region_start(const struct bw_hdr *hdr,
+						  const struct bw_dns_hdr *dns,
+						  __u32 n)
+{
+	return n ? dns->region_end[n - 1] : bw_dns_block(hdr) + 1;
+}
+
+/*
+ * What the data path needs for names, worked out by the CLI when it loads
+ * the program (its .rodata, as struct bw_region_consts): the chains'
+ * starting values and each name region's place. nblocks 0: the region is
+ * empty (the program then leaves out its tests).
+ */
+struct bw_dns_consts {
+	__u64 name_init;  /* bw_name_hash_init(hdr->seed) */
+	__u64 allow_init; /* bw_name_hash_init(BW_NAME_ALLOW_SEED) */
+	__u32 start[BW_NAME_REGIONS];
+	__u32 nblocks[BW_NAME_REGIONS];
+	__u8 probes[BW_NAME_REGIONS];
+	__u8 action;
+	__u8 flags; /* bw_dns_hdr.flags */
+	__u32 ttl;
+};
+
+/* dns may be NULL (no BW_F_DNS): every region is then empty. */
+static __always_inline void bw_dns_consts_init(const struct bw_hdr *hdr,
+					       const struct bw_dns_hdr *dns,
+					       struct bw_dns_consts *dc)
+{
+	__u32 n, start;
+
+	__builtin_memset(dc, 0, sizeof(*dc));
+	dc->name_init = bw_name_hash_init(hdr->seed);
+	dc->allow_init = bw_name_hash_init(BW_NAME_ALLOW_SEED);
+	if (!dns || !(hdr->flags & BW_F_DNS) || dns->magic != BW_DNS_MAGIC)
+		return;
+	for (n = 0; n < BW_NAME_REGIONS; n++) {
+		start = bw_name_region_start(hdr, dns, n);
+		dc->start[n] = start;
+		dc->nblocks[n] = dns->region_end[n] > start
+					 ? dns->region_end[n] - start
+					 : 0;
+		dc->probes[n] = dns->probes[n];
+	}
+	dc->action = dns->action;
+	dc->flags = dns->flags;
+	dc->ttl = dns->ttl;
+}
+
+/* Where the record area starts: after the last region of either kind. */
+static __always_inline __u32 bw_regions_end(const struct bw_hdr *hdr,
+					    const struct bw_dns_hdr *dns)
+{
+	if (!(hdr->flags & BW_F_DNS) || !dns || dns->magic != BW_DNS_MAGIC)
+		return bw_dns_block(hdr);
+	return dns->region_end[BW_NAME_REGIONS - 1];
 }
 
 #endif /* __BW_HASH_H */

@@ -17,7 +17,10 @@
  *   block 1                 struct bw_info  what only the CLI reads (counts)
  *   block 2 ...             regions of struct bw_block, one per target prefix
  *                           length per family, in header order
- *   block region_end[7] ... (optional) the record area: what the CLI keeps
+ *   block region_end[7]     (with BW_F_DNS) struct bw_dns_hdr, then the two
+ *                           name regions (exact names, subtrees) up to
+ *                           dns->region_end[BW_NAME_REGIONS - 1]
+ *   then ...                (optional) the record area: what the CLI keeps
  *                           with the filter (struct bw_rec_area, below)
  *
  * The data path never reads block 0: the CLI copies the header into the
@@ -33,7 +36,14 @@
 #include <linux/types.h>
 
 #define BW_MAGIC 0x4d4f4c42 /* "BLOM" read as a little-endian __u32 */
-#define BW_VERSION 2
+/*
+ * Format 3 added the DNS block and the name regions (BW_F_DNS). A format 2
+ * filter (bloomwall 0.2) is the same without them: this code still reads
+ * one, runs it and rebuilds it as format 3; a bloomwall that knows only
+ * format 2 refuses format 3 rather than misread it.
+ */
+#define BW_VERSION 3
+#define BW_VERSION_MIN 2
 
 #define BW_BLOCK_BYTES 64
 #define BW_BLOCK_BITS 512
@@ -61,6 +71,7 @@ enum bw_family {
 #define BW_F_MONITOR (1U << 2)	 /* count hits, pass them: never drop */
 #define BW_F_VERIFY (1U << 3)	 /* a hit drops only if the exact trie agrees */
 #define BW_F_ALLOW (1U << 4)	 /* the allowlist has entries: consult it */
+#define BW_F_DNS (1U << 5)	 /* a DNS block and name regions follow */
 
 /*
  * Block 0: everything the data path needs to know about the filter, which
@@ -114,6 +125,64 @@ struct bw_block {
 };
 
 /*
+ * Domain names (format 3, BW_F_DNS). The data path matches the name of a
+ * DNS query (UDP to port 53) against two regions of name keys, hashed as
+ * bw_hash.h's bw_name_* say: exact names (hosts and plain lines: the
+ * name's exact key) and subtrees (*.name, ||name^, --subdomains: the
+ * name's subtree key, which every name under it reaches on its way).
+ *
+ * The DNS block sits at block hdr->region_end[BW_REGIONS - 1], right after
+ * the address regions; the exact region follows it, then the subtree
+ * region: region n covers [n ? region_end[n - 1] : DNS block + 1,
+ * region_end[n]). As with block 0, the data path never reads this block:
+ * the CLI derives the program's constants from it (bw_dns_consts_init).
+ */
+#define BW_DNS_MAGIC 0x534e4442 /* "BDNS" read as a little-endian __u32 */
+#define BW_DNS_PORT 53
+
+enum bw_name_region {
+	BW_NAME_EXACT = 0,   /* the name itself */
+	BW_NAME_SUBTREE = 1, /* the name and every name under it */
+	BW_NAME_REGIONS = 2,
+};
+
+/* What a blocked query gets. NULL is the default (README: "DNS actions"). */
+enum bw_dns_action {
+	BW_DNS_NULL = 0,     /* A 0.0.0.0 / AAAA ::, NODATA for other types */
+	BW_DNS_NXDOMAIN = 1, /* RCODE 3 */
+	BW_DNS_REFUSED = 2,  /* RCODE 5 */
+	BW_DNS_DROP = 3,     /* no answer: the client times out */
+	BW_DNS_ACTIONS = 4,
+};
+
+/* bw_dns_hdr.flags */
+#define BW_DNS_F_ALLOW (1U << 0) /* the name allowlist has entries */
+
+struct bw_dns_hdr {
+	__u32 magic;
+	__u8 action;		      /* enum bw_dns_action */
+	__u8 flags;		      /* BW_DNS_F_* */
+	__u8 probes[BW_NAME_REGIONS]; /* bits per key, 8 or 16 */
+	__u32 ttl;		      /* of the NULL action's answer, seconds */
+	__u32 region_end[BW_NAME_REGIONS]; /* exclusive end block */
+	/* CLI only, like struct bw_info: the data path never reads these. */
+	__u32 region_entries[BW_NAME_REGIONS];
+	__u32 pad;
+	__u64 fpr_bits; /* the name regions' target rate, the double's bits */
+	__u64 pad2[3];
+};
+
+/*
+ * The name allowlist: a hash map from a name key to a byte, the keys
+ * hashed with seed BW_NAME_ALLOW_SEED rather than the filter's, so the
+ * map outlives filters as the address allowlist does. Consulted only
+ * after a hit; an exact allow entry is the name's exact key, a subtree
+ * one its subtree key, and any match among the queried name's keys wins
+ * over any block (README: "Domain precedence").
+ */
+#define BW_NAME_ALLOW_SEED 0
+
+/*
  * Per-CPU counters, one slot. Every packet counts once, in passed or a
  * dropped_*: packets = passed + dropped_v4 + dropped_v6 (the CLI shows the
  * sum; one store a packet fewer on the data path). not_ip, malformed,
@@ -129,6 +198,23 @@ struct bw_stats {
 	__u64 allowed;	 /* hits passed because the allowlist matched */
 	__u64 false_pos; /* hits the exact trie refused (verify mode) */
 	__u64 no_filter; /* program loaded without a valid header: passed */
+};
+
+/*
+ * Per-CPU DNS counters (map dns_stats), beside struct bw_stats: a blocked
+ * query also counts once there, as dropped_v4 or dropped_v6 (it never
+ * reaches the host, answered or not), an allowed, malformed or passed one
+ * as passed.
+ */
+struct bw_dns_stats {
+	__u64 queries; /* standard queries whose name was tested */
+	__u64 blocked
+		[BW_DNS_ACTIONS]; /* by the action taken (enum bw_dns_action) */
+	__u64 allowed;	 /* a listed name the name allowlist let through */
+	__u64 monitored; /* a listed name passed in monitor mode */
+	__u64 malformed; /* UDP to port 53 that does not parse as DNS: passed */
+	__u64 not_query; /* DNS that is no standard query (QR, OPCODE): passed */
+	__u64 answer_failed; /* an answer that could not be built: dropped */
 };
 
 /*
@@ -200,6 +286,12 @@ enum bw_rec_type {
 	BW_REC_BUILD = 2,
 	/* One list file the filter was built from: its path, no NUL. */
 	BW_REC_LIST = 3,
+	/*
+	 * Names added by 'bloomwall add': entries back to back, each a __u8
+	 * kind (enum bw_name_region), a __u8 length, then that many bytes of
+	 * the checked, folded, dotted name.
+	 */
+	BW_REC_ADDED_NAMES = 4,
 };
 
 /* A prefix of either family; addr in network byte order, IPv4 first 4. */
@@ -227,6 +319,8 @@ struct bw_rec_build {
 #define BW_MAP_STATS stats
 #define BW_MAP_ALLOW allow
 #define BW_MAP_EXACT exact
+#define BW_MAP_ALLOW_NAMES allow_names
+#define BW_MAP_DNS_STATS dns_stats
 #define BW_PIN_ROOT "/sys/fs/bpf/bloomwall"
 
 #define __bw_str(x) #x
@@ -245,6 +339,10 @@ _Static_assert(sizeof(struct bw_hdr) <= BW_BLOCK_BYTES,
 	       "struct bw_hdr fits block 0");
 _Static_assert(sizeof(struct bw_info) <= BW_BLOCK_BYTES,
 	       "struct bw_info fits block 1");
+_Static_assert(sizeof(struct bw_dns_hdr) == BW_BLOCK_BYTES,
+	       "struct bw_dns_hdr is one block");
+_Static_assert(sizeof(struct bw_dns_stats) % sizeof(__u64) == 0,
+	       "struct bw_dns_stats is whole __u64 counters");
 /* The CLI sums and names the counters as an array of __u64. */
 _Static_assert(sizeof(struct bw_stats) % sizeof(__u64) == 0,
 	       "struct bw_stats is whole __u64 counters");

@@ -64,7 +64,7 @@ test_image_build_unprivileged()
 	done
 
 	nobody 0 inspect "$d/a.img"
-	assert_eq "$(kv "$OUT" format)" "1 (filter format 2, little-endian)" "inspect: format"
+	assert_eq "$(kv "$OUT" format)" "1 (filter format 3, little-endian)" "inspect: format"
 	assert_eq "$(kv "$OUT" list)" "$l" "inspect: the list"
 	assert_eq "$(kv "$OUT" generation)" 1 "inspect: generation"
 	assert_grep "$OUT" "^    0       IPv4   /32 " "inspect: the IPv4 /32 region"
