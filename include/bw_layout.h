@@ -292,6 +292,14 @@ enum bw_rec_type {
 	 * the checked, folded, dotted name.
 	 */
 	BW_REC_ADDED_NAMES = 4,
+	/*
+	 * One list the filter was built from, as it was read: a struct
+	 * bw_rec_source, then its path (no NUL) to the end of the body.
+	 * Written in place of BW_REC_LIST, which older filters hold.
+	 */
+	BW_REC_SOURCE = 5,
+	/* When and how the filter was built: one struct bw_rec_origin. */
+	BW_REC_ORIGIN = 6,
 };
 
 /* A prefix of either family; addr in network byte order, IPv4 first 4. */
@@ -309,6 +317,35 @@ struct bw_rec_build {
 	__u8 max_lengths[BW_FAMILIES]; /* 0: the default */
 	__u8 opts;		       /* BW_REC_OPT_* */
 	__u8 pad[3];
+};
+
+/*
+ * What a list was when the filter was built from it (provenance: status
+ * tells whether the file has changed since, query --why reads it again).
+ * hash: XXH3-128 of the file's bytes, canonical (big-endian) form.
+ */
+struct bw_rec_source {
+	__u64 size;	/* bytes read */
+	__u64 mtime_ns; /* the file's mtime, ns since the epoch; 0: a pipe */
+	__u64 lines;
+	__u64 entries; /* entries the list gave, before merging */
+	__u8 hash[16];
+};
+
+/* How a filter came to be (bw_rec_origin.how). */
+enum bw_origin {
+	BW_ORIGIN_ATTACH = 1,
+	BW_ORIGIN_RELOAD = 2,
+	BW_ORIGIN_LOAD = 3,   /* from an image; image_hash says which */
+	BW_ORIGIN_WATCH = 4,  /* a reload by `bloomwall watch` */
+	BW_ORIGIN_CHANGE = 5, /* add, remove, allow, unallow: a changed copy */
+};
+
+struct bw_rec_origin {
+	__u64 time_ns; /* CLOCK_REALTIME when built */
+	__u8 how;      /* enum bw_origin */
+	__u8 pad[7];
+	__u8 image_hash[16]; /* XXH3-128 of the image file; zero if none */
 };
 
 #define BW_REC_OPT_MASK_HOST_BITS (1U << 0)
@@ -355,7 +392,9 @@ _Static_assert(sizeof(struct bw_rec_area) <= BW_BLOCK_BYTES,
 	       "struct bw_rec_area fits its block");
 _Static_assert(sizeof(struct bw_rec_head) == BW_REC_ALIGN &&
 		       sizeof(struct bw_rec_prefix) % BW_REC_ALIGN == 0 &&
-		       sizeof(struct bw_rec_build) % BW_REC_ALIGN == 0,
+		       sizeof(struct bw_rec_build) % BW_REC_ALIGN == 0 &&
+		       sizeof(struct bw_rec_source) % BW_REC_ALIGN == 0 &&
+		       sizeof(struct bw_rec_origin) % BW_REC_ALIGN == 0,
 	       "records stay 8-byte aligned");
 /* region_end holds block numbers up to BW_MAX_BLOCKS in a __u32. */
 _Static_assert(BW_MAX_BLOCKS <= 0xffffffffU - BW_HDR_BLOCKS,
