@@ -63,13 +63,13 @@ enum dns_state {
 struct dns_scratch {
 	__u8 buf[SCR_BUF];
 	__u64 lh[BW_NAME_LABELS_MAX + 1]; /* label hashes, left to right */
-	__u64 h;			   /* the chain so far */
-	__u32 len;			   /* DNS bytes copied to buf + SCR_DNS */
-	__u32 pos;			   /* next length byte, in the message */
-	__u32 n;			   /* labels read */
-	__u32 k;			   /* chain steps taken */
-	__u32 state;			   /* enum dns_state */
-	__u16 sport;			   /* the query's source port */
+	__u64 h;			  /* the chain so far */
+	__u32 len;   /* DNS bytes copied to buf + SCR_DNS */
+	__u32 pos;   /* next length byte, in the message */
+	__u32 n;     /* labels read */
+	__u32 k;     /* chain steps taken */
+	__u32 state; /* enum dns_state */
+	__u16 sport; /* the query's source port */
 	__u16 pad;
 };
 

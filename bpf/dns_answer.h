@@ -62,8 +62,8 @@ static __always_inline int udp_to_dns(const struct udphdr *udp, void *end)
  * to see) and a first one to port 53 are no query that can be read whole:
  * LOC_BAD. *room: bytes of the IP payload.
  */
-static __always_inline int locate_v4(struct hdr_cursor *c,
-				     struct udphdr **udpp, __u32 *room)
+static __always_inline int locate_v4(struct hdr_cursor *c, struct udphdr **udpp,
+				     __u32 *room)
 {
 	struct iphdr *iph = c->pos;
 	__u32 hlen, tot, frag;
@@ -90,8 +90,8 @@ static __always_inline int locate_v4(struct hdr_cursor *c,
  * LOC_BAD for a non-first fragment and for a first one to port 53; other
  * extension headers are not followed (not DNS here).
  */
-static __always_inline int locate_v6(struct hdr_cursor *c,
-				     struct udphdr **udpp, __u32 *room)
+static __always_inline int locate_v6(struct hdr_cursor *c, struct udphdr **udpp,
+				     __u32 *room)
 {
 	struct ipv6hdr *ip6h = c->pos;
 	__u8 *fh;
@@ -243,7 +243,7 @@ static __always_inline __u8 action_rcode(__u32 action)
  * IN with one record (the name as a pointer to the question's), other
  * types with no record (NODATA).
  */
-static __always_inline __u32 build_message(struct dns_scratch *s, __u32 qend,
+static __always_inline __u64 build_message(struct dns_scratch *s, __u64 qend,
 					   __u32 action, __u32 ttl)
 {
 	__u8 *d = &s->buf[SCR_DNS], *a;
@@ -251,7 +251,7 @@ static __always_inline __u32 build_message(struct dns_scratch *s, __u32 qend,
 
 	qtype = d[qend - 4] << 8 | d[qend - 3];
 	qclass = d[qend - 2] << 8 | d[qend - 1];
-	d[2] = 0x80 | (d[2] & 0x01); /* QR, OPCODE 0, AA 0, TC 0, RD */
+	d[2] = 0x80 | (d[2] & 0x01);	    /* QR, OPCODE 0, AA 0, TC 0, RD */
 	d[3] = 0x80 | action_rcode(action); /* RA, Z/AD/CD 0 */
 	for (i = 6; i < DNS_HDR_LEN; i++)
 		d[i] = 0; /* QDCOUNT stays 1; AN, NS, AR counts 0 */
@@ -286,18 +286,26 @@ static __always_inline __u32 build_message(struct dns_scratch *s, __u32 qend,
  */
 static __always_inline int dns_answer(struct xdp_md *ctx, __u32 family,
 				      struct dns_scratch *s, __u32 l4off,
-				      __u32 qend)
+				      __u64 qend)
 {
 	const struct bw_dns_consts *dc = dns_c();
 	struct udphdr *udp = (struct udphdr *)&s->buf[SCR_UDP];
-	__u32 dlen, ulen, plen, sum;
+	__u64 dlen, ulen;
+	__u32 plen, sum;
 	struct hdr_cursor c;
 	struct ethhdr *eth;
 	int delta;
 
+	/*
+	 * clang knows these bounds from the caller and would drop the
+	 * checks; the verifier does not follow it through the arithmetic,
+	 * so both are made opaque first and checked here.
+	 */
+	__asm__ __volatile__("" : "+r"(qend));
 	if (qend < DNS_HDR_LEN + 5 || qend > DNS_QUERY_MAX)
 		return -1;
 	dlen = build_message(s, qend, dc->action, dc->ttl);
+	__asm__ __volatile__("" : "+r"(dlen));
 	if (dlen > DNS_QUERY_MAX + DNS_ANSWER_MAX)
 		return -1;
 	/* Zeros to the next 4 bytes: bpf_csum_diff sums whole words. */
@@ -338,7 +346,8 @@ static __noinline int judge_dns(struct xdp_md *ctx, __u32 family)
 	struct bw_dns_stats *ds;
 	struct dns_scratch *s;
 	struct dns_loop lc;
-	__u32 key = 0, l4off = 0, dlen = 0, copy, qend, action;
+	__u32 key = 0, l4off = 0, dlen = 0, copy, action;
+	__u64 qend;
 	__u8 *d;
 	int loc;
 
@@ -375,7 +384,12 @@ static __noinline int judge_dns(struct xdp_md *ctx, __u32 family)
 	bpf_loop(BW_NAME_LABELS_MAX + 1, dns_label_cb, &lc, 0);
 	if (s->state != DNS_ST_NAME)
 		goto malformed;
-	qend = s->pos + 1 + 4;
+	/* The root label, QTYPE and QCLASS, all copied. */
+	qend = s->pos;
+	__asm__ __volatile__("" : "+r"(qend));
+	if (qend > DNS_QUERY_MAX - 5)
+		goto malformed;
+	qend += 5;
 	if (qend > copy)
 		goto malformed;
 	/* The root name: no key to test. */

@@ -34,10 +34,10 @@ struct bw_maps {
 	int dns_stats;
 };
 
-#define BW_MAPS_INIT                                                  \
-	{                                                             \
+#define BW_MAPS_INIT                                                      \
+	{                                                                 \
 		.stats = -1, .allow = -1, .exact = -1, .allow_names = -1, \
-		.dns_stats = -1                                       \
+		.dns_stats = -1                                           \
 	}
 
 void bw_maps_close(struct bw_maps *mp);
