@@ -187,10 +187,11 @@ static void save(const char *w, const struct dns_q *q, const __u8 *ans,
 	f = fopen(path, "a");
 	if (!f)
 		return;
-	/* file action rcode qtype ttl answer? name what */
-	fprintf(f, "%04d.bin %u %u %u %u %d %s %s\n", nsaved, action,
-		rcode_of(action), q->qtype ? q->qtype : 1, ttl,
-		has_answer(q, action), q->name && *q->name ? q->name : ".", w);
+	/* file action rcode qtype qclass ttl answer? name what */
+	fprintf(f, "%04d.bin %u %u %u %u %u %d %s %s\n", nsaved, action,
+		rcode_of(action), q->qtype ? q->qtype : 1,
+		q->qclass ? q->qclass : 1, ttl, has_answer(q, action),
+		q->name && *q->name ? q->name : ".", w);
 	fclose(f);
 	nsaved++;
 }

@@ -7,7 +7,7 @@ scapy and compared, its lengths and DNS fields checked against what the
 test expected. Exit status 0 only if every answer passes.
 
 Usage: dns_check.py DIR   (DIR/manifest, one line per answer:
-  FILE ACTION RCODE QTYPE TTL HAS_ANSWER NAME WHAT...)
+  FILE ACTION RCODE QTYPE QCLASS TTL HAS_ANSWER NAME WHAT...)
 """
 import os
 import sys
@@ -73,7 +73,7 @@ def check_answer_rr(dns, qtype, ttl, errs):
         errs.append("answer rdlen %s rdata %r" % (rr.rdlen, rr.rdata))
 
 
-def check_dns(pkt, rcode, qtype, ttl, has_answer, name, errs):
+def check_dns(pkt, rcode, qtype, qclass, ttl, has_answer, name, errs):
     if DNS not in pkt:
         errs.append("no DNS layer")
         return
@@ -88,7 +88,7 @@ def check_dns(pkt, rcode, qtype, ttl, has_answer, name, errs):
     want = name if name.endswith(".") else name + "."
     if qname != want:
         errs.append("question %r, want %r" % (qname, want))
-    if dns.qd.qtype != qtype or dns.qd.qclass != 1:
+    if dns.qd.qtype != qtype or dns.qd.qclass != qclass:
         errs.append("question type %d class %d" %
                     (dns.qd.qtype, dns.qd.qclass))
     if len(raw(dns)) != pkt[UDP].len - 8:
@@ -99,14 +99,15 @@ def check_dns(pkt, rcode, qtype, ttl, has_answer, name, errs):
 
 
 def check(path, fields):
-    action, rcode, qtype, ttl, has_answer = (int(f) for f in fields[:5])
-    name = fields[5]
+    action, rcode, qtype, qclass, ttl, has_answer = (int(f)
+                                                     for f in fields[:6])
+    name = fields[6]
     with open(path, "rb") as f:
         pkt = Ether(f.read())
     errs = []
     check_ip(pkt, errs)
     check_udp(pkt, errs)
-    check_dns(pkt, rcode, qtype, ttl, has_answer == 1, name, errs)
+    check_dns(pkt, rcode, qtype, qclass, ttl, has_answer == 1, name, errs)
     if action > 2:
         errs.append("action %d answers nothing" % action)
     return errs
@@ -120,12 +121,12 @@ def main():
     failed = checked = 0
     with open(os.path.join(d, "manifest")) as man:
         for line in man:
-            parts = line.split(None, 7)
-            errs = check(os.path.join(d, parts[0]), parts[1:7])
+            parts = line.split(None, 8)
+            errs = check(os.path.join(d, parts[0]), parts[1:8])
             checked += 1
             if errs:
                 failed += 1
-                what = parts[7].strip() if len(parts) > 7 else parts[0]
+                what = parts[8].strip() if len(parts) > 8 else parts[0]
                 print("  dns_check.py: %s: %s" % (what, "; ".join(errs)))
     print("  dns_check.py: %d answers decoded by scapy, %d failed" %
           (checked, failed))
