@@ -129,6 +129,14 @@ const volatile struct bw_region_consts region_consts[BW_REGIONS];
 const volatile struct bw_dns_consts dns_consts;
 
 /*
+ * Non-zero when the filter has names to test (BW_F_DNS and a name region
+ * that is not empty), worked out by the CLI with dns_consts: one constant
+ * read at the entry decides between the program's two copies, so that a
+ * filter without names pays one load for them and nothing else.
+ */
+const volatile __u32 dns_on;
+
+/*
  * The header this program was loaded for (its .rodata copy), or NULL if the
  * loader left it unset or it is of another format.
  */
@@ -433,9 +441,7 @@ static __noinline int xdp_judge_names(struct xdp_md *ctx)
 SEC("xdp.frags")
 int bloomwall_xdp(struct xdp_md *ctx)
 {
-	const struct bw_hdr *hdr = loaded_header();
-
-	if (hdr && names_on(hdr))
+	if (dns_on)
 		return xdp_judge_names(ctx);
 	return xdp_judge(ctx, 0);
 }

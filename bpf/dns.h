@@ -101,15 +101,6 @@ static __always_inline const struct bw_dns_consts *dns_c(void)
 	return dc;
 }
 
-/* The filter has names to test: both are constants to the verifier. */
-static __always_inline int names_on(const struct bw_hdr *hdr)
-{
-	const struct bw_dns_consts *dc = dns_c();
-
-	return (hdr->flags & BW_F_DNS) &&
-	       (dc->nblocks[BW_NAME_EXACT] || dc->nblocks[BW_NAME_SUBTREE]);
-}
-
 /*
  * ASCII A-Z to a-z in each byte of x, as bw_name_fold() does one byte: a
  * byte's top bit marks >= 'A' and > 'Z' after adding to its low seven

@@ -95,6 +95,7 @@ static int specialise_dns(struct bloomwall *skel, const struct bw_hdr *hdr,
 	__u32 at = bw_dns_block(hdr);
 	int err;
 
+	skel->rodata->dns_on = 0;
 	if (!(hdr->flags & BW_F_DNS)) {
 		bw_dns_consts_init(hdr, NULL, dc);
 		return 0;
@@ -110,6 +111,8 @@ static int specialise_dns(struct bloomwall *skel, const struct bw_hdr *hdr,
 	    dns.action >= BW_DNS_ACTIONS)
 		return -EINVAL;
 	bw_dns_consts_init(hdr, &dns, dc);
+	skel->rodata->dns_on =
+		dc->nblocks[BW_NAME_EXACT] || dc->nblocks[BW_NAME_SUBTREE];
 	return 0;
 }
 

@@ -89,7 +89,7 @@ static void put_header(struct bw_hdr *hdr, const struct dns_filter *f,
 int dns_commit(struct bw_dp *dp, const struct dns_filter *f,
 	       struct bw_filter_map *m)
 {
-	__u32 seed = f->seed ? f->seed : DNS_SEED, nb_exact, nb_sub, at;
+	__u32 seed = f->seed_set ? f->seed : DNS_SEED, nb_exact, nb_sub, at;
 	struct bw_hdr hdr = {};
 	struct bw_dns_hdr *dns;
 	struct bw_prefix a;

@@ -28,7 +28,8 @@ struct dns_filter {
 	__u8 action;		    /* enum bw_dns_action */
 	__u8 dns_flags;		    /* BW_DNS_F_ALLOW */
 	__u32 ttl;
-	__u32 seed;  /* 0: DNS_SEED */
+	__u32 seed; /* with seed_set; DNS_SEED without */
+	bool seed_set;
 	bool no_dns; /* the same regions without BW_F_DNS in the header */
 	/* Keys set as they are (the pinned vectors), beside the names. */
 	const __u64 *exact_keys;
