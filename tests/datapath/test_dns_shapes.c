@@ -37,8 +37,8 @@ static const struct shape shapes[] = {
 	{ "both + name allowlist", true, true, 0, BW_DNS_F_ALLOW, false },
 	{ "both, monitor", true, true, BW_F_MONITOR, 0, false },
 	{ "both, verify", true, true, BW_F_VERIFY, 0, false },
-	{ "both, match src+dst, allow", true, true,
-	  BW_F_MATCH_DST | BW_F_ALLOW, BW_DNS_F_ALLOW, false },
+	{ "both, match src+dst, allow", true, true, BW_F_MATCH_DST | BW_F_ALLOW,
+	  BW_DNS_F_ALLOW, false },
 };
 
 #define NSHAPES (sizeof(shapes) / sizeof(shapes[0]))
