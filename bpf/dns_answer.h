@@ -117,11 +117,10 @@ static __always_inline int locate_v6(struct hdr_cursor *c, struct udphdr **udpp,
 /*
  * Where the DNS message is: *l4off the UDP header's offset in the frame,
  * *dlen the message's bytes (UDP length less its header, at least a DNS
- * header, within the IP payload). The query's source port goes to s.
+ * header, within the IP payload), *sport the query's source port.
  */
 static __always_inline int dns_locate(struct xdp_md *ctx, __u32 family,
-				      struct dns_scratch *s, __u32 *l4off,
-				      __u32 *dlen)
+				      __u16 *sport, __u32 *l4off, __u32 *dlen)
 {
 	struct udphdr *udp = NULL;
 	struct hdr_cursor c;
@@ -138,7 +137,7 @@ static __always_inline int dns_locate(struct xdp_md *ctx, __u32 family,
 	ulen = bpf_ntohs(udp->len);
 	if (ulen < sizeof(*udp) + DNS_HDR_LEN || ulen > room)
 		return LOC_BAD;
-	s->sport = udp->source;
+	*sport = udp->source;
 	*l4off = c.off;
 	*dlen = ulen - sizeof(*udp);
 	return LOC_DNS;
@@ -347,17 +346,20 @@ static __noinline int judge_dns(struct xdp_md *ctx, __u32 family)
 	struct dns_scratch *s;
 	struct dns_loop lc;
 	__u32 key = 0, l4off = 0, dlen = 0, copy, action;
+	__u16 sport = 0;
 	__u64 qend;
 	__u8 *d;
 	int loc;
 
+	/* Other traffic costs the parse to its UDP port, no map lookup. */
+	loc = dns_locate(ctx, family, &sport, &l4off, &dlen);
+	if (loc == LOC_NOT_DNS)
+		return DNS_PASS;
 	s = bpf_map_lookup_elem(&dns_scratch, &key);
 	ds = bpf_map_lookup_elem(&BW_MAP_DNS_STATS, &key);
 	if (!s || !ds || !hdr)
 		return DNS_PASS;
-	loc = dns_locate(ctx, family, s, &l4off, &dlen);
-	if (loc == LOC_NOT_DNS)
-		return DNS_PASS;
+	s->sport = sport;
 	if (loc == LOC_BAD)
 		goto malformed;
 	copy = dlen;
