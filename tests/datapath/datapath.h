@@ -11,6 +11,7 @@
 #define __BW_DATAPATH_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -141,5 +142,14 @@ int bw_dp_commit_list(struct bw_dp *dp, const struct bw_list *l,
  */
 int bw_dp_commit_addrs(struct bw_dp *dp, const char *const *addrs, __u16 flags,
 		       struct bw_filter_map *m);
+
+/*
+ * Classic little-endian pcap with Ethernet frames only (test_pcap.c):
+ * opens it past its header. 0 or -errno.
+ */
+int bw_pcap_open(const char *path, FILE **fp);
+
+/* Next frame into buf; its length, 0 at the end, -EINVAL if cut short. */
+long bw_pcap_next(FILE *fp, __u8 *buf, size_t size);
 
 #endif /* __BW_DATAPATH_H */

@@ -44,8 +44,7 @@ static const struct capture captures[] = {
 	{ "pcap/zeek_wikipedia.pcap", 121, 5, 10 },
 };
 
-/* Classic little-endian pcap with Ethernet frames only. 0 or -errno. */
-static int pcap_open(const char *path, FILE **fp)
+int bw_pcap_open(const char *path, FILE **fp)
 {
 	struct pcap_file_hdr h;
 
@@ -62,14 +61,13 @@ static int pcap_open(const char *path, FILE **fp)
 	return 0;
 }
 
-/* Next frame into buf; its length, 0 at the end, -EINVAL if cut short. */
-static long pcap_next(FILE *fp, __u8 *buf)
+long bw_pcap_next(FILE *fp, __u8 *buf, size_t size)
 {
 	struct pcap_rec_hdr r;
 
 	if (fread(&r, sizeof(r), 1, fp) != 1)
 		return 0;
-	if (r.caplen > PCAP_FRAME_MAX || fread(buf, r.caplen, 1, fp) != 1)
+	if (r.caplen > size || fread(buf, r.caplen, 1, fp) != 1)
 		return -EINVAL;
 	return r.caplen;
 }
@@ -83,11 +81,11 @@ static void replay(struct bw_dp *dp, const char *dir, const struct capture *c)
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, c->file);
-	if (!ASSERT_OK(pcap_open(path, &fp), path))
+	if (!ASSERT_OK(bw_pcap_open(path, &fp), path))
 		return;
 	if (!ASSERT_OK(bw_dp_stats(dp, &before), "stats before"))
 		goto out;
-	while ((len = pcap_next(fp, buf)) > 0) {
+	while ((len = bw_pcap_next(fp, buf, sizeof(buf))) > 0) {
 		__u32 retval;
 
 		frames++;
