@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
-#include <net/if.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,17 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/inotify.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <json-c/json.h>
 
-#include "hook.h"
-#include "image.h"
 #include "log.h"
 #include "metrics.h"
 #include "output.h"
-#include "reload.h"
 #include "watch.h"
 
 /* What a change of a file in a watched directory looks like. */
@@ -174,111 +169,9 @@ static int drain(int ifd)
 
 /* ---- one rebuild --------------------------------------------------------- */
 
-/* What a rebuild reports in JSON, read back for the log line. */
-struct outcome {
-	__u64 generation, entries, bytes;
-};
-
-static __u64 get_u64(struct json_object *root, const char *obj, const char *key)
-{
-	struct json_object *o, *v;
-
-	if (!json_object_object_get_ex(root, obj, &o) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return 0;
-	return (__u64)json_object_get_int64(v);
-}
-
-static void read_outcome(const char *doc, struct outcome *out)
-{
-	struct json_object *root = doc ? json_tokener_parse(doc) : NULL;
-
-	memset(out, 0, sizeof(*out));
-	if (!root)
-		return;
-	out->generation = get_u64(root, "swap", "generation")
-				  ?: get_u64(root, "filter", "generation");
-	out->entries = get_u64(root, "filter", "entries");
-	out->bytes = get_u64(root, "filter", "bytes");
-	json_object_put(root);
-}
-
-static bool attached(const struct bw_args *a)
-{
-	struct bw_xdp_info x;
-	int fd = a->ifindex ? bw_hook_find(a->ifindex, &x) : -ENOENT;
-
-	if (fd >= 0)
-		close(fd);
-	return fd >= 0;
-}
-
-/* --image on an interface that runs nothing: an empty filter first. */
-static int attach_empty(struct bw_args *a)
-{
-	struct bw_args e = *a;
-	char path[32], *empty[] = { path };
-	int fd = memfd_create("bloomwall-empty", MFD_CLOEXEC), err;
-
-	if (fd < 0)
-		return -errno;
-	/* A regular file with nothing in it, and no file left behind. */
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	e.pos = empty;
-	e.npos = 1;
-	err = bw_verb_attach.run(&e);
-	close(fd);
-	return err;
-}
-
-static int load_image(struct bw_args *a)
-{
-	struct bw_build_args ba = { .forget_added = true };
-	struct bw_image img;
-	struct bw_reload_req r = { .iface = a->iface,
-				   .ifindex = a->ifindex,
-				   .args = &ba,
-				   .image = &img,
-				   .image_path = a->ops.image };
-	int err;
-
-	err = bw_image_read_file(a->ops.image, &img);
-	if (err)
-		return err;
-	err = bw_reload(&r);
-	bw_image_free(&img);
-	return err;
-}
-
-/* Attaches when nothing runs, else reloads, through the verbs' own paths. */
-static int apply(struct bw_args *a)
-{
-	struct bw_reload_req r = { .iface = a->iface,
-				   .args = &a->build,
-				   .lists = (const char *const *)a->pos,
-				   .nlists = a->npos };
-	int err;
-
-	/* A re-created interface has another index. */
-	a->ifindex = (int)if_nametoindex(a->iface);
-	if (!a->ifindex) {
-		pr_warn("%s: there is no such interface (anymore)\n", a->iface);
-		return -ENODEV;
-	}
-	if (!attached(a)) {
-		if (!a->ops.image)
-			return bw_verb_attach.run(a);
-		err = attach_empty(a);
-		return err ?: load_image(a);
-	}
-	if (a->ops.image)
-		return load_image(a);
-	r.ifindex = a->ifindex;
-	return bw_reload(&r);
-}
-
 static void log_line(const struct watch *w, int err, const char *trigger,
-		     const struct outcome *o, double secs, __u64 old_gen)
+		     const struct bw_watch_outcome *o, double secs,
+		     __u64 old_gen)
 {
 	struct json_object *j;
 
@@ -346,7 +239,7 @@ static int rebuild(struct watch *w, const char *trigger)
 	__u64 old_gen = running_generation(w->a->iface);
 	char *doc = NULL;
 	size_t len = 0;
-	struct outcome o;
+	struct bw_watch_outcome o;
 	double t0 = mono(), secs;
 	FILE *ms = open_memstream(&doc, &len);
 	int err;
@@ -355,12 +248,12 @@ static int rebuild(struct watch *w, const char *trigger)
 		return -ENOMEM;
 	remember(w); /* a bad file is tried again only when it changes */
 	bw_out_begin(true, ms);
-	err = apply(w->a);
+	err = bw_watch_apply(w->a);
 	bw_out_flush(err);
 	fclose(ms);
 	bw_out_begin(false, NULL);
 	secs = mono() - t0;
-	read_outcome(doc, &o);
+	bw_watch_outcome_read(doc, &o);
 	free(doc);
 	log_line(w, err, trigger, &o, secs, old_gen);
 	if (err)
@@ -514,7 +407,7 @@ int bw_watch_run(struct bw_args *a)
 		/* Starting: whatever runs is made the files' filter. */
 		err = rebuild(&w, "start");
 		/* A bad file at start with nothing running: nothing to keep. */
-		if (err && !attached(a))
+		if (err && !bw_watch_attached(a))
 			printf("%s: watch stopped: no filter could be attached\n",
 			       a->iface);
 		else

@@ -17,7 +17,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 OPS_TESTS="test_watch_lists test_watch_image test_watch_adds_rebuild
 test_stats_verb test_metrics_file test_fpr_estimate test_systemd_unit
-test_completion"
+test_completion test_unit_syscalls"
 
 # wait_line FILE ERE [N]: waits until FILE has N lines (default 1)
 # matching ERE; the test fails if the watch died first. Not a time
@@ -464,4 +464,57 @@ _bloomwall; printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
 		fail "the interface $BW_RX is not completed"
 	assert_eq "$(comp bloomwall attach "$BW_RX" --mode "")" "auto native skb " "--mode values"
 	assert_eq "$(comp bloomwall stats --p)" "--prometheus " "an option's start"
+}
+
+# The unit's SystemCallFilter (@system-service and bpf) holds every system
+# call a watch makes: attach, a rebuild after a rename, the metrics file,
+# SIGTERM with --detach-on-exit, all traced with strace.
+test_unit_syscalls()
+{
+	local l m=$TMP_DIR/m.prom st=$TMP_DIR/strace pid bad
+
+	command -v strace >/dev/null || skip "no strace"
+	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
+	trap kill_watch EXIT
+	l=$(list a.txt "$BW_A4")
+	WATCH_OUT=$TMP_DIR/watch.out
+	WATCH_ERR=$TMP_DIR/watch.err
+	strace -f -qq -o "$st" "$BLOOMWALL" watch "$BW_RX" "${SEED[@]}" \
+		--debounce 0.1 --interval 0.2 --detach-on-exit \
+		--metrics-file "$m" "$l" >"$WATCH_OUT" 2>"$WATCH_ERR" &
+	pid=$!
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	WATCH_PID=$(pgrep -P "$pid" -x bloomwall)
+	[ -n "$WATCH_PID" ] || fail "no bloomwall under strace"
+	printf '%s\n' "$BW_B4" >"$TMP_DIR/.a.tmp"
+	mv "$TMP_DIR/.a.tmp" "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK" 2
+	wait_line "$m" "^bloomwall_filter_generation"
+	kill -TERM "$WATCH_PID"
+	wait "$pid"
+	WATCH_PID=
+	assert_grep "$WATCH_OUT" "bloomwall detached \\(--detach-on-exit\\)" "detached"
+	systemd-analyze syscall-filter >"$TMP_DIR/groups" 2>/dev/null
+	bad=$(python3 - "$TMP_DIR/groups" "$st" <<'EOF'
+import re, sys
+groups, cur = {}, None
+for line in open(sys.argv[1]):
+    w = line.strip()
+    if line.startswith("@"):
+        cur = groups.setdefault(w, [])
+    elif w and not w.startswith("#") and cur is not None:
+        cur.append(w)
+def expand(g):
+    out = set()
+    for x in groups.get(g, []):
+        out |= expand(x) if x.startswith("@") else {x}
+    return out
+allowed = expand("@system-service") | {"bpf"}
+used = set(re.findall(r"^\d+ +([a-z_0-9]+)\(", open(sys.argv[2]).read(), re.M))
+assert len(used) > 20, used
+print(" ".join(sorted(used - allowed)))
+EOF
+) || fail "cannot read the trace or the groups"
+	echo "  system calls outside @system-service and bpf: ${bad:-none}"
+	assert_eq "$bad" "" "system calls the unit's filter would refuse"
 }
