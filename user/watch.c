@@ -394,6 +394,8 @@ int bw_watch_run(struct bw_args *a)
 	sigset_t mask;
 	int err, i;
 
+	/* A line as it happens, also into a pipe or the journal. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	w.json = bw_out_is_json();
 	w.counts.last_seconds = -1;
 	w.counts.started = (__u64)time(NULL);
