@@ -16,6 +16,11 @@ PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
+# The unit and the completion go where systemd and bash-completion look for
+# a local install; a package sets /lib/systemd/system and /usr/share.
+UNITDIR ?= /etc/systemd/system
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+SYSCONFDIR ?= /etc
 DESTDIR ?=
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
@@ -241,9 +246,20 @@ install: $(BIN)
 		install -d $(DESTDIR)$(MANDIR)/man8; \
 		install -m 0644 user/bloomwall.8 $(DESTDIR)$(MANDIR)/man8/; \
 	fi
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/bloomwall
+	sed 's|/usr/local/sbin/bloomwall|$(SBINDIR)/bloomwall|' \
+		scripts/bloomwall@.service >$(DESTDIR)$(UNITDIR)/bloomwall@.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/bloomwall@.service
+	install -m 0644 scripts/bloomwall.bash-completion $(DESTDIR)$(BASHCOMPDIR)/bloomwall
+	install -m 0644 scripts/bloomwall.conf.example \
+		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/bloomwall $(DESTDIR)$(MANDIR)/man8/bloomwall.8
+	rm -f $(DESTDIR)$(UNITDIR)/bloomwall@.service $(DESTDIR)$(BASHCOMPDIR)/bloomwall
+	rm -f $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/bloomwall 2>/dev/null
 
 # tests/*.h keep their hand-aligned macro and vector tables.
 FORMAT_SRCS = include/*.h bpf/*.c bpf/*.h user/*.c user/*.h tests/unit/*.[ch] \

@@ -218,7 +218,10 @@ static const struct {
 	 * inspect need nothing (no bpf()) and never ask.
 	 */
 	{ "load", BW_NEED_IDS | BW_NEED_HOOK },
+	/* watch attaches, reloads, loads and (--detach-on-exit) detaches. */
+	{ "watch", BW_NEED_IDS | BW_NEED_HOOK },
 	{ "status", BW_NEED_IDS },
+	{ "stats", BW_NEED_IDS },
 	{ "query", BW_NEED_IDS },
 };
 

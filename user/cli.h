@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include <xdp/libxdp.h>
 
+#include "ops_args.h"
 #include "reload.h"
 
 #define BW_EXIT_OK 0
@@ -54,6 +55,7 @@ struct bw_args {
 	bool link;		    /* attach --link */
 	const char *output;	    /* build -o FILE */
 	struct bw_build_args build; /* the build options (reload.h) */
+	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
 	char **pos;		    /* positional arguments after IFACE */
 	int npos;
 };
@@ -99,7 +101,7 @@ struct bw_verb {
 extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
 	bw_verb_query, bw_verb_add, bw_verb_remove, bw_verb_allow,
 	bw_verb_unallow, bw_verb_detach, bw_verb_build, bw_verb_inspect,
-	bw_verb_load;
+	bw_verb_load, bw_verb_watch, bw_verb_stats;
 
 /* Parses a verb's options and positionals into a; 1 when --help was shown. */
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
