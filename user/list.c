@@ -51,7 +51,7 @@ struct reader {
 	size_t lineno;
 	size_t skipped; /* bad lines of this file, skipped */
 	bool noted;	/* an IPv4-mapped entry was noted in this file */
-	const struct bw_list_tap *tap; /* provenance: the bytes read */
+	struct bw_list_tap *tap; /* provenance: the bytes read */
 };
 
 /* More bytes into the buffer. 0, or -errno: never an end taken for an error. */
@@ -256,6 +256,8 @@ int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
 		pr_warn("%s: %zu more bad %s skipped\n", name,
 			r.skipped - BW_SKIP_SHOWN,
 			bw_plural(r.skipped - BW_SKIP_SHOWN, "line", "lines"));
+	if (r.tap)
+		r.tap->lines = r.lineno;
 	free(r.buf);
 	return ret;
 }

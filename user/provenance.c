@@ -18,9 +18,10 @@
 #include "running.h"
 #include "status_view.h"
 
-int bw_prov_stream_init(struct bw_prov_stream *s)
+int bw_prov_stream_init(struct bw_prov_stream *s, bool count_lines)
 {
 	memset(s, 0, sizeof(*s));
+	s->count_lines = count_lines;
 	s->state = XXH3_createState();
 	if (!s->state)
 		return -ENOMEM;
@@ -36,7 +37,8 @@ void bw_prov_stream_feed(struct bw_prov_stream *s, const void *buf, size_t len)
 		return;
 	XXH3_128bits_update(s->state, buf, len);
 	s->size += len;
-	/* memchr is vectorised: counting lines costs little beside parsing. */
+	if (!s->count_lines)
+		return;
 	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
 		s->lines++;
 		p = nl + 1;
@@ -104,7 +106,8 @@ int bw_prov_load(struct bw_list *l, const char *path,
 	if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode))
 		src->mtime_ns = (__u64)st.st_mtim.tv_sec * 1000000000ULL +
 				(__u64)st.st_mtim.tv_nsec;
-	err = bw_prov_stream_init(&s);
+	/* The reader counts the lines: the stream only hashes. */
+	err = bw_prov_stream_init(&s, false);
 	if (err) {
 		pr_warn("%s: out of memory while reading the list\n", path);
 		return err;
@@ -116,6 +119,7 @@ int bw_prov_load(struct bw_list *l, const char *path,
 		return err;
 	}
 	bw_prov_stream_end(&s, src);
+	src->lines = tap.lines;
 	src->entries = list_entries(l) - before;
 	return 0;
 }
@@ -172,7 +176,7 @@ static int hash_file(int fd, struct bw_rec_source *now)
 	struct bw_prov_stream s;
 	ssize_t n;
 
-	if (bw_prov_stream_init(&s))
+	if (bw_prov_stream_init(&s, false))
 		return -ENOMEM;
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)

@@ -19,15 +19,20 @@
 #include "list.h"
 #include "records.h"
 
-/* A list's bytes as they stream past: size, lines and the hash so far. */
+/*
+ * A list's bytes as they stream past: size, the hash so far and, when
+ * count_lines, the lines (a list reader that counts them itself says no:
+ * counting costs three times the hash).
+ */
 struct bw_prov_stream {
 	void *state; /* XXH3_state_t */
 	__u64 size, lines;
+	bool count_lines;
 	bool open_line; /* the last byte fed was not a newline */
 };
 
 /* 0 or -ENOMEM. */
-int bw_prov_stream_init(struct bw_prov_stream *s);
+int bw_prov_stream_init(struct bw_prov_stream *s, bool count_lines);
 void bw_prov_stream_feed(struct bw_prov_stream *s, const void *buf, size_t len);
 /* Size, lines and hash into out (the rest untouched); frees the state. */
 void bw_prov_stream_end(struct bw_prov_stream *s, struct bw_rec_source *out);

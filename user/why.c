@@ -309,7 +309,7 @@ static int scan_list(struct scan *s, const char *path,
 	fd = open_list(path, wl);
 	if (fd < 0)
 		return 0;
-	ret = bw_prov_stream_init(&hs);
+	ret = bw_prov_stream_init(&hs, false);
 	if (ret) {
 		close(fd);
 		return ret;
