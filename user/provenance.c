@@ -261,7 +261,8 @@ static void out_origin(const struct bw_records *r)
 	bool image = memcmp(o->image_hash, zero, sizeof(zero));
 
 	if (!r->have_origin) {
-		bw_kv("built", "not recorded (an older bloomwall built it)");
+		bw_kv("built",
+		      "not recorded (an image not loaded yet, or an older bloomwall built it)");
 		bw_out_null("built", NULL);
 		return;
 	}
@@ -290,10 +291,12 @@ static void out_list(const char *path, const struct bw_rec_src *src)
 		bw_out_close_object();
 		return;
 	}
-	bw_kv("list", "%s: %'llu %s from %'llu lines (%'llu bytes%s%s), %s",
-	      path, (unsigned long long)src->s.entries,
+	bw_kv("list", "%s: %'llu %s from %'llu %s (%'llu bytes%s%s), %s", path,
+	      (unsigned long long)src->s.entries,
 	      bw_plural(src->s.entries, "entry", "entries"),
-	      (unsigned long long)src->s.lines, (unsigned long long)src->s.size,
+	      (unsigned long long)src->s.lines,
+	      bw_plural(src->s.lines, "line", "lines"),
+	      (unsigned long long)src->s.size,
 	      src->s.mtime_ns ? ", mtime " : "",
 	      src->s.mtime_ns ? time_str(src->s.mtime_ns, t, sizeof(t)) : "",
 	      state_note(st));

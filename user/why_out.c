@@ -137,12 +137,14 @@ out:
 	return n;
 }
 
+/* How far the lists could be searched. */
+enum { SEARCHED_AS_BUILT, SEARCHED_AS_NOW, NOT_ALL_SEARCHED };
+
 /* Lists not read as they were built: said once per target. */
-static bool out_lists(const struct bw_why *w)
+static int out_lists(const struct bw_why *w)
 {
 	const struct bw_why_list *l;
-	bool doubt = false;
-	int k;
+	int k, doubt = SEARCHED_AS_BUILT;
 
 	bw_out_open_array("lists");
 	for (k = 0; k < w->nlists; k++) {
@@ -153,7 +155,13 @@ static bool out_lists(const struct bw_why *w)
 		bw_out_close_object();
 		if (l->state == BW_PROV_UNCHANGED)
 			continue;
-		doubt = true;
+		if (l->state == BW_PROV_CHANGED ||
+		    l->state == BW_PROV_UNKNOWN) {
+			if (doubt == SEARCHED_AS_BUILT)
+				doubt = SEARCHED_AS_NOW;
+		} else {
+			doubt = NOT_ALL_SEARCHED;
+		}
 		if (l->state == BW_PROV_CHANGED)
 			bw_out_text(
 				"  note: %s changed since the build: answered from the file as it is now\n",
@@ -162,6 +170,9 @@ static bool out_lists(const struct bw_why *w)
 			bw_out_text(
 				"  note: %s: the filter does not record what it was (an older bloomwall built it): answered from the file as it is now\n",
 				l->path);
+		else if (l->state == BW_PROV_STDIN)
+			bw_out_text(
+				"  note: a list was read from standard input: it cannot be read again, not searched\n");
 		else
 			bw_out_text("  note: %s is %s now: not searched\n",
 				    l->path, bw_prov_state_name(l->state));
@@ -172,7 +183,7 @@ static bool out_lists(const struct bw_why *w)
 
 /* A Bloom hit that no entry covers. */
 static void out_false_positive(const struct bw_running *rn, int region,
-			       bool doubt, const char *arg)
+			       int doubt, bool allowed, const char *arg)
 {
 	const struct bw_hdr *hdr = &rn->prog_hdr;
 	unsigned int plen =
@@ -181,15 +192,25 @@ static void out_false_positive(const struct bw_running *rn, int region,
 	double fpr;
 
 	bw_region_fill(rn->filter.mem, region, &set, &total, &fpr);
-	bw_out_bool("false_positive", NULL, true);
 	bw_out_u64("region_prefix", NULL, plen);
 	bw_out_double("estimated_fpr", NULL, fpr);
+	if (doubt == NOT_ALL_SEARCHED) {
+		/* An entry of the list not searched cannot be ruled out. */
+		bw_out_null("false_positive", NULL);
+		bw_out_text(
+			"  why: no entry in the lists searched: listed in one not searched, or a false positive of the Bloom filter (region /%u, estimated rate %.2g %%)\n",
+			plen, fpr * 100);
+		return;
+	}
+	bw_out_bool("false_positive", NULL, true);
 	bw_out_text(
 		"  why: false positive of the Bloom filter (region /%u, estimated rate %.2g %%): no list entry covers it\n",
 		plen, fpr * 100);
-	if (doubt)
+	if (doubt == SEARCHED_AS_NOW)
 		bw_out_text(
-			"  note: a list was not read as it was built: an entry since removed from it would look the same\n");
+			"  note: a list was searched as it is now, not as it was built: an entry since removed from it would look the same\n");
+	if (allowed)
+		return;
 	if (hdr->flags & BW_F_VERIFY)
 		bw_out_text(
 			"  hint: verify mode's exact trie refuses it: it is not dropped\n");
@@ -213,9 +234,8 @@ void bw_why_out(const struct bw_why *w, int i, const struct bw_running *rn,
 		const struct bw_records *rec)
 {
 	const struct bw_prefix *a = &w->t[i].addr;
-	size_t listed, added;
-	int region = 0, hit;
-	bool doubt;
+	size_t listed, added, allowed;
+	int region = 0, hit, doubt;
 	char arg[64];
 
 	if (w->t[i].is_name) {
@@ -226,19 +246,24 @@ void bw_why_out(const struct bw_why *w, int i, const struct bw_running *rn,
 	bw_out_open_object("why");
 	listed = out_entries(w, i);
 	added = out_added(rec, a);
-	out_allow(rn, a);
+	allowed = out_allow(rn, a);
 	doubt = out_lists(w);
-	if (hit && !listed && !added) {
+	if (hit && !listed && !added && !w->nlists) {
+		bw_out_null("false_positive", NULL);
+		bw_out_text(
+			"  why: the filter records no lists (an older bloomwall built it, or its records are unreadable): a listed entry cannot be told from a false positive; 'bloomwall reload' records them\n");
+	} else if (hit && !listed && !added) {
 		bw_prefix_str(a, arg, sizeof(arg));
-		out_false_positive(rn, region, doubt, arg);
+		out_false_positive(rn, region, doubt, allowed, arg);
 	} else {
 		bw_out_bool("false_positive", NULL, false);
 	}
 	if (!hit && (listed || added))
 		bw_out_text(
 			"  why: listed, but not in the running filter: %s\n",
-			doubt ? "the list changed since the build ('bloomwall reload' applies it)"
-			      : "the filter does not hold it (report this: a Bloom filter has no false negatives)");
+			doubt != SEARCHED_AS_BUILT
+				? "the list changed since the build ('bloomwall reload' applies it)"
+				: "the filter does not hold it (report this: a Bloom filter has no false negatives)");
 	else if (!hit)
 		bw_out_text("  why: no list entry covers it\n");
 	bw_out_close_object();

@@ -150,29 +150,36 @@ test_why_changed_missing()
 
 	a=$(list a.txt 192.0.2.1 198.51.100.0/24)
 	b=$(list b.txt 203.0.113.5)
-	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$a" "$b"
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$a" "$b" - \
+		<"$(list c.txt 203.0.113.77)"
 	bw 0 status "$BW_RX"
-	assert_line "$OUT" "    list                   $b: 1 entry from 1 lines (12 bytes, mtime $(date -u -r "$b" '+%Y-%m-%d %H:%M:%S') UTC), unchanged since" \
+	assert_line "$OUT" "    list                   $b: 1 entry from 1 line (12 bytes, mtime $(date -u -r "$b" '+%Y-%m-%d %H:%M:%S') UTC), unchanged since" \
 		"status: b.txt as read"
 	printf '# edited\n192.0.2.1\n198.51.100.0/24\n' >"$a"
 	rm -f "$b"
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "^    list +$a: 2 entries from 2 lines .*, CHANGED since \\(hash differs; reload to apply\\)\$" \
 		"status flags the edited list"
-	assert_grep "$OUT" "^    list +$b: 1 entry from 1 lines .*, MISSING now\$" \
+	assert_grep "$OUT" "^    list +$b: 1 entry from 1 line .*, MISSING now\$" \
 		"status flags the deleted list"
+	assert_line "$OUT" "    list                   -: 1 entry from 1 line (13 bytes), read from standard input" \
+		"status: the list from standard input"
 	bw 0 status --json "$BW_RX"
 	assert_eq "$(json "$OUT" '[[l["state"], l["entries"], l["lines"]] for l in d[0]["provenance"]["lists"]]')" \
-		'[["changed",2,2],["missing",1,1]]' "status JSON"
+		'[["changed",2,2],["missing",1,1],["stdin",1,1]]' "status JSON"
 	bw 0 query "$BW_RX" --why 192.0.2.1 203.0.113.5
 	assert_line "$OUT" "  why: $a:2: 192.0.2.1 [list changed since the build: line of the file as it is now]" \
 		"the edited list answered from as it is now, marked"
 	assert_line "$OUT" "  note: $a changed since the build: answered from the file as it is now" \
 		"the edit said"
 	assert_line "$OUT" "  note: $b is missing now: not searched" "the deleted list named"
+	assert_line "$OUT" "  note: a list was read from standard input: it cannot be read again, not searched" \
+		"the list from standard input named"
+	assert_grep "$OUT" '^  why: no entry in the lists searched: listed in one not searched, or a false positive of the Bloom filter \(region /32, estimated rate [0-9.e+-]+ %\)$' \
+		"no false positive claimed while a list could not be searched"
 	bw 0 query "$BW_RX" --json --why 203.0.113.5
-	assert_eq "$(json "$OUT" '[l["state"] for l in d["addresses"][0]["why"]["lists"]]')" \
-		'["changed","missing"]' "JSON list states"
+	assert_eq "$(json "$OUT" '[[l["state"] for l in d["addresses"][0]["why"]["lists"]], d["addresses"][0]["why"]["false_positive"]]')" \
+		'[["changed","missing","stdin"],null]' "JSON list states"
 }
 
 # An image carries the lists it was built from; load stamps its hash.
@@ -185,6 +192,10 @@ test_why_image()
 	bw 0 build -o "$img" "${SEED[@]}" "$a"
 	bw 0 inspect "$img"
 	assert_line "$OUT" "    list                   $a" "the image records its list"
+	assert_line "$OUT" "    list                   $a: 2 entries from 2 lines (26 bytes), unchanged since" \
+		"inspect: what the list was, and that it still is"
+	assert_line "$OUT" "    built                  not recorded (an image not loaded yet, or an older bloomwall built it)" \
+		"an image records no time: the same lists give the same bytes"
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$(list x.txt 10.9.9.9)"
 	bw 0 load "$BW_RX" "$img"
 	bw 0 status "$BW_RX"
