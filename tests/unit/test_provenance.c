@@ -6,6 +6,7 @@
  * a recorded list compared with its file now; the builder's records.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,25 @@
 #include "records.h"
 #include "test_helpers.h"
 
+static char dir[64];
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* The test files go when the unit tests end. */
+__attribute__((destructor)) static void prov_cleanup(void)
+{
+	if (dir[0])
+		nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 /* A file in a fresh temporary directory, holding text; its path. */
 static const char *tmp_file(const char *name, const char *text)
 {
-	static char dir[64], path[128];
+	static char path[128];
 	FILE *f;
 
 	if (!dir[0]) {

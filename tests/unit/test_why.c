@@ -7,6 +7,7 @@
  * a missing one said; long lines and a last line without its newline.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,23 @@
 #include "test_helpers.h"
 #include "why.h"
 
+static char dir[64];
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* The test files go when the unit tests end. */
+__attribute__((destructor)) static void why_cleanup(void)
+{
+	if (dir[0])
+		nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 static const char *why_file(const char *name, const char *text)
 {
-	static char dir[64];
 	char *path;
 	FILE *f;
 
