@@ -9,7 +9,7 @@ set -eu
 
 PKGS="make gcc clang llvm pkg-config libbpf-dev libxdp-dev xdp-tools bpftool
 libelf-dev zlib1g-dev iproute2 iputils-ping tcpdump python3 python3-scapy
-util-linux libcap2-bin libclang-rt-14-dev libjson-c-dev clang-format shellcheck strace
+util-linux libcap2-bin libclang-rt-14-dev libjson-c-dev libxxhash-dev clang-format shellcheck strace
 unbound bind9-dnsutils dnsperf systemd prometheus"
 
 missing=""

@@ -11,19 +11,24 @@
 
 #include "builder.h"
 #include "log.h"
+#include "provenance.h"
 
-/* The files, then more entries (NULL: none), sorted and de-duplicated. */
+/*
+ * The files, then more entries (NULL: none), sorted and de-duplicated;
+ * src (NULL: not wanted) gets what each file was (provenance.h).
+ */
 static int load_files(const char *const *files, int n,
 		      const struct bw_list_opts *lo,
 		      const struct bw_prefix *more, size_t nmore,
-		      struct bw_list *l)
+		      struct bw_list *l, struct bw_rec_source *src)
 {
 	size_t j;
 	int i, err;
 
 	/* Each failure, read errors included, was said with its file name. */
 	for (i = 0; i < n; i++) {
-		err = bw_list_load(l, files[i], lo);
+		err = src ? bw_prov_load(l, files[i], lo, &src[i])
+			  : bw_list_load(l, files[i], lo);
 		if (err)
 			return err;
 	}
@@ -45,6 +50,7 @@ void bw_build_req_init(struct bw_build_req *req, const char *label)
 	bw_build_opts_init(&req->opts);
 	bw_cidr_opts_init(&req->cidr);
 	req->generation = 1;
+	req->origin = BW_ORIGIN_ATTACH;
 }
 
 void bw_build_free(struct bw_build *b)
@@ -80,8 +86,25 @@ static int record_lists(const struct bw_build_req *req, struct bw_records *r)
 	return err;
 }
 
+/* Each list's source, and when and how (provenance.h). */
+static void record_sources(const struct bw_build_req *req,
+			   struct bw_rec_source *src, struct bw_records *r)
+{
+	int i;
+
+	for (i = 0; src && i < req->nlists; i++) {
+		if (!req->origin)
+			src[i].mtime_ns = 0;
+		bw_records_set_source(r, i, &src[i]);
+	}
+	r->have_origin = req->origin != 0;
+	if (req->origin)
+		bw_prov_origin(&r->origin, req->origin, NULL);
+}
+
 /* What the filter was built from, for its record area. */
-static int make_records(const struct bw_build_req *req, struct bw_records *r)
+static int make_records(const struct bw_build_req *req,
+			struct bw_rec_source *src, struct bw_records *r)
 {
 	struct bw_rec_build *rb = &r->build;
 	size_t i;
@@ -97,6 +120,8 @@ static int make_records(const struct bw_build_req *req, struct bw_records *r)
 	rb->opts = (req->mask_host_bits ? BW_REC_OPT_MASK_HOST_BITS : 0) |
 		   (req->skip_invalid ? BW_REC_OPT_SKIP_INVALID : 0);
 	err = record_lists(req, r);
+	if (!err)
+		record_sources(req, src, r);
 	for (i = 0; !err && i < req->nadded; i++)
 		err = bw_records_add(r, &req->added[i]) < 0 ? -ENOMEM : 0;
 	if (err)
@@ -159,14 +184,16 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 	struct bw_list_opts lo = { .skip_invalid = req->skip_invalid,
 				   .allow_cidr = true,
 				   .mask_host_bits = req->mask_host_bits };
+	struct bw_rec_source *src = calloc(req->nlists ?: 1, sizeof(*src));
 	struct bw_cidr_stats st;
 	int err;
 
 	memset(b, 0, sizeof(*b));
 	bw_list_init(&b->keys);
 	bw_list_init(&b->exact);
+	/* Without memory for it, the filter is built without provenance. */
 	err = load_files(req->lists, req->nlists, &lo, req->added, req->nadded,
-			 &b->exact);
+			 &b->exact, src);
 
 	if (!err) {
 		err = bw_cidr_prepare(&b->exact, &req->cidr, &b->keys, &st);
@@ -179,7 +206,8 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 		err = plan(req, &st, b);
 	}
 	if (!err)
-		err = make_records(req, &b->rec);
+		err = make_records(req, src, &b->rec);
+	free(src);
 	b->sum.duplicates = b->exact.duplicates;
 	b->sum.skipped = b->exact.skipped;
 	/*
@@ -214,7 +242,7 @@ int bw_load_allow(const char *label, const char *const *files, int n,
 				   .mask_host_bits = mask_host_bits };
 	int err;
 
-	err = load_files(files, n, &lo, NULL, 0, l);
+	err = load_files(files, n, &lo, NULL, 0, l, NULL);
 	if (err) {
 		pr_warn("%s: the allowlist is not usable; nothing changed\n",
 			label);

@@ -41,6 +41,12 @@ struct bw_build_req {
 	size_t nadded;
 	__u8 exact_slot;  /* verify mode: the slot the new trie goes into */
 	__u64 generation; /* of the new filter */
+	/*
+	 * Provenance (provenance.h): enum bw_origin, BW_ORIGIN_ATTACH by
+	 * default; 0 for an image, which records no time and no mtimes so
+	 * that the same lists give the same bytes.
+	 */
+	__u8 origin;
 };
 
 /* What a build made of its lists, for the verbs to print. */

@@ -238,6 +238,9 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 	case BW_OPT_FORGET_ADDED:
 		b->forget_added = true;
 		return 0;
+	case BW_OPT_WHY:
+		a->why = true;
+		return 0;
 	case BW_OPT_ALLOW:
 		if (b->nallow == BW_MAX_ALLOW_FILES)
 			return usage_error(

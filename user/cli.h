@@ -45,6 +45,7 @@ enum bw_opt_id {
 	BW_OPT_VERIFY,
 	BW_OPT_LINK,
 	BW_OPT_FORGET_ADDED,
+	BW_OPT_WHY, /* query --why */
 };
 
 /* What the options of any verb parse into; each verb reads its own. */
@@ -54,6 +55,7 @@ struct bw_args {
 	enum xdp_attach_mode mode;
 	bool link;		    /* attach --link */
 	const char *output;	    /* build -o FILE */
+	bool why;		    /* query --why */
 	struct bw_build_args build; /* the build options (reload.h) */
 	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
 	char **pos;		    /* positional arguments after IFACE */

@@ -122,6 +122,7 @@ static int do_build(struct bw_args *a)
 		(ba->monitor ? BW_F_MONITOR : 0);
 	bw_build_req_from_args(&req, a->output, ba, lists, nlists,
 			       BW_DEFAULT_FPR, flags, 1);
+	req.origin = 0; /* an image: reproducible, stamped when loaded */
 	if (!ba->seed_set) {
 		seed_key(&req, &key);
 		err = bw_image_seed(lists, nlists, &key, sizeof(key),

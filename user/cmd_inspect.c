@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "image.h"
 #include "output.h"
+#include "provenance.h"
 #include "records.h"
 #include "status_view.h"
 
@@ -119,6 +120,7 @@ static int out_records(const struct bw_image *img)
 		bw_out_null("options", NULL);
 	bw_kv("added entries", "%'zu", rec.nadded);
 	bw_out_u64("added", NULL, rec.nadded);
+	bw_prov_out(&rec);
 	bw_records_free(&rec);
 	return 0;
 }

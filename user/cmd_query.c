@@ -16,6 +16,15 @@
 #include "lpm.h"
 #include "pin.h"
 #include "running.h"
+#include "why.h"
+
+static const struct bw_opt query_only_opts[] = {
+	{ "why", BW_OPT_WHY, NULL,
+	  "also say which list entries cover each ADDR, or that a drop is a false positive" },
+	{ 0 },
+};
+
+static const struct bw_opt *const query_opts[] = { query_only_opts, NULL };
 
 /* The verify trie of the running program, -1 if there is none. */
 static int open_exact(const struct bw_running *r)
@@ -81,6 +90,8 @@ static int do_query(struct bw_args *a)
 {
 	struct bw_running r = BW_RUNNING_INIT;
 	struct bw_prefix *addrs = NULL;
+	struct bw_records rec = { 0 };
+	struct bw_why why = { 0 };
 	int i, exact = -1, err;
 
 	bw_out_string("iface", NULL, a->iface);
@@ -95,15 +106,24 @@ static int do_query(struct bw_args *a)
 		err = bw_running_need_filter(&r);
 	if (err)
 		goto out;
+	/* --why reads the recorded lists, once for all the addresses. */
+	if (a->why)
+		err = bw_why_prepare(&why, &rec, &r, a->pos, a->npos);
+	if (err)
+		goto out;
 	exact = open_exact(&r);
 	bw_out_open_array("addresses");
 	for (i = 0; i < a->npos; i++) {
 		bw_out_open_object(NULL);
 		answer(a->pos[i], &r, exact, &addrs[i]);
+		if (a->why)
+			bw_why_out(&why, i, &r, &rec);
 		bw_out_close_object();
 	}
 	bw_out_close_array();
 out:
+	bw_why_free(&why);
+	bw_records_free(&rec);
 	if (exact >= 0)
 		close(exact);
 	bw_running_close(&r);
@@ -125,8 +145,18 @@ const struct bw_verb bw_verb_query = {
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"verdict\": \"drop\"|\"pass\",\n"
 		"\"reason\": \"not_listed\"|\"listed\"|\"allowlisted\"|\"false_positive\"|\"monitor\"}]}, with\n"
 		"on a Bloom hit also the \"region\" that hit and its \"prefix\" length, and for\n"
-		"a drop \"confirmed\" (by the exact list of verify mode).\n",
-	.opts = NULL,
+		"a drop \"confirmed\" (by the exact list of verify mode).\n"
+		"--why reads the lists the filter was built from again (each once, line by\n"
+		"line) and prints under each answer '  why: FILE:LINE: ENTRY' for every\n"
+		"entry that covers the address, across lists; entries added at run time\n"
+		"and allowlist entries; or, for a drop no entry explains, 'false positive\n"
+		"of the Bloom filter (region /LEN, estimated rate R %)' with what to do.\n"
+		"A list changed since the build is answered from as it is now, marked; a\n"
+		"missing one is named. JSON: \"why\": {\"entries\": [{\"file\", \"line\",\n"
+		"\"text\", \"entry\", \"list_changed\"}], \"added\", \"allowlist\", \"lists\":\n"
+		"[{\"path\", \"state\"}], \"false_positive\", and for one \"region_prefix\",\n"
+		"\"estimated_fpr\"}.\n",
+	.opts = query_opts,
 	.pos = { .rest = "ADDR", .min_rest = 1, .rest_many = true },
 	.run = do_query,
 };

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "output.h"
 #include "pin.h"
+#include "provenance.h"
 #include "running.h"
 #include "stats.h"
 #include "status_view.h"
@@ -387,6 +388,8 @@ static void out_view(const struct bw_status_view *v, bool first)
 	bw_out_bool("pinned", NULL, !v->prog_err && v->pins_in_step);
 	out_program(v);
 	out_filter(v);
+	if (!v->filter_err)
+		bw_prov_out_iface(v->iface, v->ifindex);
 	out_counters(v);
 	bw_out_close_object();
 }
@@ -473,6 +476,10 @@ const struct bw_verb bw_verb_status = {
 		"estimated from that fill; the allowlist's entries; verify mode with its\n"
 		"exact trie's entries and the measured false positives (Bloom hits the trie\n"
 		"refused); the kernel memory of the filter and of each trie (memlock).\n"
+		"Provenance: when and how the filter was built (attach, reload, load of an\n"
+		"image with its hash) and each list it was read from, with the entries it\n"
+		"gave, its lines, bytes and mtime, and whether the file is unchanged,\n"
+		"changed (its XXH3-128 hash differs) or missing now.\n"
 		"Counters are the sums of the per-CPU stats map.\n"
 		"What is shown is what the interface's XDP hook runs; the pins under\n" BW_PIN_ROOT
 		"/IFACE are a cache of it (\"pins\" says whether\n"

@@ -8,6 +8,7 @@
 
 #include "image.h"
 #include "output.h"
+#include "provenance.h"
 #include "reload.h"
 
 int bw_image_stage(const char *iface, const char *path,
@@ -16,13 +17,26 @@ int bw_image_stage(const char *iface, const char *path,
 {
 	struct bw_hdr *hdr;
 	struct bw_info *info;
+	struct bw_records rec;
+	__u32 nblocks;
+	__u8 hash[16];
 	int err;
 
-	err = bw_filter_create(img->nblocks, &b->filter);
+	/* Provenance: the image's lists as it recorded them, and its hash. */
+	bw_prov_hash(img->buf, img->len, hash);
+	err = bw_prov_image_records(path, img->filter, img->nblocks, hash, &rec,
+				    &nblocks);
 	if (err)
 		return err;
-	memcpy(b->filter.mem, img->filter,
-	       (size_t)img->nblocks * BW_BLOCK_BYTES);
+	err = bw_filter_create(nblocks, &b->filter);
+	if (!err) {
+		memcpy(b->filter.mem, img->filter,
+		       (size_t)bw_records_start(img->filter) * BW_BLOCK_BYTES);
+		err = bw_records_write(b->filter.mem, nblocks, &rec);
+	}
+	bw_records_free(&rec);
+	if (err)
+		return err;
 	hdr = b->filter.mem;
 	info = (void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
 	hdr->exact_slot = exact_slot;

@@ -51,6 +51,7 @@ struct reader {
 	size_t lineno;
 	size_t skipped; /* bad lines of this file, skipped */
 	bool noted;	/* an IPv4-mapped entry was noted in this file */
+	struct bw_list_tap *tap; /* provenance: the bytes read */
 };
 
 /* More bytes into the buffer. 0, or -errno: never an end taken for an error. */
@@ -67,6 +68,9 @@ static int fill(struct reader *r)
 	for (;;) {
 		n = read(r->fd, r->buf + r->end, READ_CHUNK - r->end);
 		if (n > 0) {
+			if (r->tap)
+				r->tap->bytes(r->tap->ctx, r->buf + r->end,
+					      (size_t)n);
 			r->end += (size_t)n;
 			return 0;
 		}
@@ -220,7 +224,7 @@ static int load_too_long(struct bw_list *l, struct reader *r, const char *line,
 int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
 		    const struct bw_list_opts *opts)
 {
-	struct reader r = { .fd = fd, .name = name };
+	struct reader r = { .fd = fd, .name = name, .tap = opts->tap };
 	size_t len;
 	char *line;
 	int ret;
@@ -252,6 +256,8 @@ int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
 		pr_warn("%s: %zu more bad %s skipped\n", name,
 			r.skipped - BW_SKIP_SHOWN,
 			bw_plural(r.skipped - BW_SKIP_SHOWN, "line", "lines"));
+	if (r.tap)
+		r.tap->lines = r.lineno;
 	free(r.buf);
 	return ret;
 }

@@ -61,6 +61,16 @@ struct bw_list {
 	size_t mapped;	   /* IPv4-mapped IPv6 entries taken as IPv4 */
 };
 
+/*
+ * Sees every byte a load reads, in order (provenance.c hashes them), and
+ * is told the lines read at the end.
+ */
+struct bw_list_tap {
+	void (*bytes)(void *ctx, const void *buf, size_t len);
+	void *ctx;
+	size_t lines; /* set by the load: the file's lines */
+};
+
 struct bw_list_opts {
 	bool skip_invalid;   /* warn and go on instead of failing the build */
 	bool allow_cidr;     /* prefixes shorter than a host address */
@@ -74,6 +84,7 @@ struct bw_list_opts {
 	 * for an empty one.
 	 */
 	bool domains;
+	struct bw_list_tap *tap; /* NULL: none */
 };
 
 /* Room for any message about one line, bad bytes escaped. */

@@ -22,6 +22,7 @@ void bw_records_free(struct bw_records *r)
 	for (i = 0; i < r->nlists; i++)
 		free(r->lists[i]);
 	free(r->lists);
+	free(r->src);
 	free(r->added);
 	free(r->other);
 	bw_records_init(r);
@@ -151,10 +152,14 @@ bool bw_records_same_added(const struct bw_records *a,
 int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n)
 {
 	char **l = calloc(n ?: 1, sizeof(*l));
+	struct bw_rec_src *src = calloc(n ?: 1, sizeof(*src));
 	int i;
 
-	if (!l)
+	if (!l || !src) {
+		free(l);
+		free(src);
 		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		l[i] = strndup(lists[i], BW_REC_PATH_MAX);
 		if (!l[i])
@@ -164,14 +169,26 @@ int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n)
 		while (i--)
 			free(l[i]);
 		free(l);
+		free(src);
 		return -ENOMEM;
 	}
 	for (i = 0; i < r->nlists; i++)
 		free(r->lists[i]);
 	free(r->lists);
+	free(r->src);
 	r->lists = l;
+	r->src = src;
 	r->nlists = n;
 	return 0;
+}
+
+void bw_records_set_source(struct bw_records *r, int i,
+			   const struct bw_rec_source *s)
+{
+	if (i < 0 || i >= r->nlists)
+		return;
+	r->src[i].known = true;
+	r->src[i].s = *s;
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -194,8 +211,11 @@ static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
 	return 0;
 }
 
-static int read_list(struct bw_records *r, const __u8 *body, __u32 len)
+/* A list's path, and what it was when read if src (BW_REC_SOURCE). */
+static int read_list(struct bw_records *r, const __u8 *body, __u32 len,
+		     const struct bw_rec_source *src)
 {
+	struct bw_rec_src *s;
 	char **l;
 
 	if (!len || len > BW_REC_PATH_MAX || memchr(body, '\0', len))
@@ -204,11 +224,28 @@ static int read_list(struct bw_records *r, const __u8 *body, __u32 len)
 	if (!l)
 		return -ENOMEM;
 	r->lists = l;
+	s = realloc(r->src, (r->nlists + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	r->src = s;
+	s[r->nlists].known = src != NULL;
+	if (src)
+		s[r->nlists].s = *src;
 	l[r->nlists] = strndup((const char *)body, len);
 	if (!l[r->nlists])
 		return -ENOMEM;
 	r->nlists++;
 	return 0;
+}
+
+static int read_source(struct bw_records *r, const __u8 *body, __u32 len)
+{
+	struct bw_rec_source s;
+
+	if (len <= sizeof(s))
+		return -EINVAL;
+	memcpy(&s, body, sizeof(s));
+	return read_list(r, body + sizeof(s), len - sizeof(s), &s);
 }
 
 /* Kept as it is: a newer bloomwall's record survives an add or an allow. */
@@ -248,7 +285,15 @@ static int read_one(struct bw_records *r, const struct bw_rec_head *h,
 		r->have_build = true;
 		return 0;
 	case BW_REC_LIST:
-		return read_list(r, body, h->len);
+		return read_list(r, body, h->len, NULL);
+	case BW_REC_SOURCE:
+		return read_source(r, body, h->len);
+	case BW_REC_ORIGIN:
+		if (r->have_origin || h->len != sizeof(r->origin))
+			return -EINVAL;
+		memcpy(&r->origin, body, sizeof(r->origin));
+		r->have_origin = true;
+		return 0;
 	default:
 		return keep_other(r, rec, sizeof(*h) + padded(h->len));
 	}
@@ -329,8 +374,14 @@ static __u64 records_len(const struct bw_records *r, __u32 *n)
 		len += sizeof(struct bw_rec_head) + sizeof(r->build);
 		++*n;
 	}
+	if (r->have_origin) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->origin);
+		++*n;
+	}
 	for (i = 0; i < r->nlists; i++) {
 		len += sizeof(struct bw_rec_head) + padded(strlen(r->lists[i]));
+		if (r->src && r->src[i].known)
+			len += sizeof(struct bw_rec_source);
 		++*n;
 	}
 	return len;
@@ -354,6 +405,23 @@ static __u8 *put_head(__u8 *p, __u16 type, size_t len)
 	return p + sizeof(h);
 }
 
+/* A list: BW_REC_SOURCE when what it was is known, else BW_REC_LIST. */
+static __u8 *put_list(__u8 *p, const struct bw_records *r, size_t i)
+{
+	size_t len = strlen(r->lists[i]);
+	const struct bw_rec_src *s = r->src ? &r->src[i] : NULL;
+
+	if (!s || !s->known) {
+		p = put_head(p, BW_REC_LIST, len);
+		memcpy(p, r->lists[i], len);
+		return p + padded(len);
+	}
+	p = put_head(p, BW_REC_SOURCE, sizeof(s->s) + len);
+	memcpy(p, &s->s, sizeof(s->s));
+	memcpy(p + sizeof(s->s), r->lists[i], len);
+	return p + padded(sizeof(s->s) + len);
+}
+
 int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 {
 	__u32 start = bw_records_start(mem), need = bw_records_blocks(r);
@@ -361,7 +429,7 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 	struct bw_rec_area a = { .magic = BW_REC_MAGIC,
 				 .version = BW_REC_VERSION };
 	struct bw_rec_prefix o;
-	size_t i, len;
+	size_t i;
 
 	if (start > nblocks || need > nblocks - start)
 		return -E2BIG;
@@ -383,12 +451,13 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 		memcpy(p, &r->build, sizeof(r->build));
 		p += sizeof(r->build);
 	}
-	for (i = 0; i < (size_t)r->nlists; i++) {
-		len = strlen(r->lists[i]);
-		p = put_head(p, BW_REC_LIST, len);
-		memcpy(p, r->lists[i], len);
-		p += padded(len);
+	if (r->have_origin) {
+		p = put_head(p, BW_REC_ORIGIN, sizeof(r->origin));
+		memcpy(p, &r->origin, sizeof(r->origin));
+		p += sizeof(r->origin);
 	}
+	for (i = 0; i < (size_t)r->nlists; i++)
+		p = put_list(p, r, i);
 	if (r->other_len)
 		memcpy(p, r->other, r->other_len);
 	return 0;

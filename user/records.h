@@ -23,6 +23,16 @@
 /* Longest list path a record keeps (PATH_MAX). */
 #define BW_REC_PATH_MAX 4096
 
+/*
+ * What a list was when the filter was read from it (BW_REC_SOURCE); known
+ * is false for a list an older filter recorded by its path alone
+ * (BW_REC_LIST).
+ */
+struct bw_rec_src {
+	bool known;
+	struct bw_rec_source s;
+};
+
 struct bw_records {
 	struct bw_prefix *added; /* in the order they were added */
 	size_t nadded, cap;
@@ -30,6 +40,9 @@ struct bw_records {
 	struct bw_rec_build build;
 	char **lists; /* paths, as the build opened them */
 	int nlists;
+	struct bw_rec_src *src; /* nlists of them: lists[i]'s is src[i] */
+	bool have_origin;
+	struct bw_rec_origin origin; /* when and how it was built */
 	/* Records of types this bloomwall does not know, heads and bodies. */
 	void *other;
 	size_t other_len, other_cap;
@@ -72,7 +85,11 @@ void bw_records_drop(struct bw_records *r, size_t i);
 bool bw_records_same_added(const struct bw_records *a,
 			   const struct bw_records *b);
 
-/* Replaces the list paths with copies of lists; -ENOMEM. */
+/* Replaces the list paths with copies of lists (sources unknown); -ENOMEM. */
 int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n);
+
+/* What list i was when read: written as BW_REC_SOURCE. */
+void bw_records_set_source(struct bw_records *r, int i,
+			   const struct bw_rec_source *s);
 
 #endif /* __BW_RECORDS_H */

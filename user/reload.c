@@ -212,6 +212,7 @@ static int build(struct reload_ctx *c)
 	req.exact_slot = !c->st.hdr.exact_slot;
 	req.added = c->kept.added;
 	req.nadded = c->kept.nadded;
+	req.origin = r->nremove ? BW_ORIGIN_CHANGE : BW_ORIGIN_RELOAD;
 	return bw_build_lists(&req, &c->b);
 }
 

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Provenance (user/provenance.c): a list's size, lines, entries and
+ * XXH3-128 hash taken in the pass that reads it; sources and origin kept
+ * in the record area (read back, older BW_REC_LIST records still read);
+ * a recorded list compared with its file now; the builder's records.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bloom.h"
+#include "builder.h"
+#include "provenance.h"
+#include "records.h"
+#include "test_helpers.h"
+
+static char dir[64];
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* The test files go when the unit tests end. */
+__attribute__((destructor)) static void prov_cleanup(void)
+{
+	if (dir[0])
+		nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A file in a fresh temporary directory, holding text; its path. */
+static const char *tmp_file(const char *name, const char *text)
+{
+	static char path[128];
+	FILE *f;
+
+	if (!dir[0]) {
+		strcpy(dir, "/tmp/bwtest-prov-XXXXXX");
+		if (!mkdtemp(dir))
+			return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return NULL;
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static const char list_text[] = "# a comment\n"
+				"10.0.0.1\n"
+				"10.1.0.0/16 ; SBL1\n"
+				"\n"
+				"192.0.2.0-192.0.2.3\n"
+				"2001:db8::/32"; /* no newline: still a line */
+
+BW_TEST(test_prov_hash_canonical)
+{
+	/* XXH3-128 of nothing, canonical: as xxhsum -H2 prints it. */
+	char hex[BW_PROV_HEX];
+	__u8 h[16];
+
+	bw_prov_hash("", 0, h);
+	ASSERT_STREQ(bw_prov_hex(h, hex), "99aa06d3014798d86001c324468d497f",
+		     "empty input");
+}
+
+BW_TEST(test_prov_load_source)
+{
+	const char *path = tmp_file("a.txt", list_text);
+	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_rec_source s;
+	struct bw_list l;
+	__u8 h[16];
+
+	ASSERT_OK_PTR(path, "temp file");
+	bw_list_init(&l);
+	ASSERT_OK(bw_prov_load(&l, path, &lo, &s), "load");
+	bw_prov_hash(list_text, strlen(list_text), h);
+	ASSERT_EQ(s.size, strlen(list_text), "bytes read");
+	ASSERT_EQ(s.lines, 6, "lines, the last without its newline too");
+	/* 1 + 1 + the range as 192.0.2.0/30 + 1 */
+	ASSERT_EQ(s.entries, 4, "entries the list gave");
+	ASSERT_EQ(s.entries, l.n4 + l.n6, "what the list holds");
+	ASSERT_TRUE(!memcmp(s.hash, h, 16), "the hash of the bytes");
+	ASSERT_TRUE(s.mtime_ns > 0, "the file's mtime");
+	bw_list_free(&l);
+}
+
+/* Entries counted per file, though they go into one list. */
+BW_TEST(test_prov_entries_per_file)
+{
+	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_rec_source a, b;
+	struct bw_list l;
+	char pa[128];
+
+	strcpy(pa, tmp_file("one.txt", "10.0.0.1\n10.0.0.2\n"));
+	bw_list_init(&l);
+	ASSERT_OK(bw_prov_load(&l, pa, &lo, &a), "first");
+	ASSERT_OK(bw_prov_load(&l, tmp_file("two.txt", "10.0.0.3\n"), &lo, &b),
+		  "second");
+	ASSERT_EQ(a.entries, 2, "first file");
+	ASSERT_EQ(b.entries, 1, "second file");
+	ASSERT_EQ(b.lines, 1, "second file's lines");
+	bw_list_free(&l);
+}
+
+/* A small filter with room for records after its regions. */
+static void *small_filter(__u32 extra, __u32 *nblocks)
+{
+	struct bw_build_opts o = { .fpr = 0.001,
+				   .seed = 7,
+				   .flags = BW_F_MATCH_SRC };
+	struct bw_list_opts lo = { .allow_cidr = true };
+	char err[BW_ERRLEN];
+	struct bw_plan plan;
+	struct bw_list l;
+	void *mem = NULL;
+
+	bw_list_init(&l);
+	bw_list_parse_line(&l, "10.0.0.1", &lo, err, sizeof(err));
+	bw_list_finish(&l);
+	if (!bw_plan_filter(&l, &o, &plan)) {
+		*nblocks = plan.nblocks + extra;
+		mem = calloc(*nblocks, BW_BLOCK_BYTES);
+		if (mem)
+			bw_fill_filter(mem, &plan, &l);
+	}
+	bw_list_free(&l);
+	return mem;
+}
+
+BW_TEST(test_prov_records_round_trip)
+{
+	static const char *const lists[] = { "/srv/a.txt", "/srv/old.txt",
+					     "-" };
+	struct bw_rec_source s = { .size = 123,
+				   .mtime_ns = 1700000000123456789ULL,
+				   .lines = 9,
+				   .entries = 7 };
+	struct bw_records r, back;
+	__u32 nblocks;
+	void *mem = small_filter(8, &nblocks);
+	static const __u8 ih[16] = { 1, 2, 3 };
+
+	ASSERT_OK_PTR(mem, "filter");
+	memset(s.hash, 0xab, sizeof(s.hash));
+	bw_records_init(&r);
+	ASSERT_OK(bw_records_set_lists(&r, lists, 3), "lists");
+	bw_records_set_source(&r, 0, &s);
+	bw_records_set_source(&r, 2, &s);
+	r.have_origin = true;
+	bw_prov_origin(&r.origin, BW_ORIGIN_LOAD, ih);
+	ASSERT_OK(bw_records_write(mem, nblocks, &r), "write");
+	ASSERT_OK(bw_records_read(mem, nblocks, &back), "read");
+	ASSERT_EQ(back.nlists, 3, "three lists, in order");
+	ASSERT_STREQ(back.lists[1], "/srv/old.txt", "a path alone");
+	ASSERT_FALSE(back.src[1].known, "written as BW_REC_LIST: unknown");
+	ASSERT_TRUE(back.src[0].known && back.src[2].known, "sources known");
+	ASSERT_TRUE(!memcmp(&back.src[0].s, &s, sizeof(s)), "source 0");
+	ASSERT_STREQ(back.lists[2], "-", "standard input");
+	ASSERT_TRUE(back.have_origin, "origin");
+	ASSERT_TRUE(!memcmp(&back.origin, &r.origin, sizeof(r.origin)),
+		    "origin as written");
+	ASSERT_EQ(back.origin.how, BW_ORIGIN_LOAD, "how");
+	ASSERT_TRUE(back.origin.time_ns > 1600000000ULL * 1000000000ULL,
+		    "a time of now");
+	bw_records_free(&back);
+	bw_records_free(&r);
+	free(mem);
+}
+
+/* A BW_REC_SOURCE whose body is no longer than the struct: no path. */
+BW_TEST(test_prov_records_hostile)
+{
+	struct bw_records r;
+	struct bw_rec_area a = { .magic = BW_REC_MAGIC,
+				 .version = BW_REC_VERSION,
+				 .nrecords = 1 };
+	struct bw_rec_head h = { .type = BW_REC_SOURCE,
+				 .len = sizeof(struct bw_rec_source) };
+	__u32 nblocks, start;
+	__u8 *mem = small_filter(4, &nblocks), *p;
+
+	ASSERT_OK_PTR(mem, "filter");
+	start = bw_records_start(mem);
+	p = mem + (size_t)start * BW_BLOCK_BYTES;
+	a.records_len = sizeof(h) + sizeof(struct bw_rec_source);
+	memcpy(p, &a, sizeof(a));
+	memcpy(p + BW_BLOCK_BYTES, &h, sizeof(h));
+	ASSERT_EQ(bw_records_read(mem, nblocks, &r), -EINVAL, "no path");
+	h.type = BW_REC_ORIGIN;
+	h.len = 8;
+	a.records_len = sizeof(h) + 8;
+	memcpy(p, &a, sizeof(a));
+	memcpy(p + BW_BLOCK_BYTES, &h, sizeof(h));
+	ASSERT_EQ(bw_records_read(mem, nblocks, &r), -EINVAL, "short origin");
+	free(mem);
+}
+
+BW_TEST(test_prov_compare)
+{
+	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_rec_src src = { .known = true };
+	struct bw_rec_src unknown = { .known = false };
+	struct bw_list l;
+	char path[128];
+
+	strcpy(path, tmp_file("c.txt", "10.0.0.1\n10.0.0.2\n"));
+	bw_list_init(&l);
+	ASSERT_OK(bw_prov_load(&l, path, &lo, &src.s), "load");
+	bw_list_free(&l);
+	ASSERT_EQ(bw_prov_compare(path, &src), BW_PROV_UNCHANGED, "as read");
+	ASSERT_EQ(bw_prov_compare(path, &unknown), BW_PROV_UNKNOWN,
+		  "nothing recorded");
+	tmp_file("c.txt", "10.0.0.1\n10.0.0.3\n"); /* same size */
+	ASSERT_EQ(bw_prov_compare(path, &src), BW_PROV_CHANGED,
+		  "same size, other bytes: the hash tells");
+	tmp_file("c.txt", "10.0.0.1\n");
+	ASSERT_EQ(bw_prov_compare(path, &src), BW_PROV_CHANGED, "shorter");
+	unlink(path);
+	ASSERT_EQ(bw_prov_compare(path, &src), BW_PROV_MISSING, "deleted");
+	ASSERT_EQ(bw_prov_compare("-", &src), BW_PROV_STDIN, "stdin");
+	ASSERT_EQ(bw_prov_compare("/", &src), BW_PROV_UNREADABLE,
+		  "a directory");
+	ASSERT_STREQ(bw_prov_state_name(BW_PROV_CHANGED), "changed", "name");
+}
+
+/* The builder records each list's source and when and how. */
+BW_TEST(test_prov_builder_records)
+{
+	char a[128], b[128];
+	const char *lists[2] = { a, b };
+	struct bw_build_req req;
+	struct bw_build bd;
+
+	strcpy(a, tmp_file("ba.txt", "10.0.0.1\n10.0.0.2\n10.0.0.0/8\n"));
+	strcpy(b, tmp_file("bb.txt", "# b\n2001:db8::1\n"));
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = 2;
+	req.opts.seed = 1;
+	ASSERT_OK(bw_build_plan(&req, &bd), "build");
+	ASSERT_EQ(bd.rec.nlists, 2, "lists");
+	ASSERT_TRUE(bd.rec.src[0].known && bd.rec.src[1].known, "sources");
+	ASSERT_EQ(bd.rec.src[0].s.entries, 3, "entries before merging");
+	ASSERT_EQ(bd.rec.src[1].s.lines, 2, "lines");
+	ASSERT_TRUE(bd.rec.src[0].s.mtime_ns > 0, "mtime");
+	ASSERT_TRUE(bd.rec.have_origin, "origin");
+	ASSERT_EQ(bd.rec.origin.how, BW_ORIGIN_ATTACH, "attach by default");
+	bw_build_free(&bd);
+	/* An image: the same lists give the same bytes, no time, no mtime. */
+	req.origin = 0;
+	ASSERT_OK(bw_build_plan(&req, &bd), "build an image");
+	ASSERT_FALSE(bd.rec.have_origin, "no origin in an image");
+	ASSERT_EQ(bd.rec.src[0].s.mtime_ns, 0, "no mtime in an image");
+	ASSERT_EQ(bd.rec.src[0].s.entries, 3, "but the entries");
+	bw_build_free(&bd);
+}
+
+/* A real list: lines and entries as the reader counts them. */
+BW_TEST(test_prov_real_list)
+{
+	const char *dir = bw_test_data_dir();
+	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_rec_source s;
+	struct bw_list l;
+	char path[512], *buf;
+	size_t len, i, nl = 0;
+	FILE *f;
+	__u8 h[16];
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/spamhaus/drop.txt", dir);
+	f = fopen(path, "r");
+	ASSERT_OK_PTR(f, "drop.txt");
+	if (!f)
+		return;
+	buf = malloc(1 << 22);
+	len = fread(buf, 1, 1 << 22, f);
+	fclose(f);
+	for (i = 0; i < len; i++)
+		nl += buf[i] == '\n';
+	bw_prov_hash(buf, len, h);
+	bw_list_init(&l);
+	ASSERT_OK(bw_prov_load(&l, path, &lo, &s), "load");
+	ASSERT_EQ(s.size, len, "bytes");
+	ASSERT_EQ(s.lines, nl + (len && buf[len - 1] != '\n'), "lines");
+	ASSERT_EQ(s.entries, l.n4, "entries");
+	ASSERT_TRUE(s.entries > 500, "a real list");
+	ASSERT_TRUE(!memcmp(h, s.hash, 16), "hash");
+	bw_list_free(&l);
+	free(buf);
+}
