@@ -44,6 +44,10 @@ enum bw_opt_id {
 	BW_OPT_VERIFY,
 	BW_OPT_LINK,
 	BW_OPT_FORGET_ADDED,
+	BW_OPT_DNS_ACTION,
+	BW_OPT_DNS_TTL,
+	BW_OPT_SUBDOMAINS,
+	BW_OPT_NO_SUBDOMAINS,
 };
 
 /* What the options of any verb parse into; each verb reads its own. */
@@ -115,6 +119,10 @@ int bw_parse_fpr(const char *s, double *fpr);
 /* A number from 0 to 2^32-1: decimal, or hexadecimal after 0x. */
 int bw_parse_u32(const char *opt, const char *s, __u32 *v);
 int bw_parse_match(const char *s, __u16 *match);
+/* --dns-action: null, nxdomain, refused or drop. */
+int bw_parse_dns_action(const char *s, __u8 *action);
+/* --dns-ttl: seconds, 0 to BW_MAX_DNS_TTL. */
+int bw_parse_dns_ttl(const char *s, __u32 *ttl);
 /* "N" (both families) or "N,M" (IPv4, IPv6), each 1..BW_MAX_LENGTHS. */
 int bw_parse_max_lengths(const char *s, unsigned int *max_lengths);
 

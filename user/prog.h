@@ -25,12 +25,15 @@
 struct bw_maps {
 	int stats;
 	int allow;
-	int exact; /* the exact tries' outer map */
+	int exact;	 /* the exact tries' outer map */
+	int allow_names; /* -1: a program from before names */
+	int dns_stats;	 /* -1: a program from before names */
 };
 
-#define BW_MAPS_INIT                                  \
-	{                                             \
-		.stats = -1, .allow = -1, .exact = -1 \
+#define BW_MAPS_INIT                                                      \
+	{                                                                 \
+		.stats = -1, .allow = -1, .exact = -1, .allow_names = -1, \
+		.dns_stats = -1                                           \
 	}
 
 void bw_maps_close(struct bw_maps *mp);

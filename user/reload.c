@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "allow_names.h"
 #include "allowlist.h"
 #include "log.h"
 #include "lpm.h"
@@ -38,6 +39,41 @@ void bw_build_req_from_args(struct bw_build_req *req, const char *iface,
 	req->skip_invalid = ba->skip_invalid;
 	req->mask_host_bits = ba->mask_host_bits;
 	req->generation = generation;
+	if (ba->dns_action_set)
+		req->opts.dns_action = ba->dns_action;
+	if (ba->dns_ttl_set)
+		req->opts.dns_ttl = ba->dns_ttl;
+	req->subdomains = ba->subdomains;
+}
+
+/* The DNS options the running filter keeps, for a reload without new ones. */
+void bw_dns_settings(const void *mem, const struct bw_records *rec,
+		     struct bw_rec_dns *d)
+{
+	const struct bw_dns_hdr *dns = mem ? bw_filter_dns(mem) : NULL;
+
+	memset(d, 0, sizeof(*d));
+	d->action = BW_DNS_NULL;
+	d->ttl = BW_DEFAULT_DNS_TTL;
+	if (rec && rec->have_dns) {
+		*d = rec->dns;
+		return;
+	}
+	if (dns) {
+		d->action = dns->action;
+		d->ttl = dns->ttl;
+	}
+}
+
+void bw_build_req_dns(struct bw_build_req *req, const struct bw_build_args *ba,
+		      const struct bw_rec_dns *d)
+{
+	if (!ba->dns_action_set)
+		req->opts.dns_action = d->action;
+	if (!ba->dns_ttl_set)
+		req->opts.dns_ttl = d->ttl;
+	req->subdomains = ba->subdomains || (!ba->no_subdomains &&
+					     (d->opts & BW_REC_DNS_SUBDOMAINS));
 }
 
 /* Room for 'bloomwall add' on top: the trie allocates per entry anyway. */
@@ -126,7 +162,9 @@ struct running_settings {
 	__u32 prog_id; /* of the program they were read from */
 	struct bw_hdr hdr;
 	struct bw_info info;
-	bool allow_entries; /* the running allowlist has entries */
+	bool allow_entries;    /* the running allowlist has entries */
+	struct bw_rec_dns dns; /* the DNS options */
+	bool allow_names;      /* the name allowlist has operator entries */
 };
 
 /*
@@ -137,12 +175,21 @@ struct running_settings {
 static void read_settings(const struct bw_running *r,
 			  struct running_settings *st)
 {
+	struct bw_records rec;
+
 	memset(st, 0, sizeof(*st));
 	st->prog_id = r->prog_id;
 	st->allow_entries = bw_lpm_has_entries(r->maps.allow);
+	st->allow_names =
+		bw_allow_names_any(r->maps.allow_names, BW_ALLOW_NAME_OPERATOR);
+	bw_dns_settings(NULL, NULL, &st->dns);
 	if (!r->filter_err) {
 		st->hdr = *bw_running_hdr(r);
 		st->info = *bw_running_info(r);
+		bw_records_init(&rec);
+		if (!bw_records_read(r->filter.mem, r->filter.nblocks, &rec))
+			bw_dns_settings(r->filter.mem, &rec, &st->dns);
+		bw_records_free(&rec);
 		return;
 	}
 	st->hdr.flags = BW_F_MATCH_SRC;
@@ -178,8 +225,20 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 	err = bw_running_records(r, k);
 	c->forgot = 0;
 	if (!err && rq->args->forget_added) {
-		c->forgot = k->nadded;
+		c->forgot = k->nadded + k->names.ndom;
 		k->nadded = 0;
+		k->names.ndom = 0;
+	}
+	for (j = 0; !err && rq->remove_names && j < rq->remove_names->ndom;
+	     j++) {
+		const struct bw_domain *d = &rq->remove_names->dom[j];
+
+		i = bw_records_find_name(k, bw_domain_name(rq->remove_names, d),
+					 d->len, d->flags & BW_DOM_SUBTREE);
+		if (i >= 0) {
+			bw_records_drop_name(k, (size_t)i);
+			c->forgot++;
+		}
 	}
 	for (j = 0; !err && j < rq->nremove; j++) {
 		i = bw_records_find(k, &rq->remove[j]);
@@ -212,6 +271,10 @@ static int build(struct reload_ctx *c)
 	req.exact_slot = !c->st.hdr.exact_slot;
 	req.added = c->kept.added;
 	req.nadded = c->kept.nadded;
+	req.added_names = &c->kept.names;
+	bw_build_req_dns(&req, r->args, &c->st.dns);
+	req.allow_names =
+		r->args->nallow ? c->allow.ndom > 0 : c->st.allow_names;
 	return bw_build_lists(&req, &c->b);
 }
 
@@ -337,13 +400,15 @@ static void say_kept(const struct reload_ctx *c)
 {
 	const char *iface = c->r->iface;
 
-	bw_out_u64("added_kept", NULL, c->kept.nadded);
+	size_t kept = c->kept.nadded + c->kept.names.ndom;
+
+	bw_out_u64("added_kept", NULL, kept);
 	bw_out_u64("added_forgotten", NULL, c->forgot);
-	if (c->kept.nadded)
+	if (kept)
 		bw_out_text(
-			"%s: %'zu %s added at run time kept ('bloomwall remove %s ADDR...' takes one out)\n",
-			iface, c->kept.nadded,
-			bw_plural(c->kept.nadded, "entry", "entries"), iface);
+			"%s: %'zu %s added at run time kept ('bloomwall remove %s ADDR|NAME...' takes one out)\n",
+			iface, kept, bw_plural(kept, "entry", "entries"),
+			iface);
 	if (c->forgot)
 		bw_out_text("%s: %'zu %s added at run time left out\n", iface,
 			    c->forgot,

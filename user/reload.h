@@ -31,6 +31,13 @@ struct bw_build_args {
 	bool mask_host_bits;
 	bool verify;
 	bool forget_added; /* reload only: drop the entries kept from add */
+	/* DNS: each kept from the running filter unless given. */
+	bool dns_action_set;
+	__u8 dns_action; /* enum bw_dns_action */
+	bool dns_ttl_set;
+	__u32 dns_ttl;
+	bool subdomains;    /* --subdomains */
+	bool no_subdomains; /* --no-subdomains (reload) */
 	/* --max-lengths per family; 0 when not given */
 	unsigned int max_lengths[BW_FAMILIES];
 	const char *allow[BW_MAX_ALLOW_FILES]; /* --allow FILE, in order */
@@ -73,6 +80,8 @@ struct bw_reload_req {
 	/* Kept adds to leave out of the new filter (bloomwall remove). */
 	const struct bw_prefix *remove;
 	size_t nremove;
+	/* Kept names to leave out (domain entries), or NULL. */
+	const struct bw_list *remove_names;
 	/* bloomwall load: this image's filter instead of the lists' */
 	const struct bw_image *image;
 	const char *image_path;
