@@ -20,6 +20,7 @@
 #include "bloomwall.h"
 #include "cli.h"
 #include "list.h"
+#include "names.h"
 #include "log.h"
 #include "output.h"
 
@@ -117,6 +118,15 @@ int bw_parse_match(const char *s, __u16 *match)
 		return -BW_EUSAGE;
 	}
 	return 0;
+}
+
+bool bw_arg_is_name(const char *s)
+{
+	char why[BW_ERRLEN];
+	struct bw_prefix p;
+
+	return bw_parse_prefix(s, &p, why, sizeof(why)) &&
+	       bw_name_form(s, strlen(s));
 }
 
 int bw_parse_dns_action(const char *s, __u8 *action)

@@ -80,7 +80,7 @@ static void report_names(const struct bw_build_req *req,
 		return;
 	if (b->plan.hdr.flags & BW_F_DNS)
 		blocks = d->region_end[BW_NAME_REGIONS - 1] -
-			 bw_dns_block(&b->plan.hdr);
+			 bw_dns_block(&b->plan.hdr) - 1;
 	bw_out_open_object("names");
 	bw_out_text("%s: ", req->label);
 	bw_out_u64("exact", "names: %'llu exact, ", s->names.exact);

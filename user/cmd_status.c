@@ -351,6 +351,72 @@ static void out_filter(const struct bw_status_view *v)
 	bw_out_close_object();
 }
 
+static const char *const name_region_names[BW_NAME_REGIONS] = { "exact",
+								"subtree" };
+
+/* One name region: "exact  blocks entries probes fill est. fpr". */
+static void out_name_region(const struct bw_status_view *v, int n)
+{
+	const struct bw_dns_hdr *d = &v->dns;
+	__u32 start = n ? d->region_end[n - 1] : bw_dns_block(&v->hdr) + 1;
+	__u32 blocks = d->region_end[n] > start ? d->region_end[n] - start : 0;
+
+	bw_out_open_object(NULL);
+	bw_out_string("region", "    %-8s", name_region_names[n]);
+	bw_out_u64("blocks", "%10llu", blocks);
+	bw_out_u64("entries", " %12llu", d->region_entries[n]);
+	bw_out_u64("probes", " %6llu", d->probes[n]);
+	bw_out_double("fill", " %6.1f%%", v->name_fill[n] * 100);
+	bw_out_double("est_fpr", "  %.3g%%\n", v->name_fpr[n] * 100);
+	bw_out_close_object();
+}
+
+/* The names: entries, regions, the answer a blocked query gets. */
+static void out_names(const struct bw_status_view *v)
+{
+	const struct bw_rec_dns *o = &v->dns_opts;
+	int n;
+
+	if (v->filter_err)
+		return;
+	bw_out_text("  Names\n");
+	bw_out_open_object("names");
+	bw_kv("answer", "%s (TTL %u s)%s",
+	      bw_dns_action_name(v->has_dns ? v->dns.action : o->action),
+	      v->has_dns ? v->dns.ttl : o->ttl,
+	      o->opts & BW_REC_DNS_SUBDOMAINS ? ", --subdomains" : "");
+	bw_out_string(
+		"action", NULL,
+		bw_dns_action_name(v->has_dns ? v->dns.action : o->action));
+	bw_out_u64("ttl", NULL, v->has_dns ? v->dns.ttl : o->ttl);
+	bw_out_bool("subdomains", NULL, o->opts & BW_REC_DNS_SUBDOMAINS);
+	if (v->names_kept >= 0)
+		kv_u64("added names kept", "added_names_kept", v->names_kept);
+	if (v->allow_names >= 0)
+		kv_u64("name allow entries", "allow_entries", v->allow_names);
+	if (!v->has_dns) {
+		bw_kv("name entries", "none (no domain entries: DNS passes)");
+		bw_out_u64("entries", NULL, 0);
+		bw_out_close_object();
+		return;
+	}
+	bw_kv("name entries", "%'u (%'u exact, %'u subtree)",
+	      v->dns.region_entries[0] + v->dns.region_entries[1],
+	      v->dns.region_entries[0], v->dns.region_entries[1]);
+	bw_out_u64("entries", NULL,
+		   v->dns.region_entries[0] + v->dns.region_entries[1]);
+	bw_kv("names target fpr", "%g%% per key tested",
+	      bw_dns_fpr(&v->dns) * 100);
+	bw_out_double("target_fpr", NULL, bw_dns_fpr(&v->dns));
+	bw_out_text(
+		"    region       blocks      entries probes    fill   est. fpr\n");
+	bw_out_open_array("regions");
+	for (n = 0; n < BW_NAME_REGIONS; n++)
+		out_name_region(v, n);
+	bw_out_close_array();
+	bw_out_close_object();
+}
+
 static void out_counters(const struct bw_status_view *v)
 {
 	size_t i;
@@ -387,6 +453,7 @@ static void out_view(const struct bw_status_view *v, bool first)
 	bw_out_bool("pinned", NULL, !v->prog_err && v->pins_in_step);
 	out_program(v);
 	out_filter(v);
+	out_names(v);
 	out_counters(v);
 	bw_out_close_object();
 }

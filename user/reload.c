@@ -122,8 +122,12 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b)
 		bw_build_fill(&bd, b->filter.mem);
 	if (!err && (req->opts.flags & BW_F_VERIFY))
 		err = build_exact(req, &bd, b);
-	if (!err)
+	if (!err) {
+		/* The lists' allow entries go on to the name allowlist. */
+		b->allow_names = bd.allow_names;
+		bw_list_init(&bd.allow_names);
 		bw_build_report(req, &bd);
+	}
 	if (!err && b->exact_fd >= 0) {
 		bw_out_open_object("verify");
 		bw_out_text("%s: verify mode: ", req->label);
@@ -135,6 +139,44 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b)
 	if (err)
 		bw_built_close(b);
 	return err;
+}
+
+/* ---- the name allowlist around a swap ------------------------------------ */
+
+int bw_stage_allow_names(const char *iface, int fd, const struct bw_list *lists,
+			 const struct bw_list *operator)
+{
+	int err = 0;
+
+	if (fd < 0) {
+		if (lists->ndom || (operator&& operator->ndom))
+			pr_warn("warning: %s: the program has no name allowlist (a bloomwall from before names runs): the allow entries for names are left out\n",
+				iface);
+		return 0;
+	}
+	err = bw_allow_names_stage(fd, lists, BW_ALLOW_NAME_LIST);
+	if (!err && operator)
+		err = bw_allow_names_stage(fd, operator,
+					   BW_ALLOW_NAME_OPERATOR);
+	if (err)
+		pr_warn("%s: cannot add to the name allowlist: %s\n", iface,
+			bw_errno_hint(err));
+	return err;
+}
+
+void bw_prune_allow_names(const char *iface, int fd,
+			  const struct bw_list *lists,
+			  const struct bw_list *operator)
+{
+	int err;
+
+	err = bw_allow_names_prune(fd, lists, BW_ALLOW_NAME_LIST);
+	if (!err && operator)
+		err = bw_allow_names_prune(fd, operator,
+					   BW_ALLOW_NAME_OPERATOR);
+	if (err)
+		pr_warn("warning: %s: cannot take the old entries out of the name allowlist: %s\n",
+			iface, bw_errno_hint(err));
 }
 
 /* ---- reload -------------------------------------------------------------- */
@@ -228,6 +270,14 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 		c->forgot = k->nadded + k->names.ndom;
 		k->nadded = 0;
 		k->names.ndom = 0;
+	}
+	for (j = 0; !err && rq->add_names && j < rq->add_names->ndom; j++) {
+		const struct bw_domain *d = &rq->add_names->dom[j];
+
+		err = bw_records_add_name(k, bw_domain_name(rq->add_names, d),
+					  d->len, d->flags) < 0
+			      ? -ENOMEM
+			      : 0;
 	}
 	for (j = 0; !err && rq->remove_names && j < rq->remove_names->ndom;
 	     j++) {
@@ -437,6 +487,10 @@ static int swap_locked(struct reload_ctx *c)
 		err = upgrade_tries(&r, !rq->args->nallow, &maps);
 	if (!err && rq->args->nallow)
 		err = new_allowlist(c, &r, &maps, &added, &removed);
+	if (!err)
+		err = bw_stage_allow_names(rq->iface, maps.allow_names,
+					   &c->b.allow_names,
+					   rq->args->nallow ? &c->allow : NULL);
 	if (!err) {
 		bw_hook_installer(&r, &in);
 		sw.installer = &in;
@@ -445,6 +499,10 @@ static int swap_locked(struct reload_ctx *c)
 	} else if (err != -ENOENT) {
 		bw_say_unchanged(rq->iface, c->st.info.generation);
 	}
+	if (!err)
+		bw_prune_allow_names(rq->iface, maps.allow_names,
+				     &c->b.allow_names,
+				     rq->args->nallow ? &c->allow : NULL);
 	if (!err && rq->args->nallow)
 		say_allowlist(rq->iface, &c->allow, added, removed);
 	if (!err)

@@ -69,6 +69,39 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b);
  */
 void bw_build_report(const struct bw_build_req *req, const struct bw_build *b);
 
+struct bw_rec_dns;
+struct bw_records;
+
+/*
+ * The DNS options a filter keeps: its BW_REC_DNS record, else its DNS
+ * block, else the defaults (mem, rec may be NULL).
+ */
+void bw_dns_settings(const void *mem, const struct bw_records *rec,
+		     struct bw_rec_dns *d);
+
+/* d's options into req where ba does not give them. */
+void bw_build_req_dns(struct bw_build_req *req, const struct bw_build_args *ba,
+		      const struct bw_rec_dns *d);
+
+/*
+ * Around a swap: the lists' allow entries (and the operator's, when
+ * --allow replaces them) go into the name allowlist map fd before the
+ * swap, those no longer listed out after it. A program without the map
+ * (fd -1) gets a warning when there were entries for it.
+ */
+int bw_stage_allow_names(const char *iface, int fd, const struct bw_list *lists,
+			 const struct bw_list *operator);
+void bw_prune_allow_names(const char *iface, int fd,
+			  const struct bw_list *lists,
+			  const struct bw_list *operator);
+
+/* The options a filter records (not its seed) as a rebuild's (cmd_remove.c). */
+void bw_args_from_record(const struct bw_rec_build *rb,
+			 struct bw_build_args *ba);
+
+/* Whether the recorded lists can be read again; says why not. */
+int bw_check_rebuildable(const char *iface, const struct bw_records *rec);
+
 struct bw_image;
 
 struct bw_reload_req {
@@ -82,6 +115,8 @@ struct bw_reload_req {
 	size_t nremove;
 	/* Kept names to leave out (domain entries), or NULL. */
 	const struct bw_list *remove_names;
+	/* Names to keep from now on (bloomwall add), or NULL. */
+	const struct bw_list *add_names;
 	/* bloomwall load: this image's filter instead of the lists' */
 	const struct bw_image *image;
 	const char *image_path;

@@ -51,6 +51,13 @@ struct bw_status_view {
 	/* Tries: entries and memory; < 0 when there is none (or unreadable) */
 	long long allow_entries, allow_mem;
 	long long exact_entries, exact_mem;
+	/* Names: the DNS block (has_dns), else the recorded options */
+	bool has_dns;
+	struct bw_dns_hdr dns;
+	struct bw_rec_dns dns_opts;
+	double name_fill[BW_NAME_REGIONS], name_fpr[BW_NAME_REGIONS];
+	long long names_kept;  /* names added at run time, < 0 unknown */
+	long long allow_names; /* name allowlist entries, < 0: no map */
 	/* Counters */
 	int stats_err;
 	struct bw_stats stats;

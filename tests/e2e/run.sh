@@ -71,6 +71,9 @@ ALL_TESTS="$ALL_TESTS $ADDS_TESTS"
 # shellcheck source=image_tests.sh
 . "$TOP/tests/e2e/image_tests.sh"
 ALL_TESTS="$ALL_TESTS $IMAGE_TESTS"
+# shellcheck source=dns_tests.sh
+. "$TOP/tests/e2e/dns_tests.sh"
+ALL_TESTS="$ALL_TESTS $DNS_TESTS"
 
 summary()
 {
