@@ -108,6 +108,9 @@ extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
 /* add IFACE NAME...: names instead of addresses (cmd_add_names.c). */
 int bw_add_names(struct bw_args *a);
 
+/* allow/unallow IFACE NAME...: the name allowlist (cmd_allow_names.c). */
+int bw_allow_names_verb(const char *verb, struct bw_args *a, bool on);
+
 /* Parses a verb's options and positionals into a; 1 when --help was shown. */
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 		 struct bw_args *a);

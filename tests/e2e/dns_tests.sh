@@ -185,6 +185,7 @@ test_dns_errors()
 	bw 1 attach "$BW_RX" --mode native "$l"
 	assert_grep "$ERR" "^$l:1: label longer than 63 bytes in name: " \
 		"a 64-byte label"
+	# shellcheck disable=SC2016 # a literal $, as adblock lists write it
 	l=$(list bad3.txt '||ads.example.com^$third-party')
 	bw 1 attach "$BW_RX" --mode native "$l"
 	assert_line "$ERR" "$l:1: adblock rule with options after \"^\": only ||name^ is read: \"||ads.example.com^\$third-party\"" \
