@@ -372,7 +372,7 @@ static void out_name_region(const struct bw_status_view *v, int n)
 }
 
 /* The names: entries, regions, the answer a blocked query gets. */
-static void out_names(const struct bw_status_view *v)
+void bw_status_out_names(const struct bw_status_view *v)
 {
 	const struct bw_rec_dns *o = &v->dns_opts;
 	int n;
@@ -453,7 +453,7 @@ static void out_view(const struct bw_status_view *v, bool first)
 	bw_out_bool("pinned", NULL, !v->prog_err && v->pins_in_step);
 	out_program(v);
 	out_filter(v);
-	out_names(v);
+	bw_status_out_names(v);
 	out_counters(v);
 	bw_out_close_object();
 }

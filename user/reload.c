@@ -312,7 +312,8 @@ static int build(struct reload_ctx *c)
 		flags |= BW_F_ALLOW;
 	if (r->image)
 		return bw_image_stage(r->iface, r->image_path, r->image,
-				      flags & BW_F_ALLOW, !c->st.hdr.exact_slot,
+				      flags & BW_F_ALLOW, c->st.allow_names,
+				      !c->st.hdr.exact_slot,
 				      c->st.info.generation + 1, &c->b);
 	bw_build_req_from_args(&req, r->iface, r->args, r->lists, r->nlists,
 			       settings_fpr(&c->st), flags,

@@ -124,13 +124,14 @@ struct bw_reload_req {
 
 /*
  * bloomwall load: a new filter map holding img's filter, numbered
- * generation, reading the allowlist if allow, its exact slot exact_slot;
+ * generation, reading the allowlist if allow (the name allowlist if
+ * allow_names), its exact slot exact_slot;
  * prints one line. Nothing in the kernel changes: the caller commits b or
  * closes it. On failure b is closed.
  */
 int bw_image_stage(const char *iface, const char *path,
-		   const struct bw_image *img, bool allow, __u8 exact_slot,
-		   __u64 generation, struct bw_built *b);
+		   const struct bw_image *img, bool allow, bool allow_names,
+		   __u8 exact_slot, __u64 generation, struct bw_built *b);
 
 /*
  * Rebuilds iface's filter from the lists and the entries the running

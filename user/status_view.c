@@ -80,7 +80,7 @@ static void gather_records(struct bw_status_view *v,
 	bw_records_free(&rec);
 }
 
-static void gather_names(struct bw_status_view *v, const void *mem)
+void bw_status_names(struct bw_status_view *v, const void *mem)
 {
 	const struct bw_dns_hdr *dns = bw_filter_dns(mem);
 	__u64 set, total;
@@ -110,7 +110,7 @@ static void gather_filter(struct bw_status_view *v, const struct bw_running *r)
 	memcpy(&v->info, (char *)m->mem + BW_BLOCK_BYTES, sizeof(v->info));
 	bw_status_regions(v, m->mem);
 	gather_records(v, m);
-	gather_names(v, m->mem);
+	bw_status_names(v, m->mem);
 }
 
 /* Entries and memory of a trie; both < 0 when fd is not one. */

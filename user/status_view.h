@@ -70,6 +70,15 @@ struct bw_status_view {
 void bw_status_regions(struct bw_status_view *v, const void *mem);
 
 /*
+ * The names of the filter at mem: its DNS block and name regions' fill
+ * (v->dns_opts, names_kept and allow_names are the caller's to set).
+ */
+void bw_status_names(struct bw_status_view *v, const void *mem);
+
+/* Prints the Names section (status, inspect). */
+void bw_status_out_names(const struct bw_status_view *v);
+
+/*
  * A text line "    key    value" as status prints its rows (and the e2e
  * tests read them); nothing in JSON (cmd_status.c).
  */
