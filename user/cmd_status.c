@@ -440,6 +440,28 @@ static void out_counters(const struct bw_status_view *v)
 	bw_out_close_object();
 }
 
+/* The DNS counters, when the program has them (a 0.2 program has not). */
+static void out_dns_counters(const struct bw_status_view *v)
+{
+	size_t i;
+
+	if (v->dns_stats_err == -ENOENT)
+		return;
+	bw_out_text("  DNS counters (summed over CPUs)\n");
+	if (v->dns_stats_err) {
+		bw_kv("state", "unreadable: %s",
+		      bw_errno_hint(v->dns_stats_err));
+		bw_out_null("dns_counters", NULL);
+		return;
+	}
+	bw_out_open_object("dns_counters");
+	for (i = 0; i < bw_dns_stats_nfields; i++)
+		kv_u64(bw_dns_stats_fields[i].name, bw_dns_stats_fields[i].name,
+		       *(const __u64 *)((const char *)&v->dns_stats +
+					bw_dns_stats_fields[i].off));
+	bw_out_close_object();
+}
+
 static void out_view(const struct bw_status_view *v, bool first)
 {
 	if (!first)
@@ -455,6 +477,7 @@ static void out_view(const struct bw_status_view *v, bool first)
 	out_filter(v);
 	bw_status_out_names(v);
 	out_counters(v);
+	out_dns_counters(v);
 	bw_out_close_object();
 }
 

@@ -358,6 +358,8 @@ static int rebase(struct reload_ctx *c, const struct bw_running *r)
 	if (!same || now.hdr.flags != c->st.hdr.flags ||
 	    settings_fpr(&now) != settings_fpr(&c->st) ||
 	    now.allow_entries != c->st.allow_entries ||
+	    now.allow_names != c->st.allow_names ||
+	    memcmp(&now.dns, &c->st.dns, sizeof(now.dns)) ||
 	    now.hdr.exact_slot == hdr->exact_slot) {
 		pr_warn("%s: the running filter changed while this reload was building; building again\n",
 			r->iface);

@@ -140,6 +140,7 @@ static void gather_tries(struct bw_status_view *v, const struct bw_running *r)
 static void gather_absent(struct bw_status_view *v)
 {
 	v->prog_err = v->filter_err = v->stats_err = -ENOENT;
+	v->dns_stats_err = -ENOENT;
 	v->prog_hdr_err = -ENOENT;
 	v->allow_entries = v->allow_mem = -ENOENT;
 	v->exact_entries = v->exact_mem = -ENOENT;
@@ -164,5 +165,10 @@ void bw_status_gather(struct bw_status_view *v, const char *iface)
 	gather_filter(v, &r);
 	gather_tries(v, &r);
 	v->stats_err = bw_stats_read(r.maps.stats, &v->stats);
+	v->dns_stats_err =
+		r.maps.dns_stats < 0 || !bw_dns_stats_read ||
+				!bw_dns_stats_fields || !&bw_dns_stats_nfields
+			? -ENOENT
+			: bw_dns_stats_read(r.maps.dns_stats, &v->dns_stats);
 	bw_running_close(&r);
 }
