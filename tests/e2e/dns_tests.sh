@@ -107,8 +107,9 @@ test_dns_add_reload()
 	assert_line "$OUT" "www.evil.test  added" "in place, exact beside a subtree"
 	assert_line "$OUT" "$BW_RX: 2 of 2 names added to filter generation $gen" \
 		"add in place swaps a copy in"
-	bw 0 add "$BW_RX" other.example
-	assert_line "$OUT" "other.example  already in the filter" "added twice"
+	bw 0 --json add "$BW_RX" other.example
+	assert_eq "$(json "$OUT" '[d["iface"], d["names"][0]["result"], d["added"], d["added_kept"]]')" \
+		"[\"$BW_RX\",\"already\",0,4]" "added twice: JSON"
 	bw 0 status "$BW_RX"
 	assert_kv "$OUT" "added names kept" 4 "status counts the names"
 	assert_kv "$OUT" "added entries kept" 4 "and in the filter's kept adds"
@@ -125,8 +126,12 @@ test_dns_add_reload()
 			"reload $i: a name added in place"
 		assert_line "$OUT" "x.evil.example  pass" "reload $i: exact stays exact"
 	done
-	bw 0 remove "$BW_RX" other.example
+	bw 1 remove "$BW_RX" other.example never.added
 	assert_line "$OUT" "other.example  removed" "remove takes a name out"
+	assert_line "$OUT" "never.added  not added at run time" \
+		"remove says which name was never added"
+	assert_line "$ERR" "$BW_RX: 1 of 2 names were not added at run time: only those can be removed" \
+		"and exits 1"
 	bw 0 query "$BW_RX" other.example
 	assert_line "$OUT" "other.example  pass" "removed name passes"
 	bw 0 reload "$BW_RX" --forget-added "$l"
@@ -256,7 +261,9 @@ test_dns_allow()
 		"and every name under it"
 	assert_line "$OUT" "bad.example.com  block (subtree entry *.example.com; answer null)" \
 		"the block stands beside it"
-	bw 0 allow "$BW_RX" mail.example.com
+	bw 0 --json allow "$BW_RX" mail.example.com
+	assert_eq "$(json "$OUT" '[d["names"][0]["result"], d["added"], d["allowlist_entries"]]')" \
+		'["allowed",1,2]' "allow NAME: JSON"
 	bw 0 query "$BW_RX" mail.example.com x.mail.example.com
 	assert_line "$OUT" "mail.example.com  pass (exact entry mail.example.com; allowed by exact entry mail.example.com)" \
 		"allow NAME beats an exact block"
