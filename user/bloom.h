@@ -21,8 +21,13 @@
 
 #define BW_DEFAULT_FPR 0.001
 
-/* --dns-ttl: the default, and the most it takes (a day). */
-#define BW_DEFAULT_DNS_TTL 300
+/*
+ * --dns-ttl: the default, and the most it takes (a day). A minute: an
+ * allowed or unlisted name works again in clients' caches soon (Pi-hole
+ * answers blocked names with TTL 2 for that reason), while a page's
+ * repeated lookups of a tracker still come from its cache.
+ */
+#define BW_DEFAULT_DNS_TTL 60
 #define BW_MAX_DNS_TTL 86400
 
 struct bw_build_opts {

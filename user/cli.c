@@ -49,7 +49,7 @@ const struct bw_opt bw_build_opts[] = {
 	{ "dns-action", BW_OPT_DNS_ACTION, "A",
 	  "answer to a blocked name: null (default), nxdomain, refused, drop" },
 	{ "dns-ttl", BW_OPT_DNS_TTL, "SECS",
-	  "TTL of the null action's answer, 0-86400 (default 300)" },
+	  "TTL of the null action's answer, 0-86400 (default 60)" },
 	{ "subdomains", BW_OPT_SUBDOMAINS, NULL,
 	  "every listed name blocks its subdomains too" },
 	{ "no-subdomains", BW_OPT_NO_SUBDOMAINS, NULL,

@@ -15,7 +15,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 DNS_TESTS="test_dns_attach_query test_dns_add_reload test_dns_options_kept
-test_dns_errors test_dns_real_lists test_dns_allow"
+test_dns_errors test_dns_real_lists test_dns_image test_dns_allow"
 
 # A list of every form: hosts (two names, a local one), plain, *.name,
 # ||name^, an address.
@@ -240,6 +240,32 @@ test_dns_real_lists()
 		assert_grep "$OUT" "^$first  block \(exact entry " "$f: first name"
 		assert_grep "$OUT" "^$last  block \(exact entry " "$f: last name"
 	done
+}
+
+# An image carries the names and the answer; inspect shows them, load
+# swaps them in. The name allowlist is the interface's, not an image's.
+test_dns_image()
+{
+	local l a img=$TMP_DIR/names.img
+
+	l=$(dns_list d.txt)
+	bw 0 build -o "$img" --dns-action refused --dns-ttl 5 "$l"
+	bw 0 inspect "$img"
+	assert_kv "$OUT" answer "refused (TTL 5 s)" "inspect: the answer"
+	assert_kv "$OUT" "name entries" "5 (3 exact, 2 subtree)" \
+		"inspect: the name entries"
+	assert_grep "$OUT" '^    subtree +[0-9]+ +2 +(8|16) ' "inspect: a name region"
+	a=$(list a.txt "$BW_A4")
+	bw 0 attach "$BW_RX" --mode native "$a"
+	bw 0 load "$BW_RX" "$img"
+	bw 0 query "$BW_RX" x.doubleclick.net
+	assert_line "$OUT" "x.doubleclick.net  block (subtree entry *.doubleclick.net; answer refused)" \
+		"load swaps the image's names in"
+	l=$(list allow.txt '*.example.com' '@@||good.example.com^')
+	bw 1 build -o "$TMP_DIR/allow.img" "$l"
+	assert_line "$ERR" \
+		"$TMP_DIR/allow.img: the lists hold 1 allow entry (@@||name^), which an image does not carry; allow them on the interface with 'bloomwall allow IFACE NAME'" \
+		"an image refuses allow entries"
 }
 
 # An allow entry wins over a block, exact or subtree as written. Needs the
