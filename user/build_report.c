@@ -67,7 +67,8 @@ static void out_targets(const struct bw_hdr *hdr)
 
 /*
  * With names, a second line: "IFACE: names: N exact, M subtree, K allow
- * (L local skipped), B blocks, answer A, TTL T s"; JSON object "names".
+ * (D duplicates removed, L local skipped), B blocks, answer A, TTL T s";
+ * JSON object "names".
  */
 static void report_names(const struct bw_build_req *req,
 			 const struct bw_build *b)
@@ -86,7 +87,9 @@ static void report_names(const struct bw_build_req *req,
 	bw_out_u64("exact", "names: %'llu exact, ", s->names.exact);
 	bw_out_u64("subtree", "%'llu subtree, ", s->names.subtree);
 	bw_out_u64("allow", "%'llu allow", s->names.allow);
-	bw_out_u64("local_skipped", " (%'llu local skipped), ", s->local);
+	bw_out_u64("duplicates", " (%'llu duplicates removed, ",
+		   s->name_duplicates);
+	bw_out_u64("local_skipped", "%'llu local skipped), ", s->local);
 	bw_out_u64("blocks", "%'llu blocks", blocks);
 	bw_out_string("action", ", answer %s",
 		      bw_dns_action_name(req->opts.dns_action));

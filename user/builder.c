@@ -27,10 +27,13 @@ static int push_names(struct bw_list *l, const struct bw_list *src)
 	return 0;
 }
 
-/* The files, then more entries (NULL: none), sorted and de-duplicated. */
+/*
+ * The files, then more entries (NULL: none); sorted and de-duplicated if
+ * finish.
+ */
 static int load_files(const char *const *files, int n,
 		      const struct bw_list_opts *lo,
-		      const struct bw_prefix *more, size_t nmore,
+		      const struct bw_prefix *more, size_t nmore, bool finish,
 		      struct bw_list *l)
 {
 	size_t j;
@@ -49,7 +52,8 @@ static int load_files(const char *const *files, int n,
 			return err;
 		}
 	}
-	bw_list_finish(l);
+	if (finish)
+		bw_list_finish(l);
 	return 0;
 }
 
@@ -215,10 +219,11 @@ static int take_names(const struct bw_build_req *req, struct bw_build *b)
 static int load_all(const struct bw_build_req *req, struct bw_build *b,
 		    const struct bw_list_opts *lo)
 {
+	size_t ndom;
 	int err;
 
 	err = load_files(req->lists, req->nlists, lo, req->added, req->nadded,
-			 &b->exact);
+			 false, &b->exact);
 	if (!err && req->added_names && req->added_names->ndom) {
 		err = push_names(&b->exact, req->added_names);
 		if (err)
@@ -226,9 +231,13 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 	}
 	if (!err && req->subdomains)
 		bw_domains_subtree(&b->exact);
-	if (!err)
-		bw_list_finish(&b->exact);
-	return err;
+	if (err)
+		return err;
+	/* Duplicate names are counted apart from duplicate prefixes. */
+	ndom = b->exact.ndom;
+	bw_list_finish(&b->exact);
+	b->sum.name_duplicates = ndom - b->exact.ndom;
+	return 0;
 }
 
 int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
@@ -265,7 +274,7 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 	}
 	if (!err)
 		err = make_records(req, &b->rec);
-	b->sum.duplicates = b->exact.duplicates;
+	b->sum.duplicates = b->exact.duplicates - b->sum.name_duplicates;
 	b->sum.skipped = b->exact.skipped;
 	/*
 	 * Verify mode: the exact trie holds the merged prefixes (as few
@@ -300,7 +309,7 @@ int bw_load_allow(const char *label, const char *const *files, int n,
 				   .domains = true };
 	int err;
 
-	err = load_files(files, n, &lo, NULL, 0, l);
+	err = load_files(files, n, &lo, NULL, 0, true, l);
 	if (err) {
 		pr_warn("%s: the allowlist is not usable; nothing changed\n",
 			label);

@@ -63,6 +63,7 @@ struct bw_build_summary {
 	/* Domain entries by kind (allow: the lists' @@ lines), local skipped. */
 	struct bw_domain_counts names;
 	size_t local;
+	size_t name_duplicates; /* in duplicates' place for names */
 };
 
 struct bw_build {

@@ -38,7 +38,7 @@ test_dns_attach_query()
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --dns-action nxdomain \
 		--dns-ttl 60 "$l"
 	assert_grep "$OUT" \
-		"^$BW_RX: names: 3 exact, 2 subtree, 0 allow \(1 local skipped\), [0-9]+ blocks, answer nxdomain, TTL 60 s$" \
+		"^$BW_RX: names: 3 exact, 2 subtree, 0 allow \(0 duplicates removed, 1 local skipped\), [0-9]+ blocks, answer nxdomain, TTL 60 s$" \
 		"attach reports the names"
 	bw 0 status "$BW_RX"
 	assert_kv "$OUT" answer "nxdomain (TTL 60 s)" "status: the answer"
