@@ -363,11 +363,13 @@ static void out_name_region(const struct bw_status_view *v, int n)
 
 	bw_out_open_object(NULL);
 	bw_out_string("region", "    %-8s", name_region_names[n]);
-	bw_out_u64("blocks", "%10llu", blocks);
-	bw_out_u64("entries", " %12llu", d->region_entries[n]);
+	bw_out_u64("blocks", "%'10llu", blocks);
+	bw_out_u64("entries", " %'12llu", d->region_entries[n]);
 	bw_out_u64("probes", " %6llu", d->probes[n]);
-	bw_out_double("fill", " %6.1f%%", v->name_fill[n] * 100);
-	bw_out_double("est_fpr", "  %.3g%%\n", v->name_fpr[n] * 100);
+	bw_out_text(" %6.1f%% %9.3g%%\n", 100.0 * v->name_fill[n],
+		    100.0 * v->name_fpr[n]);
+	bw_out_double("fill", NULL, v->name_fill[n]);
+	bw_out_double("est_fpr", NULL, v->name_fpr[n]);
 	bw_out_close_object();
 }
 
