@@ -74,7 +74,36 @@ struct name_ctx {
 	const struct bw_records *rec;
 	int *fresh;
 	__u64 generation;
+	double worst, target; /* the touched regions' rate, and their target */
 };
+
+/*
+ * Bits added raise the rate above what the regions were sized for: the
+ * worst estimate of the regions a name went into, as add says for
+ * addresses.
+ */
+static void worst_fpr(struct name_ctx *c, const void *mem)
+{
+	bool touched[BW_NAME_REGIONS] = { false };
+	__u64 set, total;
+	double fpr;
+	size_t i;
+	int n;
+
+	c->target = bw_dns_fpr(bw_filter_dns(mem));
+	for (i = 0; i < c->names->ndom; i++)
+		if (c->fresh[i])
+			touched[c->names->dom[i].flags & BW_DOM_SUBTREE
+					? BW_NAME_SUBTREE
+					: BW_NAME_EXACT] = true;
+	for (n = 0; n < BW_NAME_REGIONS; n++) {
+		if (!touched[n])
+			continue;
+		bw_name_region_fill(mem, n, &set, &total, &fpr);
+		if (fpr > c->worst)
+			c->worst = fpr;
+	}
+}
 
 static int insert_names(void *mem, __u32 nblocks, void *arg)
 {
@@ -94,6 +123,7 @@ static int insert_names(void *mem, __u32 nblocks, void *arg)
 	}
 	c->generation =
 		((struct bw_info *)((char *)mem + BW_BLOCK_BYTES))->generation;
+	worst_fpr(c, mem);
 	return bw_records_write(mem, nblocks, c->rec) ? -E2BIG : 0;
 }
 
@@ -118,6 +148,9 @@ static void say_names(const struct name_ctx *c)
 	bw_out_int("total", "%lld names added to filter ", c->a->npos);
 	bw_out_u64("generation", "generation %llu\n", c->generation);
 	bw_out_u64("added_kept", NULL, c->rec->nadded + c->rec->names.ndom);
+	if (c->worst > 2 * c->target)
+		pr_warn("%s: the name regions are now past their target false-positive rate (about %.3g%% where they were sized for %.3g%%): rebuild with 'bloomwall reload' to size them for the names\n",
+			c->a->iface, c->worst * 100, c->target * 100);
 }
 
 /* In place, under the lock: 1 when the filter has no region for them. */
