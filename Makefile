@@ -201,8 +201,10 @@ fuzz_list_SRCS := user/list.c user/list_parse.c user/list_domain.c user/names.c 
 fuzz_list_SEEDS := tests/fuzz/seeds
 fuzz_names_SRCS := user/list.c user/list_parse.c user/list_domain.c user/names.c user/log.c
 fuzz_names_SEEDS := tests/fuzz/seeds
-fuzz_image_SRCS := user/image.c user/bloom.c user/bloom_size.c user/records.c user/list.c user/list_parse.c user/list_domain.c user/names.c user/log.c
+fuzz_image_SRCS := user/image.c user/bloom.c user/bloom_size.c user/bloom_names.c user/records.c user/list.c user/list_parse.c user/list_domain.c user/names.c user/log.c
 fuzz_image_SEEDS := tests/fuzz/seeds_image
+fuzz_name_filter_SRCS := user/bloom.c user/bloom_size.c user/bloom_names.c user/records.c user/list.c user/list_parse.c user/list_domain.c user/names.c user/cidr.c user/log.c
+fuzz_name_filter_SEEDS := tests/fuzz/seeds
 
 # $(1): harness name. Variables are expanded when the rule is read (the
 # harness lists above come first).

@@ -300,6 +300,12 @@ enum bw_rec_type {
 	BW_REC_SOURCE = 5,
 	/* When and how the filter was built: one struct bw_rec_origin. */
 	BW_REC_ORIGIN = 6,
+	/*
+	 * The DNS options of the filter: one struct bw_rec_dns. Kept also
+	 * when the filter has no names (no DNS block to hold them), so that
+	 * a later rebuild that brings names in answers as the operator said.
+	 */
+	BW_REC_DNS = 7,
 };
 
 /* A prefix of either family; addr in network byte order, IPv4 first 4. */
@@ -351,6 +357,16 @@ struct bw_rec_origin {
 #define BW_REC_OPT_MASK_HOST_BITS (1U << 0)
 #define BW_REC_OPT_SKIP_INVALID (1U << 1)
 
+/* The DNS options a rebuild without new ones reuses. */
+struct bw_rec_dns {
+	__u8 action; /* enum bw_dns_action */
+	__u8 opts;   /* BW_REC_DNS_* */
+	__u16 pad;
+	__u32 ttl; /* seconds */
+};
+
+#define BW_REC_DNS_SUBDOMAINS (1U << 0) /* --subdomains */
+
 /* Map names, the same in the BPF object, the pins and bpftool's listing. */
 #define BW_MAP_BLOCKS blocks
 #define BW_MAP_STATS stats
@@ -394,7 +410,8 @@ _Static_assert(sizeof(struct bw_rec_head) == BW_REC_ALIGN &&
 		       sizeof(struct bw_rec_prefix) % BW_REC_ALIGN == 0 &&
 		       sizeof(struct bw_rec_build) % BW_REC_ALIGN == 0 &&
 		       sizeof(struct bw_rec_source) % BW_REC_ALIGN == 0 &&
-		       sizeof(struct bw_rec_origin) % BW_REC_ALIGN == 0,
+		       sizeof(struct bw_rec_origin) % BW_REC_ALIGN == 0 &&
+		       sizeof(struct bw_rec_dns) % BW_REC_ALIGN == 0,
 	       "records stay 8-byte aligned");
 /* region_end holds block numbers up to BW_MAX_BLOCKS in a __u32. */
 _Static_assert(BW_MAX_BLOCKS <= 0xffffffffU - BW_HDR_BLOCKS,

@@ -16,9 +16,11 @@
 #include <sys/syscall.h>
 #include <linux/capability.h>
 
+#include "bloom.h"
 #include "bloomwall.h"
 #include "cli.h"
 #include "list.h"
+#include "names.h"
 #include "log.h"
 #include "output.h"
 
@@ -115,6 +117,45 @@ int bw_parse_match(const char *s, __u16 *match)
 			s);
 		return -BW_EUSAGE;
 	}
+	return 0;
+}
+
+bool bw_arg_is_name(const char *s)
+{
+	char why[BW_ERRLEN];
+	struct bw_prefix p;
+
+	return bw_parse_prefix(s, &p, why, sizeof(why)) &&
+	       bw_name_form(s, strlen(s));
+}
+
+int bw_parse_dns_action(const char *s, __u8 *action)
+{
+	int a = bw_dns_action_parse(s);
+
+	if (a < 0) {
+		pr_warn("bloomwall: --dns-action must be null, nxdomain, refused or drop, not '%s'\n",
+			s);
+		return -BW_EUSAGE;
+	}
+	*action = (__u8)a;
+	return 0;
+}
+
+int bw_parse_dns_ttl(const char *s, __u32 *ttl)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || errno || *end ||
+	    n > BW_MAX_DNS_TTL) {
+		pr_warn("bloomwall: --dns-ttl takes seconds from 0 to %u, not '%s'\n",
+			BW_MAX_DNS_TTL, s);
+		return -BW_EUSAGE;
+	}
+	*ttl = (__u32)n;
 	return 0;
 }
 

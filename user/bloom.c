@@ -21,6 +21,8 @@ void bw_build_opts_init(struct bw_build_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->fpr = BW_DEFAULT_FPR;
 	o->flags = BW_F_MATCH_SRC;
+	o->dns_action = BW_DNS_NULL;
+	o->dns_ttl = BW_DEFAULT_DNS_TTL;
 	/*
 	 * A fresh seed per build moves false positives around: an address that
 	 * collides today is unlikely to collide after the next reload.
@@ -161,6 +163,7 @@ void bw_fill_filter(void *mem, const struct bw_plan *plan,
 	memcpy(block_at(mem, 1), &plan->info, sizeof(plan->info));
 	fill_v4(mem, l);
 	fill_v6(mem, l);
+	bw_fill_names(mem, plan, l);
 }
 
 int bw_filter_lookup(const void *mem, const struct bw_prefix *addr, int *region)
@@ -230,6 +233,33 @@ void bw_region_fill(const void *mem, int region, __u64 *bits_set,
 			   : 0.0;
 }
 
+/* The DNS block and name regions, after the address regions' check. */
+static int check_dns(const void *mem, __u32 nblocks)
+{
+	const struct bw_hdr *hdr = mem;
+	const struct bw_dns_hdr *dns;
+	__u32 prev;
+	int n;
+
+	/* Format 2 knew no names: its flag bit was never set. */
+	if (hdr->version < 3 || bw_dns_block(hdr) >= nblocks)
+		return -EINVAL;
+	dns = bw_filter_dns(mem);
+	if (dns->magic != BW_DNS_MAGIC || dns->action >= BW_DNS_ACTIONS)
+		return -EINVAL;
+	prev = bw_dns_block(hdr) + 1;
+	for (n = 0; n < BW_NAME_REGIONS; n++) {
+		if (dns->region_end[n] < prev || dns->region_end[n] > nblocks)
+			return -EINVAL;
+		if (dns->region_end[n] > prev &&
+		    (!dns->probes[n] || dns->probes[n] > BW_MAX_PROBES ||
+		     dns->probes[n] % BW_ROUND_PROBES))
+			return -EINVAL;
+		prev = dns->region_end[n];
+	}
+	return 0;
+}
+
 int bw_filter_check(const void *mem, __u32 nblocks)
 {
 	const struct bw_hdr *hdr = mem;
@@ -254,5 +284,7 @@ int bw_filter_check(const void *mem, __u32 nblocks)
 				return -EINVAL;
 		}
 	}
-	return prev <= nblocks ? 0 : -EINVAL;
+	if (prev > nblocks)
+		return -EINVAL;
+	return hdr->flags & BW_F_DNS ? check_dns(mem, nblocks) : 0;
 }

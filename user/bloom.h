@@ -21,16 +21,30 @@
 
 #define BW_DEFAULT_FPR 0.001
 
+/*
+ * --dns-ttl: the default, and the most it takes (a day). A minute: an
+ * allowed or unlisted name works again in clients' caches soon (Pi-hole
+ * answers blocked names with TTL 2 for that reason), while a page's
+ * repeated lookups of a tracker still come from its cache.
+ */
+#define BW_DEFAULT_DNS_TTL 60
+#define BW_MAX_DNS_TTL 86400
+
 struct bw_build_opts {
 	double fpr;  /* target false-positive rate per family, (0, 0.5) */
 	__u32 seed;  /* hash seed; bw_build_opts_init() draws a random one */
 	__u16 flags; /* BW_F_* */
+	/* With names: the DNS block's action, flags (BW_DNS_F_*) and TTL. */
+	__u8 dns_action;
+	__u8 dns_flags;
+	__u32 dns_ttl;
 };
 
 struct bw_plan {
 	__u32 nblocks; /* total, header and info blocks included */
 	struct bw_hdr hdr;
 	struct bw_info info;
+	struct bw_dns_hdr dns; /* with BW_F_DNS in hdr.flags */
 };
 
 void bw_build_opts_init(struct bw_build_opts *o);
@@ -49,6 +63,13 @@ void bw_info_set_fpr(struct bw_info *info, double fpr);
  * n == 0 gives 0 blocks. Returns 0 or -E2BIG past BW_MAX_BLOCKS.
  */
 int bw_size_region(__u64 n, double fpr, __u32 *nblocks, __u8 *probes);
+
+/*
+ * bw_size_region, then for a small region (up to 65,536 keys) a trial
+ * fill with these hashes, grown until its own fill meets share.
+ */
+int bw_size_fit(const __u64 *hash, __u64 n, double share, __u32 *nblocks,
+		__u8 *probes);
 
 /* Expected false-positive rate of a region of nblocks with n keys, k probes. */
 double bw_model_fpr(__u64 n, __u32 nblocks, unsigned int probes);
@@ -104,7 +125,65 @@ void bw_region_fill(const void *mem, int region, __u64 *bits_set,
 double bw_blocks_fpr(const struct bw_block *blk, __u32 n, unsigned int probes,
 		     __u64 *set);
 
-/* Checks magic, version and region bounds against the map's size. */
+/*
+ * Checks magic, version and region bounds against the map's size, and the
+ * DNS block and name regions with BW_F_DNS.
+ */
 int bw_filter_check(const void *mem, __u32 nblocks);
+
+/* ---- names (bloom_names.c) ---- */
+
+/*
+ * The name regions of a plan for l's block entries (allow entries are no
+ * keys): with none, the plan stays without BW_F_DNS. Sized as address
+ * regions are, for the target o->fpr per key tested, split between the two
+ * in proportion to their entries. Called by bw_plan_filter after the
+ * address regions; -E2BIG, -ENOMEM.
+ */
+int bw_plan_names(const struct bw_list *l, const struct bw_build_opts *o,
+		  struct bw_plan *plan);
+
+/* The DNS block of a checked filter, or NULL without BW_F_DNS. */
+const struct bw_dns_hdr *bw_filter_dns(const void *mem);
+
+/* The name key of a list entry with seed: its exact or subtree key. */
+__u64 bw_name_entry_key(const char *name, size_t len, bool subtree, __u32 seed);
+
+/* Sets every block entry's bits (mem: the plan's header written). */
+void bw_fill_names(void *mem, const struct bw_plan *plan,
+		   const struct bw_list *l);
+
+/* What matched a name: the region and the suffix (its labels, from the TLD). */
+struct bw_name_hit {
+	int region;  /* BW_NAME_EXACT or BW_NAME_SUBTREE */
+	int labels;  /* the suffix that matched: this many labels of the name */
+	int nlabels; /* labels of the name */
+};
+
+/*
+ * The data path's name test, in userspace: the name's exact key, then the
+ * subtree key of the name and every parent suffix (longest first). 1 on a
+ * hit (hit filled), 0 if not, -EINVAL for a name that is no checked name.
+ */
+int bw_name_lookup(const void *mem, const char *name, size_t len,
+		   struct bw_name_hit *hit);
+
+/*
+ * Sets a name's key (exact or subtree) with atomic OR, as
+ * bw_filter_insert: 1 if any bit was new, 0 if not, -ENOENT if the filter
+ * has no such name region.
+ */
+int bw_name_insert(void *mem, const char *name, size_t len, bool subtree);
+
+/* bw_region_fill for name region n. */
+void bw_name_region_fill(const void *mem, int n, __u64 *bits_set,
+			 __u64 *bits_total, double *fpr);
+
+/* The names' target rate as built (the DNS block's), or BW_DEFAULT_FPR. */
+double bw_dns_fpr(const struct bw_dns_hdr *dns);
+
+/* Text names of enum bw_dns_action, and back: -EINVAL for none. */
+const char *bw_dns_action_name(unsigned int action);
+int bw_dns_action_parse(const char *s);
 
 #endif /* __BW_BLOOM_H */

@@ -162,6 +162,16 @@ static int fit_region(const __u64 *hash, __u64 n, double share,
 	return 0;
 }
 
+int bw_size_fit(const __u64 *hash, __u64 n, double share, __u32 *nblocks,
+		__u8 *probes)
+{
+	int err = bw_size_region(n, share, nblocks, probes);
+
+	if (err || n > FIT_MAX_KEYS)
+		return err;
+	return fit_region(hash, n, share, *probes, nblocks);
+}
+
 static int size_and_fit(const struct bw_list *l, int family, int len,
 			__u32 seed, __u64 n, double share, __u32 *nblocks,
 			__u8 *probes)
@@ -270,6 +280,9 @@ int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
 	if (next > BW_MAX_BLOCKS)
 		return -E2BIG;
 	plan->nblocks = next;
+	err = bw_plan_names(l, o, plan);
+	if (err)
+		return err;
 	plan->info.entries = l->n4 + l->n6;
 	plan->info.source_entries = l->n4 + l->n6;
 	bw_info_set_fpr(&plan->info, o->fpr);

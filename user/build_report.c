@@ -66,6 +66,40 @@ static void out_targets(const struct bw_hdr *hdr)
 }
 
 /*
+ * With names, a second line: "IFACE: names: N exact, M subtree, K allow
+ * (D duplicates removed, L local skipped), B blocks, answer A, TTL T s";
+ * JSON object "names".
+ */
+static void report_names(const struct bw_build_req *req,
+			 const struct bw_build *b)
+{
+	const struct bw_build_summary *s = &b->sum;
+	const struct bw_dns_hdr *d = &b->plan.dns;
+	__u32 blocks = 0;
+
+	if (!s->names.exact && !s->names.subtree && !s->names.allow)
+		return;
+	if (b->plan.hdr.flags & BW_F_DNS)
+		blocks = d->region_end[BW_NAME_REGIONS - 1] -
+			 bw_dns_block(&b->plan.hdr) - 1;
+	bw_out_open_object("names");
+	bw_out_text("%s: ", req->label);
+	bw_out_u64("exact", "names: %'llu exact, ", s->names.exact);
+	bw_out_u64("subtree", "%'llu subtree, ", s->names.subtree);
+	bw_out_u64("allow", "%'llu allow", s->names.allow);
+	bw_out_u64("duplicates", " (%'llu duplicates removed, ",
+		   s->name_duplicates);
+	bw_out_u64("local_skipped", "%'llu local skipped), ", s->local);
+	bw_out_u64("blocks", "%'llu blocks", blocks);
+	bw_out_string("action", ", answer %s",
+		      bw_dns_action_name(req->opts.dns_action));
+	bw_out_u64("ttl", ", TTL %llu s", req->opts.dns_ttl);
+	bw_out_bool("subdomains", NULL, req->subdomains);
+	bw_out_text("%s\n", req->subdomains ? ", --subdomains" : "");
+	bw_out_close_object();
+}
+
+/*
  * The build's one line: "IFACE: filter generation N: ... target fpr P%";
  * JSON the object "filter" with the same figures.
  */
@@ -94,7 +128,8 @@ void bw_build_report(const struct bw_build_req *req, const struct bw_build *b)
 	bw_out_text(", target fpr %g%%\n", req->opts.fpr * 100.0);
 	bw_out_double("fpr", NULL, req->opts.fpr);
 	bw_out_close_object();
-	if (!s->entries)
+	report_names(req, b);
+	if (!s->entries && !s->names.exact && !s->names.subtree)
 		pr_warn("warning: the lists hold no entries: the filter on %s passes everything\n",
 			req->label);
 }

@@ -11,15 +11,30 @@
 
 #include "builder.h"
 #include "log.h"
+#include "names.h"
 #include "provenance.h"
 
+/* Appends the domain entries of src to l. */
+static int push_names(struct bw_list *l, const struct bw_list *src)
+{
+	const struct bw_domain *d;
+	size_t i;
+
+	for (i = 0; src && i < src->ndom; i++) {
+		d = &src->dom[i];
+		if (bw_domain_push(l, bw_domain_name(src, d), d->len, d->flags))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /*
- * The files, then more entries (NULL: none), sorted and de-duplicated;
- * src (NULL: not wanted) gets what each file was (provenance.h).
+ * The files, then more entries (NULL: none); sorted and de-duplicated if
+ * finish; src (NULL: not wanted) gets what each file was (provenance.h).
  */
 static int load_files(const char *const *files, int n,
 		      const struct bw_list_opts *lo,
-		      const struct bw_prefix *more, size_t nmore,
+		      const struct bw_prefix *more, size_t nmore, bool finish,
 		      struct bw_list *l, struct bw_rec_source *src)
 {
 	size_t j;
@@ -39,7 +54,8 @@ static int load_files(const char *const *files, int n,
 			return err;
 		}
 	}
-	bw_list_finish(l);
+	if (finish)
+		bw_list_finish(l);
 	return 0;
 }
 
@@ -57,6 +73,7 @@ void bw_build_free(struct bw_build *b)
 {
 	bw_list_free(&b->keys);
 	bw_list_free(&b->exact);
+	bw_list_free(&b->allow_names);
 	bw_records_free(&b->rec);
 }
 
@@ -119,11 +136,17 @@ static int make_records(const struct bw_build_req *req,
 		rb->max_lengths[f] = (__u8)req->cidr.max_lengths[f];
 	rb->opts = (req->mask_host_bits ? BW_REC_OPT_MASK_HOST_BITS : 0) |
 		   (req->skip_invalid ? BW_REC_OPT_SKIP_INVALID : 0);
+	r->have_dns = true;
+	r->dns.action = req->opts.dns_action;
+	r->dns.ttl = req->opts.dns_ttl;
+	r->dns.opts = req->subdomains ? BW_REC_DNS_SUBDOMAINS : 0;
 	err = record_lists(req, r);
 	if (!err)
 		record_sources(req, src, r);
 	for (i = 0; !err && i < req->nadded; i++)
 		err = bw_records_add(r, &req->added[i]) < 0 ? -ENOMEM : 0;
+	if (!err)
+		err = push_names(&r->names, req->added_names);
 	if (err)
 		pr_warn("%s: no memory for the filter's records\n", req->label);
 	return err;
@@ -179,11 +202,73 @@ static int plan(const struct bw_build_req *req, const struct bw_cidr_stats *st,
 	return 0;
 }
 
+/*
+ * The domain entries move from the loaded list (which becomes the exact
+ * trie's, or goes) to the keys the filter is planned from; the allow
+ * entries are copied out for the name allowlist.
+ */
+static int take_names(const struct bw_build_req *req, struct bw_build *b)
+{
+	struct bw_list *from = &b->exact, *to = &b->keys;
+	size_t i;
+	int err = 0;
+
+	bw_domains_count(from, &b->sum.names);
+	b->sum.local = from->local;
+	for (i = 0; !err && i < from->ndom; i++)
+		if (from->dom[i].flags & BW_DOM_ALLOW)
+			err = bw_domain_push(
+				&b->allow_names,
+				bw_domain_name(from, &from->dom[i]),
+				from->dom[i].len, from->dom[i].flags);
+	if (err) {
+		pr_warn("%s: no memory for the allow entries\n", req->label);
+		return -ENOMEM;
+	}
+	to->dom = from->dom;
+	to->ndom = from->ndom;
+	to->capdom = from->capdom;
+	to->names = from->names;
+	to->names_len = from->names_len;
+	to->names_cap = from->names_cap;
+	from->dom = NULL;
+	from->names = NULL;
+	from->ndom = from->capdom = from->names_len = from->names_cap = 0;
+	return 0;
+}
+
+/* The added names, then --subdomains, before the list is finished. */
+static int load_all(const struct bw_build_req *req, struct bw_build *b,
+		    const struct bw_list_opts *lo, struct bw_rec_source *src)
+{
+	size_t ndom;
+	int err;
+
+	err = load_files(req->lists, req->nlists, lo, req->added, req->nadded,
+			 false, &b->exact, src);
+	if (!err && req->added_names && req->added_names->ndom) {
+		err = push_names(&b->exact, req->added_names);
+		if (err)
+			pr_warn("bloomwall: no memory for the names added at run time\n");
+	}
+	if (!err && req->subdomains)
+		bw_domains_subtree(&b->exact);
+	if (err)
+		return err;
+	/* Duplicate names are counted apart from duplicate prefixes. */
+	ndom = b->exact.ndom;
+	bw_list_finish(&b->exact);
+	b->sum.name_duplicates = ndom - b->exact.ndom;
+	return 0;
+}
+
 int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 {
 	struct bw_list_opts lo = { .skip_invalid = req->skip_invalid,
 				   .allow_cidr = true,
-				   .mask_host_bits = req->mask_host_bits };
+				   .mask_host_bits = req->mask_host_bits,
+				   .domains = true };
+	struct bw_build_req rq = *req;
 	struct bw_rec_source *src = calloc(req->nlists ?: 1, sizeof(*src));
 	struct bw_cidr_stats st;
 	int err;
@@ -191,9 +276,9 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 	memset(b, 0, sizeof(*b));
 	bw_list_init(&b->keys);
 	bw_list_init(&b->exact);
+	bw_list_init(&b->allow_names);
 	/* Without memory for it, the filter is built without provenance. */
-	err = load_files(req->lists, req->nlists, &lo, req->added, req->nadded,
-			 &b->exact, src);
+	err = load_all(req, b, &lo, src);
 
 	if (!err) {
 		err = bw_cidr_prepare(&b->exact, &req->cidr, &b->keys, &st);
@@ -201,14 +286,20 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 			pr_warn("%s: cannot expand the prefixes: %s\n",
 				req->label, bw_errno_hint(err));
 	}
+	if (!err)
+		err = take_names(req, b);
 	if (!err) {
 		warn_everything(req, &b->sum, &st);
-		err = plan(req, &st, b);
+		/* An allow entry anywhere: the data path must consult the map. */
+		rq.opts.dns_flags &= (__u8)~BW_DNS_F_ALLOW;
+		if (req->allow_names || b->allow_names.ndom)
+			rq.opts.dns_flags |= BW_DNS_F_ALLOW;
+		err = plan(&rq, &st, b);
 	}
 	if (!err)
 		err = make_records(req, src, &b->rec);
 	free(src);
-	b->sum.duplicates = b->exact.duplicates;
+	b->sum.duplicates = b->exact.duplicates - b->sum.name_duplicates;
 	b->sum.skipped = b->exact.skipped;
 	/*
 	 * Verify mode: the exact trie holds the merged prefixes (as few
@@ -239,10 +330,11 @@ int bw_load_allow(const char *label, const char *const *files, int n,
 		  bool mask_host_bits, struct bw_list *l)
 {
 	struct bw_list_opts lo = { .allow_cidr = true,
-				   .mask_host_bits = mask_host_bits };
+				   .mask_host_bits = mask_host_bits,
+				   .domains = true };
 	int err;
 
-	err = load_files(files, n, &lo, NULL, 0, l, NULL);
+	err = load_files(files, n, &lo, NULL, 0, true, l, NULL);
 	if (err) {
 		pr_warn("%s: the allowlist is not usable; nothing changed\n",
 			label);

@@ -39,6 +39,14 @@ struct bw_build_req {
 	/* Entries kept from 'bloomwall add', built in as list entries are. */
 	const struct bw_prefix *added;
 	size_t nadded;
+	/* Names kept from 'bloomwall add' (domain entries), or NULL. */
+	const struct bw_list *added_names;
+	bool subdomains; /* --subdomains: every name entry is a subtree */
+	/*
+	 * The name allowlist map has entries besides the lists' own (allow
+	 * NAME, --allow FILE): BW_DNS_F_ALLOW whatever the lists hold.
+	 */
+	bool allow_names;
 	__u8 exact_slot;  /* verify mode: the slot the new trie goes into */
 	__u64 generation; /* of the new filter */
 	/*
@@ -58,6 +66,10 @@ struct bw_build_summary {
 	size_t skipped; /* bad lines skipped (--skip-invalid) */
 	/* Families whose lists merged into a /0: every packet is dropped. */
 	bool everything[BW_FAMILIES];
+	/* Domain entries by kind (allow: the lists' @@ lines), local skipped. */
+	struct bw_domain_counts names;
+	size_t local;
+	size_t name_duplicates; /* in duplicates' place for names */
 };
 
 struct bw_build {
@@ -66,6 +78,8 @@ struct bw_build {
 	struct bw_records rec;
 	struct bw_list keys;  /* the keys at their target lengths */
 	struct bw_list exact; /* verify mode: the merged prefixes, else empty */
+	/* The lists' allow entries (@@||name^): for the name allowlist map. */
+	struct bw_list allow_names;
 	struct bw_build_summary sum;
 };
 

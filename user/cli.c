@@ -46,6 +46,14 @@ const struct bw_opt bw_build_opts[] = {
 	  "never drop the addresses/prefixes in FILE (repeatable)" },
 	{ "verify", BW_OPT_VERIFY, NULL,
 	  "drop a Bloom hit only if an exact trie of the lists confirms it" },
+	{ "dns-action", BW_OPT_DNS_ACTION, "A",
+	  "answer to a blocked name: null (default), nxdomain, refused, drop" },
+	{ "dns-ttl", BW_OPT_DNS_TTL, "SECS",
+	  "TTL of the null action's answer, 0-86400 (default 60)" },
+	{ "subdomains", BW_OPT_SUBDOMAINS, NULL,
+	  "every listed name blocks its subdomains too" },
+	{ "no-subdomains", BW_OPT_NO_SUBDOMAINS, NULL,
+	  "names block as listed (undoes an earlier --subdomains)" },
 	{ 0 },
 };
 
@@ -228,6 +236,21 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 		return 0;
 	case BW_OPT_VERIFY:
 		b->verify = true;
+		return 0;
+	case BW_OPT_DNS_ACTION:
+		b->dns_action_set = true;
+		return bw_parse_dns_action(arg, &b->dns_action);
+	case BW_OPT_DNS_TTL:
+		b->dns_ttl_set = true;
+		return bw_parse_dns_ttl(arg, &b->dns_ttl);
+	case BW_OPT_SUBDOMAINS:
+	case BW_OPT_NO_SUBDOMAINS:
+		*(id == BW_OPT_SUBDOMAINS ? &b->subdomains
+					  : &b->no_subdomains) = true;
+		if (b->subdomains && b->no_subdomains)
+			return usage_error(
+				v, "%s",
+				"--subdomains and --no-subdomains exclude each other");
 		return 0;
 	case BW_OPT_OUTPUT:
 		a->output = arg;

@@ -46,6 +46,10 @@ enum bw_opt_id {
 	BW_OPT_LINK,
 	BW_OPT_FORGET_ADDED,
 	BW_OPT_WHY, /* query --why */
+	BW_OPT_DNS_ACTION,
+	BW_OPT_DNS_TTL,
+	BW_OPT_SUBDOMAINS,
+	BW_OPT_NO_SUBDOMAINS,
 };
 
 /* What the options of any verb parse into; each verb reads its own. */
@@ -105,6 +109,12 @@ extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
 	bw_verb_unallow, bw_verb_detach, bw_verb_build, bw_verb_inspect,
 	bw_verb_load, bw_verb_watch, bw_verb_stats;
 
+/* add IFACE NAME...: names instead of addresses (cmd_add_names.c). */
+int bw_add_names(struct bw_args *a);
+
+/* allow/unallow IFACE NAME...: the name allowlist (cmd_allow_names.c). */
+int bw_allow_names_verb(const char *verb, struct bw_args *a, bool on);
+
 /* Parses a verb's options and positionals into a; 1 when --help was shown. */
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 		 struct bw_args *a);
@@ -119,6 +129,15 @@ int bw_parse_fpr(const char *s, double *fpr);
 /* A number from 0 to 2^32-1: decimal, or hexadecimal after 0x. */
 int bw_parse_u32(const char *opt, const char *s, __u32 *v);
 int bw_parse_match(const char *s, __u16 *match);
+/*
+ * Whether a verb's argument is a name (add, remove, allow): no address or
+ * prefix, and written as a name ("a.example", "*.a.example", "||a^").
+ */
+bool bw_arg_is_name(const char *s);
+/* --dns-action: null, nxdomain, refused or drop. */
+int bw_parse_dns_action(const char *s, __u8 *action);
+/* --dns-ttl: seconds, 0 to BW_MAX_DNS_TTL. */
+int bw_parse_dns_ttl(const char *s, __u32 *ttl);
 /* "N" (both families) or "N,M" (IPv4, IPv6), each 1..BW_MAX_LENGTHS. */
 int bw_parse_max_lengths(const char *s, unsigned int *max_lengths);
 

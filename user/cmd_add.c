@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bloom.h"
 #include "cidr.h"
 #include "cli.h"
 #include "list.h"
+#include "names.h"
 #include "log.h"
 #include "output.h"
 #include "lpm.h"
@@ -310,6 +312,8 @@ static int do_add(struct bw_args *a)
 	int lock, err;
 
 	bw_out_string("iface", NULL, a->iface);
+	if (bw_arg_is_name(a->pos[0]))
+		return bw_add_names(a);
 	err = bw_parse_addrs("add", a->pos, a->npos, true, &keys);
 	if (err)
 		return err;
@@ -333,7 +337,7 @@ static int do_add(struct bw_args *a)
 
 const struct bw_verb bw_verb_add = {
 	.name = "add",
-	.summary = "add addresses to the running filter on IFACE",
+	.summary = "add addresses, or names, to the running filter on IFACE",
 	.details =
 		"No rebuild from the lists: the addresses' bits are set in a copy of the\n"
 		"running filter, which replaces it in one step (a killed add changes\n"
@@ -347,8 +351,12 @@ const struct bw_verb bw_verb_add = {
 		"address of a family) is refused: put it in a LIST and reload if it is meant.\n"
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"added\"|\"already\",\n"
 		"\"keys\", \"new_keys\", \"prefix\"}], \"added\", \"total\", \"generation\", \"entries\",\n"
-		"\"added_kept\"}.\n",
+		"\"added_kept\"}.\n"
+		"Names (NAME blocks that name, *.NAME or ||NAME^ it and every name under\n"
+		"it) are added the same way, to the filter's name regions; a filter without\n"
+		"the region a name needs is rebuilt from its lists to get it. One add takes\n"
+		"addresses or names, not both. JSON: \"names\": [{\"name\", \"result\"}].\n",
 	.opts = NULL,
-	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
+	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_add,
 };

@@ -163,6 +163,8 @@ static int do_allow(struct bw_args *a)
 	struct allow_ctx c;
 	int i, n = 0, err;
 
+	if (bw_arg_is_name(a->pos[0]))
+		return bw_allow_names_verb("allow", a, true);
 	err = allow_open("allow", a, &c);
 	for (i = 0; !err && i < a->npos; i++) {
 		c.hit[i] = seen(&c, i);
@@ -208,6 +210,8 @@ static int do_unallow(struct bw_args *a)
 	struct bw_list gone;
 	int i, n = 0, absent = 0, err;
 
+	if (bw_arg_is_name(a->pos[0]))
+		return bw_allow_names_verb("unallow", a, false);
 	bw_list_init(&gone);
 	err = allow_open("unallow", a, &c);
 	for (i = 0; !err && i < a->npos; i++) {
@@ -243,23 +247,27 @@ static int do_unallow(struct bw_args *a)
 
 const struct bw_verb bw_verb_allow = {
 	.name = "allow",
-	.summary = "add addresses or prefixes to the allowlist on IFACE",
+	.summary = "add addresses, prefixes or names to the allowlist on IFACE",
 	.details =
 		"An allowlisted address is never dropped, whatever the blocklist says.\n"
 		"The allowlist is an exact LPM trie (IPv4 and IPv6) consulted only when the\n"
 		"Bloom filter hits, so it costs nothing on the unlisted path. It lasts until\n"
 		"detach; 'bloomwall reload --allow FILE' replaces it, a reload without\n"
 		"--allow keeps it. Prefixes must have no host bits set.\n"
+		"Names (NAME, or *.NAME / ||NAME^ for it and every name under it) go to\n"
+		"the name allowlist: such a name is never blocked, whatever a list says.\n"
+		"One command takes addresses or names, not both.\n"
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"allowed\"|\"already\"}],\n"
 		"\"added\", \"total\", \"allowlist_entries\"}.\n",
 	.opts = NULL,
-	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
+	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_allow,
 };
 
 const struct bw_verb bw_verb_unallow = {
 	.name = "unallow",
-	.summary = "remove addresses or prefixes from the allowlist on IFACE",
+	.summary =
+		"remove addresses, prefixes or names from the allowlist on IFACE",
 	.details =
 		"Each entry is removed as it was added: unallow 10.0.0.0/24 removes the /24,\n"
 		"not an allowed 10.0.0.7 inside it. An entry that is not in the allowlist\n"
@@ -267,6 +275,6 @@ const struct bw_verb bw_verb_unallow = {
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"removed\"|\"absent\"}],\n"
 		"\"removed\", \"total\", \"allowlist_entries\"}.\n",
 	.opts = NULL,
-	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
+	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_unallow,
 };

@@ -104,7 +104,30 @@ static int build(const struct bw_args *a, struct bw_list *allow,
 		return err;
 	bw_build_req_from_args(&req, a->iface, ba, (const char *const *)a->pos,
 			       a->npos, BW_DEFAULT_FPR, flags, 1);
+	req.allow_names = allow->ndom > 0;
 	return bw_build_lists(&req, b);
+}
+
+/*
+ * The name allowlist of the program just attached: the lists' @@ entries
+ * and --allow's names. A query in between meets the filter without them,
+ * as one before the attach met no filter.
+ */
+static int fill_allow_names(const struct bw_args *a, const struct bw_built *b,
+			    const struct bw_list *allow)
+{
+	struct bw_running r;
+	int err;
+
+	if (!b->allow_names.ndom && !allow->ndom)
+		return 0;
+	err = bw_running_open(a->iface, a->ifindex, 0, &r);
+	if (err)
+		return err;
+	err = bw_stage_allow_names(a->iface, r.maps.allow_names,
+				   &b->allow_names, allow);
+	bw_running_close(&r);
+	return err;
 }
 
 static int do_attach(struct bw_args *a)
@@ -128,6 +151,9 @@ static int do_attach(struct bw_args *a)
 			goto out;
 		err = bw_attach(a->iface, a->ifindex, a->mode, a->link, &b,
 				a->build.nallow ? &allow : NULL);
+		/* Attached: a failure here was said, and is no reason to undo. */
+		if (!err)
+			fill_allow_names(a, &b, &allow);
 	}
 	if (err)
 		pr_warn("%s: nothing attached\n", a->iface);

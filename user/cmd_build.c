@@ -133,6 +133,14 @@ static int do_build(struct bw_args *a)
 	err = bw_build_plan(&req, &b);
 	if (err)
 		return err;
+	/* Like the address allowlist, the name allowlist is no image's. */
+	if (b.allow_names.ndom) {
+		pr_warn("%s: the lists hold %'zu allow %s (@@||name^), which an image does not carry; allow them on the interface with 'bloomwall allow IFACE NAME'\n",
+			a->output, b.allow_names.ndom,
+			bw_plural(b.allow_names.ndom, "entry", "entries"));
+		bw_build_free(&b);
+		return -EINVAL;
+	}
 	err = write_image(&req, &b, a->output, ba->seed_set);
 	bw_build_free(&b);
 	return err;

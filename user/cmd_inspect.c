@@ -13,6 +13,7 @@
 #include "output.h"
 #include "provenance.h"
 #include "records.h"
+#include "reload.h"
 #include "status_view.h"
 
 static void out_image(const char *path, const struct bw_image *img)
@@ -34,6 +35,24 @@ static void out_image(const char *path, const struct bw_image *img)
 	bw_kv("crc32", "0x%08x (good)", h->crc);
 	bw_out_u64("crc32", NULL, h->crc);
 	bw_out_close_object();
+}
+
+/* The Names section, as status shows it; no allowlist in an image. */
+static void out_names(struct bw_status_view *v, const struct bw_image *img)
+{
+	struct bw_records rec;
+
+	v->allow_names = -1;
+	v->names_kept = -1;
+	bw_dns_settings(img->filter, NULL, &v->dns_opts);
+	if (!bw_records_read(img->filter, img->nblocks, &rec)) {
+		v->names_kept = (long long)rec.names.ndom;
+		bw_dns_settings(img->filter, &rec, &v->dns_opts);
+		bw_records_free(&rec);
+	}
+	memcpy(&v->hdr, img->filter, sizeof(v->hdr));
+	bw_status_names(v, img->filter);
+	bw_status_out_names(v);
 }
 
 static void out_filter(const struct bw_image *img)
@@ -68,6 +87,7 @@ static void out_filter(const struct bw_image *img)
 	bw_out_u64("seed", NULL, hdr->seed);
 	bw_status_out_regions(v);
 	bw_out_close_object();
+	out_names(v, img);
 	free(v);
 }
 

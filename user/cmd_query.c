@@ -7,10 +7,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "allow_names.h"
+#include "bloom.h"
 #include "cli.h"
 #include "list.h"
+#include "names.h"
 #include "log.h"
 #include "output.h"
 #include "lpm.h"
@@ -86,18 +90,139 @@ static void answer(const char *addr, const struct bw_running *rn, int exact_fd,
 		say_drop(addr, plen, hdr->flags & BW_F_VERIFY);
 }
 
+/* The suffix of name that has its last labels labels. */
+static const char *suffix_of(const char *name, size_t len, int labels)
+{
+	size_t i = len;
+	int n = 0;
+
+	while (i > 0) {
+		if (name[i - 1] == '.' && ++n == labels)
+			return name + i;
+		i--;
+	}
+	return name;
+}
+
+/* "exact entry NAME" or "subtree entry *.SUFFIX" into buf. */
+static const char *entry_text(const char *name, size_t len, bool subtree,
+			      int labels, char *buf, size_t buflen)
+{
+	const char *suf = suffix_of(name, len, labels);
+
+	snprintf(buf, buflen, "%s entry %s%.*s", subtree ? "subtree" : "exact",
+		 subtree ? "*." : "", (int)(len - (size_t)(suf - name)), suf);
+	return buf;
+}
+
+/*
+ * The data path's decision for one name: the name regions, then the
+ * name allowlist, then monitor mode, by the flags the running program
+ * was loaded with.
+ */
+static void answer_name(const char *arg, const char *name, size_t len,
+			const struct bw_running *rn)
+{
+	const struct bw_dns_hdr *dns = bw_filter_dns(rn->filter.mem);
+	char what[2 * BW_NAME_MAX + 64], allow[2 * BW_NAME_MAX + 64];
+	struct bw_name_hit hit;
+	bool sub = false;
+	int labels = 0;
+
+	bw_out_string("name", "%s  ", arg);
+	if (bw_name_lookup(rn->filter.mem, name, len, &hit) <= 0) {
+		bw_out_string("verdict", "%s", "pass");
+		bw_out_string("reason", NULL, dns ? "not_listed" : "no_names");
+		bw_out_text("%s\n", dns ? "" : " (the filter holds no names)");
+		return;
+	}
+	entry_text(name, len, hit.region == BW_NAME_SUBTREE, hit.labels, what,
+		   sizeof(what));
+	bw_out_string("entry", NULL,
+		      hit.region == BW_NAME_SUBTREE ? "subtree" : "exact");
+	bw_out_string("suffix", NULL, suffix_of(name, len, hit.labels));
+	if ((dns->flags & BW_DNS_F_ALLOW) &&
+	    bw_allow_names_match(rn->maps.allow_names, name, len, &sub,
+				 &labels) > 0) {
+		bw_out_string("verdict", "%s", "pass");
+		bw_out_string("reason", NULL, "allowlisted");
+		bw_out_string("allow_entry", NULL, sub ? "subtree" : "exact");
+		bw_out_string("allow_suffix", NULL,
+			      suffix_of(name, len, labels));
+		bw_out_text(" (%s; allowed by %s)\n", what,
+			    entry_text(name, len, sub, labels, allow,
+				       sizeof(allow)));
+		return;
+	}
+	if (rn->prog_hdr.flags & BW_F_MONITOR) {
+		bw_out_string("verdict", "%s", "pass");
+		bw_out_string("reason", NULL, "monitor");
+		bw_out_text(" (%s; monitor mode: would block)\n", what);
+		return;
+	}
+	bw_out_string("verdict", "%s", "block");
+	bw_out_string("reason", NULL, "listed");
+	bw_out_string("action", NULL, bw_dns_action_name(dns->action));
+	bw_out_text(" (%s; answer %s)\n", what,
+		    bw_dns_action_name(dns->action));
+}
+
+/* What each argument is: an address, or a name (into names, folded). */
+struct query_arg {
+	bool is_name;
+	struct bw_prefix addr;
+	char name[BW_NAME_MAX];
+	int len;
+};
+
+/* An address, else a name; a bad one is said as an address or a name. */
+static int parse_args(struct bw_args *a, struct query_arg *q)
+{
+	char why[BW_ERRLEN], nwhy[BW_ERRLEN];
+	struct bw_prefix *p;
+	int i;
+
+	for (i = 0; i < a->npos; i++) {
+		if (!bw_parse_prefix(a->pos[i], &q[i].addr, why, sizeof(why))) {
+			p = &q[i].addr;
+			if (why[0])
+				pr_warn("bloomwall query: %s\n", why);
+			if (p->plen != (p->family == BW_V4 ? 32 : 128)) {
+				pr_warn("bloomwall query: '%s' is a prefix; give single addresses\n",
+					a->pos[i]);
+				return -BW_EUSAGE;
+			}
+			continue;
+		}
+		q[i].len = bw_name_check(a->pos[i], strlen(a->pos[i]),
+					 q[i].name, nwhy, sizeof(nwhy));
+		if (q[i].len < 0) {
+			pr_warn("bloomwall query: %s\n",
+				bw_name_form(a->pos[i], strlen(a->pos[i]))
+					? nwhy
+					: why);
+			return -BW_EUSAGE;
+		}
+		q[i].is_name = true;
+	}
+	return 0;
+}
+
 static int do_query(struct bw_args *a)
 {
 	struct bw_running r = BW_RUNNING_INIT;
-	struct bw_prefix *addrs = NULL;
 	struct bw_records rec = { 0 };
 	struct bw_why why = { 0 };
+	struct query_arg *q;
 	int i, exact = -1, err;
 
 	bw_out_string("iface", NULL, a->iface);
-	err = bw_parse_addrs("query", a->pos, a->npos, false, &addrs);
+	q = calloc(a->npos ?: 1, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	err = parse_args(a, q);
 	if (err)
-		return err;
+		goto out;
 	err = bw_check_privileges("query");
 	if (err)
 		goto out;
@@ -114,8 +239,21 @@ static int do_query(struct bw_args *a)
 	exact = open_exact(&r);
 	bw_out_open_array("addresses");
 	for (i = 0; i < a->npos; i++) {
+		if (q[i].is_name)
+			continue;
 		bw_out_open_object(NULL);
-		answer(a->pos[i], &r, exact, &addrs[i]);
+		answer(a->pos[i], &r, exact, &q[i].addr);
+		if (a->why)
+			bw_why_out(&why, i, &r, &rec);
+		bw_out_close_object();
+	}
+	bw_out_close_array();
+	bw_out_open_array("names");
+	for (i = 0; i < a->npos; i++) {
+		if (!q[i].is_name)
+			continue;
+		bw_out_open_object(NULL);
+		answer_name(a->pos[i], q[i].name, (size_t)q[i].len, &r);
 		if (a->why)
 			bw_why_out(&why, i, &r, &rec);
 		bw_out_close_object();
@@ -127,14 +265,14 @@ out:
 	if (exact >= 0)
 		close(exact);
 	bw_running_close(&r);
-	free(addrs);
+	free(q);
 	return err;
 }
 
 const struct bw_verb bw_verb_query = {
 	.name = "query",
 	.summary =
-		"say whether the running filter on IFACE would drop each ADDR",
+		"say whether the running filter on IFACE would drop each ADDR or block each NAME",
 	.details =
 		"Prints 'ADDR  drop (in blocklist /LEN region)', 'ADDR  pass', or, when the\n"
 		"Bloom filter hits but the packet would still pass: 'pass (allowlisted)',\n"
@@ -146,9 +284,14 @@ const struct bw_verb bw_verb_query = {
 		"\"reason\": \"not_listed\"|\"listed\"|\"allowlisted\"|\"false_positive\"|\"monitor\"}]}, with\n"
 		"on a Bloom hit also the \"region\" that hit and its \"prefix\" length, and for\n"
 		"a drop \"confirmed\" (by the exact list of verify mode).\n"
+		"A NAME is judged as a DNS query for it: 'NAME  block (exact entry NAME; answer A)'\n"
+		"or 'block (subtree entry *.SUFFIX; ...)' naming the suffix that matched,\n"
+		"'pass (...; allowed by exact|subtree entry ...)' when an allow entry wins,\n"
+		"or 'pass'. JSON: \"names\": [{\"name\", \"verdict\": \"block\"|\"pass\", \"reason\",\n"
+		"\"entry\": \"exact\"|\"subtree\", \"suffix\", \"action\"}].\n"
 		"--why reads the lists the filter was built from again (each once, line by\n"
 		"line) and prints under each answer '  why: FILE:LINE: ENTRY' for every\n"
-		"entry that covers the address, across lists; entries added at run time\n"
+		"entry that covers the address or name, across lists; entries added at run time\n"
 		"and allowlist entries; or, for a drop no entry explains, 'false positive\n"
 		"of the Bloom filter (region /LEN, estimated rate R %)' with what to do.\n"
 		"A list changed since the build is answered from as it is now, marked; a\n"
@@ -157,6 +300,6 @@ const struct bw_verb bw_verb_query = {
 		"[{\"path\", \"state\"}], \"false_positive\", and for one \"region_prefix\",\n"
 		"\"estimated_fpr\"}.\n",
 	.opts = query_opts,
-	.pos = { .rest = "ADDR", .min_rest = 1, .rest_many = true },
+	.pos = { .rest = "ADDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_query,
 };

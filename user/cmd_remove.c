@@ -13,14 +13,15 @@
 
 #include "cli.h"
 #include "log.h"
+#include "names.h"
 #include "output.h"
 #include "records.h"
 #include "reload.h"
 #include "running.h"
 
 /* The options the running filter was built with; not its seed. */
-static void args_from_record(const struct bw_rec_build *rb,
-			     struct bw_build_args *ba)
+void bw_args_from_record(const struct bw_rec_build *rb,
+			 struct bw_build_args *ba)
 {
 	int f;
 
@@ -40,7 +41,7 @@ static void args_from_record(const struct bw_rec_build *rb,
 }
 
 /* Whether the recorded lists can be read again; says why not. */
-static int check_rebuildable(const char *iface, const struct bw_records *rec)
+int bw_check_rebuildable(const char *iface, const struct bw_records *rec)
 {
 	int i;
 
@@ -125,9 +126,9 @@ static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 	if (err)
 		return err;
 	found = count_kept(a, keys, &rec);
-	err = found ? check_rebuildable(a->iface, &rec) : -ENOENT;
+	err = found ? bw_check_rebuildable(a->iface, &rec) : -ENOENT;
 	if (!err) {
-		args_from_record(&rec.build, &ba);
+		bw_args_from_record(&rec.build, &ba);
 		rq.lists = (const char *const *)rec.lists;
 		rq.nlists = rec.nlists;
 		err = bw_reload(&rq);
@@ -143,12 +144,110 @@ static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 	return err ?: (found < a->npos ? -ENOENT : 0);
 }
 
+/* Names as add took them: "name" exact, "*.name" or "||name^" subtree. */
+static int parse_names(const struct bw_args *a, struct bw_list *l)
+{
+	const struct bw_list_opts lo = { .domains = true };
+	char why[BW_ERRLEN];
+	int i;
+
+	for (i = 0; i < a->npos; i++) {
+		if (bw_domain_line(l, a->pos[i], strlen(a->pos[i]), "", 0,
+				   false, &lo, why, sizeof(why))) {
+			pr_warn("bloomwall remove: %s\n", why);
+			return -BW_EUSAGE;
+		}
+	}
+	return 0;
+}
+
+/* "NAME  removed" or "NAME  not added at run time"; the number found. */
+static int say_names(const struct bw_args *a, const struct bw_list *l,
+		     const struct bw_records *rec, bool done, bool say)
+{
+	const struct bw_domain *d;
+	int i, found = 0;
+	bool kept;
+
+	if (say)
+		bw_out_open_array("names");
+	for (i = 0; i < a->npos && (size_t)i < l->ndom; i++) {
+		d = &l->dom[i];
+		kept = bw_records_find_name(rec, bw_domain_name(l, d), d->len,
+					    d->flags & BW_DOM_SUBTREE) >= 0;
+		found += kept;
+		if (!say)
+			continue;
+		bw_out_open_object(NULL);
+		bw_out_string("name", "%s  ", a->pos[i]);
+		bw_out_string("result", NULL,
+			      !kept  ? "not_added"
+			      : done ? "removed"
+				     : "not_removed");
+		bw_out_text("%s\n", !kept  ? "not added at run time"
+				    : done ? "removed"
+					   : "not removed");
+		bw_out_close_object();
+	}
+	if (say)
+		bw_out_close_array();
+	return found;
+}
+
+/* remove IFACE NAME...: as for addresses, the names left out. */
+static int remove_names(struct bw_args *a, const struct bw_list *l)
+{
+	struct bw_build_args ba;
+	struct bw_reload_req rq = { .iface = a->iface,
+				    .ifindex = a->ifindex,
+				    .args = &ba,
+				    .remove_names = l };
+	struct bw_records rec;
+	struct bw_running r;
+	int err, found;
+
+	bw_records_init(&rec);
+	err = bw_running_open(a->iface, a->ifindex, 0, &r);
+	if (err)
+		return err;
+	err = bw_running_need_filter(&r) ?: bw_running_records(&r, &rec);
+	bw_running_close(&r);
+	if (err)
+		return err;
+	found = say_names(a, l, &rec, false, false);
+	err = found ? bw_check_rebuildable(a->iface, &rec) : -ENOENT;
+	if (!err) {
+		bw_args_from_record(&rec.build, &ba);
+		rq.lists = (const char *const *)rec.lists;
+		rq.nlists = rec.nlists;
+		err = bw_reload(&rq);
+	}
+	say_names(a, l, &rec, !err, true);
+	if (found < a->npos)
+		pr_warn("%s: %d of %d names were not added at run time: only those can be removed\n",
+			a->iface, a->npos - found, a->npos);
+	bw_out_text("%s: ", a->iface);
+	bw_out_int("removed", "%lld of ", err ? 0 : found);
+	bw_out_int("total", "%lld removed\n", a->npos);
+	bw_records_free(&rec);
+	return err ?: (found < a->npos ? -ENOENT : 0);
+}
+
 static int do_remove(struct bw_args *a)
 {
 	struct bw_prefix *keys = NULL;
+	struct bw_list l;
 	int err;
 
 	bw_out_string("iface", NULL, a->iface);
+	if (bw_arg_is_name(a->pos[0])) {
+		bw_list_init(&l);
+		err = parse_names(a, &l) ?: bw_check_privileges("remove");
+		if (!err)
+			err = remove_names(a, &l);
+		bw_list_free(&l);
+		return err;
+	}
 	err = bw_parse_addrs("remove", a->pos, a->npos, true, &keys);
 	if (err)
 		return err;
@@ -171,6 +270,6 @@ const struct bw_verb bw_verb_remove = {
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"removed\"|\n"
 		"\"not_added\"}], the reload's objects, \"removed\", \"total\"}.\n",
 	.opts = NULL,
-	.pos = { .rest = "ADDR|CIDR", .min_rest = 1, .rest_many = true },
+	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_remove,
 };

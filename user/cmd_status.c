@@ -352,6 +352,74 @@ static void out_filter(const struct bw_status_view *v)
 	bw_out_close_object();
 }
 
+static const char *const name_region_names[BW_NAME_REGIONS] = { "exact",
+								"subtree" };
+
+/* One name region: "exact  blocks entries probes fill est. fpr". */
+static void out_name_region(const struct bw_status_view *v, int n)
+{
+	const struct bw_dns_hdr *d = &v->dns;
+	__u32 start = n ? d->region_end[n - 1] : bw_dns_block(&v->hdr) + 1;
+	__u32 blocks = d->region_end[n] > start ? d->region_end[n] - start : 0;
+
+	bw_out_open_object(NULL);
+	bw_out_string("region", "    %-8s", name_region_names[n]);
+	bw_out_u64("blocks", "%'10llu", blocks);
+	bw_out_u64("entries", " %'12llu", d->region_entries[n]);
+	bw_out_u64("probes", " %6llu", d->probes[n]);
+	bw_out_text(" %6.1f%% %9.3g%%\n", 100.0 * v->name_fill[n],
+		    100.0 * v->name_fpr[n]);
+	bw_out_double("fill", NULL, v->name_fill[n]);
+	bw_out_double("est_fpr", NULL, v->name_fpr[n]);
+	bw_out_close_object();
+}
+
+/* The names: entries, regions, the answer a blocked query gets. */
+void bw_status_out_names(const struct bw_status_view *v)
+{
+	const struct bw_rec_dns *o = &v->dns_opts;
+	int n;
+
+	if (v->filter_err)
+		return;
+	bw_out_text("  Names\n");
+	bw_out_open_object("names");
+	bw_kv("answer", "%s (TTL %u s)%s",
+	      bw_dns_action_name(v->has_dns ? v->dns.action : o->action),
+	      v->has_dns ? v->dns.ttl : o->ttl,
+	      o->opts & BW_REC_DNS_SUBDOMAINS ? ", --subdomains" : "");
+	bw_out_string(
+		"action", NULL,
+		bw_dns_action_name(v->has_dns ? v->dns.action : o->action));
+	bw_out_u64("ttl", NULL, v->has_dns ? v->dns.ttl : o->ttl);
+	bw_out_bool("subdomains", NULL, o->opts & BW_REC_DNS_SUBDOMAINS);
+	if (v->names_kept >= 0)
+		kv_u64("added names kept", "added_names_kept", v->names_kept);
+	if (v->allow_names >= 0)
+		kv_u64("name allow entries", "allow_entries", v->allow_names);
+	if (!v->has_dns) {
+		bw_kv("name entries", "none (no domain entries: DNS passes)");
+		bw_out_u64("entries", NULL, 0);
+		bw_out_close_object();
+		return;
+	}
+	bw_kv("name entries", "%'u (%'u exact, %'u subtree)",
+	      v->dns.region_entries[0] + v->dns.region_entries[1],
+	      v->dns.region_entries[0], v->dns.region_entries[1]);
+	bw_out_u64("entries", NULL,
+		   v->dns.region_entries[0] + v->dns.region_entries[1]);
+	bw_kv("names target fpr", "%g%% per key tested",
+	      bw_dns_fpr(&v->dns) * 100);
+	bw_out_double("target_fpr", NULL, bw_dns_fpr(&v->dns));
+	bw_out_text(
+		"    region       blocks      entries probes    fill   est. fpr\n");
+	bw_out_open_array("regions");
+	for (n = 0; n < BW_NAME_REGIONS; n++)
+		out_name_region(v, n);
+	bw_out_close_array();
+	bw_out_close_object();
+}
+
 static void out_counters(const struct bw_status_view *v)
 {
 	size_t i;
@@ -375,6 +443,28 @@ static void out_counters(const struct bw_status_view *v)
 	bw_out_close_object();
 }
 
+/* The DNS counters, when the program has them (a 0.2 program has not). */
+static void out_dns_counters(const struct bw_status_view *v)
+{
+	size_t i;
+
+	if (v->dns_stats_err == -ENOENT)
+		return;
+	bw_out_text("  DNS counters (summed over CPUs)\n");
+	if (v->dns_stats_err) {
+		bw_kv("state", "unreadable: %s",
+		      bw_errno_hint(v->dns_stats_err));
+		bw_out_null("dns_counters", NULL);
+		return;
+	}
+	bw_out_open_object("dns_counters");
+	for (i = 0; i < bw_dns_stats_nfields; i++)
+		kv_u64(bw_dns_stats_fields[i].name, bw_dns_stats_fields[i].name,
+		       *(const __u64 *)((const char *)&v->dns_stats +
+					bw_dns_stats_fields[i].off));
+	bw_out_close_object();
+}
+
 static void out_view(const struct bw_status_view *v, bool first)
 {
 	if (!first)
@@ -388,9 +478,11 @@ static void out_view(const struct bw_status_view *v, bool first)
 	bw_out_bool("pinned", NULL, !v->prog_err && v->pins_in_step);
 	out_program(v);
 	out_filter(v);
+	bw_status_out_names(v);
 	if (!v->filter_err)
 		bw_prov_out_iface(v->iface, v->ifindex);
 	out_counters(v);
+	out_dns_counters(v);
 	bw_out_close_object();
 }
 

@@ -61,7 +61,8 @@ int bw_image_encode(const void *mem, __u32 nblocks, void **out, size_t *len)
 	h->bom = BW_IMAGE_BOM;
 	h->version = BW_IMAGE_VERSION;
 	h->hdr_bytes = sizeof(*h);
-	h->filter_version = BW_VERSION;
+	/* The filter's own: a format 2 filter stays one in its image. */
+	h->filter_version = ((const struct bw_hdr *)mem)->version;
 	h->nblocks = nblocks;
 	h->filter_bytes = fbytes;
 	h->image_bytes = *len;
@@ -148,11 +149,13 @@ static int check_filter(const struct bw_image_hdr *h, void *mem, char *why,
 			why, errlen, -EPROTO,
 			"has sections this bloomwall does not know (flags 0x%x)",
 			h->flags);
-	if (h->filter_version != BW_VERSION || fh->version != BW_VERSION)
+	/* Format 2 (bloomwall 0.2) still loads: the data path reads it. */
+	if (h->filter_version < BW_VERSION_MIN ||
+	    h->filter_version > BW_VERSION || fh->version != h->filter_version)
 		return why_set(
 			why, errlen, -EPROTO,
-			"holds a filter of format version %u; this bloomwall's is %u",
-			h->filter_version, BW_VERSION);
+			"holds a filter of format version %u; this bloomwall reads %u to %u",
+			h->filter_version, BW_VERSION_MIN, BW_VERSION);
 	if (bw_filter_check(mem, h->nblocks))
 		return why_set(
 			why, errlen, -EINVAL,
@@ -163,6 +166,10 @@ static int check_filter(const struct bw_image_hdr *h, void *mem, char *why,
 		return why_set(
 			why, errlen, -EINVAL,
 			"the filter asks for verify mode or an allowlist, which this image format does not carry");
+	if (bw_filter_dns(mem) && (bw_filter_dns(mem)->flags & BW_DNS_F_ALLOW))
+		return why_set(
+			why, errlen, -EINVAL,
+			"the filter asks for a name allowlist, which this image format does not carry");
 	if (bw_records_read(mem, h->nblocks, &rec))
 		return why_set(
 			why, errlen, -EINVAL,

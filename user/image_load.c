@@ -6,15 +6,17 @@
  */
 #include <string.h>
 
+#include "bloom.h"
 #include "image.h"
 #include "output.h"
 #include "provenance.h"
 #include "reload.h"
 
 int bw_image_stage(const char *iface, const char *path,
-		   const struct bw_image *img, bool allow, __u8 exact_slot,
-		   __u64 generation, struct bw_built *b)
+		   const struct bw_image *img, bool allow, bool allow_names,
+		   __u8 exact_slot, __u64 generation, struct bw_built *b)
 {
+	struct bw_dns_hdr *dns;
 	struct bw_hdr *hdr;
 	struct bw_info *info;
 	struct bw_records rec;
@@ -41,6 +43,10 @@ int bw_image_stage(const char *iface, const char *path,
 	info = (void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
 	hdr->exact_slot = exact_slot;
 	bw_set_allow_flag(hdr, allow);
+	/* The name allowlist the program keeps decides whether it looks. */
+	dns = (struct bw_dns_hdr *)bw_filter_dns(hdr);
+	if (dns && allow_names)
+		dns->flags |= BW_DNS_F_ALLOW;
 	info->generation = generation;
 
 	bw_out_open_object("filter");

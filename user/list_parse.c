@@ -316,9 +316,10 @@ static int parse_token(const char *s, size_t len,
 
 	memset(e, 0, sizeof(*e));
 	if (bw_name_form(s, len))
-		return bw_list_fail(err, errlen,
-				    "domain names are not supported yet", s,
-				    len);
+		return bw_list_fail(
+			err, errlen,
+			"a name where an address is expected (addresses and names go in separate commands)",
+			s, len);
 	if (slash)
 		return parse_cidr(s, len, slash, opts, e, err, errlen);
 	/* No address has a '-': the line is a range or nothing. */

@@ -25,6 +25,9 @@
 #define BW_PIN_PROG "prog"
 #define BW_PIN_LINK "link"
 #define BW_PIN_STATS bw_textify(BW_MAP_STATS)
+/* Format 3's maps; a program of bloomwall 0.2 has neither (no pin then). */
+#define BW_PIN_ALLOW_NAMES bw_textify(BW_MAP_ALLOW_NAMES)
+#define BW_PIN_DNS_STATS bw_textify(BW_MAP_DNS_STATS)
 
 /* An entry of the state directory refused as unsafe (the message is out). */
 #define BW_EUNSAFE EUCLEAN

@@ -29,9 +29,9 @@
 struct bw_maps {
 	int stats;
 	int allow;
-	int exact; /* the exact tries' outer map */
-	int allow_names;
-	int dns_stats;
+	int exact;	 /* the exact tries' outer map */
+	int allow_names; /* -1: a program from before names */
+	int dns_stats;	 /* -1: a program from before names */
 };
 
 #define BW_MAPS_INIT                                                      \

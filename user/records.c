@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "records.h"
 
 void bw_records_init(struct bw_records *r)
 {
 	memset(r, 0, sizeof(*r));
+	bw_list_init(&r->names);
 }
 
 void bw_records_free(struct bw_records *r)
@@ -24,13 +26,21 @@ void bw_records_free(struct bw_records *r)
 	free(r->lists);
 	free(r->src);
 	free(r->added);
+	bw_list_free(&r->names);
 	free(r->other);
 	bw_records_init(r);
 }
 
 __u32 bw_records_start(const void *mem)
 {
-	return ((const struct bw_hdr *)mem)->region_end[BW_REGIONS - 1];
+	const struct bw_hdr *hdr = mem;
+	const struct bw_dns_hdr *dns = NULL;
+
+	if (hdr->flags & BW_F_DNS)
+		dns = (const void *)((const char *)mem +
+				     (size_t)bw_dns_block(hdr) *
+					     BW_BLOCK_BYTES);
+	return bw_regions_end(hdr, dns);
 }
 
 static size_t padded(size_t len)
@@ -136,6 +146,21 @@ void bw_records_drop(struct bw_records *r, size_t i)
 	r->nadded--;
 }
 
+static bool same_names(const struct bw_list *a, const struct bw_list *b)
+{
+	size_t i;
+
+	if (a->ndom != b->ndom)
+		return false;
+	for (i = 0; i < a->ndom; i++)
+		if (a->dom[i].len != b->dom[i].len ||
+		    a->dom[i].flags != b->dom[i].flags ||
+		    memcmp(bw_domain_name(a, &a->dom[i]),
+			   bw_domain_name(b, &b->dom[i]), a->dom[i].len))
+			return false;
+	return true;
+}
+
 bool bw_records_same_added(const struct bw_records *a,
 			   const struct bw_records *b)
 {
@@ -146,7 +171,42 @@ bool bw_records_same_added(const struct bw_records *a,
 	for (i = 0; i < a->nadded; i++)
 		if (!same_prefix(&a->added[i], &b->added[i]))
 			return false;
-	return true;
+	return same_names(&a->names, &b->names);
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+long bw_records_find_name(const struct bw_records *r, const char *name,
+			  size_t len, __u8 flags)
+{
+	const struct bw_domain *d;
+	size_t i;
+
+	for (i = 0; i < r->names.ndom; i++) {
+		d = &r->names.dom[i];
+		if (d->len == len && d->flags == flags &&
+		    !memcmp(bw_domain_name(&r->names, d), name, len))
+			return (long)i;
+	}
+	return -1;
+}
+
+int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
+			__u8 flags)
+{
+	if (bw_records_find_name(r, name, len, flags) >= 0)
+		return 0;
+	return bw_domain_push(&r->names, name, len, flags) ? -ENOMEM : 1;
+}
+
+/* The arena keeps the name's bytes: a few bytes, freed with the records. */
+void bw_records_drop_name(struct bw_records *r, size_t i)
+{
+	if (i >= r->names.ndom)
+		return;
+	memmove(&r->names.dom[i], &r->names.dom[i + 1],
+		(r->names.ndom - i - 1) * sizeof(r->names.dom[0]));
+	r->names.ndom--;
 }
 
 int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n)
@@ -248,6 +308,30 @@ static int read_source(struct bw_records *r, const __u8 *body, __u32 len)
 	return read_list(r, body + sizeof(s), len - sizeof(s), &s);
 }
 
+/* Names as add wrote them: kind, length, the name; each checked again. */
+static int read_names(struct bw_records *r, const __u8 *body, __u32 len)
+{
+	char name[BW_NAME_MAX], why[BW_ERRLEN];
+	__u32 off = 0;
+	int n;
+
+	while (off < len) {
+		if (len - off < 2 || body[off] > BW_NAME_SUBTREE ||
+		    body[off + 1] > len - off - 2)
+			return -EINVAL;
+		n = bw_name_check((const char *)body + off + 2, body[off + 1],
+				  name, why, sizeof(why));
+		if (n < 0 || (__u32)n != body[off + 1] ||
+		    memcmp(name, body + off + 2, (size_t)n))
+			return -EINVAL;
+		if (bw_records_add_name(r, name, (size_t)n,
+					body[off] ? BW_DOM_SUBTREE : 0) < 0)
+			return -ENOMEM;
+		off += 2 + (__u32)n;
+	}
+	return 0;
+}
+
 /* Kept as it is: a newer bloomwall's record survives an add or an allow. */
 static int keep_other(struct bw_records *r, const __u8 *rec, size_t len)
 {
@@ -293,6 +377,16 @@ static int read_one(struct bw_records *r, const struct bw_rec_head *h,
 			return -EINVAL;
 		memcpy(&r->origin, body, sizeof(r->origin));
 		r->have_origin = true;
+		return 0;
+	case BW_REC_ADDED_NAMES:
+		return read_names(r, body, h->len);
+	case BW_REC_DNS:
+		if (r->have_dns || h->len != sizeof(r->dns))
+			return -EINVAL;
+		memcpy(&r->dns, body, sizeof(r->dns));
+		if (r->dns.action >= BW_DNS_ACTIONS)
+			return -EINVAL;
+		r->have_dns = true;
 		return 0;
 	default:
 		return keep_other(r, rec, sizeof(*h) + padded(h->len));
@@ -358,6 +452,16 @@ int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r)
 
 /* ---- writing ------------------------------------------------------------- */
 
+/* Bytes of the added names' body: kind, length and name each. */
+static size_t names_len(const struct bw_list *l)
+{
+	size_t i, len = 0;
+
+	for (i = 0; i < l->ndom; i++)
+		len += 2 + l->dom[i].len;
+	return len;
+}
+
 /* Bytes of the records and their number. */
 static __u64 records_len(const struct bw_records *r, __u32 *n)
 {
@@ -365,6 +469,15 @@ static __u64 records_len(const struct bw_records *r, __u32 *n)
 	int i;
 
 	*n = r->nother;
+	if (r->names.ndom) {
+		len += sizeof(struct bw_rec_head) +
+		       padded(names_len(&r->names));
+		++*n;
+	}
+	if (r->have_dns) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->dns);
+		++*n;
+	}
 	if (r->nadded) {
 		len += sizeof(struct bw_rec_head) +
 		       r->nadded * sizeof(struct bw_rec_prefix);
@@ -422,6 +535,22 @@ static __u8 *put_list(__u8 *p, const struct bw_records *r, size_t i)
 	return p + padded(sizeof(s->s) + len);
 }
 
+static __u8 *put_names(__u8 *p, const struct bw_list *l)
+{
+	size_t len = names_len(l), i;
+	__u8 *q = put_head(p, BW_REC_ADDED_NAMES, len);
+
+	p = q;
+	for (i = 0; i < l->ndom; i++) {
+		*q++ = l->dom[i].flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
+							: BW_NAME_EXACT;
+		*q++ = l->dom[i].len;
+		memcpy(q, bw_domain_name(l, &l->dom[i]), l->dom[i].len);
+		q += l->dom[i].len;
+	}
+	return p + padded(len);
+}
+
 int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 {
 	__u32 start = bw_records_start(mem), need = bw_records_blocks(r);
@@ -455,6 +584,13 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 		p = put_head(p, BW_REC_ORIGIN, sizeof(r->origin));
 		memcpy(p, &r->origin, sizeof(r->origin));
 		p += sizeof(r->origin);
+	}
+	if (r->names.ndom)
+		p = put_names(p, &r->names);
+	if (r->have_dns) {
+		p = put_head(p, BW_REC_DNS, sizeof(r->dns));
+		memcpy(p, &r->dns, sizeof(r->dns));
+		p += sizeof(r->dns);
 	}
 	for (i = 0; i < (size_t)r->nlists; i++)
 		p = put_list(p, r, i);

@@ -36,8 +36,15 @@ struct bw_rec_src {
 struct bw_records {
 	struct bw_prefix *added; /* in the order they were added */
 	size_t nadded, cap;
+	/*
+	 * Names added at run time, in the order they were added: domain
+	 * entries (BW_DOM_SUBTREE or exact), checked and folded.
+	 */
+	struct bw_list names;
 	bool have_build;
 	struct bw_rec_build build;
+	bool have_dns;
+	struct bw_rec_dns dns;
 	char **lists; /* paths, as the build opened them */
 	int nlists;
 	struct bw_rec_src *src; /* nlists of them: lists[i]'s is src[i] */
@@ -52,7 +59,11 @@ struct bw_records {
 void bw_records_init(struct bw_records *r);
 void bw_records_free(struct bw_records *r);
 
-/* The block the area starts at: the end of the last region. */
+/*
+ * The block the area starts at: the end of the last region, the name
+ * regions' with BW_F_DNS (a filter that passed bw_filter_check, or a
+ * planned one).
+ */
 __u32 bw_records_start(const void *mem);
 
 /*
@@ -84,6 +95,20 @@ void bw_records_drop(struct bw_records *r, size_t i);
 /* Whether a and b hold the same added entries in the same order. */
 bool bw_records_same_added(const struct bw_records *a,
 			   const struct bw_records *b);
+
+/*
+ * Appends a checked, folded name (flags 0 or BW_DOM_SUBTREE) to the added
+ * names unless there: 1 if new, 0 if not, -ENOMEM.
+ */
+int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
+			__u8 flags);
+
+/* Index of the added name, or -1. */
+long bw_records_find_name(const struct bw_records *r, const char *name,
+			  size_t len, __u8 flags);
+
+/* Takes added name i out, keeping the order of the others. */
+void bw_records_drop_name(struct bw_records *r, size_t i);
 
 /* Replaces the list paths with copies of lists (sources unknown); -ENOMEM. */
 int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n);

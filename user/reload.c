@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "allow_names.h"
 #include "allowlist.h"
 #include "log.h"
 #include "lpm.h"
@@ -38,6 +39,41 @@ void bw_build_req_from_args(struct bw_build_req *req, const char *iface,
 	req->skip_invalid = ba->skip_invalid;
 	req->mask_host_bits = ba->mask_host_bits;
 	req->generation = generation;
+	if (ba->dns_action_set)
+		req->opts.dns_action = ba->dns_action;
+	if (ba->dns_ttl_set)
+		req->opts.dns_ttl = ba->dns_ttl;
+	req->subdomains = ba->subdomains;
+}
+
+/* The DNS options the running filter keeps, for a reload without new ones. */
+void bw_dns_settings(const void *mem, const struct bw_records *rec,
+		     struct bw_rec_dns *d)
+{
+	const struct bw_dns_hdr *dns = mem ? bw_filter_dns(mem) : NULL;
+
+	memset(d, 0, sizeof(*d));
+	d->action = BW_DNS_NULL;
+	d->ttl = BW_DEFAULT_DNS_TTL;
+	if (rec && rec->have_dns) {
+		*d = rec->dns;
+		return;
+	}
+	if (dns) {
+		d->action = dns->action;
+		d->ttl = dns->ttl;
+	}
+}
+
+void bw_build_req_dns(struct bw_build_req *req, const struct bw_build_args *ba,
+		      const struct bw_rec_dns *d)
+{
+	if (!ba->dns_action_set)
+		req->opts.dns_action = d->action;
+	if (!ba->dns_ttl_set)
+		req->opts.dns_ttl = d->ttl;
+	req->subdomains = ba->subdomains || (!ba->no_subdomains &&
+					     (d->opts & BW_REC_DNS_SUBDOMAINS));
 }
 
 /* Room for 'bloomwall add' on top: the trie allocates per entry anyway. */
@@ -86,8 +122,12 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b)
 		bw_build_fill(&bd, b->filter.mem);
 	if (!err && (req->opts.flags & BW_F_VERIFY))
 		err = build_exact(req, &bd, b);
-	if (!err)
+	if (!err) {
+		/* The lists' allow entries go on to the name allowlist. */
+		b->allow_names = bd.allow_names;
+		bw_list_init(&bd.allow_names);
 		bw_build_report(req, &bd);
+	}
 	if (!err && b->exact_fd >= 0) {
 		bw_out_open_object("verify");
 		bw_out_text("%s: verify mode: ", req->label);
@@ -99,6 +139,44 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b)
 	if (err)
 		bw_built_close(b);
 	return err;
+}
+
+/* ---- the name allowlist around a swap ------------------------------------ */
+
+int bw_stage_allow_names(const char *iface, int fd, const struct bw_list *lists,
+			 const struct bw_list *operator)
+{
+	int err = 0;
+
+	if (fd < 0) {
+		if (lists->ndom || (operator&& operator->ndom))
+			pr_warn("warning: %s: the program has no name allowlist (a bloomwall from before names runs): the allow entries for names are left out\n",
+				iface);
+		return 0;
+	}
+	err = bw_allow_names_stage(fd, lists, BW_ALLOW_NAME_LIST);
+	if (!err && operator)
+		err = bw_allow_names_stage(fd, operator,
+					   BW_ALLOW_NAME_OPERATOR);
+	if (err)
+		pr_warn("%s: cannot add to the name allowlist: %s\n", iface,
+			bw_errno_hint(err));
+	return err;
+}
+
+void bw_prune_allow_names(const char *iface, int fd,
+			  const struct bw_list *lists,
+			  const struct bw_list *operator)
+{
+	int err;
+
+	err = bw_allow_names_prune(fd, lists, BW_ALLOW_NAME_LIST);
+	if (!err && operator)
+		err = bw_allow_names_prune(fd, operator,
+					   BW_ALLOW_NAME_OPERATOR);
+	if (err)
+		pr_warn("warning: %s: cannot take the old entries out of the name allowlist: %s\n",
+			iface, bw_errno_hint(err));
 }
 
 /* ---- reload -------------------------------------------------------------- */
@@ -126,7 +204,9 @@ struct running_settings {
 	__u32 prog_id; /* of the program they were read from */
 	struct bw_hdr hdr;
 	struct bw_info info;
-	bool allow_entries; /* the running allowlist has entries */
+	bool allow_entries;    /* the running allowlist has entries */
+	struct bw_rec_dns dns; /* the DNS options */
+	bool allow_names;      /* the name allowlist has operator entries */
 };
 
 /*
@@ -137,12 +217,21 @@ struct running_settings {
 static void read_settings(const struct bw_running *r,
 			  struct running_settings *st)
 {
+	struct bw_records rec;
+
 	memset(st, 0, sizeof(*st));
 	st->prog_id = r->prog_id;
 	st->allow_entries = bw_lpm_has_entries(r->maps.allow);
+	st->allow_names =
+		bw_allow_names_any(r->maps.allow_names, BW_ALLOW_NAME_OPERATOR);
+	bw_dns_settings(NULL, NULL, &st->dns);
 	if (!r->filter_err) {
 		st->hdr = *bw_running_hdr(r);
 		st->info = *bw_running_info(r);
+		bw_records_init(&rec);
+		if (!bw_records_read(r->filter.mem, r->filter.nblocks, &rec))
+			bw_dns_settings(r->filter.mem, &rec, &st->dns);
+		bw_records_free(&rec);
 		return;
 	}
 	st->hdr.flags = BW_F_MATCH_SRC;
@@ -178,8 +267,28 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 	err = bw_running_records(r, k);
 	c->forgot = 0;
 	if (!err && rq->args->forget_added) {
-		c->forgot = k->nadded;
+		c->forgot = k->nadded + k->names.ndom;
 		k->nadded = 0;
+		k->names.ndom = 0;
+	}
+	for (j = 0; !err && rq->add_names && j < rq->add_names->ndom; j++) {
+		const struct bw_domain *d = &rq->add_names->dom[j];
+
+		err = bw_records_add_name(k, bw_domain_name(rq->add_names, d),
+					  d->len, d->flags) < 0
+			      ? -ENOMEM
+			      : 0;
+	}
+	for (j = 0; !err && rq->remove_names && j < rq->remove_names->ndom;
+	     j++) {
+		const struct bw_domain *d = &rq->remove_names->dom[j];
+
+		i = bw_records_find_name(k, bw_domain_name(rq->remove_names, d),
+					 d->len, d->flags & BW_DOM_SUBTREE);
+		if (i >= 0) {
+			bw_records_drop_name(k, (size_t)i);
+			c->forgot++;
+		}
 	}
 	for (j = 0; !err && j < rq->nremove; j++) {
 		i = bw_records_find(k, &rq->remove[j]);
@@ -203,7 +312,8 @@ static int build(struct reload_ctx *c)
 		flags |= BW_F_ALLOW;
 	if (r->image)
 		return bw_image_stage(r->iface, r->image_path, r->image,
-				      flags & BW_F_ALLOW, !c->st.hdr.exact_slot,
+				      flags & BW_F_ALLOW, c->st.allow_names,
+				      !c->st.hdr.exact_slot,
 				      c->st.info.generation + 1, &c->b);
 	bw_build_req_from_args(&req, r->iface, r->args, r->lists, r->nlists,
 			       settings_fpr(&c->st), flags,
@@ -213,6 +323,10 @@ static int build(struct reload_ctx *c)
 	req.added = c->kept.added;
 	req.nadded = c->kept.nadded;
 	req.origin = r->nremove ? BW_ORIGIN_CHANGE : BW_ORIGIN_RELOAD;
+	req.added_names = &c->kept.names;
+	bw_build_req_dns(&req, r->args, &c->st.dns);
+	req.allow_names =
+		r->args->nallow ? c->allow.ndom > 0 : c->st.allow_names;
 	return bw_build_lists(&req, &c->b);
 }
 
@@ -245,6 +359,8 @@ static int rebase(struct reload_ctx *c, const struct bw_running *r)
 	if (!same || now.hdr.flags != c->st.hdr.flags ||
 	    settings_fpr(&now) != settings_fpr(&c->st) ||
 	    now.allow_entries != c->st.allow_entries ||
+	    now.allow_names != c->st.allow_names ||
+	    memcmp(&now.dns, &c->st.dns, sizeof(now.dns)) ||
 	    now.hdr.exact_slot == hdr->exact_slot) {
 		pr_warn("%s: the running filter changed while this reload was building; building again\n",
 			r->iface);
@@ -338,13 +454,15 @@ static void say_kept(const struct reload_ctx *c)
 {
 	const char *iface = c->r->iface;
 
-	bw_out_u64("added_kept", NULL, c->kept.nadded);
+	size_t kept = c->kept.nadded + c->kept.names.ndom;
+
+	bw_out_u64("added_kept", NULL, kept);
 	bw_out_u64("added_forgotten", NULL, c->forgot);
-	if (c->kept.nadded)
+	if (kept)
 		bw_out_text(
-			"%s: %'zu %s added at run time kept ('bloomwall remove %s ADDR...' takes one out)\n",
-			iface, c->kept.nadded,
-			bw_plural(c->kept.nadded, "entry", "entries"), iface);
+			"%s: %'zu %s added at run time kept ('bloomwall remove %s ADDR|NAME...' takes one out)\n",
+			iface, kept, bw_plural(kept, "entry", "entries"),
+			iface);
 	if (c->forgot)
 		bw_out_text("%s: %'zu %s added at run time left out\n", iface,
 			    c->forgot,
@@ -373,6 +491,10 @@ static int swap_locked(struct reload_ctx *c)
 		err = upgrade_tries(&r, !rq->args->nallow, &maps);
 	if (!err && rq->args->nallow)
 		err = new_allowlist(c, &r, &maps, &added, &removed);
+	if (!err)
+		err = bw_stage_allow_names(rq->iface, maps.allow_names,
+					   &c->b.allow_names,
+					   rq->args->nallow ? &c->allow : NULL);
 	if (!err) {
 		bw_hook_installer(&r, &in);
 		sw.installer = &in;
@@ -381,6 +503,10 @@ static int swap_locked(struct reload_ctx *c)
 	} else if (err != -ENOENT) {
 		bw_say_unchanged(rq->iface, c->st.info.generation);
 	}
+	if (!err)
+		bw_prune_allow_names(rq->iface, maps.allow_names,
+				     &c->b.allow_names,
+				     rq->args->nallow ? &c->allow : NULL);
 	if (!err && rq->args->nallow)
 		say_allowlist(rq->iface, &c->allow, added, removed);
 	if (!err)

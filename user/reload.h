@@ -31,6 +31,13 @@ struct bw_build_args {
 	bool mask_host_bits;
 	bool verify;
 	bool forget_added; /* reload only: drop the entries kept from add */
+	/* DNS: each kept from the running filter unless given. */
+	bool dns_action_set;
+	__u8 dns_action; /* enum bw_dns_action */
+	bool dns_ttl_set;
+	__u32 dns_ttl;
+	bool subdomains;    /* --subdomains */
+	bool no_subdomains; /* --no-subdomains (reload) */
 	/* --max-lengths per family; 0 when not given */
 	unsigned int max_lengths[BW_FAMILIES];
 	const char *allow[BW_MAX_ALLOW_FILES]; /* --allow FILE, in order */
@@ -62,6 +69,39 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b);
  */
 void bw_build_report(const struct bw_build_req *req, const struct bw_build *b);
 
+struct bw_rec_dns;
+struct bw_records;
+
+/*
+ * The DNS options a filter keeps: its BW_REC_DNS record, else its DNS
+ * block, else the defaults (mem, rec may be NULL).
+ */
+void bw_dns_settings(const void *mem, const struct bw_records *rec,
+		     struct bw_rec_dns *d);
+
+/* d's options into req where ba does not give them. */
+void bw_build_req_dns(struct bw_build_req *req, const struct bw_build_args *ba,
+		      const struct bw_rec_dns *d);
+
+/*
+ * Around a swap: the lists' allow entries (and the operator's, when
+ * --allow replaces them) go into the name allowlist map fd before the
+ * swap, those no longer listed out after it. A program without the map
+ * (fd -1) gets a warning when there were entries for it.
+ */
+int bw_stage_allow_names(const char *iface, int fd, const struct bw_list *lists,
+			 const struct bw_list *operator);
+void bw_prune_allow_names(const char *iface, int fd,
+			  const struct bw_list *lists,
+			  const struct bw_list *operator);
+
+/* The options a filter records (not its seed) as a rebuild's (cmd_remove.c). */
+void bw_args_from_record(const struct bw_rec_build *rb,
+			 struct bw_build_args *ba);
+
+/* Whether the recorded lists can be read again; says why not. */
+int bw_check_rebuildable(const char *iface, const struct bw_records *rec);
+
 struct bw_image;
 
 struct bw_reload_req {
@@ -73,6 +113,10 @@ struct bw_reload_req {
 	/* Kept adds to leave out of the new filter (bloomwall remove). */
 	const struct bw_prefix *remove;
 	size_t nremove;
+	/* Kept names to leave out (domain entries), or NULL. */
+	const struct bw_list *remove_names;
+	/* Names to keep from now on (bloomwall add), or NULL. */
+	const struct bw_list *add_names;
 	/* bloomwall load: this image's filter instead of the lists' */
 	const struct bw_image *image;
 	const char *image_path;
@@ -80,13 +124,14 @@ struct bw_reload_req {
 
 /*
  * bloomwall load: a new filter map holding img's filter, numbered
- * generation, reading the allowlist if allow, its exact slot exact_slot;
+ * generation, reading the allowlist if allow (the name allowlist if
+ * allow_names), its exact slot exact_slot;
  * prints one line. Nothing in the kernel changes: the caller commits b or
  * closes it. On failure b is closed.
  */
 int bw_image_stage(const char *iface, const char *path,
-		   const struct bw_image *img, bool allow, __u8 exact_slot,
-		   __u64 generation, struct bw_built *b);
+		   const struct bw_image *img, bool allow, bool allow_names,
+		   __u8 exact_slot, __u64 generation, struct bw_built *b);
 
 /*
  * Rebuilds iface's filter from the lists and the entries the running

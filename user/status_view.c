@@ -7,11 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "allow_names.h"
 #include "bloom.h"
 #include "lpm.h"
 #include "pin.h"
 #include "prog.h"
 #include "records.h"
+#include "reload.h"
+#include "reload.h"
 #include "running.h"
 #include "status_view.h"
 
@@ -67,11 +70,30 @@ static void gather_records(struct bw_status_view *v,
 	struct bw_records rec;
 
 	if (bw_records_read(m->mem, m->nblocks, &rec)) {
-		v->added_kept = -1;
+		v->added_kept = v->names_kept = -1;
+		bw_dns_settings(m->mem, NULL, &v->dns_opts);
 		return;
 	}
-	v->added_kept = (long long)rec.nadded;
+	v->added_kept = (long long)(rec.nadded + rec.names.ndom);
+	v->names_kept = (long long)rec.names.ndom;
+	bw_dns_settings(m->mem, &rec, &v->dns_opts);
 	bw_records_free(&rec);
+}
+
+void bw_status_names(struct bw_status_view *v, const void *mem)
+{
+	const struct bw_dns_hdr *dns = bw_filter_dns(mem);
+	__u64 set, total;
+	int n;
+
+	v->has_dns = dns != NULL;
+	if (!dns)
+		return;
+	v->dns = *dns;
+	for (n = 0; n < BW_NAME_REGIONS; n++) {
+		bw_name_region_fill(mem, n, &set, &total, &v->name_fpr[n]);
+		v->name_fill[n] = total ? (double)set / total : 0.0;
+	}
 }
 
 static void gather_filter(struct bw_status_view *v, const struct bw_running *r)
@@ -88,6 +110,7 @@ static void gather_filter(struct bw_status_view *v, const struct bw_running *r)
 	memcpy(&v->info, (char *)m->mem + BW_BLOCK_BYTES, sizeof(v->info));
 	bw_status_regions(v, m->mem);
 	gather_records(v, m);
+	bw_status_names(v, m->mem);
 }
 
 /* Entries and memory of a trie; both < 0 when fd is not one. */
@@ -104,6 +127,10 @@ static void gather_tries(struct bw_status_view *v, const struct bw_running *r)
 	int fd = -ENOENT;
 
 	trie_size(dup(r->maps.allow), &v->allow_entries, &v->allow_mem);
+	v->allow_names = r->maps.allow_names < 0
+				 ? -ENOENT
+				 : (long long)bw_allow_names_count(
+					   r->maps.allow_names, 0xff);
 	if (r->prog_hdr.flags & BW_F_VERIFY)
 		fd = bw_exact_open(r->maps.exact, r->prog_hdr.exact_slot);
 	trie_size(fd, &v->exact_entries, &v->exact_mem);
@@ -113,6 +140,7 @@ static void gather_tries(struct bw_status_view *v, const struct bw_running *r)
 static void gather_absent(struct bw_status_view *v)
 {
 	v->prog_err = v->filter_err = v->stats_err = -ENOENT;
+	v->dns_stats_err = -ENOENT;
 	v->prog_hdr_err = -ENOENT;
 	v->allow_entries = v->allow_mem = -ENOENT;
 	v->exact_entries = v->exact_mem = -ENOENT;
@@ -137,5 +165,10 @@ void bw_status_gather(struct bw_status_view *v, const char *iface)
 	gather_filter(v, &r);
 	gather_tries(v, &r);
 	v->stats_err = bw_stats_read(r.maps.stats, &v->stats);
+	v->dns_stats_err =
+		r.maps.dns_stats < 0 || !bw_dns_stats_read ||
+				!bw_dns_stats_fields || !&bw_dns_stats_nfields
+			? -ENOENT
+			: bw_dns_stats_read(r.maps.dns_stats, &v->dns_stats);
 	bw_running_close(&r);
 }

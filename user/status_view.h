@@ -51,16 +51,45 @@ struct bw_status_view {
 	/* Tries: entries and memory; < 0 when there is none (or unreadable) */
 	long long allow_entries, allow_mem;
 	long long exact_entries, exact_mem;
+	/* Names: the DNS block (has_dns), else the recorded options */
+	bool has_dns;
+	struct bw_dns_hdr dns;
+	struct bw_rec_dns dns_opts;
+	double name_fill[BW_NAME_REGIONS], name_fpr[BW_NAME_REGIONS];
+	long long names_kept;  /* names added at run time, < 0 unknown */
+	long long allow_names; /* name allowlist entries, < 0: no map */
+	/* DNS counters: -ENOENT when the program has no dns_stats map */
+	int dns_stats_err;
+	struct bw_dns_stats dns_stats;
 	/* Counters */
 	int stats_err;
 	struct bw_stats stats;
 };
 
 /*
+ * The DNS counters' reader and field table are the data path's side's
+ * (user/stats.c of p4-dns-bpf). Weak until that side is merged: without
+ * them, status shows no DNS counters, as for a program without the map.
+ * TODO at the merge: drop these three lines, stats.h declares them.
+ */
+int bw_dns_stats_read(int fd, struct bw_dns_stats *sum) __attribute__((weak));
+extern const struct bw_stats_field bw_dns_stats_fields[] __attribute__((weak));
+extern const size_t bw_dns_stats_nfields __attribute__((weak));
+
+/*
  * The region rows and per-family rates of the filter at mem (whose info
  * block is in v->info already): status's, and inspect's of an image.
  */
 void bw_status_regions(struct bw_status_view *v, const void *mem);
+
+/*
+ * The names of the filter at mem: its DNS block and name regions' fill
+ * (v->dns_opts, names_kept and allow_names are the caller's to set).
+ */
+void bw_status_names(struct bw_status_view *v, const void *mem);
+
+/* Prints the Names section (status, inspect). */
+void bw_status_out_names(const struct bw_status_view *v);
 
 /*
  * A text line "    key    value" as status prints its rows (and the e2e

@@ -77,6 +77,7 @@ void bw_built_close(struct bw_built *b)
 	if (b->exact_fd >= 0)
 		close(b->exact_fd);
 	b->exact_fd = -1;
+	bw_list_free(&b->allow_names);
 }
 
 /* The data path reads the allowlist only when the header says it has entries. */

@@ -16,6 +16,7 @@
 #include <linux/types.h>
 
 #include "filter_map.h"
+#include "list.h"
 #include "prog.h"
 
 /*
@@ -58,6 +59,8 @@ struct bw_built {
 	struct bw_filter_map filter;
 	int exact_fd;	     /* -1 without verify */
 	__u64 exact_entries; /* merged prefixes in the trie */
+	/* The lists' allow entries (@@||name^), for the name allowlist. */
+	struct bw_list allow_names;
 };
 
 #define BW_BUILT_INIT                                        \

@@ -38,7 +38,7 @@ msg_kept()
 	local what=entries
 
 	[ "$1" = 1 ] && what=entry
-	echo "$BW_RX: $1 $what added at run time kept ('bloomwall remove $BW_RX ADDR...' takes one out)"
+	echo "$BW_RX: $1 $what added at run time kept ('bloomwall remove $BW_RX ADDR|NAME...' takes one out)"
 }
 
 # adds_judge ADDR...: "ADDR:drop" or "ADDR:pass" per address, as the

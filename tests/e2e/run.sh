@@ -77,6 +77,12 @@ ALL_TESTS="$ALL_TESTS $OPS_TESTS"
 # shellcheck source=why_tests.sh
 . "$TOP/tests/e2e/why_tests.sh"
 ALL_TESTS="$ALL_TESTS $WHY_TESTS"
+# shellcheck source=dns_tests.sh
+. "$TOP/tests/e2e/dns_tests.sh"
+ALL_TESTS="$ALL_TESTS $DNS_TESTS"
+# shellcheck source=resolver_tests.sh
+. "$TOP/tests/e2e/resolver_tests.sh"
+ALL_TESTS="$ALL_TESTS $RESOLVER_TESTS"
 
 summary()
 {

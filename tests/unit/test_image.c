@@ -218,3 +218,32 @@ BW_TEST(test_image_endian_version)
 	ASSERT_STRSTR(why, "not a bloomwall image", "says what it is not");
 	free(img);
 }
+
+/* A format 2 filter (bloomwall 0.2) in an image still reads; 4 does not. */
+BW_TEST(test_image_filter_format_2)
+{
+	char why[256] = "";
+	void *mem, *img = NULL;
+	struct bw_hdr *hdr;
+	__u32 nblocks = 0;
+	size_t len = 0;
+
+	mem = small_filter(&nblocks);
+	if (!ASSERT_OK_PTR(mem, "small filter"))
+		return;
+	hdr = mem;
+	hdr->version = 2;
+	ASSERT_OK(bw_image_encode(mem, nblocks, &img, &len), "encode");
+	ASSERT_OK(check_copy(img, len, why, sizeof(why)), why);
+	ASSERT_EQ(((struct bw_image_hdr *)img)->filter_version, 2,
+		  "the image says format 2");
+	free(img);
+	hdr->version = BW_VERSION + 1;
+	ASSERT_OK(bw_image_encode(mem, nblocks, &img, &len), "encode");
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EPROTO,
+		  "a later format is refused");
+	ASSERT_STRSTR(why, "format version 4; this bloomwall reads 2 to 3",
+		      "says which it reads");
+	free(img);
+	free(mem);
+}

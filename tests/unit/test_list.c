@@ -843,8 +843,10 @@ BW_TEST(test_parse_prefix)
 	ASSERT_STREQ(err, "not an IP address: \"eth0\"", "word message");
 	ASSERT_EQ(bw_parse_prefix("example.com", &p, err, sizeof(err)), -EINVAL,
 		  "domain");
-	ASSERT_STREQ(err, "domain names are not supported yet: \"example.com\"",
-		     "domain msg");
+	ASSERT_STREQ(
+		err,
+		"a name where an address is expected (addresses and names go in separate commands): \"example.com\"",
+		"domain msg");
 }
 
 BW_TEST(test_prefix_str)

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The builder's names (user/builder.c, user/bloom_names.c): lists with
+ * domain entries give a format 3 filter with the DNS block and two name
+ * regions whose bits are really set (every entry's key tests positive
+ * through bw_name_lookup, the data path's twin; other names mostly
+ * negative, at about the rate the fill estimates), the record area after
+ * them, the DNS options and added names kept in records, and the checks a
+ * filter from a map or an image must pass.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bloomwall.h"
+#include "bloom.h"
+#include "builder.h"
+#include "names.h"
+#include "records.h"
+#include "test_helpers.h"
+#include "unit.h"
+
+/* Writes lines to a temporary list file; its path in path (free nothing). */
+static bool write_list(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	ssize_t len = (ssize_t)strlen(text);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, text, (size_t)len) == len;
+	close(fd);
+	return ok;
+}
+
+/* Builds req into a fresh buffer: the filter, or NULL (err set). */
+static void *build_mem(const struct bw_build_req *req, struct bw_build *b,
+		       int *err)
+{
+	void *mem;
+
+	*err = bw_build_plan(req, b);
+	if (*err)
+		return NULL;
+	mem = calloc(bw_build_blocks(b), BW_BLOCK_BYTES);
+	if (!mem) {
+		bw_build_free(b);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	bw_build_fill(b, mem);
+	return mem;
+}
+
+/* The verdict text of a name: "-", "exact:N" or "subtree:N" (N labels). */
+static const char *judge(const void *mem, const char *name, char *buf,
+			 size_t len)
+{
+	struct bw_name_hit hit;
+	int ret = bw_name_lookup(mem, name, strlen(name), &hit);
+
+	if (ret < 0)
+		return "bad";
+	if (!ret)
+		return "-";
+	snprintf(buf, len, "%s:%d",
+		 hit.region == BW_NAME_SUBTREE ? "subtree" : "exact",
+		 hit.labels);
+	return buf;
+}
+
+#define ASSERT_JUDGE(mem, name, want)                                          \
+	do {                                                                   \
+		char ___b[32];                                                 \
+		const char *___j = judge((mem), (name), ___b, sizeof(___b));   \
+		if (strcmp(___j, (want)))                                      \
+			__ASSERT_FAIL("%s: got %s, expected %s", (name), ___j, \
+				      (want));                                 \
+	} while (0)
+
+static const char MIXED[] = "# every form, and an address\n"
+			    "0.0.0.0 ads.example.com tracker.example.net\n"
+			    "127.0.0.1 localhost\n"
+			    "Exact.Example.ORG.\n"
+			    "*.doubleclick.net\n"
+			    "||ad.com^\n"
+			    "@@||good.ad.com^\n"
+			    "10.0.0.0/8\n";
+
+BW_TEST(test_build_names_regions)
+{
+	char path[] = "/tmp/bw-names-XXXXXX";
+	const char *lists[] = { path };
+	const struct bw_dns_hdr *dns;
+	struct bw_build_req req;
+	struct bw_records rec;
+	struct bw_build b;
+	__u32 nblocks;
+	void *mem;
+	int err;
+
+	ASSERT_TRUE(write_list(path, MIXED), "list file");
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = 1;
+	req.opts.seed = 7;
+	req.opts.dns_action = BW_DNS_REFUSED;
+	req.opts.dns_ttl = 60;
+	mem = build_mem(&req, &b, &err);
+	unlink(path);
+	if (!ASSERT_OK_PTR(mem, "build"))
+		return;
+	nblocks = bw_build_blocks(&b);
+	ASSERT_OK(bw_filter_check(mem, nblocks), "the filter checks");
+	ASSERT_EQ(b.plan.hdr.version, 3, "format 3");
+	ASSERT_TRUE(b.plan.hdr.flags & BW_F_DNS, "BW_F_DNS");
+	dns = bw_filter_dns(mem);
+	ASSERT_EQ(dns->magic, BW_DNS_MAGIC, "DNS block magic");
+	ASSERT_EQ(bw_dns_block(mem), b.plan.hdr.region_end[BW_REGIONS - 1],
+		  "the DNS block follows the address regions");
+	ASSERT_EQ(dns->action, BW_DNS_REFUSED, "action");
+	ASSERT_EQ(dns->ttl, 60, "ttl");
+	ASSERT_EQ(dns->flags, BW_DNS_F_ALLOW, "a @@ line sets BW_DNS_F_ALLOW");
+	ASSERT_EQ(dns->region_entries[BW_NAME_EXACT], 3, "exact entries");
+	ASSERT_EQ(dns->region_entries[BW_NAME_SUBTREE], 2, "subtree entries");
+	ASSERT_EQ(b.sum.local, 1, "localhost skipped");
+	ASSERT_EQ(b.allow_names.ndom, 1, "the allow entry goes to the map");
+	ASSERT_EQ(bw_records_start(mem), dns->region_end[BW_NAME_SUBTREE],
+		  "the record area follows the name regions");
+
+	ASSERT_JUDGE(mem, "ads.example.com", "exact:3");
+	ASSERT_JUDGE(mem, "ADS.Example.Com.", "exact:3");
+	ASSERT_JUDGE(mem, "tracker.example.net", "exact:3");
+	ASSERT_JUDGE(mem, "exact.example.org", "exact:3");
+	ASSERT_JUDGE(mem, "www.ads.example.com", "-");
+	ASSERT_JUDGE(mem, "example.com", "-");
+	ASSERT_JUDGE(mem, "doubleclick.net", "subtree:2");
+	ASSERT_JUDGE(mem, "a.b.c.doubleclick.net", "subtree:2");
+	ASSERT_JUDGE(mem, "ad.com", "subtree:2");
+	ASSERT_JUDGE(mem, "x.ad.com", "subtree:2");
+	ASSERT_JUDGE(mem, "bad.com", "-");
+	ASSERT_JUDGE(mem, "notdoubleclick.net", "-");
+	/* The allow entry is no key: good.ad.com meets the block of ad.com. */
+	ASSERT_JUDGE(mem, "good.ad.com", "subtree:2");
+	ASSERT_JUDGE(mem, "localhost", "-");
+
+	ASSERT_OK(bw_records_read(mem, nblocks, &rec), "records");
+	ASSERT_TRUE(rec.have_dns, "the DNS options are recorded");
+	ASSERT_EQ(rec.dns.action, BW_DNS_REFUSED, "recorded action");
+	ASSERT_EQ(rec.dns.ttl, 60, "recorded ttl");
+	ASSERT_EQ(rec.dns.opts, 0, "no --subdomains");
+	bw_records_free(&rec);
+	bw_build_free(&b);
+	free(mem);
+}
+
+/* --subdomains and names added at run time; a filter without names. */
+BW_TEST(test_build_names_subdomains_added)
+{
+	char path[] = "/tmp/bw-names-XXXXXX";
+	const char *lists[] = { path };
+	struct bw_build_req req;
+	struct bw_records rec;
+	struct bw_list added;
+	struct bw_build b;
+	void *mem;
+	int err;
+
+	ASSERT_TRUE(write_list(path, "example.com\n10.1.2.3\n"), "list");
+	bw_list_init(&added);
+	bw_domain_push(&added, "late.test", 9, 0);
+	bw_domain_push(&added, "wild.test", 9, BW_DOM_SUBTREE);
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = 1;
+	req.subdomains = true;
+	req.added_names = &added;
+	mem = build_mem(&req, &b, &err);
+	if (ASSERT_OK_PTR(mem, "build")) {
+		ASSERT_JUDGE(mem, "www.example.com", "subtree:2");
+		ASSERT_JUDGE(mem, "x.late.test", "subtree:2");
+		ASSERT_JUDGE(mem, "x.wild.test", "subtree:2");
+		ASSERT_OK(bw_records_read(mem, bw_build_blocks(&b), &rec),
+			  "records");
+		ASSERT_EQ(rec.names.ndom, 2, "added names recorded as given");
+		ASSERT_EQ(rec.names.dom[0].flags, 0, "exact as added");
+		ASSERT_EQ(rec.dns.opts, BW_REC_DNS_SUBDOMAINS,
+			  "--subdomains recorded");
+		bw_records_free(&rec);
+		bw_build_free(&b);
+		free(mem);
+	}
+
+	/* Only addresses: format 3, no DNS block, records after region 7. */
+	unlink(path);
+	strcpy(path, "/tmp/bw-names-XXXXXX");
+	ASSERT_TRUE(write_list(path, "10.1.2.3\n"), "list");
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = 1;
+	mem = build_mem(&req, &b, &err);
+	unlink(path);
+	if (ASSERT_OK_PTR(mem, "build without names")) {
+		ASSERT_EQ(b.plan.hdr.version, 3, "format 3");
+		ASSERT_FALSE(b.plan.hdr.flags & BW_F_DNS, "no BW_F_DNS");
+		ASSERT_TRUE(bw_filter_dns(mem) == NULL, "no DNS block");
+		ASSERT_EQ(bw_records_start(mem),
+			  b.plan.hdr.region_end[BW_REGIONS - 1],
+			  "records after the address regions");
+		ASSERT_JUDGE(mem, "example.com", "-");
+		ASSERT_OK(bw_filter_check(mem, bw_build_blocks(&b)), "check");
+		bw_build_free(&b);
+		free(mem);
+	}
+	bw_list_free(&added);
+}
+
+/* A random name of 2 or 3 labels into buf; its length. */
+static size_t random_name(__u64 *s, char *buf)
+{
+	__u64 r = bw_test_splitmix64(s);
+	int labels = 2 + (int)(r & 1), i, j, n;
+	size_t len = 0;
+
+	for (i = 0; i < labels; i++) {
+		n = 3 + (int)((r >> (8 * i + 1)) % 10);
+		if (i)
+			buf[len++] = '.';
+		for (j = 0; j < n; j++)
+			buf[len++] = (char)('a' + bw_test_splitmix64(s) % 26);
+	}
+	return len;
+}
+
+/*
+ * 20,000 exact and 5,000 subtree names at --fpr 0.001 per key tested:
+ * every entry tests positive, and 1,000,000 other names hit at about the
+ * rate the fill estimates (the regions' rates, weighted by the keys a
+ * name of 2 or 3 labels tests in each).
+ */
+BW_TEST(test_build_names_fpr)
+{
+	struct bw_build_opts o = { .fpr = 0.001, .seed = 99 };
+	double est[BW_NAME_REGIONS], expect;
+	__u64 s = 1, set, total, hits = 0, trials = 1000000, i;
+	char name[64];
+	struct bw_name_hit hit;
+	struct bw_plan plan;
+	struct bw_list l;
+	size_t len, miss = 0;
+	void *mem;
+	int n;
+
+	bw_list_init(&l);
+	for (i = 0; i < 25000; i++) {
+		len = random_name(&s, name);
+		bw_domain_push(&l, name, len, i < 20000 ? 0 : BW_DOM_SUBTREE);
+	}
+	bw_list_finish(&l);
+	if (!ASSERT_OK(bw_plan_filter(&l, &o, &plan), "plan"))
+		return;
+	mem = calloc(plan.nblocks, BW_BLOCK_BYTES);
+	if (!ASSERT_OK_PTR(mem, "memory"))
+		return;
+	bw_fill_filter(mem, &plan, &l);
+	for (i = 0; i < l.ndom; i++)
+		miss += bw_name_lookup(mem, bw_domain_name(&l, &l.dom[i]),
+				       l.dom[i].len, &hit) != 1;
+	ASSERT_EQ(miss, 0, "no false negatives");
+	for (n = 0; n < BW_NAME_REGIONS; n++)
+		bw_name_region_fill(mem, n, &set, &total, &est[n]);
+	s = 0xfeed;
+	for (i = 0; i < trials; i++) {
+		len = random_name(&s, name);
+		hits += bw_name_lookup(mem, name, len, &hit) == 1;
+	}
+	/* One exact key and 2.5 subtree keys per name, on average. */
+	expect = est[BW_NAME_EXACT] + 2.5 * est[BW_NAME_SUBTREE];
+	printf("  name regions: est. exact %.3g%%, subtree %.3g%%; per name expected %.3g%%, measured %.3g%% (%llu of %llu)\n",
+	       est[0] * 100, est[1] * 100, expect * 100,
+	       (double)hits / trials * 100, (unsigned long long)hits,
+	       (unsigned long long)trials);
+	ASSERT_TRUE(est[0] <= 0.001 && est[1] <= 0.001,
+		    "each region meets the target per key");
+	ASSERT_TRUE((double)hits / trials <= expect * 1.3 + 1e-5,
+		    "measured rate near the estimate");
+	ASSERT_TRUE((double)hits / trials >= expect * 0.7 - 1e-5,
+		    "measured rate near the estimate (not too low: bits set)");
+	free(mem);
+	bw_list_free(&l);
+}
+
+/* Every domain list of the shared data builds; each of its names blocks. */
+BW_TEST(test_build_names_real_lists)
+{
+	static const char *const rel[] = {
+		"domains/stevenblack/hosts",
+		"domains/hagezi/personal.txt",
+		"domains/blocklistproject/ransomware-nl.txt",
+	};
+	const char *dir = bw_test_data_dir();
+	struct bw_list_opts lo = { .domains = true };
+	char paths[3][4096];
+	const char *lists[3];
+	struct bw_build_req req;
+	struct bw_name_hit hit;
+	struct bw_build b;
+	struct bw_list l;
+	size_t i, miss = 0;
+	void *mem;
+	int err;
+
+	if (!dir)
+		return;
+	bw_list_init(&l);
+	for (i = 0; i < 3; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, rel[i]);
+		lists[i] = paths[i];
+		ASSERT_OK(bw_list_load(&l, paths[i], &lo), rel[i]);
+	}
+	bw_list_finish(&l);
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = 3;
+	mem = build_mem(&req, &b, &err);
+	if (ASSERT_OK_PTR(mem, "the shared domain lists build")) {
+		for (i = 0; i < l.ndom; i++)
+			miss += bw_name_lookup(mem,
+					       bw_domain_name(&l, &l.dom[i]),
+					       l.dom[i].len, &hit) != 1;
+		ASSERT_EQ(miss, 0, "every listed name blocks");
+		ASSERT_EQ(b.plan.dns.region_entries[BW_NAME_EXACT], l.ndom,
+			  "every name an exact entry");
+		bw_build_free(&b);
+		free(mem);
+	}
+	bw_list_free(&l);
+}
+
+/* What a map or an image must hold before a name of it is trusted. */
+BW_TEST(test_filter_check_dns)
+{
+	char path[] = "/tmp/bw-names-XXXXXX";
+	const char *lists[] = { path };
+	struct bw_build_req req;
+	struct bw_dns_hdr *dns;
+	struct bw_build b;
+	struct bw_hdr *hdr;
+	__u32 nblocks;
+	void *mem, *copy;
+	int err;
+
+	ASSERT_TRUE(write_list(path, "a.example\n*.b.example\n"), "list");
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = 1;
+	mem = build_mem(&req, &b, &err);
+	unlink(path);
+	if (!ASSERT_OK_PTR(mem, "build"))
+		return;
+	nblocks = bw_build_blocks(&b);
+	copy = malloc((size_t)nblocks * BW_BLOCK_BYTES);
+	hdr = copy;
+#define MUTATE(what, stmt)                                                \
+	do {                                                              \
+		memcpy(copy, mem, (size_t)nblocks *BW_BLOCK_BYTES);       \
+		dns = (struct bw_dns_hdr *)((char *)copy +                \
+					    (size_t)bw_dns_block(hdr) *   \
+						    BW_BLOCK_BYTES);      \
+		stmt;                                                     \
+		ASSERT_EQ(bw_filter_check(copy, nblocks), -EINVAL, what); \
+	} while (0)
+	MUTATE("DNS block magic", dns->magic ^= 1);
+	MUTATE("action", dns->action = BW_DNS_ACTIONS);
+	MUTATE("region past the map", dns->region_end[1] = nblocks + 1);
+	MUTATE("regions out of order",
+	       dns->region_end[0] = dns->region_end[1] + 1);
+	MUTATE("probes", dns->probes[0] = 12);
+	MUTATE("format 2 with names", hdr->version = 2);
+	MUTATE("DNS block past the map",
+	       hdr->region_end[BW_REGIONS - 1] = nblocks);
+#undef MUTATE
+	/* A format 2 filter (bloomwall 0.2): read, its records after region 7. */
+	memcpy(copy, mem, (size_t)nblocks * BW_BLOCK_BYTES);
+	hdr->version = 2;
+	hdr->flags &= (__u16)~BW_F_DNS;
+	ASSERT_OK(bw_filter_check(copy, nblocks), "format 2 still checks");
+	ASSERT_EQ(bw_records_start(copy), hdr->region_end[BW_REGIONS - 1],
+		  "format 2: records after the address regions");
+	free(copy);
+	bw_build_free(&b);
+	free(mem);
+}
+
+/* The names and DNS options round-trip through the record area. */
+BW_TEST(test_records_names_round_trip)
+{
+	struct bw_records r, back;
+	__u32 nblocks = 64;
+	struct bw_hdr *hdr;
+	void *mem = calloc(nblocks, BW_BLOCK_BYTES);
+
+	if (!ASSERT_OK_PTR(mem, "memory"))
+		return;
+	hdr = mem;
+	hdr->magic = BW_MAGIC;
+	hdr->version = BW_VERSION;
+	for (int i = 0; i < BW_REGIONS; i++)
+		hdr->region_end[i] = BW_HDR_BLOCKS;
+	bw_records_init(&r);
+	ASSERT_EQ(bw_records_add_name(&r, "a.example", 9, 0), 1, "add");
+	ASSERT_EQ(bw_records_add_name(&r, "b.example", 9, BW_DOM_SUBTREE), 1,
+		  "add subtree");
+	ASSERT_EQ(bw_records_add_name(&r, "a.example", 9, 0), 0, "add twice");
+	r.have_dns = true;
+	r.dns.action = BW_DNS_DROP;
+	r.dns.ttl = 5;
+	ASSERT_OK(bw_records_write(mem, nblocks, &r), "write");
+	ASSERT_OK(bw_records_read(mem, nblocks, &back), "read");
+	ASSERT_EQ(back.names.ndom, 2, "names back");
+	ASSERT_TRUE(
+		back.names.dom[1].flags == BW_DOM_SUBTREE &&
+			!memcmp(bw_domain_name(&back.names, &back.names.dom[1]),
+				"b.example", 9),
+		"the subtree name back");
+	ASSERT_TRUE(back.have_dns && back.dns.action == BW_DNS_DROP &&
+			    back.dns.ttl == 5,
+		    "DNS options back");
+	ASSERT_TRUE(bw_records_same_added(&r, &back), "the same adds");
+	bw_records_drop_name(&back, 0);
+	ASSERT_EQ(bw_records_find_name(&back, "b.example", 9, BW_DOM_SUBTREE),
+		  0, "drop keeps the order");
+	ASSERT_FALSE(bw_records_same_added(&r, &back), "differ after a drop");
+	bw_records_free(&back);
+	/* A name that is no checked name is a malformed area. */
+	memcpy(r.names.names, "A.example", 9);
+	ASSERT_OK(bw_records_write(mem, nblocks, &r), "write");
+	ASSERT_EQ(bw_records_read(mem, nblocks, &back), -EINVAL,
+		  "an unfolded name is refused");
+	bw_records_free(&r);
+	free(mem);
+}
