@@ -67,16 +67,6 @@ struct bw_status_view {
 };
 
 /*
- * The DNS counters' reader and field table are the data path's side's
- * (user/stats.c of p4-dns-bpf). Weak until that side is merged: without
- * them, status shows no DNS counters, as for a program without the map.
- * TODO at the merge: drop these three lines, stats.h declares them.
- */
-int bw_dns_stats_read(int fd, struct bw_dns_stats *sum) __attribute__((weak));
-extern const struct bw_stats_field bw_dns_stats_fields[] __attribute__((weak));
-extern const size_t bw_dns_stats_nfields __attribute__((weak));
-
-/*
  * The region rows and per-family rates of the filter at mem (whose info
  * block is in v->info already): status's, and inspect's of an image.
  */

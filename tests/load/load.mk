@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
 # The traffic generator of the swap-under-load test (tests/load/flood.c and
-# its BPF programs), built with the tests: make test runs a short load test
+# its BPF programs), and the XDP_PASS program the DNS tests put on a veth
+# peer (xdp_pass.bpf.c), built with the tests: make test runs a short load test
 # (tests/e2e/load_tests.sh). make soak runs the long one: SOAK_RELOADS
 # reloads while at least SOAK_FRAMES frames cross the veth pair.
 # Included by the top Makefile.
@@ -26,7 +27,11 @@ $(LOAD_OUT)/flood: tests/load/flood.c tests/load/flood.h $(wildcard include/*.h)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(LOAD_OUT) -Itests/load $(LDFLAGS) $< $(LIBS) -o $@
 
-build-tests: $(LOAD_OUT)/flood
+$(LOAD_OUT)/xdp_pass.bpf.o: tests/load/xdp_pass.bpf.c | $(LOAD_OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(ALL_BPF_CFLAGS) -c $< -o $@
+
+build-tests: $(LOAD_OUT)/flood $(LOAD_OUT)/xdp_pass.bpf.o
 
 .PHONY: soak
 soak: $(BIN) $(LOAD_OUT)/flood
