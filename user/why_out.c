@@ -221,12 +221,89 @@ static void out_false_positive(const struct bw_running *rn, int region,
 }
 
 /* Names: what the lists say; the running filter cannot be asked yet. */
-static void out_name(const struct bw_why *w, int i)
+/* The names added at run time that cover target t. */
+static size_t out_added_name(const struct bw_records *rec,
+			     const struct bw_why_target *t)
 {
+	const struct bw_list *l = rec ? &rec->names : NULL;
+	const struct bw_domain *d;
+	char buf[BW_NAME_MAX + 3];
+	size_t k, n = 0;
+
+	bw_out_open_array("added");
+	for (k = 0; l && k < l->ndom; k++) {
+		d = &l->dom[k];
+		if (!bw_why_name_covers(bw_domain_name(l, d), d->len,
+					d->flags & BW_DOM_SUBTREE, t->name,
+					t->name_len))
+			continue;
+		snprintf(buf, sizeof(buf), "%s%.*s",
+			 d->flags & BW_DOM_SUBTREE ? "*." : "", (int)d->len,
+			 bw_domain_name(l, d));
+		bw_out_string(NULL, "  why: added at run time: %s", buf);
+		bw_out_text(
+			" (bloomwall add; 'bloomwall remove' takes it out)\n");
+		n++;
+	}
+	bw_out_close_array();
+	return n;
+}
+
+/*
+ * A name the name regions hit but nothing covers: a false positive, with
+ * the rate of the region that hit (the exact one, or the subtree one).
+ */
+static void out_name_false_positive(const struct bw_running *rn,
+				    const struct bw_name_hit *h, int doubt,
+				    const char *name)
+{
+	__u64 set, total;
+	double fpr;
+
+	bw_name_region_fill(rn->filter.mem, h->region, &set, &total, &fpr);
+	bw_out_string("region", NULL,
+		      h->region == BW_NAME_EXACT ? "exact" : "subtree");
+	bw_out_double("estimated_fpr", NULL, fpr);
+	if (doubt == NOT_ALL_SEARCHED) {
+		bw_out_null("false_positive", NULL);
+		bw_out_text(
+			"  why: no entry in the lists searched: listed in one not searched, or a false positive of the Bloom filter (%s names, estimated rate %.2g %% a key)\n",
+			h->region == BW_NAME_EXACT ? "exact" : "subtree",
+			fpr * 100);
+		return;
+	}
+	bw_out_bool("false_positive", NULL, true);
+	bw_out_text(
+		"  why: false positive of the Bloom filter (%s names, estimated rate %.2g %% a key): no list entry covers it\n",
+		h->region == BW_NAME_EXACT ? "exact" : "subtree", fpr * 100);
+	bw_out_text("  hint: to never block it: 'bloomwall allow %s %s'\n",
+		    rn->iface, name);
+}
+
+static void out_name(const struct bw_why *w, int i, const struct bw_running *rn,
+		     const struct bw_records *rec)
+{
+	const struct bw_why_target *t = &w->t[i];
+	struct bw_name_hit h = { 0 };
+	size_t listed, added;
+	int hit, doubt;
+
+	hit = bw_name_lookup(rn->filter.mem, t->name, t->name_len, &h) == 1;
 	bw_out_open_object("why");
-	if (!out_entries(w, i))
-		bw_out_text("  why: no list entry covers it\n");
-	out_lists(w);
+	listed = out_entries(w, i);
+	added = out_added_name(rec, t);
+	doubt = out_lists(w);
+	if (hit && !listed && !added && !w->nlists) {
+		bw_out_null("false_positive", NULL);
+		bw_out_text(
+			"  why: the filter records no lists (an older bloomwall built it, or its records are unreadable): a listed entry cannot be told from a false positive; 'bloomwall reload' records them\n");
+	} else if (hit && !listed && !added) {
+		out_name_false_positive(rn, &h, doubt, t->name);
+	} else {
+		bw_out_bool("false_positive", NULL, false);
+		if (!listed && !added)
+			bw_out_text("  why: no list entry covers it\n");
+	}
 	bw_out_close_object();
 }
 
@@ -239,7 +316,7 @@ void bw_why_out(const struct bw_why *w, int i, const struct bw_running *rn,
 	char arg[64];
 
 	if (w->t[i].is_name) {
-		out_name(w, i);
+		out_name(w, i, rn, rec);
 		return;
 	}
 	hit = bw_filter_lookup(rn->filter.mem, a, &region);

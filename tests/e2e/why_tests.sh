@@ -16,7 +16,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 WHY_TESTS="test_why_forms test_why_real_lists test_why_false_positive
-test_why_allow_add test_why_changed_missing test_why_image"
+test_why_allow_add test_why_changed_missing test_why_image test_why_names"
 
 # The lines under a query's answer for a false positive (user/why_out.c).
 WHY_FP='^  why: false positive of the Bloom filter \(region /32, estimated rate [0-9.e+-]+ %\): no list entry covers it$'
@@ -209,4 +209,44 @@ test_why_image()
 	bw 0 query "$BW_RX" --why 198.51.100.3
 	assert_line "$OUT" "  why: $a:2: 198.51.100.0/24" \
 		"--why reads the image's recorded list"
+}
+
+# Names: the list lines behind a blocked name (hosts, wildcard, adblock),
+# a name added at run time, and a name the filter blocks that no entry
+# covers, found among random names: a false positive, said so.
+test_why_names()
+{
+	local l h fp
+
+	l=$TMP_DIR/names.txt
+	h=$(list hosts.txt "0.0.0.0 ads.example.com tracker.example.net")
+	{
+		echo "*.doubleclick.test"
+		echo "||metrics.test^"
+		awk 'BEGIN { for (i = 0; i < 3000; i++) printf "n%d.block.test\n", i }'
+	} >"$l"
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --fpr 0.05 "$h" "$l"
+	bw 0 query "$BW_RX" --why ads.example.com x.y.doubleclick.test metrics.test
+	assert_line "$OUT" "  why: $h:1: 0.0.0.0 ads.example.com tracker.example.net [covers it: ads.example.com]" \
+		"the hosts line"
+	assert_grep "$OUT" "^  why: $l:1: \\*\\.doubleclick\\.test" "the wildcard line"
+	assert_grep "$OUT" "^  why: $l:2: \\|\\|metrics\\.test\\^" "the adblock line"
+	grep -q "false positive" "$OUT" && fail "a listed name called a false positive"
+	bw 0 add "$BW_RX" added.test
+	bw 0 query "$BW_RX" --why added.test
+	assert_line "$OUT" "  why: added at run time: added.test (bloomwall add; 'bloomwall remove' takes it out)" \
+		"the runtime add"
+	# shellcheck disable=SC2046 # one argument per name
+	bw 0 query "$BW_RX" $(awk 'BEGIN { srand(11); for (i = 0; i < 400; i++)
+		printf "r%d.other.test\n", int(rand() * 1000000) }')
+	fp=$(awk '$2 == "block" { print $1; exit }' "$OUT")
+	[ -n "$fp" ] || fail "no false positive among 400 names at 5 %"
+	bw 0 query "$BW_RX" --why "$fp"
+	assert_grep "$OUT" "^  why: false positive of the Bloom filter \\((exact|subtree) names, estimated rate [0-9.e-]+ % a key\\): no list entry covers it$" \
+		"said to be a false positive"
+	assert_line "$OUT" "  hint: to never block it: 'bloomwall allow $BW_RX $fp'" \
+		"what to do"
+	bw 0 query "$BW_RX" --json --why "$fp"
+	assert_eq "$(json "$OUT" 'd["names"][0]["why"]["false_positive"]')" true \
+		"JSON: a false positive"
 }
