@@ -15,6 +15,7 @@
 
 #include "bench.h"
 #include "bench_set.h"
+#include "bench_dns.h"
 #include "bench_extra.h"
 #include "bloomwall.h"
 #include "log.h"
@@ -25,13 +26,15 @@
 
 static struct bench_set sets[MAX_SETS];
 static int nsets;
+static struct dns_cfg dns_cfg;
 
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: bench [--quick] [--out FILE] [--mixed FILE] [--veth NSA:DEVA:NSB:DEVB]\n"
 		"             [--cpu N] [--trials N] [--stride N] [--parts tmsvc]\n"
-		"             [--sizes N[,N...]] [--sizes6 N[,N...]] [--bloom-only]\n"
+		"             [--sizes N[,N...]] [--sizes6 N[,N...]] [--dns-sizes N[,N...]]\n"
+		"             [--bloom-only]\n"
 		"parts: t table of random lists, 6 the same for IPv6, m mixed list,\n"
 		"       s build and swap, v veth, d DNS names,\n"
 		"       c one packet through the CLI's program (small, real lists, verify)\n");
@@ -71,6 +74,7 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 		{ "parts", required_argument, NULL, 'p' },
 		{ "sizes", required_argument, NULL, 'z' },
 		{ "sizes6", required_argument, NULL, '6' },
+		{ "dns-sizes", required_argument, NULL, 'D' },
 		{ "bloom-only", no_argument, NULL, 'b' },
 		{},
 	};
@@ -109,6 +113,10 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 			if (parse_sizes(optarg, cfg->sizes, &cfg->nsizes))
 				return -EINVAL;
 			break;
+		case 'D':
+			if (parse_sizes(optarg, dns_cfg.sizes, &dns_cfg.nsizes))
+				return -EINVAL;
+			break;
 		case '6':
 			if (parse_sizes(optarg, cfg->sizes6, &cfg->nsizes6))
 				return -EINVAL;
@@ -136,6 +144,11 @@ static void set_defaults(struct bench_cfg *cfg)
 		/* Quick: 1M only, the smaller of the two the issue asks for. */
 		cfg->nsizes6 = cfg->quick ? 1 : 2;
 		memcpy(cfg->sizes6, full6, cfg->nsizes6 * sizeof(__u64));
+	}
+	if (!dns_cfg.nsizes) {
+		dns_cfg.sizes[dns_cfg.nsizes++] = 10000;
+		if (!cfg->quick)
+			dns_cfg.sizes[dns_cfg.nsizes++] = 1000000;
 	}
 	if (!cfg->trials)
 		cfg->trials = cfg->quick ? 3 : 7;
@@ -226,6 +239,7 @@ static void print_all(FILE *f, const struct bench_cfg *cfg, int argc,
 	print_header(f, cfg, argc, argv);
 	for (i = 0; i < nsets; i++)
 		print_set(f, &sets[i], bw_row(&sets[i]));
+	print_dns(f);
 	print_extra(f);
 	print_prog_cost(f);
 	print_targets(f, sets, nsets);
@@ -260,6 +274,8 @@ int main(int argc, char **argv)
 		err = mixed_set(&cfg, &sets[nsets], cfg.mixed_path);
 	if (!err && sets[nsets].nrows)
 		nsets++;
+	if (!err && part(&cfg, 'd'))
+		err = bench_dns(&cfg, &dns_cfg);
 	if (!err && part(&cfg, 's'))
 		err = bench_build_swap(&cfg);
 	if (!err && cfg.veth && part(&cfg, 'v'))
