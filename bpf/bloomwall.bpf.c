@@ -14,7 +14,9 @@
  *
  * The unlisted path is the one that must be cheap: one block per target
  * length, then one per-CPU stats update. Everything a hit needs beyond that
- * (allowlist, verify mode) lives in confirm_hit().
+ * (allowlist, verify mode) lives in confirm_hit(). Domain names (dns.h,
+ * dns_answer.h) come after the address filter, only in a program loaded
+ * for a filter with names.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -73,6 +75,26 @@ struct {
 	__array(values, struct bw_exact_inner);
 } BW_MAP_EXACT SEC(".maps");
 
+/*
+ * The name allowlist: name keys (seed BW_NAME_ALLOW_SEED) that are never
+ * blocked, changed at run time by the CLI; consulted only after a name hit.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BW_ALLOW_MAX);
+	__type(key, __u64);
+	__type(value, __u8);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} BW_MAP_ALLOW_NAMES SEC(".maps");
+
+/* DNS counters, beside stats: every DNS packet also counts there once. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bw_dns_stats);
+} BW_MAP_DNS_STATS SEC(".maps");
+
 /* What happened to a packet; record_verdict() maps it to action + counter. */
 enum bw_verdict {
 	BW_VERDICT_PASS = 1, /* tested, not listed */
@@ -98,6 +120,21 @@ const volatile struct bw_hdr filter_hdr;
 
 /* What each region's hash and block index need, derived from filter_hdr. */
 const volatile struct bw_region_consts region_consts[BW_REGIONS];
+
+/*
+ * What the name regions need (bw_dns_consts_init of the filter's DNS
+ * block), also filled in by the CLI: all zero for a filter without names,
+ * and then the verifier removes the DNS code.
+ */
+const volatile struct bw_dns_consts dns_consts;
+
+/*
+ * Non-zero when the filter has names to test (BW_F_DNS and a name region
+ * that is not empty), worked out by the CLI with dns_consts: one constant
+ * read at the entry decides between the program's two copies, so that a
+ * filter without names pays one load for them and nothing else.
+ */
+const volatile __u32 dns_on;
 
 /*
  * The header this program was loaded for (its .rodata copy), or NULL if the
@@ -286,6 +323,24 @@ static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
 	return XDP_PASS;
 }
 
+#include "dns_answer.h"
+
+/*
+ * The DNS judgment after the address filter passed the packet with
+ * verdict v: a blocked query counts as dropped (answered or not), any
+ * other packet by v.
+ */
+static __always_inline int judge_names(struct xdp_md *ctx, __u32 family,
+				       enum bw_verdict v)
+{
+	int r = judge_dns(ctx, family);
+
+	if (r == DNS_PASS)
+		return record_verdict(v, family);
+	record_verdict(BW_VERDICT_DROP, family);
+	return r == DNS_TX ? XDP_TX : XDP_DROP;
+}
+
 /*
  * Source match, drop on a hit, no allowlist, no verify mode: the common
  * setup, where a hit needs no confirmation and the verdict no bookkeeping.
@@ -302,8 +357,10 @@ static __always_inline int plain_filter(const struct bw_hdr *hdr)
  * Everything after the parse, for one family: called with a constant, so
  * each family gets its own copy with the other family's code folded away.
  */
-static __always_inline int judge_packet(__u32 family, const struct bw_addr *src,
-					const struct bw_addr *dst)
+static __always_inline int judge_packet(struct xdp_md *ctx, __u32 family,
+					const struct bw_addr *src,
+					const struct bw_addr *dst,
+					const int names)
 {
 	const struct bw_hdr *hdr = loaded_header();
 	enum bw_verdict v;
@@ -314,23 +371,33 @@ static __always_inline int judge_packet(__u32 family, const struct bw_addr *src,
 	 * Every instruction on the listed path counts: cold, the CPU starts
 	 * the next packet's cache miss only once it fits in its window.
 	 */
-	if (plain_filter(hdr))
+	if (!names && plain_filter(hdr))
 		return record_verdict(lookup_addr(hdr, family, src->hi, src->lo)
 					      ? BW_VERDICT_DROP
 					      : BW_VERDICT_PASS,
 				      family);
-	v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
-	return record_verdict(v, family);
+	if (!names) {
+		v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
+		return record_verdict(v, family);
+	}
+	/* Names: the address filter first; a dropped address stays dropped. */
+	if (plain_filter(hdr))
+		v = lookup_addr(hdr, family, src->hi, src->lo)
+			    ? BW_VERDICT_DROP
+			    : BW_VERDICT_PASS;
+	else
+		v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
+	if (v == BW_VERDICT_DROP)
+		return record_verdict(v, family);
+	return judge_names(ctx, family, v);
 }
 
 /*
- * xdp.frags: libbpf loads it with BPF_F_XDP_HAS_FRAGS, so the kernel hands
- * it jumbo frames as several buffers (a veth or a driver refuses a program
- * without it above about 3.5 KB of MTU). The parse reads the linear part
- * and takes lengths from the whole frame.
+ * Parse and judge a frame. names is a constant: the program has one copy
+ * without the DNS code (the one a filter without names runs, instruction
+ * for instruction what it was before names existed) and one with it.
  */
-SEC("xdp.frags")
-int bloomwall_xdp(struct xdp_md *ctx)
+static __always_inline int xdp_judge(struct xdp_md *ctx, const int names)
 {
 	struct hdr_cursor c = {
 		.pos = (void *)(long)ctx->data,
@@ -346,17 +413,37 @@ int bloomwall_xdp(struct xdp_md *ctx)
 	if (proto == ETH_P_IP) {
 		if (parse_iphdr(&c, &src, &dst) == BW_PARSE_BAD)
 			return record_verdict(BW_VERDICT_MALFORMED, BW_V4);
-		return judge_packet(BW_V4, &src, &dst);
+		return judge_packet(ctx, BW_V4, &src, &dst, names);
 	}
 	if (proto == ETH_P_IPV6) {
 		if (parse_ip6hdr(&c, &src, &dst) == BW_PARSE_BAD)
 			return record_verdict(BW_VERDICT_MALFORMED, BW_V6);
-		return judge_packet(BW_V6, &src, &dst);
+		return judge_packet(ctx, BW_V6, &src, &dst, names);
 	}
 	/* ARP, LLDP, MPLS, a third VLAN tag ...: no address we can test. */
 	if (proto == BW_PARSE_BAD)
 		return record_verdict(BW_VERDICT_MALFORMED, BW_V4);
 	return record_verdict(BW_VERDICT_NOT_IP, BW_V4);
+}
+
+/* The copy with names, as a subprogram: out of the way of the other. */
+static __noinline int xdp_judge_names(struct xdp_md *ctx)
+{
+	return xdp_judge(ctx, 1);
+}
+
+/*
+ * xdp.frags: libbpf loads it with BPF_F_XDP_HAS_FRAGS, so the kernel hands
+ * it jumbo frames as several buffers (a veth or a driver refuses a program
+ * without it above about 3.5 KB of MTU). The parse reads the linear part
+ * and takes lengths from the whole frame.
+ */
+SEC("xdp.frags")
+int bloomwall_xdp(struct xdp_md *ctx)
+{
+	if (dns_on)
+		return xdp_judge_names(ctx);
+	return xdp_judge(ctx, 0);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

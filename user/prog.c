@@ -18,7 +18,8 @@
 
 void bw_maps_close(struct bw_maps *mp)
 {
-	int *fds[] = { &mp->stats, &mp->allow, &mp->exact };
+	int *fds[] = { &mp->stats, &mp->allow, &mp->exact, &mp->allow_names,
+		       &mp->dns_stats };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -33,6 +34,8 @@ void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
 	mp->stats = bpf_map__fd(skel->maps.stats);
 	mp->allow = bpf_map__fd(skel->maps.allow);
 	mp->exact = bpf_map__fd(skel->maps.exact);
+	mp->allow_names = bpf_map__fd(skel->maps.allow_names);
+	mp->dns_stats = bpf_map__fd(skel->maps.dns_stats);
 }
 
 static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
@@ -41,16 +44,21 @@ static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
 	struct {
 		struct bpf_map *map;
 		int fd;
+		bool optional; /* made anew when not given */
 	} r[] = {
-		{ skel->maps.blocks, m->fd },
-		{ skel->maps.stats, mp->stats },
-		{ skel->maps.allow, mp->allow },
-		{ skel->maps.exact, mp->exact },
+		{ skel->maps.blocks, m->fd, false },
+		{ skel->maps.stats, mp->stats, false },
+		{ skel->maps.allow, mp->allow, false },
+		{ skel->maps.exact, mp->exact, false },
+		{ skel->maps.allow_names, mp->allow_names, true },
+		{ skel->maps.dns_stats, mp->dns_stats, true },
 	};
 	size_t i;
 	int err;
 
 	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		if (r[i].fd < 0 && r[i].optional)
+			continue;
 		if (r[i].fd < 0)
 			return -EBADF;
 		err = bpf_map__reuse_fd(r[i].map, r[i].fd);
@@ -60,12 +68,61 @@ static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
 	return 0;
 }
 
+/* Block idx of filter m (its mapping or a map lookup). 0 or -errno. */
+static int read_block(const struct bw_filter_map *m, __u32 idx,
+		      struct bw_block *blk)
+{
+	if (m->mem && ((size_t)idx + 1) * BW_BLOCK_BYTES <= m->len) {
+		memcpy(blk, (const char *)m->mem + (size_t)idx * BW_BLOCK_BYTES,
+		       sizeof(*blk));
+		return 0;
+	}
+	return bpf_map_lookup_elem(m->fd, &idx, blk) ? -errno : 0;
+}
+
+/*
+ * dns_consts from the DNS block of a filter with BW_F_DNS, zeros without:
+ * a header that says names but has no DNS block in the map (or name
+ * regions past its end) is no filter to load.
+ */
+static int specialise_dns(struct bloomwall *skel, const struct bw_hdr *hdr,
+			  const struct bw_filter_map *m, __u32 nblocks)
+{
+	struct bw_dns_consts *dc =
+		(struct bw_dns_consts *)&skel->rodata->dns_consts;
+	struct bw_dns_hdr dns;
+	struct bw_block blk;
+	__u32 at = bw_dns_block(hdr);
+	int err;
+
+	skel->rodata->dns_on = 0;
+	if (!(hdr->flags & BW_F_DNS)) {
+		bw_dns_consts_init(hdr, NULL, dc);
+		return 0;
+	}
+	if (at >= nblocks)
+		return -EINVAL;
+	err = read_block(m, at, &blk);
+	if (err)
+		return err;
+	memcpy(&dns, &blk, sizeof(dns));
+	if (dns.magic != BW_DNS_MAGIC ||
+	    dns.region_end[BW_NAME_REGIONS - 1] > nblocks ||
+	    dns.action >= BW_DNS_ACTIONS)
+		return -EINVAL;
+	bw_dns_consts_init(hdr, &dns, dc);
+	skel->rodata->dns_on =
+		dc->nblocks[BW_NAME_EXACT] || dc->nblocks[BW_NAME_SUBTREE];
+	return 0;
+}
+
 int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 {
 	struct bw_hdr *dst = (struct bw_hdr *)&skel->rodata->filter_hdr;
 	struct bpf_map_info info = {};
-	__u32 key = 0, len = sizeof(info), r;
+	__u32 len = sizeof(info), r;
 	struct bw_block blk;
+	int err;
 
 	if (bpf_obj_get_info_by_fd(m->fd, &info, &len))
 		return -errno;
@@ -73,10 +130,9 @@ int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 	    info.value_size != BW_BLOCK_BYTES ||
 	    info.max_entries < BW_HDR_BLOCKS)
 		return -EINVAL;
-	if (m->mem)
-		memcpy(&blk, m->mem, sizeof(blk));
-	else if (bpf_map_lookup_elem(m->fd, &key, &blk))
-		return -errno;
+	err = read_block(m, 0, &blk);
+	if (err)
+		return err;
 	memcpy(dst, &blk, sizeof(*dst));
 	/*
 	 * The program would load and pass everything; refuse it, so that a
@@ -88,7 +144,7 @@ int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 		bw_region_consts_init(dst, r,
 				      (struct bw_region_consts *)&skel->rodata
 					      ->region_consts[r]);
-	return 0;
+	return specialise_dns(skel, dst, m, info.max_entries);
 }
 
 /* The map ids of a loaded program (at most max). Their number, or -errno. */
@@ -140,16 +196,25 @@ int bw_prog_maps(int prog_fd, struct bw_maps *mp)
 	struct {
 		int *fd;
 		const char *name;
+		bool optional; /* not in bloomwall 0.2's program */
 	} want[] = {
-		{ &mp->stats, bw_textify(BW_MAP_STATS) },
-		{ &mp->allow, bw_textify(BW_MAP_ALLOW) },
-		{ &mp->exact, bw_textify(BW_MAP_EXACT) },
+		{ &mp->stats, bw_textify(BW_MAP_STATS), false },
+		{ &mp->allow, bw_textify(BW_MAP_ALLOW), false },
+		{ &mp->exact, bw_textify(BW_MAP_EXACT), false },
+		{ &mp->allow_names, bw_textify(BW_MAP_ALLOW_NAMES), true },
+		{ &mp->dns_stats, bw_textify(BW_MAP_DNS_STATS), true },
 	};
 	struct bpf_map_info mi;
 	size_t i;
 
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		*want[i].fd = -1;
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		*want[i].fd = prog_map(prog_fd, want[i].name, 0, &mi);
+		if (*want[i].fd == -ENOENT && want[i].optional) {
+			*want[i].fd = -1;
+			continue;
+		}
 		if (*want[i].fd < 0) {
 			int err = *want[i].fd;
 

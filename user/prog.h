@@ -21,16 +21,23 @@
 
 #include "filter_map.h"
 
-/* The maps of a program besides its filter, as fds. */
+/*
+ * The maps of a program besides its filter, as fds. allow_names and
+ * dns_stats came with format 3: a program of bloomwall 0.2 has none (-1
+ * here), and a program loaded without them gets new ones.
+ */
 struct bw_maps {
 	int stats;
 	int allow;
 	int exact; /* the exact tries' outer map */
+	int allow_names;
+	int dns_stats;
 };
 
-#define BW_MAPS_INIT                                  \
-	{                                             \
-		.stats = -1, .allow = -1, .exact = -1 \
+#define BW_MAPS_INIT                                                      \
+	{                                                                 \
+		.stats = -1, .allow = -1, .exact = -1, .allow_names = -1, \
+		.dns_stats = -1                                           \
 	}
 
 void bw_maps_close(struct bw_maps *mp);
@@ -42,9 +49,11 @@ void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp);
 
 /*
  * Gives an opened, not yet loaded skeleton filter m's header as its
- * constants (filter_hdr and region_consts in .rodata): the program is made
- * for one filter, and must be loaded again when the header changes.
- * -EINVAL for a map that holds no valid filter.
+ * constants (filter_hdr, region_consts and dns_consts in .rodata): the
+ * program is made for one filter, and must be loaded again when the header
+ * or the DNS block changes (the name allowlist's flag too). -EINVAL for a
+ * map that holds no valid filter, or whose header says BW_F_DNS without a
+ * DNS block in the map.
  */
 int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m);
 
@@ -57,13 +66,17 @@ int bw_prog_header(int prog_fd, struct bw_hdr *hdr);
 
 /*
  * Loads the XDP program for filter m, sharing mp's maps: its fd (the
- * verifier's log goes to libbpf's print callback).
+ * verifier's log goes to libbpf's print callback). stats, allow and exact
+ * must be given; allow_names and dns_stats are made anew when -1 (find
+ * them with bw_prog_maps on the new program to pin them).
  */
 int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m);
 
 /*
  * The maps of a loaded bloomwall program, found by name among its map_ids
- * (new fds). -ENOENT when one is missing: not a bloomwall program.
+ * (new fds). -ENOENT when stats, allow or exact is missing: not a
+ * bloomwall program. allow_names and dns_stats are -1 when the program
+ * has none (bloomwall 0.2's).
  */
 int bw_prog_maps(int prog_fd, struct bw_maps *mp);
 

@@ -31,19 +31,54 @@ _Static_assert(sizeof(bw_stats_fields) / sizeof(bw_stats_fields[0]) *
 const size_t bw_stats_nfields =
 	sizeof(bw_stats_fields) / sizeof(bw_stats_fields[0]);
 
-int bw_stats_read(int fd, struct bw_stats *sum)
+#define DNS_FIELD(f)                                 \
+	{                                            \
+#f, offsetof(struct bw_dns_stats, f) \
+	}
+#define DNS_BLOCKED(name, a)                                              \
+	{                                                                 \
+		"blocked_" name, offsetof(struct bw_dns_stats, blocked) + \
+					 (a) * sizeof(__u64)              \
+	}
+
+const struct bw_stats_field bw_dns_stats_fields[] = {
+	DNS_FIELD(queries),
+	DNS_BLOCKED("null", BW_DNS_NULL),
+	DNS_BLOCKED("nxdomain", BW_DNS_NXDOMAIN),
+	DNS_BLOCKED("refused", BW_DNS_REFUSED),
+	DNS_BLOCKED("drop", BW_DNS_DROP),
+	DNS_FIELD(allowed),
+	DNS_FIELD(monitored),
+	DNS_FIELD(malformed),
+	DNS_FIELD(not_query),
+	DNS_FIELD(answer_failed),
+};
+
+_Static_assert(sizeof(bw_dns_stats_fields) / sizeof(bw_dns_stats_fields[0]) *
+			       sizeof(__u64) ==
+		       sizeof(struct bw_dns_stats),
+	       "bw_dns_stats_fields does not list every counter");
+_Static_assert(BW_DNS_ACTIONS == 4, "one blocked_ field per action");
+
+const size_t bw_dns_stats_nfields =
+	sizeof(bw_dns_stats_fields) / sizeof(bw_dns_stats_fields[0]);
+
+/*
+ * Sums a per-CPU array map's slot 0, a value of size bytes (whole __u64
+ * counters: per-CPU values come rounded up to 8 bytes, so they are packed).
+ */
+static int percpu_sum(int fd, void *sum, size_t size)
 {
 	int ncpus = libbpf_num_possible_cpus();
-	struct bw_stats *v;
+	__u64 *v, *out = sum;
+	size_t words = size / sizeof(__u64), w;
 	__u32 key = 0;
-	size_t f;
 	int cpu, err = 0;
 
-	memset(sum, 0, sizeof(*sum));
+	memset(sum, 0, size);
 	if (ncpus < 0)
 		return ncpus;
-	/* Per-CPU values come rounded up to 8 bytes; bw_stats is all __u64. */
-	v = calloc(ncpus, sizeof(*v));
+	v = calloc(ncpus, size);
 	if (!v)
 		return -ENOMEM;
 	if (bpf_map_lookup_elem(fd, &key, v)) {
@@ -51,10 +86,19 @@ int bw_stats_read(int fd, struct bw_stats *sum)
 		goto out;
 	}
 	for (cpu = 0; cpu < ncpus; cpu++)
-		for (f = 0; f < bw_stats_nfields; f++)
-			*(__u64 *)((char *)sum + bw_stats_fields[f].off) +=
-				bw_stats_get(&v[cpu], &bw_stats_fields[f]);
+		for (w = 0; w < words; w++)
+			out[w] += v[(size_t)cpu * words + w];
 out:
 	free(v);
 	return err;
+}
+
+int bw_stats_read(int fd, struct bw_stats *sum)
+{
+	return percpu_sum(fd, sum, sizeof(*sum));
+}
+
+int bw_dns_stats_read(int fd, struct bw_dns_stats *sum)
+{
+	return percpu_sum(fd, sum, sizeof(*sum));
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The data path's per-CPU counters (struct bw_stats), summed over CPUs: the
- * same numbers as `bpftool map dump pinned BW_PIN_ROOT/IFACE/stats` adds up.
+ * The data path's per-CPU counters (struct bw_stats, and struct
+ * bw_dns_stats for DNS), summed over CPUs: the same numbers as `bpftool
+ * map dump pinned BW_PIN_ROOT/IFACE/stats` adds up.
  */
 #ifndef __BW_STATS_H
 #define __BW_STATS_H
@@ -32,6 +33,34 @@ static inline __u64 bw_stats_get(const struct bw_stats *s,
 				 const struct bw_stats_field *f)
 {
 	return *(const __u64 *)((const char *)s + f->off);
+}
+
+/*
+ * The DNS counters (map dns_stats), named as `status` shows them: the
+ * array blocked[] is one field per action (blocked_null, blocked_nxdomain,
+ * blocked_refused, blocked_drop). bw_stats_get() reads them too.
+ */
+extern const struct bw_stats_field bw_dns_stats_fields[];
+extern const size_t bw_dns_stats_nfields;
+
+/* Sums the per-CPU values of the dns_stats map fd into *sum. 0 or -errno. */
+int bw_dns_stats_read(int fd, struct bw_dns_stats *sum);
+
+static inline __u64 bw_dns_stats_get(const struct bw_dns_stats *s,
+				     const struct bw_stats_field *f)
+{
+	return *(const __u64 *)((const char *)s + f->off);
+}
+
+/* Blocked queries of every action: what never reached the resolver. */
+static inline __u64 bw_dns_stats_blocked(const struct bw_dns_stats *s)
+{
+	__u64 n = 0;
+	int a;
+
+	for (a = 0; a < BW_DNS_ACTIONS; a++)
+		n += s->blocked[a];
+	return n;
 }
 
 #endif /* __BW_STATS_H */

@@ -75,6 +75,9 @@ enum bw_outcome {
 
 const char *bw_outcome_str(enum bw_outcome o);
 
+/* The counters an outcome moves: +1 in passed or a dropped_*, and its reason. */
+void bw_outcome_delta(enum bw_outcome o, struct bw_stats *d);
+
 /*
  * Runs the frame once and asserts its action and that the counters moved
  * by exactly the outcome's delta (+1 in passed or a dropped_*, and in the

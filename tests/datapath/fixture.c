@@ -146,7 +146,7 @@ const char *bw_outcome_str(enum bw_outcome o)
 	return o < sizeof(names) / sizeof(names[0]) ? names[o] : "?";
 }
 
-static void outcome_delta(enum bw_outcome o, struct bw_stats *d)
+void bw_outcome_delta(enum bw_outcome o, struct bw_stats *d)
 {
 	memset(d, 0, sizeof(*d));
 	if (o == BW_OUT_DROP_V4) {
@@ -182,7 +182,7 @@ bool bw_dp_expect(struct bw_dp *dp, const char *name, const void *pkt,
 		return false;
 	if (!ASSERT_OK(bw_dp_stats(dp, &after), "stats after"))
 		return false;
-	outcome_delta(want, &d);
+	bw_outcome_delta(want, &d);
 	snprintf(what, sizeof(what), "%s (len %zu): retval", name, len);
 	ASSERT_EQ(retval,
 		  want == BW_OUT_DROP_V4 || want == BW_OUT_DROP_V6 ? XDP_DROP
