@@ -36,13 +36,14 @@ size_t dns_name(unsigned int L, __u64 i, char *out);
 
 /*
  * bloomwall's filter for the n list names, as format 3 lays it out: the
- * header, the info block, the DNS block (action drop), one name region
+ * header, the info block, the DNS block (action: enum bw_dns_action), one
+ * name region
  * (subtree entries, or exact ones) sized with bw_size_region at the
  * default rate, as the builder sizes it for a list of one kind. No address
  * regions. r gets memlock, kernel memory growth and build time.
  */
-int dns_make_filter(__u64 n, bool subtree, struct bw_filter_map *fm,
-		    struct bench_row *r);
+int dns_make_filter(__u64 n, bool subtree, __u8 action,
+		    struct bw_filter_map *fm, struct bench_row *r);
 
 /* dnsdist's hash map of the n names (key DNS_KEY_LEN bytes): an fd. */
 int dns_make_hash(__u64 n, struct bench_row *r);
@@ -79,6 +80,10 @@ struct dns_cfg {
 };
 
 int bench_dns(const struct bench_cfg *cfg, const struct dns_cfg *dc);
+
+/* dns_serve.c: the end-to-end run's pieces (tests/bench/dnsperf.sh). */
+int dns_print_names(__u64 n);
+int dns_serve(const char *spec, __u64 n);
 void print_dns(FILE *f);
 void print_dns_targets(FILE *f);
 

@@ -400,8 +400,12 @@ static int dns_size(const struct bench_cfg *cfg, __u64 n)
 		(unsigned long long)n);
 	x.hash_fd = dns_make_hash(n, &cost[0]);
 	err = x.hash_fd < 0 ? x.hash_fd : 0;
-	err = err ?: dns_make_filter(n, true, &x.filt[F_SUB], &cost[1]);
-	err = err ?: dns_make_filter(n, false, &x.filt[F_EXACT], &cost[2]);
+	err = err
+		      ?: dns_make_filter(n, true, BW_DNS_DROP, &x.filt[F_SUB],
+					 &cost[1]);
+	err = err
+		      ?: dns_make_filter(n, false, BW_DNS_DROP,
+					 &x.filt[F_EXACT], &cost[2]);
 	err = err ?: load_skel(&x) ?: load_bloomwall(&x);
 	for (li = 0; li < DNS_LABEL_COUNTS && !err; li++) {
 		struct dns_set *s = &dns_sets[dns_nsets++];

@@ -70,7 +70,8 @@ static struct bw_block *block_at(void *mem, __u32 idx)
 }
 
 /* Header, info and DNS block of a filter with one name region of nb blocks. */
-static void lay_out(void *mem, __u64 n, bool subtree, __u32 nb, __u8 probes)
+static void lay_out(void *mem, __u64 n, bool subtree, __u32 nb, __u8 probes,
+		    __u8 action)
 {
 	struct bw_hdr *hdr = mem;
 	struct bw_info *info = (struct bw_info *)block_at(mem, 1);
@@ -91,7 +92,7 @@ static void lay_out(void *mem, __u64 n, bool subtree, __u32 nb, __u8 probes)
 	info->source_entries = n;
 	bw_info_set_fpr(info, fpr);
 	dns->magic = BW_DNS_MAGIC;
-	dns->action = BW_DNS_DROP;
+	dns->action = action;
 	dns->ttl = 60;
 	dns->probes[BW_NAME_EXACT] = dns->probes[BW_NAME_SUBTREE] = probes;
 	/* The DNS block is block 2; the regions follow it, exact first. */
@@ -113,8 +114,8 @@ static __u64 entry_key(const char *name, size_t len, bool subtree)
 	return subtree ? keys[n - 1] : bw_name_key_exact(keys[n - 1]);
 }
 
-int dns_make_filter(__u64 n, bool subtree, struct bw_filter_map *fm,
-		    struct bench_row *r)
+int dns_make_filter(__u64 n, bool subtree, __u8 action,
+		    struct bw_filter_map *fm, struct bench_row *r)
 {
 	const struct bw_dns_hdr *dns;
 	struct bw_dns_consts dc;
@@ -132,7 +133,7 @@ int dns_make_filter(__u64 n, bool subtree, struct bw_filter_map *fm,
 		err = bw_filter_create(BW_HDR_BLOCKS + 1 + nb, fm);
 	if (err)
 		return err;
-	lay_out(fm->mem, n, subtree, nb, probes);
+	lay_out(fm->mem, n, subtree, nb, probes, action);
 	dns = (const struct bw_dns_hdr *)block_at(fm->mem, 2);
 	bw_dns_consts_init(fm->mem, dns, &dc);
 	for (i = 0; i < n; i++) {

@@ -34,7 +34,7 @@ static void usage(void)
 		"usage: bench [--quick] [--out FILE] [--mixed FILE] [--veth NSA:DEVA:NSB:DEVB]\n"
 		"             [--cpu N] [--trials N] [--stride N] [--parts tmsvc]\n"
 		"             [--sizes N[,N...]] [--sizes6 N[,N...]] [--dns-sizes N[,N...]]\n"
-		"             [--bloom-only]\n"
+		"             [--bloom-only] | --print-names N | --dns-serve NSA:DEVA:NSB:DEVB,N\n"
 		"parts: t table of random lists, 6 the same for IPv6, m mixed list,\n"
 		"       s build and swap, v veth, d DNS names,\n"
 		"       c one packet through the CLI's program (small, real lists, verify)\n");
@@ -75,6 +75,8 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 		{ "sizes", required_argument, NULL, 'z' },
 		{ "sizes6", required_argument, NULL, '6' },
 		{ "dns-sizes", required_argument, NULL, 'D' },
+		{ "print-names", required_argument, NULL, 'P' },
+		{ "dns-serve", required_argument, NULL, 'S' },
 		{ "bloom-only", no_argument, NULL, 'b' },
 		{},
 	};
@@ -113,6 +115,21 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 			if (parse_sizes(optarg, cfg->sizes, &cfg->nsizes))
 				return -EINVAL;
 			break;
+		case 'P':
+			exit(dns_print_names(strtoull(optarg, NULL, 10)) ? 1
+									 : 0);
+		case 'S': {
+			const char *c = strrchr(optarg, ',');
+			int err;
+
+			if (!c)
+				return -EINVAL;
+			err = dns_serve(optarg, strtoull(c + 1, NULL, 10));
+			if (err)
+				fprintf(stderr, "bench: --dns-serve: %s\n",
+					strerror(-err));
+			exit(err ? 1 : 0);
+		}
 		case 'D':
 			if (parse_sizes(optarg, dns_cfg.sizes, &dns_cfg.nsizes))
 				return -EINVAL;
