@@ -81,6 +81,15 @@ struct dns_cfg {
 
 int bench_dns(const struct bench_cfg *cfg, const struct dns_cfg *dc);
 
+#define DNS_FRAME_MAX 256
+
+/* A query frame (IPv4, UDP 40000 -> 53, RD, A IN) for a wire name: its length. */
+__u32 dns_query_frame(__u8 *frame, const __u8 *wire, __u32 wl);
+
+/* dns_flood.c: DNS answers per second on a veth pair, one core. */
+int bench_dns_flood(const struct bench_cfg *cfg);
+void print_dns_flood(FILE *f);
+
 /* dns_serve.c: the end-to-end run's pieces (tests/bench/dnsperf.sh). */
 int dns_print_names(__u64 n);
 int dns_serve(const char *spec, __u64 n);

@@ -34,7 +34,7 @@
 
 #define WARMUP (1U << 16)
 #define QNAME_OFF (14 + 20 + 8 + 12)
-#define FRAME_MAX 256
+#define FRAME_MAX DNS_FRAME_MAX
 
 struct dns_set dns_sets[DNS_SETS];
 int dns_nsets;
@@ -80,30 +80,38 @@ static __u32 query_wire(const struct dns_set *s, int blocked, __u32 i,
 	return (__u32)bw_name_to_wire(name, len, wire);
 }
 
-/* A query frame: IPv4, UDP 40000 -> 53, id 0x1234, RD, A IN. */
+/* The set's query frame, with its first allowed name. */
 static void build_query(struct dns_ctx *x, const struct dns_set *s)
 {
-	struct ethhdr *eth = (void *)x->frame;
-	struct iphdr *ip = (void *)(eth + 1);
-	struct udphdr *udp = (void *)(ip + 1);
-	__u8 *dns = (__u8 *)(udp + 1), wire[BW_WIRE_MAX];
+	__u8 wire[BW_WIRE_MAX];
 	__u32 wl = query_wire(s, 0, 0, wire);
 
-	memset(x->frame, 0, sizeof(x->frame));
+	x->frame_len = dns_query_frame(x->frame, wire, wl);
+	x->wire_len = wl;
+}
+
+__u32 dns_query_frame(__u8 *frame, const __u8 *wire, __u32 wl)
+{
+	struct ethhdr *eth = (void *)frame;
+	struct iphdr *ip = (void *)(eth + 1);
+	struct udphdr *udp = (void *)(ip + 1);
+	__u8 *dns = (__u8 *)(udp + 1);
+	__u32 frame_len = QNAME_OFF + wl + 4;
+
+	memset(frame, 0, DNS_FRAME_MAX);
 	memcpy(eth->h_dest, "\x02\x00\x00\x00\x00\x02", ETH_ALEN);
 	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
 	eth->h_proto = htons(ETH_P_IP);
-	x->frame_len = QNAME_OFF + wl + 4;
 	ip->version = 4;
 	ip->ihl = 5;
 	ip->ttl = 64;
 	ip->protocol = IPPROTO_UDP;
-	ip->tot_len = htons(x->frame_len - sizeof(*eth));
+	ip->tot_len = htons(frame_len - sizeof(*eth));
 	inet_pton(AF_INET, "192.0.2.10", &ip->saddr);
 	inet_pton(AF_INET, "192.0.2.53", &ip->daddr);
 	udp->source = htons(40000);
 	udp->dest = htons(53);
-	udp->len = htons(x->frame_len - sizeof(*eth) - sizeof(*ip));
+	udp->len = htons(frame_len - sizeof(*eth) - sizeof(*ip));
 	dns[0] = 0x12;
 	dns[1] = 0x34;
 	dns[2] = 0x01; /* RD */
@@ -111,7 +119,7 @@ static void build_query(struct dns_ctx *x, const struct dns_set *s)
 	memcpy(dns + 12, wire, wl);
 	dns[12 + wl + 1] = 1; /* QTYPE A */
 	dns[12 + wl + 3] = 1; /* QCLASS IN */
-	x->wire_len = wl;
+	return frame_len;
 }
 
 static int run_frame(int fd, const __u8 *frame, __u32 len, __u32 repeat,

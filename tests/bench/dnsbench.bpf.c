@@ -124,6 +124,8 @@ const volatile struct bw_dns_consts consts_b;
 __u32 ctr;
 __u32 mask;
 __u32 name_len; /* wire bytes of every name of this run */
+/* dns_sender: the query's headers, written again before every name. */
+__u8 hdr_tmpl[QNAME_OFF];
 
 SEC("xdp.frags")
 int dns_harness(struct xdp_md *ctx)
@@ -138,6 +140,34 @@ int dns_harness(struct xdp_md *ctx)
 		return XDP_ABORTED;
 	bpf_tail_call(ctx, &dns_target, 0);
 	return XDP_ABORTED;
+}
+
+/*
+ * Live-frames sender for the veth flood: the query's headers and the next
+ * name (with QTYPE and QCLASS: name_len covers them), back out the link.
+ * The headers are written anew because the kernel recycles the pages of
+ * live frames without resetting their bytes, and an answer rewrote them.
+ */
+SEC("xdp")
+int dns_sender(struct xdp_md *ctx)
+{
+	__u32 i = ctr++ & mask, len = name_len;
+	struct name_slot *n;
+
+	n = bpf_map_lookup_elem(&names, &i);
+	if (!n || !len || len > NAME_SLOT)
+		return XDP_ABORTED;
+	if (bpf_xdp_store_bytes(ctx, 0, hdr_tmpl, QNAME_OFF) ||
+	    bpf_xdp_store_bytes(ctx, QNAME_OFF, n->b, len))
+		return XDP_ABORTED;
+	return XDP_TX;
+}
+
+/* The veth flood's floor: every query sent straight back, unchanged. */
+SEC("xdp")
+int dns_reflect(struct xdp_md *ctx)
+{
+	return XDP_TX;
 }
 
 SEC("xdp.frags")

@@ -36,7 +36,7 @@ static void usage(void)
 		"             [--sizes N[,N...]] [--sizes6 N[,N...]] [--dns-sizes N[,N...]]\n"
 		"             [--bloom-only] | --print-names N | --dns-serve NSA:DEVA:NSB:DEVB,N\n"
 		"parts: t table of random lists, 6 the same for IPv6, m mixed list,\n"
-		"       s build and swap, v veth, d DNS names,\n"
+		"       s build and swap, v veth, d DNS names, a DNS answers on the veth,\n"
 		"       c one packet through the CLI's program (small, real lists, verify)\n");
 }
 
@@ -258,6 +258,7 @@ static void print_all(FILE *f, const struct bench_cfg *cfg, int argc,
 		print_set(f, &sets[i], bw_row(&sets[i]));
 	print_dns(f);
 	print_extra(f);
+	print_dns_flood(f);
 	print_prog_cost(f);
 	print_targets(f, sets, nsets);
 }
@@ -297,6 +298,8 @@ int main(int argc, char **argv)
 		err = bench_build_swap(&cfg);
 	if (!err && cfg.veth && part(&cfg, 'v'))
 		err = bench_veth(&cfg);
+	if (!err && cfg.veth && part(&cfg, 'a'))
+		err = bench_dns_flood(&cfg);
 	if (!err && part(&cfg, 'c'))
 		err = bench_prog_cost(&cfg);
 	print_all(stdout, &cfg, argc, argv);

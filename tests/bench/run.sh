@@ -9,7 +9,8 @@
 # picks the random list sizes; --bloom-only skips the exact structures (a
 # one-minute A/B of bloomwall against the bare lookup); --parts tmsvc picks
 # the parts (t table, 6 IPv6 table, m mixed list, d DNS names, s build and
-# swap, v veth, c one packet through the CLI's program); --trials N.
+# swap, v veth, a DNS answers on the veth, c one packet through the CLI's
+# program); --trials N.
 # Then, unless BENCH_E2E=0, the end-to-end DNS run (dnsperf.sh: dnsperf
 # against unbound, and against bloomwall in front of it), appended to the
 # results.
