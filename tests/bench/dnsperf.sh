@@ -105,7 +105,7 @@ perf() {
 	awk '/Queries per second:/ { q = $4 }
 	     /Queries completed:/ { c = $3 }
 	     /REFUSED/ { for (i = 1; i <= NF; i++) if ($i ~ /REFUSED/) r = $(i + 1) }
-	     END { printf "%s %s %s\n", q, c, r }' <<<"$out"
+	     END { printf "%.0f %s %s\n", q, c, r }' <<<"$out"
 }
 
 read -r u_qps u_done u_ref < <(perf)
@@ -113,6 +113,9 @@ read -r u_qps u_done u_ref < <(perf)
 "$bin" --dns-serve "$nsa:$deva:$nsb:$devb,$names" || exit 1
 read -r b_qps b_done b_ref < <(perf)
 ratio=$(awk -v a="$b_qps" -v b="$u_qps" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+# bloomwall's own rate without a client in the way: the harness's veth
+# flood (part a), if it ran, in the same results file.
+flood=$(awk -F'|' '/^\| bloomwall \(lookup, REFUSED answer/ { split($6, m, " "); print m[1] * 1000000 }' "$results")
 
 {
 	echo "### End to end: blocked queries answered per second (dnsperf)"
@@ -125,5 +128,9 @@ ratio=$(awk -v a="$b_qps" -v b="$u_qps" 'BEGIN { if (b > 0) printf "%.2f", a / b
 	echo "$names listed names (the bench list), every query a listed name, $secs s per run; dnsperf -c 1 -T 1 -q 500 on CPU 0 in namespace A,"
 	echo "unbound on 10.78.0.2 in namespace B (veth), bloomwall native XDP on its veth."
 	echo "bloomwall's answers are built on CPU 0, in dnsperf's own send path: the rate is dnsperf's, one thread sending and receiving."
+	if [ -n "$flood" ] && [ "$u_qps" -gt 0 ] 2>/dev/null; then
+		awk -v f="$flood" -v u="$u_qps" 'BEGIN {
+			printf "Without the client: bloomwall answers %.0f queries/s on one core in the veth flood above (sender included), %.1fx unbound'"'"'s rate here.\n", f, f / u }'
+	fi
 	echo
 } | tee -a "$results"
