@@ -45,10 +45,11 @@ static void print_row(FILE *f, const struct bench_row *r,
 	for (sc = 0; sc < SC_N; sc++)
 		fprintf(f, " %.0f (%.0f) |", r->med[sc], r->min[sc]);
 	fprintf(f, " %s | %s | %s | %s | %s |", ml, me, per, fpr, load);
-	for (sc = 0; sc < SC_N; sc++)
+	for (sc = 0; sc < SC_N && r != ref; sc++)
 		fprintf(f, "%s%.2f", sc ? " / " : " ",
-			r == ref || !ref->med[sc] ? 0
-						  : r->med[sc] / ref->med[sc]);
+			ref->med[sc] ? r->med[sc] / ref->med[sc] : 0);
+	if (r == ref)
+		fprintf(f, " -");
 	if (r->check == CK_NONE)
 		fprintf(f, " | - |\n");
 	else if (r->wrong)
