@@ -45,7 +45,6 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 ina() { nsenter --net="/var/run/netns/$nsa" "$@"; }
-inb() { nsenter --net="/var/run/netns/$nsb" "$@"; }
 
 if ! { ip netns add "$nsa" && ip netns add "$nsb" &&
 	ip -n "$nsa" link add "$deva" type veth peer name "$devb" netns "$nsb" &&
@@ -80,7 +79,10 @@ EOF
 	sed 's/.*/\tlocal-zone: "&." always_refuse/' "$tmp/names"
 	printf 'remote-control:\n\tcontrol-enable: no\n'
 } >"$tmp/unbound.conf"
-inb taskset -c 1 unbound -c "$tmp/unbound.conf" >"$tmp/unbound.out" 2>&1 &
+# Not through a function: $! must be unbound itself (nsenter and taskset exec it),
+# not a subshell running a function, or the cleanup would leave it running.
+nsenter --net="/var/run/netns/$nsb" taskset -c 1 \
+	unbound -c "$tmp/unbound.conf" >"$tmp/unbound.out" 2>&1 &
 ub_pid=$!
 first=$(head -1 "$tmp/names")
 for ((n = 0; n < 600; n++)); do
