@@ -95,6 +95,49 @@ struct {
 /* The bare lookup's filter header and region 0's constants, set before load. */
 const volatile struct bw_hdr bare_hdr;
 const volatile struct bw_region_consts bare_rc;
+/* The same for the IPv6 bare lookup: region BW_V6 * BW_MAX_LENGTHS. */
+const volatile struct bw_region_consts bare_rc6;
+
+/* IPv6 sources, 16 bytes each as they sit in the frame (bench6.c fills it). */
+struct bench_in6 {
+	__u64 w[2];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BENCH_SRCS_MAX);
+	__type(key, __u32);
+	__type(value, struct bench_in6);
+	__uint(map_flags, BPF_F_MMAPABLE);
+} srcs6 SEC(".maps");
+
+/* The IPv6 twins of the structures above, keyed by the source address. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, struct bench_in6);
+	__type(value, __u8);
+} hash_v6 SEC(".maps");
+
+struct lpm_v6_key {
+	__u32 prefixlen;
+	__u8 addr[16];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 1);
+	__type(key, struct lpm_v6_key);
+	__type(value, __u8);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} lpm_v6 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_BLOOM_FILTER);
+	__uint(max_entries, 1);
+	__type(value, struct bench_in6);
+	__uint(map_extra, 7);
+} bloom_v6 SEC(".maps");
 
 /* Harness state, set from userspace through the skeleton's bss. */
 __u32 ctr;
@@ -139,6 +182,64 @@ static __always_inline int rewrite_src(struct xdp_md *ctx)
 		return -1;
 	iph->saddr = (__u32)*addr;
 	return 0;
+}
+
+/* The frame's IPv6 header, or NULL: the same parse bloomwall does. */
+static __always_inline struct ipv6hdr *parse_v6(struct xdp_md *ctx)
+{
+	struct hdr_cursor c = {
+		.pos = (void *)(long)ctx->data,
+		.end = (void *)(long)ctx->data_end,
+		.ctx = ctx,
+	};
+	struct ipv6hdr *ip6;
+	struct bw_addr s, d;
+	int proto;
+
+	proto = parse_ethhdr(&c);
+	if (proto != BW_PARSE_BAD)
+		proto = parse_vlans(&c, proto);
+	if (proto != ETH_P_IPV6)
+		return NULL;
+	ip6 = c.pos;
+	if (parse_ip6hdr(&c, &s, &d) == BW_PARSE_BAD)
+		return NULL;
+	return ip6;
+}
+
+/* The IPv6 harness: the next source of srcs6 into the frame. */
+static __always_inline int rewrite_src6(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct ipv6hdr *ip6 = data + sizeof(struct ethhdr);
+	__u32 i = ctr++ & mask;
+	struct bench_in6 *a;
+
+	if ((void *)(ip6 + 1) > end)
+		return -1;
+	a = bpf_map_lookup_elem(&srcs6, &i);
+	if (!a)
+		return -1;
+	__builtin_memcpy(&ip6->saddr, a, sizeof(*a));
+	return 0;
+}
+
+SEC("xdp.frags")
+int harness6(struct xdp_md *ctx)
+{
+	if (rewrite_src6(ctx))
+		return XDP_ABORTED;
+	bpf_tail_call(ctx, &target, 0);
+	return XDP_ABORTED;
+}
+
+SEC("xdp")
+int sender6(struct xdp_md *ctx)
+{
+	if (rewrite_src6(ctx))
+		return XDP_ABORTED;
+	return XDP_TX;
 }
 
 SEC("xdp.frags")
@@ -244,6 +345,79 @@ int bare_bloom(struct xdp_md *ctx)
 	idx = rc->start + bw_block_index(h, rc->nblocks);
 	blk = bpf_map_lookup_elem(&bare_blocks, &idx);
 	if (blk && bw_block_test(blk, h, hdr->probes[0]))
+		return XDP_DROP;
+	return XDP_PASS;
+}
+
+/* The IPv6 parse floor: bloomwall's own parsing, then pass. */
+SEC("xdp.frags")
+int xdp_parse6(struct xdp_md *ctx)
+{
+	struct ipv6hdr *ip6 = parse_v6(ctx);
+
+	if (ip6 && ip6->saddr.in6_u.u6_addr32[0] == 0xffffffff)
+		return XDP_DROP;
+	return XDP_PASS;
+}
+
+SEC("xdp.frags")
+int hash6_lookup(struct xdp_md *ctx)
+{
+	struct ipv6hdr *ip6 = parse_v6(ctx);
+	struct bench_in6 key;
+
+	if (!ip6)
+		return XDP_PASS;
+	__builtin_memcpy(&key, &ip6->saddr, sizeof(key));
+	return bpf_map_lookup_elem(&hash_v6, &key) ? XDP_DROP : XDP_PASS;
+}
+
+SEC("xdp.frags")
+int lpm6_lookup(struct xdp_md *ctx)
+{
+	struct ipv6hdr *ip6 = parse_v6(ctx);
+	struct lpm_v6_key key = { .prefixlen = 128 };
+
+	if (!ip6)
+		return XDP_PASS;
+	__builtin_memcpy(key.addr, &ip6->saddr, sizeof(key.addr));
+	return bpf_map_lookup_elem(&lpm_v6, &key) ? XDP_DROP : XDP_PASS;
+}
+
+SEC("xdp.frags")
+int bloom6_lookup(struct xdp_md *ctx)
+{
+	struct ipv6hdr *ip6 = parse_v6(ctx);
+	struct bench_in6 key;
+
+	if (!ip6)
+		return XDP_PASS;
+	__builtin_memcpy(&key, &ip6->saddr, sizeof(key));
+	return bpf_map_peek_elem(&bloom_v6, &key) == 0 ? XDP_DROP : XDP_PASS;
+}
+
+/* bare_bloom for IPv6: bw_hash_v6 of the /128, region BW_V6's first. */
+SEC("xdp.frags")
+int bare_bloom6(struct xdp_md *ctx)
+{
+	const struct bw_hdr *hdr = (const struct bw_hdr *)&bare_hdr;
+	const struct bw_region_consts *rc =
+		(const struct bw_region_consts *)&bare_rc6;
+	struct ipv6hdr *ip6 = parse_v6(ctx);
+	const struct bw_block *blk;
+	__u64 w[2];
+	__u32 idx;
+	__u64 h;
+
+	__asm__ __volatile__("" : "+r"(hdr));
+	__asm__ __volatile__("" : "+r"(rc));
+	if (!ip6 || !rc->nblocks)
+		return XDP_PASS;
+	__builtin_memcpy(w, &ip6->saddr, sizeof(w));
+	h = bw_hash_v6_rc(bpf_be64_to_cpu(w[0]), bpf_be64_to_cpu(w[1]), rc);
+	idx = rc->start + bw_block_index(h, rc->nblocks);
+	blk = bpf_map_lookup_elem(&bare_blocks, &idx);
+	if (blk && bw_block_test(blk, h, hdr->probes[BW_V6 * BW_MAX_LENGTHS]))
 		return XDP_DROP;
 	return XDP_PASS;
 }

@@ -64,14 +64,21 @@ struct bench_row {
 	__u64 checked, wrong;
 };
 
+/* An IPv6 address as two host-order numbers (bw_hash_v6's hi and lo). */
+struct bench_v6 {
+	__u64 hi, lo;
+};
+
 /* One table section: a list, its address sets and its rows. */
 struct bench_set {
 	char label[64];
+	int family;    /* BW_V4 (listed, unlisted) or BW_V6 (listed6, ...) */
 	__u64 n;       /* list entries */
 	__u32 *listed; /* network order, nl of them */
 	__u32 nl;
 	__u32 *unlisted; /* network order, nu of them */
 	__u32 nu;
+	struct bench_v6 *listed6, *unlisted6; /* BW_V6: nl and nu of them */
 	struct bench_row rows[BENCH_MAX_ROWS];
 	int nrows;
 	char note[256];
@@ -83,6 +90,8 @@ struct bench_cfg {
 	__u32 repeat_warm, repeat_cold;
 	__u64 sizes[BENCH_MAX_SIZES];
 	int nsizes;
+	__u64 sizes6[BENCH_MAX_SIZES]; /* IPv6 random list sizes */
+	int nsizes6;
 	const char *mixed_path;
 	const char *results_path;
 	const char *veth;    /* "nsA:devA:nsB:devB" or NULL */
@@ -100,6 +109,9 @@ long long fd_memlock(int fd);
 void settle_memory(void);
 int pin_cpu(int cpu);
 void build_frame(__u8 *frame, __u32 saddr);
+void build_frame6(__u8 *frame, const struct bench_v6 *saddr);
+void put_v6(__u8 *p, const struct bench_v6 *a);
+struct bench_v6 bench_v6_addr(__u64 i);
 int run_prog(int prog_fd, const __u8 *frame, __u32 repeat, __u32 *retval,
 	     __u32 *duration);
 void finish_stats(double *t, int n, double *med, double *min);

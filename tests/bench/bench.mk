@@ -5,6 +5,7 @@
 # drop-rate ratio. Included by the top Makefile; not part of `make test`.
 # BENCH_QUICK=1: smaller sizes and fewer trials, for a fast check.
 # BENCH_ARGS: extra options for the harness (see tests/bench/run.sh).
+# BENCH_E2E=0: without the end-to-end DNS run (dnsperf.sh).
 
 BENCH_OUT := $(OUTPUT)/bench
 BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard tests/bench/*.c))
@@ -13,19 +14,26 @@ BENCH_HDRS := $(wildcard tests/bench/*.h)
 $(BENCH_OUT): | check-tools
 	$(Q)mkdir -p $@
 
-$(BENCH_OUT)/bench.bpf.o: tests/bench/bench.bpf.c $(wildcard bpf/*.h) \
-			  $(wildcard include/*.h) | $(BENCH_OUT)
+# bench.bpf.c: the address rows; dnsbench.bpf.c: the DNS rows.
+$(BENCH_OUT)/%.bpf.o: tests/bench/%.bpf.c $(wildcard bpf/*.h) \
+		      $(wildcard include/*.h) | $(BENCH_OUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(ALL_BPF_CFLAGS) -c $< -o $@
 
-$(BENCH_OUT)/bench.skel.h: $(BENCH_OUT)/bench.bpf.o
+$(BENCH_OUT)/%.skel.h: $(BENCH_OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name bench > $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+
+# bloomwall's own program gets DNS rows once it has the DNS data path.
+BENCH_BW_DNS := $(if $(shell grep -l dns_consts bpf/bloomwall.bpf.c \
+			2>/dev/null),-DBENCH_BW_DNS)
 
 $(BENCH_OUT)/bench: $(BENCH_SRCS) $(BENCH_HDRS) $(LIB_OBJS) \
-		    $(BENCH_OUT)/bench.skel.h $(OUTPUT)/bloomwall.skel.h
+		    $(BENCH_OUT)/bench.skel.h $(BENCH_OUT)/dnsbench.skel.h \
+		    $(OUTPUT)/bloomwall.skel.h
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(BENCH_OUT) -Itests/bench $(LDFLAGS) \
+	$(Q)$(CC) $(ALL_CFLAGS) $(BENCH_BW_DNS) -I$(BENCH_OUT) -Itests/bench \
+		$(LDFLAGS) \
 		$(BENCH_SRCS) $(LIB_OBJS) $(LIBS) -o $@
 
 .PHONY: build-bench

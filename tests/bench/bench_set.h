@@ -14,7 +14,8 @@
 struct bench;
 
 /* Builds every structure for keys, checks every verdict, runs the trials. */
-int run_set(const struct bench_cfg *cfg, struct bench_set *s, const __u64 *keys,
+/* keys: packed IPv4 keys, or struct bench_v6 when s->family is BW_V6. */
+int run_set(const struct bench_cfg *cfg, struct bench_set *s, const void *keys,
 	    size_t n, bool mixed);
 
 /* Runs each checked row once per source; fills wrong, checked and fpr. */

@@ -15,45 +15,50 @@
 
 #include "bench.h"
 #include "bench_set.h"
+#include "bench_dns.h"
 #include "bench_extra.h"
+#include "bloomwall.h"
 #include "log.h"
 
 /* The mixed list, under $BW_DATA_DIR (default ../shared/data). */
 #define MIXED_LIST "ipv4/firehol/firehol_level4.netset"
-#define MAX_SETS 8
+#define MAX_SETS 12
 
 static struct bench_set sets[MAX_SETS];
 static int nsets;
+static struct dns_cfg dns_cfg;
 
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: bench [--quick] [--out FILE] [--mixed FILE] [--veth NSA:DEVA:NSB:DEVB]\n"
 		"             [--cpu N] [--trials N] [--stride N] [--parts tmsvc]\n"
-		"             [--sizes N[,N...]] [--bloom-only]\n"
-		"parts: t table of random lists, m mixed list, s build and swap, v veth,\n"
+		"             [--sizes N[,N...]] [--sizes6 N[,N...]] [--dns-sizes N[,N...]]\n"
+		"             [--bloom-only] | --print-names N | --dns-serve NSA:DEVA:NSB:DEVB,N\n"
+		"parts: t table of random lists, 6 the same for IPv6, m mixed list,\n"
+		"       s build and swap, v veth, d DNS names, a DNS answers on the veth,\n"
 		"       c one packet through the CLI's program (small, real lists, verify)\n");
 }
 
 /* --sizes 1000000,10000000: the random list sizes to run, instead of the default. */
-static int parse_sizes(const char *arg, struct bench_cfg *cfg)
+static int parse_sizes(const char *arg, __u64 *sizes, int *nsizes)
 {
 	const char *p = arg;
 	char *end;
 
-	cfg->nsizes = 0;
+	*nsizes = 0;
 	while (*p) {
 		unsigned long long n = strtoull(p, &end, 10);
 
 		if (end == p || !n || n > BENCH_MAX_SIZE ||
-		    cfg->nsizes == BENCH_MAX_SIZES || (*end && *end != ',')) {
-			fprintf(stderr, "bench: bad --sizes: %s\n", arg);
+		    *nsizes == BENCH_MAX_SIZES || (*end && *end != ',')) {
+			fprintf(stderr, "bench: bad sizes: %s\n", arg);
 			return -EINVAL;
 		}
-		cfg->sizes[cfg->nsizes++] = n;
+		sizes[(*nsizes)++] = n;
 		p = *end ? end + 1 : end;
 	}
-	return cfg->nsizes ? 0 : -EINVAL;
+	return *nsizes ? 0 : -EINVAL;
 }
 
 static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
@@ -68,6 +73,10 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 		{ "stride", required_argument, NULL, 's' },
 		{ "parts", required_argument, NULL, 'p' },
 		{ "sizes", required_argument, NULL, 'z' },
+		{ "sizes6", required_argument, NULL, '6' },
+		{ "dns-sizes", required_argument, NULL, 'D' },
+		{ "print-names", required_argument, NULL, 'P' },
+		{ "dns-serve", required_argument, NULL, 'S' },
 		{ "bloom-only", no_argument, NULL, 'b' },
 		{},
 	};
@@ -103,7 +112,30 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 			cfg->bloom_only = true;
 			break;
 		case 'z':
-			if (parse_sizes(optarg, cfg))
+			if (parse_sizes(optarg, cfg->sizes, &cfg->nsizes))
+				return -EINVAL;
+			break;
+		case 'P':
+			exit(dns_print_names(strtoull(optarg, NULL, 10)) ? 1
+									 : 0);
+		case 'S': {
+			const char *c = strrchr(optarg, ',');
+			int err;
+
+			if (!c)
+				return -EINVAL;
+			err = dns_serve(optarg, strtoull(c + 1, NULL, 10));
+			if (err)
+				fprintf(stderr, "bench: --dns-serve: %s\n",
+					strerror(-err));
+			exit(err ? 1 : 0);
+		}
+		case 'D':
+			if (parse_sizes(optarg, dns_cfg.sizes, &dns_cfg.nsizes))
+				return -EINVAL;
+			break;
+		case '6':
+			if (parse_sizes(optarg, cfg->sizes6, &cfg->nsizes6))
 				return -EINVAL;
 			break;
 		default:
@@ -118,11 +150,22 @@ static void set_defaults(struct bench_cfg *cfg)
 {
 	static const __u64 full[] = { 10000, 123666, 1000000, 10000000 };
 	static const __u64 quick[] = { 10000, 123666, 1000000 };
+	static const __u64 full6[] = { 1000000, 10000000 };
 
 	if (!cfg->nsizes) {
 		cfg->nsizes = cfg->quick ? 3 : 4;
 		memcpy(cfg->sizes, cfg->quick ? quick : full,
 		       cfg->nsizes * sizeof(__u64));
+	}
+	if (!cfg->nsizes6) {
+		/* Quick: 1M only, the smaller of the two the issue asks for. */
+		cfg->nsizes6 = cfg->quick ? 1 : 2;
+		memcpy(cfg->sizes6, full6, cfg->nsizes6 * sizeof(__u64));
+	}
+	if (!dns_cfg.nsizes) {
+		dns_cfg.sizes[dns_cfg.nsizes++] = 10000;
+		if (!cfg->quick)
+			dns_cfg.sizes[dns_cfg.nsizes++] = 1000000;
 	}
 	if (!cfg->trials)
 		cfg->trials = cfg->quick ? 3 : 7;
@@ -160,6 +203,36 @@ static int random_set(const struct bench_cfg *cfg, __u64 n)
 	return err;
 }
 
+/*
+ * n random IPv6 /128s, bench_v6_addr(0 .. n-1); bench_v6_addr(n ..) are
+ * the non-members (distinct by construction).
+ */
+static int random_set6(const struct bench_cfg *cfg, __u64 n)
+{
+	struct bench_set *s = &sets[nsets++];
+	struct bench_v6 *keys = bench_alloc(n * sizeof(*keys));
+	__u32 i;
+	int err;
+
+	snprintf(s->label, sizeof(s->label), "%llu random IPv6 addresses",
+		 (unsigned long long)n);
+	s->family = BW_V6;
+	s->n = n;
+	for (i = 0; i < n; i++)
+		keys[i] = bench_v6_addr(i);
+	s->nl = n < BENCH_SRCS_MAX ? n : BENCH_SRCS_MAX;
+	s->nu = BENCH_SRCS_MAX;
+	s->listed6 = bench_alloc(s->nl * sizeof(*s->listed6));
+	s->unlisted6 = bench_alloc(s->nu * sizeof(*s->unlisted6));
+	for (i = 0; i < s->nl; i++)
+		s->listed6[i] = bench_v6_addr(i);
+	for (i = 0; i < s->nu; i++)
+		s->unlisted6[i] = bench_v6_addr(n + i);
+	err = run_set(cfg, s, keys, n, false);
+	free(keys);
+	return err;
+}
+
 static bool part(const struct bench_cfg *cfg, char c)
 {
 	return !cfg->parts || strchr(cfg->parts, c);
@@ -183,7 +256,9 @@ static void print_all(FILE *f, const struct bench_cfg *cfg, int argc,
 	print_header(f, cfg, argc, argv);
 	for (i = 0; i < nsets; i++)
 		print_set(f, &sets[i], bw_row(&sets[i]));
+	print_dns(f);
 	print_extra(f);
+	print_dns_flood(f);
 	print_prog_cost(f);
 	print_targets(f, sets, nsets);
 }
@@ -211,14 +286,20 @@ int main(int argc, char **argv)
 			cfg.cpu);
 	for (i = 0; i < cfg.nsizes && !err && part(&cfg, 't'); i++)
 		err = random_set(&cfg, cfg.sizes[i]);
+	for (i = 0; i < cfg.nsizes6 && !err && part(&cfg, '6'); i++)
+		err = random_set6(&cfg, cfg.sizes6[i]);
 	if (!err && part(&cfg, 'm'))
 		err = mixed_set(&cfg, &sets[nsets], cfg.mixed_path);
 	if (!err && sets[nsets].nrows)
 		nsets++;
+	if (!err && part(&cfg, 'd'))
+		err = bench_dns(&cfg, &dns_cfg);
 	if (!err && part(&cfg, 's'))
 		err = bench_build_swap(&cfg);
 	if (!err && cfg.veth && part(&cfg, 'v'))
 		err = bench_veth(&cfg);
+	if (!err && cfg.veth && part(&cfg, 'a'))
+		err = bench_dns_flood(&cfg);
 	if (!err && part(&cfg, 'c'))
 		err = bench_prog_cost(&cfg);
 	print_all(stdout, &cfg, argc, argv);

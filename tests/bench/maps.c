@@ -24,19 +24,14 @@
 
 #define BATCH 65536
 
-struct cost {
-	long long mem;
-	__u64 t0;
-};
-
-static void cost_begin(struct cost *c)
+void cost_begin(struct cost *c)
 {
 	settle_memory();
 	c->mem = kmem_bytes();
 	c->t0 = now_ns();
 }
 
-static void cost_end(const struct cost *c, struct bench_row *r, int fd)
+void cost_end(const struct cost *c, struct bench_row *r, int fd)
 {
 	long long now;
 
@@ -47,8 +42,8 @@ static void cost_end(const struct cost *c, struct bench_row *r, int fd)
 }
 
 /* Batched updates, falling back to one by one where batches are refused. */
-static int update_many(int fd, void *keys, size_t ksz, void *vals, size_t vsz,
-		       size_t n)
+int update_many(int fd, void *keys, size_t ksz, void *vals, size_t vsz,
+		size_t n)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	size_t i, done;
@@ -232,33 +227,74 @@ err:
  * bloomwall's filter as the CLI builds it: list, merge and expansion
  * (bw_cidr_prepare), plan, create, fill. max_len 0 is the CLI's default.
  */
+static int build_list(struct bw_list *in, unsigned int max_len,
+		      struct bw_filter_map *fm, struct bench_row *r,
+		      struct bw_cidr_stats *st, struct cost *cp);
+
 int make_bloomwall(const __u64 *keys, size_t n, unsigned int max_len,
 		   struct bw_filter_map *fm, struct bench_row *r,
 		   struct bw_cidr_stats *st)
 {
-	struct bw_list in, out;
-	struct bw_build_opts bo;
-	struct bw_cidr_opts co;
 	struct bw_prefix p = { .family = BW_V4 };
-	struct bw_plan plan;
+	struct bw_list in;
 	struct cost c;
 	size_t i;
-	int err;
+	int err = 0;
 
 	bw_list_init(&in);
-	bw_list_init(&out);
 	cost_begin(&c);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !err; i++) {
 		p.lo = bw_v4key_addr(keys[i]);
 		p.plen = bw_v4key_plen(keys[i]);
 		err = bw_list_push(&in, &p);
-		if (err)
-			goto out;
 	}
+	if (!err)
+		err = build_list(&in, max_len, fm, r, st, &c);
+	bw_list_free(&in);
+	return err;
+}
+
+/* bloomwall's filter for n IPv6 /128s, as the CLI builds it. */
+int make_bloomwall6(const struct bench_v6 *keys, size_t n,
+		    struct bw_filter_map *fm, struct bench_row *r,
+		    struct bw_cidr_stats *st)
+{
+	struct bw_prefix p = { .family = BW_V6, .plen = 128 };
+	struct bw_list in;
+	struct cost c;
+	size_t i;
+	int err = 0;
+
+	bw_list_init(&in);
+	cost_begin(&c);
+	for (i = 0; i < n && !err; i++) {
+		p.hi = keys[i].hi;
+		p.lo = keys[i].lo;
+		err = bw_list_push(&in, &p);
+	}
+	if (!err)
+		err = build_list(&in, 0, fm, r, st, &c);
+	bw_list_free(&in);
+	return err;
+}
+
+/* Merge, plan, create, fill: the CLI's build of a pushed list. */
+static int build_list(struct bw_list *in, unsigned int max_len,
+		      struct bw_filter_map *fm, struct bench_row *r,
+		      struct bw_cidr_stats *st, struct cost *cp)
+{
+	struct bw_build_opts bo;
+	struct bw_cidr_opts co;
+	struct bw_plan plan;
+	struct bw_list out;
+	struct cost c = *cp;
+	int err;
+
+	bw_list_init(&out);
 	bw_cidr_opts_init(&co);
 	if (max_len)
 		co.max_lengths[BW_V4] = max_len;
-	err = bw_cidr_prepare(&in, &co, &out, st);
+	err = bw_cidr_prepare(in, &co, &out, st);
 	if (err)
 		goto out;
 	bw_build_opts_init(&bo);
@@ -274,7 +310,6 @@ int make_bloomwall(const __u64 *keys, size_t n, unsigned int max_len,
 	cost_end(&c, r, fm->fd);
 	r->entries = plan.info.entries;
 out:
-	bw_list_free(&in);
 	bw_list_free(&out);
 	return err;
 }

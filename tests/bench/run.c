@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 
 #include <bpf/bpf.h>
 
@@ -25,6 +26,21 @@
 /* Untimed runs before the trials: fills the warm caches. */
 #define WARMUP (1U << 16)
 #define SADDR_OFF (sizeof(struct ethhdr) + offsetof(struct iphdr, saddr))
+#define SADDR6_OFF (sizeof(struct ethhdr) + offsetof(struct ipv6hdr, saddr))
+
+/* Source i of the listed or unlisted set into the frame. */
+static void put_src(const struct bench_set *s, int listed, __u32 i, __u8 *frame)
+{
+	__u32 a;
+
+	if (s->family == BW_V6) {
+		put_v6(frame + SADDR6_OFF,
+		       listed ? &s->listed6[i] : &s->unlisted6[i]);
+		return;
+	}
+	a = htonl(listed ? s->listed[i] : s->unlisted[i]);
+	memcpy(frame + SADDR_OFF, &a, sizeof(a));
+}
 
 static bool expect_drop(const struct bench_row *r, int listed, __u32 i,
 			bool *known)
@@ -37,17 +53,17 @@ static bool expect_drop(const struct bench_row *r, int listed, __u32 i,
 	return listed;
 }
 
-static int verify_one(struct bench_row *r, int listed, const __u32 *addr,
-		      __u32 n, __u8 *frame, __u32 stride)
+static int verify_one(const struct bench_set *s, struct bench_row *r,
+		      int listed, __u8 *frame, __u32 stride)
 {
+	__u32 n = listed ? s->nl : s->nu;
 	__u64 drops = 0, checked = 0;
 	bool known, exp;
-	__u32 i, ret, a;
+	__u32 i, ret;
 	int err;
 
 	for (i = 0; i < n; i += stride) {
-		a = htonl(addr[i]);
-		memcpy(frame + SADDR_OFF, &a, sizeof(a));
+		put_src(s, listed, i, frame);
 		err = run_prog(r->prog_fd, frame, 1, &ret, NULL);
 		if (err)
 			return err;
@@ -77,9 +93,9 @@ int verify_set(struct bench_set *s, __u8 *frame, __u32 stride)
 
 		if (r->check == CK_NONE)
 			continue;
-		err = verify_one(r, 0, s->unlisted, s->nu, frame, stride);
+		err = verify_one(s, r, 0, frame, stride);
 		if (!err)
-			err = verify_one(r, 1, s->listed, s->nl, frame, stride);
+			err = verify_one(s, r, 1, frame, stride);
 		if (r->wrong)
 			fprintf(stderr,
 				"bench: %s: %s: %llu of %llu verdicts WRONG\n",
@@ -91,10 +107,11 @@ int verify_set(struct bench_set *s, __u8 *frame, __u32 stride)
 }
 
 /* ns per packet of one run, as BPF_PROG_TEST_RUN reports it. */
-static int measure(struct bench_row *r, struct bench *sk, const __u8 *frame,
-		   __u32 mask, __u32 repeat, double *ns)
+static int measure(struct bench_row *r, struct bench *sk, int family,
+		   const __u8 *frame, __u32 mask, __u32 repeat, double *ns)
 {
-	int harness = bpf_program__fd(sk->progs.harness);
+	int harness = bpf_program__fd(family == BW_V6 ? sk->progs.harness6
+						      : sk->progs.harness);
 	__u32 key = 0, ret, dur;
 	int err;
 
@@ -116,13 +133,19 @@ out:
 	return err;
 }
 
+/* srcs: the harness's table, __u64 (IPv4) or 16 bytes (IPv6) apart. */
 static void fill_srcs(const struct bench_set *s, __u64 *srcs, bool listed)
 {
 	const __u32 *a = listed ? s->listed : s->unlisted;
+	const struct bench_v6 *a6 = listed ? s->listed6 : s->unlisted6;
 	__u32 n = listed ? s->nl : s->nu, i;
 
-	for (i = 0; i < BENCH_SRCS_MAX; i++)
-		srcs[i] = htonl(a[i % n]);
+	for (i = 0; i < BENCH_SRCS_MAX; i++) {
+		if (s->family == BW_V6)
+			put_v6((__u8 *)&srcs[2 * i], &a6[i % n]);
+		else
+			srcs[i] = htonl(a[i % n]);
+	}
 }
 
 static int time_scen(struct bench_set *s, struct bench *sk, const __u8 *frame,
@@ -135,7 +158,7 @@ static int time_scen(struct bench_set *s, struct bench *sk, const __u8 *frame,
 	int t, i, err;
 
 	for (i = 0; i < s->nrows; i++) {
-		err = measure(&s->rows[i], sk, frame, mask,
+		err = measure(&s->rows[i], sk, s->family, frame, mask,
 			      repeat < WARMUP ? repeat : WARMUP, &warmup);
 		if (err) {
 			fprintf(stderr, "bench: %s: %s: run failed: %s\n",
@@ -145,8 +168,8 @@ static int time_scen(struct bench_set *s, struct bench *sk, const __u8 *frame,
 	}
 	for (t = 0; t < cfg->trials; t++)
 		for (i = 0; i < s->nrows; i++) {
-			err = measure(&s->rows[i], sk, frame, mask, repeat,
-				      &s->rows[i].t[sc][t]);
+			err = measure(&s->rows[i], sk, s->family, frame, mask,
+				      repeat, &s->rows[i].t[sc][t]);
 			if (err)
 				return err;
 		}

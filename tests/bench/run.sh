@@ -8,8 +8,12 @@
 # Harness options (make bench BENCH_ARGS="..."): --sizes 123666,10000000
 # picks the random list sizes; --bloom-only skips the exact structures (a
 # one-minute A/B of bloomwall against the bare lookup); --parts tmsvc picks
-# the parts (t table, m mixed list, s build and swap, v veth, c one packet
-# through the CLI's program); --trials N.
+# the parts (t table, 6 IPv6 table, m mixed list, d DNS names, s build and
+# swap, v veth, a DNS answers on the veth, c one packet through the CLI's
+# program); --trials N.
+# Then, unless BENCH_E2E=0, the end-to-end DNS run (dnsperf.sh: dnsperf
+# against unbound, and against bloomwall in front of it), appended to the
+# results.
 
 set -u
 
@@ -50,5 +54,13 @@ mkdir -p "$(dirname "$results")"
 cd "$(dirname "$0")/../.." || exit 1
 "$bin" --out "$results" "${veth[@]}" "$@"
 rc=$?
+if [ $rc = 0 ] && [ "${BENCH_E2E:-1}" != 0 ]; then
+	if [ "${BENCH_QUICK:-0}" != 0 ]; then
+		tests/bench/dnsperf.sh "$bin" "$results" 20000 3
+	else
+		tests/bench/dnsperf.sh "$bin" "$results" 100000 10
+	fi
+	rc=$?
+fi
 [ $rc = 0 ] && echo "bench: results written to $results" >&2
 exit $rc

@@ -36,7 +36,8 @@ struct set_ctx {
 	struct bw_filter_map filt[2]; /* [0] CLI build, [1] one length */
 	int nfilt;
 	__u8 *predict[2][2]; /* [filter][listed] */
-	__u64 *srcs;	     /* mmapped harness table */
+	__u64 *srcs;	     /* mmapped harness table (srcs or srcs6) */
+	size_t srcs_len;
 	int harness_fd, target_fd;
 	__u8 frame[BENCH_FRAME_LEN];
 };
@@ -66,17 +67,22 @@ static struct bench_row *add_row(struct bench_set *s, const char *name, int fd,
 static int load_bench_skel(struct set_ctx *x)
 {
 	struct bench *sk;
+	bool v6;
 	int err;
 
 	sk = bench__open();
 	if (!sk)
 		return -errno;
+	v6 = x->set->family == BW_V6;
 	if (x->hash_fd >= 0)
-		bpf_map__reuse_fd(sk->maps.hash_v4, x->hash_fd);
+		bpf_map__reuse_fd(v6 ? sk->maps.hash_v6 : sk->maps.hash_v4,
+				  x->hash_fd);
 	if (x->lpm_fd >= 0)
-		bpf_map__reuse_fd(sk->maps.lpm_v4, x->lpm_fd);
+		bpf_map__reuse_fd(v6 ? sk->maps.lpm_v6 : sk->maps.lpm_v4,
+				  x->lpm_fd);
 	if (x->bloom_fd >= 0)
-		bpf_map__reuse_fd(sk->maps.bloom_v4, x->bloom_fd);
+		bpf_map__reuse_fd(v6 ? sk->maps.bloom_v6 : sk->maps.bloom_v4,
+				  x->bloom_fd);
 	x->skel = sk;
 	/*
 	 * The bare lookup reads the one-length filter, its header as
@@ -89,14 +95,17 @@ static int load_bench_skel(struct set_ctx *x)
 	       sizeof(struct bw_hdr));
 	bw_region_consts_init(x->filt[x->nfilt - 1].mem, 0,
 			      (struct bw_region_consts *)&sk->rodata->bare_rc);
+	bw_region_consts_init(x->filt[x->nfilt - 1].mem, BW_V6 * BW_MAX_LENGTHS,
+			      (struct bw_region_consts *)&sk->rodata->bare_rc6);
 	err = bench__load(sk);
 	if (err)
 		return err;
-	x->harness_fd = bpf_program__fd(sk->progs.harness);
+	x->harness_fd =
+		bpf_program__fd(v6 ? sk->progs.harness6 : sk->progs.harness);
 	x->target_fd = bpf_map__fd(sk->maps.target);
-	x->srcs = mmap(NULL, BENCH_SRCS_MAX * sizeof(*x->srcs),
-		       PROT_READ | PROT_WRITE, MAP_SHARED,
-		       bpf_map__fd(sk->maps.srcs), 0);
+	x->srcs_len = BENCH_SRCS_MAX * (v6 ? 16 : sizeof(*x->srcs));
+	x->srcs = mmap(NULL, x->srcs_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       bpf_map__fd(v6 ? sk->maps.srcs6 : sk->maps.srcs), 0);
 	if (x->srcs == MAP_FAILED) {
 		x->srcs = NULL;
 		return -errno;
@@ -117,26 +126,39 @@ static int load_bloomwall(struct set_ctx *x, int i)
 	return x->bw_prog[i] < 0 ? x->bw_prog[i] : 0;
 }
 
+/* What the builder says filter f answers for source i of a set. */
+static bool predict_one(const struct set_ctx *x, int f, int listed, __u32 i)
+{
+	const struct bench_set *s = x->set;
+	struct bw_prefix p = { .family = BW_V4, .plen = 32 };
+
+	if (s->family == BW_V6) {
+		const struct bench_v6 *a =
+			listed ? &s->listed6[i] : &s->unlisted6[i];
+
+		p.family = BW_V6;
+		p.plen = 128;
+		p.hi = a->hi;
+		p.lo = a->lo;
+	} else {
+		p.lo = listed ? s->listed[i] : s->unlisted[i];
+	}
+	return bw_filter_lookup(x->filt[f].mem, &p, NULL) == 1;
+}
+
 static void predict(struct set_ctx *x)
 {
 	struct bench_set *s = x->set;
-	struct bw_prefix p = { .family = BW_V4, .plen = 32 };
 	__u32 i;
 	int f;
 
 	for (f = 0; f < x->nfilt; f++) {
 		x->predict[f][0] = bench_alloc(s->nu);
 		x->predict[f][1] = bench_alloc(s->nl);
-		for (i = 0; i < s->nu; i++) {
-			p.lo = s->unlisted[i];
-			x->predict[f][0][i] =
-				bw_filter_lookup(x->filt[f].mem, &p, NULL) == 1;
-		}
-		for (i = 0; i < s->nl; i++) {
-			p.lo = s->listed[i];
-			x->predict[f][1][i] =
-				bw_filter_lookup(x->filt[f].mem, &p, NULL) == 1;
-		}
+		for (i = 0; i < s->nu; i++)
+			x->predict[f][0][i] = predict_one(x, f, 0, i);
+		for (i = 0; i < s->nl; i++)
+			x->predict[f][1][i] = predict_one(x, f, 1, i);
 	}
 }
 
@@ -167,6 +189,56 @@ static int build_exact(struct set_ctx *x, const __u64 *keys, size_t n,
 	if (fd < 0)
 		return fd;
 	add_row(s, "xdp-filter alw_ip", fd, false, CK_EXACT, &c);
+	return 0;
+}
+
+/* The IPv6 exact structures: the same four, keyed by the /128. */
+static int build_exact6(struct set_ctx *x, const struct bench_v6 *keys,
+			size_t n)
+{
+	struct bench_set *s = x->set;
+	struct bench_row c = {};
+	int fd;
+
+	x->lpm_fd = make_lpm6(keys, n, &c);
+	if (x->lpm_fd < 0)
+		return x->lpm_fd;
+	add_row(s, "LPM trie /128", -1, false, CK_EXACT, &c);
+	x->hash_fd = make_hash6(keys, n, &c);
+	if (x->hash_fd < 0)
+		return x->hash_fd;
+	add_row(s, "hash map", -1, false, CK_EXACT, &c);
+	x->bloom_fd = make_kbloom6(keys, n, &c);
+	if (x->bloom_fd < 0)
+		return x->bloom_fd;
+	add_row(s, "kernel Bloom map k=7", -1, false, CK_NO_FN, &c);
+	fd = make_xdpfilter6(keys, n, &c, &x->xf);
+	if (fd < 0)
+		return fd;
+	add_row(s, "xdp-filter alw_ip", fd, false, CK_EXACT, &c);
+	return 0;
+}
+
+/* bloomwall's IPv6 filter as the CLI builds it. */
+static int build_bloomwall6(struct set_ctx *x, const struct bench_v6 *keys,
+			    size_t n)
+{
+	struct bw_cidr_stats st = {};
+	struct bench_row c = {};
+	int err;
+
+	err = make_bloomwall6(keys, n, &x->filt[0], &c, &st);
+	if (err)
+		return err;
+	add_row(x->set, "bloomwall", -1, false, CK_PREDICT, &c);
+	x->nfilt = 1;
+	snprintf(
+		x->set->note, sizeof(x->set->note),
+		"bloomwall: %llu list entries -> %llu merged -> %llu keys in %u target length(s)",
+		(unsigned long long)st.fam[BW_V6].source,
+		(unsigned long long)st.fam[BW_V6].merged,
+		(unsigned long long)st.fam[BW_V6].expanded,
+		st.fam[BW_V6].nlengths);
 	return 0;
 }
 
@@ -209,6 +281,7 @@ static int wire_rows(struct set_ctx *x, bool mixed)
 {
 	struct bench_set *s = x->set;
 	struct bench *sk = x->skel;
+	bool v6 = s->family == BW_V6;
 	int i, f = 0, err;
 
 	for (i = 0; i < x->nfilt; i++) {
@@ -221,11 +294,16 @@ static int wire_rows(struct set_ctx *x, bool mixed)
 		struct bench_row *r = &s->rows[i];
 
 		if (!strncmp(r->name, "LPM", 3))
-			r->prog_fd = bpf_program__fd(sk->progs.lpm_lookup);
+			r->prog_fd = bpf_program__fd(v6 ? sk->progs.lpm6_lookup
+							: sk->progs.lpm_lookup);
 		else if (!strcmp(r->name, "hash map"))
-			r->prog_fd = bpf_program__fd(sk->progs.hash_lookup);
+			r->prog_fd =
+				bpf_program__fd(v6 ? sk->progs.hash6_lookup
+						   : sk->progs.hash_lookup);
 		else if (!strncmp(r->name, "kernel Bloom", 12))
-			r->prog_fd = bpf_program__fd(sk->progs.bloom_lookup);
+			r->prog_fd =
+				bpf_program__fd(v6 ? sk->progs.bloom6_lookup
+						   : sk->progs.bloom_lookup);
 		if (strncmp(r->name, "bloomwall", 9))
 			continue;
 		r->prog_fd = x->bw_prog[f];
@@ -237,7 +315,9 @@ static int wire_rows(struct set_ctx *x, bool mixed)
 		return 0;
 	f = x->nfilt - 1;
 	add_row(s, "bare blocked-Bloom lookup",
-		bpf_program__fd(sk->progs.bare_bloom), false, CK_PREDICT, NULL);
+		bpf_program__fd(v6 ? sk->progs.bare_bloom6
+				   : sk->progs.bare_bloom),
+		false, CK_PREDICT, NULL);
 	s->rows[s->nrows - 1].predict[0] = x->predict[f][0];
 	s->rows[s->nrows - 1].predict[1] = x->predict[f][1];
 	return 0;
@@ -249,18 +329,18 @@ static void add_floor_rows(struct set_ctx *x)
 	struct bench *sk = x->skel;
 	struct bench_row tmp[BENCH_MAX_ROWS];
 	int n = s->nrows;
+	int parse = bpf_program__fd(s->family == BW_V6 ? sk->progs.xdp_parse6
+						       : sk->progs.xdp_parse);
 
 	/* Floors first in the table, structures after. */
 	memcpy(tmp, s->rows, n * sizeof(*tmp));
 	s->nrows = 0;
 	add_row(s, "XDP_PASS (direct, 1 frame)",
 		bpf_program__fd(sk->progs.xdp_pass), true, CK_NONE, NULL);
-	add_row(s, "parse floor (direct, 1 frame)",
-		bpf_program__fd(sk->progs.xdp_parse), true, CK_NONE, NULL);
+	add_row(s, "parse floor (direct, 1 frame)", parse, true, CK_NONE, NULL);
 	add_row(s, "harness -> XDP_PASS", bpf_program__fd(sk->progs.xdp_pass),
 		false, CK_NONE, NULL);
-	add_row(s, "harness -> parse floor",
-		bpf_program__fd(sk->progs.xdp_parse), false, CK_NONE, NULL);
+	add_row(s, "harness -> parse floor", parse, false, CK_NONE, NULL);
 	memcpy(&s->rows[s->nrows], tmp, n * sizeof(*tmp));
 	s->nrows += n;
 }
@@ -270,7 +350,7 @@ static void ctx_free(struct set_ctx *x)
 	int i, j;
 
 	if (x->srcs)
-		munmap(x->srcs, BENCH_SRCS_MAX * sizeof(*x->srcs));
+		munmap(x->srcs, x->srcs_len);
 	bench__destroy(x->skel);
 	for (i = 0; i < 2; i++) {
 		if (x->bw_prog[i] >= 0)
@@ -290,9 +370,11 @@ static void ctx_free(struct set_ctx *x)
 	settle_memory();
 }
 
-int run_set(const struct bench_cfg *cfg, struct bench_set *s, const __u64 *keys,
+/* keys: packed IPv4 keys, or struct bench_v6 for an IPv6 set. */
+int run_set(const struct bench_cfg *cfg, struct bench_set *s, const void *keys,
 	    size_t n, bool mixed)
 {
+	bool v6 = s->family == BW_V6;
 	struct set_ctx x = {
 		.cfg = cfg,
 		.set = s,
@@ -305,9 +387,15 @@ int run_set(const struct bench_cfg *cfg, struct bench_set *s, const __u64 *keys,
 	int err;
 
 	fprintf(stderr, "bench: %s: building structures\n", s->label);
-	err = cfg->bloom_only ? 0 : build_exact(&x, keys, n, mixed);
-	if (!err)
-		err = build_bloomwall(&x, keys, n, mixed);
+	if (v6) {
+		err = cfg->bloom_only ? 0 : build_exact6(&x, keys, n);
+		if (!err)
+			err = build_bloomwall6(&x, keys, n);
+	} else {
+		err = cfg->bloom_only ? 0 : build_exact(&x, keys, n, mixed);
+		if (!err)
+			err = build_bloomwall(&x, keys, n, mixed);
+	}
 	if (!err)
 		err = load_bench_skel(&x);
 	if (!err)
@@ -318,7 +406,10 @@ int run_set(const struct bench_cfg *cfg, struct bench_set *s, const __u64 *keys,
 		goto out;
 	}
 	add_floor_rows(&x);
-	build_frame(x.frame, htonl(s->unlisted[0]));
+	if (v6)
+		build_frame6(x.frame, &s->unlisted6[0]);
+	else
+		build_frame(x.frame, htonl(s->unlisted[0]));
 	err = verify_set(s, x.frame, cfg->verify_stride);
 	if (!err)
 		err = time_set(s, x.skel, x.srcs, x.frame, cfg);

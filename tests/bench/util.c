@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/udp.h>
 
 #include <bpf/bpf.h>
@@ -132,6 +133,51 @@ void build_frame(__u8 *frame, __u32 saddr)
 	udp->source = htons(40000);
 	udp->dest = htons(9);
 	udp->len = htons(BENCH_FRAME_LEN - sizeof(*eth) - sizeof(*iph));
+}
+
+/* a as the 16 bytes of an address on the wire. */
+void put_v6(__u8 *p, const struct bench_v6 *a)
+{
+	__u64 w[2] = { __builtin_bswap64(a->hi), __builtin_bswap64(a->lo) };
+
+	memcpy(p, w, sizeof(w));
+}
+
+/*
+ * The i-th random IPv6 address: 2001:db8::/32 then perm(i) in the next 32
+ * bits (distinct for distinct i < 2^32), the low 64 bits scrambled too.
+ */
+struct bench_v6 bench_v6_addr(__u64 i)
+{
+	struct bench_v6 a;
+
+	a.hi = 0x20010db800000000ULL | bench_perm((__u32)i);
+	a.lo = (__u64)bench_perm((__u32)i ^ 0xa5a5a5a5U) << 32 |
+	       bench_perm(~(__u32)i);
+	return a;
+}
+
+/* Ethernet + IPv6 + UDP in BENCH_FRAME_LEN bytes; destination 2001:db8::1. */
+void build_frame6(__u8 *frame, const struct bench_v6 *saddr)
+{
+	struct ethhdr *eth = (void *)frame;
+	struct ipv6hdr *ip6 = (void *)(eth + 1);
+	struct udphdr *udp = (void *)(ip6 + 1);
+	struct bench_v6 dst = { 0x20010db800000000ULL, 1 };
+
+	memset(frame, 0, BENCH_FRAME_LEN);
+	memcpy(eth->h_dest, "\x02\x00\x00\x00\x00\x02", ETH_ALEN);
+	memcpy(eth->h_source, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
+	eth->h_proto = htons(ETH_P_IPV6);
+	ip6->version = 6;
+	ip6->hop_limit = 64;
+	ip6->nexthdr = IPPROTO_UDP;
+	ip6->payload_len = htons(BENCH_FRAME_LEN - sizeof(*eth) - sizeof(*ip6));
+	put_v6((__u8 *)&ip6->saddr, saddr);
+	put_v6((__u8 *)&ip6->daddr, &dst);
+	udp->source = htons(40000);
+	udp->dest = htons(9);
+	udp->len = ip6->payload_len;
 }
 
 int run_prog(int prog_fd, const __u8 *frame, __u32 repeat, __u32 *retval,

@@ -32,6 +32,8 @@
 #include "bloomwall.skel.h"
 
 #define VETH_TRIALS 5
+/* XDP_DROP, bloomwall, the exact hash map, xdp-filter. */
+#define VETH_ROWS 4
 
 struct veth_ctx {
 	char ns[2][64], dev[2][IFNAMSIZ];
@@ -40,6 +42,9 @@ struct veth_ctx {
 	struct bloomwall *bw;
 	int bw_prog; /* bloomwall's program for filt */
 	struct bw_filter_map filt;
+	int hash_fd; /* the exact hash map, the same list */
+	int xf_prog; /* xdp-filter's program, the same list in filter_ipv4 */
+	struct bpf_object *xf;
 	__u64 n;
 };
 
@@ -49,7 +54,7 @@ struct veth_result {
 	__u64 sent, received, dropped;
 };
 
-static struct veth_result veth_res[2];
+static struct veth_result veth_res[VETH_ROWS];
 static int nveth;
 static __u64 veth_entries;
 
@@ -182,7 +187,10 @@ static void fill_listed(struct veth_ctx *v)
 	munmap(srcs, BENCH_SRCS_MAX * sizeof(*srcs));
 }
 
-/* bloomwall with the largest list, every source listed (cold, dropped). */
+/*
+ * bloomwall, the exact hash map and xdp-filter with the largest list, every
+ * source listed (cold, dropped).
+ */
 static int setup(struct veth_ctx *v, const struct bench_cfg *cfg)
 {
 	struct bench_row cost = {};
@@ -195,13 +203,25 @@ static int setup(struct veth_ctx *v, const struct bench_cfg *cfg)
 	for (i = 0; i < v->n; i++)
 		keys[i] = bw_v4key(bench_perm(i), 32);
 	err = make_bloomwall(keys, v->n, 0, &v->filt, &cost, NULL);
+	if (!err) {
+		v->hash_fd = make_hash(keys, v->n, &cost);
+		err = v->hash_fd < 0 ? v->hash_fd : 0;
+	}
+	if (!err) {
+		v->xf_prog = make_xdpfilter(keys, v->n, &cost, &v->xf);
+		err = v->xf_prog < 0 ? v->xf_prog : 0;
+	}
 	free(keys);
 	if (err)
 		return err;
 	v->bw = bloomwall__open_and_load();
-	v->skel = bench__open_and_load();
+	v->skel = bench__open();
 	if (!v->bw || !v->skel)
 		return -errno;
+	err = bpf_map__reuse_fd(v->skel->maps.hash_v4, v->hash_fd)
+		      ?: bench__load(v->skel);
+	if (err)
+		return err;
 	fill_listed(v);
 	bw_maps_from_skel(v->bw, &maps);
 	v->bw_prog = bw_prog_load(&maps, &v->filt);
@@ -226,6 +246,8 @@ int bench_veth(const struct bench_cfg *cfg)
 {
 	struct veth_ctx v = { .filt = BW_FILTER_MAP_INIT,
 			      .bw_prog = -1,
+			      .hash_fd = -1,
+			      .xf_prog = -1,
 			      .selffd = -1,
 			      .nsfd = { -1, -1 } };
 	__u32 n = cfg->quick ? 1U << 20 : 1U << 22;
@@ -239,12 +261,21 @@ int bench_veth(const struct bench_cfg *cfg)
 		err = setup(&v, cfg);
 	veth_res[0].name = "XDP_DROP";
 	veth_res[1].name = "bloomwall";
+	veth_res[2].name = "hash map (exact, bench.bpf.c hash_lookup)";
+	veth_res[3].name = "xdp-filter alw_ip";
 	veth_entries = v.n;
+	/* The rows interleaved in every trial, as in the tables. */
 	for (t = 0; t < VETH_TRIALS && !err; t++) {
-		err = one_run(&v, bpf_program__fd(v.skel->progs.xdp_drop), n,
-			      &veth_res[0], t);
-		if (!err)
-			err = one_run(&v, v.bw_prog, n, &veth_res[1], t);
+		int fds[VETH_ROWS] = {
+			bpf_program__fd(v.skel->progs.xdp_drop),
+			v.bw_prog,
+			bpf_program__fd(v.skel->progs.hash_lookup),
+			v.xf_prog,
+		};
+		int i;
+
+		for (i = 0; i < VETH_ROWS && !err; i++)
+			err = one_run(&v, fds[i], n, &veth_res[i], t);
 		nveth = t + 1;
 	}
 	if (v.bw)
@@ -256,12 +287,16 @@ int bench_veth(const struct bench_cfg *cfg)
 		close(v.bw_prog);
 	bloomwall__destroy(v.bw);
 	bw_filter_close(&v.filt);
+	bpf_object__close(v.xf);
+	if (v.hash_fd >= 0)
+		close(v.hash_fd);
+	settle_memory();
 	return err;
 }
 
 void print_veth_results(FILE *f)
 {
-	double med[2], min[2];
+	double med[VETH_ROWS], min[VETH_ROWS];
 	int i;
 
 	if (!nveth)
@@ -270,25 +305,27 @@ void print_veth_results(FILE *f)
 		"### Drop rate on a veth pair, one core (median (min) of %d, Mpps)\n\n",
 		nveth);
 	fprintf(f,
-		"| program on veth B | frames sent | received | dropped (bloomwall stats) | Mpps | x XDP_DROP |\n");
-	fprintf(f, "|---|---:|---:|---:|---:|---:|\n");
-	for (i = 0; i < 2; i++)
+		"| program on veth B | frames sent | received | dropped (bloomwall stats) | Mpps | x XDP_DROP | bloomwall / row |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < VETH_ROWS; i++)
 		finish_stats(veth_res[i].mpps, nveth, &med[i], &min[i]);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < VETH_ROWS; i++) {
 		char dropped[32] = "-";
 
-		if (i)
+		if (i == 1)
 			snprintf(dropped, sizeof(dropped), "%llu",
 				 (unsigned long long)veth_res[i].dropped);
-		fprintf(f, "| %s | %llu | %llu | %s | %.2f (%.2f) | %.2f |\n",
+		fprintf(f,
+			"| %s | %llu | %llu | %s | %.2f (%.2f) | %.2f | %.2f |\n",
 			veth_res[i].name, (unsigned long long)veth_res[i].sent,
 			(unsigned long long)veth_res[i].received, dropped,
-			med[i], min[i], med[0] > 0 ? med[i] / med[0] : 0);
+			med[i], min[i], med[0] > 0 ? med[i] / med[0] : 0,
+			med[i] > 0 ? med[1] / med[i] : 0);
 	}
 	fprintf(f,
 		"\nSender: BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES in namespace A (rewrite source, XDP_TX); "
-		"receiver: native XDP on veth B in namespace B; bloomwall holds %llu random addresses, every source is listed "
-		"(1M distinct, cold). Received = veth B rx_packets.\n\n",
+		"receiver: native XDP on veth B in namespace B; bloomwall, the hash map and xdp-filter each hold the same %llu random addresses, "
+		"every source is listed (1M distinct, cold); the four programs take turns in every trial. Received = veth B rx_packets.\n\n",
 		(unsigned long long)veth_entries);
 }
 
