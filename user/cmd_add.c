@@ -25,50 +25,9 @@
 #include "reload.h"
 #include "running.h"
 
-/* Most keys one entry may expand to in place; more is a job for reload. */
-#define ADD_MAX_KEYS (1U << 16)
-
-/* Where an entry goes: a region, and the keys at its target length. */
-struct add_plan {
-	int region;
-	__u8 tlen;
-	__u32 nkeys;
-};
-
-/*
- * The filter's shortest target length at or below the entry's prefix (the
- * fewest keys that cover exactly the entry), or -ENOENT if every target
- * length is shorter: covering the entry there would block more than it
- * says.
- */
-static int plan_entry(const struct bw_hdr *hdr, const struct bw_prefix *p,
-		      struct add_plan *ap)
-{
-	unsigned int i, len, best = 256;
-	int r;
-
-	ap->region = -1;
-	for (i = 0; i < hdr->nlengths[p->family] && i < BW_MAX_LENGTHS; i++) {
-		r = p->family * BW_MAX_LENGTHS + i;
-		len = hdr->plen[p->family][i];
-		if (len < p->plen || len >= best ||
-		    hdr->region_end[r] <= bw_region_start(hdr, r))
-			continue;
-		best = len;
-		ap->region = r;
-	}
-	if (ap->region < 0)
-		return -ENOENT;
-	ap->tlen = best;
-	if (best - p->plen > 16)
-		return -E2BIG;
-	ap->nkeys = 1U << (best - p->plen);
-	return 0;
-}
-
 /* All or nothing: every entry must fit before any bit is set. */
 static int plan_all(const struct bw_args *a, const void *mem,
-		    const struct bw_prefix *keys, struct add_plan *plan)
+		    const struct bw_prefix *keys, struct bw_add_plan *plan)
 {
 	const char *fam;
 	int i, err;
@@ -85,7 +44,7 @@ static int plan_all(const struct bw_args *a, const void *mem,
 				a->iface, a->pos[i], fam, fam);
 			return -EINVAL;
 		}
-		err = plan_entry(mem, &keys[i], &plan[i]);
+		err = bw_add_plan(mem, &keys[i], &plan[i]);
 		if (err == -ENOENT)
 			pr_warn("%s: the running filter has no %s target length of /%u or longer, so %s cannot be added without blocking more than it says; add it through 'bloomwall reload'\n",
 				a->iface, fam, keys[i].plen, a->pos[i]);
@@ -93,32 +52,18 @@ static int plan_all(const struct bw_args *a, const void *mem,
 			pr_warn("%s: %s would take 2^%u keys at the filter's %s target length /%u (at most %u in place); add it through 'bloomwall reload'\n",
 				a->iface, a->pos[i],
 				plan[i].tlen - keys[i].plen, fam, plan[i].tlen,
-				ADD_MAX_KEYS);
+				BW_ADD_MAX_KEYS);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-/* Sets an entry's keys; the number that were new. */
-static __u32 insert_entry(void *mem, const struct bw_prefix *p,
-			  const struct add_plan *ap)
-{
-	struct bw_prefix k;
-	__u32 j, fresh = 0;
-
-	for (j = 0; j < ap->nkeys; j++) {
-		k = bw_cidr_key(p, ap->tlen, j);
-		fresh += bw_filter_insert(mem, &k) > 0;
-	}
-	return fresh;
-}
-
 /* What add does to the copy of the running filter, and what it found. */
 struct add_ctx {
 	const struct bw_args *a;
 	const struct bw_prefix *keys;
-	const struct add_plan *plan;
+	const struct bw_add_plan *plan;
 	__u32 *fresh;		      /* per entry: keys that set a bit */
 	const struct bw_records *rec; /* the copy's records, entries added */
 	double worst; /* highest estimated rate of a region touched */
@@ -156,7 +101,7 @@ static int insert_all(void *mem, __u32 nblocks, void *arg)
 	int i, added = 0;
 
 	for (i = 0; i < c->a->npos; i++) {
-		c->fresh[i] = insert_entry(mem, &c->keys[i], &c->plan[i]);
+		c->fresh[i] = bw_add_insert(mem, &c->keys[i], &c->plan[i]);
 		if (!c->fresh[i])
 			continue;
 		added++;
@@ -174,7 +119,8 @@ static int insert_all(void *mem, __u32 nblocks, void *arg)
 }
 
 /* "ADDR  added" (or why not); JSON {address, result, keys, new_keys, prefix}. */
-static void say_entry(const char *addr, __u32 fresh, const struct add_plan *ap)
+static void say_entry(const char *addr, __u32 fresh,
+		      const struct bw_add_plan *ap)
 {
 	bw_out_open_object(NULL);
 	bw_out_string("address", "%s  ", addr);
@@ -273,7 +219,7 @@ static int keep_entries(const struct add_ctx *c, const struct bw_running *r,
 }
 
 /* Under the lock: plan against the running filter, change a copy, swap. */
-static int add_locked(struct add_ctx *c, struct add_plan *plan)
+static int add_locked(struct add_ctx *c, struct bw_add_plan *plan)
 {
 	const struct bw_args *a = c->a;
 	struct bw_edit e = { .edit = insert_all, .ctx = c, .allow_fd = -1 };
@@ -308,7 +254,7 @@ static int do_add(struct bw_args *a)
 {
 	struct add_ctx c = { .a = a };
 	struct bw_prefix *keys = NULL;
-	struct add_plan *plan = NULL;
+	struct bw_add_plan *plan = NULL;
 	int lock, err;
 
 	bw_out_string("iface", NULL, a->iface);

@@ -13,8 +13,8 @@
 
 static int do_load(struct bw_args *a)
 {
-	/* An image's filter is whole: the running adds are not built in. */
-	struct bw_build_args ba = { .forget_added = true };
+	/* The running adds go into the image's filter, as reload builds them in. */
+	struct bw_build_args ba = { 0 };
 	struct bw_image img;
 	struct bw_reload_req r = { .iface = a->iface,
 				   .ifindex = a->ifindex,
@@ -45,8 +45,9 @@ const struct bw_verb bw_verb_load = {
 		"The filter is then swapped in as 'bloomwall reload' swaps a rebuilt one:\n"
 		"one atomic update, numbered after the running filter, counters kept, the\n"
 		"allowlist kept. The image's own options apply (--match, monitor, --fpr,\n"
-		"seed). Entries added with 'bloomwall add' are not built in: an image's\n"
-		"filter is taken as it was built, and they are reported as left out.\n"
+		"seed). Entries added with 'bloomwall add' are kept as reload keeps them:\n"
+		"set in the image's filter as add sets them and recorded with it; one the\n"
+		"image has no target length or name region for is left out, and said.\n"
 		"With --json: {\"iface\", \"filter\": {\"generation\", \"image\", \"entries\",\n"
 		"\"blocks\", \"bytes\", \"seed\", \"fpr\"}, \"swap\": {...}, \"added_kept\",\n"
 		"\"added_forgotten\"}.\n",

@@ -4,17 +4,97 @@
  * already (image.h), copied into a new filter map and numbered after the
  * running one, for reload's swap.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "bloom.h"
 #include "image.h"
+#include "log.h"
 #include "output.h"
 #include "provenance.h"
+#include "records.h"
 #include "reload.h"
+
+/* Room in rec for every kept add; those that do not fit go again below. */
+static int record_kept(const struct bw_records *kept, struct bw_records *rec)
+{
+	const struct bw_list *l = &kept->names;
+	size_t i;
+
+	for (i = 0; i < kept->nadded; i++)
+		if (bw_records_add(rec, &kept->added[i]) < 0)
+			return -ENOMEM;
+	for (i = 0; i < l->ndom; i++)
+		if (bw_records_add_name(rec, bw_domain_name(l, &l->dom[i]),
+					l->dom[i].len, l->dom[i].flags) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* Sets an added prefix in the image's filter; false if it has no room. */
+static bool set_prefix(const char *iface, void *mem, const struct bw_prefix *p)
+{
+	struct bw_add_plan ap;
+	char buf[64];
+
+	if (!bw_add_plan(mem, p, &ap)) {
+		bw_add_insert(mem, p, &ap);
+		return true;
+	}
+	pr_warn("%s: %s, added at run time, is left out: the image's filter has no target length that holds it ('bloomwall add' it again, or reload from lists)\n",
+		iface, bw_prefix_str(p, buf, sizeof(buf)));
+	return false;
+}
+
+/*
+ * The entries added at run time, set in the image's filter as 'add' sets
+ * them and kept in its records, as a reload keeps them; one the image has
+ * no region for is left out (said, and taken out of kept and rec).
+ * Returns how many were left out.
+ */
+static size_t set_kept(const char *iface, void *mem, struct bw_records *kept,
+		       struct bw_records *rec)
+{
+	struct bw_list *l = &kept->names;
+	const struct bw_domain *d;
+	size_t i = 0, out = 0;
+	long k;
+
+	while (i < kept->nadded) {
+		if (set_prefix(iface, mem, &kept->added[i])) {
+			i++;
+			continue;
+		}
+		k = bw_records_find(rec, &kept->added[i]);
+		if (k >= 0)
+			bw_records_drop(rec, (size_t)k);
+		bw_records_drop(kept, i);
+		out++;
+	}
+	for (i = 0; i < l->ndom;) {
+		d = &l->dom[i];
+		if (bw_name_insert(mem, bw_domain_name(l, d), d->len,
+				   d->flags & BW_DOM_SUBTREE) >= 0) {
+			i++;
+			continue;
+		}
+		pr_warn("%s: %s%.*s, added at run time, is left out: the image's filter has no region for it\n",
+			iface, d->flags & BW_DOM_SUBTREE ? "*." : "",
+			(int)d->len, bw_domain_name(l, d));
+		k = bw_records_find_name(rec, bw_domain_name(l, d), d->len,
+					 d->flags & BW_DOM_SUBTREE);
+		if (k >= 0)
+			bw_records_drop_name(rec, (size_t)k);
+		bw_records_drop_name(kept, i);
+		out++;
+	}
+	return out;
+}
 
 int bw_image_stage(const char *iface, const char *path,
 		   const struct bw_image *img, bool allow, bool allow_names,
-		   __u8 exact_slot, __u64 generation, struct bw_built *b)
+		   __u8 exact_slot, __u64 generation, struct bw_records *kept,
+		   size_t *left_out, struct bw_built *b)
 {
 	struct bw_dns_hdr *dns;
 	struct bw_hdr *hdr;
@@ -30,10 +110,15 @@ int bw_image_stage(const char *iface, const char *path,
 				    &nblocks);
 	if (err)
 		return err;
-	err = bw_filter_create(nblocks, &b->filter);
+	*left_out = 0;
+	err = record_kept(kept, &rec);
+	nblocks = bw_records_start(img->filter) + bw_records_blocks(&rec);
+	if (!err)
+		err = bw_filter_create(nblocks, &b->filter);
 	if (!err) {
 		memcpy(b->filter.mem, img->filter,
 		       (size_t)bw_records_start(img->filter) * BW_BLOCK_BYTES);
+		*left_out = set_kept(iface, b->filter.mem, kept, &rec);
 		err = bw_records_write(b->filter.mem, nblocks, &rec);
 	}
 	bw_records_free(&rec);

@@ -310,11 +310,17 @@ static int build(struct reload_ctx *c)
 	if (r->args->nallow ? c->allow.n4 + c->allow.n6 > 0
 			    : c->st.allow_entries)
 		flags |= BW_F_ALLOW;
-	if (r->image)
-		return bw_image_stage(r->iface, r->image_path, r->image,
-				      flags & BW_F_ALLOW, c->st.allow_names,
-				      !c->st.hdr.exact_slot,
-				      c->st.info.generation + 1, &c->b);
+	if (r->image) {
+		size_t out = 0;
+		int err;
+
+		err = bw_image_stage(
+			r->iface, r->image_path, r->image, flags & BW_F_ALLOW,
+			c->st.allow_names, !c->st.hdr.exact_slot,
+			c->st.info.generation + 1, &c->kept, &out, &c->b);
+		c->forgot += out;
+		return err;
+	}
 	bw_build_req_from_args(&req, r->iface, r->args, r->lists, r->nlists,
 			       settings_fpr(&c->st), flags,
 			       c->st.info.generation + 1);

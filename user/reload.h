@@ -125,13 +125,17 @@ struct bw_reload_req {
 /*
  * bloomwall load: a new filter map holding img's filter, numbered
  * generation, reading the allowlist if allow (the name allowlist if
- * allow_names), its exact slot exact_slot;
- * prints one line. Nothing in the kernel changes: the caller commits b or
- * closes it. On failure b is closed.
+ * allow_names), its exact slot exact_slot, with the entries kept from
+ * 'bloomwall add' set in it and recorded (those it has no region for are
+ * taken out of kept, said, and counted in *left_out); prints one line.
+ * Nothing in the kernel changes: the caller commits b or closes it. On
+ * failure b is closed.
  */
+struct bw_records;
 int bw_image_stage(const char *iface, const char *path,
 		   const struct bw_image *img, bool allow, bool allow_names,
-		   __u8 exact_slot, __u64 generation, struct bw_built *b);
+		   __u8 exact_slot, __u64 generation, struct bw_records *kept,
+		   size_t *left_out, struct bw_built *b);
 
 /*
  * Rebuilds iface's filter from the lists and the entries the running

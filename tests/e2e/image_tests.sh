@@ -104,19 +104,29 @@ test_image_load()
 	bw 0 build -o "$img" "$la"
 	bw 0 attach "$BW_RX" "${SEED[@]}" "$lb"
 	bw 0 add "$BW_RX" "$BW_C4"
+	# A name: the running filter gains name regions; the image has none.
+	bw 0 add "$BW_RX" kept.example
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	gen=$(generation)
 
+	# The adds are kept as reload keeps them: set in the image's filter
+	# and recorded; one it has no region for is left out, and said.
 	bw 0 load "$BW_RX" "$img"
 	assert_grep "$OUT" "^$BW_RX: filter generation $((gen + 1)) from image $img: " \
 		"load says what it swaps in"
+	assert_line "$OUT" "$BW_RX: 1 entry added at run time kept ('bloomwall remove $BW_RX ADDR|NAME...' takes one out)" \
+		"load keeps the address added"
+	assert_line "$ERR" "$BW_RX: kept.example, added at run time, is left out: the image's filter has no region for it" \
+		"load says which add has no room"
 	assert_line "$OUT" "$BW_RX: 1 entry added at run time left out" \
-		"load says the adds are left out"
+		"and counts it"
 	assert_eq "$(generation)" $((gen + 1)) "generation after load"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
 	expect_delivered "$BW_B4" "$BW_RX4"
-	expect_delivered "$BW_C4" "$BW_RX4"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" "added entries kept" 1 "the kept add is recorded"
 	bw 0 status "$BW_RX"
 	assert_eq "$(kv "$OUT" "hash seed")" \
 		"$("$BLOOMWALL" inspect "$img" | kv /dev/stdin "hash seed")" \
