@@ -181,6 +181,40 @@ static int out_lists(const struct bw_why *w)
 	return doubt;
 }
 
+/*
+ * A filter that records no lists: a hit cannot be told from a false
+ * positive.
+ */
+static void out_no_lists(void)
+{
+	bw_out_null("false_positive", NULL);
+	bw_out_text(
+		"  why: the filter records no lists (an older bloomwall built it, or its records are unreadable): a listed entry cannot be told from a false positive; 'bloomwall reload' records them\n");
+}
+
+/*
+ * The verdict on a hit that no entry covers, in the region where says
+ * (its estimated rate fpr, per: what the rate is of): undecided while a
+ * list could not be searched (an entry there cannot be ruled out), else a
+ * false positive. Returns whether it was called one.
+ */
+static bool out_fp_claim(int doubt, const char *where, const char *per,
+			 double fpr)
+{
+	if (doubt == NOT_ALL_SEARCHED) {
+		bw_out_null("false_positive", NULL);
+		bw_out_text(
+			"  why: no entry in the lists searched: listed in one not searched, or a false positive of the Bloom filter (%s, estimated rate %.2g %%%s)\n",
+			where, fpr * 100, per);
+		return false;
+	}
+	bw_out_bool("false_positive", NULL, true);
+	bw_out_text(
+		"  why: false positive of the Bloom filter (%s, estimated rate %.2g %%%s): no list entry covers it\n",
+		where, fpr * 100, per);
+	return true;
+}
+
 /* A Bloom hit that no entry covers. */
 static void out_false_positive(const struct bw_running *rn, int region,
 			       int doubt, bool allowed, const char *arg)
@@ -188,24 +222,16 @@ static void out_false_positive(const struct bw_running *rn, int region,
 	const struct bw_hdr *hdr = &rn->prog_hdr;
 	unsigned int plen =
 		hdr->plen[region / BW_MAX_LENGTHS][region % BW_MAX_LENGTHS];
+	char where[32];
 	__u64 set, total;
 	double fpr;
 
 	bw_region_fill(rn->filter.mem, region, &set, &total, &fpr);
 	bw_out_u64("region_prefix", NULL, plen);
 	bw_out_double("estimated_fpr", NULL, fpr);
-	if (doubt == NOT_ALL_SEARCHED) {
-		/* An entry of the list not searched cannot be ruled out. */
-		bw_out_null("false_positive", NULL);
-		bw_out_text(
-			"  why: no entry in the lists searched: listed in one not searched, or a false positive of the Bloom filter (region /%u, estimated rate %.2g %%)\n",
-			plen, fpr * 100);
+	snprintf(where, sizeof(where), "region /%u", plen);
+	if (!out_fp_claim(doubt, where, "", fpr))
 		return;
-	}
-	bw_out_bool("false_positive", NULL, true);
-	bw_out_text(
-		"  why: false positive of the Bloom filter (region /%u, estimated rate %.2g %%): no list entry covers it\n",
-		plen, fpr * 100);
 	if (doubt == SEARCHED_AS_NOW)
 		bw_out_text(
 			"  note: a list was searched as it is now, not as it was built: an entry since removed from it would look the same\n");
@@ -220,7 +246,6 @@ static void out_false_positive(const struct bw_running *rn, int region,
 			rn->iface, arg);
 }
 
-/* Names: what the lists say; the running filter cannot be asked yet. */
 /* The names added at run time that cover target t. */
 static size_t out_added_name(const struct bw_records *rec,
 			     const struct bw_why_target *t)
@@ -257,25 +282,17 @@ static void out_name_false_positive(const struct bw_running *rn,
 				    const struct bw_name_hit *h, int doubt,
 				    const char *name)
 {
+	const char *kind = h->region == BW_NAME_EXACT ? "exact" : "subtree";
+	char where[32];
 	__u64 set, total;
 	double fpr;
 
 	bw_name_region_fill(rn->filter.mem, h->region, &set, &total, &fpr);
-	bw_out_string("region", NULL,
-		      h->region == BW_NAME_EXACT ? "exact" : "subtree");
+	bw_out_string("region", NULL, kind);
 	bw_out_double("estimated_fpr", NULL, fpr);
-	if (doubt == NOT_ALL_SEARCHED) {
-		bw_out_null("false_positive", NULL);
-		bw_out_text(
-			"  why: no entry in the lists searched: listed in one not searched, or a false positive of the Bloom filter (%s names, estimated rate %.2g %% a key)\n",
-			h->region == BW_NAME_EXACT ? "exact" : "subtree",
-			fpr * 100);
+	snprintf(where, sizeof(where), "%s names", kind);
+	if (!out_fp_claim(doubt, where, " a key", fpr))
 		return;
-	}
-	bw_out_bool("false_positive", NULL, true);
-	bw_out_text(
-		"  why: false positive of the Bloom filter (%s names, estimated rate %.2g %% a key): no list entry covers it\n",
-		h->region == BW_NAME_EXACT ? "exact" : "subtree", fpr * 100);
 	bw_out_text("  hint: to never block it: 'bloomwall allow %s %s'\n",
 		    rn->iface, name);
 }
@@ -294,9 +311,7 @@ static void out_name(const struct bw_why *w, int i, const struct bw_running *rn,
 	added = out_added_name(rec, t);
 	doubt = out_lists(w);
 	if (hit && !listed && !added && !w->nlists) {
-		bw_out_null("false_positive", NULL);
-		bw_out_text(
-			"  why: the filter records no lists (an older bloomwall built it, or its records are unreadable): a listed entry cannot be told from a false positive; 'bloomwall reload' records them\n");
+		out_no_lists();
 	} else if (hit && !listed && !added) {
 		out_name_false_positive(rn, &h, doubt, t->name);
 	} else {
@@ -326,9 +341,7 @@ void bw_why_out(const struct bw_why *w, int i, const struct bw_running *rn,
 	allowed = out_allow(rn, a);
 	doubt = out_lists(w);
 	if (hit && !listed && !added && !w->nlists) {
-		bw_out_null("false_positive", NULL);
-		bw_out_text(
-			"  why: the filter records no lists (an older bloomwall built it, or its records are unreadable): a listed entry cannot be told from a false positive; 'bloomwall reload' records them\n");
+		out_no_lists();
 	} else if (hit && !listed && !added) {
 		bw_prefix_str(a, arg, sizeof(arg));
 		out_false_positive(rn, region, doubt, allowed, arg);

@@ -14,7 +14,6 @@
 #include "test_helpers.h"
 
 #define CHECKER "tests/datapath/dns_check.py"
-#define PYTHON "/usr/bin/python3"
 
 static char saved_dir[64];
 static int nsaved;
@@ -221,7 +220,7 @@ bool dns_check_answer(const char *what, const struct dns_q *q,
 	return bw_test_failed_asserts == failed;
 }
 
-static bool have_scapy(void)
+bool dns_have_scapy(void)
 {
 	return access(PYTHON, X_OK) == 0 &&
 	       system(PYTHON " -c 'import scapy.all' >/dev/null 2>&1") == 0;
@@ -234,7 +233,7 @@ bool dns_scapy_check(void)
 
 	if (!nsaved)
 		return ASSERT_TRUE(false, "answers saved for scapy");
-	if (!have_scapy()) {
+	if (!dns_have_scapy()) {
 		TEST_SKIP("no scapy for " PYTHON " (Debian: python3-scapy)");
 		rc = 0;
 	} else {

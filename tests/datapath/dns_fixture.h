@@ -121,6 +121,12 @@ bool dns_check_answer(const char *what, const struct dns_q *q,
 		      const __u8 *query, size_t qlen, const __u8 *ans,
 		      size_t alen, __u8 action, __u32 ttl);
 
+/* The Python with Debian's python3-scapy that the decoders run under. */
+#define PYTHON "/usr/bin/python3"
+
+/* Whether PYTHON can import scapy (the independent decoder). */
+bool dns_have_scapy(void);
+
 /*
  * Runs tests/datapath/dns_check.py over every answer saved since the last
  * call; a failure there fails the test. Skips (marks the test skipped,

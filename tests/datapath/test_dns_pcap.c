@@ -15,7 +15,6 @@
 #include "dns_fixture.h"
 #include "test_helpers.h"
 
-#define PYTHON "/usr/bin/python3"
 #define NAMES_SCRIPT "tests/datapath/dns_pcap_names.py"
 #define PCAP_FRAME_MAX 4096
 #define PCAP_QUERIES_MAX 256
@@ -184,7 +183,7 @@ BW_TEST(test_dns_pcap_replay)
 
 	if (!dir)
 		return;
-	if (system(PYTHON " -c 'import scapy.all' >/dev/null 2>&1") != 0) {
+	if (!dns_have_scapy()) {
 		TEST_SKIP("no scapy for " PYTHON " (Debian: python3-scapy)");
 		return;
 	}
