@@ -20,6 +20,8 @@ CRASH_TESTS="test_crash_sweep"
 
 CRASH_STRIDE=${BW_CRASH_STRIDE:-12}
 CRASH_NAMES=(A B C)
+# The name the DNS frame asks for (verdict D: block or pass).
+CRASH_QNAME=crash.test
 
 # crash_frame SRC FILE: an Ethernet/IPv4/UDP frame from SRC to $BW_RX4.
 crash_frame()
@@ -36,8 +38,29 @@ open(path, "wb").write(eth + ip + udp)
 EOF
 }
 
-# "A:drop B:pass C:pass": the verdicts of the program on $BW_RX's hook for
-# the three crash sources, or "none" when the hook runs no program.
+# crash_dns_frame SRC FILE: a DNS query for $CRASH_QNAME (A, IN) from SRC
+# to $BW_RX4, UDP port 53. SRC is in no list (the address filter comes
+# first: a listed source is dropped before its name is read).
+crash_dns_frame()
+{
+	python3 - "$1" "$2" "$CRASH_QNAME" <<'EOF'
+import socket, struct, sys
+
+src, path, qname = sys.argv[1], sys.argv[2], sys.argv[3]
+eth = bytes.fromhex("020000000001" "020000000002") + b"\x08\x00"
+name = b"".join(bytes([len(l)]) + l.encode() for l in qname.split(".")) + b"\0"
+dns = struct.pack("!HHHHHH", 0x1234, 0x0100, 1, 0, 0, 0) + name + \
+    struct.pack("!HH", 1, 1)
+udp = struct.pack("!HHHH", 4000, 53, 8 + len(dns), 0) + dns
+ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
+                 socket.inet_aton(src), socket.inet_aton("10.77.0.1"))
+open(path, "wb").write(eth + ip + udp)
+EOF
+}
+
+# "A:drop B:pass C:pass D:pass": the verdicts of the program on $BW_RX's
+# hook for the three crash sources and the DNS query (D: block when it is
+# dropped or answered), or "none" when the hook runs no program.
 crash_judge()
 {
 	local id a rv out=""
@@ -56,6 +79,13 @@ crash_judge()
 		*) out="$out $a:?$rv" ;;
 		esac
 	done
+	rv=$(bpftool prog run id "$id" data_in "$TMP_DIR/frame.D" \
+		repeat 1 2>&1 | sed -nE 's/.*[Rr]eturn value: ([0-9]+).*/\1/p')
+	case $rv in
+	1 | 3) out="$out D:block" ;;
+	2) out="$out D:pass" ;;
+	*) out="$out D:?$rv" ;;
+	esac
 	echo "${out# }"
 }
 
@@ -81,6 +111,11 @@ crash_query()
 		*) out="$out ${CRASH_NAMES[$i]}:?" ;;
 		esac
 	done
+	case $("$BLOOMWALL" query "$BW_RX" "$CRASH_QNAME" 2>&1) in
+	"$CRASH_QNAME  block"*) out="$out D:block" ;;
+	"$CRASH_QNAME  pass"*) out="$out D:pass" ;;
+	*) out="$out D:?" ;;
+	esac
 	echo "${out# }"
 }
 
@@ -105,6 +140,20 @@ crash_setup()
 	remove)
 		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
 			"$TMP_DIR/a.txt" && "$BLOOMWALL" add "$BW_RX" "$BW_B4" ;;
+	load)
+		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
+			"$TMP_DIR/a.txt" && "$BLOOMWALL" add "$BW_RX" "$BW_C4" ;;
+	allow_name)
+		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
+			"$TMP_DIR/a.txt" "$TMP_DIR/n.txt" ;;
+	unallow_name)
+		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
+			"$TMP_DIR/a.txt" "$TMP_DIR/n.txt" &&
+			"$BLOOMWALL" allow "$BW_RX" "$CRASH_QNAME" ;;
+	remove_name)
+		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
+			"$TMP_DIR/a.txt" &&
+			"$BLOOMWALL" add "$BW_RX" "$CRASH_QNAME" ;;
 	*)
 		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
 			"$TMP_DIR/a.txt" ;;
@@ -122,6 +171,11 @@ crash_cmd()
 	allow) echo "allow $BW_RX $BW_A4" ;;
 	unallow) echo "unallow $BW_RX $BW_A4" ;;
 	detach) echo "detach $BW_RX" ;;
+	load) echo "load $BW_RX $TMP_DIR/b.img" ;;
+	add_name) echo "add $BW_RX $CRASH_QNAME" ;;
+	remove_name) echo "remove $BW_RX $CRASH_QNAME" ;;
+	allow_name) echo "allow $BW_RX $CRASH_QNAME" ;;
+	unallow_name) echo "unallow $BW_RX $CRASH_QNAME" ;;
 	esac
 }
 
@@ -208,24 +262,35 @@ crash_verb()
 
 test_crash_sweep()
 {
-	local listed="A:drop B:pass C:pass"
+	local listed="A:drop B:pass C:pass D:pass"
+	local named="A:drop B:pass C:pass D:block"
 
 	command -v strace >/dev/null || skip "strace is not installed"
 	list a.txt "$BW_A4" >/dev/null
 	list b.txt "$BW_B4" >/dev/null
+	list n.txt "$CRASH_QNAME" >/dev/null
 	list allow_a.txt "$BW_A4" >/dev/null
+	"$BLOOMWALL" build -o "$TMP_DIR/b.img" "${SEED[@]}" "$TMP_DIR/b.txt" \
+		>/dev/null || fail "cannot build the image for load"
 	crash_frame "$BW_A4" "$TMP_DIR/frame.A"
 	crash_frame "$BW_B4" "$TMP_DIR/frame.B"
 	crash_frame "$BW_C4" "$TMP_DIR/frame.C"
+	crash_dns_frame 10.77.0.9 "$TMP_DIR/frame.D"
 	CRASH_POINTS=0
 	CRASH_KILLED=0
 	CRASH_BAD=0
 	crash_verb attach none "$listed"
-	crash_verb reload "$listed" "A:pass B:drop C:pass"
-	crash_verb add "$listed" "A:drop B:drop C:pass"
-	crash_verb remove "A:drop B:drop C:pass" "$listed"
-	crash_verb allow "$listed" "A:pass B:pass C:pass"
-	crash_verb unallow "A:pass B:pass C:pass" "$listed"
+	crash_verb reload "$listed" "A:pass B:drop C:pass D:pass"
+	crash_verb add "$listed" "A:drop B:drop C:pass D:pass"
+	crash_verb remove "A:drop B:drop C:pass D:pass" "$listed"
+	crash_verb allow "$listed" "A:pass B:pass C:pass D:pass"
+	crash_verb unallow "A:pass B:pass C:pass D:pass" "$listed"
+	# load keeps the add of C (issue 12); names: in place or by a rebuild.
+	crash_verb load "A:drop B:pass C:drop D:pass" "A:pass B:drop C:drop D:pass"
+	crash_verb add_name "$listed" "$named"
+	crash_verb remove_name "$named" "$listed"
+	crash_verb allow_name "$named" "$listed"
+	crash_verb unallow_name "$listed" "$named"
 	crash_verb detach "$listed" none
 	echo "crash sweep: $CRASH_POINTS points, $CRASH_KILLED killed, $CRASH_BAD inconsistent"
 	[ "$CRASH_KILLED" -gt 0 ] || fail "no kill took effect: strace injection broken?"
