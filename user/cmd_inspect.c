@@ -10,6 +10,7 @@
 #include "bloom.h"
 #include "cli.h"
 #include "image.h"
+#include "log.h"
 #include "output.h"
 #include "provenance.h"
 #include "records.h"
@@ -91,21 +92,53 @@ static void out_filter(const struct bw_image *img)
 	free(v);
 }
 
+/* What each section holds; null in JSON for one the image does not carry. */
+static void out_sections(const struct bw_image *img)
+{
+	static const char *const keys[BW_IMAGE_NSEC] = { "exact", "allow",
+							 "allow_names" };
+	const struct bw_image_sec *s;
+	int i;
+
+	bw_out_text("  Sections\n");
+	bw_out_open_object("sections");
+	for (i = 0; i < BW_IMAGE_NSEC; i++) {
+		s = img->sec[i];
+		if (!s) {
+			bw_kv(bw_image_sec_name(i), "none");
+			bw_out_null(keys[i], NULL);
+			continue;
+		}
+		bw_kv(bw_image_sec_name(i),
+		      "%'llu %s (%'llu IPv4, %'llu IPv6, %'llu %s; %'llu bytes)",
+		      (unsigned long long)(s->n4 + s->n6 + s->ndom),
+		      bw_plural(s->n4 + s->n6 + s->ndom, "entry", "entries"),
+		      (unsigned long long)s->n4, (unsigned long long)s->n6,
+		      (unsigned long long)s->ndom,
+		      bw_plural(s->ndom, "name", "names"),
+		      (unsigned long long)(sizeof(*s) + s->bytes));
+		bw_out_u64(keys[i], NULL, s->n4 + s->n6 + s->ndom);
+	}
+	bw_out_close_object();
+}
+
 static void out_options(const struct bw_rec_build *rb)
 {
 	double fpr;
 
 	memcpy(&fpr, &rb->fpr_bits, sizeof(fpr));
 	bw_out_open_object("options");
-	bw_kv("options", "--fpr %g --match %s --max-lengths %u,%u%s%s%s", fpr,
+	bw_kv("options", "--fpr %g --match %s --max-lengths %u,%u%s%s%s%s", fpr,
 	      bw_match_name(rb->flags), rb->max_lengths[BW_V4],
 	      rb->max_lengths[BW_V6],
 	      rb->flags & BW_F_MONITOR ? " --monitor" : "",
+	      rb->flags & BW_F_VERIFY ? " --verify" : "",
 	      rb->opts & BW_REC_OPT_MASK_HOST_BITS ? " --mask-host-bits" : "",
 	      rb->opts & BW_REC_OPT_SKIP_INVALID ? " --skip-invalid" : "");
 	bw_out_double("fpr", NULL, fpr);
 	bw_out_string("match", NULL, bw_match_name(rb->flags));
 	bw_out_bool("monitor", NULL, rb->flags & BW_F_MONITOR);
+	bw_out_bool("verify", NULL, rb->flags & BW_F_VERIFY);
 	bw_out_open_array("max_lengths");
 	bw_out_u64(NULL, NULL, rb->max_lengths[BW_V4]);
 	bw_out_u64(NULL, NULL, rb->max_lengths[BW_V6]);
@@ -155,6 +188,7 @@ static int do_inspect(struct bw_args *a)
 		return err;
 	out_image(a->iface, &img);
 	out_filter(&img);
+	out_sections(&img);
 	err = out_records(&img);
 	bw_image_free(&img);
 	return err;
@@ -169,11 +203,14 @@ const struct bw_verb bw_verb_inspect = {
 		"one, saying which. Then shows its header, the filter's settings, per region\n"
 		"the family, prefix length, blocks, entries, probes, fill and estimated\n"
 		"false-positive rate (as 'bloomwall status' shows them), and the lists and\n"
-		"options it was built from. Needs no root.\n"
+		"options it was built from. Then the sections it carries (format 2): the\n"
+		"exact prefix set of --verify, the allowlist of --allow, the lists' allow\n"
+		"entries for names, each counted, or none. Needs no root.\n"
 		"With --json: {\"image\": {\"path\", \"format\", \"filter_format\", \"byte_order\",\n"
 		"\"bytes\", \"blocks\", \"crc32\"}, \"filter\": {\"generation\", \"action\", \"match\",\n"
 		"\"entries\", \"source_entries\", \"target_fpr\", \"seed\", \"regions\": [...],\n"
-		"\"est_fpr\"}, \"lists\": [...], \"options\": {...}, \"added\"}.\n",
+		"\"est_fpr\"}, \"sections\": {\"exact\", \"allow\", \"allow_names\": entries, or\n"
+		"null}, \"lists\": [...], \"options\": {...}, \"added\"}.\n",
 	.opts = NULL,
 	.pos = { .first = BW_POS_FILE },
 	.run = do_inspect,

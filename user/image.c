@@ -49,10 +49,22 @@ static __u32 image_crc(const void *buf, size_t len)
 
 int bw_image_encode(const void *mem, __u32 nblocks, void **out, size_t *len)
 {
-	size_t fbytes = (size_t)nblocks * BW_BLOCK_BYTES;
+	return bw_image_encode_lists(mem, nblocks, NULL, out, len);
+}
+
+int bw_image_encode_lists(const void *mem, __u32 nblocks,
+			  const struct bw_image_lists *ls, void **out,
+			  size_t *len)
+{
+	size_t fbytes = (size_t)nblocks * BW_BLOCK_BYTES, off;
+	__u32 present = ls ? ls->present & BW_IMAGE_S_ALL : 0;
 	struct bw_image_hdr *h;
+	int i;
 
 	*len = sizeof(*h) + fbytes;
+	for (i = 0; i < BW_IMAGE_NSEC; i++)
+		if (present & (1U << i))
+			*len += bw_image_sec_bytes(&ls->l[i]);
 	*out = calloc(1, *len);
 	if (!*out)
 		return -ENOMEM;
@@ -66,7 +78,13 @@ int bw_image_encode(const void *mem, __u32 nblocks, void **out, size_t *len)
 	h->nblocks = nblocks;
 	h->filter_bytes = fbytes;
 	h->image_bytes = *len;
+	h->flags = present;
 	memcpy((char *)*out + sizeof(*h), mem, fbytes);
+	off = sizeof(*h) + fbytes;
+	for (i = 0; i < BW_IMAGE_NSEC; i++)
+		if (present & (1U << i))
+			off += bw_image_sec_put((char *)*out + off, i,
+						&ls->l[i]);
 	h->crc = image_crc(*out, *len);
 	return 0;
 }
@@ -107,11 +125,11 @@ static int check_hdr(const struct bw_image_hdr *h, size_t len, char *why,
 		return why_set(why, errlen, -EINVAL,
 			       "corrupt header: byte-order mark 0x%08x",
 			       h->bom);
-	if (h->version != BW_IMAGE_VERSION)
+	if (h->version < BW_IMAGE_VERSION_MIN || h->version > BW_IMAGE_VERSION)
 		return why_set(
 			why, errlen, -EPROTO,
-			"image format version %u; this bloomwall reads version %u",
-			h->version, BW_IMAGE_VERSION);
+			"image format version %u; this bloomwall reads versions %u to %u",
+			h->version, BW_IMAGE_VERSION_MIN, BW_IMAGE_VERSION);
 	if (h->hdr_bytes != sizeof(*h))
 		return why_set(why, errlen, -EINVAL,
 			       "corrupt header: header size %u, not %zu",
@@ -126,14 +144,44 @@ static int check_hdr(const struct bw_image_hdr *h, size_t len, char *why,
 			why, errlen, -EINVAL,
 			"%zu bytes where its header says %llu: data after the image",
 			len, (unsigned long long)h->image_bytes);
+	/* Format 1 has no sections: its filter ends the file. */
 	if (h->nblocks < BW_HDR_BLOCKS || h->nblocks > BW_MAX_BLOCKS ||
 	    h->filter_bytes != (__u64)h->nblocks * BW_BLOCK_BYTES ||
-	    h->image_bytes != sizeof(*h) + h->filter_bytes)
+	    h->image_bytes < sizeof(*h) + h->filter_bytes ||
+	    (h->version == 1 && h->image_bytes != sizeof(*h) + h->filter_bytes))
 		return why_set(
 			why, errlen, -EINVAL,
 			"corrupt header: %u blocks, %llu filter bytes, %llu image bytes do not agree",
 			h->nblocks, (unsigned long long)h->filter_bytes,
 			(unsigned long long)h->image_bytes);
+	return 0;
+}
+
+/*
+ * The filter's flags and the sections agree: verify mode has its exact
+ * set (and only verify mode), an allowlist flag its allowlist, a name
+ * allowlist flag the entries for it.
+ */
+static int check_agree(const struct bw_image_hdr *h, const struct bw_hdr *fh,
+		       const void *mem, char *why, size_t errlen)
+{
+	const struct bw_dns_hdr *dns = bw_filter_dns(mem);
+	bool exact = h->flags & (1U << BW_IMAGE_EXACT);
+
+	if (!(fh->flags & BW_F_VERIFY) != !exact)
+		return why_set(
+			why, errlen, -EINVAL,
+			exact ? "carries an exact prefix set, but its filter is not in verify mode"
+			      : "the filter asks for verify mode, but the image carries no exact prefix set");
+	if ((fh->flags & BW_F_ALLOW) && !(h->flags & (1U << BW_IMAGE_ALLOW)))
+		return why_set(
+			why, errlen, -EINVAL,
+			"the filter asks for an allowlist, but the image carries none");
+	if (dns && (dns->flags & BW_DNS_F_ALLOW) &&
+	    !(h->flags & (1U << BW_IMAGE_ALLOW | 1U << BW_IMAGE_NAMES)))
+		return why_set(
+			why, errlen, -EINVAL,
+			"the filter asks for a name allowlist, but the image carries no allow entries");
 	return 0;
 }
 
@@ -143,8 +191,10 @@ static int check_filter(const struct bw_image_hdr *h, void *mem, char *why,
 {
 	const struct bw_hdr *fh = mem;
 	struct bw_records rec;
+	int err;
 
-	if (h->flags || !all_zero(h->pad, sizeof(h->pad)))
+	if ((h->flags & ~BW_IMAGE_S_ALL) || (h->version == 1 && h->flags) ||
+	    !all_zero(h->pad, sizeof(h->pad)))
 		return why_set(
 			why, errlen, -EPROTO,
 			"has sections this bloomwall does not know (flags 0x%x)",
@@ -161,15 +211,9 @@ static int check_filter(const struct bw_image_hdr *h, void *mem, char *why,
 			why, errlen, -EINVAL,
 			"the filter inside is not valid (header, or regions past its %u blocks)",
 			h->nblocks);
-	/* Format 1 carries no exact set: verify mode could not confirm. */
-	if (fh->flags & (BW_F_VERIFY | BW_F_ALLOW))
-		return why_set(
-			why, errlen, -EINVAL,
-			"the filter asks for verify mode or an allowlist, which this image format does not carry");
-	if (bw_filter_dns(mem) && (bw_filter_dns(mem)->flags & BW_DNS_F_ALLOW))
-		return why_set(
-			why, errlen, -EINVAL,
-			"the filter asks for a name allowlist, which this image format does not carry");
+	err = check_agree(h, fh, mem, why, errlen);
+	if (err)
+		return err;
 	if (bw_records_read(mem, h->nblocks, &rec))
 		return why_set(
 			why, errlen, -EINVAL,
@@ -209,8 +253,13 @@ int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
 			"corrupted: crc32 0x%08x, its header says 0x%08x", crc,
 			h->crc);
 	err = check_filter(h, (char *)buf + sizeof(*h), why, errlen);
-	if (err)
+	if (!err)
+		err = bw_image_sec_check(buf, len, sizeof(*h) + h->filter_bytes,
+					 h->flags, img->sec, why, errlen);
+	if (err) {
+		memset(img, 0, sizeof(*img));
 		return err;
+	}
 	img->buf = buf;
 	img->len = len;
 	img->hdr = h;
@@ -348,7 +397,8 @@ int bw_image_read_file(const char *path, struct bw_image *img)
 		err = -EINVAL;
 	if (!err &&
 	    (__u64)st.st_size > sizeof(struct bw_image_hdr) +
-					(__u64)BW_MAX_BLOCKS * BW_BLOCK_BYTES)
+					(__u64)BW_MAX_BLOCKS * BW_BLOCK_BYTES +
+					BW_IMAGE_SEC_MAX)
 		err = -EFBIG;
 	if (!err) {
 		buf = malloc(st.st_size ?: 1);
@@ -411,11 +461,8 @@ static int seed_list(const char *path, __u32 *crc)
 	return 0;
 }
 
-int bw_image_seed(const char *const *lists, int n, const void *opts,
-		  size_t optlen, __u32 *seed)
+static int seed_lists(const char *const *lists, int n, __u32 *crc)
 {
-	static const char tag[] = "bloomwall image seed 1";
-	__u32 crc = crc_more((__u32)crc32(0, NULL, 0), tag, sizeof(tag));
 	int i, err;
 
 	for (i = 0; i < n; i++) {
@@ -423,17 +470,35 @@ int bw_image_seed(const char *const *lists, int n, const void *opts,
 			pr_warn("bloomwall build: a list on standard input cannot be read twice to derive the seed from it; give --seed\n");
 			return -EINVAL;
 		}
-		err = seed_list(lists[i], &crc);
+		err = seed_list(lists[i], crc);
 		if (err == -ESPIPE)
 			pr_warn("%s: not a regular file, which cannot be read twice to derive the seed from it; give --seed\n",
 				lists[i]);
 		else if (err)
 			pr_warn("%s: cannot read: %s\n", lists[i],
 				strerror(-err));
-		if (err) {
+		if (err)
 			return err;
-		}
 	}
+	return 0;
+}
+
+int bw_image_seed(const char *const *lists, int n, const char *const *allow,
+		  int nallow, const void *opts, size_t optlen, __u32 *seed)
+{
+	static const char tag[] = "bloomwall image seed 1";
+	static const char allow_tag[] = "--allow";
+	__u32 crc = crc_more((__u32)crc32(0, NULL, 0), tag, sizeof(tag));
+	int err;
+
+	err = seed_lists(lists, n, &crc);
+	/* Without --allow files the seed stays what format 1 derived. */
+	if (!err && nallow) {
+		crc = crc_more(crc, allow_tag, sizeof(allow_tag));
+		err = seed_lists(allow, nallow, &crc);
+	}
+	if (err)
+		return err;
 	*seed = crc_more(crc, opts, optlen);
 	return 0;
 }

@@ -2,7 +2,9 @@
 /*
  * bloomwall load's build step (reload.h): an image's filter, checked
  * already (image.h), copied into a new filter map and numbered after the
- * running one, for reload's swap.
+ * running one, for reload's swap; in verify mode a new exact trie of the
+ * image's exact prefix set (and the entries kept from 'add'), and the
+ * lists' allow entries for names, as a reload from the lists builds them.
  */
 #include <errno.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "bloom.h"
 #include "image.h"
 #include "log.h"
+#include "lpm.h"
 #include "output.h"
 #include "provenance.h"
 #include "records.h"
@@ -91,6 +94,69 @@ static size_t set_kept(const char *iface, void *mem, struct bw_records *kept,
 	return out;
 }
 
+/* Room for 'bloomwall add' on top, as reload.c sizes its trie. */
+static __u32 exact_cap(size_t n)
+{
+	__u64 cap = (__u64)n + BW_ALLOW_MAX;
+
+	return cap > 0xffffffffULL ? 0xffffffffU : (__u32)cap;
+}
+
+/*
+ * Verify mode: the image's exact prefix set and the kept adds (a reload
+ * merges them in with the lists; the trie's longest match needs no merge)
+ * into a new trie, for the slot the new filter names.
+ */
+static int stage_exact(const char *iface, const struct bw_image *img,
+		       const struct bw_records *kept, struct bw_built *b)
+{
+	struct bw_list l;
+	size_t i, n;
+	int err;
+
+	bw_list_init(&l);
+	err = bw_image_sec_read(img->sec[BW_IMAGE_EXACT], &l);
+	for (i = 0; !err && i < kept->nadded; i++)
+		err = bw_list_push(&l, &kept->added[i]);
+	if (err) {
+		pr_warn("%s: no memory for the exact prefix set\n", iface);
+		bw_list_free(&l);
+		return err;
+	}
+	n = l.n4 + l.n6;
+	b->exact_fd = bw_lpm_create(BW_PIN_EXACT, exact_cap(n));
+	if (b->exact_fd < 0) {
+		err = b->exact_fd;
+		b->exact_fd = -1;
+		pr_warn("%s: cannot create the exact trie for verify mode: %s\n",
+			iface, bw_errno_hint(err));
+	} else {
+		err = bw_lpm_fill(b->exact_fd, &l);
+		if (err)
+			pr_warn("%s: cannot fill the exact trie (%'zu prefixes) for verify mode: %s\n",
+				iface, n, bw_errno_hint(err));
+	}
+	bw_list_free(&l);
+	if (err)
+		return err;
+	b->exact_entries = n;
+	return 0;
+}
+
+/* The lists' allow entries for names, for the name allowlist. */
+static int stage_names(const char *iface, const struct bw_image *img,
+		       struct bw_built *b)
+{
+	int err;
+
+	if (!img->sec[BW_IMAGE_NAMES])
+		return 0;
+	err = bw_image_sec_read(img->sec[BW_IMAGE_NAMES], &b->allow_names);
+	if (err)
+		pr_warn("%s: no memory for the image's allow entries\n", iface);
+	return err;
+}
+
 int bw_image_stage(const char *iface, const char *path,
 		   const struct bw_image *img, bool allow, bool allow_names,
 		   __u8 exact_slot, __u64 generation, struct bw_records *kept,
@@ -122,8 +188,14 @@ int bw_image_stage(const char *iface, const char *path,
 		err = bw_records_write(b->filter.mem, nblocks, &rec);
 	}
 	bw_records_free(&rec);
-	if (err)
+	if (!err && img->sec[BW_IMAGE_EXACT])
+		err = stage_exact(iface, img, kept, b);
+	if (!err)
+		err = stage_names(iface, img, b);
+	if (err) {
+		bw_built_close(b);
 		return err;
+	}
 	hdr = b->filter.mem;
 	info = (void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
 	hdr->exact_slot = exact_slot;
@@ -145,5 +217,12 @@ int bw_image_stage(const char *iface, const char *path,
 	bw_out_u64("seed", "seed 0x%08llx\n", hdr->seed);
 	bw_out_double("fpr", NULL, bw_info_fpr(info));
 	bw_out_close_object();
+	if (b->exact_fd >= 0) {
+		bw_out_open_object("verify");
+		bw_out_text("%s: verify mode: ", iface);
+		bw_out_u64("exact_entries", "exact trie of %'llu prefixes\n",
+			   b->exact_entries);
+		bw_out_close_object();
+	}
 	return 0;
 }

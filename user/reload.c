@@ -9,6 +9,7 @@
 
 #include "allow_names.h"
 #include "allowlist.h"
+#include "image.h"
 #include "log.h"
 #include "lpm.h"
 #include "output.h"
@@ -183,6 +184,12 @@ void bw_prune_allow_names(const char *iface, int fd,
 
 #define BW_F_MATCH (BW_F_MATCH_SRC | BW_F_MATCH_DST)
 
+/* --allow, or an image carrying an allowlist: it replaces the running one. */
+static bool replaces_allow(const struct bw_reload_req *r)
+{
+	return r->args->nallow || (r->image && r->image->sec[BW_IMAGE_ALLOW]);
+}
+
 /* Action and direction stay as they are unless the options change them. */
 static __u16 new_flags(const struct bw_build_args *a, __u16 cur)
 {
@@ -307,8 +314,8 @@ static int build(struct reload_ctx *c)
 	__u16 flags = new_flags(r->args, c->st.hdr.flags) & ~BW_F_ALLOW;
 
 	/* The allowlist the new program gets decides whether it reads one. */
-	if (r->args->nallow ? c->allow.n4 + c->allow.n6 > 0
-			    : c->st.allow_entries)
+	if (replaces_allow(r) ? c->allow.n4 + c->allow.n6 > 0
+			      : c->st.allow_entries)
 		flags |= BW_F_ALLOW;
 	if (r->image) {
 		size_t out = 0;
@@ -316,8 +323,10 @@ static int build(struct reload_ctx *c)
 
 		err = bw_image_stage(
 			r->iface, r->image_path, r->image, flags & BW_F_ALLOW,
-			c->st.allow_names, !c->st.hdr.exact_slot,
-			c->st.info.generation + 1, &c->kept, &out, &c->b);
+			replaces_allow(r) ? c->allow.ndom > 0
+					  : c->st.allow_names,
+			!c->st.hdr.exact_slot, c->st.info.generation + 1,
+			&c->kept, &out, &c->b);
 		c->forgot += out;
 		return err;
 	}
@@ -494,13 +503,13 @@ static int swap_locked(struct reload_ctx *c)
 	if (!err)
 		err = bw_prog_maps(r.prog_fd, &maps);
 	if (!err && r.old_tries)
-		err = upgrade_tries(&r, !rq->args->nallow, &maps);
-	if (!err && rq->args->nallow)
+		err = upgrade_tries(&r, !replaces_allow(rq), &maps);
+	if (!err && replaces_allow(rq))
 		err = new_allowlist(c, &r, &maps, &added, &removed);
 	if (!err)
-		err = bw_stage_allow_names(rq->iface, maps.allow_names,
-					   &c->b.allow_names,
-					   rq->args->nallow ? &c->allow : NULL);
+		err = bw_stage_allow_names(
+			rq->iface, maps.allow_names, &c->b.allow_names,
+			replaces_allow(rq) ? &c->allow : NULL);
 	if (!err) {
 		bw_hook_installer(&r, &in);
 		sw.installer = &in;
@@ -512,8 +521,8 @@ static int swap_locked(struct reload_ctx *c)
 	if (!err)
 		bw_prune_allow_names(rq->iface, maps.allow_names,
 				     &c->b.allow_names,
-				     rq->args->nallow ? &c->allow : NULL);
-	if (!err && rq->args->nallow)
+				     replaces_allow(rq) ? &c->allow : NULL);
+	if (!err && replaces_allow(rq))
 		say_allowlist(rq->iface, &c->allow, added, removed);
 	if (!err)
 		say_kept(c);
@@ -540,6 +549,9 @@ int bw_reload(const struct bw_reload_req *rq)
 	if (!err && a->nallow)
 		err = bw_load_allow(rq->iface, a->allow, a->nallow,
 				    a->mask_host_bits, &c.allow);
+	else if (!err && replaces_allow(rq))
+		err = bw_image_sec_read(rq->image->sec[BW_IMAGE_ALLOW],
+					&c.allow);
 	if (!err) {
 		err = build(&c);
 		if (err)
