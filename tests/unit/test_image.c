@@ -3,13 +3,15 @@
  * Filter images (user/image.c): what is encoded reads back byte for byte,
  * through a file too; every truncation, every single-byte change of the
  * header, a changed byte in the blocks, the other byte order and another
- * version are refused, with a reason that says which.
+ * version are refused, with a reason that says which; format 2 sections
+ * read back, are checked one by one and agree with the filter.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "bloom.h"
 #include "bloomwall.h"
@@ -246,4 +248,345 @@ BW_TEST(test_image_filter_format_2)
 		      "says which it reads");
 	free(img);
 	free(mem);
+}
+
+/* ---- format 2: the sections ---------------------------------------------- */
+
+/* The whole file's crc again, after a test changed a byte on purpose. */
+static void fix_crc(void *img, size_t len)
+{
+	struct bw_image_hdr *h = img;
+
+	h->crc = 0;
+	h->crc = (__u32)crc32(crc32(0, NULL, 0), img, (uInt)len);
+}
+
+/* A section's own crc again, then the file's. */
+static void fix_sec_crc(void *img, size_t len, struct bw_image_sec *s)
+{
+	s->crc = (__u32)crc32(crc32(0, NULL, 0), (const Bytef *)(s + 1),
+			      (uInt)s->bytes);
+	fix_crc(img, len);
+}
+
+static void parse_into(struct bw_list *l, const char *const *lines, size_t n)
+{
+	struct bw_list_opts lo = { .allow_cidr = true, .domains = true };
+	char err[BW_ERRLEN];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		bw_list_parse_line(l, lines[i], &lo, err, sizeof(err));
+	bw_list_finish(l);
+}
+
+/* Verify mode's exact set, an allowlist with a name, two @@ entries. */
+static void small_sections(struct bw_image_lists *ls)
+{
+	static const char *const exact[] = { "10.0.0.1", "192.0.2.0/24",
+					     "2001:db8::/48" };
+	static const char *const allow[] = { "10.0.0.9", "2001:db8::9",
+					     "ok.example" };
+	static const char *const names[] = { "@@||good.example^",
+					     "@@||fine.example^" };
+
+	bw_image_lists_init(ls);
+	parse_into(&ls->l[BW_IMAGE_EXACT], exact, 3);
+	parse_into(&ls->l[BW_IMAGE_ALLOW], allow, 3);
+	parse_into(&ls->l[BW_IMAGE_NAMES], names, 2);
+	ls->present = BW_IMAGE_S_ALL;
+}
+
+/* The small filter in verify mode with an allowlist, and its sections. */
+static void *small_image_sec(size_t *len)
+{
+	struct bw_image_lists ls;
+	void *mem, *img = NULL;
+	__u32 nblocks = 0;
+
+	mem = small_filter(&nblocks);
+	if (!mem)
+		return NULL;
+	((struct bw_hdr *)mem)->flags |= BW_F_VERIFY | BW_F_ALLOW;
+	small_sections(&ls);
+	if (bw_image_encode_lists(mem, nblocks, &ls, &img, len))
+		img = NULL;
+	bw_image_lists_free(&ls);
+	free(mem);
+	return img;
+}
+
+static bool same_list(const struct bw_list *a, const struct bw_list *b)
+{
+	size_t i;
+
+	if (a->n4 != b->n4 || a->n6 != b->n6 || a->ndom != b->ndom)
+		return false;
+	if ((a->n4 && memcmp(a->v4, b->v4, a->n4 * sizeof(*a->v4))) ||
+	    (a->n6 && memcmp(a->v6, b->v6, a->n6 * sizeof(*a->v6))))
+		return false;
+	for (i = 0; i < a->ndom; i++)
+		if (a->dom[i].len != b->dom[i].len ||
+		    a->dom[i].flags != b->dom[i].flags ||
+		    memcmp(bw_domain_name(a, &a->dom[i]),
+			   bw_domain_name(b, &b->dom[i]), a->dom[i].len))
+			return false;
+	return true;
+}
+
+BW_TEST(test_image_sections_round_trip)
+{
+	struct bw_image_lists want, got;
+	void *img, *again = NULL;
+	struct bw_image in;
+	char why[256] = "";
+	size_t len = 0, len2 = 0;
+	int i;
+
+	img = small_image_sec(&len);
+	if (!ASSERT_OK_PTR(img, "small image with sections"))
+		return;
+	ASSERT_EQ(((struct bw_image_hdr *)img)->version, 2, "format 2");
+	ASSERT_EQ(((struct bw_image_hdr *)img)->flags, BW_IMAGE_S_ALL,
+		  "the header names the three sections");
+	ASSERT_OK(bw_image_check(img, len, &in, why, sizeof(why)), why);
+	ASSERT_OK(bw_image_lists_read(&in, &got), "read the sections");
+	small_sections(&want);
+	ASSERT_EQ(got.present, BW_IMAGE_S_ALL, "all three read");
+	for (i = 0; i < BW_IMAGE_NSEC; i++)
+		ASSERT_TRUE(same_list(&got.l[i], &want.l[i]),
+			    bw_image_sec_name(i));
+	ASSERT_EQ_U64(got.l[BW_IMAGE_EXACT].n4, 2, "exact: 2 IPv4");
+	ASSERT_EQ_U64(got.l[BW_IMAGE_ALLOW].ndom, 1, "allow: 1 name");
+	ASSERT_EQ_U64(got.l[BW_IMAGE_NAMES].ndom, 2, "names: 2");
+	/* What it reads encodes to the same bytes. */
+	ASSERT_OK(bw_image_encode_lists(in.filter, in.nblocks, &got, &again,
+					&len2),
+		  "encode again");
+	ASSERT_TRUE(len == len2 && !memcmp(img, again, len),
+		    "the same filter and sections give the same bytes");
+	bw_image_lists_free(&got);
+	bw_image_lists_free(&want);
+	free(again);
+	free(img);
+}
+
+BW_TEST(test_image_sections_truncated_and_flipped)
+{
+	char why[256];
+	unsigned char *img;
+	size_t len = 0, n, i, refused = 0, flips = 0;
+	size_t start;
+	int x;
+
+	img = small_image_sec(&len);
+	if (!ASSERT_OK_PTR(img, "small image with sections"))
+		return;
+	for (n = 0; n < len; n++)
+		refused += check_copy(img, n, why, sizeof(why)) == -EINVAL;
+	ASSERT_EQ_U64(refused, len, "every truncation length refused");
+	check_copy(img, len - 8, why, sizeof(why));
+	ASSERT_STRSTR(why, "truncated", "a short one is called truncated");
+	refused = 0;
+	for (i = 0; i < sizeof(struct bw_image_hdr); i++) {
+		for (x = 1; x < 256; x <<= 1) {
+			img[i] ^= x;
+			refused += check_copy(img, len, why, sizeof(why)) < 0;
+			img[i] ^= x;
+		}
+		img[i] ^= 0xff;
+		refused += check_copy(img, len, why, sizeof(why)) < 0;
+		img[i] ^= 0xff;
+	}
+	ASSERT_EQ_U64(refused, sizeof(struct bw_image_hdr) * 9,
+		      "every single-byte change of the header refused");
+	/* Every byte of the sections, changed. */
+	start = sizeof(struct bw_image_hdr) +
+		((struct bw_image_hdr *)img)->filter_bytes;
+	refused = 0;
+	for (i = start; i < len; i++, flips++) {
+		img[i] ^= 0x40;
+		refused += check_copy(img, len, why, sizeof(why)) == -EINVAL;
+		img[i] ^= 0x40;
+	}
+	ASSERT_EQ_U64(refused, flips, "every changed byte of the sections");
+	ASSERT_OK(check_copy(img, len, why, sizeof(why)), "restored");
+	free(img);
+}
+
+/* Past the file's crc (fixed up): each section's own checks say which. */
+BW_TEST(test_image_sections_checked)
+{
+	struct bw_image_sec *s;
+	struct bw_image in;
+	unsigned char *img;
+	char why[256] = "";
+	size_t len = 0;
+	unsigned char c;
+	__u64 *v4;
+
+	img = small_image_sec(&len);
+	if (!ASSERT_OK_PTR(img, "small image with sections"))
+		return;
+	ASSERT_OK(bw_image_check(img, len, &in, why, sizeof(why)), why);
+	s = (struct bw_image_sec *)in.sec[BW_IMAGE_EXACT];
+	v4 = (__u64 *)(s + 1);
+
+	/* A payload byte with only the file's crc fixed: the section's. */
+	v4[0] ^= 1ULL << 20;
+	fix_crc(img, len);
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL,
+		  "a section's own crc");
+	ASSERT_STRSTR(why, "corrupt exact prefix set section: crc32",
+		      "says which section");
+	v4[0] ^= 1ULL << 20;
+
+	/* Both crcs right, the entries wrong. */
+	v4[0] = bw_v4key(0x0a000001, 24); /* host bits below /24 */
+	fix_sec_crc(img, len, s);
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL, "host bits");
+	ASSERT_STRSTR(why, "IPv4 prefix 0 is malformed", "says which entry");
+	v4[0] = v4[1];
+	fix_sec_crc(img, len, s);
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL,
+		  "a prefix twice");
+	ASSERT_STRSTR(why, "IPv4 prefix 1 out of order", "says the order");
+	free(img);
+
+	img = small_image_sec(&len);
+	if (!ASSERT_OK_PTR(img, "small image with sections"))
+		return;
+	ASSERT_OK(bw_image_check(img, len, &in, why, sizeof(why)), why);
+	s = (struct bw_image_sec *)in.sec[BW_IMAGE_NAMES];
+	c = ((unsigned char *)(s + 1))[2];
+	((unsigned char *)(s + 1))[2] = 'G'; /* not folded */
+	fix_sec_crc(img, len, s);
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL,
+		  "a name not checked");
+	ASSERT_STRSTR(why, "corrupt name allow entries section: name 0",
+		      "says which name");
+	((unsigned char *)(s + 1))[2] = c;
+	fix_sec_crc(img, len, s);
+	ASSERT_OK(check_copy(img, len, why, sizeof(why)), why);
+	s->n4 = 1;
+	fix_crc(img, len);
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL,
+		  "counts that disagree with the size");
+	free(img);
+}
+
+/* The filter's flags and the sections must agree. */
+BW_TEST(test_image_sections_agree)
+{
+	struct bw_image_lists ls;
+	void *mem, *img = NULL;
+	char why[256] = "";
+	__u32 nblocks = 0;
+	size_t len = 0;
+
+	mem = small_filter(&nblocks);
+	if (!ASSERT_OK_PTR(mem, "small filter"))
+		return;
+	((struct bw_hdr *)mem)->flags |= BW_F_VERIFY;
+	ASSERT_OK(bw_image_encode(mem, nblocks, &img, &len), "encode");
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL,
+		  "verify without the exact set");
+	ASSERT_STRSTR(why, "carries no exact prefix set", "says so");
+	free(img);
+	((struct bw_hdr *)mem)->flags &= ~BW_F_VERIFY;
+	small_sections(&ls);
+	ls.present = 1U << BW_IMAGE_EXACT;
+	ASSERT_OK(bw_image_encode_lists(mem, nblocks, &ls, &img, &len),
+		  "encode");
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL,
+		  "an exact set without verify");
+	ASSERT_STRSTR(why, "not in verify mode", "says so");
+	free(img);
+	((struct bw_hdr *)mem)->flags |= BW_F_ALLOW;
+	ls.present = 1U << BW_IMAGE_NAMES;
+	ASSERT_OK(bw_image_encode_lists(mem, nblocks, &ls, &img, &len),
+		  "encode");
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL,
+		  "the allow flag without the allowlist");
+	ASSERT_STRSTR(why, "asks for an allowlist", "says so");
+	free(img);
+	/* An empty allowlist is one: --allow of an empty file. */
+	bw_list_free(&ls.l[BW_IMAGE_ALLOW]);
+	ls.present = 1U << BW_IMAGE_ALLOW;
+	ASSERT_OK(bw_image_encode_lists(mem, nblocks, &ls, &img, &len),
+		  "encode");
+	ASSERT_OK(check_copy(img, len, why, sizeof(why)), why);
+	free(img);
+	bw_image_lists_free(&ls);
+	free(mem);
+}
+
+/* Format 1 (no sections) still reads; one with sections' flags does not. */
+BW_TEST(test_image_format_1)
+{
+	struct bw_image_hdr *h;
+	char why[256] = "";
+	void *img;
+	size_t len = 0;
+
+	img = small_image(&len);
+	if (!ASSERT_OK_PTR(img, "small image"))
+		return;
+	h = img;
+	h->version = 1;
+	fix_crc(img, len);
+	ASSERT_OK(check_copy(img, len, why, sizeof(why)), why);
+	h->flags = 1U << BW_IMAGE_EXACT;
+	fix_crc(img, len);
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EPROTO,
+		  "format 1 with sections");
+	ASSERT_STRSTR(why, "sections this bloomwall does not know", "says so");
+	h->version = 2;
+	h->flags = 1U << 5;
+	fix_crc(img, len);
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EPROTO,
+		  "an unknown section");
+	free(img);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The --allow files' content counts; without them the seed is format 1's. */
+BW_TEST(test_image_seed_allow)
+{
+	char l[] = "/tmp/bw-seed-l.XXXXXX", a[] = "/tmp/bw-seed-a.XXXXXX";
+	const char *lists[] = { l }, *allow[] = { a };
+	__u32 opts = 7, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	int fd;
+
+	fd = mkstemp(l);
+	if (fd >= 0)
+		close(fd);
+	fd = mkstemp(a);
+	if (fd >= 0)
+		close(fd);
+	write_text(l, "10.0.0.1\n");
+	write_text(a, "10.0.0.2\n");
+	ASSERT_OK(bw_image_seed(lists, 1, NULL, 0, &opts, sizeof(opts), &s0),
+		  "seed without --allow");
+	ASSERT_OK(bw_image_seed(lists, 1, allow, 1, &opts, sizeof(opts), &s1),
+		  "seed with --allow");
+	ASSERT_OK(bw_image_seed(lists, 1, allow, 1, &opts, sizeof(opts), &s2),
+		  "the same again");
+	write_text(a, "10.0.0.3\n");
+	ASSERT_OK(bw_image_seed(lists, 1, allow, 1, &opts, sizeof(opts), &s3),
+		  "a changed allowlist");
+	ASSERT_TRUE(s0 != s1, "--allow changes the seed");
+	ASSERT_EQ(s1, s2, "the same files, the same seed");
+	ASSERT_TRUE(s1 != s3, "a changed allowlist, another seed");
+	unlink(l);
+	unlink(a);
 }
