@@ -5,6 +5,10 @@
 # an unprivileged user, the same lists and flags give the same bytes,
 # inspect shows it (text and JSON), load swaps it in as reload does, and a
 # corrupted or truncated image is refused with the running filter as it was.
+# Format 2's sections: an image built with --verify and --allow drops,
+# passes and refuses false positives as reload --verify --allow with the
+# same lists does; the lists' allow entries for names replace the running
+# lists' and the operator's stay.
 # Sourced by tests/e2e/run.sh, whose helpers (bw, list, json, kv, fail,
 # assert_eq, assert_line, assert_grep, expect_*, generation) and topology
 # they use: bloomwall on $BW_RX, pings from the sender's A, B and C.
@@ -12,7 +16,8 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $IMAGE_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-IMAGE_TESTS="test_image_build_unprivileged test_image_load"
+IMAGE_TESTS="test_image_build_unprivileged test_image_load
+test_image_verify_allow test_image_names_allow"
 
 IMAGE_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
@@ -41,7 +46,7 @@ nobody()
 
 test_image_build_unprivileged()
 {
-	local d f l s1 s2
+	local d f l a s1 s2
 
 	command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
 	"${IMAGE_NOBODY[@]}" test -x "$BLOOMWALL" ||
@@ -64,14 +69,15 @@ test_image_build_unprivileged()
 	done
 
 	nobody 0 inspect "$d/a.img"
-	assert_eq "$(kv "$OUT" format)" "1 (filter format 3, little-endian)" "inspect: format"
+	assert_eq "$(kv "$OUT" format)" "2 (filter format 3, little-endian)" "inspect: format"
+	assert_kv "$OUT" "exact prefix set" none "inspect: no sections"
 	assert_eq "$(kv "$OUT" list)" "$l" "inspect: the list"
 	assert_eq "$(kv "$OUT" generation)" 1 "inspect: generation"
 	assert_grep "$OUT" "^    0       IPv4   /32 " "inspect: the IPv4 /32 region"
 	s1=$(kv "$OUT" "hash seed")
 	nobody 0 -j inspect "$d/a.img"
 	assert_eq "$(json "$OUT" 'd["ok"]')" true "inspect JSON: ok"
-	assert_eq "$(json "$OUT" 'd["image"]["format"]')" 1 "inspect JSON: format"
+	assert_eq "$(json "$OUT" 'd["image"]["format"]')" 2 "inspect JSON: format"
 	assert_eq "$(json "$OUT" 'd["lists"]')" "[\"$l\"]" "inspect JSON: lists"
 	assert_eq "$(json "$OUT" 'd["filter"]["source_entries"]')" 3 "inspect JSON: entries"
 	assert_eq "$(json "$OUT" '[r["prefix"] for r in d["filter"]["regions"]]')" \
@@ -85,9 +91,25 @@ test_image_build_unprivileged()
 	s2=$(kv "$OUT" "hash seed")
 	[ "$s1" != "$s2" ] || fail "a changed list kept the seed $s1"
 
-	nobody 2 build -o "$d/v.img" --verify "$l"
-	assert_grep "$ERR" "^bloomwall build: --verify and --allow cannot go into an image yet" \
-		"build --verify is refused"
+	# --verify and --allow: sections, byte-identical too; the allowlist's
+	# content is in the seed.
+	a=$(list allow.txt "$BW_C4" ok.example)
+	chmod 644 "$a"
+	nobody 0 build -o "$d/v.img" --verify --allow "$a" "$l"
+	assert_line "$OUT" "$d/v.img: sections: exact prefix set 3, allowlist 2" \
+		"build --verify --allow says its sections"
+	nobody 0 build -o "$d/w.img" --verify --allow "$a" "$l"
+	cmp "$d/v.img" "$d/w.img" || fail "the same lists, allowlist and flags gave two images"
+	nobody 0 -j inspect "$d/v.img"
+	assert_eq "$(json "$OUT" '[d["sections"][k] for k in ("exact", "allow", "allow_names")]')" \
+		"[3,2,null]" "inspect JSON: the sections"
+	assert_eq "$(json "$OUT" 'd["options"]["verify"]')" true "inspect JSON: verify"
+	s1=$(json "$OUT" 'd["filter"]["seed"]')
+	echo "$BW_B4" >>"$a"
+	nobody 0 build -o "$d/w.img" --verify --allow "$a" "$l"
+	nobody 0 -j inspect "$d/w.img"
+	[ "$(json "$OUT" 'd["filter"]["seed"]')" != "$s1" ] ||
+		fail "a changed allowlist kept the seed $s1"
 	nobody 2 build "$l"
 	assert_grep "$ERR" "^bloomwall build: -o FILE is required" "build without -o"
 	bw_has_xdp "$BW_RX" && fail "build or inspect attached something"
@@ -149,5 +171,159 @@ test_image_load()
 	bw 0 -j load "$BW_RX" "$img"
 	assert_eq "$(json "$OUT" 'd["filter"]["generation"]')" $((gen + 2)) \
 		"load JSON: generation"
+	bw 0 detach "$BW_RX"
+}
+
+# flip FILE OFFSET: one byte of FILE changed (all its bits).
+image_flip()
+{
+	/usr/bin/python3 - "$1" "$2" <<'PY'
+import sys
+path, off = sys.argv[1], int(sys.argv[2])
+with open(path, "r+b") as f:
+    f.seek(off)
+    b = f.read(1)[0]
+    f.seek(off)
+    f.write(bytes([b ^ 0xff]))
+PY
+}
+
+# What an image built with --verify --allow B (and reload with the same)
+# does: A drops, B is allowlisted, C is a Bloom hit the exact trie refuses,
+# the operator's A6 went with the allowlist it replaced. $1: whose.
+image_verify_verdicts()
+{
+	local fp
+
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_B4" "$BW_RX4"
+	fp=$(bw_stat "$BW_RX" false_pos)
+	expect_delivered "$BW_C4" "$BW_RX4"
+	assert_eq $(($(bw_stat "$BW_RX" false_pos) - fp)) 3 \
+		"$1: the trie refused the 3 false positives"
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4" "$BW_C4" "$BW_A6"
+	assert_line "$OUT" "$BW_A4  drop (in blocklist /32 region, confirmed by the exact list)" \
+		"$1: A is listed"
+	assert_line "$OUT" "$BW_B4  pass (allowlisted)" "$1: B is allowlisted"
+	assert_line "$OUT" "$BW_C4  pass (false positive: not in the exact list)" \
+		"$1: C is a false positive"
+}
+
+# load of an image with --verify and --allow against reload with the same.
+test_image_verify_allow()
+{
+	local l al img nv q gen size
+
+	l=$TMP_DIR/v.txt
+	# Even addresses only (none merge): at 30 %, the filter fills.
+	{
+		printf '%s\n' "$BW_A4" "$BW_B4" "$BW_A6"
+		awk 'BEGIN { for (i = 0; i < 1024; i++)
+			printf "198.18.%d.%d\n", int(i / 128), (i % 128) * 2 }'
+	} >"$l"
+	al=$(list allow.txt "$BW_B4")
+	img=$TMP_DIR/v.img
+	nv=$TMP_DIR/nv.img
+	# Seed 4 makes C, in no list, a false positive of this filter.
+	bw 0 build -o "$img" --seed 4 --fpr 0.3 --verify --allow "$al" "$l"
+	assert_line "$OUT" "$img: sections: exact prefix set 1026, allowlist 1" \
+		"build: the sections (A and B merge into a /31)"
+	bw 0 inspect "$img"
+	assert_kv "$OUT" "exact prefix set" \
+		"1026 entries (1025 IPv4, 1 IPv6, 0 names; 8272 bytes)" \
+		"inspect: the exact prefix set"
+	assert_kv "$OUT" allowlist "1 entry (1 IPv4, 0 IPv6, 0 names; 56 bytes)" \
+		"inspect: the allowlist"
+	bw 0 build -o "$nv" --seed 4 --fpr 0.3 "$l"
+
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$(list o.txt "$BW_C6")"
+	bw 0 allow "$BW_RX" "$BW_A6"
+	# Without sections: C drops (a false positive nothing refuses), B is
+	# listed, and the operator's allow entry stays, as reload keeps it.
+	bw 0 load "$BW_RX" "$nv"
+	bw 0 query "$BW_RX" "$BW_C4"
+	assert_line "$OUT" "$BW_C4  drop (in blocklist /32 region)" \
+		"C is a false positive of the filter"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_A6" "$BW_RX6"
+
+	bw 0 load "$BW_RX" "$img"
+	assert_line "$OUT" "$BW_RX: verify mode: exact trie of 1026 prefixes" \
+		"load fills the exact trie"
+	assert_line "$OUT" "$BW_RX: allowlist replaced: 1 entry (1 added, 1 removed)" \
+		"load replaces the allowlist as reload --allow does"
+	bw 0 status "$BW_RX"
+	# Each swap takes the other slot: attach 0, the first load 1, this 0.
+	assert_kv "$OUT" verify "on (exact trie in slot 0: 1026 prefixes)" \
+		"load: the trie in the other slot"
+	image_verify_verdicts load
+	q=$(cat "$OUT")
+
+	bw 0 reload "$BW_RX" --seed 4 --fpr 0.3 --verify --allow "$al" "$l"
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" verify "on (exact trie in slot 1: 1026 prefixes)" \
+		"reload: the trie in the other slot"
+	image_verify_verdicts reload
+	assert_eq "$(cat "$OUT")" "$q" "load and reload --verify --allow: the same verdicts"
+
+	# Back to the image; then bad ones change nothing.
+	bw 0 -j load "$BW_RX" "$img"
+	assert_eq "$(json "$OUT" '[d["verify"]["exact_entries"], d["allow"]["entries"]]')" \
+		"[1026,1]" "load JSON: verify and allow"
+	gen=$(generation)
+	size=$(stat -c %s "$img")
+	cp "$img" "$TMP_DIR/bad.img"
+	image_flip "$TMP_DIR/bad.img" $((size - 200)) # in the exact prefix set
+	bw 1 load "$BW_RX" "$TMP_DIR/bad.img"
+	assert_grep "$ERR" "^$TMP_DIR/bad.img: refused: corrupted: crc32 0x[0-9a-f]{8}, its header says 0x[0-9a-f]{8}$" \
+		"a changed byte in a section is refused"
+	head -c $((size - 8)) "$img" >"$TMP_DIR/short.img"
+	bw 1 load "$BW_RX" "$TMP_DIR/short.img"
+	assert_line "$ERR" "$TMP_DIR/short.img: refused: truncated: $((size - 8)) bytes of the $size its header says" \
+		"an image cut in its last section is refused"
+	assert_eq "$(generation)" "$gen" "generation after the refused loads"
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" verify "on (exact trie in slot 0: 1026 prefixes)" \
+		"the running trie after the refused loads"
+	image_verify_verdicts "after the refused loads"
+	bw 0 detach "$BW_RX"
+}
+
+# The lists' allow entries for names: load puts them in the name allowlist
+# and a later image without them takes them out, as reload does; the
+# operator's entry (allow IFACE NAME) stays through both.
+test_image_names_allow()
+{
+	local d e
+
+	d=$(list d.txt '*.example.com' '@@||good.example.com^')
+	e=$(list e.txt '*.example.com')
+	bw 0 build -o "$TMP_DIR/d.img" "${SEED[@]}" "$d"
+	assert_line "$OUT" "$TMP_DIR/d.img: sections: name allow entries 1" \
+		"build: the lists' allow entry"
+	bw 0 build -o "$TMP_DIR/e.img" "${SEED[@]}" "$e"
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$e"
+	bw 0 status "$BW_RX"
+	[ -n "$(kv "$OUT" "name allow entries")" ] ||
+		skip "the program has no name allowlist map"
+	bw 0 allow "$BW_RX" mail.example.com
+	bw 0 load "$BW_RX" "$TMP_DIR/d.img"
+	bw 0 query "$BW_RX" good.example.com www.good.example.com mail.example.com bad.example.com
+	assert_line "$OUT" "good.example.com  pass (subtree entry *.example.com; allowed by subtree entry *.good.example.com)" \
+		"load: @@||name^ allows the name"
+	assert_line "$OUT" "www.good.example.com  pass (subtree entry *.example.com; allowed by subtree entry *.good.example.com)" \
+		"load: and every name under it"
+	assert_line "$OUT" "mail.example.com  pass (subtree entry *.example.com; allowed by exact entry mail.example.com)" \
+		"load: the operator's entry stays"
+	assert_line "$OUT" "bad.example.com  block (subtree entry *.example.com; answer null)" \
+		"load: the block stands beside them"
+	bw 0 load "$BW_RX" "$TMP_DIR/e.img"
+	bw 0 query "$BW_RX" good.example.com mail.example.com
+	assert_line "$OUT" "good.example.com  block (subtree entry *.example.com; answer null)" \
+		"a list's @@ entry goes with the image"
+	assert_line "$OUT" "mail.example.com  pass (subtree entry *.example.com; allowed by exact entry mail.example.com)" \
+		"the operator's entry outlives the load"
 	bw 0 detach "$BW_RX"
 }
