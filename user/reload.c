@@ -549,9 +549,11 @@ int bw_reload(const struct bw_reload_req *rq)
 	if (!err && a->nallow)
 		err = bw_load_allow(rq->iface, a->allow, a->nallow,
 				    a->mask_host_bits, &c.allow);
-	else if (!err && replaces_allow(rq))
-		err = bw_image_sec_read(rq->image->sec[BW_IMAGE_ALLOW],
-					&c.allow);
+	else if (!err && replaces_allow(rq) &&
+		 bw_image_sec_read(rq->image->sec[BW_IMAGE_ALLOW], &c.allow)) {
+		pr_warn("%s: no memory for the image's allowlist\n", rq->iface);
+		err = -ENOMEM;
+	}
 	if (!err) {
 		err = build(&c);
 		if (err)

@@ -268,10 +268,15 @@ test_image_verify_allow()
 	image_verify_verdicts reload
 	assert_eq "$(cat "$OUT")" "$q" "load and reload --verify --allow: the same verdicts"
 
-	# Back to the image; then bad ones change nothing.
+	# Back to the image, an add kept in its filter and its exact trie as
+	# reload keeps one; then bad images change nothing.
+	bw 0 add "$BW_RX" 198.51.100.7
 	bw 0 -j load "$BW_RX" "$img"
-	assert_eq "$(json "$OUT" '[d["verify"]["exact_entries"], d["allow"]["entries"]]')" \
-		"[1026,1]" "load JSON: verify and allow"
+	assert_eq "$(json "$OUT" '[d["verify"]["exact_entries"], d["allow"]["entries"], d["added_kept"]]')" \
+		"[1027,1,1]" "load JSON: verify, allow and the kept add"
+	bw 0 query "$BW_RX" 198.51.100.7
+	assert_line "$OUT" "198.51.100.7  drop (in blocklist /32 region, confirmed by the exact list)" \
+		"the kept add is in the exact trie"
 	gen=$(generation)
 	size=$(stat -c %s "$img")
 	cp "$img" "$TMP_DIR/bad.img"
@@ -285,7 +290,7 @@ test_image_verify_allow()
 		"an image cut in its last section is refused"
 	assert_eq "$(generation)" "$gen" "generation after the refused loads"
 	bw 0 status "$BW_RX"
-	assert_kv "$OUT" verify "on (exact trie in slot 0: 1026 prefixes)" \
+	assert_kv "$OUT" verify "on (exact trie in slot 0: 1027 prefixes)" \
 		"the running trie after the refused loads"
 	image_verify_verdicts "after the refused loads"
 	bw 0 detach "$BW_RX"
