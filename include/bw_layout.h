@@ -359,7 +359,6 @@ enum bw_origin {
 	BW_ORIGIN_LOAD = 3,   /* from an image; image_hash says which */
 	BW_ORIGIN_WATCH = 4,  /* a reload by `bloomwall watch` */
 	BW_ORIGIN_CHANGE = 5, /* add, remove, allow, unallow: a changed copy */
-	BW_ORIGIN_IMAGE = 6,  /* bloomwall build -o: an image, no time */
 };
 
 struct bw_rec_origin {

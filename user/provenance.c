@@ -150,8 +150,6 @@ const char *bw_prov_how_name(__u8 how)
 		return "watch";
 	case BW_ORIGIN_CHANGE:
 		return "change";
-	case BW_ORIGIN_IMAGE:
-		return "image";
 	default:
 		return "unknown";
 	}

@@ -58,7 +58,7 @@ int bw_prov_load(struct bw_list *l, const char *path,
 void bw_prov_origin(struct bw_rec_origin *o, enum bw_origin how,
 		    const __u8 *image_hash);
 
-/* "attach", "reload", "load", "watch", "change", "image" or "unknown". */
+/* "attach", "reload", "load", "watch", "change" or "unknown". */
 const char *bw_prov_how_name(__u8 how);
 
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * A filter's record area: read (checked against the map's size), changed
- * in memory, written back (records.h).
+ * A filter's record area: read (checked against the map's size) and
+ * written back (records.h); records_edit.c changes it in memory.
  */
 #include <endian.h>
 #include <errno.h>
@@ -98,23 +98,7 @@ static int prefix_from_rec(const struct bw_rec_prefix *o, struct bw_prefix *p)
 	return (p->hi & ~mhi) || (p->lo & ~mlo) ? -EINVAL : 0;
 }
 
-static bool same_prefix(const struct bw_prefix *a, const struct bw_prefix *b)
-{
-	return a->family == b->family && a->plen == b->plen && a->hi == b->hi &&
-	       a->lo == b->lo;
-}
-
-long bw_records_find(const struct bw_records *r, const struct bw_prefix *p)
-{
-	size_t i;
-
-	for (i = 0; i < r->nadded; i++)
-		if (same_prefix(&r->added[i], p))
-			return (long)i;
-	return -1;
-}
-
-static int push_added(struct bw_records *r, const struct bw_prefix *p)
+int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p)
 {
 	struct bw_prefix *n;
 	size_t cap;
@@ -131,23 +115,20 @@ static int push_added(struct bw_records *r, const struct bw_prefix *p)
 	return 0;
 }
 
-int bw_records_add(struct bw_records *r, const struct bw_prefix *p)
+static bool same_prefix(const struct bw_prefix *a, const struct bw_prefix *b)
 {
-	int err;
-
-	if (bw_records_find(r, p) >= 0)
-		return 0;
-	err = push_added(r, p);
-	return err ?: 1;
+	return a->family == b->family && a->plen == b->plen && a->hi == b->hi &&
+	       a->lo == b->lo;
 }
 
-void bw_records_drop(struct bw_records *r, size_t i)
+long bw_records_find(const struct bw_records *r, const struct bw_prefix *p)
 {
-	if (i >= r->nadded)
-		return;
-	memmove(&r->added[i], &r->added[i + 1],
-		(r->nadded - i - 1) * sizeof(r->added[0]));
-	r->nadded--;
+	size_t i;
+
+	for (i = 0; i < r->nadded; i++)
+		if (same_prefix(&r->added[i], p))
+			return (long)i;
+	return -1;
 }
 
 static bool same_names(const struct bw_list *a, const struct bw_list *b)
@@ -180,6 +161,8 @@ bool bw_records_same_added(const struct bw_records *a,
 
 /* ---- names --------------------------------------------------------------- */
 
+/* ---- names (the reader adds them as add does) ----------------------------- */
+
 long bw_records_find_name(const struct bw_records *r, const char *name,
 			  size_t len, __u8 flags)
 {
@@ -203,104 +186,6 @@ int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
 	return bw_domain_push(&r->names, name, len, flags) ? -ENOMEM : 1;
 }
 
-/* The arena keeps the name's bytes: a few bytes, freed with the records. */
-void bw_records_drop_name(struct bw_records *r, size_t i)
-{
-	if (i >= r->names.ndom)
-		return;
-	memmove(&r->names.dom[i], &r->names.dom[i + 1],
-		(r->names.ndom - i - 1) * sizeof(r->names.dom[0]));
-	r->names.ndom--;
-}
-
-int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n)
-{
-	char **l = calloc(n ?: 1, sizeof(*l));
-	struct bw_rec_src *src = calloc(n ?: 1, sizeof(*src));
-	int i;
-
-	if (!l || !src) {
-		free(l);
-		free(src);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		l[i] = strndup(lists[i], BW_REC_PATH_MAX);
-		if (!l[i])
-			break;
-	}
-	if (i < n) {
-		while (i--)
-			free(l[i]);
-		free(l);
-		free(src);
-		return -ENOMEM;
-	}
-	for (i = 0; i < r->nlists; i++)
-		free(r->lists[i]);
-	free(r->lists);
-	free(r->src);
-	r->lists = l;
-	r->src = src;
-	r->nlists = n;
-	return 0;
-}
-
-void bw_records_set_source(struct bw_records *r, int i,
-			   const struct bw_rec_source *s)
-{
-	if (i < 0 || i >= r->nlists)
-		return;
-	r->src[i].known = true;
-	r->src[i].s = *s;
-}
-
-int bw_records_set_allow(struct bw_records *r, const char *const *paths,
-			 const struct bw_rec_source *src, int n)
-{
-	char **l = calloc(n ?: 1, sizeof(*l));
-	struct bw_rec_src *s = calloc(n ?: 1, sizeof(*s));
-	int i;
-
-	for (i = 0; l && s && i < n; i++) {
-		l[i] = strndup(paths[i], BW_REC_PATH_MAX);
-		if (!l[i])
-			break;
-		s[i].known = true;
-		s[i].s = src[i];
-	}
-	if (!l || !s || i < n) {
-		while (l && i--)
-			free(l[i]);
-		free(l);
-		free(s);
-		return -ENOMEM;
-	}
-	for (i = 0; i < r->nallow; i++)
-		free(r->allow[i]);
-	free(r->allow);
-	free(r->allow_src);
-	r->allow = l;
-	r->allow_src = s;
-	r->nallow = n;
-	return 0;
-}
-
-int bw_records_copy_allow(struct bw_records *dst, const struct bw_records *src)
-{
-	struct bw_rec_source *s = calloc(src->nallow ?: 1, sizeof(*s));
-	int i, err;
-
-	if (!s)
-		return -ENOMEM;
-	for (i = 0; i < src->nallow; i++)
-		s[i] = src->allow_src[i].s;
-	err = bw_records_set_allow(dst, (const char *const *)src->allow, s,
-				   src->nallow);
-	free(s);
-	return err;
-}
-
 /* ---- reading ------------------------------------------------------------- */
 
 static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
@@ -314,7 +199,7 @@ static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
 		return -EINVAL;
 	for (off = 0; off < len; off += sizeof(o)) {
 		memcpy(&o, body + off, sizeof(o));
-		err = prefix_from_rec(&o, &p) ?: push_added(r, &p);
+		err = prefix_from_rec(&o, &p) ?: bw_records_push_added(r, &p);
 		if (err)
 			return err;
 	}

@@ -91,6 +91,9 @@ __u32 bw_records_blocks(const struct bw_records *r);
  */
 int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r);
 
+/* Appends p to the added entries, there or not (the reader): 0 or -ENOMEM. */
+int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p);
+
 /* Appends p to the added entries unless there: 1 if new, 0 if not, -ENOMEM. */
 int bw_records_add(struct bw_records *r, const struct bw_prefix *p);
 

@@ -390,7 +390,6 @@ BW_TEST(test_prov_change_stamp)
 	ASSERT_STREQ(bw_prov_verb_name(r.change.verb), "allow", "the last");
 	ASSERT_STREQ(bw_prov_verb_name(BW_CHANGE_UNALLOW), "unallow", "name");
 	ASSERT_STREQ(bw_prov_how_name(BW_ORIGIN_WATCH), "watch", "watch");
-	ASSERT_STREQ(bw_prov_how_name(BW_ORIGIN_IMAGE), "image", "image");
 	ASSERT_FALSE(r.have_origin, "a change makes no origin");
 	if (ASSERT_OK_PTR(mem, "filter")) {
 		ASSERT_EQ(bw_prov_sized(mem, nblocks, NULL, NULL), -ENOENT,
