@@ -28,7 +28,8 @@ static int record_kept(const struct bw_records *kept, struct bw_records *rec)
 		if (bw_records_add_name(rec, bw_domain_name(l, &l->dom[i]),
 					l->dom[i].len, l->dom[i].flags) < 0)
 			return -ENOMEM;
-	return 0;
+	/* The running allowlist stays: so do its files' records. */
+	return bw_records_copy_allow(rec, kept);
 }
 
 /* Sets an added prefix in the image's filter; false if it has no room. */

@@ -187,7 +187,7 @@ test_why_changed_missing()
 # An image carries the lists it was built from; load stamps its hash.
 test_why_image()
 {
-	local a img
+	local a img al
 
 	a=$(list a.txt 192.0.2.1 198.51.100.0/24)
 	img=$TMP_DIR/f.img
@@ -198,11 +198,15 @@ test_why_image()
 		"inspect: what the list was, and that it still is"
 	assert_line "$OUT" "    built                  not recorded (an image not loaded yet, or an older bloomwall built it)" \
 		"an image records no time: the same lists give the same bytes"
-	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$(list x.txt 10.9.9.9)"
+	al=$(list allow.txt 198.51.100.5)
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --allow "$al" \
+		"$(list x.txt 10.9.9.9)"
 	bw 0 load "$BW_RX" "$img"
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "^    built +[0-9-]+ [0-9:]+ UTC by load of image [0-9a-f]{32}\$" \
 		"status: loaded from an image, its hash"
+	assert_grep "$OUT" "^    allow file +$al: 1 entry from 1 line .*, unchanged since\$" \
+		"status: the allowlist file, kept with the allowlist by load"
 	assert_grep "$OUT" "^    list +$a: 2 entries from 2 lines \\(26 bytes\\), unchanged since\$" \
 		"status: the image's list (no mtime in an image)"
 	bw 0 status --json "$BW_RX"
@@ -211,6 +215,9 @@ test_why_image()
 	bw 0 query "$BW_RX" --why 198.51.100.3
 	assert_line "$OUT" "  why: $a:2: 198.51.100.0/24" \
 		"--why reads the image's recorded list"
+	bw 0 query "$BW_RX" --why 198.51.100.5
+	assert_line "$OUT" "  why: allowlisted: $al:1: 198.51.100.5" \
+		"and the allowlist file the running allowlist came from"
 }
 
 # Names: the list lines behind a blocked name (hosts, wildcard, adblock),
