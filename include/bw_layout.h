@@ -306,6 +306,20 @@ enum bw_rec_type {
 	 * a later rebuild that brings names in answers as the operator said.
 	 */
 	BW_REC_DNS = 7,
+	/*
+	 * One allowlist file (--allow FILE) the running allowlist was read
+	 * from, as it was read: the body of BW_REC_SOURCE. A filter without
+	 * these records has none recorded (an older bloomwall built it).
+	 */
+	BW_REC_ALLOW_SOURCE = 8,
+	/*
+	 * The last change to the filter since it was built (add, remove,
+	 * allow, unallow): one struct bw_rec_change. BW_REC_ORIGIN keeps
+	 * saying how it was built; a rebuild drops this record.
+	 */
+	BW_REC_CHANGE = 9,
+	/* The keys the regions were sized for at build: struct bw_rec_sized. */
+	BW_REC_SIZED = 10,
 };
 
 /* A prefix of either family; addr in network byte order, IPv4 first 4. */
@@ -352,6 +366,33 @@ struct bw_rec_origin {
 	__u8 how;      /* enum bw_origin */
 	__u8 pad[7];
 	__u8 image_hash[16]; /* XXH3-128 of the image file; zero if none */
+};
+
+/* The command of the last change (bw_rec_change.verb). */
+enum bw_change_verb {
+	BW_CHANGE_ADD = 1,
+	BW_CHANGE_REMOVE = 2,
+	BW_CHANGE_ALLOW = 3,
+	BW_CHANGE_UNALLOW = 4,
+};
+
+struct bw_rec_change {
+	__u64 time_ns; /* CLOCK_REALTIME of the last change */
+	__u8 how;      /* BW_ORIGIN_CHANGE */
+	__u8 verb;     /* enum bw_change_verb */
+	__u8 pad[2];
+	__u32 changes; /* changes since the build, this one included */
+};
+
+/*
+ * What a build sized the regions for: the keys of each region then, their
+ * sum, and the name keys (bw_info counts keys added since too).
+ */
+struct bw_rec_sized {
+	__u64 entries;	    /* address keys */
+	__u64 name_entries; /* name keys */
+	__u32 region_entries[BW_REGIONS];
+	__u32 name_region_entries[BW_NAME_REGIONS];
 };
 
 #define BW_REC_OPT_MASK_HOST_BITS (1U << 0)
@@ -411,7 +452,9 @@ _Static_assert(sizeof(struct bw_rec_head) == BW_REC_ALIGN &&
 		       sizeof(struct bw_rec_build) % BW_REC_ALIGN == 0 &&
 		       sizeof(struct bw_rec_source) % BW_REC_ALIGN == 0 &&
 		       sizeof(struct bw_rec_origin) % BW_REC_ALIGN == 0 &&
-		       sizeof(struct bw_rec_dns) % BW_REC_ALIGN == 0,
+		       sizeof(struct bw_rec_dns) % BW_REC_ALIGN == 0 &&
+		       sizeof(struct bw_rec_change) % BW_REC_ALIGN == 0 &&
+		       sizeof(struct bw_rec_sized) % BW_REC_ALIGN == 0,
 	       "records stay 8-byte aligned");
 /* region_end holds block numbers up to BW_MAX_BLOCKS in a __u32. */
 _Static_assert(BW_MAX_BLOCKS <= 0xffffffffU - BW_HDR_BLOCKS,

@@ -77,29 +77,94 @@ void bw_build_free(struct bw_build *b)
 	bw_records_free(&b->rec);
 }
 
-/* A list by its absolute path: a rebuild may run from another directory. */
+/* Frees n paths and the array. */
+static void free_paths(char **p, int n)
+{
+	int i;
+
+	for (i = 0; p && i < n; i++)
+		free(p[i]);
+	free(p);
+}
+
+/*
+ * Files by their absolute paths: a rebuild, status and query --why may run
+ * from another directory. NULL without memory.
+ */
+static char **abs_paths(const char *const *files, int n)
+{
+	char **abs = calloc(n ?: 1, sizeof(*abs));
+	int i;
+
+	if (!abs)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (strcmp(files[i], "-"))
+			abs[i] = realpath(files[i], NULL);
+	for (i = 0; i < n; i++)
+		if (!abs[i])
+			abs[i] = strdup(files[i]);
+	for (i = 0; i < n && abs[i]; i++)
+		;
+	if (i == n)
+		return abs;
+	free_paths(abs, n);
+	return NULL;
+}
+
 static int record_lists(const struct bw_build_req *req, struct bw_records *r)
 {
-	char **abs = calloc(req->nlists ?: 1, sizeof(*abs));
-	int i, err;
+	char **abs = abs_paths(req->lists, req->nlists);
+	int err;
 
 	if (!abs)
 		return -ENOMEM;
-	for (i = 0; i < req->nlists; i++)
-		if (strcmp(req->lists[i], "-"))
-			abs[i] = realpath(req->lists[i], NULL);
-	for (i = 0; i < req->nlists; i++)
-		if (!abs[i])
-			abs[i] = strdup(req->lists[i]);
-	for (i = 0; i < req->nlists && abs[i]; i++)
-		;
-	err = i < req->nlists
-		      ? -ENOMEM
-		      : bw_records_set_lists(r, (const char *const *)abs,
-					     req->nlists);
-	for (i = 0; i < req->nlists; i++)
-		free(abs[i]);
-	free(abs);
+	err = bw_records_set_lists(r, (const char *const *)abs, req->nlists);
+	free_paths(abs, req->nlists);
+	return err;
+}
+
+/* What each allowlist file was, read once more when the caller had not. */
+static int allow_sources(const struct bw_build_req *req,
+			 struct bw_rec_source *src)
+{
+	struct bw_list_opts lo = { .allow_cidr = true,
+				   .mask_host_bits = req->mask_host_bits,
+				   .domains = true };
+	struct bw_list l;
+	int i, err = 0;
+
+	if (req->allow_src) {
+		memcpy(src, req->allow_src, req->nallow_files * sizeof(*src));
+		return 0;
+	}
+	bw_list_init(&l);
+	for (i = 0; !err && i < req->nallow_files; i++)
+		err = bw_prov_load(&l, req->allow_files[i], &lo, &src[i]);
+	bw_list_free(&l);
+	return err;
+}
+
+/* The allowlist files: those given, or those the running filter kept. */
+static int record_allow(const struct bw_build_req *req, struct bw_records *r)
+{
+	int i, n = req->nallow_files, err;
+	struct bw_rec_source *src;
+	char **abs;
+
+	if (!n)
+		return req->keep_allow
+			       ? bw_records_copy_allow(r, req->keep_allow)
+			       : 0;
+	src = calloc(n, sizeof(*src));
+	abs = abs_paths(req->allow_files, n);
+	err = src && abs ? allow_sources(req, src) : -ENOMEM;
+	for (i = 0; !err && !req->origin && i < n; i++)
+		src[i].mtime_ns = 0;
+	if (!err)
+		err = bw_records_set_allow(r, (const char *const *)abs, src, n);
+	free_paths(abs, n);
+	free(src);
 	return err;
 }
 
@@ -114,9 +179,37 @@ static void record_sources(const struct bw_build_req *req,
 			src[i].mtime_ns = 0;
 		bw_records_set_source(r, i, &src[i]);
 	}
+	if (req->change && req->prev) {
+		/* A change keeps how the filter was built, and says so. */
+		r->have_origin = req->prev->have_origin;
+		r->origin = req->prev->origin;
+		r->have_change = req->prev->have_change;
+		r->change = req->prev->change;
+		bw_prov_change(r, req->change);
+		return;
+	}
 	r->have_origin = req->origin != 0;
 	if (req->origin)
 		bw_prov_origin(&r->origin, req->origin, NULL);
+}
+
+/* What the regions were sized for, before any runtime add (records.h). */
+static void record_sized(const struct bw_plan *p, struct bw_records *r)
+{
+	struct bw_rec_sized *s = &r->sized;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	r->have_sized = true;
+	s->entries = p->info.entries;
+	memcpy(s->region_entries, p->info.region_entries,
+	       sizeof(s->region_entries));
+	if (!(p->hdr.flags & BW_F_DNS))
+		return;
+	for (i = 0; i < BW_NAME_REGIONS; i++) {
+		s->name_region_entries[i] = p->dns.region_entries[i];
+		s->name_entries += p->dns.region_entries[i];
+	}
 }
 
 /* What the filter was built from, for its record area. */
@@ -143,6 +236,8 @@ static int make_records(const struct bw_build_req *req,
 	err = record_lists(req, r);
 	if (!err)
 		record_sources(req, src, r);
+	if (!err)
+		err = record_allow(req, r);
 	for (i = 0; !err && i < req->nadded; i++)
 		err = bw_records_add(r, &req->added[i]) < 0 ? -ENOMEM : 0;
 	if (!err)
@@ -298,6 +393,8 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 	}
 	if (!err)
 		err = make_records(req, src, &b->rec);
+	if (!err)
+		record_sized(&b->plan, &b->rec);
 	free(src);
 	b->sum.duplicates = b->exact.duplicates - b->sum.name_duplicates;
 	b->sum.skipped = b->exact.skipped;
@@ -329,12 +426,19 @@ void bw_build_fill(const struct bw_build *b, void *mem)
 int bw_load_allow(const char *label, const char *const *files, int n,
 		  bool mask_host_bits, struct bw_list *l)
 {
+	return bw_load_allow_src(label, files, n, mask_host_bits, l, NULL);
+}
+
+int bw_load_allow_src(const char *label, const char *const *files, int n,
+		      bool mask_host_bits, struct bw_list *l,
+		      struct bw_rec_source *src)
+{
 	struct bw_list_opts lo = { .allow_cidr = true,
 				   .mask_host_bits = mask_host_bits,
 				   .domains = true };
 	int err;
 
-	err = load_files(files, n, &lo, NULL, 0, true, l, NULL);
+	err = load_files(files, n, &lo, NULL, 0, true, l, src);
 	if (err) {
 		pr_warn("%s: the allowlist is not usable; nothing changed\n",
 			label);

@@ -55,6 +55,23 @@ struct bw_build_req {
 	 * that the same lists give the same bytes.
 	 */
 	__u8 origin;
+	/*
+	 * The allowlist files (--allow FILE) recorded with the filter: each
+	 * as allow_src says it was read (NULL: the build reads each once
+	 * more for its record). Without any (nallow_files 0), keep_allow's
+	 * recorded allowlist files (a rebuild keeping the allowlist), if set.
+	 */
+	const char *const *allow_files;
+	int nallow_files;
+	const struct bw_rec_source *allow_src;
+	const struct bw_records *keep_allow;
+	/*
+	 * A rebuild that is a change (bloomwall remove: enum bw_change_verb,
+	 * 0 for none): the filter keeps prev's origin and records the change
+	 * (records.h, BW_REC_CHANGE) rather than a new origin.
+	 */
+	__u8 change;
+	const struct bw_records *prev;
 };
 
 /* What a build made of its lists, for the verbs to print. */
@@ -107,5 +124,10 @@ void bw_build_free(struct bw_build *b);
  */
 int bw_load_allow(const char *label, const char *const *files, int n,
 		  bool mask_host_bits, struct bw_list *l);
+
+/* bw_load_allow that notes what each file was in src[n] (provenance.h). */
+int bw_load_allow_src(const char *label, const char *const *files, int n,
+		      bool mask_host_bits, struct bw_list *l,
+		      struct bw_rec_source *src);
 
 #endif /* __BW_BUILDER_H */

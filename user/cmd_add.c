@@ -21,6 +21,7 @@
 #include "output.h"
 #include "lpm.h"
 #include "pin.h"
+#include "provenance.h"
 #include "records.h"
 #include "reload.h"
 #include "running.h"
@@ -213,6 +214,7 @@ static int keep_entries(const struct add_ctx *c, const struct bw_running *r,
 		err = bw_records_add(rec, &c->keys[i]) < 0 ? -ENOMEM : 0;
 	if (err)
 		return err;
+	bw_prov_change(rec, BW_CHANGE_ADD);
 	need = bw_records_start(r->filter.mem) + bw_records_blocks(rec);
 	*extra = need > r->filter.nblocks ? need - r->filter.nblocks : 0;
 	return 0;

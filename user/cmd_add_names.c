@@ -17,6 +17,7 @@
 #include "names.h"
 #include "output.h"
 #include "pin.h"
+#include "provenance.h"
 #include "records.h"
 #include "reload.h"
 #include "running.h"
@@ -182,6 +183,7 @@ static int add_in_place(const struct bw_args *a, const struct bw_list *l)
 			      ? -ENOMEM
 			      : 0;
 	if (!err) {
+		bw_prov_change(&rec, BW_CHANGE_ADD);
 		need = bw_records_start(r.filter.mem) + bw_records_blocks(&rec);
 		e.extra_blocks =
 			need > r.filter.nblocks ? need - r.filter.nblocks : 0;

@@ -21,6 +21,7 @@
 #include "output.h"
 #include "lpm.h"
 #include "pin.h"
+#include "provenance.h"
 #include "reload.h"
 #include "running.h"
 
@@ -122,19 +123,28 @@ static bool seen(const struct allow_ctx *c, int i)
  * it has entries (the data path reads the flag as a constant of its own):
  * one swap, so a packet meets the old allowlist or the new one.
  */
-static int swap_allowlist(struct allow_ctx *c, const char *iface)
+static int swap_allowlist(struct allow_ctx *c, const char *iface, __u8 verb)
 {
-	struct bw_edit e = { .allow_on = c->new.n4 + c->new.n6 > 0 };
+	struct bw_edit e = { .allow_on = c->new.n4 + c->new.n6 > 0,
+			     .edit = bw_prov_change_edit };
+	struct bw_records rec;
 	int err;
 
+	/* The copy records the change (provenance.h): the old records, stamped. */
+	err = bw_prov_change_prepare(&c->r, verb, &rec, &e.extra_blocks);
+	if (err)
+		return err;
+	e.ctx = &rec;
 	e.allow_fd = bw_allow_create(&c->new);
 	if (e.allow_fd < 0) {
 		pr_warn("%s: cannot make the new allowlist: %s\n", iface,
 			e.allow_fd == -E2BIG ? "it is full"
 					     : bw_errno_hint(e.allow_fd));
+		bw_records_free(&rec);
 		return e.allow_fd;
 	}
 	err = bw_swap_running(&c->r, &e);
+	bw_records_free(&rec);
 	close(e.allow_fd);
 	if (err)
 		pr_warn("%s: nothing changed: the allowlist is as it was\n",
@@ -175,7 +185,7 @@ static int do_allow(struct bw_args *a)
 	if (!err) {
 		bw_list_finish(&c.new);
 		if (n)
-			err = swap_allowlist(&c, a->iface);
+			err = swap_allowlist(&c, a->iface, BW_CHANGE_ALLOW);
 	}
 	bw_out_open_array("addresses");
 	for (i = 0; !err && i < a->npos; i++)
@@ -225,7 +235,7 @@ static int do_unallow(struct bw_args *a)
 		err = without(&c, &gone);
 	}
 	if (!err && n)
-		err = swap_allowlist(&c, a->iface);
+		err = swap_allowlist(&c, a->iface, BW_CHANGE_UNALLOW);
 	bw_out_open_array("addresses");
 	for (i = 0; !err && i < a->npos; i++) {
 		say_entry(a->pos[i], c.hit[i] ? "removed" : "absent",

@@ -20,6 +20,7 @@
 #include "names.h"
 #include "output.h"
 #include "pin.h"
+#include "provenance.h"
 #include "running.h"
 #include "swap.h"
 
@@ -53,16 +54,43 @@ static int set_flag(void *mem, __u32 nblocks, void *arg)
 	return 0;
 }
 
-/* BW_DNS_F_ALLOW as the map now needs it: a swap when it changes. */
-static int sync_flag(const struct bw_running *r, int fd)
+/* What the copy of the filter gets: the flag if set, and its records. */
+struct copy_ctx {
+	bool set, on;
+	struct bw_records rec;
+};
+
+static int edit_copy(void *mem, __u32 nblocks, void *arg)
+{
+	struct copy_ctx *c = arg;
+
+	if (c->set)
+		set_flag(mem, nblocks, &c->on);
+	return bw_prov_change_edit(mem, nblocks, &c->rec);
+}
+
+/*
+ * After a change to the map: a copy of the filter, swapped in, records it
+ * (provenance.h) and carries BW_DNS_F_ALLOW as the map now needs it.
+ */
+static int sync_flag(const struct bw_running *r, int fd, bool on_verb,
+		     bool changed)
 {
 	const struct bw_dns_hdr *dns = bw_filter_dns(r->filter.mem);
-	bool on = bw_allow_names_any(fd, 0xff);
-	struct bw_edit e = { .edit = set_flag, .ctx = &on, .allow_fd = -1 };
+	struct copy_ctx c = { .on = bw_allow_names_any(fd, 0xff) };
+	struct bw_edit e = { .edit = edit_copy, .ctx = &c, .allow_fd = -1 };
+	int err;
 
-	if (!dns || !!(dns->flags & BW_DNS_F_ALLOW) == on)
+	c.set = dns && !!(dns->flags & BW_DNS_F_ALLOW) != c.on;
+	if (!c.set && !changed)
 		return 0;
-	return bw_swap_running(r, &e);
+	err = bw_prov_change_prepare(
+		r, on_verb ? BW_CHANGE_ALLOW : BW_CHANGE_UNALLOW, &c.rec,
+		&e.extra_blocks);
+	if (!err)
+		err = bw_swap_running(r, &e);
+	bw_records_free(&c.rec);
+	return err;
 }
 
 static void say_name(const char *name, const char *result, const char *text)
@@ -113,7 +141,7 @@ static int change(const struct bw_args *a, const struct bw_list *l, bool on,
 	}
 	bw_out_close_array();
 	if (!err)
-		err = sync_flag(&r, fd);
+		err = sync_flag(&r, fd, on, *n > 0);
 	if (!err) {
 		bw_out_text("%s: ", a->iface);
 		bw_out_int(on ? "added" : "removed", "%lld of ", *n);

@@ -94,16 +94,19 @@ static int build(const struct bw_args *a, struct bw_list *allow,
 	const struct bw_build_args *ba = &a->build;
 	__u16 flags = (ba->match ?: BW_F_MATCH_SRC) |
 		      (ba->monitor ? BW_F_MONITOR : 0);
+	struct bw_rec_source src[BW_MAX_ALLOW_FILES];
 	struct bw_build_req req;
 	int err = 0;
 
+	/* What each allowlist file was, for the filter's records. */
 	if (ba->nallow)
-		err = bw_load_allow(a->iface, ba->allow, ba->nallow,
-				    ba->mask_host_bits, allow);
+		err = bw_load_allow_src(a->iface, ba->allow, ba->nallow,
+					ba->mask_host_bits, allow, src);
 	if (err)
 		return err;
 	bw_build_req_from_args(&req, a->iface, ba, (const char *const *)a->pos,
 			       a->npos, BW_DEFAULT_FPR, flags, 1);
+	req.allow_src = ba->nallow ? src : NULL;
 	req.allow_names = allow->ndom > 0;
 	return bw_build_lists(&req, b);
 }

@@ -291,14 +291,17 @@ const struct bw_verb bw_verb_query = {
 		"\"entry\": \"exact\"|\"subtree\", \"suffix\", \"action\"}].\n"
 		"--why reads the lists the filter was built from again (each once, line by\n"
 		"line) and prints under each answer '  why: FILE:LINE: ENTRY' for every\n"
-		"entry that covers the address or name, across lists; entries added at run time\n"
-		"and allowlist entries; or, for a drop no entry explains, 'false positive\n"
-		"of the Bloom filter (region /LEN, estimated rate R %)' with what to do.\n"
-		"A list changed since the build is answered from as it is now, marked; a\n"
-		"missing one is named. JSON: \"why\": {\"entries\": [{\"file\", \"line\",\n"
-		"\"text\", \"entry\", \"list_changed\"}], \"added\", \"allowlist\", \"lists\":\n"
-		"[{\"path\", \"state\"}], \"false_positive\", and for one \"region_prefix\",\n"
-		"\"estimated_fpr\"}.\n",
+		"entry that covers the address or name, across lists; entries added at run time;\n"
+		"'  why: allowlisted: FILE:LINE: ENTRY' for every line of the allowlist files\n"
+		"(--allow FILE) that lets it pass, and '  why: allowlisted at run time: ENTRY'\n"
+		"for an allowlist entry no such line holds (bloomwall allow); or, for a drop\n"
+		"no entry explains, 'false positive of the Bloom filter (region /LEN,\n"
+		"estimated rate R %)' with what to do. A list or allowlist file changed since\n"
+		"the build is answered from as it is now, marked; a missing one is named.\n"
+		"JSON: \"why\": {\"entries\": [{\"file\", \"line\", \"text\", \"entry\",\n"
+		"\"list_changed\"}], \"added\", \"allow_entries\" (as entries), \"allowlist\",\n"
+		"\"runtime_allow\", \"lists\": [{\"path\", \"state\", \"allow\"}],\n"
+		"\"false_positive\", and for one \"region_prefix\", \"estimated_fpr\"}.\n",
 	.opts = query_opts,
 	.pos = { .rest = "ADDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_query,

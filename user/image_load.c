@@ -19,7 +19,8 @@
 #include "reload.h"
 
 /* Room in rec for every kept add; those that do not fit go again below. */
-static int record_kept(const struct bw_records *kept, struct bw_records *rec)
+static int record_kept(const struct bw_records *kept, bool own_allow,
+		       struct bw_records *rec)
 {
 	const struct bw_list *l = &kept->names;
 	size_t i;
@@ -31,7 +32,11 @@ static int record_kept(const struct bw_records *kept, struct bw_records *rec)
 		if (bw_records_add_name(rec, bw_domain_name(l, &l->dom[i]),
 					l->dom[i].len, l->dom[i].flags) < 0)
 			return -ENOMEM;
-	return 0;
+	/*
+	 * The running allowlist stays, and so do its files' records, unless
+	 * the image brings its own: then its records name its files.
+	 */
+	return own_allow ? 0 : bw_records_copy_allow(rec, kept);
 }
 
 /* Sets an added prefix in the image's filter; false if it has no room. */
@@ -177,7 +182,7 @@ int bw_image_stage(const char *iface, const char *path,
 	if (err)
 		return err;
 	*left_out = 0;
-	err = record_kept(kept, &rec);
+	err = record_kept(kept, img->sec[BW_IMAGE_ALLOW] != NULL, &rec);
 	nblocks = bw_records_start(img->filter) + bw_records_blocks(&rec);
 	if (!err)
 		err = bw_filter_create(nblocks, &b->filter);

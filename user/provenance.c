@@ -155,6 +155,75 @@ const char *bw_prov_how_name(__u8 how)
 	}
 }
 
+const char *bw_prov_verb_name(__u8 verb)
+{
+	switch (verb) {
+	case BW_CHANGE_ADD:
+		return "add";
+	case BW_CHANGE_REMOVE:
+		return "remove";
+	case BW_CHANGE_ALLOW:
+		return "allow";
+	case BW_CHANGE_UNALLOW:
+		return "unallow";
+	default:
+		return "unknown";
+	}
+}
+
+void bw_prov_change(struct bw_records *r, __u8 verb)
+{
+	struct bw_rec_origin now;
+	__u32 n = r->have_change ? r->change.changes : 0;
+
+	bw_prov_origin(&now, BW_ORIGIN_CHANGE, NULL);
+	memset(&r->change, 0, sizeof(r->change));
+	r->have_change = true;
+	r->change.time_ns = now.time_ns;
+	r->change.how = BW_ORIGIN_CHANGE;
+	r->change.verb = verb;
+	r->change.changes = n == 0xffffffffU ? n : n + 1;
+}
+
+int bw_prov_change_prepare(const struct bw_running *r, __u8 verb,
+			   struct bw_records *rec, __u32 *extra)
+{
+	__u32 need;
+	int err;
+
+	err = bw_running_records(r, rec);
+	if (err)
+		return err;
+	bw_prov_change(rec, verb);
+	need = bw_records_start(r->filter.mem) + bw_records_blocks(rec);
+	*extra = need > r->filter.nblocks ? need - r->filter.nblocks : 0;
+	return 0;
+}
+
+int bw_prov_change_edit(void *mem, __u32 nblocks, void *ctx)
+{
+	return bw_records_write(mem, nblocks, ctx);
+}
+
+int bw_prov_sized(const void *mem, __u32 nblocks, __u64 *entries, __u64 *names)
+{
+	struct bw_records r;
+	int err = bw_records_read(mem, nblocks, &r);
+
+	if (err)
+		return err;
+	if (!r.have_sized) {
+		bw_records_free(&r);
+		return -ENOENT;
+	}
+	if (entries)
+		*entries = r.sized.entries;
+	if (names)
+		*names = r.sized.name_entries;
+	bw_records_free(&r);
+	return 0;
+}
+
 const char *bw_prov_state_name(enum bw_prov_state st)
 {
 	static const char *const names[] = {
@@ -278,7 +347,49 @@ static void out_origin(const struct bw_records *r)
 		bw_out_null("image_hash", NULL);
 }
 
-static void out_list(const char *path, const struct bw_rec_src *src)
+/* "changed": the last change since the build, when there was one. */
+static void out_change(const struct bw_records *r)
+{
+	const struct bw_rec_change *c = &r->change;
+	char t[64];
+
+	if (!r->have_change) {
+		bw_out_null("changed", NULL);
+		return;
+	}
+	bw_kv("changed", "%s by %s (%'u %s since the build)",
+	      time_str(c->time_ns, t, sizeof(t)), bw_prov_verb_name(c->verb),
+	      c->changes, bw_plural(c->changes, "change", "changes"));
+	bw_out_open_object("changed");
+	bw_out_u64("time_ns", NULL, c->time_ns);
+	bw_out_string("time", NULL, t);
+	bw_out_string("by", NULL, bw_prov_verb_name(c->verb));
+	bw_out_u64("changes", NULL, c->changes);
+	bw_out_close_object();
+}
+
+/* "sized for": the keys the build sized the regions for. */
+static void out_sized(const struct bw_records *r)
+{
+	const struct bw_rec_sized *z = &r->sized;
+
+	if (!r->have_sized) {
+		bw_out_null("sized_entries", NULL);
+		bw_out_null("sized_name_entries", NULL);
+		return;
+	}
+	bw_kv("sized for", "%'llu address %s, %'llu name %s (at the build)",
+	      (unsigned long long)z->entries,
+	      bw_plural(z->entries, "key", "keys"),
+	      (unsigned long long)z->name_entries,
+	      bw_plural(z->name_entries, "key", "keys"));
+	bw_out_u64("sized_entries", NULL, z->entries);
+	bw_out_u64("sized_name_entries", NULL, z->name_entries);
+}
+
+/* One recorded file: key "list" or "allow file" in the text. */
+static void out_list(const char *key, const char *path,
+		     const struct bw_rec_src *src)
 {
 	enum bw_prov_state st = bw_prov_compare(path, src);
 	char hex[BW_PROV_HEX], t[64];
@@ -287,11 +398,11 @@ static void out_list(const char *path, const struct bw_rec_src *src)
 	bw_out_string("path", NULL, path);
 	bw_out_string("state", NULL, bw_prov_state_name(st));
 	if (!src || !src->known) {
-		bw_kv("list", "%s: %s", path, state_note(st));
+		bw_kv(key, "%s: %s", path, state_note(st));
 		bw_out_close_object();
 		return;
 	}
-	bw_kv("list", "%s: %'llu %s from %'llu %s (%'llu bytes%s%s), %s", path,
+	bw_kv(key, "%s: %'llu %s from %'llu %s (%'llu bytes%s%s), %s", path,
 	      (unsigned long long)src->s.entries,
 	      bw_plural(src->s.entries, "entry", "entries"),
 	      (unsigned long long)src->s.lines,
@@ -315,12 +426,19 @@ void bw_prov_out(const struct bw_records *r)
 	bw_out_text("  Provenance\n");
 	bw_out_open_object("provenance");
 	out_origin(r);
+	out_change(r);
+	out_sized(r);
 	bw_out_open_array("lists");
 	for (i = 0; i < r->nlists; i++)
-		out_list(r->lists[i], r->src ? &r->src[i] : NULL);
+		out_list("list", r->lists[i], r->src ? &r->src[i] : NULL);
 	bw_out_close_array();
 	if (!r->nlists)
 		bw_kv("lists", "none recorded");
+	/* The allowlist files the running allowlist was read from. */
+	bw_out_open_array("allow_lists");
+	for (i = 0; i < r->nallow; i++)
+		out_list("allow file", r->allow[i], &r->allow_src[i]);
+	bw_out_close_array();
 	bw_out_close_object();
 }
 

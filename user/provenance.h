@@ -61,6 +61,37 @@ void bw_prov_origin(struct bw_rec_origin *o, enum bw_origin how,
 /* "attach", "reload", "load", "watch", "change" or "unknown". */
 const char *bw_prov_how_name(__u8 how);
 
+/*
+ * Records a change (enum bw_change_verb) to the filter r describes: the
+ * last change, stamped now, one more since the build; the origin stays.
+ */
+void bw_prov_change(struct bw_records *r, __u8 verb);
+
+/* "add", "remove", "allow", "unallow" or "unknown". */
+const char *bw_prov_verb_name(__u8 verb);
+
+struct bw_running;
+
+/*
+ * For a change that swaps in a copy of r's filter (bw_swap_running) and
+ * has no records of its own to write (allow, unallow): r's records with
+ * the change stamped into rec, and the blocks the copy needs beyond r's.
+ * 0 or -errno (-EINVAL: r's area is malformed).
+ */
+int bw_prov_change_prepare(const struct bw_running *r, __u8 verb,
+			   struct bw_records *rec, __u32 *extra);
+
+/* A struct bw_edit's edit: writes the records ctx into the copy. */
+int bw_prov_change_edit(void *mem, __u32 nblocks, void *ctx);
+
+/*
+ * The entries a filter (mem, nblocks, as it runs) was sized for at its
+ * build, from its BW_REC_SIZED record: address keys in *entries, name keys
+ * in *names (either may be NULL). 0, -ENOENT when not recorded (an older
+ * bloomwall built it: fall back to the model), -EINVAL, -ENOMEM.
+ */
+int bw_prov_sized(const void *mem, __u32 nblocks, __u64 *entries, __u64 *names);
+
 /* A recorded list compared with the file as it is now. */
 enum bw_prov_state {
 	BW_PROV_UNCHANGED,

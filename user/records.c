@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * A filter's record area: read (checked against the map's size), changed
- * in memory, written back (records.h).
+ * A filter's record area: read (checked against the map's size) and
+ * written back (records.h); records_edit.c changes it in memory.
  */
 #include <endian.h>
 #include <errno.h>
@@ -25,6 +25,10 @@ void bw_records_free(struct bw_records *r)
 		free(r->lists[i]);
 	free(r->lists);
 	free(r->src);
+	for (i = 0; i < r->nallow; i++)
+		free(r->allow[i]);
+	free(r->allow);
+	free(r->allow_src);
 	free(r->added);
 	bw_list_free(&r->names);
 	free(r->other);
@@ -94,23 +98,7 @@ static int prefix_from_rec(const struct bw_rec_prefix *o, struct bw_prefix *p)
 	return (p->hi & ~mhi) || (p->lo & ~mlo) ? -EINVAL : 0;
 }
 
-static bool same_prefix(const struct bw_prefix *a, const struct bw_prefix *b)
-{
-	return a->family == b->family && a->plen == b->plen && a->hi == b->hi &&
-	       a->lo == b->lo;
-}
-
-long bw_records_find(const struct bw_records *r, const struct bw_prefix *p)
-{
-	size_t i;
-
-	for (i = 0; i < r->nadded; i++)
-		if (same_prefix(&r->added[i], p))
-			return (long)i;
-	return -1;
-}
-
-static int push_added(struct bw_records *r, const struct bw_prefix *p)
+int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p)
 {
 	struct bw_prefix *n;
 	size_t cap;
@@ -127,23 +115,20 @@ static int push_added(struct bw_records *r, const struct bw_prefix *p)
 	return 0;
 }
 
-int bw_records_add(struct bw_records *r, const struct bw_prefix *p)
+static bool same_prefix(const struct bw_prefix *a, const struct bw_prefix *b)
 {
-	int err;
-
-	if (bw_records_find(r, p) >= 0)
-		return 0;
-	err = push_added(r, p);
-	return err ?: 1;
+	return a->family == b->family && a->plen == b->plen && a->hi == b->hi &&
+	       a->lo == b->lo;
 }
 
-void bw_records_drop(struct bw_records *r, size_t i)
+long bw_records_find(const struct bw_records *r, const struct bw_prefix *p)
 {
-	if (i >= r->nadded)
-		return;
-	memmove(&r->added[i], &r->added[i + 1],
-		(r->nadded - i - 1) * sizeof(r->added[0]));
-	r->nadded--;
+	size_t i;
+
+	for (i = 0; i < r->nadded; i++)
+		if (same_prefix(&r->added[i], p))
+			return (long)i;
+	return -1;
 }
 
 static bool same_names(const struct bw_list *a, const struct bw_list *b)
@@ -176,6 +161,8 @@ bool bw_records_same_added(const struct bw_records *a,
 
 /* ---- names --------------------------------------------------------------- */
 
+/* ---- names (the reader adds them as add does) ----------------------------- */
+
 long bw_records_find_name(const struct bw_records *r, const char *name,
 			  size_t len, __u8 flags)
 {
@@ -199,58 +186,6 @@ int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
 	return bw_domain_push(&r->names, name, len, flags) ? -ENOMEM : 1;
 }
 
-/* The arena keeps the name's bytes: a few bytes, freed with the records. */
-void bw_records_drop_name(struct bw_records *r, size_t i)
-{
-	if (i >= r->names.ndom)
-		return;
-	memmove(&r->names.dom[i], &r->names.dom[i + 1],
-		(r->names.ndom - i - 1) * sizeof(r->names.dom[0]));
-	r->names.ndom--;
-}
-
-int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n)
-{
-	char **l = calloc(n ?: 1, sizeof(*l));
-	struct bw_rec_src *src = calloc(n ?: 1, sizeof(*src));
-	int i;
-
-	if (!l || !src) {
-		free(l);
-		free(src);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		l[i] = strndup(lists[i], BW_REC_PATH_MAX);
-		if (!l[i])
-			break;
-	}
-	if (i < n) {
-		while (i--)
-			free(l[i]);
-		free(l);
-		free(src);
-		return -ENOMEM;
-	}
-	for (i = 0; i < r->nlists; i++)
-		free(r->lists[i]);
-	free(r->lists);
-	free(r->src);
-	r->lists = l;
-	r->src = src;
-	r->nlists = n;
-	return 0;
-}
-
-void bw_records_set_source(struct bw_records *r, int i,
-			   const struct bw_rec_source *s)
-{
-	if (i < 0 || i >= r->nlists)
-		return;
-	r->src[i].known = true;
-	r->src[i].s = *s;
-}
-
 /* ---- reading ------------------------------------------------------------- */
 
 static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
@@ -264,48 +199,74 @@ static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
 		return -EINVAL;
 	for (off = 0; off < len; off += sizeof(o)) {
 		memcpy(&o, body + off, sizeof(o));
-		err = prefix_from_rec(&o, &p) ?: push_added(r, &p);
+		err = prefix_from_rec(&o, &p) ?: bw_records_push_added(r, &p);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
+/* Paths and what each was: the block lists, or the allowlist files. */
+struct paths {
+	char ***paths;
+	struct bw_rec_src **src;
+	int *n;
+};
+
+static struct paths lists_of(struct bw_records *r, bool allow)
+{
+	if (allow)
+		return (struct paths){ &r->allow, &r->allow_src, &r->nallow };
+	return (struct paths){ &r->lists, &r->src, &r->nlists };
+}
+
 /* A list's path, and what it was when read if src (BW_REC_SOURCE). */
-static int read_list(struct bw_records *r, const __u8 *body, __u32 len,
+static int read_list(struct paths p, const __u8 *body, __u32 len,
 		     const struct bw_rec_source *src)
 {
 	struct bw_rec_src *s;
 	char **l;
+	int n = *p.n;
 
 	if (!len || len > BW_REC_PATH_MAX || memchr(body, '\0', len))
 		return -EINVAL;
-	l = realloc(r->lists, (r->nlists + 1) * sizeof(*l));
+	l = realloc(*p.paths, (n + 1) * sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	r->lists = l;
-	s = realloc(r->src, (r->nlists + 1) * sizeof(*s));
+	*p.paths = l;
+	s = realloc(*p.src, (n + 1) * sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	r->src = s;
-	s[r->nlists].known = src != NULL;
+	*p.src = s;
+	s[n].known = src != NULL;
 	if (src)
-		s[r->nlists].s = *src;
-	l[r->nlists] = strndup((const char *)body, len);
-	if (!l[r->nlists])
+		s[n].s = *src;
+	l[n] = strndup((const char *)body, len);
+	if (!l[n])
 		return -ENOMEM;
-	r->nlists++;
+	++*p.n;
 	return 0;
 }
 
-static int read_source(struct bw_records *r, const __u8 *body, __u32 len)
+static int read_source(struct paths p, const __u8 *body, __u32 len)
 {
 	struct bw_rec_source s;
 
 	if (len <= sizeof(s))
 		return -EINVAL;
 	memcpy(&s, body, sizeof(s));
-	return read_list(r, body + sizeof(s), len - sizeof(s), &s);
+	return read_list(p, body + sizeof(s), len - sizeof(s), &s);
+}
+
+/* One fixed-size record, at most once: *have says it was read. */
+static int read_fixed(bool *have, void *out, size_t size, const __u8 *body,
+		      __u32 len)
+{
+	if (*have || len != size)
+		return -EINVAL;
+	memcpy(out, body, size);
+	*have = true;
+	return 0;
 }
 
 /* Names as add wrote them: kind, length, the name; each checked again. */
@@ -363,21 +324,23 @@ static int read_one(struct bw_records *r, const struct bw_rec_head *h,
 	case BW_REC_ADDED:
 		return read_added(r, body, h->len);
 	case BW_REC_BUILD:
-		if (r->have_build || h->len != sizeof(r->build))
-			return -EINVAL;
-		memcpy(&r->build, body, sizeof(r->build));
-		r->have_build = true;
-		return 0;
+		return read_fixed(&r->have_build, &r->build, sizeof(r->build),
+				  body, h->len);
 	case BW_REC_LIST:
-		return read_list(r, body, h->len, NULL);
+		return read_list(lists_of(r, false), body, h->len, NULL);
 	case BW_REC_SOURCE:
-		return read_source(r, body, h->len);
+		return read_source(lists_of(r, false), body, h->len);
+	case BW_REC_ALLOW_SOURCE:
+		return read_source(lists_of(r, true), body, h->len);
 	case BW_REC_ORIGIN:
-		if (r->have_origin || h->len != sizeof(r->origin))
-			return -EINVAL;
-		memcpy(&r->origin, body, sizeof(r->origin));
-		r->have_origin = true;
-		return 0;
+		return read_fixed(&r->have_origin, &r->origin,
+				  sizeof(r->origin), body, h->len);
+	case BW_REC_CHANGE:
+		return read_fixed(&r->have_change, &r->change,
+				  sizeof(r->change), body, h->len);
+	case BW_REC_SIZED:
+		return read_fixed(&r->have_sized, &r->sized, sizeof(r->sized),
+				  body, h->len);
 	case BW_REC_ADDED_NAMES:
 		return read_names(r, body, h->len);
 	case BW_REC_DNS:
@@ -491,10 +454,24 @@ static __u64 records_len(const struct bw_records *r, __u32 *n)
 		len += sizeof(struct bw_rec_head) + sizeof(r->origin);
 		++*n;
 	}
+	if (r->have_change) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->change);
+		++*n;
+	}
+	if (r->have_sized) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->sized);
+		++*n;
+	}
 	for (i = 0; i < r->nlists; i++) {
 		len += sizeof(struct bw_rec_head) + padded(strlen(r->lists[i]));
 		if (r->src && r->src[i].known)
 			len += sizeof(struct bw_rec_source);
+		++*n;
+	}
+	for (i = 0; i < r->nallow; i++) {
+		len += sizeof(struct bw_rec_head) +
+		       padded(sizeof(struct bw_rec_source) +
+			      strlen(r->allow[i]));
 		++*n;
 	}
 	return len;
@@ -518,21 +495,31 @@ static __u8 *put_head(__u8 *p, __u16 type, size_t len)
 	return p + sizeof(h);
 }
 
-/* A list: BW_REC_SOURCE when what it was is known, else BW_REC_LIST. */
-static __u8 *put_list(__u8 *p, const struct bw_records *r, size_t i)
+/*
+ * A list: BW_REC_SOURCE (BW_REC_ALLOW_SOURCE for an allowlist file) when
+ * what it was is known, else BW_REC_LIST.
+ */
+static __u8 *put_list(__u8 *p, const char *path, const struct bw_rec_src *s,
+		      __u16 type)
 {
-	size_t len = strlen(r->lists[i]);
-	const struct bw_rec_src *s = r->src ? &r->src[i] : NULL;
+	size_t len = strlen(path);
 
 	if (!s || !s->known) {
 		p = put_head(p, BW_REC_LIST, len);
-		memcpy(p, r->lists[i], len);
+		memcpy(p, path, len);
 		return p + padded(len);
 	}
-	p = put_head(p, BW_REC_SOURCE, sizeof(s->s) + len);
+	p = put_head(p, type, sizeof(s->s) + len);
 	memcpy(p, &s->s, sizeof(s->s));
-	memcpy(p + sizeof(s->s), r->lists[i], len);
+	memcpy(p + sizeof(s->s), path, len);
 	return p + padded(sizeof(s->s) + len);
+}
+
+static __u8 *put_fixed(__u8 *p, __u16 type, const void *body, size_t len)
+{
+	p = put_head(p, type, len);
+	memcpy(p, body, len);
+	return p + len;
 }
 
 static __u8 *put_names(__u8 *p, const struct bw_list *l)
@@ -575,25 +562,24 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 			memcpy(p, &o, sizeof(o));
 		}
 	}
-	if (r->have_build) {
-		p = put_head(p, BW_REC_BUILD, sizeof(r->build));
-		memcpy(p, &r->build, sizeof(r->build));
-		p += sizeof(r->build);
-	}
-	if (r->have_origin) {
-		p = put_head(p, BW_REC_ORIGIN, sizeof(r->origin));
-		memcpy(p, &r->origin, sizeof(r->origin));
-		p += sizeof(r->origin);
-	}
+	if (r->have_build)
+		p = put_fixed(p, BW_REC_BUILD, &r->build, sizeof(r->build));
+	if (r->have_origin)
+		p = put_fixed(p, BW_REC_ORIGIN, &r->origin, sizeof(r->origin));
+	if (r->have_change)
+		p = put_fixed(p, BW_REC_CHANGE, &r->change, sizeof(r->change));
+	if (r->have_sized)
+		p = put_fixed(p, BW_REC_SIZED, &r->sized, sizeof(r->sized));
 	if (r->names.ndom)
 		p = put_names(p, &r->names);
-	if (r->have_dns) {
-		p = put_head(p, BW_REC_DNS, sizeof(r->dns));
-		memcpy(p, &r->dns, sizeof(r->dns));
-		p += sizeof(r->dns);
-	}
+	if (r->have_dns)
+		p = put_fixed(p, BW_REC_DNS, &r->dns, sizeof(r->dns));
 	for (i = 0; i < (size_t)r->nlists; i++)
-		p = put_list(p, r, i);
+		p = put_list(p, r->lists[i], r->src ? &r->src[i] : NULL,
+			     BW_REC_SOURCE);
+	for (i = 0; i < (size_t)r->nallow; i++)
+		p = put_list(p, r->allow[i], &r->allow_src[i],
+			     BW_REC_ALLOW_SOURCE);
 	if (r->other_len)
 		memcpy(p, r->other, r->other_len);
 	return 0;

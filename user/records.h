@@ -50,6 +50,14 @@ struct bw_records {
 	struct bw_rec_src *src; /* nlists of them: lists[i]'s is src[i] */
 	bool have_origin;
 	struct bw_rec_origin origin; /* when and how it was built */
+	/* Allowlist files (--allow FILE) as read (BW_REC_ALLOW_SOURCE). */
+	char **allow;
+	struct bw_rec_src *allow_src; /* nallow of them, all known */
+	int nallow;
+	bool have_change;
+	struct bw_rec_change change; /* the last change since the build */
+	bool have_sized;
+	struct bw_rec_sized sized; /* what the build sized the regions for */
 	/* Records of types this bloomwall does not know, heads and bodies. */
 	void *other;
 	size_t other_len, other_cap;
@@ -82,6 +90,9 @@ __u32 bw_records_blocks(const struct bw_records *r);
  * block after the regions first. -E2BIG when it does not fit.
  */
 int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r);
+
+/* Appends p to the added entries, there or not (the reader): 0 or -ENOMEM. */
+int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p);
 
 /* Appends p to the added entries unless there: 1 if new, 0 if not, -ENOMEM. */
 int bw_records_add(struct bw_records *r, const struct bw_prefix *p);
@@ -116,5 +127,15 @@ int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n);
 /* What list i was when read: written as BW_REC_SOURCE. */
 void bw_records_set_source(struct bw_records *r, int i,
 			   const struct bw_rec_source *s);
+
+/*
+ * Replaces the allowlist files with copies of paths, each read as src[i]
+ * says (BW_REC_ALLOW_SOURCE); -ENOMEM with r unchanged.
+ */
+int bw_records_set_allow(struct bw_records *r, const char *const *paths,
+			 const struct bw_rec_source *src, int n);
+
+/* dst's allowlist files become src's (a rebuild that keeps the allowlist). */
+int bw_records_copy_allow(struct bw_records *dst, const struct bw_records *src);
 
 #endif /* __BW_RECORDS_H */

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -45,6 +46,8 @@ void bw_build_req_from_args(struct bw_build_req *req, const char *iface,
 	if (ba->dns_ttl_set)
 		req->opts.dns_ttl = ba->dns_ttl;
 	req->subdomains = ba->subdomains;
+	req->allow_files = ba->allow;
+	req->nallow_files = ba->nallow;
 }
 
 /* The DNS options the running filter keeps, for a reload without new ones. */
@@ -258,6 +261,7 @@ struct reload_ctx {
 	struct bw_records kept; /* the adds built in: the running ones, less */
 	size_t forgot;	      /* kept adds left out (--forget-added, remove) */
 	struct bw_list allow; /* --allow: the new allowlist */
+	struct bw_rec_source *allow_src; /* --allow: what each file was */
 	struct bw_built b;
 };
 
@@ -337,7 +341,16 @@ static int build(struct reload_ctx *c)
 	req.exact_slot = !c->st.hdr.exact_slot;
 	req.added = c->kept.added;
 	req.nadded = c->kept.nadded;
-	req.origin = r->nremove ? BW_ORIGIN_CHANGE : BW_ORIGIN_RELOAD;
+	req.origin = r->origin ?: BW_ORIGIN_RELOAD;
+	req.change = r->nremove || r->remove_names ? BW_CHANGE_REMOVE
+		     : r->add_names		   ? BW_CHANGE_ADD
+						   : 0;
+	req.prev = &c->kept;
+	/* The allowlist files: --allow's, else those the running one keeps. */
+	req.allow_files = r->args->allow;
+	req.nallow_files = r->args->nallow;
+	req.allow_src = c->allow_src;
+	req.keep_allow = &c->kept;
 	req.added_names = &c->kept.names;
 	bw_build_req_dns(&req, r->args, &c->st.dns);
 	req.allow_names =
@@ -546,9 +559,14 @@ int bw_reload(const struct bw_reload_req *rq)
 	read_settings(&r, &c.st);
 	err = read_kept(&c, &r);
 	bw_running_close(&r);
+	if (!err && a->nallow) {
+		c.allow_src = calloc(a->nallow, sizeof(*c.allow_src));
+		err = c.allow_src ? 0 : -ENOMEM;
+	}
 	if (!err && a->nallow)
-		err = bw_load_allow(rq->iface, a->allow, a->nallow,
-				    a->mask_host_bits, &c.allow);
+		err = bw_load_allow_src(rq->iface, a->allow, a->nallow,
+					a->mask_host_bits, &c.allow,
+					c.allow_src);
 	else if (!err && replaces_allow(rq) &&
 		 bw_image_sec_read(rq->image->sec[BW_IMAGE_ALLOW], &c.allow)) {
 		pr_warn("%s: no memory for the image's allowlist\n", rq->iface);
@@ -566,6 +584,7 @@ int bw_reload(const struct bw_reload_req *rq)
 	}
 	bw_built_close(&c.b);
 	bw_list_free(&c.allow);
+	free(c.allow_src);
 	bw_records_free(&c.kept);
 	return err;
 }

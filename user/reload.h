@@ -120,6 +120,13 @@ struct bw_reload_req {
 	/* bloomwall load: this image's filter instead of the lists' */
 	const struct bw_image *image;
 	const char *image_path;
+	/*
+	 * Provenance: how the new filter came to be (enum bw_origin; 0:
+	 * BW_ORIGIN_RELOAD, bloomwall watch says BW_ORIGIN_WATCH). A remove
+	 * or an add of names (remove, remove_names, add_names) is recorded
+	 * as a change of the running filter instead (BW_REC_CHANGE).
+	 */
+	__u8 origin;
 };
 
 /*

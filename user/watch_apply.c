@@ -97,7 +97,8 @@ int bw_watch_apply(struct bw_args *a)
 	struct bw_reload_req r = { .iface = a->iface,
 				   .args = &a->build,
 				   .lists = (const char *const *)a->pos,
-				   .nlists = a->npos };
+				   .nlists = a->npos,
+				   .origin = BW_ORIGIN_WATCH };
 	int err;
 
 	/* A re-created interface has another index. */

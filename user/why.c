@@ -133,6 +133,7 @@ static bool addr_hit(const struct bw_list *l, const struct bw_prefix *a,
 	return false;
 found:
 	bw_prefix_str(&e, h->entry, sizeof(h->entry));
+	h->prefix = e;
 	return true;
 }
 
@@ -361,6 +362,36 @@ int bw_why_scan(struct bw_why *w, const struct bw_why_target *t, int nt,
 	bw_list_free(&s.scratch);
 	if (ret)
 		bw_why_free(w);
+	return ret;
+}
+
+int bw_why_scan_records(struct bw_why *w, const struct bw_why_target *t, int nt,
+			const struct bw_records *rec)
+{
+	int n = rec->nlists + rec->nallow, k, ret;
+	const char **paths = calloc(n ?: 1, sizeof(*paths));
+	struct bw_rec_src *src = calloc(n ?: 1, sizeof(*src));
+	size_t i;
+
+	ret = paths && src ? 0 : -ENOMEM;
+	for (k = 0; !ret && k < rec->nlists; k++) {
+		paths[k] = rec->lists[k];
+		if (rec->src)
+			src[k] = rec->src[k];
+	}
+	for (k = 0; !ret && k < rec->nallow; k++) {
+		paths[rec->nlists + k] = rec->allow[k];
+		src[rec->nlists + k] = rec->allow_src[k];
+	}
+	if (!ret)
+		ret = bw_why_scan(w, t, nt, paths, src, n);
+	for (k = rec->nlists; !ret && k < n; k++)
+		w->lists[k].allow = true;
+	for (i = 0; !ret && i < w->nhits; i++)
+		if (w->lists[w->hits[i].list].allow)
+			w->hits[i].allow = true;
+	free(paths);
+	free(src);
 	return ret;
 }
 

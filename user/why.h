@@ -47,6 +47,8 @@ struct bw_why_hit {
 	bool subtree;
 	bool allow; /* an allow entry (@@||name^): it lets the name pass */
 	char suffix[BW_NAME_MAX + 1];
+	/* An address entry: the prefix (the entry above, as a prefix). */
+	struct bw_prefix prefix;
 };
 
 /* A list as the scan found it. */
@@ -54,6 +56,8 @@ struct bw_why_list {
 	const char *path;
 	enum bw_prov_state state; /* unchanged, changed, missing, ... */
 	bool recorded;		  /* its source was recorded: state compared */
+	/* An allowlist file (--allow FILE): its every entry lets pass. */
+	bool allow;
 	__u64 lines;
 };
 
@@ -80,6 +84,13 @@ int bw_why_target(const char *s, struct bw_why_target *t, char *err,
  */
 int bw_why_scan(struct bw_why *w, const struct bw_why_target *t, int nt,
 		const char *const *paths, const struct bw_rec_src *src, int n);
+
+/*
+ * bw_why_scan of the block lists rec records, then its allowlist files
+ * (lists[k].allow; every hit in one is an allow hit).
+ */
+int bw_why_scan_records(struct bw_why *w, const struct bw_why_target *t, int nt,
+			const struct bw_records *rec);
 
 void bw_why_free(struct bw_why *w);
 

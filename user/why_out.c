@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allow_names.h"
 #include "allowlist.h"
 #include "bloom.h"
 #include "log.h"
@@ -18,9 +19,10 @@
 #include "running.h"
 #include "why.h"
 
-static const char *hit_note(const struct bw_why_hit *h, char *buf, size_t len)
+static const char *hit_note(const struct bw_why_hit *h, bool in_allow_file,
+			    char *buf, size_t len)
 {
-	if (h->allow)
+	if (h->allow && !in_allow_file)
 		snprintf(buf, len, " [allow entry for %s%s]",
 			 h->subtree ? "the subtree of " : "", h->entry);
 	else if (h->subtree)
@@ -33,8 +35,12 @@ static const char *hit_note(const struct bw_why_hit *h, char *buf, size_t len)
 	return buf;
 }
 
-/* "  why: FILE:LINE: TEXT [...]"; JSON the array "entries". */
-static size_t out_entries(const struct bw_why *w, int i)
+/*
+ * "  why: FILE:LINE: TEXT [...]" for the block lists' lines (JSON the
+ * array "entries"), or with allow_files "  why: allowlisted: FILE:LINE:
+ * TEXT [...]" for the allowlist files' (JSON "allow_entries").
+ */
+static size_t out_entries(const struct bw_why *w, int i, bool allow_files)
 {
 	const struct bw_why_hit *h;
 	const struct bw_why_list *l;
@@ -42,19 +48,23 @@ static size_t out_entries(const struct bw_why *w, int i)
 	size_t k, n = 0;
 	bool changed;
 
-	bw_out_open_array("entries");
+	bw_out_open_array(allow_files ? "allow_entries" : "entries");
 	for (k = 0; k < w->nhits; k++) {
 		h = &w->hits[k];
-		if (h->target != i)
-			continue;
 		l = &w->lists[h->list];
+		if (h->target != i || l->allow != allow_files)
+			continue;
 		changed = l->state == BW_PROV_CHANGED;
-		bw_out_text("  why: %s:%llu: %s%s%s\n", l->path,
+		bw_out_text("  why: %s%s:%llu: %s%s%s\n",
+			    allow_files ? "allowlisted: " : "", l->path,
 			    (unsigned long long)h->line, h->text,
-			    hit_note(h, note, sizeof(note)),
-			    changed ? " [list changed since the build: "
+			    hit_note(h, allow_files, note, sizeof(note)),
+			    !changed ? ""
+			    : allow_files
+				    ? " [allow file changed since the build: "
 				      "line of the file as it is now]"
-				    : "");
+				    : " [list changed since the build: "
+				      "line of the file as it is now]");
 		bw_out_open_object(NULL);
 		bw_out_string("file", NULL, l->path);
 		bw_out_u64("line", NULL, h->line);
@@ -95,46 +105,173 @@ static size_t out_added(const struct bw_records *rec, const struct bw_prefix *a)
 	return n;
 }
 
-/* The running allowlist's entries that cover a. */
-static size_t out_allow(const struct bw_running *rn, const struct bw_prefix *a)
+/* Whether every allowlist file the filter records is as it was built. */
+static bool allow_files_as_built(const struct bw_why *w)
+{
+	int k;
+
+	for (k = 0; k < w->nlists; k++)
+		if (w->lists[k].allow && w->lists[k].state != BW_PROV_UNCHANGED)
+			return false;
+	return true;
+}
+
+/* Whether an allowlist file's line of target i is the entry e. */
+static bool named_by_file(const struct bw_why *w, int i,
+			  const struct bw_prefix *e)
+{
+	const struct bw_why_hit *h;
+	size_t k;
+
+	for (k = 0; k < w->nhits; k++) {
+		h = &w->hits[k];
+		if (h->target == i && w->lists[h->list].allow &&
+		    h->prefix.family == e->family &&
+		    h->prefix.plen == e->plen && h->prefix.hi == e->hi &&
+		    h->prefix.lo == e->lo)
+			return true;
+	}
+	return false;
+}
+
+/* The running allowlist's entries that cover a, into c (at most max). */
+static size_t allow_covering(const struct bw_running *rn,
+			     const struct bw_prefix *a, struct bw_prefix *c,
+			     size_t max)
 {
 	struct bw_prefix e;
 	struct bw_list l;
-	char buf[64];
 	size_t k, n = 0;
 
-	bw_out_open_array("allowlist");
 	bw_list_init(&l);
 	if (!(rn->prog_hdr.flags & BW_F_ALLOW) ||
 	    bw_allow_read(rn->maps.allow, &l))
 		goto out;
-	for (k = 0; a->family == BW_V4 && k < l.n4; k++) {
-		e = (struct bw_prefix){ .family = BW_V4,
-					.lo = bw_v4key_addr(l.v4[k]),
-					.plen = (__u8)bw_v4key_plen(l.v4[k]) };
-		if (!bw_why_covers(&e, a))
-			continue;
-		bw_prefix_str(&e, buf, sizeof(buf));
-		bw_out_string(NULL, "  why: allowlisted: %s", buf);
-		bw_out_text(" in the running allowlist (never dropped)\n");
-		n++;
-	}
-	for (k = 0; a->family == BW_V6 && k < l.n6; k++) {
-		e = (struct bw_prefix){ .family = BW_V6,
-					.hi = l.v6[k].hi,
-					.lo = l.v6[k].lo,
-					.plen = (__u8)l.v6[k].plen };
-		if (!bw_why_covers(&e, a))
-			continue;
-		bw_prefix_str(&e, buf, sizeof(buf));
-		bw_out_string(NULL, "  why: allowlisted: %s", buf);
-		bw_out_text(" in the running allowlist (never dropped)\n");
-		n++;
+	for (k = 0; k < l.n4 + l.n6 && n < max; k++) {
+		bw_list_prefix(&l, k, &e);
+		if (bw_why_covers(&e, a))
+			c[n++] = e;
 	}
 out:
 	bw_list_free(&l);
+	return n;
+}
+
+/*
+ * The running allowlist's entries that cover a: named by the allowlist
+ * files' lines that hold them, the others as entries allowed at run time
+ * (or, when an allowlist file changed, by such a file as it was).
+ */
+static size_t out_allow(const struct bw_why *w, int i,
+			const struct bw_running *rn, const struct bw_prefix *a)
+{
+	/* One per prefix length at most: a host is under 129 prefixes. */
+	struct bw_prefix c[129];
+	size_t k, n = allow_covering(rn, a, c, 129);
+	bool as_built = allow_files_as_built(w);
+	char buf[64];
+
+	out_entries(w, i, true);
+	bw_out_open_array("allowlist");
+	for (k = 0; k < n; k++) {
+		bw_prefix_str(&c[k], buf, sizeof(buf));
+		bw_out_string(NULL, NULL, buf);
+	}
+	bw_out_close_array();
+	bw_out_open_array("runtime_allow");
+	for (k = 0; k < n; k++) {
+		if (named_by_file(w, i, &c[k]))
+			continue;
+		bw_prefix_str(&c[k], buf, sizeof(buf));
+		bw_out_string(NULL, "  why: allowlisted at run time: %s", buf);
+		bw_out_text(
+			as_built
+				? " (bloomwall allow; 'bloomwall unallow' takes it out)\n"
+				: " (bloomwall allow, or an allow file as it was at the build)\n");
+	}
 	bw_out_close_array();
 	return n;
+}
+
+/* The block lists the scan read (the allowlist files follow them). */
+static int block_lists(const struct bw_why *w)
+{
+	int k, n = 0;
+
+	for (k = 0; k < w->nlists; k++)
+		n += !w->lists[k].allow;
+	return n;
+}
+
+/* An allowlist file not as it was built: said, with no doubt cast. */
+static void out_allow_note(const struct bw_why_list *l)
+{
+	if (l->state == BW_PROV_CHANGED)
+		bw_out_text(
+			"  note: allow file %s changed since the build: answered from the file as it is now\n",
+			l->path);
+	else
+		bw_out_text("  note: allow file %s is %s now: not searched\n",
+			    l->path, bw_prov_state_name(l->state));
+}
+
+/* The suffix of name that has labels labels. */
+static const char *suffix_of(const char *name, size_t len, int labels)
+{
+	size_t i = len;
+	int n = 0;
+
+	while (i > 0) {
+		if (name[i - 1] == '.' && ++n == labels)
+			return name + i;
+		i--;
+	}
+	return name;
+}
+
+/* Whether a line of the lists or allowlist files is the allow entry. */
+static bool name_allow_named(const struct bw_why *w, int i, const char *e,
+			     bool subtree)
+{
+	const struct bw_why_hit *h;
+	size_t k;
+
+	for (k = 0; k < w->nhits; k++) {
+		h = &w->hits[k];
+		if (h->target == i && h->allow && h->subtree == subtree &&
+		    !strcmp(h->entry, e))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The name allowlist's entry the name meets, when no line of a list or an
+ * allowlist file holds it: allowed at run time (bloomwall allow NAME).
+ */
+static void out_runtime_allow_name(const struct bw_why *w, int i,
+				   const struct bw_running *rn)
+{
+	const struct bw_why_target *t = &w->t[i];
+	const char *suf;
+	bool sub = false;
+	int labels = 0;
+
+	bw_out_open_array("runtime_allow");
+	if (bw_allow_names_match(rn->maps.allow_names, t->name, t->name_len,
+				 &sub, &labels) > 0) {
+		suf = suffix_of(t->name, t->name_len, labels);
+		if (!name_allow_named(w, i, suf, sub)) {
+			bw_out_string(NULL, NULL, suf);
+			bw_out_text(
+				"  why: allowlisted at run time: %s%s (bloomwall allow%s)\n",
+				sub ? "*." : "", suf,
+				allow_files_as_built(w)
+					? "; 'bloomwall unallow' takes it out"
+					: ", or an allow file as it was at the build");
+		}
+	}
+	bw_out_close_array();
 }
 
 /* How far the lists could be searched. */
@@ -152,9 +289,15 @@ static int out_lists(const struct bw_why *w)
 		bw_out_open_object(NULL);
 		bw_out_string("path", NULL, l->path);
 		bw_out_string("state", NULL, bw_prov_state_name(l->state));
+		bw_out_bool("allow", NULL, l->allow);
 		bw_out_close_object();
 		if (l->state == BW_PROV_UNCHANGED)
 			continue;
+		/* An allowlist file holds no entry a false positive could be. */
+		if (l->allow) {
+			out_allow_note(l);
+			continue;
+		}
 		if (l->state == BW_PROV_CHANGED ||
 		    l->state == BW_PROV_UNKNOWN) {
 			if (doubt == SEARCHED_AS_BUILT)
@@ -307,10 +450,12 @@ static void out_name(const struct bw_why *w, int i, const struct bw_running *rn,
 
 	hit = bw_name_lookup(rn->filter.mem, t->name, t->name_len, &h) == 1;
 	bw_out_open_object("why");
-	listed = out_entries(w, i);
+	listed = out_entries(w, i, false);
 	added = out_added_name(rec, t);
+	out_entries(w, i, true);
+	out_runtime_allow_name(w, i, rn);
 	doubt = out_lists(w);
-	if (hit && !listed && !added && !w->nlists) {
+	if (hit && !listed && !added && !block_lists(w)) {
 		out_no_lists();
 	} else if (hit && !listed && !added) {
 		out_name_false_positive(rn, &h, doubt, t->name);
@@ -336,11 +481,11 @@ void bw_why_out(const struct bw_why *w, int i, const struct bw_running *rn,
 	}
 	hit = bw_filter_lookup(rn->filter.mem, a, &region);
 	bw_out_open_object("why");
-	listed = out_entries(w, i);
+	listed = out_entries(w, i, false);
 	added = out_added(rec, a);
-	allowed = out_allow(rn, a);
+	allowed = out_allow(w, i, rn, a);
 	doubt = out_lists(w);
-	if (hit && !listed && !added && !w->nlists) {
+	if (hit && !listed && !added && !block_lists(w)) {
 		out_no_lists();
 	} else if (hit && !listed && !added) {
 		bw_prefix_str(a, arg, sizeof(arg));
@@ -378,8 +523,7 @@ int bw_why_prepare(struct bw_why *w, struct bw_records *rec,
 	if (!ret)
 		ret = bw_running_records(rn, rec);
 	if (!ret)
-		ret = bw_why_scan(w, t, n, (const char *const *)rec->lists,
-				  rec->src, rec->nlists);
+		ret = bw_why_scan_records(w, t, n, rec);
 	if (ret == -ENOMEM)
 		pr_warn("%s: out of memory while reading the lists for --why\n",
 			rn->iface);

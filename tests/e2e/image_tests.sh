@@ -255,6 +255,8 @@ test_image_verify_allow()
 	assert_line "$OUT" "$BW_RX: allowlist replaced: 1 entry (1 added, 1 removed)" \
 		"load replaces the allowlist as reload --allow does"
 	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^    allow file +$al: 1 entry from 1 line \\(" \
+		"load: the provenance names the image's allowlist file"
 	# Each swap takes the other slot: attach 0, the first load 1, this 0.
 	assert_kv "$OUT" verify "on (exact trie in slot 0: 1026 prefixes)" \
 		"load: the trie in the other slot"

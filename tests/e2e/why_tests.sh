@@ -16,7 +16,9 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 WHY_TESTS="test_why_forms test_why_real_lists test_why_false_positive
-test_why_allow_add test_why_changed_missing test_why_image test_why_names"
+test_why_allow_add test_why_changed_missing test_why_image test_why_names
+test_why_allow_files test_why_allow_names test_why_change_origin
+test_why_watch_origin"
 
 # The lines under a query's answer for a false positive (user/why_out.c).
 WHY_FP='^  why: false positive of the Bloom filter \(region /32, estimated rate [0-9.e+-]+ %\): no list entry covers it$'
@@ -133,8 +135,8 @@ test_why_allow_add()
 	assert_line "$OUT" "198.51.100.200  pass (allowlisted)" "allowlisted"
 	assert_line "$OUT" "  why: $l:1: 198.51.100.0/24" \
 		"the list entry an allowlist entry overrides"
-	assert_line "$OUT" "  why: allowlisted: 198.51.100.128/25 in the running allowlist (never dropped)" \
-		"the allowlist entry"
+	assert_line "$OUT" "  why: allowlisted at run time: 198.51.100.128/25 (bloomwall allow; 'bloomwall unallow' takes it out)" \
+		"the allowlist entry, allowed at run time"
 	assert_line "$OUT" "  why: added at run time: 192.0.2.77 (bloomwall add; 'bloomwall remove' takes it out)" \
 		"the runtime add"
 	grep -q "false positive" "$OUT" && fail "an added address called a false positive"
@@ -185,7 +187,7 @@ test_why_changed_missing()
 # An image carries the lists it was built from; load stamps its hash.
 test_why_image()
 {
-	local a img
+	local a img al
 
 	a=$(list a.txt 192.0.2.1 198.51.100.0/24)
 	img=$TMP_DIR/f.img
@@ -196,11 +198,15 @@ test_why_image()
 		"inspect: what the list was, and that it still is"
 	assert_line "$OUT" "    built                  not recorded (an image not loaded yet, or an older bloomwall built it)" \
 		"an image records no time: the same lists give the same bytes"
-	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$(list x.txt 10.9.9.9)"
+	al=$(list allow.txt 198.51.100.5)
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --allow "$al" \
+		"$(list x.txt 10.9.9.9)"
 	bw 0 load "$BW_RX" "$img"
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "^    built +[0-9-]+ [0-9:]+ UTC by load of image [0-9a-f]{32}\$" \
 		"status: loaded from an image, its hash"
+	assert_grep "$OUT" "^    allow file +$al: 1 entry from 1 line .*, unchanged since\$" \
+		"status: the allowlist file, kept with the allowlist by load"
 	assert_grep "$OUT" "^    list +$a: 2 entries from 2 lines \\(26 bytes\\), unchanged since\$" \
 		"status: the image's list (no mtime in an image)"
 	bw 0 status --json "$BW_RX"
@@ -209,6 +215,9 @@ test_why_image()
 	bw 0 query "$BW_RX" --why 198.51.100.3
 	assert_line "$OUT" "  why: $a:2: 198.51.100.0/24" \
 		"--why reads the image's recorded list"
+	bw 0 query "$BW_RX" --why 198.51.100.5
+	assert_line "$OUT" "  why: allowlisted: $al:1: 198.51.100.5" \
+		"and the allowlist file the running allowlist came from"
 }
 
 # Names: the list lines behind a blocked name (hosts, wildcard, adblock),
@@ -249,4 +258,155 @@ test_why_names()
 	bw 0 query "$BW_RX" --json --why "$fp"
 	assert_eq "$(json "$OUT" 'd["names"][0]["why"]["false_positive"]')" true \
 		"JSON: a false positive"
+}
+
+# Allowlist files (--allow FILE) are recorded as the lists are: status
+# names them with their state, --why names the allowlist line that lets an
+# address pass (file:line), every one, and an entry allowed at run time as
+# such; an allowlist file edited or deleted after the build is marked.
+test_why_allow_files()
+{
+	local l al a2
+
+	l=$(list block.txt 198.51.100.0/24 192.0.2.0/24)
+	al=$(list allow.txt "# allowed" 198.51.100.128/25 192.0.2.7)
+	a2=$(list allow2.txt 198.51.100.200)
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --allow "$al" \
+		--allow "$a2" "$l"
+	bw 0 allow "$BW_RX" 192.0.2.9
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^    allow file +$al: 2 entries from 3 lines \\([0-9,]+ bytes, mtime .*\\), unchanged since\$" \
+		"status names the allowlist file"
+	assert_grep "$OUT" "^    allow file +$a2: 1 entry from 1 line .*, unchanged since\$" \
+		"and the second one"
+	bw 0 query "$BW_RX" --why 198.51.100.200 192.0.2.7 192.0.2.9
+	assert_line "$OUT" "198.51.100.200  pass (allowlisted)" "allowlisted"
+	assert_line "$OUT" "  why: $l:1: 198.51.100.0/24" "the block list's line"
+	assert_line "$OUT" "  why: allowlisted: $al:2: 198.51.100.128/25" \
+		"the allowlist file's line"
+	assert_line "$OUT" "  why: allowlisted: $a2:1: 198.51.100.200" \
+		"every allowlist line that covers it"
+	assert_line "$OUT" "  why: allowlisted: $al:3: 192.0.2.7" \
+		"an allowlisted host"
+	assert_line "$OUT" "  why: allowlisted at run time: 192.0.2.9 (bloomwall allow; 'bloomwall unallow' takes it out)" \
+		"an entry allowed at run time"
+	grep -q "at run time: 198.51.100" "$OUT" &&
+		fail "an allowlist file's entry called a runtime one"
+	bw 0 query "$BW_RX" --json --why 198.51.100.200 192.0.2.9
+	assert_eq "$(json "$OUT" '[[e["file"], e["line"], e["entry"], e["list_changed"]] for e in d["addresses"][0]["why"]["allow_entries"]]')" \
+		"[[\"$al\",2,\"198.51.100.128/25\",false],[\"$a2\",1,\"198.51.100.200\",false]]" \
+		"JSON: both allowlist lines"
+	assert_eq "$(json "$OUT" '[d["addresses"][0]["why"]["runtime_allow"], d["addresses"][1]["why"]["runtime_allow"], [l["allow"] for l in d["addresses"][0]["why"]["lists"]]]')" \
+		'[[],["192.0.2.9"],[false,true,true]]' "JSON: the runtime entry"
+	# Reloaded without --allow, the allowlist and its record stay.
+	bw 0 reload "$BW_RX" "$l"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" '[[l["path"], l["state"], l["entries"]] for l in d[0]["provenance"]["allow_lists"]]')" \
+		"[[\"$al\",\"unchanged\",2],[\"$a2\",\"unchanged\",1]]" \
+		"JSON: the allowlist files, kept by a reload without --allow"
+	printf '# edited\n198.51.100.128/25\n' >"$al"
+	rm -f "$a2"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^    allow file +$al: 2 entries from 3 lines .*, CHANGED since \\(hash differs; reload to apply\\)\$" \
+		"status flags the edited allowlist file"
+	assert_grep "$OUT" "^    allow file +$a2: 1 entry from 1 line .*, MISSING now\$" \
+		"status flags the deleted one"
+	bw 0 query "$BW_RX" --why 198.51.100.200 192.0.2.7
+	assert_line "$OUT" "  note: allow file $al changed since the build: answered from the file as it is now" \
+		"the edited allowlist file is said"
+	assert_line "$OUT" "  note: allow file $a2 is missing now: not searched" \
+		"the deleted one is said"
+	assert_line "$OUT" "  why: allowlisted: $al:2: 198.51.100.128/25 [allow file changed since the build: line of the file as it is now]" \
+		"a line of the file as it is now, marked"
+	assert_line "$OUT" "  why: allowlisted at run time: 192.0.2.7 (bloomwall allow, or an allow file as it was at the build)" \
+		"an entry no allowlist file holds now"
+	# Reloaded with --allow: that file alone, as it is now.
+	bw 0 reload "$BW_RX" --allow "$al" "$l"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" '[[l["path"], l["state"], l["entries"], l["lines"]] for l in d[0]["provenance"]["allow_lists"]]')" \
+		"[[\"$al\",\"unchanged\",1,2]]" "JSON: the new allowlist file"
+}
+
+# Names: an @@ line of a block list and a name of an allowlist file are
+# named by their line; a name allowed at run time as such.
+test_why_allow_names()
+{
+	local l al
+
+	l=$(list names.txt "||tracker.test^" "@@||good.tracker.test^" \
+		"||example.test^")
+	al=$(list allow.txt "www.example.test")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --allow "$al" "$l"
+	bw 0 allow "$BW_RX" cdn.example.test
+	bw 0 query "$BW_RX" --why a.good.tracker.test www.example.test \
+		cdn.example.test
+	assert_grep "$OUT" "^a\\.good\\.tracker\\.test  pass " "the @@ entry lets it pass"
+	assert_line "$OUT" "  why: $l:2: @@||good.tracker.test^ [allow entry for the subtree of good.tracker.test]" \
+		"the block list's @@ line"
+	assert_line "$OUT" "  why: allowlisted: $al:1: www.example.test" \
+		"the allowlist file's line"
+	assert_line "$OUT" "  why: allowlisted at run time: cdn.example.test (bloomwall allow; 'bloomwall unallow' takes it out)" \
+		"a name allowed at run time"
+	[ "$(grep -c "at run time" "$OUT")" = 1 ] ||
+		fail "a listed allow entry called a runtime one"
+	bw 0 query "$BW_RX" --json --why www.example.test cdn.example.test
+	assert_eq "$(json "$OUT" '[[[e["file"], e["line"], e["allow"]] for e in n["why"]["allow_entries"]] + n["why"]["runtime_allow"] for n in d["names"]]')" \
+		"[[[\"$al\",1,true]],[\"cdn.example.test\"]]" "JSON: file line and runtime entry"
+}
+
+# How the filter was built stays in status after changes; the last change
+# (add, allow, unallow, remove) is recorded apart, with the count; a
+# rebuild starts again. The keys the build sized the filter for too.
+test_why_change_origin()
+{
+	local l built
+
+	l=$(list a.txt 192.0.2.1 198.51.100.0/24)
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" '[d[0]["provenance"]["how"], d[0]["provenance"]["changed"], d[0]["provenance"]["sized_entries"] == d[0]["filter"]["entries"]]')" \
+		'["attach",null,true]' "attached: no change, sized for its entries"
+	built=$(json "$OUT" 'd[0]["provenance"]["built_ns"]')
+	bw 0 add "$BW_RX" 203.0.113.77
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^    built +[0-9-]+ [0-9:]+ UTC by attach\$" \
+		"status still says how it was built"
+	assert_grep "$OUT" "^    changed +[0-9-]+ [0-9:]+ UTC by add \\(1 change since the build\\)\$" \
+		"and the change"
+	bw 0 allow "$BW_RX" 198.51.100.7
+	bw 0 unallow "$BW_RX" 198.51.100.7
+	bw 0 remove "$BW_RX" 203.0.113.77
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" '[d[0]["provenance"]["how"], d[0]["provenance"]["built_ns"], d[0]["provenance"]["changed"]["by"], d[0]["provenance"]["changed"]["changes"], d[0]["provenance"]["changed"]["time_ns"] >= d[0]["provenance"]["built_ns"]]')" \
+		"[\"attach\",$built,\"remove\",4,true]" \
+		"add, allow, unallow, remove: four changes of a filter built by attach"
+	bw 0 add "$BW_RX" 203.0.113.78
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" '[d[0]["provenance"]["changed"]["by"], d[0]["provenance"]["sized_entries"] < d[0]["filter"]["entries"]]')" \
+		'["add",true]' "an add: past what it was sized for"
+	bw 0 reload "$BW_RX" "$l"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" '[d[0]["provenance"]["how"], d[0]["provenance"]["changed"], d[0]["provenance"]["sized_entries"] == d[0]["filter"]["entries"]]')" \
+		'["reload",null,true]' "a reload: built again, sized again"
+}
+
+# A filter bloomwall watch rebuilt records watch as how.
+test_why_watch_origin()
+{
+	local d=$TMP_DIR/wlists l
+
+	trap kill_watch EXIT
+	mkdir -p "$d"
+	l=$d/block.txt
+	printf '%s\n' 192.0.2.1 >"$l"
+	start_watch "${SEED[@]}" --debounce 0.2 "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	printf '%s\n' 192.0.2.2 >>"$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK" 2
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" '[d[0]["provenance"]["how"], [[l["path"], l["state"], l["entries"]] for l in d[0]["provenance"]["lists"]]]')" \
+		"[\"watch\",[[\"$l\",\"unchanged\",2]]]" "rebuilt by the watch"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^    built +[0-9-]+ [0-9:]+ UTC by watch\$" "status: by watch"
+	stop_watch TERM
 }

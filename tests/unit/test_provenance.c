@@ -300,3 +300,104 @@ BW_TEST(test_prov_real_list)
 	bw_list_free(&l);
 	free(buf);
 }
+
+/*
+ * The builder records the allowlist files (read for the record when the
+ * caller had not), or keeps the running filter's; a change (remove) keeps
+ * the build origin and records itself; the keys the regions were sized
+ * for are recorded exactly, and read back with bw_prov_sized.
+ */
+BW_TEST(test_prov_builder_allow_change_sized)
+{
+	char a[128], al[128];
+	const char *lists[1] = { a }, *allow[1] = { al };
+	struct bw_build_req req;
+	struct bw_build bd, bd2;
+	struct bw_records prev;
+	__u64 entries = 0, names = 1;
+	void *mem;
+
+	strcpy(a, tmp_file("sa.txt", "10.0.0.1\n10.0.0.2\n2001:db8::/32\n"));
+	strcpy(al, tmp_file("sal.txt", "# ok\n10.0.0.2\nok.example\n"));
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = 1;
+	req.opts.seed = 1;
+	req.allow_files = allow;
+	req.nallow_files = 1;
+	if (!ASSERT_OK(bw_build_plan(&req, &bd), "build"))
+		return;
+	ASSERT_EQ(bd.rec.nallow, 1, "the allowlist file recorded");
+	ASSERT_STREQ(bd.rec.allow[0], al, "by its path");
+	ASSERT_EQ(bd.rec.allow_src[0].s.entries, 2, "its entries");
+	ASSERT_EQ(bd.rec.allow_src[0].s.lines, 3, "its lines");
+	ASSERT_EQ(bw_prov_compare(al, &bd.rec.allow_src[0]), BW_PROV_UNCHANGED,
+		  "its hash");
+	ASSERT_TRUE(bd.rec.have_sized, "sized recorded");
+	ASSERT_EQ(bd.rec.sized.entries, bd.plan.info.entries,
+		  "sized for the keys the plan holds");
+	ASSERT_FALSE(bd.rec.have_change, "a build is no change");
+	mem = calloc(bw_build_blocks(&bd), BW_BLOCK_BYTES);
+	if (ASSERT_OK_PTR(mem, "filter")) {
+		bw_build_fill(&bd, mem);
+		ASSERT_OK(bw_prov_sized(mem, bw_build_blocks(&bd), &entries,
+					&names),
+			  "sized read");
+		ASSERT_EQ(entries, bd.plan.info.entries, "sized entries");
+		ASSERT_EQ(names, 0, "no name keys");
+		free(mem);
+	}
+	/* A remove: built again from the lists, the allowlist kept. */
+	prev = bd.rec;
+	prev.origin.time_ns = 42;
+	req.allow_files = NULL;
+	req.nallow_files = 0;
+	req.keep_allow = &prev;
+	req.change = BW_CHANGE_REMOVE;
+	req.prev = &prev;
+	req.origin = BW_ORIGIN_RELOAD;
+	if (ASSERT_OK(bw_build_plan(&req, &bd2), "rebuild")) {
+		ASSERT_EQ(bd2.rec.nallow, 1, "the allowlist file kept");
+		ASSERT_TRUE(!memcmp(&bd2.rec.allow_src[0], &prev.allow_src[0],
+				    sizeof(prev.allow_src[0])),
+			    "as it was recorded");
+		ASSERT_EQ(bd2.rec.origin.how, BW_ORIGIN_ATTACH,
+			  "the build origin stays");
+		ASSERT_EQ(bd2.rec.origin.time_ns, 42, "and its time");
+		ASSERT_TRUE(bd2.rec.have_change, "the change");
+		ASSERT_EQ(bd2.rec.change.verb, BW_CHANGE_REMOVE, "by remove");
+		ASSERT_EQ(bd2.rec.change.how, BW_ORIGIN_CHANGE, "a change");
+		ASSERT_EQ(bd2.rec.change.changes, 1, "the first");
+		ASSERT_TRUE(bd2.rec.change.time_ns >
+				    1600000000ULL * 1000000000ULL,
+			    "stamped now");
+		bw_build_free(&bd2);
+	}
+	bw_build_free(&bd);
+}
+
+/* Each change counts one more and says which command made it. */
+BW_TEST(test_prov_change_stamp)
+{
+	struct bw_records r;
+	__u32 nblocks;
+	void *mem = small_filter(4, &nblocks);
+
+	bw_records_init(&r);
+	bw_prov_change(&r, BW_CHANGE_ADD);
+	bw_prov_change(&r, BW_CHANGE_ALLOW);
+	ASSERT_EQ(r.change.changes, 2, "two changes");
+	ASSERT_STREQ(bw_prov_verb_name(r.change.verb), "allow", "the last");
+	ASSERT_STREQ(bw_prov_verb_name(BW_CHANGE_UNALLOW), "unallow", "name");
+	ASSERT_STREQ(bw_prov_how_name(BW_ORIGIN_WATCH), "watch", "watch");
+	ASSERT_FALSE(r.have_origin, "a change makes no origin");
+	if (ASSERT_OK_PTR(mem, "filter")) {
+		ASSERT_EQ(bw_prov_sized(mem, nblocks, NULL, NULL), -ENOENT,
+			  "an older filter: nothing recorded");
+		ASSERT_OK(bw_prov_change_edit(mem, nblocks, &r), "write");
+		ASSERT_EQ(bw_prov_sized(mem, nblocks, NULL, NULL), -ENOENT,
+			  "still no sized record");
+		free(mem);
+	}
+	bw_records_free(&r);
+}

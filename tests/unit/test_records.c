@@ -325,3 +325,130 @@ BW_TEST(test_records_random)
 	printf("  random areas: %u of 20000 read as valid\n", ok);
 	free(mem);
 }
+
+/*
+ * The provenance records of issue 13's leftovers: allowlist files
+ * (BW_REC_ALLOW_SOURCE), the last change (BW_REC_CHANGE) beside the build
+ * origin, the keys the build sized for (BW_REC_SIZED). They read back as
+ * written, survive a rewrite (an add), and an area without them (an older
+ * bloomwall's) reads with none of them.
+ */
+BW_TEST(test_records_provenance)
+{
+	static const char *const allow[] = { "/etc/bloomwall/allow.txt",
+					     "/srv/allow-2.txt" };
+	struct bw_rec_source s[2] = { { .size = 10, .lines = 3, .entries = 2 },
+				      { .size = 7, .lines = 1, .entries = 1 } };
+	struct bw_records w, r, old, copy;
+	__u32 tail = 0, n;
+	void *mem = NULL;
+
+	sample(&w);
+	memset(s[0].hash, 0x5a, sizeof(s[0].hash));
+	ASSERT_OK(bw_records_set_allow(&w, allow, s, 2), "allow files");
+	w.have_origin = true;
+	w.origin.how = BW_ORIGIN_ATTACH;
+	w.origin.time_ns = 1000;
+	w.have_change = true;
+	w.change = (struct bw_rec_change){ .time_ns = 2000,
+					   .how = BW_ORIGIN_CHANGE,
+					   .verb = BW_CHANGE_UNALLOW,
+					   .changes = 3 };
+	w.have_sized = true;
+	w.sized.entries = 12345;
+	w.sized.name_entries = 77;
+	w.sized.region_entries[1] = 12000;
+	w.sized.name_region_entries[BW_NAME_SUBTREE] = 70;
+	n = bw_records_blocks(&w);
+	mem = filter(n, &tail);
+	if (!ASSERT_OK_PTR(mem, "filter"))
+		goto out;
+	ASSERT_OK(bw_records_write(mem, tail + n, &w), "write");
+	ASSERT_OK(bw_records_read(mem, tail + n, &r), "read");
+	ASSERT_EQ(r.nallow, 2, "two allowlist files");
+	ASSERT_EQ(r.nlists, 2, "the block lists apart");
+	ASSERT_STREQ(r.allow[1], allow[1], "allow path");
+	ASSERT_TRUE(r.allow_src[0].known && r.allow_src[1].known, "known");
+	ASSERT_TRUE(!memcmp(&r.allow_src[0].s, &s[0], sizeof(s[0])),
+		    "what the file was");
+	ASSERT_TRUE(r.have_origin && r.origin.how == BW_ORIGIN_ATTACH,
+		    "the build origin stays");
+	ASSERT_TRUE(r.have_change, "the change");
+	ASSERT_TRUE(!memcmp(&r.change, &w.change, sizeof(w.change)),
+		    "change as written");
+	ASSERT_TRUE(r.have_sized, "sized");
+	ASSERT_TRUE(!memcmp(&r.sized, &w.sized, sizeof(w.sized)),
+		    "sized as written");
+	/* A rebuild keeping the allowlist copies the files' records. */
+	bw_records_init(&copy);
+	ASSERT_OK(bw_records_copy_allow(&copy, &r), "copy");
+	ASSERT_EQ(copy.nallow, 2, "copied");
+	ASSERT_STREQ(copy.allow[0], allow[0], "copied path");
+	ASSERT_TRUE(!memcmp(&copy.allow_src[0].s, &s[0], sizeof(s[0])),
+		    "copied source");
+	bw_records_free(&copy);
+	bw_records_free(&r);
+	/* An older bloomwall's area: none of them, and that is no error. */
+	sample(&old);
+	ASSERT_OK(bw_records_write(mem, tail + n, &old), "write an old area");
+	ASSERT_OK(bw_records_read(mem, tail + n, &r), "read it");
+	ASSERT_EQ(r.nallow + r.have_change + r.have_sized, 0,
+		  "no allowlist files, change or sized recorded");
+	ASSERT_EQ(r.nlists, 2, "its lists");
+	bw_records_free(&r);
+	bw_records_free(&old);
+	free(mem);
+out:
+	bw_records_free(&w);
+}
+
+/* The new records' bodies are checked as the others are. */
+BW_TEST(test_records_provenance_hostile)
+{
+	struct bw_rec_area a = { .magic = BW_REC_MAGIC,
+				 .version = BW_REC_VERSION,
+				 .nrecords = 1 };
+	struct bw_rec_head h = { 0 };
+	struct bw_records r;
+	__u32 tail = 0, start;
+	__u8 *mem = filter(4, &tail), *p;
+	static const struct {
+		__u16 type;
+		__u32 len;
+		const char *what;
+	} bad[] = {
+		{ BW_REC_CHANGE, 8, "a short change" },
+		{ BW_REC_SIZED, sizeof(struct bw_rec_sized) + 8,
+		  "a long sized" },
+		{ BW_REC_ALLOW_SOURCE, sizeof(struct bw_rec_source),
+		  "an allowlist file without a path" },
+	};
+	size_t i;
+
+	if (!ASSERT_OK_PTR(mem, "filter"))
+		return;
+	start = bw_records_start(mem);
+	p = mem + (size_t)start * BW_BLOCK_BYTES;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(p, 0, 2 * BW_BLOCK_BYTES);
+		h.type = bad[i].type;
+		h.len = bad[i].len;
+		a.records_len = sizeof(h) + ((bad[i].len + 7) & ~7U);
+		memcpy(p, &a, sizeof(a));
+		memcpy(p + BW_BLOCK_BYTES, &h, sizeof(h));
+		ASSERT_EQ(bw_records_read(mem, tail + 4, &r), -EINVAL,
+			  bad[i].what);
+	}
+	/* Two changes: one is all an area holds. */
+	memset(p, 0, 2 * BW_BLOCK_BYTES);
+	a.nrecords = 2;
+	a.records_len = 2 * (sizeof(h) + sizeof(struct bw_rec_change));
+	h.type = BW_REC_CHANGE;
+	h.len = sizeof(struct bw_rec_change);
+	memcpy(p, &a, sizeof(a));
+	memcpy(p + BW_BLOCK_BYTES, &h, sizeof(h));
+	memcpy(p + BW_BLOCK_BYTES + sizeof(h) + sizeof(struct bw_rec_change),
+	       &h, sizeof(h));
+	ASSERT_EQ(bw_records_read(mem, tail + 4, &r), -EINVAL, "two changes");
+	free(mem);
+}

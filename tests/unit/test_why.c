@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "provenance.h"
+#include "records.h"
 #include "test_helpers.h"
 #include "why.h"
 
@@ -299,4 +300,72 @@ BW_TEST(test_why_real_hosts)
 		    "the name's line");
 	ASSERT_STREQ(hits_of(&w, 1), "", "a hosts entry is exact");
 	bw_why_free(&w);
+}
+
+/*
+ * The allowlist files a filter records are scanned after its block lists:
+ * every hit in one is an allow hit, each with the prefix it is, and an
+ * edited or deleted allowlist file is said as a block list is.
+ */
+BW_TEST(test_why_scan_allow_files)
+{
+	struct bw_list_opts lo = { .allow_cidr = true, .domains = true };
+	const char *blocks[1];
+	const char *allow[2];
+	struct bw_rec_source src[2];
+	struct bw_why_target t[4] = { target("198.51.100.200"),
+				      target("192.0.2.7"),
+				      target("www.example.test"),
+				      target("x.www.example.test") };
+	struct bw_records rec;
+	struct bw_list l;
+	struct bw_why w;
+	char buf[64];
+	int i;
+
+	bw_records_init(&rec);
+	allow[0] = why_file("al.txt", "# allowed\n198.51.100.128/25\n"
+				      "192.0.2.7\nwww.example.test\n");
+	allow[1] = why_file("a2.txt", "198.51.100.200\n");
+	bw_list_init(&l);
+	for (i = 0; i < 2; i++)
+		ASSERT_OK(bw_prov_load(&l, allow[i], &lo, &src[i]), "load");
+	bw_list_free(&l);
+	ASSERT_EQ(src[0].entries, 3, "entries of the allowlist file");
+	ASSERT_EQ(src[0].lines, 4, "its lines");
+	blocks[0] = why_file("bl.txt", "198.51.100.0/24\n||example.test^\n");
+	ASSERT_OK(bw_records_set_lists(&rec, blocks, 1), "lists");
+	ASSERT_OK(bw_records_set_allow(&rec, allow, src, 2), "allow files");
+	ASSERT_OK(bw_why_scan_records(&w, t, 4, &rec), "scan");
+	ASSERT_EQ(w.nlists, 3, "one block list, two allowlist files");
+	ASSERT_TRUE(!w.lists[0].allow && w.lists[1].allow && w.lists[2].allow,
+		    "the allowlist files follow the block lists");
+	ASSERT_EQ(w.lists[1].state, BW_PROV_UNCHANGED, "as recorded");
+	ASSERT_STREQ(
+		hits_of(&w, 0),
+		"0:1:198.51.100.0/24 1:2:198.51.100.128/25:allow 2:1:198.51.100.200:allow",
+		"the block line, then every allow line");
+	ASSERT_STREQ(hits_of(&w, 1), "1:3:192.0.2.7:allow", "a host");
+	ASSERT_STREQ(
+		hits_of(&w, 2),
+		"0:2:example.test:s example.test 1:4:www.example.test:allow",
+		"a name allowed by an allowlist file's line");
+	ASSERT_STREQ(hits_of(&w, 3), "0:2:example.test:s example.test",
+		     "an exact allow name is not its subtree");
+	for (i = 0; i < (int)w.nhits; i++)
+		if (w.hits[i].target == 0 && w.hits[i].list == 1)
+			ASSERT_STREQ(bw_prefix_str(&w.hits[i].prefix, buf,
+						   sizeof(buf)),
+				     "198.51.100.128/25", "the hit's prefix");
+	bw_why_free(&w);
+	/* Edited, deleted: said; the edited one answered from as it is now. */
+	why_file("al.txt", "192.0.2.7\n");
+	unlink(allow[1]);
+	ASSERT_OK(bw_why_scan_records(&w, t, 2, &rec), "scan again");
+	ASSERT_EQ(w.lists[1].state, BW_PROV_CHANGED, "edited");
+	ASSERT_EQ(w.lists[2].state, BW_PROV_MISSING, "deleted");
+	ASSERT_STREQ(hits_of(&w, 1), "1:1:192.0.2.7:allow",
+		     "the line as it is now");
+	bw_why_free(&w);
+	bw_records_free(&rec);
 }
