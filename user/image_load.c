@@ -162,11 +162,12 @@ static int stage_names(const char *iface, const struct bw_image *img,
 	return err;
 }
 
-int bw_image_stage(const char *iface, const char *path,
-		   const struct bw_image *img, bool allow, bool allow_names,
+int bw_image_stage(const struct bw_reload_req *rq, bool allow, bool allow_names,
 		   __u8 exact_slot, __u64 generation, struct bw_records *kept,
 		   size_t *left_out, struct bw_built *b)
 {
+	const char *iface = rq->iface, *path = rq->image_path;
+	const struct bw_image *img = rq->image;
 	struct bw_dns_hdr *dns;
 	struct bw_hdr *hdr;
 	struct bw_info *info;
@@ -177,7 +178,8 @@ int bw_image_stage(const char *iface, const char *path,
 
 	/* Provenance: the image's lists as it recorded them, and its hash. */
 	bw_prov_hash(img->buf, img->len, hash);
-	err = bw_prov_image_records(path, img->filter, img->nblocks, hash, &rec,
+	err = bw_prov_image_records(path, img->filter, img->nblocks,
+				    rq->origin ?: BW_ORIGIN_LOAD, hash, &rec,
 				    &nblocks);
 	if (err)
 		return err;

@@ -460,8 +460,8 @@ void bw_prov_out_iface(const char *iface, int ifindex)
 /* ---- images -------------------------------------------------------------- */
 
 int bw_prov_image_records(const char *path, const void *mem, __u32 nblocks,
-			  const __u8 image_hash[16], struct bw_records *rec,
-			  __u32 *need)
+			  enum bw_origin how, const __u8 image_hash[16],
+			  struct bw_records *rec, __u32 *need)
 {
 	int err = bw_records_read(mem, nblocks, rec);
 
@@ -471,7 +471,7 @@ int bw_prov_image_records(const char *path, const void *mem, __u32 nblocks,
 		return err;
 	}
 	rec->have_origin = true;
-	bw_prov_origin(&rec->origin, BW_ORIGIN_LOAD, image_hash);
+	bw_prov_origin(&rec->origin, how, image_hash);
 	*need = bw_records_start(mem) + bw_records_blocks(rec);
 	if (*need > BW_MAX_BLOCKS) {
 		bw_records_free(rec);

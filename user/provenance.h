@@ -123,11 +123,12 @@ void bw_prov_out_iface(const char *iface, int ifindex);
 
 /*
  * bloomwall load: the records of the image's filter (mem, nblocks), with
- * the origin stamped (BW_ORIGIN_LOAD, the image's hash): rec filled and
+ * the origin stamped (how: BW_ORIGIN_LOAD, or BW_ORIGIN_WATCH for watch
+ * --image; the image's hash): rec filled and
  * *need the blocks the filter takes with them. 0 or -errno (said).
  */
 int bw_prov_image_records(const char *path, const void *mem, __u32 nblocks,
-			  const __u8 image_hash[16], struct bw_records *rec,
-			  __u32 *need);
+			  enum bw_origin how, const __u8 image_hash[16],
+			  struct bw_records *rec, __u32 *need);
 
 #endif /* __BW_PROVENANCE_H */

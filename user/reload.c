@@ -325,12 +325,12 @@ static int build(struct reload_ctx *c)
 		size_t out = 0;
 		int err;
 
-		err = bw_image_stage(
-			r->iface, r->image_path, r->image, flags & BW_F_ALLOW,
-			replaces_allow(r) ? c->allow.ndom > 0
-					  : c->st.allow_names,
-			!c->st.hdr.exact_slot, c->st.info.generation + 1,
-			&c->kept, &out, &c->b);
+		err = bw_image_stage(r, flags & BW_F_ALLOW,
+				     replaces_allow(r) ? c->allow.ndom > 0
+						       : c->st.allow_names,
+				     !c->st.hdr.exact_slot,
+				     c->st.info.generation + 1, &c->kept, &out,
+				     &c->b);
 		c->forgot += out;
 		return err;
 	}

@@ -122,7 +122,8 @@ struct bw_reload_req {
 	const char *image_path;
 	/*
 	 * Provenance: how the new filter came to be (enum bw_origin; 0:
-	 * BW_ORIGIN_RELOAD, bloomwall watch says BW_ORIGIN_WATCH). A remove
+	 * BW_ORIGIN_RELOAD, BW_ORIGIN_LOAD for an image; bloomwall watch says
+	 * BW_ORIGIN_WATCH). A remove
 	 * or an add of names (remove, remove_names, add_names) is recorded
 	 * as a change of the running filter instead (BW_REC_CHANGE).
 	 */
@@ -139,8 +140,7 @@ struct bw_reload_req {
  * failure b is closed.
  */
 struct bw_records;
-int bw_image_stage(const char *iface, const char *path,
-		   const struct bw_image *img, bool allow, bool allow_names,
+int bw_image_stage(const struct bw_reload_req *rq, bool allow, bool allow_names,
 		   __u8 exact_slot, __u64 generation, struct bw_records *kept,
 		   size_t *left_out, struct bw_built *b);
 

@@ -80,7 +80,8 @@ static int load_image(struct bw_args *a)
 				   .ifindex = a->ifindex,
 				   .args = &ba,
 				   .image = &img,
-				   .image_path = a->ops.image };
+				   .image_path = a->ops.image,
+				   .origin = BW_ORIGIN_WATCH };
 	int err;
 
 	err = bw_image_read_file(a->ops.image, &img);

@@ -409,4 +409,15 @@ test_why_watch_origin()
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "^    built +[0-9-]+ [0-9:]+ UTC by watch\$" "status: by watch"
 	stop_watch TERM
+
+	# watch --image: the image's lists, stamped as the watch's swap.
+	bw 0 build -o "$d/filter.img" "$l"
+	start_watch --debounce 0.2 --image "$d/filter.img"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^    built +[0-9-]+ [0-9:]+ UTC by watch of image [0-9a-f]{32}\$" \
+		"status: by watch of the image"
+	assert_grep "$OUT" "^    list +$l: 2 entries from 2 lines \\(" \
+		"status: the image's list"
+	stop_watch TERM
 }
