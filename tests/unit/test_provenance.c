@@ -17,6 +17,7 @@
 #include "provenance.h"
 #include "records.h"
 #include "test_helpers.h"
+#include "unit.h"
 
 static char dir[64];
 
@@ -112,28 +113,12 @@ BW_TEST(test_prov_entries_per_file)
 	bw_list_free(&l);
 }
 
-/* A small filter with room for records after its regions. */
+/* The shared small filter, *nblocks its whole size with `extra`. */
 static void *small_filter(__u32 extra, __u32 *nblocks)
 {
-	struct bw_build_opts o = { .fpr = 0.001,
-				   .seed = 7,
-				   .flags = BW_F_MATCH_SRC };
-	struct bw_list_opts lo = { .allow_cidr = true };
-	char err[BW_ERRLEN];
-	struct bw_plan plan;
-	struct bw_list l;
-	void *mem = NULL;
+	void *mem = bw_test_small_filter(extra, nblocks);
 
-	bw_list_init(&l);
-	bw_list_parse_line(&l, "10.0.0.1", &lo, err, sizeof(err));
-	bw_list_finish(&l);
-	if (!bw_plan_filter(&l, &o, &plan)) {
-		*nblocks = plan.nblocks + extra;
-		mem = calloc(*nblocks, BW_BLOCK_BYTES);
-		if (mem)
-			bw_fill_filter(mem, &plan, &l);
-	}
-	bw_list_free(&l);
+	*nblocks += extra;
 	return mem;
 }
 

@@ -14,9 +14,9 @@
 #include "list.h"
 #include "records.h"
 #include "test_helpers.h"
+#include "unit.h"
 
-/* A small filter image with room for `extra` blocks after its regions. */
-static void *filter(__u32 extra, __u32 *tail)
+void *bw_test_small_filter(__u32 extra, __u32 *tail)
 {
 	struct bw_build_opts o = { .fpr = 0.001,
 				   .seed = 7,
@@ -27,6 +27,7 @@ static void *filter(__u32 extra, __u32 *tail)
 	struct bw_list l;
 	void *mem = NULL;
 
+	*tail = 0;
 	bw_list_init(&l);
 	bw_list_parse_line(&l, "10.0.0.1", &lo, err, sizeof(err));
 	bw_list_parse_line(&l, "2001:db8::/48", &lo, err, sizeof(err));
@@ -95,7 +96,7 @@ BW_TEST(test_records_round_trip)
 
 	sample(&w);
 	n = bw_records_blocks(&w);
-	mem = filter(n, &tail);
+	mem = bw_test_small_filter(n, &tail);
 	if (!ASSERT_OK_PTR(mem, "filter"))
 		goto out;
 	ASSERT_OK(bw_records_write(mem, tail + n, &w), "write");
@@ -143,7 +144,7 @@ BW_TEST(test_records_none)
 {
 	struct bw_records r;
 	__u32 tail = 0;
-	void *mem = filter(3, &tail);
+	void *mem = bw_test_small_filter(3, &tail);
 
 	if (!ASSERT_OK_PTR(mem, "filter"))
 		return;
@@ -190,7 +191,7 @@ static bool hostile_init(struct hostile *h)
 
 	sample(&w);
 	n = bw_records_blocks(&w);
-	h->mem = filter(n, &h->tail);
+	h->mem = bw_test_small_filter(n, &h->tail);
 	h->nblocks = h->tail + n;
 	if (h->mem)
 		bw_records_write(h->mem, h->nblocks, &w);
@@ -287,7 +288,7 @@ BW_TEST(test_records_random)
 	void *mem;
 	int err, odd = 0;
 
-	mem = filter(16, &tail);
+	mem = bw_test_small_filter(16, &tail);
 	if (!ASSERT_OK_PTR(mem, "filter"))
 		return;
 	srand(1);
@@ -360,7 +361,7 @@ BW_TEST(test_records_provenance)
 	w.sized.region_entries[1] = 12000;
 	w.sized.name_region_entries[BW_NAME_SUBTREE] = 70;
 	n = bw_records_blocks(&w);
-	mem = filter(n, &tail);
+	mem = bw_test_small_filter(n, &tail);
 	if (!ASSERT_OK_PTR(mem, "filter"))
 		goto out;
 	ASSERT_OK(bw_records_write(mem, tail + n, &w), "write");
@@ -411,7 +412,7 @@ BW_TEST(test_records_provenance_hostile)
 	struct bw_rec_head h = { 0 };
 	struct bw_records r;
 	__u32 tail = 0, start;
-	__u8 *mem = filter(4, &tail), *p;
+	__u8 *mem = bw_test_small_filter(4, &tail), *p;
 	static const struct {
 		__u16 type;
 		__u32 len;

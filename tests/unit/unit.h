@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Helpers shared by the unit test files; defined in test_list.c.
+ * Helpers shared by the unit test files; defined in test_list.c unless
+ * said otherwise.
  */
 #ifndef __BW_UNIT_H
 #define __BW_UNIT_H
@@ -9,6 +10,13 @@
 #include <stdio.h>
 
 #include "list.h"
+
+/*
+ * A small filter (10.0.0.1 and 2001:db8::/48, seed 7) with room for
+ * `extra` blocks after its regions, whose end goes in *tail; calloc'ed,
+ * NULL on failure. Defined in test_records.c.
+ */
+void *bw_test_small_filter(__u32 extra, __u32 *tail);
 
 /* Loads bw_test_data_dir()/rel into l (allow_cidr as given); 0 or -errno. */
 int bw_test_load_data(struct bw_list *l, const char *rel, bool cidr);
