@@ -85,7 +85,15 @@ static size_t out_entries(const struct bw_why *w, int i, bool allow_files)
 	return n;
 }
 
+/* One entry 'bloomwall add' put in, address or name, as --why names it. */
+static void out_added_entry(const char *entry)
+{
+	bw_out_string(NULL, "  why: added at run time: %s", entry);
+	bw_out_text(" (bloomwall add; 'bloomwall remove' takes it out)\n");
+}
+
 /* The runtime adds that cover a: "  why: added at run time: P". */
+
 static size_t out_added(const struct bw_records *rec, const struct bw_prefix *a)
 {
 	char buf[64];
@@ -96,9 +104,7 @@ static size_t out_added(const struct bw_records *rec, const struct bw_prefix *a)
 		if (!bw_why_covers(&rec->added[k], a))
 			continue;
 		bw_prefix_str(&rec->added[k], buf, sizeof(buf));
-		bw_out_string(NULL, "  why: added at run time: %s", buf);
-		bw_out_text(
-			" (bloomwall add; 'bloomwall remove' takes it out)\n");
+		out_added_entry(buf);
 		n++;
 	}
 	bw_out_close_array();
@@ -408,9 +414,7 @@ static size_t out_added_name(const struct bw_records *rec,
 		snprintf(buf, sizeof(buf), "%s%.*s",
 			 d->flags & BW_DOM_SUBTREE ? "*." : "", (int)d->len,
 			 bw_domain_name(l, d));
-		bw_out_string(NULL, "  why: added at run time: %s", buf);
-		bw_out_text(
-			" (bloomwall add; 'bloomwall remove' takes it out)\n");
+		out_added_entry(buf);
 		n++;
 	}
 	bw_out_close_array();
