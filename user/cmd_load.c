@@ -51,7 +51,7 @@ const struct bw_verb bw_verb_load = {
 		"With --json: {\"iface\", \"filter\": {\"generation\", \"image\", \"entries\",\n"
 		"\"blocks\", \"bytes\", \"seed\", \"fpr\"}, \"swap\": {...}, \"added_kept\",\n"
 		"\"added_forgotten\"}.\n",
-	.opts = NULL,
+	.opts = (const struct bw_opt *const[]){ bw_log_opts, NULL },
 	.pos = { .rest = "FILE", .min_rest = 1 },
 	.run = do_load,
 };
