@@ -95,6 +95,14 @@ struct {
 	__type(value, struct bw_dns_stats);
 } BW_MAP_DNS_STATS SEC(".maps");
 
+/* Blocked DNS queries by family, beside dns_stats (metrics' reason="dns"). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bw_dns_drops);
+} BW_MAP_DNS_DROPS SEC(".maps");
+
 /* What happened to a packet; record_verdict() maps it to action + counter. */
 enum bw_verdict {
 	BW_VERDICT_PASS = 1, /* tested, not listed */
@@ -334,6 +342,18 @@ static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
 #include "dns_answer.h"
 #include "droplog.h"
 
+/* A blocked query: a drop in stats, and one of its family's DNS drops. */
+static __always_inline void record_dns_drop(__u32 family)
+{
+	struct bw_dns_drops *d;
+	__u32 key = 0;
+
+	record_verdict(BW_VERDICT_DROP, family);
+	d = bpf_map_lookup_elem(&BW_MAP_DNS_DROPS, &key);
+	if (d)
+		d->dropped[family == BW_V6]++;
+}
+
 /*
  * The DNS judgment after the address filter passed the packet with
  * verdict v: a blocked query counts as dropped (answered or not), any
@@ -346,7 +366,7 @@ static __always_inline int judge_names(struct xdp_md *ctx, __u32 family,
 
 	if (r == DNS_PASS)
 		return record_verdict(v, family);
-	record_verdict(BW_VERDICT_DROP, family);
+	record_dns_drop(family);
 	return r == DNS_TX ? XDP_TX : XDP_DROP;
 }
 
@@ -446,7 +466,7 @@ static __always_inline int judge_logged(struct xdp_md *ctx, __u32 family,
 	log_event(
 		ctx, family, src, dst,
 		LOG_HOW(BW_LOG_DNS, r == DNS_TX ? BW_LOG_ANSWER : BW_LOG_DROP));
-	record_verdict(BW_VERDICT_DROP, family);
+	record_dns_drop(family);
 	return r == DNS_TX ? XDP_TX : XDP_DROP;
 }
 

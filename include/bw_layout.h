@@ -218,6 +218,16 @@ struct bw_dns_stats {
 };
 
 /*
+ * Per-CPU count of blocked DNS queries by family (map dns_drops): each is
+ * also one of stats' dropped_v4 or dropped_v6, and one of dns_stats'
+ * blocked or answer_failed. What tells address drops from DNS drops per
+ * family (bloomwall_packets_total reason="address" and reason="dns").
+ */
+struct bw_dns_drops {
+	__u64 dropped[BW_FAMILIES]; /* [BW_V4], [BW_V6] */
+};
+
+/*
  * The drop log (bpf/droplog.h). A program loaded with logging on (its
  * .rodata struct bw_log_consts has a rate) writes one struct bw_log_event
  * per drop it samples into the ring buffer log_ring: a token bucket per
@@ -450,6 +460,7 @@ struct bw_rec_dns {
 #define BW_MAP_EXACT exact
 #define BW_MAP_ALLOW_NAMES allow_names
 #define BW_MAP_DNS_STATS dns_stats
+#define BW_MAP_DNS_DROPS dns_drops
 #define BW_MAP_LOG_RING log_ring
 #define BW_MAP_LOG_STATS log_stats
 #define BW_PIN_ROOT "/sys/fs/bpf/bloomwall"

@@ -19,8 +19,8 @@
 void bw_maps_close(struct bw_maps *mp)
 {
 	int *fds[] = { &mp->stats,	 &mp->allow,	 &mp->exact,
-		       &mp->allow_names, &mp->dns_stats, &mp->log_ring,
-		       &mp->log_stats };
+		       &mp->allow_names, &mp->dns_stats, &mp->dns_drops,
+		       &mp->log_ring,	 &mp->log_stats };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -37,6 +37,7 @@ void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
 	mp->exact = bpf_map__fd(skel->maps.exact);
 	mp->allow_names = bpf_map__fd(skel->maps.allow_names);
 	mp->dns_stats = bpf_map__fd(skel->maps.dns_stats);
+	mp->dns_drops = bpf_map__fd(skel->maps.dns_drops);
 	mp->log_ring = bpf_map__fd(skel->maps.log_ring);
 	mp->log_stats = bpf_map__fd(skel->maps.log_stats);
 	mp->log_rate = skel->rodata->log_consts.rate;
@@ -56,6 +57,7 @@ static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
 		{ skel->maps.exact, mp->exact, false },
 		{ skel->maps.allow_names, mp->allow_names, true },
 		{ skel->maps.dns_stats, mp->dns_stats, true },
+		{ skel->maps.dns_drops, mp->dns_drops, true },
 		{ skel->maps.log_ring, mp->log_ring, true },
 		{ skel->maps.log_stats, mp->log_stats, true },
 	};
@@ -258,6 +260,7 @@ int bw_prog_maps(int prog_fd, struct bw_maps *mp)
 		{ &mp->exact, bw_textify(BW_MAP_EXACT), false },
 		{ &mp->allow_names, bw_textify(BW_MAP_ALLOW_NAMES), true },
 		{ &mp->dns_stats, bw_textify(BW_MAP_DNS_STATS), true },
+		{ &mp->dns_drops, bw_textify(BW_MAP_DNS_DROPS), true },
 		{ &mp->log_ring, bw_textify(BW_MAP_LOG_RING), true },
 		{ &mp->log_stats, bw_textify(BW_MAP_LOG_STATS), true },
 	};

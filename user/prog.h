@@ -32,6 +32,7 @@ struct bw_maps {
 	int exact;	 /* the exact tries' outer map */
 	int allow_names; /* -1: a program from before names */
 	int dns_stats;	 /* -1: a program from before names */
+	int dns_drops;	 /* -1: a program from before the drop log */
 	int log_ring;	 /* -1: a program from before the drop log */
 	int log_stats;	 /* -1: a program from before the drop log */
 	/*
@@ -46,8 +47,8 @@ struct bw_maps {
 #define BW_MAPS_INIT                                                      \
 	{                                                                 \
 		.stats = -1, .allow = -1, .exact = -1, .allow_names = -1, \
-		.dns_stats = -1, .log_ring = -1, .log_stats = -1,         \
-		.log_rate = -1                                            \
+		.dns_stats = -1, .dns_drops = -1, .log_ring = -1,         \
+		.log_stats = -1, .log_rate = -1                           \
 	}
 
 void bw_maps_close(struct bw_maps *mp);

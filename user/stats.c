@@ -103,6 +103,11 @@ int bw_dns_stats_read(int fd, struct bw_dns_stats *sum)
 	return percpu_sum(fd, sum, sizeof(*sum));
 }
 
+int bw_dns_drops_read(int fd, struct bw_dns_drops *sum)
+{
+	return percpu_sum(fd, sum, sizeof(*sum));
+}
+
 #define LOG_FIELD(f)                                 \
 	{                                            \
 #f, offsetof(struct bw_log_stats, f) \

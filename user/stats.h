@@ -76,4 +76,7 @@ extern const size_t bw_log_stats_nfields;
  */
 int bw_log_stats_read(int fd, struct bw_log_stats *sum);
 
+/* Sums the per-CPU values of the dns_drops map fd into *sum. 0 or -errno. */
+int bw_dns_drops_read(int fd, struct bw_dns_drops *sum);
+
 #endif /* __BW_STATS_H */
