@@ -40,12 +40,15 @@ static __always_inline const struct bw_log_consts *log_c(void)
 /*
  * Takes a token from this CPU's bucket: 1 if there was one. The bucket
  * holds credit in nanoseconds, one event costs cost_ns and it fills with
- * time up to cap_ns; last_ns 0 is a bucket never used, full.
+ * time up to cap_ns; last_ns 0 is a bucket never used, full. The clock is
+ * the coarse one (the last tick's time): a few times cheaper than
+ * bpf_ktime_get_ns, which a flood's every listed packet would pay; the
+ * credit then comes a tick at a time, the same over a second.
  */
 static __always_inline int bucket_take(struct bw_log_stats *ls)
 {
 	const struct bw_log_consts *lc = log_c();
-	__u64 now = bpf_ktime_get_ns(), credit;
+	__u64 now = bpf_ktime_get_coarse_ns(), credit;
 
 	if (!ls->last_ns)
 		credit = lc->cap_ns;
