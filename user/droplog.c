@@ -19,22 +19,24 @@ int bw_log_name(const __u8 *wire, size_t len, char *buf, size_t size)
 		return -1;
 	while (pos < len && wire[pos]) {
 		n = wire[pos++];
-		/* A cut or compressed label: what came before, and "?". */
-		if (n > 63 || pos + n > len)
-			break;
-		for (i = 0; i < n && out + 2 < size; i++) {
+		/* A cut or compressed label: the labels before it, and -1. */
+		if (n > 63 || pos + n > len) {
+			buf[out] = '\0';
+			return -1;
+		}
+		if (out && out + 1 < size)
+			buf[out++] = '.';
+		for (i = 0; i < n && out + 1 < size; i++) {
 			unsigned char ch = wire[pos + i];
 
 			buf[out++] = ch > 0x20 && ch < 0x7f ? ch : '?';
 		}
 		pos += n;
-		if (out + 2 < size && pos < len && wire[pos])
-			buf[out++] = '.';
 	}
 	if (!out && size > 1)
 		buf[out++] = '.';
 	buf[out] = '\0';
-	return pos < len && !wire[pos] ? 0 : -1;
+	return pos < len ? 0 : -1;
 }
 
 void bw_log_addr(const struct bw_log_event *ev, bool dst, char *buf,

@@ -338,14 +338,18 @@ static int prog_rodata(int prog_fd, size_t min, size_t off, void *out,
 }
 
 /*
- * The header comes first in .rodata since bloomwall 0.2: any program of
- * ours has it; the log constants only a program of this layout.
+ * A program from before the drop log has the .rodata of today without
+ * log_consts at its end (the header at the same offset): its header reads
+ * as well. An older one's is smaller still, and not read.
  */
+_Static_assert(offsetof(struct bloomwall__rodata, log_consts) >
+		       offsetof(struct bloomwall__rodata, dns_consts),
+	       "log_consts comes after what older programs have");
+
 int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
 {
 	return prog_rodata(prog_fd,
-			   offsetof(struct bloomwall__rodata, filter_hdr) +
-				   sizeof(*hdr),
+			   offsetof(struct bloomwall__rodata, log_consts),
 			   offsetof(struct bloomwall__rodata, filter_hdr), hdr,
 			   sizeof(*hdr));
 }

@@ -15,7 +15,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 LOG_TESTS="test_log_events test_log_rate_kept test_log_bucket test_log_dns
-test_log_follow test_log_errors"
+test_log_follow test_log_watch test_log_errors"
 
 # send_l4 PROTO SRC DST SPORT DPORT [N]: N (default 1) UDP datagrams, or
 # one TCP SYN, from the sender's namespace, SRC:SPORT -> DST:DPORT.
@@ -247,6 +247,30 @@ test_log_follow()
 	assert_line "$TMP_DIR/follow.err" \
 		"$BW_RX: bloomwall's drop log is no longer on (detached, or reloaded with --log-rate 0); the log ends" \
 		"log says why it ended"
+}
+
+# watch --log-rate: the program it attaches and every one it reloads has
+# the rate (start_watch, wait_line, kill_watch: ops_tests.sh).
+test_log_watch()
+{
+	local l=$TMP_DIR/w.txt
+
+	trap kill_watch EXIT
+	printf '%s\n' "$BW_A4" >"$l"
+	start_watch "${SEED[@]}" --debounce 0.2 --log-rate 4 "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" rate "4 events/s per CPU (burst 4)" "watch attaches with the rate"
+	printf '%s\n' "$BW_B4" >"$TMP_DIR/.w.tmp"
+	mv "$TMP_DIR/.w.tmp" "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK" 2
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" generation 2 "the watch reloaded"
+	assert_kv "$OUT" rate "4 events/s per CPU (burst 4)" "and kept the rate"
+	send_l4 udp "$BW_B4" "$BW_RX4" 40008 4000
+	bw 0 log "$BW_RX" --json --count 1
+	assert_eq "$(log_json "$OUT" 0 '[e["src"], e["generation"]]')" \
+		"[\"$BW_B4\",2]" "the event of generation 2"
 }
 
 test_log_errors()
