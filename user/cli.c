@@ -286,7 +286,10 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 	case BW_OPT_LOG_RATE:
 		return apply_log_rate(arg);
 	case BW_OPT_COUNT:
-		return bw_parse_u32("--count", arg, &n) ?: (a->count = n, 0);
+		if (bw_parse_u32("--count", arg, &n))
+			return -BW_EUSAGE;
+		a->count = n;
+		return 0;
 	case BW_OPT_ALLOW:
 		if (b->nallow == BW_MAX_ALLOW_FILES)
 			return usage_error(

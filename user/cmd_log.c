@@ -108,18 +108,21 @@ static int open_ring(const struct bw_args *a, int *ring_id)
 	return err ? err : fd;
 }
 
-/* Whether the interface still runs a program that writes to ring_id. */
+/*
+ * Whether the interface still runs a program that logs to ring_id: not
+ * after a detach, nor after a reload with --log-rate 0.
+ */
 static bool still_logging(const struct bw_args *a, int ring_id)
 {
 	struct bw_running r;
-	bool same;
+	bool on;
 
 	if (bw_running_open(a->iface, a->ifindex, BW_RUN_OLD_OK | BW_RUN_QUIET,
 			    &r))
 		return false;
-	same = (int)bw_obj_id(r.maps.log_ring) == ring_id;
+	on = (int)bw_obj_id(r.maps.log_ring) == ring_id && r.maps.log_rate;
 	bw_running_close(&r);
-	return same;
+	return on;
 }
 
 static int follow(const struct bw_args *a, int fd, int ring_id)

@@ -212,10 +212,10 @@ test_log_dns()
 }
 
 # log follows until SIGINT (exit 0), and ends by itself when the filter is
-# detached (said).
+# reloaded with --log-rate 0 or detached (said).
 test_log_follow()
 {
-	local l pid rc n
+	local l pid rc n how
 
 	l=$(list a.txt "$BW_A4")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
@@ -233,20 +233,28 @@ test_log_follow()
 	wait "$pid"
 	rc=$?
 	assert_eq "$rc" 0 "log exits 0 on SIGINT"
-	"$BLOOMWALL" log "$BW_RX" >"$TMP_DIR/follow" 2>"$TMP_DIR/follow.err" &
-	pid=$!
-	sleep 0.3
-	bw 0 detach "$BW_RX"
-	for ((n = 0; n < 50; n++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
+	for how in "reload --log-rate 0" detach; do
+		"$BLOOMWALL" log "$BW_RX" >"$TMP_DIR/follow" 2>"$TMP_DIR/follow.err" &
+		pid=$!
+		sleep 0.3
+		if [ "$how" = detach ]; then
+			bw 0 detach "$BW_RX"
+		else
+			bw 0 reload "$BW_RX" "${SEED[@]}" --log-rate 0 "$l"
+		fi
+		for ((n = 0; n < 50; n++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -0 "$pid" 2>/dev/null &&
+			{ kill "$pid"; fail "log still runs after the $how"; }
+		wait "$pid"
+		assert_eq "$?" 0 "log exits 0 when the log ends ($how)"
+		assert_line "$TMP_DIR/follow.err" \
+			"$BW_RX: bloomwall's drop log is no longer on (detached, or reloaded with --log-rate 0); the log ends" \
+			"log says why it ended ($how)"
+		[ "$how" = detach ] || bw 0 reload "$BW_RX" "${SEED[@]}" --log-rate 10 "$l"
 	done
-	kill -0 "$pid" 2>/dev/null && { kill "$pid"; fail "log still runs after the detach"; }
-	wait "$pid"
-	assert_eq "$?" 0 "log exits 0 when the log ends"
-	assert_line "$TMP_DIR/follow.err" \
-		"$BW_RX: bloomwall's drop log is no longer on (detached, or reloaded with --log-rate 0); the log ends" \
-		"log says why it ended"
 }
 
 # watch --log-rate: the program it attaches and every one it reloads has
