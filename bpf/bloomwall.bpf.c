@@ -95,6 +95,14 @@ struct {
 	__type(value, struct bw_dns_stats);
 } BW_MAP_DNS_STATS SEC(".maps");
 
+/* Blocked DNS queries by family, beside dns_stats (metrics' reason="dns"). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bw_dns_drops);
+} BW_MAP_DNS_DROPS SEC(".maps");
+
 /* What happened to a packet; record_verdict() maps it to action + counter. */
 enum bw_verdict {
 	BW_VERDICT_PASS = 1, /* tested, not listed */
@@ -129,12 +137,20 @@ const volatile struct bw_region_consts region_consts[BW_REGIONS];
 const volatile struct bw_dns_consts dns_consts;
 
 /*
- * Non-zero when the filter has names to test (BW_F_DNS and a name region
- * that is not empty), worked out by the CLI with dns_consts: one constant
- * read at the entry decides between the program's two copies, so that a
- * filter without names pays one load for them and nothing else.
+ * The drop log's rate and bucket (bw_log_consts_init in user/prog.c): all
+ * zero with --log-rate 0, and then the verifier removes the logging code.
  */
-const volatile __u32 dns_on;
+const volatile struct bw_log_consts log_consts;
+
+/*
+ * Which copy of the program runs: BW_VARIANT_NAMES when the filter has
+ * names to test (BW_F_DNS and a name region that is not empty, worked out
+ * by the CLI with dns_consts), BW_VARIANT_LOG when log_consts has a rate.
+ * One constant read at the entry decides between the program's copies, so
+ * that a filter without names and without logging pays one load for them
+ * and nothing else.
+ */
+const volatile __u32 prog_variant;
 
 /*
  * The header this program was loaded for (its .rodata copy), or NULL if the
@@ -324,6 +340,19 @@ static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
 }
 
 #include "dns_answer.h"
+#include "droplog.h"
+
+/* A blocked query: a drop in stats, and one of its family's DNS drops. */
+static __always_inline void record_dns_drop(__u32 family)
+{
+	struct bw_dns_drops *d;
+	__u32 key = 0;
+
+	record_verdict(BW_VERDICT_DROP, family);
+	d = bpf_map_lookup_elem(&BW_MAP_DNS_DROPS, &key);
+	if (d)
+		d->dropped[family == BW_V6]++;
+}
 
 /*
  * The DNS judgment after the address filter passed the packet with
@@ -337,7 +366,7 @@ static __always_inline int judge_names(struct xdp_md *ctx, __u32 family,
 
 	if (r == DNS_PASS)
 		return record_verdict(v, family);
-	record_verdict(BW_VERDICT_DROP, family);
+	record_dns_drop(family);
 	return r == DNS_TX ? XDP_TX : XDP_DROP;
 }
 
@@ -393,11 +422,62 @@ static __always_inline int judge_packet(struct xdp_md *ctx, __u32 family,
 }
 
 /*
- * Parse and judge a frame. names is a constant: the program has one copy
- * without the DNS code (the one a filter without names runs, instruction
- * for instruction what it was before names existed) and one with it.
+ * The copies with logging: the same judgment, and a confirmed hit
+ * (dropped, or passed by monitor mode) or a blocked query logged first.
+ * Apart from judge_packet() so that the copies without logging stay
+ * instruction for instruction what they were.
  */
-static __always_inline int xdp_judge(struct xdp_md *ctx, const int names)
+static __always_inline int finish_logged(struct xdp_md *ctx, enum bw_verdict v,
+					 __u32 family,
+					 const struct bw_addr *src,
+					 const struct bw_addr *dst)
+{
+	if (v == BW_VERDICT_DROP)
+		log_event(ctx, family, src, dst,
+			  LOG_HOW(BW_LOG_ADDRESS, BW_LOG_DROP));
+	else if (v == BW_VERDICT_MONITOR)
+		log_event(ctx, family, src, dst,
+			  LOG_HOW(BW_LOG_ADDRESS, BW_LOG_MONITOR));
+	return record_verdict(v, family);
+}
+
+static __always_inline int judge_logged(struct xdp_md *ctx, __u32 family,
+					const struct bw_addr *src,
+					const struct bw_addr *dst,
+					const int names)
+{
+	const struct bw_hdr *hdr = loaded_header();
+	enum bw_verdict v;
+	int r;
+
+	if (!hdr)
+		return record_verdict(BW_VERDICT_NO_FILTER, family);
+	if (plain_filter(hdr))
+		v = lookup_addr(hdr, family, src->hi, src->lo)
+			    ? BW_VERDICT_DROP
+			    : BW_VERDICT_PASS;
+	else
+		v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
+	if (!names || v == BW_VERDICT_DROP)
+		return finish_logged(ctx, v, family, src, dst);
+	r = judge_dns(ctx, family);
+	if (r == DNS_PASS)
+		return finish_logged(ctx, v, family, src, dst);
+	log_event(
+		ctx, family, src, dst,
+		LOG_HOW(BW_LOG_DNS, r == DNS_TX ? BW_LOG_ANSWER : BW_LOG_DROP));
+	record_dns_drop(family);
+	return r == DNS_TX ? XDP_TX : XDP_DROP;
+}
+
+/*
+ * Parse and judge a frame. names and log are constants: the program has
+ * one copy without the DNS and logging code (the one a filter without
+ * names runs with logging off, instruction for instruction what it was
+ * before names and the log existed) and one with each, and both.
+ */
+static __always_inline int xdp_judge(struct xdp_md *ctx, const int names,
+				     const int log)
 {
 	struct hdr_cursor c = {
 		.pos = (void *)(long)ctx->data,
@@ -413,12 +493,14 @@ static __always_inline int xdp_judge(struct xdp_md *ctx, const int names)
 	if (proto == ETH_P_IP) {
 		if (parse_iphdr(&c, &src, &dst) == BW_PARSE_BAD)
 			return record_verdict(BW_VERDICT_MALFORMED, BW_V4);
-		return judge_packet(ctx, BW_V4, &src, &dst, names);
+		return log ? judge_logged(ctx, BW_V4, &src, &dst, names)
+			   : judge_packet(ctx, BW_V4, &src, &dst, names);
 	}
 	if (proto == ETH_P_IPV6) {
 		if (parse_ip6hdr(&c, &src, &dst) == BW_PARSE_BAD)
 			return record_verdict(BW_VERDICT_MALFORMED, BW_V6);
-		return judge_packet(ctx, BW_V6, &src, &dst, names);
+		return log ? judge_logged(ctx, BW_V6, &src, &dst, names)
+			   : judge_packet(ctx, BW_V6, &src, &dst, names);
 	}
 	/* ARP, LLDP, MPLS, a third VLAN tag ...: no address we can test. */
 	if (proto == BW_PARSE_BAD)
@@ -426,10 +508,20 @@ static __always_inline int xdp_judge(struct xdp_md *ctx, const int names)
 	return record_verdict(BW_VERDICT_NOT_IP, BW_V4);
 }
 
-/* The copy with names, as a subprogram: out of the way of the other. */
+/* The other copies, as subprograms: out of the way of the plain one. */
 static __noinline int xdp_judge_names(struct xdp_md *ctx)
 {
-	return xdp_judge(ctx, 1);
+	return xdp_judge(ctx, 1, 0);
+}
+
+static __noinline int xdp_judge_log(struct xdp_md *ctx)
+{
+	return xdp_judge(ctx, 0, 1);
+}
+
+static __noinline int xdp_judge_names_log(struct xdp_md *ctx)
+{
+	return xdp_judge(ctx, 1, 1);
 }
 
 /*
@@ -441,9 +533,16 @@ static __noinline int xdp_judge_names(struct xdp_md *ctx)
 SEC("xdp.frags")
 int bloomwall_xdp(struct xdp_md *ctx)
 {
-	if (dns_on)
-		return xdp_judge_names(ctx);
-	return xdp_judge(ctx, 0);
+	__u32 v = prog_variant;
+
+	if (v) {
+		if (v == BW_VARIANT_NAMES)
+			return xdp_judge_names(ctx);
+		if (v == BW_VARIANT_LOG)
+			return xdp_judge_log(ctx);
+		return xdp_judge_names_log(ctx);
+	}
+	return xdp_judge(ctx, 0, 0);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -218,6 +218,92 @@ struct bw_dns_stats {
 };
 
 /*
+ * Per-CPU count of blocked DNS queries by family (map dns_drops): each is
+ * also one of stats' dropped_v4 or dropped_v6, and one of dns_stats'
+ * blocked or answer_failed. What tells address drops from DNS drops per
+ * family (bloomwall_packets_total reason="address" and reason="dns").
+ */
+struct bw_dns_drops {
+	__u64 dropped[BW_FAMILIES]; /* [BW_V4], [BW_V6] */
+};
+
+/*
+ * The drop log (bpf/droplog.h). A program loaded with logging on (its
+ * .rodata struct bw_log_consts has a rate) writes one struct bw_log_event
+ * per drop it samples into the ring buffer log_ring: a token bucket per
+ * CPU, kept in the CPU's struct bw_log_stats, lets through at most rate
+ * events a second on each CPU after a burst of burst; the rest, and those
+ * a full ring refuses, are counted there. Both maps outlive reloads as
+ * stats does. With rate 0 the verifier removes every logging instruction.
+ */
+#define BW_LOG_RING_BYTES (256 * 1024)
+#define BW_LOG_NAME_MAX 256 /* wire bytes of a query name kept, root incl. */
+#define BW_LOG_RATE_DEFAULT 10
+#define BW_LOG_RATE_MAX 1000000000U
+
+/* What the program was told (bw_log_consts_init in user/prog.c). */
+struct bw_log_consts {
+	__u32 rate;    /* events a second per CPU; 0: no logging code */
+	__u32 burst;   /* events the full bucket holds */
+	__u64 cost_ns; /* credit one event costs: 1e9 / rate */
+	__u64 cap_ns;  /* the bucket's size: burst * cost_ns */
+};
+
+/* Why a packet is in the log (bw_log_event.reason). */
+enum bw_log_reason {
+	BW_LOG_ADDRESS = 1, /* a listed address */
+	BW_LOG_DNS = 2,	    /* a query for a listed name */
+};
+
+/* What happened to it (bw_log_event.action). */
+enum bw_log_action {
+	BW_LOG_DROP = 1,    /* dropped */
+	BW_LOG_MONITOR = 2, /* a hit passed because of monitor mode */
+	BW_LOG_ANSWER = 3,  /* a query answered in place (XDP_TX) */
+};
+
+/*
+ * One sampled drop. Addresses as the data path keys them: host order,
+ * IPv4 in lo's low 32 bits. name: the question's name in wire format
+ * (length-prefixed labels), name_len bytes of it; 0 when not DNS.
+ */
+struct bw_log_event {
+	__u64 time_ns;	  /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u64 generation; /* of the filter that judged it */
+	__u32 ifindex;
+	__u8 family; /* BW_V4 or BW_V6 */
+	__u8 proto;  /* IPPROTO_TCP, _UDP, ...; 0 when not seen */
+	__u8 reason; /* enum bw_log_reason */
+	__u8 action; /* enum bw_log_action */
+	__u16 sport; /* host order; 0 without TCP or UDP */
+	__u16 dport;
+	__u16 name_len;
+	__u16 pad;
+	__u64 src[2]; /* hi, lo */
+	__u64 dst[2];
+	__u8 name[BW_LOG_NAME_MAX];
+};
+
+/*
+ * Per-CPU log counters and bucket (map log_stats): the CLI sums the first
+ * three over CPUs; credit_ns and last_ns are the bucket's, the data
+ * path's alone.
+ */
+struct bw_log_stats {
+	__u64 logged;	 /* events written to the ring */
+	__u64 lost_rate; /* drops the bucket had no token for */
+	__u64 lost_ring; /* events the ring had no room for */
+	__u64 credit_ns; /* the bucket: credit left at last_ns */
+	__u64 last_ns;	 /* 0: never used, a full bucket */
+};
+
+#define BW_LOG_COUNTERS 3
+
+/* The program's copies (its .rodata prog_variant): names, logging, both. */
+#define BW_VARIANT_NAMES (1U << 0)
+#define BW_VARIANT_LOG (1U << 1)
+
+/*
  * Exact LPM tries (allowlist, verify mode) hold both families under one
  * key, the family first: the trie matches bits from the start of family,
  * so prefixlen counts the 32 bits of family and pad before the address's
@@ -415,6 +501,9 @@ struct bw_rec_dns {
 #define BW_MAP_EXACT exact
 #define BW_MAP_ALLOW_NAMES allow_names
 #define BW_MAP_DNS_STATS dns_stats
+#define BW_MAP_DNS_DROPS dns_drops
+#define BW_MAP_LOG_RING log_ring
+#define BW_MAP_LOG_STATS log_stats
 #define BW_PIN_ROOT "/sys/fs/bpf/bloomwall"
 
 #define __bw_str(x) #x
@@ -440,6 +529,11 @@ _Static_assert(sizeof(struct bw_dns_stats) % sizeof(__u64) == 0,
 /* The CLI sums and names the counters as an array of __u64. */
 _Static_assert(sizeof(struct bw_stats) % sizeof(__u64) == 0,
 	       "struct bw_stats is whole __u64 counters");
+_Static_assert(sizeof(struct bw_log_event) % sizeof(__u64) == 0,
+	       "struct bw_log_event is 8-byte aligned in the ring");
+_Static_assert(BW_LOG_COUNTERS * sizeof(__u64) ==
+		       __builtin_offsetof(struct bw_log_stats, credit_ns),
+	       "the log counters come first");
 /* The LPM trie's key_size: prefix length, family word, 16 of address. */
 _Static_assert(sizeof(struct bw_lpm_key) == 24, "struct bw_lpm_key size");
 _Static_assert(__builtin_offsetof(struct bw_lpm_key, addr) * 8 ==

@@ -159,6 +159,23 @@ int bw_parse_dns_ttl(const char *s, __u32 *ttl)
 	return 0;
 }
 
+int bw_parse_log_rate(const char *s, __u32 *rate)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || errno || *end ||
+	    n > BW_LOG_RATE_MAX) {
+		pr_warn("bloomwall: --log-rate takes events a second from 0 (no drop log) to %u, not '%s'\n",
+			BW_LOG_RATE_MAX, s);
+		return -BW_EUSAGE;
+	}
+	*rate = (__u32)n;
+	return 0;
+}
+
 static int parse_one_length(const char *s, char **end, unsigned int *v)
 {
 	unsigned long n;
@@ -264,6 +281,8 @@ static const struct {
 	{ "status", BW_NEED_IDS },
 	{ "stats", BW_NEED_IDS },
 	{ "query", BW_NEED_IDS },
+	/* log reads the ring buffer the program writes: an fd by id. */
+	{ "log", BW_NEED_IDS },
 };
 
 static const struct {

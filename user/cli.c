@@ -18,6 +18,7 @@
 #include "list.h"
 #include "log.h"
 #include "output.h"
+#include "prog.h"
 
 /* Every verb takes these besides its own. */
 static const struct bw_opt common_opts[] = {
@@ -54,6 +55,12 @@ const struct bw_opt bw_build_opts[] = {
 	  "every listed name blocks its subdomains too" },
 	{ "no-subdomains", BW_OPT_NO_SUBDOMAINS, NULL,
 	  "names block as listed (undoes an earlier --subdomains)" },
+	{ 0 },
+};
+
+const struct bw_opt bw_log_opts[] = {
+	{ "log-rate", BW_OPT_LOG_RATE, "N",
+	  "drop log: at most N events a second per CPU, 0 off (default: as running, else 10)" },
 	{ 0 },
 };
 
@@ -196,10 +203,22 @@ static int build_getopt(const struct bw_verb *v, struct getopt_tables *g)
 	return for_each_opt(v, add_opt, g);
 }
 
+/* The rate is the program's, not a filter's: every load from now on. */
+static int apply_log_rate(const char *arg)
+{
+	__u32 rate;
+	int err = bw_parse_log_rate(arg, &rate);
+
+	if (!err)
+		bw_prog_set_log_rate(rate);
+	return err;
+}
+
 static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 		     const char *arg)
 {
 	struct bw_build_args *b = &a->build;
+	__u32 n;
 
 	switch (id) {
 	case BW_OPT_VERBOSE:
@@ -263,6 +282,13 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 		return 0;
 	case BW_OPT_WHY:
 		a->why = true;
+		return 0;
+	case BW_OPT_LOG_RATE:
+		return apply_log_rate(arg);
+	case BW_OPT_COUNT:
+		if (bw_parse_u32("--count", arg, &n))
+			return -BW_EUSAGE;
+		a->count = n;
 		return 0;
 	case BW_OPT_ALLOW:
 		if (b->nallow == BW_MAX_ALLOW_FILES)

@@ -50,6 +50,8 @@ enum bw_opt_id {
 	BW_OPT_DNS_TTL,
 	BW_OPT_SUBDOMAINS,
 	BW_OPT_NO_SUBDOMAINS,
+	BW_OPT_LOG_RATE,
+	BW_OPT_COUNT, /* log --count */
 };
 
 /* What the options of any verb parse into; each verb reads its own. */
@@ -62,6 +64,7 @@ struct bw_args {
 	bool why;		    /* query --why */
 	struct bw_build_args build; /* the build options (reload.h) */
 	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
+	long count;		    /* log --count; 0: until stopped */
 	char **pos;		    /* positional arguments after IFACE */
 	int npos;
 };
@@ -75,6 +78,8 @@ struct bw_opt {
 
 /* The options attach and reload share (and build and watch will). */
 extern const struct bw_opt bw_build_opts[];
+/* --log-rate: the verbs that load a program (attach, reload, load, watch). */
+extern const struct bw_opt bw_log_opts[];
 
 /* What the first positional argument names. */
 enum bw_pos_first {
@@ -107,7 +112,7 @@ struct bw_verb {
 extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
 	bw_verb_query, bw_verb_add, bw_verb_remove, bw_verb_allow,
 	bw_verb_unallow, bw_verb_detach, bw_verb_build, bw_verb_inspect,
-	bw_verb_load, bw_verb_watch, bw_verb_stats;
+	bw_verb_load, bw_verb_watch, bw_verb_stats, bw_verb_log;
 
 /* add IFACE NAME...: names instead of addresses (cmd_add_names.c). */
 int bw_add_names(struct bw_args *a);
@@ -140,6 +145,8 @@ int bw_parse_dns_action(const char *s, __u8 *action);
 int bw_parse_dns_ttl(const char *s, __u32 *ttl);
 /* "N" (both families) or "N,M" (IPv4, IPv6), each 1..BW_MAX_LENGTHS. */
 int bw_parse_max_lengths(const char *s, unsigned int *max_lengths);
+/* --log-rate: events a second per CPU, 0 to BW_LOG_RATE_MAX. */
+int bw_parse_log_rate(const char *s, __u32 *rate);
 
 struct bw_prefix;
 /*

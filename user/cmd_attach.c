@@ -31,7 +31,8 @@ static const struct bw_opt attach_only_opts[] = {
 };
 
 static const struct bw_opt *const attach_opts[] = { attach_only_opts,
-						    bw_build_opts, NULL };
+						    bw_build_opts, bw_log_opts,
+						    NULL };
 
 /*
  * Pins left without a program on the hook (an interrupted attach or

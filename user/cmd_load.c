@@ -61,7 +61,7 @@ const struct bw_verb bw_verb_load = {
 		"\"blocks\", \"bytes\", \"seed\", \"fpr\"}, \"verify\": {\"exact_entries\"} in verify\n"
 		"mode, \"allow\": {\"entries\", \"added\", \"removed\"} with an allowlist,\n"
 		"\"swap\": {...}, \"added_kept\", \"added_forgotten\"}.\n",
-	.opts = NULL,
+	.opts = (const struct bw_opt *const[]){ bw_log_opts, NULL },
 	.pos = { .rest = "FILE", .min_rest = 1 },
 	.run = do_load,
 };

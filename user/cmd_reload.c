@@ -20,7 +20,8 @@ static const struct bw_opt reload_only_opts[] = {
 };
 
 static const struct bw_opt *const reload_opts[] = { bw_build_opts,
-						    reload_only_opts, NULL };
+						    reload_only_opts,
+						    bw_log_opts, NULL };
 
 static int do_reload(struct bw_args *a)
 {

@@ -52,6 +52,47 @@ static void kv_u64(const char *label, unsigned long long v)
 	bw_out_u64(label, "%'llu\n", v);
 }
 
+/*
+ * The drop log's rate and counters, when the program has a log: -ENOENT
+ * when it has none (from before the drop log), else 0 or -errno.
+ */
+static int read_log(const struct bw_args *a, long *rate,
+		    struct bw_log_stats *ls)
+{
+	struct bw_running r;
+	int err;
+
+	err = bw_running_open(a->iface, a->ifindex,
+			      BW_RUN_OLD_OK | BW_RUN_QUIET, &r);
+	if (!err && r.maps.log_stats < 0)
+		err = -ENOENT;
+	if (!err)
+		err = bw_log_stats_read(r.maps.log_stats, ls);
+	*rate = r.maps.log_rate;
+	bw_running_close(&r);
+	return err;
+}
+
+/* "log": {"rate", "logged", "lost_rate", "lost_ring"}. */
+static void show_log(const struct bw_args *a)
+{
+	struct bw_log_stats ls;
+	long rate;
+	size_t i;
+
+	if (read_log(a, &rate, &ls))
+		return;
+	bw_out_text("  drop log (rate %ld events/s per CPU%s)\n",
+		    rate > 0 ? rate : 0, rate > 0 ? "" : ": off");
+	bw_out_open_object("log");
+	bw_out_int("rate", NULL, rate > 0 ? rate : 0);
+	for (i = 0; i < bw_log_stats_nfields; i++)
+		kv_u64(bw_log_stats_fields[i].name,
+		       *(const __u64 *)((const char *)&ls +
+					bw_log_stats_fields[i].off));
+	bw_out_close_object();
+}
+
 static int show_counters(const struct bw_args *a)
 {
 	struct bw_stats s;
@@ -68,6 +109,7 @@ static int show_counters(const struct bw_args *a)
 		kv_u64(bw_stats_fields[i].name,
 		       bw_stats_get(&s, &bw_stats_fields[i]));
 	bw_out_close_object();
+	show_log(a);
 	return 0;
 }
 
@@ -223,12 +265,14 @@ const struct bw_verb bw_verb_stats = {
 	.details =
 		"The data path's per-CPU counters, summed: packets, passed, dropped_v4,\n"
 		"dropped_v6 and the parts of passed (not_ip, malformed, monitored, allowed,\n"
-		"false_pos, no_filter). --interval SECS prints their per-second rates every\n"
+		"false_pos, no_filter), and the drop log's rate and counters (logged,\n"
+		"lost_rate, lost_ring). --interval SECS prints their per-second rates every\n"
 		"SECS until SIGINT or SIGTERM: a table, or with --json one object a line\n"
 		"{\"iface\", \"time\", \"seconds\", \"rates\": {\"packets\", <counters>}}.\n"
 		"--prometheus writes the text exposition format: the counter\n"
 		"bloomwall_packets_total{iface,verdict,reason[,family]}, whose series add up\n"
-		"to every packet, and gauges of the filter (generation, entries, sized\n"
+		"to every packet (drops by reason address or dns), the drop log's\n"
+		"bloomwall_log_events_total{iface,result} and bloomwall_log_rate, and gauges of the filter (generation, entries, sized\n"
 		"entries and entries over them, added entries kept, bytes, target and\n"
 		"estimated false-positive rates, per region fill, rate and entries).\n"
 		"'bloomwall watch --metrics-file' keeps the same in a file for\n"

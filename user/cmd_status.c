@@ -465,6 +465,40 @@ static void out_dns_counters(const struct bw_status_view *v)
 	bw_out_close_object();
 }
 
+/*
+ * The drop log: its rate (what the program was loaded with) and counters,
+ * when the program has them (one from before the drop log has not).
+ */
+static void out_log(const struct bw_status_view *v)
+{
+	size_t i;
+
+	if (v->log_stats_err == -ENOENT)
+		return;
+	bw_out_text("  Drop log\n");
+	bw_out_open_object("log");
+	if (v->log_rate > 0)
+		bw_kv("rate", "%'ld events/s per CPU (burst %'ld)", v->log_rate,
+		      v->log_rate);
+	else
+		bw_kv("rate", "off (--log-rate 0)");
+	bw_out_int("rate", NULL, v->log_rate > 0 ? v->log_rate : 0);
+	if (v->log_stats_err) {
+		bw_kv("state", "unreadable: %s",
+		      bw_errno_hint(v->log_stats_err));
+		bw_out_null("counters", NULL);
+		bw_out_close_object();
+		return;
+	}
+	bw_out_open_object("counters");
+	for (i = 0; i < bw_log_stats_nfields; i++)
+		kv_u64(bw_log_stats_fields[i].name, bw_log_stats_fields[i].name,
+		       *(const __u64 *)((const char *)&v->log_stats +
+					bw_log_stats_fields[i].off));
+	bw_out_close_object();
+	bw_out_close_object();
+}
+
 static void out_view(const struct bw_status_view *v, bool first)
 {
 	if (!first)
@@ -483,6 +517,7 @@ static void out_view(const struct bw_status_view *v, bool first)
 		bw_prov_out_iface(v->iface, v->ifindex);
 	out_counters(v);
 	out_dns_counters(v);
+	out_log(v);
 	bw_out_close_object();
 }
 

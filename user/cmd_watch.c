@@ -26,7 +26,8 @@ static const struct bw_opt watch_only_opts[] = {
 };
 
 static const struct bw_opt *const watch_opts[] = { watch_only_opts,
-						   bw_build_opts, NULL };
+						   bw_build_opts, bw_log_opts,
+						   NULL };
 
 static int do_watch(struct bw_args *a)
 {

@@ -16,16 +16,30 @@
 #include "log.h"
 #include "metrics.h"
 
-void bw_packet_series(const struct bw_stats *s, struct bw_packet_series *out)
+/* Never below zero: the maps are read one after the other. */
+static __u64 minus(__u64 a, __u64 b)
+{
+	return a > b ? a - b : 0;
+}
+
+void bw_packet_series(const struct bw_stats *s, const struct bw_dns_drops *d,
+		      struct bw_packet_series *out)
 {
 	__u64 parts = s->not_ip + s->malformed + s->no_filter + s->monitored +
 		      s->allowed + s->false_pos;
+	__u64 dns4 = d ? d->dropped[BW_V4] : 0,
+	      dns6 = d ? d->dropped[BW_V6] : 0;
 	int i = 0;
 
+	/* A query read newer than the drops: all of the drops are DNS's. */
+	dns4 = dns4 < s->dropped_v4 ? dns4 : s->dropped_v4;
+	dns6 = dns6 < s->dropped_v6 ? dns6 : s->dropped_v6;
 	out[i++] = (struct bw_packet_series){ "drop", "address", "ipv4",
-					      s->dropped_v4 };
+					      minus(s->dropped_v4, dns4) };
 	out[i++] = (struct bw_packet_series){ "drop", "address", "ipv6",
-					      s->dropped_v6 };
+					      minus(s->dropped_v6, dns6) };
+	out[i++] = (struct bw_packet_series){ "drop", "dns", "ipv4", dns4 };
+	out[i++] = (struct bw_packet_series){ "drop", "dns", "ipv6", dns6 };
 	/*
 	 * The per-CPU counters are copied one after the other while packets
 	 * count: a part may be read newer than passed. Never below zero.
@@ -139,7 +153,7 @@ static void write_packets(FILE *f, const struct bw_status_view *v)
 	struct bw_packet_series s[BW_PACKET_SERIES];
 	int i;
 
-	bw_packet_series(&v->stats, s);
+	bw_packet_series(&v->stats, v->dns_drops_err ? NULL : &v->dns_drops, s);
 	help(f, "bloomwall_packets_total", "counter",
 	     "Packets the XDP program judged, by verdict and reason (summed over CPUs).");
 	for (i = 0; i < BW_PACKET_SERIES; i++) {
@@ -150,6 +164,27 @@ static void write_packets(FILE *f, const struct bw_status_view *v)
 		if (s[i].family)
 			put_label(f, "family", s[i].family, false);
 		fprintf(f, "} %llu\n", (unsigned long long)s[i].value);
+	}
+}
+
+/* The drop log's rate and its counters, when the program has a log. */
+static void write_log(FILE *f, const struct bw_status_view *v)
+{
+	size_t i;
+
+	gauge(f, "bloomwall_log_rate",
+	      "Drop log events a second per CPU the program may write (0: off).",
+	      v->iface, v->log_rate > 0 ? (double)v->log_rate : 0.0);
+	help(f, "bloomwall_log_events_total", "counter",
+	     "Drop log events, by result: logged, lost to the rate limit, lost to a full ring.");
+	for (i = 0; i < bw_log_stats_nfields; i++) {
+		fputs("bloomwall_log_events_total{", f);
+		put_label(f, "iface", v->iface, true);
+		put_label(f, "result", bw_log_stats_fields[i].name, false);
+		fprintf(f, "} %llu\n",
+			(unsigned long long)*(
+				const __u64 *)((const char *)&v->log_stats +
+					       bw_log_stats_fields[i].off));
 	}
 }
 
@@ -268,6 +303,8 @@ static void write_all(FILE *f, const struct bw_status_view *v,
 	      v->iface, up);
 	if (up)
 		write_packets(f, v);
+	if (up && !v->log_stats_err)
+		write_log(f, v);
 	if (up && !v->filter_err)
 		write_filter(f, v);
 	if (w)

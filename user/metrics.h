@@ -8,8 +8,10 @@
  *
  * Conventional names and labels: one counter family,
  * bloomwall_packets_total{iface, verdict, reason[, family]}, whose series
- * add up to every packet the program saw; gauges for the filter and per
- * region; watch's reload counts when a watch writes the file.
+ * add up to every packet the program saw; the drop log's counters,
+ * bloomwall_log_events_total{iface, result}; gauges for the filter and per
+ * region and the log's rate; watch's reload counts when a watch writes
+ * the file.
  */
 #ifndef __BW_METRICS_H
 #define __BW_METRICS_H
@@ -42,10 +44,17 @@ struct bw_packet_series {
 	__u64 value;
 };
 
-#define BW_PACKET_SERIES 9
+#define BW_PACKET_SERIES 11
 
-/* Fills out[BW_PACKET_SERIES]; their values add up to the packets seen. */
-void bw_packet_series(const struct bw_stats *s, struct bw_packet_series *out);
+/*
+ * Fills out[BW_PACKET_SERIES]; their values add up to the packets seen.
+ * The drops are split by reason with d, the blocked queries by family
+ * (reason "dns"; the rest of dropped_v4 and dropped_v6 is "address"); d
+ * may be NULL (a program from before dns_drops): then every drop is an
+ * address's.
+ */
+void bw_packet_series(const struct bw_stats *s, const struct bw_dns_drops *d,
+		      struct bw_packet_series *out);
 
 /*
  * The entries v's filter holds at its target rate by the sizing model

@@ -28,6 +28,10 @@
 /* Format 3's maps; a program of bloomwall 0.2 has neither (no pin then). */
 #define BW_PIN_ALLOW_NAMES bw_textify(BW_MAP_ALLOW_NAMES)
 #define BW_PIN_DNS_STATS bw_textify(BW_MAP_DNS_STATS)
+/* The drop log's and dns_drops; a program from before it has none. */
+#define BW_PIN_DNS_DROPS bw_textify(BW_MAP_DNS_DROPS)
+#define BW_PIN_LOG_RING bw_textify(BW_MAP_LOG_RING)
+#define BW_PIN_LOG_STATS bw_textify(BW_MAP_LOG_STATS)
 
 /* An entry of the state directory refused as unsafe (the message is out). */
 #define BW_EUNSAFE EUCLEAN

@@ -18,8 +18,9 @@
 
 void bw_maps_close(struct bw_maps *mp)
 {
-	int *fds[] = { &mp->stats, &mp->allow, &mp->exact, &mp->allow_names,
-		       &mp->dns_stats };
+	int *fds[] = { &mp->stats,	 &mp->allow,	 &mp->exact,
+		       &mp->allow_names, &mp->dns_stats, &mp->dns_drops,
+		       &mp->log_ring,	 &mp->log_stats };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -36,6 +37,10 @@ void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
 	mp->exact = bpf_map__fd(skel->maps.exact);
 	mp->allow_names = bpf_map__fd(skel->maps.allow_names);
 	mp->dns_stats = bpf_map__fd(skel->maps.dns_stats);
+	mp->dns_drops = bpf_map__fd(skel->maps.dns_drops);
+	mp->log_ring = bpf_map__fd(skel->maps.log_ring);
+	mp->log_stats = bpf_map__fd(skel->maps.log_stats);
+	mp->log_rate = skel->rodata->log_consts.rate;
 }
 
 static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
@@ -52,6 +57,9 @@ static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
 		{ skel->maps.exact, mp->exact, false },
 		{ skel->maps.allow_names, mp->allow_names, true },
 		{ skel->maps.dns_stats, mp->dns_stats, true },
+		{ skel->maps.dns_drops, mp->dns_drops, true },
+		{ skel->maps.log_ring, mp->log_ring, true },
+		{ skel->maps.log_stats, mp->log_stats, true },
 	};
 	size_t i;
 	int err;
@@ -95,7 +103,7 @@ static int specialise_dns(struct bloomwall *skel, const struct bw_hdr *hdr,
 	__u32 at = bw_dns_block(hdr);
 	int err;
 
-	skel->rodata->dns_on = 0;
+	skel->rodata->prog_variant &= ~BW_VARIANT_NAMES;
 	if (!(hdr->flags & BW_F_DNS)) {
 		bw_dns_consts_init(hdr, NULL, dc);
 		return 0;
@@ -111,9 +119,57 @@ static int specialise_dns(struct bloomwall *skel, const struct bw_hdr *hdr,
 	    dns.action >= BW_DNS_ACTIONS)
 		return -EINVAL;
 	bw_dns_consts_init(hdr, &dns, dc);
-	skel->rodata->dns_on =
-		dc->nblocks[BW_NAME_EXACT] || dc->nblocks[BW_NAME_SUBTREE];
+	if (dc->nblocks[BW_NAME_EXACT] || dc->nblocks[BW_NAME_SUBTREE])
+		skel->rodata->prog_variant |= BW_VARIANT_NAMES;
 	return 0;
+}
+
+/* ---- the drop log's rate ------------------------------------------------- */
+
+static long log_rate_set = -1;
+
+void bw_prog_set_log_rate(long rate)
+{
+	if (rate > (long)BW_LOG_RATE_MAX)
+		rate = BW_LOG_RATE_MAX;
+	log_rate_set = rate;
+}
+
+__u32 bw_prog_log_rate(long known)
+{
+	if (log_rate_set >= 0)
+		return log_rate_set;
+	if (known >= 0)
+		return known > (long)BW_LOG_RATE_MAX ? BW_LOG_RATE_MAX : known;
+	return BW_LOG_RATE_DEFAULT;
+}
+
+/*
+ * The bucket holds one second of events: a burst as large as the rate,
+ * so a quiet CPU logs the first rate drops of a flood at once and then
+ * rate a second. Credit is counted in nanoseconds: one event costs
+ * 1e9 / rate of them.
+ */
+void bw_log_consts_init(__u32 rate, struct bw_log_consts *lc)
+{
+	memset(lc, 0, sizeof(*lc));
+	if (!rate)
+		return;
+	lc->rate = rate;
+	lc->burst = rate;
+	lc->cost_ns = 1000000000ULL / rate;
+	lc->cap_ns = lc->cost_ns * lc->burst;
+}
+
+/* The program's log constants and copy, for a rate. */
+static void specialise_log(struct bloomwall *skel, __u32 rate)
+{
+	bw_log_consts_init(rate,
+			   (struct bw_log_consts *)&skel->rodata->log_consts);
+	if (rate)
+		skel->rodata->prog_variant |= BW_VARIANT_LOG;
+	else
+		skel->rodata->prog_variant &= ~BW_VARIANT_LOG;
 }
 
 int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
@@ -144,6 +200,7 @@ int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 		bw_region_consts_init(dst, r,
 				      (struct bw_region_consts *)&skel->rodata
 					      ->region_consts[r]);
+	specialise_log(skel, bw_prog_log_rate(-1));
 	return specialise_dns(skel, dst, m, info.max_entries);
 }
 
@@ -203,7 +260,11 @@ int bw_prog_maps(int prog_fd, struct bw_maps *mp)
 		{ &mp->exact, bw_textify(BW_MAP_EXACT), false },
 		{ &mp->allow_names, bw_textify(BW_MAP_ALLOW_NAMES), true },
 		{ &mp->dns_stats, bw_textify(BW_MAP_DNS_STATS), true },
+		{ &mp->dns_drops, bw_textify(BW_MAP_DNS_DROPS), true },
+		{ &mp->log_ring, bw_textify(BW_MAP_LOG_RING), true },
+		{ &mp->log_stats, bw_textify(BW_MAP_LOG_STATS), true },
 	};
+	struct bw_log_consts lc;
 	struct bpf_map_info mi;
 	size_t i;
 
@@ -223,6 +284,7 @@ int bw_prog_maps(int prog_fd, struct bw_maps *mp)
 			return err;
 		}
 	}
+	mp->log_rate = bw_prog_log_consts(prog_fd, &lc) ? -1 : (long)lc.rate;
 	return 0;
 }
 
@@ -248,15 +310,19 @@ bool bw_prog_is_ours(int prog_fd)
 	       !strcmp(info.name, BW_PROG_NAME);
 }
 
-int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
+/*
+ * len bytes at off of a loaded program's .rodata, which must hold at least
+ * min bytes (a program of this bloomwall's layout). -ENOENT: none.
+ */
+static int prog_rodata(int prog_fd, size_t min, size_t off, void *out,
+		       size_t len)
 {
 	struct bpf_map_info mi;
 	__u32 key = 0;
 	char *buf;
 	int fd, err = 0;
 
-	fd = prog_map(prog_fd, ".rodata", sizeof(struct bloomwall__rodata),
-		      &mi);
+	fd = prog_map(prog_fd, ".rodata", min, &mi);
 	if (fd < 0)
 		return fd;
 	buf = calloc(1, mi.value_size);
@@ -265,12 +331,34 @@ int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
 	else if (bpf_map_lookup_elem(fd, &key, buf))
 		err = -errno;
 	else
-		memcpy(hdr,
-		       buf + offsetof(struct bloomwall__rodata, filter_hdr),
-		       sizeof(*hdr));
+		memcpy(out, buf + off, len);
 	free(buf);
 	close(fd);
 	return err;
+}
+
+/*
+ * A program from before the drop log has the .rodata of today without
+ * log_consts at its end (the header at the same offset): its header reads
+ * as well. An older one's is smaller still, and not read.
+ */
+_Static_assert(offsetof(struct bloomwall__rodata, log_consts) >
+		       offsetof(struct bloomwall__rodata, dns_consts),
+	       "log_consts comes after what older programs have");
+
+int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
+{
+	return prog_rodata(prog_fd,
+			   offsetof(struct bloomwall__rodata, log_consts),
+			   offsetof(struct bloomwall__rodata, filter_hdr), hdr,
+			   sizeof(*hdr));
+}
+
+int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc)
+{
+	return prog_rodata(prog_fd, sizeof(struct bloomwall__rodata),
+			   offsetof(struct bloomwall__rodata, log_consts), lc,
+			   sizeof(*lc));
 }
 
 int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
@@ -284,6 +372,8 @@ int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
 	err = reuse_maps(skel, mp, m);
 	if (!err)
 		err = bw_prog_specialise(skel, m);
+	if (!err)
+		specialise_log(skel, bw_prog_log_rate(mp->log_rate));
 	if (!err)
 		err = bloomwall__load(skel);
 	fd = err ? -1 : dup(bpf_program__fd(skel->progs.bloomwall_xdp));

@@ -153,7 +153,7 @@ struct pin_want {
 	int fd;
 };
 
-#define NPINS 7
+#define NPINS 10
 
 /* What an interface's pins should name: the program, its maps, its link. */
 static void pins_wanted(int prog_fd, const struct bw_maps *maps, int link_fd,
@@ -166,6 +166,9 @@ static void pins_wanted(int prog_fd, const struct bw_maps *maps, int link_fd,
 	w[4] = (struct pin_want){ BW_PIN_LINK, link_fd };
 	w[5] = (struct pin_want){ BW_PIN_ALLOW_NAMES, maps->allow_names };
 	w[6] = (struct pin_want){ BW_PIN_DNS_STATS, maps->dns_stats };
+	w[7] = (struct pin_want){ BW_PIN_LOG_RING, maps->log_ring };
+	w[8] = (struct pin_want){ BW_PIN_LOG_STATS, maps->log_stats };
+	w[9] = (struct pin_want){ BW_PIN_DNS_DROPS, maps->dns_drops };
 }
 
 bool bw_pins_in_step(const struct bw_running *r)

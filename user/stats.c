@@ -102,3 +102,35 @@ int bw_dns_stats_read(int fd, struct bw_dns_stats *sum)
 {
 	return percpu_sum(fd, sum, sizeof(*sum));
 }
+
+int bw_dns_drops_read(int fd, struct bw_dns_drops *sum)
+{
+	return percpu_sum(fd, sum, sizeof(*sum));
+}
+
+#define LOG_FIELD(f)                                 \
+	{                                            \
+#f, offsetof(struct bw_log_stats, f) \
+	}
+
+const struct bw_stats_field bw_log_stats_fields[] = {
+	LOG_FIELD(logged),
+	LOG_FIELD(lost_rate),
+	LOG_FIELD(lost_ring),
+};
+
+_Static_assert(sizeof(bw_log_stats_fields) / sizeof(bw_log_stats_fields[0]) ==
+		       BW_LOG_COUNTERS,
+	       "bw_log_stats_fields lists every log counter");
+
+const size_t bw_log_stats_nfields =
+	sizeof(bw_log_stats_fields) / sizeof(bw_log_stats_fields[0]);
+
+int bw_log_stats_read(int fd, struct bw_log_stats *sum)
+{
+	int err = percpu_sum(fd, sum, sizeof(*sum));
+
+	/* A sum of clocks and credits means nothing. */
+	sum->credit_ns = sum->last_ns = 0;
+	return err;
+}

@@ -63,4 +63,20 @@ static inline __u64 bw_dns_stats_blocked(const struct bw_dns_stats *s)
 	return n;
 }
 
+/*
+ * The drop log's counters (map log_stats): logged, lost_rate, lost_ring.
+ * bw_stats_get() reads them too.
+ */
+extern const struct bw_stats_field bw_log_stats_fields[];
+extern const size_t bw_log_stats_nfields;
+
+/*
+ * Sums the per-CPU counters of the log_stats map fd into *sum (the
+ * buckets' fields come back zero). 0 or -errno.
+ */
+int bw_log_stats_read(int fd, struct bw_log_stats *sum);
+
+/* Sums the per-CPU values of the dns_drops map fd into *sum. 0 or -errno. */
+int bw_dns_drops_read(int fd, struct bw_dns_drops *sum);
+
 #endif /* __BW_STATS_H */

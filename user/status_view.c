@@ -141,6 +141,9 @@ static void gather_absent(struct bw_status_view *v)
 {
 	v->prog_err = v->filter_err = v->stats_err = -ENOENT;
 	v->dns_stats_err = -ENOENT;
+	v->log_stats_err = -ENOENT;
+	v->dns_drops_err = -ENOENT;
+	v->log_rate = -1;
 	v->prog_hdr_err = -ENOENT;
 	v->allow_entries = v->allow_mem = -ENOENT;
 	v->exact_entries = v->exact_mem = -ENOENT;
@@ -169,5 +172,14 @@ void bw_status_gather(struct bw_status_view *v, const char *iface)
 		r.maps.dns_stats < 0
 			? -ENOENT
 			: bw_dns_stats_read(r.maps.dns_stats, &v->dns_stats);
+	v->dns_drops_err =
+		r.maps.dns_drops < 0
+			? -ENOENT
+			: bw_dns_drops_read(r.maps.dns_drops, &v->dns_drops);
+	v->log_rate = r.maps.log_rate;
+	v->log_stats_err =
+		r.maps.log_stats < 0
+			? -ENOENT
+			: bw_log_stats_read(r.maps.log_stats, &v->log_stats);
 	bw_running_close(&r);
 }

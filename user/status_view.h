@@ -61,6 +61,13 @@ struct bw_status_view {
 	/* DNS counters: -ENOENT when the program has no dns_stats map */
 	int dns_stats_err;
 	struct bw_dns_stats dns_stats;
+	/* Blocked queries by family: -ENOENT when the program has no dns_drops */
+	int dns_drops_err;
+	struct bw_dns_drops dns_drops;
+	/* Drop log: -ENOENT when the program has no log_stats map */
+	int log_stats_err;
+	long log_rate; /* events a second per CPU; < 0: unknown */
+	struct bw_log_stats log_stats;
 	/* Counters */
 	int stats_err;
 	struct bw_stats stats;

@@ -26,6 +26,10 @@ int bench_veth(const struct bench_cfg *cfg);
 int bench_prog_cost(const struct bench_cfg *cfg);
 void print_prog_cost(FILE *f);
 
+/* ns/packet with the drop log off, rate-limited and writing (droplog.c). */
+int bench_droplog(const struct bench_cfg *cfg);
+void print_droplog(FILE *f);
+
 /* Sections 2 and 3 of the output. */
 void print_extra(FILE *f);
 void print_swap_results(FILE *f);

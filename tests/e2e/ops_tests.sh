@@ -293,8 +293,12 @@ test_stats_verb()
 		"bloomwall_packets_total counts every frame sent through the veth"
 	assert_eq "$(prom "$TMP_DIR/p1.prom" 'int(get("bloomwall_packets_total", verdict="drop", family="ipv4")[0])')" 3 \
 		"the dropped IPv4 requests"
-	assert_eq "$(prom "$TMP_DIR/p1.prom" 'len(get("bloomwall_packets_total"))')" 9 \
+	assert_eq "$(prom "$TMP_DIR/p1.prom" 'len(get("bloomwall_packets_total"))')" 11 \
 		"the series of packets_total"
+	assert_eq "$(prom "$TMP_DIR/p1.prom" 'int(sum(get("bloomwall_packets_total", verdict="drop", reason="dns")))')" 0 \
+		"no DNS drops: the address drops are every drop"
+	assert_eq "$(prom "$TMP_DIR/p1.prom" 'int(sum(get("bloomwall_log_events_total")))')" 3 \
+		"the drop log's events: the 3 dropped requests, logged or lost"
 	assert_eq "$(prom "$TMP_DIR/p1.prom" 'get("bloomwall_filter_generation")')" "[1.0]" "generation gauge"
 	assert_eq "$(prom "$TMP_DIR/p1.prom" 'get("bloomwall_filter_entries")')" "[2.0]" "entries gauge"
 	assert_eq "$(prom "$TMP_DIR/p1.prom" 'sorted(dict(l)["family"] + "/" + dict(l)["prefix"] for (n, l) in s if n == "bloomwall_region_fill_ratio")')" \
@@ -452,7 +456,7 @@ _bloomwall; printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
 	}
 	got=$(comp bloomwall "")
 	for v in attach reload status query add remove allow unallow detach \
-		build inspect load watch stats; do
+		build inspect load watch stats log; do
 		[[ " $got " == *" $v "* ]] || fail "verb $v not completed: $got"
 		want=$("$BLOOMWALL" "$v" --help | sed -n '/^Options:/,/^$/p' |
 			grep -oE -- '^ +(-[a-zA-Z], )?--[a-z-]+' |

@@ -83,6 +83,9 @@ ALL_TESTS="$ALL_TESTS $DNS_TESTS"
 # shellcheck source=resolver_tests.sh
 . "$TOP/tests/e2e/resolver_tests.sh"
 ALL_TESTS="$ALL_TESTS $RESOLVER_TESTS"
+# shellcheck source=log_tests.sh
+. "$TOP/tests/e2e/log_tests.sh"
+ALL_TESTS="$ALL_TESTS $LOG_TESTS"
 
 summary()
 {

@@ -47,6 +47,12 @@ static void make_view(struct bw_status_view *v, const char *iface, __u32 n,
 	v->fam_fpr[BW_V4] = 0.0009;
 	v->fam_fpr[BW_V6] = -1;
 	v->added_kept = 2;
+	/* 3 + 1 of the drops are blocked queries. */
+	v->dns_drops = (struct bw_dns_drops){ .dropped = { 3, 1 } };
+	v->log_rate = 10;
+	v->log_stats = (struct bw_log_stats){ .logged = 5,
+					      .lost_rate = 20,
+					      .lost_ring = 1 };
 }
 
 static char *render(const struct bw_status_view *v,
@@ -89,19 +95,34 @@ BW_TEST(test_metrics_packets)
 			       .monitored = 4,
 			       .false_pos = 6,
 			       .no_filter = 8 };
+	struct bw_dns_drops d = { .dropped = { 3, 2 } };
 	__u64 sum = 0;
 	int i;
 
-	bw_packet_series(&st, s);
+	bw_packet_series(&st, &d, s);
 	for (i = 0; i < BW_PACKET_SERIES; i++)
 		sum += s[i].value;
 	ASSERT_EQ_U64(sum, bw_stats_packets(&st), "series add up to packets");
-	ASSERT_EQ_U64(s[2].value, 100 - 5 - 1 - 3 - 4 - 6 - 8, "unlisted");
-	ASSERT_STREQ(s[2].reason, "unlisted", "series 2");
+	ASSERT_EQ_U64(s[0].value, 7 - 3, "address drops, IPv4");
+	ASSERT_EQ_U64(s[1].value, 0, "address drops, IPv6");
+	ASSERT_STREQ(s[2].reason, "dns", "series 2");
+	ASSERT_EQ_U64(s[2].value, 3, "DNS drops, IPv4");
+	ASSERT_EQ_U64(s[3].value, 2, "DNS drops, IPv6");
+	ASSERT_EQ_U64(s[4].value, 100 - 5 - 1 - 3 - 4 - 6 - 8, "unlisted");
+	ASSERT_STREQ(s[4].reason, "unlisted", "series 4");
+	/* Without dns_drops (an older program) every drop is an address's. */
+	bw_packet_series(&st, NULL, s);
+	ASSERT_EQ_U64(s[0].value, 7, "no dns_drops: IPv4");
+	ASSERT_EQ_U64(s[2].value, 0, "no dns_drops: no DNS drops");
+	/* Read newer than the drops: never more DNS drops than drops. */
+	d.dropped[BW_V6] = 5;
+	bw_packet_series(&st, &d, s);
+	ASSERT_EQ_U64(s[1].value, 0, "address IPv6 never negative");
+	ASSERT_EQ_U64(s[3].value, 2, "DNS IPv6 at most the drops");
 	/* A part read newer than passed: never below zero. */
 	st.passed = 20;
-	bw_packet_series(&st, s);
-	ASSERT_EQ_U64(s[2].value, 0, "unlisted never negative");
+	bw_packet_series(&st, &d, s);
+	ASSERT_EQ_U64(s[4].value, 0, "unlisted never negative");
 }
 
 BW_TEST(test_metrics_lines)
@@ -114,10 +135,27 @@ BW_TEST(test_metrics_lines)
 	ASSERT_LINE(t, "# TYPE bloomwall_packets_total counter");
 	ASSERT_LINE(
 		t,
-		"bloomwall_packets_total{iface=\"eth0\",verdict=\"drop\",reason=\"address\",family=\"ipv4\"} 7");
+		"bloomwall_packets_total{iface=\"eth0\",verdict=\"drop\",reason=\"address\",family=\"ipv4\"} 4");
 	ASSERT_LINE(
 		t,
-		"bloomwall_packets_total{iface=\"eth0\",verdict=\"drop\",reason=\"address\",family=\"ipv6\"} 2");
+		"bloomwall_packets_total{iface=\"eth0\",verdict=\"drop\",reason=\"address\",family=\"ipv6\"} 1");
+	ASSERT_LINE(
+		t,
+		"bloomwall_packets_total{iface=\"eth0\",verdict=\"drop\",reason=\"dns\",family=\"ipv4\"} 3");
+	ASSERT_LINE(
+		t,
+		"bloomwall_packets_total{iface=\"eth0\",verdict=\"drop\",reason=\"dns\",family=\"ipv6\"} 1");
+	ASSERT_LINE(t, "# TYPE bloomwall_log_events_total counter");
+	ASSERT_LINE(t, "bloomwall_log_rate{iface=\"eth0\"} 10");
+	ASSERT_LINE(
+		t,
+		"bloomwall_log_events_total{iface=\"eth0\",result=\"logged\"} 5");
+	ASSERT_LINE(
+		t,
+		"bloomwall_log_events_total{iface=\"eth0\",result=\"lost_rate\"} 20");
+	ASSERT_LINE(
+		t,
+		"bloomwall_log_events_total{iface=\"eth0\",result=\"lost_ring\"} 1");
 	ASSERT_LINE(
 		t,
 		"bloomwall_packets_total{iface=\"eth0\",verdict=\"pass\",reason=\"unlisted\"} 91");
