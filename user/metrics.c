@@ -85,6 +85,9 @@ double bw_metrics_sized_entries(const struct bw_status_view *v)
 	const struct bw_region_row *r;
 	int i;
 
+	/* Recorded by the build; the model is for filters from before. */
+	if (v->have_sized)
+		return (double)v->sized_entries;
 	for (i = 0; i < v->nrows; i++)
 		fam[v->rows[i].family] += v->rows[i].entries;
 	for (i = 0; i < v->nrows; i++) {
@@ -242,8 +245,7 @@ static void write_filter(FILE *f, const struct bw_status_view *v)
 	gauge(f, "bloomwall_filter_entries", "Keys set in the running filter.",
 	      i, (double)v->info.entries);
 	gauge(f, "bloomwall_filter_sized_entries",
-	      "Entries the filter holds at its target rate by the sizing model.",
-	      i, sized);
+	      "Address keys the build sized the filter for.", i, sized);
 	gauge(f, "bloomwall_filter_entries_over_sized_ratio",
 	      "Entries over sized entries: about 1 after a build, raised by runtime adds.",
 	      i, sized > 0 ? (double)v->info.entries / sized : 0.0);

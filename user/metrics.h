@@ -57,10 +57,11 @@ void bw_packet_series(const struct bw_stats *s, const struct bw_dns_drops *d,
 		      struct bw_packet_series *out);
 
 /*
- * The entries v's filter holds at its target rate by the sizing model
- * (bloom_size.c), region by region: what it was sized for, give or take
- * the rounding of whole blocks. Entries added at run time raise the
- * entries, not this; 0 for a filter without entries.
+ * The address keys v's filter was sized for: as its build recorded them
+ * (BW_REC_SIZED), or, for a filter from before that record, what it holds
+ * at its target rate by the sizing model (bloom_size.c), region by region,
+ * give or take the rounding of whole blocks. Entries added at run time
+ * raise the entries, not this; 0 for a filter without entries.
  */
 double bw_metrics_sized_entries(const struct bw_status_view *v);
 

@@ -76,6 +76,8 @@ static void gather_records(struct bw_status_view *v,
 	}
 	v->added_kept = (long long)(rec.nadded + rec.names.ndom);
 	v->names_kept = (long long)rec.names.ndom;
+	v->have_sized = rec.have_sized;
+	v->sized_entries = rec.sized.entries;
 	bw_dns_settings(m->mem, &rec, &v->dns_opts);
 	bw_records_free(&rec);
 }

@@ -47,6 +47,9 @@ struct bw_status_view {
 	double fam_fpr[BW_FAMILIES]; /* < 0: no region in the family */
 	/* Entries kept from 'bloomwall add'; < 0 when the area is malformed */
 	long long added_kept;
+	/* The address keys the build sized the regions for (BW_REC_SIZED) */
+	bool have_sized;
+	__u64 sized_entries;
 	long long filter_mem; /* memlock of the filter map, < 0 unknown */
 	/* Tries: entries and memory; < 0 when there is none (or unreadable) */
 	long long allow_entries, allow_mem;

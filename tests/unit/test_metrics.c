@@ -305,6 +305,11 @@ BW_TEST(test_metrics_sized)
 		    "adds leave the sized entries");
 	v.rows[0].entries = 0;
 	ASSERT_TRUE(bw_metrics_sized_entries(&v) == 0.0, "no entries: 0");
+	/* A filter whose build recorded its keys: exactly those. */
+	v.have_sized = true;
+	v.sized_entries = 100000;
+	ASSERT_TRUE(bw_metrics_sized_entries(&v) == 100000.0,
+		    "the recorded keys, not the model");
 }
 
 BW_TEST(test_metrics_file)
