@@ -184,10 +184,13 @@ static __noinline int log_event(struct xdp_md *ctx, __u32 family,
 	ev->src[1] = src->lo;
 	ev->dst[0] = dst->hi;
 	ev->dst[1] = dst->lo;
-	if (ev->reason == BW_LOG_DNS)
+	if (ev->reason == BW_LOG_DNS) {
 		log_query(ev);
-	else
+	} else {
+		/* Reserved memory holds an earlier event's bytes: no name. */
+		__builtin_memset(ev->name, 0, BW_LOG_NAME_MAX);
 		log_ports(ctx, family, ev);
+	}
 	bpf_ringbuf_submit(ev, 0);
 	ls->logged++;
 	return 0;

@@ -127,6 +127,12 @@ static void expect_event(const struct events *e, const char *what,
 	ASSERT_EQ(ev->action, action, what);
 	ASSERT_EQ_U64(ev->generation, gen, what);
 	ASSERT_NEQ(ev->time_ns, 0, what);
+	if (reason != BW_LOG_DNS) {
+		static const __u8 zero[BW_LOG_NAME_MAX];
+
+		ASSERT_EQ(ev->name_len, 0, what);
+		ASSERT_TRUE(!memcmp(ev->name, zero, sizeof(zero)), what);
+	}
 }
 
 BW_TEST(test_droplog_events)
