@@ -140,7 +140,7 @@ crash_setup()
 	remove)
 		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
 			"$TMP_DIR/a.txt" && "$BLOOMWALL" add "$BW_RX" "$BW_B4" ;;
-	load)
+	load | load_sections)
 		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
 			"$TMP_DIR/a.txt" && "$BLOOMWALL" add "$BW_RX" "$BW_C4" ;;
 	allow_name)
@@ -172,6 +172,7 @@ crash_cmd()
 	unallow) echo "unallow $BW_RX $BW_A4" ;;
 	detach) echo "detach $BW_RX" ;;
 	load) echo "load $BW_RX $TMP_DIR/b.img" ;;
+	load_sections) echo "load $BW_RX $TMP_DIR/v.img" ;;
 	add_name) echo "add $BW_RX $CRASH_QNAME" ;;
 	remove_name) echo "remove $BW_RX $CRASH_QNAME" ;;
 	allow_name) echo "allow $BW_RX $CRASH_QNAME" ;;
@@ -272,6 +273,9 @@ test_crash_sweep()
 	list allow_a.txt "$BW_A4" >/dev/null
 	"$BLOOMWALL" build -o "$TMP_DIR/b.img" "${SEED[@]}" "$TMP_DIR/b.txt" \
 		>/dev/null || fail "cannot build the image for load"
+	"$BLOOMWALL" build -o "$TMP_DIR/v.img" "${SEED[@]}" --verify \
+		--allow "$TMP_DIR/allow_a.txt" "$TMP_DIR/a.txt" \
+		>/dev/null || fail "cannot build the image with sections"
 	crash_frame "$BW_A4" "$TMP_DIR/frame.A"
 	crash_frame "$BW_B4" "$TMP_DIR/frame.B"
 	crash_frame "$BW_C4" "$TMP_DIR/frame.C"
@@ -287,6 +291,11 @@ test_crash_sweep()
 	crash_verb unallow "A:pass B:pass C:pass D:pass" "$listed"
 	# load keeps the add of C (issue 12); names: in place or by a rebuild.
 	crash_verb load "A:drop B:pass C:drop D:pass" "A:pass B:drop C:drop D:pass"
+	# An image with verify's exact set and an allowlist (A listed, allowed;
+	# its one /32 target length holds the add of C, which then drops only
+	# if the exact trie staged in the other slot has it too).
+	crash_verb load_sections "A:drop B:pass C:drop D:pass" \
+		"A:pass B:pass C:drop D:pass"
 	crash_verb add_name "$listed" "$named"
 	crash_verb remove_name "$named" "$listed"
 	crash_verb allow_name "$named" "$listed"
