@@ -561,14 +561,15 @@ int bw_reload(const struct bw_reload_req *rq)
 	bw_running_close(&r);
 	if (!err && a->nallow) {
 		c.allow_src = calloc(a->nallow, sizeof(*c.allow_src));
-		err = c.allow_src ? 0 : -ENOMEM;
-	}
-	if (!err && a->nallow)
-		err = bw_load_allow_src(rq->iface, a->allow, a->nallow,
-					a->mask_host_bits, &c.allow,
-					c.allow_src);
-	else if (!err && replaces_allow(rq) &&
-		 bw_image_sec_read(rq->image->sec[BW_IMAGE_ALLOW], &c.allow)) {
+		if (!c.allow_src)
+			err = -ENOMEM;
+		else
+			err = bw_load_allow_src(rq->iface, a->allow, a->nallow,
+						a->mask_host_bits, &c.allow,
+						c.allow_src);
+	} else if (!err && replaces_allow(rq) &&
+		   bw_image_sec_read(rq->image->sec[BW_IMAGE_ALLOW],
+				     &c.allow)) {
 		pr_warn("%s: no memory for the image's allowlist\n", rq->iface);
 		err = -ENOMEM;
 	}
