@@ -60,13 +60,32 @@ ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(INCLUDES) $(DEFINES) $(CFLAGS)
 ALL_BPF_CFLAGS = -g -target bpf -D__TARGET_ARCH_$(ARCH) $(WARNINGS) \
 		 $(BPF_INCLUDES) $(CLANG_BPF_SYS_INCLUDES) $(BPF_CFLAGS)
 
-USER_SRCS := $(wildcard user/*.c)
-USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
-# Everything but main(): linked into the test programs too.
-LIB_OBJS := $(filter-out $(OUTPUT)/user/main.o,$(USER_OBJS))
+# user/ is in layers, from the bottom; a file includes only headers of its
+# own folder and of the folders below it, and no two files depend on each
+# other (make check-layers; README "Layers"). The kernel-free layers build
+# into one archive that the unit tests and the fuzz harnesses link alone.
+LAYERS := base lists filter image kernel ops out daemon cmd
+CORE_LAYERS := base lists filter image
+UPPER_LAYERS := $(filter-out $(CORE_LAYERS),$(LAYERS))
+CORE_SRCS := $(wildcard $(patsubst %,user/%/*.c,$(CORE_LAYERS)))
+UPPER_SRCS := $(wildcard $(patsubst %,user/%/*.c,$(UPPER_LAYERS)))
+USER_SRCS := $(CORE_SRCS) $(UPPER_SRCS)
+CORE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(CORE_SRCS))
+UPPER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(UPPER_SRCS))
+USER_OBJS := $(CORE_OBJS) $(UPPER_OBJS)
+MAIN_OBJ := $(OUTPUT)/user/cmd/main.o
+CORE_LIB := $(OUTPUT)/libbloomwall-core.a
+UPPER_LIB := $(OUTPUT)/libbloomwall.a
+# Everything but main(), the upper layers first (a static archive is
+# searched once): what the test programs and the bench link.
+LIB_OBJS := $(UPPER_LIB) $(CORE_LIB)
+# Only the files that include the skeleton depend on it.
+SKEL_USERS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,\
+	$(shell grep -l 'bloomwall\.skel\.h' $(USER_SRCS) 2>/dev/null))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
+UPPER_TEST_SRCS := $(wildcard tests/upper/*.c)
 DATAPATH_SRCS := $(wildcard tests/datapath/*.c)
-TEST_HDRS := $(wildcard tests/*.h tests/unit/*.h tests/datapath/*.h)
+TEST_HDRS := $(wildcard tests/*.h tests/unit/*.h tests/upper/*.h tests/datapath/*.h)
 
 ifeq ($(V),1)
 Q =
@@ -141,18 +160,38 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
 
-$(OUTPUT)/user/%.o: user/%.c $(wildcard user/*.h) $(wildcard include/*.h) \
-		    $(OUTPUT)/bloomwall.skel.h | $(OUTPUT)/user
+# -MMD -MP: the compiler writes what each object includes, so a change to
+# a header rebuilds only the objects that include it.
+$(OUTPUT)/user/%.o: user/%.c | $(OUTPUT)/user
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BIN): $(USER_OBJS)
+$(SKEL_USERS): $(OUTPUT)/bloomwall.skel.h
+
+-include $(USER_OBJS:.o=.d)
+
+$(CORE_LIB): $(CORE_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(UPPER_LIB): $(filter-out $(MAIN_OBJ),$(UPPER_OBJS))
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(LIB_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
-$(OUTPUT)/tests/test_unit: $(UNIT_SRCS) $(TEST_HDRS) $(LIB_OBJS) | $(OUTPUT)/tests
+# The unit tests link the kernel-free layers alone: a call from them into
+# kernel/ or above does not link.
+$(OUTPUT)/tests/test_unit: $(UNIT_SRCS) $(TEST_HDRS) $(CORE_LIB) | $(OUTPUT)/tests
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) $(UNIT_SRCS) $(LIB_OBJS) $(LIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) $(UNIT_SRCS) $(CORE_LIB) $(LIBS) -o $@
+
+$(OUTPUT)/tests/test_upper: $(UPPER_TEST_SRCS) $(TEST_HDRS) $(LIB_OBJS) | $(OUTPUT)/tests
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) $(UPPER_TEST_SRCS) $(LIB_OBJS) $(LIBS) -o $@
 
 $(OUTPUT)/tests/test_datapath: $(DATAPATH_SRCS) $(TEST_HDRS) $(LIB_OBJS) \
 			       $(OUTPUT)/bloomwall.skel.h | $(OUTPUT)/tests
@@ -160,14 +199,15 @@ $(OUTPUT)/tests/test_datapath: $(DATAPATH_SRCS) $(TEST_HDRS) $(LIB_OBJS) \
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) $(DATAPATH_SRCS) $(LIB_OBJS) $(LIBS) -o $@
 
 # Every program make test runs, built but not run (CI's -Werror build).
-build-tests: $(BIN) $(OUTPUT)/tests/test_unit $(OUTPUT)/tests/test_datapath
+build-tests: $(BIN) $(OUTPUT)/tests/test_unit $(OUTPUT)/tests/test_upper \
+	     $(OUTPUT)/tests/test_datapath
 
 # make test: every suite runs, then one summary line; non-zero on any failure.
 test: build-tests
 	$(Q)OUTPUT=$(OUTPUT) BLOOMWALL=$(abspath $(BIN)) tests/run.sh
 
-unit: $(OUTPUT)/tests/test_unit
-	$(Q)$(OUTPUT)/tests/test_unit
+unit: $(OUTPUT)/tests/test_unit $(OUTPUT)/tests/test_upper
+	$(Q)$(OUTPUT)/tests/test_unit && $(OUTPUT)/tests/test_upper
 
 datapath: $(OUTPUT)/tests/test_datapath
 	$(Q)$(OUTPUT)/tests/test_datapath
@@ -189,35 +229,46 @@ demo: all
 
 # make fuzz: every harness tests/fuzz/fuzz_NAME.c under libFuzzer with ASan
 # and UBSan, FUZZ_TIME seconds each, one after the other (not part of make
-# test). make fuzz-NAME runs one. A harness links the user/ sources it names in
-# fuzz_NAME_SRCS (all of user/ but main.c if it names none) and starts from
-# the seeds in fuzz_NAME_SEEDS (default tests/fuzz/seeds/fuzz_NAME/).
+# test). make fuzz-NAME runs one. A harness links the kernel-free layers
+# alone (their archive, built with the sanitizers) and starts from the seeds
+# in fuzz_NAME_SEEDS (default tests/fuzz/seeds/fuzz_NAME/).
 FUZZ_TIME ?= 60
 FUZZ_CFLAGS ?= -g -O1
 FUZZ_ARGS ?= -max_len=1024
 FUZZ_NAMES := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_CORE_OBJS := $(patsubst user/%.c,$(OUTPUT)/fuzz/user/%.o,$(CORE_SRCS))
+FUZZ_CORE_LIB := $(OUTPUT)/fuzz/libbloomwall-core.a
+FUZZ_SAN := -fsanitize=address,undefined
 
-fuzz_list_SRCS := user/list.c user/list_parse.c user/list_domain.c user/names.c user/cidr.c user/log.c
 fuzz_list_SEEDS := tests/fuzz/seeds
-fuzz_names_SRCS := user/list.c user/list_parse.c user/list_domain.c user/names.c user/log.c
 fuzz_names_SEEDS := tests/fuzz/seeds
-fuzz_image_SRCS := user/image.c user/image_sec.c user/bloom.c user/bloom_size.c user/bloom_names.c user/records.c user/list.c user/list_parse.c user/list_domain.c user/names.c user/log.c
 fuzz_image_SEEDS := tests/fuzz/seeds_image
-fuzz_name_filter_SRCS := user/bloom.c user/bloom_size.c user/bloom_names.c user/records.c user/list.c user/list_parse.c user/list_domain.c user/names.c user/cidr.c user/log.c
 fuzz_name_filter_SEEDS := tests/fuzz/seeds
 
+$(OUTPUT)/fuzz/user/%.o: user/%.c | $(OUTPUT)/fuzz
+	$(call msg,FUZZ-CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -std=gnu11 $(WARNINGS) $(INCLUDES) $(DEFINES) \
+		-fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(FUZZ_CORE_OBJS:.o=.d)
+
+$(FUZZ_CORE_LIB): $(FUZZ_CORE_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
 # $(1): harness name. Variables are expanded when the rule is read (the
-# harness lists above come first).
+# seed dirs above come first).
 define fuzz_rules
-$(1)_SRCS ?= $(filter-out user/main.c,$(USER_SRCS))
 $(1)_SEEDS ?= tests/fuzz/seeds/$(1)
 
-$(OUTPUT)/fuzz/$(1): tests/fuzz/$(1).c $$($(1)_SRCS) $(wildcard user/*.h) \
-		     $(wildcard include/*.h) $(OUTPUT)/bloomwall.skel.h | $(OUTPUT)/fuzz
+$(OUTPUT)/fuzz/$(1): tests/fuzz/$(1).c $(FUZZ_CORE_LIB) | $(OUTPUT)/fuzz
 	$$(call msg,FUZZ,$$@)
 	$(Q)$(CLANG) -std=gnu11 $(WARNINGS) $(INCLUDES) $(DEFINES) \
-		-fsanitize=fuzzer,address,undefined $(FUZZ_CFLAGS) \
-		$$(filter %.c,$$^) $$(LIBS) -o $$@
+		-fsanitize=fuzzer $(FUZZ_SAN) $(FUZZ_CFLAGS) -MMD -MP \
+		$$< $(FUZZ_CORE_LIB) $$(LIBS) -o $$@
+
+-include $(OUTPUT)/fuzz/$(1).d
 
 fuzz-$(1): $(OUTPUT)/fuzz/$(1)
 	$(Q)mkdir -p $(OUTPUT)/fuzz/$(1).corpus
@@ -264,7 +315,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/bloomwall 2>/dev/null
 
 # tests/*.h keep their hand-aligned macro and vector tables.
-FORMAT_SRCS = include/*.h bpf/*.c bpf/*.h user/*.c user/*.h tests/unit/*.[ch] \
+FORMAT_SRCS = include/*.h bpf/*.c bpf/*.h user/*/*.c user/*/*.h tests/unit/*.[ch] tests/upper/*.c \
 	      tests/datapath/*.[ch] tests/bench/*.[ch] tests/load/*.[ch] \
 	      tests/fuzz/*.c
 

@@ -48,6 +48,7 @@ run_suite() {
 
 mkdir -p "$OUT"
 run_suite unit "$OUT/test_unit"
+run_suite upper "$OUT/test_upper"
 run_suite datapath "$OUT/test_datapath"
 run_suite e2e tests/e2e/run.sh
 

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <linux/types.h>
 
-#include "list.h"
-#include "swap.h"
+#include "lists/list.h"
+#include "kernel/swap.h"
 
 #define BENCH_SEED 0x5eed1e55U
 #define BENCH_SRCS_MAX (1U << 20) /* cold: ~1M distinct sources */

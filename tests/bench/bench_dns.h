@@ -18,7 +18,7 @@
 #include <linux/types.h>
 
 #include "bench.h"
-#include "filter_map.h"
+#include "kernel/filter_map.h"
 
 #define DNS_LABEL_COUNTS 3
 #define DNS_MAX_SIZES 4

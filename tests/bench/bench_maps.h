@@ -11,8 +11,8 @@
 #include <linux/types.h>
 
 #include "bench.h"
-#include "cidr.h"
-#include "swap.h"
+#include "lists/cidr.h"
+#include "kernel/swap.h"
 
 #define XDPFILT_PATH "/usr/lib/x86_64-linux-gnu/bpf/xdpfilt_alw_ip.o"
 

@@ -23,13 +23,13 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "allowlist.h"
+#include "kernel/allowlist.h"
 #include "bench.h"
 #include "bench_extra.h"
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
-#include "cidr.h"
-#include "reload.h"
+#include "lists/cidr.h"
+#include "ops/reload.h"
 
 #define COST_MAX 16
 #define COST_LISTS 4

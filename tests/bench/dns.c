@@ -24,12 +24,12 @@
 
 #include "bench.h"
 #include "bench_dns.h"
-#include "bloom.h"
-#include "names.h"
+#include "filter/bloom.h"
+#include "lists/names.h"
 #include "dnsbench.skel.h"
 #ifdef BENCH_BW_DNS
 #include "bloomwall.skel.h"
-#include "prog.h"
+#include "kernel/prog.h"
 #endif
 
 #define WARMUP (1U << 16)

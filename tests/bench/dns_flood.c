@@ -29,12 +29,12 @@
 
 #include "bench.h"
 #include "bench_dns.h"
-#include "names.h"
+#include "lists/names.h"
 #include "bench.skel.h"
 #include "dnsbench.skel.h"
 #ifdef BENCH_BW_DNS
 #include "bloomwall.skel.h"
-#include "prog.h"
+#include "kernel/prog.h"
 #endif
 
 #define FLOOD_TRIALS 5

@@ -15,8 +15,8 @@
 #include "bench.h"
 #include "bench_dns.h"
 #include "bench_maps.h"
-#include "bloom.h"
-#include "names.h"
+#include "filter/bloom.h"
+#include "lists/names.h"
 
 const unsigned int dns_label_counts[DNS_LABEL_COUNTS] = { 2, 4, 8 };
 

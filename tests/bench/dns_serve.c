@@ -24,11 +24,11 @@
 
 #include "bench.h"
 #include "bench_dns.h"
-#include "names.h"
+#include "lists/names.h"
 #include "bench.skel.h"
 #ifdef BENCH_BW_DNS
 #include "bloomwall.skel.h"
-#include "prog.h"
+#include "kernel/prog.h"
 #endif
 
 int dns_print_names(__u64 n)

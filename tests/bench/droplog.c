@@ -24,8 +24,8 @@
 #include "bench_extra.h"
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
-#include "reload.h"
-#include "stats.h"
+#include "ops/reload.h"
+#include "kernel/stats.h"
 
 /* Runs per trial: fewer than the ring's BW_LOG_RING_BYTES / 328 events. */
 #define LOG_REPEAT 512

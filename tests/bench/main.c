@@ -18,7 +18,7 @@
 #include "bench_dns.h"
 #include "bench_extra.h"
 #include "bloomwall.h"
-#include "log.h"
+#include "base/log.h"
 
 /* The mixed list, under $BW_DATA_DIR (default ../shared/data). */
 #define MIXED_LIST "ipv4/firehol/firehol_level4.netset"

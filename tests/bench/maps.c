@@ -19,8 +19,8 @@
 
 #include "bench.h"
 #include "bench_maps.h"
-#include "bloom.h"
-#include "cidr.h"
+#include "filter/bloom.h"
+#include "lists/cidr.h"
 
 #define BATCH 65536
 

@@ -12,7 +12,7 @@
 #include "bench.h"
 #include "bench_extra.h"
 #include "bench_set.h"
-#include "list.h"
+#include "lists/list.h"
 
 struct range {
 	__u32 lo, hi;

@@ -18,7 +18,7 @@
 #include "bench.h"
 #include "bench_maps.h"
 #include "bench_set.h"
-#include "bloom.h"
+#include "filter/bloom.h"
 #include "bloomwall.h"
 #include "bench.skel.h"
 #include "bloomwall.h"

@@ -19,11 +19,11 @@
 
 #include "bench.h"
 #include "bench_extra.h"
-#include "bloom.h"
-#include "cidr.h"
-#include "image.h"
-#include "list.h"
-#include "swap.h"
+#include "filter/bloom.h"
+#include "lists/cidr.h"
+#include "image/image.h"
+#include "lists/list.h"
+#include "kernel/swap.h"
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
 

@@ -18,10 +18,10 @@
 #include <linux/bpf.h>
 
 #include "bloomwall.h"
-#include "bloom.h"
-#include "list.h"
-#include "stats.h"
-#include "swap.h"
+#include "filter/bloom.h"
+#include "lists/list.h"
+#include "kernel/stats.h"
+#include "kernel/swap.h"
 
 /*
  * Largest frame most tests build, and the least a buffer for the builder

@@ -13,7 +13,7 @@
 #include <linux/in.h>
 
 #include "dns_fixture.h"
-#include "names.h"
+#include "lists/names.h"
 #include "test_helpers.h"
 
 #define DNS_CLIENT_PORT 40000

@@ -9,10 +9,10 @@
 
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
-#include "allowlist.h"
-#include "cidr.h"
+#include "kernel/allowlist.h"
+#include "lists/cidr.h"
 #include "lists_fixture.h"
-#include "lpm.h"
+#include "kernel/lpm.h"
 #include "test_helpers.h"
 
 static char tmpdir[64];

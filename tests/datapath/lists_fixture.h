@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "reload.h"
-#include "running.h"
+#include "ops/reload.h"
+#include "kernel/running.h"
 #include "datapath.h"
-#include "list.h"
+#include "lists/list.h"
 
 typedef unsigned __int128 u128;
 

@@ -11,10 +11,10 @@
 
 #include <bpf/bpf.h>
 
-#include "allowlist.h"
+#include "kernel/allowlist.h"
 #include "bloomwall.h"
 #include "lists_fixture.h"
-#include "lpm.h"
+#include "kernel/lpm.h"
 #include "test_helpers.h"
 
 static const char *const blocked_list[] = { "10.0.0.0/8", "2001:db8::/32",

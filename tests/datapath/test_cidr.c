@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cidr.h"
+#include "lists/cidr.h"
 #include "datapath.h"
 #include "test_helpers.h"
 

@@ -10,8 +10,8 @@
 
 #include "bloomwall.h"
 #include "lists_fixture.h"
-#include "lpm.h"
-#include "records.h"
+#include "kernel/lpm.h"
+#include "filter/records.h"
 #include "test_helpers.h"
 
 /* Userspace lookups: first and last address of every source prefix hit. */

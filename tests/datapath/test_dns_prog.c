@@ -11,7 +11,7 @@
 #include <bpf/bpf.h>
 
 #include "dns_fixture.h"
-#include "prog.h"
+#include "kernel/prog.h"
 #include "test_helpers.h"
 
 static const char *const subtree[] = { "example.net", NULL };

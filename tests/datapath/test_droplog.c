@@ -19,9 +19,9 @@
 #include "bloomwall.skel.h"
 #include "datapath.h"
 #include "dns_fixture.h"
-#include "droplog.h"
-#include "prog.h"
-#include "stats.h"
+#include "out/droplog.h"
+#include "kernel/prog.h"
+#include "kernel/stats.h"
 #include "test_helpers.h"
 
 #define A4 "203.0.113.10" /* listed */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "bloomwall.h"
-#include "cidr.h"
+#include "lists/cidr.h"
 #include "lists_fixture.h"
 #include "test_helpers.h"
 

@@ -9,7 +9,7 @@
 #include <linux/if_ether.h>
 #include <bpf/bpf.h>
 
-#include "reload.h"
+#include "ops/reload.h"
 #include "datapath.h"
 #include "test_helpers.h"
 

@@ -13,9 +13,9 @@
 #include <bpf/bpf.h>
 
 #include "bloomwall.h"
-#include "cidr.h"
+#include "lists/cidr.h"
 #include "lists_fixture.h"
-#include "lpm.h"
+#include "kernel/lpm.h"
 #include "test_helpers.h"
 
 static void expect_members(struct bw_dp *dp, char *file)

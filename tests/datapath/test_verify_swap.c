@@ -8,7 +8,7 @@
 
 #include "bloomwall.h"
 #include "lists_fixture.h"
-#include "lpm.h"
+#include "kernel/lpm.h"
 #include "test_helpers.h"
 
 static const char *const gen_a[] = { "10.1.0.0/16", "2001:db8:a::/48", NULL };

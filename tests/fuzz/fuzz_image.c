@@ -12,10 +12,10 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "bloom.h"
-#include "image.h"
-#include "list.h"
-#include "records.h"
+#include "filter/bloom.h"
+#include "image/image.h"
+#include "lists/list.h"
+#include "filter/records.h"
 
 static void one(const uint8_t *data, size_t size)
 {

@@ -12,9 +12,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cidr.h"
-#include "list.h"
-#include "log.h"
+#include "lists/cidr.h"
+#include "lists/list.h"
+#include "base/log.h"
 
 /* The input split into lines as a file would be, options from its size. */
 static void parse_lines(struct bw_list *l, char *text, size_t size)

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloom.h"
-#include "list.h"
-#include "log.h"
-#include "names.h"
-#include "records.h"
+#include "filter/bloom.h"
+#include "lists/list.h"
+#include "base/log.h"
+#include "lists/names.h"
+#include "filter/records.h"
 
 static void parse(const char *text, size_t size, struct bw_list *l)
 {

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "list.h"
-#include "log.h"
-#include "names.h"
+#include "lists/list.h"
+#include "base/log.h"
+#include "lists/names.h"
 
 /* The input split into lines, read with and without domains. */
 static void parse_lines(const char *text, size_t size, bool domains)

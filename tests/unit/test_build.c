@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "bloomwall.h"
-#include "bloom.h"
-#include "list.h"
+#include "filter/bloom.h"
+#include "lists/list.h"
 #include "test_helpers.h"
 #include "unit.h"
 

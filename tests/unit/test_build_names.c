@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "bloomwall.h"
-#include "bloom.h"
-#include "builder.h"
-#include "names.h"
-#include "records.h"
+#include "filter/bloom.h"
+#include "filter/builder.h"
+#include "lists/names.h"
+#include "filter/records.h"
 #include "test_helpers.h"
 #include "unit.h"
 

@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "bloom.h"
-#include "cidr.h"
-#include "list.h"
+#include "filter/bloom.h"
+#include "lists/cidr.h"
+#include "lists/list.h"
 #include "test_helpers.h"
 
 typedef unsigned __int128 u128;

@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "bloom.h"
+#include "filter/bloom.h"
 #include "bloomwall.h"
-#include "image.h"
-#include "list.h"
-#include "records.h"
+#include "image/image.h"
+#include "lists/list.h"
+#include "filter/records.h"
 #include "test_helpers.h"
 
 /* A small filter with a record area (a list path, the options). */

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "bloomwall.h"
-#include "list.h"
+#include "lists/list.h"
 #include "test_helpers.h"
 #include "unit.h"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 #include "bloomwall.h"
-#include "list.h"
-#include "names.h"
+#include "lists/list.h"
+#include "lists/names.h"
 #include "test_helpers.h"
 #include "unit.h"
 #include "vectors.h"

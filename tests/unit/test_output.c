@@ -8,8 +8,8 @@
 
 #include <json-c/json.h>
 
-#include "cli.h"
-#include "output.h"
+#include "cmd/cli.h"
+#include "base/output.h"
 #include "test_helpers.h"
 
 struct capture {

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bloom.h"
-#include "builder.h"
-#include "provenance.h"
-#include "records.h"
+#include "filter/bloom.h"
+#include "filter/builder.h"
+#include "filter/provenance.h"
+#include "filter/records.h"
 #include "test_helpers.h"
 #include "unit.h"
 

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloom.h"
+#include "filter/bloom.h"
 #include "bloomwall.h"
-#include "list.h"
-#include "records.h"
+#include "lists/list.h"
+#include "filter/records.h"
 #include "test_helpers.h"
 #include "unit.h"
 

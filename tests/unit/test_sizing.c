@@ -11,8 +11,8 @@
 #include <stdlib.h>
 
 #include "bloomwall.h"
-#include "bloom.h"
-#include "list.h"
+#include "filter/bloom.h"
+#include "lists/list.h"
 #include "test_helpers.h"
 
 #define SEEDS 24

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "provenance.h"
-#include "records.h"
+#include "filter/provenance.h"
+#include "filter/records.h"
 #include "test_helpers.h"
-#include "why.h"
+#include "filter/why.h"
 
 static char dir[64];
 

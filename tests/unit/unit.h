@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "list.h"
+#include "lists/list.h"
 
 /*
  * A small filter (10.0.0.1 and 2001:db8::/48, seed 7) with room for

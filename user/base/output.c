@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The output layer (output.h): text printed as it comes, or one JSON
+ * document built with json-c and printed by bw_out_flush().
+ */
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cmd/cli.h"
+#include "base/log.h"
+#include "base/output.h"
+
+/* Deep enough for status: root, interface, filter, regions, region. */
+#define MAX_DEPTH 16
+
+static struct {
+	bool json;
+	FILE *f;
+	struct json_object *root;
+	/* Borrowed: the root owns what is open under it. */
+	struct json_object *open[MAX_DEPTH];
+	int depth;
+} out;
+
+static FILE *stream(void)
+{
+	return out.f ?: stdout;
+}
+
+void bw_out_begin(bool json, FILE *f)
+{
+	json_object_put(out.root);
+	memset(&out, 0, sizeof(out));
+	out.json = json;
+	out.f = f;
+}
+
+bool bw_out_is_json(void)
+{
+	return out.json;
+}
+
+/* Whether a value call adds to the document: JSON, and a key or an array. */
+static bool wanted(const char *key)
+{
+	return key || (out.depth && json_object_is_type(out.open[out.depth - 1],
+							json_type_array));
+}
+
+/* Puts v where the next value goes; takes v's reference. */
+static void add(const char *key, struct json_object *v)
+{
+	struct json_object *cur;
+
+	if (!out.depth) {
+		/* A value first: the root is an object. */
+		if (!out.root)
+			out.root = json_object_new_object();
+		out.open[out.depth++] = out.root;
+	}
+	cur = out.open[out.depth - 1];
+	if (json_object_is_type(cur, json_type_array))
+		json_object_array_add(cur, v);
+	else
+		json_object_object_add(cur, key, v);
+}
+
+static void open_container(const char *key, struct json_object *c)
+{
+	if (out.depth == MAX_DEPTH) {
+		/* A verb nested too deep: a bug, not an operator's problem. */
+		pr_warn("bloomwall: internal error: JSON nested too deep\n");
+		json_object_put(c);
+		return;
+	}
+	if (!out.depth && !out.root && !key)
+		out.root = c;
+	else
+		add(key, c);
+	out.open[out.depth++] = c;
+}
+
+void bw_out_open_object(const char *key)
+{
+	if (out.json)
+		open_container(key, json_object_new_object());
+}
+
+void bw_out_open_array(const char *key)
+{
+	if (out.json)
+		open_container(key, json_object_new_array());
+}
+
+void bw_out_close_object(void)
+{
+	if (out.json && out.depth)
+		out.depth--;
+}
+
+void bw_out_close_array(void)
+{
+	bw_out_close_object();
+}
+
+void bw_out_vtext(const char *fmt, va_list ap)
+{
+	if (!out.json)
+		vfprintf(stream(), fmt, ap);
+}
+
+void bw_out_text(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bw_out_vtext(fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The formats come from the callers, one conversion each (output.h); the
+ * value's type is fixed by the function, so they are not literals here.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+void bw_out_string(const char *key, const char *fmt, const char *s)
+{
+	if (!out.json) {
+		if (fmt)
+			fprintf(stream(), fmt, s);
+	} else if (wanted(key)) {
+		add(key, json_object_new_string(s));
+	}
+}
+
+void bw_out_int(const char *key, const char *fmt, long long v)
+{
+	if (!out.json) {
+		if (fmt)
+			fprintf(stream(), fmt, v);
+	} else if (wanted(key)) {
+		add(key, json_object_new_int64(v));
+	}
+}
+
+void bw_out_u64(const char *key, const char *fmt, unsigned long long v)
+{
+	if (!out.json) {
+		if (fmt)
+			fprintf(stream(), fmt, v);
+	} else if (wanted(key)) {
+		add(key, json_object_new_uint64(v));
+	}
+}
+
+void bw_out_double(const char *key, const char *fmt, double v)
+{
+	if (!out.json) {
+		if (fmt)
+			fprintf(stream(), fmt, v);
+	} else if (wanted(key)) {
+		add(key, isfinite(v) ? json_object_new_double(v) : NULL);
+	}
+}
+
+void bw_out_bool(const char *key, const char *fmt, bool v)
+{
+	if (!out.json) {
+		if (fmt)
+			fprintf(stream(), fmt, v ? "true" : "false");
+	} else if (wanted(key)) {
+		add(key, json_object_new_boolean(v));
+	}
+}
+
+#pragma GCC diagnostic pop
+
+void bw_out_null(const char *key, const char *text)
+{
+	if (!out.json) {
+		if (text)
+			fputs(text, stream());
+	} else if (wanted(key)) {
+		add(key, NULL);
+	}
+}
+
+static const char *error_name(int err)
+{
+	return err == -BW_EUSAGE ? "usage error" : bw_errno_hint(err);
+}
+
+/* The document, in the C locale: JSON's decimal point is a point. */
+static int print_doc(void)
+{
+	char *saved = strdup(setlocale(LC_NUMERIC, NULL) ?: "C");
+	const char *s;
+	int err = 0;
+
+	setlocale(LC_NUMERIC, "C");
+	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_GLOBAL);
+	s = json_object_to_json_string_ext(
+		out.root,
+		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s || fprintf(stream(), "%s\n", s) < 0 || fflush(stream()))
+		err = -EIO;
+	if (saved)
+		setlocale(LC_NUMERIC, saved);
+	free(saved);
+	return err;
+}
+
+int bw_out_flush(int err)
+{
+	int ret;
+
+	if (!out.json) {
+		fflush(stream());
+		return 0;
+	}
+	out.depth = 0;
+	if (!out.root)
+		out.root = json_object_new_object();
+	if (json_object_is_type(out.root, json_type_object)) {
+		json_object_object_add(out.root, "ok",
+				       json_object_new_boolean(!err));
+		if (err)
+			json_object_object_add(
+				out.root, "error",
+				json_object_new_string(error_name(err)));
+	}
+	ret = print_doc();
+	json_object_put(out.root);
+	out.root = NULL;
+	return ret;
+}
+
+void bw_out_kv(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	bw_out_text("    %-*s ", BW_OUT_KEY_WIDTH, key);
+	va_start(ap, fmt);
+	bw_out_vtext(fmt, ap);
+	va_end(ap);
+	bw_out_text("\n");
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * What the verbs report, as text or as one JSON document (-j/--json), in
+ * iproute2's print_* style: each call carries a JSON key and a text format.
+ *
+ * Text mode: a call prints its format with its value at once (a NULL
+ * format prints nothing), so the text is what a plain printf made.
+ * JSON mode: a call adds key and value to the object or array open at the
+ * time (a NULL key adds nothing; inside an array the key is ignored) and
+ * prints nothing; bw_out_flush() prints the document, one line.
+ *
+ * A format takes exactly one conversion of the value's type: %s for
+ * strings, %lld for bw_out_int, %llu for bw_out_u64 (with ' for grouping),
+ * a double conversion for bw_out_double, %s ("true"/"false") for bw_out_bool.
+ *
+ * Errors and warnings are not output: they stay on stderr (pr_warn).
+ */
+#ifndef __BW_OUTPUT_H
+#define __BW_OUTPUT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Starts the output of one run: text or JSON, to f (NULL: stdout). */
+void bw_out_begin(bool json, FILE *f);
+bool bw_out_is_json(void);
+
+/* A NULL key opens the document's root (or an element of an array). */
+void bw_out_open_object(const char *key);
+void bw_out_close_object(void);
+void bw_out_open_array(const char *key);
+void bw_out_close_array(void);
+
+/* Text only: nothing in JSON. */
+void bw_out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void bw_out_vtext(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
+void bw_out_string(const char *key, const char *fmt, const char *s);
+void bw_out_int(const char *key, const char *fmt, long long v);
+void bw_out_u64(const char *key, const char *fmt, unsigned long long v);
+/* JSON has no NaN or infinity: those are null. */
+void bw_out_double(const char *key, const char *fmt, double v);
+void bw_out_bool(const char *key, const char *fmt, bool v);
+/* JSON null; text prints text as it is (NULL: nothing). */
+void bw_out_null(const char *key, const char *text);
+
+/*
+ * Ends the run's output. JSON: a document whose root is an object gets
+ * "ok" (err == 0) and, on failure, "error" (what err means; the message
+ * itself went to stderr); with nothing output yet the document is
+ * {"ok":false,...} or {"ok":true}. The document is printed on one line and
+ * freed. Text: nothing to do. Returns 0, or -EIO if stdout could not be
+ * written.
+ */
+int bw_out_flush(int err);
+
+/* The key column of a status row. */
+#define BW_OUT_KEY_WIDTH 22
+
+/*
+ * A text line "    key    value" as status prints its rows (and the e2e
+ * tests read them); nothing in JSON.
+ */
+void bw_out_kv(const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* __BW_OUTPUT_H */

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Command line: verbs declared as tables (their option groups and their
+ * positional arguments), one parser fed by them, typed parsers.
+ *
+ * Verb handlers return 0, -BW_EUSAGE for a usage error (unknown option,
+ * missing argument, bad value, unknown interface) or another -errno for a
+ * runtime failure; main() alone turns that into the exit status:
+ * 0 ok, 1 runtime failure, 2 usage error. Every handler prints its own
+ * message before returning an error.
+ */
+#ifndef __BW_CLI_H
+#define __BW_CLI_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include <xdp/libxdp.h>
+
+#include "cmd/ops_args.h"
+#include "ops/reload.h"
+
+#define BW_EXIT_OK 0
+#define BW_EXIT_FAIL 1
+#define BW_EXIT_USAGE 2
+
+/* Not an errno value: marks a usage error on its way to main(). */
+#define BW_EUSAGE 0x10000
+
+/* Option ids: a short option's letter, or a long-only id from 256 on. */
+enum bw_opt_id {
+	BW_OPT_HELP = 'h',
+	BW_OPT_VERBOSE = 'v',
+	BW_OPT_JSON = 'j',
+	BW_OPT_MODE = 'm',
+	BW_OPT_OUTPUT = 'o',
+	BW_OPT_FPR = 256,
+	BW_OPT_SEED,
+	BW_OPT_SKIP_INVALID,
+	BW_OPT_MONITOR,
+	BW_OPT_ENFORCE,
+	BW_OPT_MATCH,
+	BW_OPT_MAX_LENGTHS,
+	BW_OPT_MASK_HOST_BITS,
+	BW_OPT_ALLOW,
+	BW_OPT_VERIFY,
+	BW_OPT_LINK,
+	BW_OPT_FORGET_ADDED,
+	BW_OPT_WHY, /* query --why */
+	BW_OPT_DNS_ACTION,
+	BW_OPT_DNS_TTL,
+	BW_OPT_SUBDOMAINS,
+	BW_OPT_NO_SUBDOMAINS,
+	BW_OPT_LOG_RATE,
+	BW_OPT_COUNT, /* log --count */
+};
+
+/* What the options of any verb parse into; each verb reads its own. */
+struct bw_args {
+	const char *iface; /* or the FILE of a verb whose first is a file */
+	int ifindex;	   /* 0 when the interface does not exist */
+	enum xdp_attach_mode mode;
+	bool link;		    /* attach --link */
+	const char *output;	    /* build -o FILE */
+	bool why;		    /* query --why */
+	struct bw_build_args build; /* the build options (reload.h) */
+	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
+	long count;		    /* log --count; 0: until stopped */
+	char **pos;		    /* positional arguments after IFACE */
+	int npos;
+};
+
+struct bw_opt {
+	const char *name;    /* long name; NULL ends a table */
+	int id;		     /* enum bw_opt_id */
+	const char *metavar; /* NULL: takes no argument */
+	const char *help;
+};
+
+/* The options attach and reload share (and build and watch will). */
+extern const struct bw_opt bw_build_opts[];
+/* --log-rate: the verbs that load a program (attach, reload, load, watch). */
+extern const struct bw_opt bw_log_opts[];
+
+/* What the first positional argument names. */
+enum bw_pos_first {
+	BW_POS_IFACE, /* an interface: checked to exist (see below) */
+	BW_POS_FILE,  /* a file path, taken as it is */
+};
+
+/* A verb's positional arguments: the first, then the rest. */
+struct bw_pos {
+	enum bw_pos_first first;
+	bool first_optional;   /* may be absent (status) */
+	bool iface_may_vanish; /* an unknown IFACE is not an error (detach) */
+	const char *rest;      /* metavar of the rest ("LIST"), NULL: none */
+	int min_rest;	       /* at least this many of the rest */
+	bool rest_many;	       /* any number of them (else at most one) */
+};
+
+struct bw_verb {
+	const char *name;
+	const char *summary;
+	/* What follows the verb in its usage line, when pos cannot say it. */
+	const char *synopsis;
+	const char *details; /* more lines for --help, or NULL */
+	/* Option tables, NULL-terminated; the common options come on top. */
+	const struct bw_opt *const *opts;
+	struct bw_pos pos;
+	int (*run)(struct bw_args *a);
+};
+
+extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
+	bw_verb_query, bw_verb_add, bw_verb_remove, bw_verb_allow,
+	bw_verb_unallow, bw_verb_detach, bw_verb_build, bw_verb_inspect,
+	bw_verb_load, bw_verb_watch, bw_verb_stats, bw_verb_log;
+
+/* add IFACE NAME...: names instead of addresses (cmd_add_names.c). */
+int bw_add_names(struct bw_args *a);
+
+/* allow/unallow IFACE NAME...: the name allowlist (cmd_allow_names.c). */
+int bw_allow_names_verb(const char *verb, struct bw_args *a, bool on);
+
+/* Parses a verb's options and positionals into a; 1 when --help was shown. */
+int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
+		 struct bw_args *a);
+void bw_cli_verb_usage(const struct bw_verb *v, bool full);
+
+/* Typed parsers (args.c): 0 or -BW_EUSAGE after saying what is wrong. */
+/* An interface name that is also one directory name under the pin root. */
+bool bw_iface_name_ok(const char *name);
+int bw_parse_iface(const char *name, int *ifindex);
+int bw_parse_mode(const char *s, enum xdp_attach_mode *mode);
+int bw_parse_fpr(const char *s, double *fpr);
+/* A number from 0 to 2^32-1: decimal, or hexadecimal after 0x. */
+int bw_parse_u32(const char *opt, const char *s, __u32 *v);
+int bw_parse_match(const char *s, __u16 *match);
+/*
+ * Whether a verb's argument is a name (add, remove, allow): no address or
+ * prefix, and written as a name ("a.example", "*.a.example", "||a^").
+ */
+bool bw_arg_is_name(const char *s);
+/* --dns-action: null, nxdomain, refused or drop. */
+int bw_parse_dns_action(const char *s, __u8 *action);
+/* --dns-ttl: seconds, 0 to BW_MAX_DNS_TTL. */
+int bw_parse_dns_ttl(const char *s, __u32 *ttl);
+/* "N" (both families) or "N,M" (IPv4, IPv6), each 1..BW_MAX_LENGTHS. */
+int bw_parse_max_lengths(const char *s, unsigned int *max_lengths);
+/* --log-rate: events a second per CPU, 0 to BW_LOG_RATE_MAX. */
+int bw_parse_log_rate(const char *s, __u32 *rate);
+
+struct bw_prefix;
+/*
+ * Parses every address of a verb's argument list into a new array (*out,
+ * free() it). Prefixes ("10.0.0.0/24") only when prefixes is true.
+ */
+int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
+		   struct bw_prefix **out);
+
+/*
+ * 0 when the effective capabilities hold what verb needs (args.c lists
+ * them per verb); else names each one, marks the missing, returns -EPERM.
+ */
+int bw_check_privileges(const char *verb);
+
+/* "native", "skb", "hw" or "auto". */
+const char *bw_mode_name(enum xdp_attach_mode mode);
+
+#endif /* __BW_CLI_H */

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bloomwall add IFACE NAME|*.NAME...: a name's key is set in a copy of the
+ * running filter's name region and the name kept in the copy's record area
+ * (BW_REC_ADDED_NAMES), swapped in as add does for addresses. A filter
+ * without the region the name needs (no names yet, or no subtree entries)
+ * gets it by a rebuild from its recorded lists, the name kept with them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter/bloom.h"
+#include "cmd/cli.h"
+#include "base/log.h"
+#include "lists/names.h"
+#include "base/output.h"
+#include "kernel/pin.h"
+#include "filter/provenance.h"
+#include "filter/records.h"
+#include "ops/reload.h"
+#include "kernel/running.h"
+
+/* The names asked for: "name" exact, "*.name" or "||name^" subtree. */
+static int parse_names(const struct bw_args *a, struct bw_list *l)
+{
+	char why[BW_ERRLEN];
+	int i, err;
+
+	for (i = 0; i < a->npos; i++) {
+		size_t before = l->ndom;
+
+		err = bw_domain_line(l, a->pos[i], strlen(a->pos[i]), "", 0,
+				     false,
+				     &(struct bw_list_opts){ .domains = true },
+				     why, sizeof(why));
+		if (!err && l->ndom > before &&
+		    (l->dom[before].flags & BW_DOM_ALLOW)) {
+			snprintf(
+				why, sizeof(why),
+				"\"%s\" is an allow entry: use 'bloomwall allow'",
+				a->pos[i]);
+			err = -EINVAL;
+		}
+		if (err) {
+			pr_warn("bloomwall add: %s\n", why);
+			return -BW_EUSAGE;
+		}
+	}
+	return 0;
+}
+
+/* Whether the running filter has a name region for every name asked. */
+static bool fits_in_place(const void *mem, const struct bw_list *l)
+{
+	const struct bw_dns_hdr *dns = bw_filter_dns(mem);
+	size_t i;
+	int n;
+
+	if (!dns)
+		return false;
+	for (i = 0; i < l->ndom; i++) {
+		n = l->dom[i].flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
+						     : BW_NAME_EXACT;
+		if (dns->region_end[n] <= bw_name_region_start(mem, dns, n))
+			return false;
+	}
+	return true;
+}
+
+struct name_ctx {
+	const struct bw_args *a;
+	const struct bw_list *names;
+	const struct bw_records *rec;
+	int *fresh;
+	__u64 generation;
+	double worst, target; /* the touched regions' rate, and their target */
+};
+
+/*
+ * Bits added raise the rate above what the regions were sized for: the
+ * worst estimate of the regions a name went into, as add says for
+ * addresses.
+ */
+static void worst_fpr(struct name_ctx *c, const void *mem)
+{
+	bool touched[BW_NAME_REGIONS] = { false };
+	__u64 set, total;
+	double fpr;
+	size_t i;
+	int n;
+
+	c->target = bw_dns_fpr(bw_filter_dns(mem));
+	for (i = 0; i < c->names->ndom; i++)
+		if (c->fresh[i])
+			touched[c->names->dom[i].flags & BW_DOM_SUBTREE
+					? BW_NAME_SUBTREE
+					: BW_NAME_EXACT] = true;
+	for (n = 0; n < BW_NAME_REGIONS; n++) {
+		if (!touched[n])
+			continue;
+		bw_name_region_fill(mem, n, &set, &total, &fpr);
+		if (fpr > c->worst)
+			c->worst = fpr;
+	}
+}
+
+static int insert_names(void *mem, __u32 nblocks, void *arg)
+{
+	struct name_ctx *c = arg;
+	struct bw_dns_hdr *dns = (struct bw_dns_hdr *)bw_filter_dns(mem);
+	const struct bw_domain *d;
+	size_t i;
+	bool sub;
+
+	for (i = 0; i < c->names->ndom; i++) {
+		d = &c->names->dom[i];
+		sub = d->flags & BW_DOM_SUBTREE;
+		c->fresh[i] = bw_name_insert(mem, bw_domain_name(c->names, d),
+					     d->len, sub) > 0;
+		dns->region_entries[sub ? BW_NAME_SUBTREE : BW_NAME_EXACT] +=
+			(__u32)c->fresh[i];
+	}
+	c->generation =
+		((struct bw_info *)((char *)mem + BW_BLOCK_BYTES))->generation;
+	worst_fpr(c, mem);
+	return bw_records_write(mem, nblocks, c->rec) ? -E2BIG : 0;
+}
+
+static void say_names(const struct name_ctx *c)
+{
+	int i, added = 0;
+
+	bw_out_open_array("names");
+	for (i = 0; i < c->a->npos; i++) {
+		bw_out_open_object(NULL);
+		bw_out_string("name", "%s  ", c->a->pos[i]);
+		bw_out_string("result", NULL,
+			      c->fresh[i] ? "added" : "already");
+		bw_out_text("%s\n",
+			    c->fresh[i] ? "added" : "already in the filter");
+		bw_out_close_object();
+		added += c->fresh[i];
+	}
+	bw_out_close_array();
+	bw_out_text("%s: ", c->a->iface);
+	bw_out_int("added", "%lld of ", added);
+	bw_out_int("total", "%lld names added to filter ", c->a->npos);
+	bw_out_u64("generation", "generation %llu\n", c->generation);
+	bw_out_u64("added_kept", NULL, c->rec->nadded + c->rec->names.ndom);
+	if (c->worst > 2 * c->target)
+		pr_warn("%s: the name regions are now past their target false-positive rate (about %.3g%% where they were sized for %.3g%%): rebuild with 'bloomwall reload' to size them for the names\n",
+			c->a->iface, c->worst * 100, c->target * 100);
+}
+
+/* In place, under the lock: 1 when the filter has no region for them. */
+static int add_in_place(const struct bw_args *a, const struct bw_list *l)
+{
+	struct name_ctx c = { .a = a, .names = l };
+	struct bw_edit e = { .edit = insert_names, .ctx = &c, .allow_fd = -1 };
+	struct bw_records rec;
+	struct bw_running r;
+	__u32 need;
+	size_t i;
+	int err;
+
+	bw_records_init(&rec);
+	c.rec = &rec;
+	c.fresh = calloc(l->ndom ?: 1, sizeof(*c.fresh));
+	if (!c.fresh)
+		return -ENOMEM;
+	err = bw_running_open(a->iface, a->ifindex, BW_RUN_REPAIR, &r);
+	if (!err)
+		err = bw_running_need_filter(&r);
+	if (!err && !fits_in_place(r.filter.mem, l))
+		err = 1;
+	if (!err)
+		err = bw_running_records(&r, &rec);
+	for (i = 0; !err && i < l->ndom; i++)
+		err = bw_records_add_name(&rec, bw_domain_name(l, &l->dom[i]),
+					  l->dom[i].len, l->dom[i].flags) < 0
+			      ? -ENOMEM
+			      : 0;
+	if (!err) {
+		bw_prov_change(&rec, BW_CHANGE_ADD);
+		need = bw_records_start(r.filter.mem) + bw_records_blocks(&rec);
+		e.extra_blocks =
+			need > r.filter.nblocks ? need - r.filter.nblocks : 0;
+		err = bw_swap_running(&r, &e);
+	}
+	if (!err)
+		say_names(&c);
+	bw_running_close(&r);
+	bw_records_free(&rec);
+	free(c.fresh);
+	return err;
+}
+
+/* A rebuild from the recorded lists with the names kept: as remove does. */
+static int add_by_rebuild(const struct bw_args *a, const struct bw_list *l)
+{
+	struct bw_build_args ba;
+	struct bw_reload_req rq = { .iface = a->iface,
+				    .ifindex = a->ifindex,
+				    .args = &ba,
+				    .add_names = l };
+	struct bw_records rec;
+	struct bw_running r;
+	int err;
+
+	bw_records_init(&rec);
+	err = bw_running_open(a->iface, a->ifindex, 0, &r);
+	if (err)
+		return err;
+	err = bw_running_need_filter(&r) ?: bw_running_records(&r, &rec);
+	bw_running_close(&r);
+	if (!err)
+		err = bw_check_rebuildable(a->iface, &rec);
+	if (!err) {
+		bw_out_text(
+			"%s: the running filter has no name region for %s: rebuilding it from its lists\n",
+			a->iface, a->npos == 1 ? "this name" : "these names");
+		bw_args_from_record(&rec.build, &ba);
+		rq.lists = (const char *const *)rec.lists;
+		rq.nlists = rec.nlists;
+		err = bw_reload(&rq);
+	}
+	bw_records_free(&rec);
+	return err;
+}
+
+int bw_add_names(struct bw_args *a)
+{
+	struct bw_list l;
+	int lock, err;
+
+	bw_list_init(&l);
+	err = parse_names(a, &l);
+	if (!err)
+		err = bw_check_privileges("add");
+	if (!err) {
+		lock = bw_lock_acquire();
+		err = lock < 0 ? lock : add_in_place(a, &l);
+		bw_lock_release(lock);
+	}
+	if (err == 1)
+		err = add_by_rebuild(a, &l);
+	bw_list_free(&l);
+	return err;
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bloomwall load IFACE FILE: the filter of an image ('bloomwall build')
+ * swapped in through reload's path: read and checked first, then copied
+ * into a new filter map, numbered after the running filter and swapped in
+ * under the lock in one atomic step, with its sections (verify's exact
+ * trie, the allowlist, the lists' allow entries for names) applied as
+ * reload applies what it builds from the same lists and flags. A refused
+ * image, or any failure, leaves the running filter as it was.
+ */
+#include "cmd/cli.h"
+#include "image/image.h"
+#include "base/output.h"
+#include "ops/reload.h"
+
+static int do_load(struct bw_args *a)
+{
+	/* The running adds go into the image's filter, as reload builds them in. */
+	struct bw_build_args ba = { 0 };
+	struct bw_image img;
+	struct bw_reload_req r = { .iface = a->iface,
+				   .ifindex = a->ifindex,
+				   .args = &ba,
+				   .image = &img,
+				   .image_path = a->pos[0] };
+	int err;
+
+	bw_out_string("iface", NULL, a->iface);
+	err = bw_check_privileges("load");
+	if (err)
+		return err;
+	err = bw_image_read_file(a->pos[0], &img);
+	if (err)
+		return err;
+	err = bw_reload(&r);
+	bw_image_free(&img);
+	return err;
+}
+
+const struct bw_verb bw_verb_load = {
+	.name = "load",
+	.summary = "swap the filter of an image FILE in on IFACE",
+	.details =
+		"FILE is an image from 'bloomwall build'. It is checked whole first (size,\n"
+		"version, byte order, crc32, the filter inside): a truncated, corrupted,\n"
+		"wrong-version or wrong-endian image is refused and nothing changes.\n"
+		"The filter is then swapped in as 'bloomwall reload' swaps a rebuilt one:\n"
+		"one atomic update, numbered after the running filter, counters kept. The\n"
+		"image's own options apply (--match, monitor, --fpr, seed, --verify), and\n"
+		"its sections as 'reload' with the same lists and flags applies them: in\n"
+		"verify mode its exact prefix set fills a new exact trie in the slot the\n"
+		"running filter does not use; an image built with --allow replaces the\n"
+		"allowlist (addresses and names) as 'reload --allow' does, one built\n"
+		"without keeps the running one (entries from 'bloomwall allow' too); the\n"
+		"lists' allow entries for names replace those of the running lists.\n"
+		"Entries added with 'bloomwall add' are kept as reload keeps them: set in\n"
+		"the image's filter as add sets them, in verify mode put in its exact trie,\n"
+		"and recorded with it; one the image has no target length or name region\n"
+		"for is left out, and said.\n"
+		"With --json: {\"iface\", \"filter\": {\"generation\", \"image\", \"entries\",\n"
+		"\"blocks\", \"bytes\", \"seed\", \"fpr\"}, \"verify\": {\"exact_entries\"} in verify\n"
+		"mode, \"allow\": {\"entries\", \"added\", \"removed\"} with an allowlist,\n"
+		"\"swap\": {...}, \"added_kept\", \"added_forgotten\"}.\n",
+	.opts = (const struct bw_opt *const[]){ bw_log_opts, NULL },
+	.pos = { .rest = "FILE", .min_rest = 1 },
+	.run = do_load,
+};

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bloomwall log IFACE [--json] [--count N]: follows the drop log, the
+ * events the running program writes to its ring buffer (bpf/droplog.h),
+ * a line each (a JSON object a line with --json), until SIGINT or SIGTERM
+ * or N events. Reads only: no lock. The ring outlives reloads, so a
+ * reload does not end the log; a detach does (said).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+
+#include <bpf/libbpf.h>
+#include <json-c/json.h>
+
+#include "cmd/cli.h"
+#include "out/droplog.h"
+#include "base/log.h"
+#include "base/output.h"
+#include "kernel/prog.h"
+#include "kernel/running.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+struct follow {
+	const char *iface;
+	bool json;
+	long count; /* 0: until stopped */
+	long seen;
+	__s64 real_minus_mono; /* ns: CLOCK_REALTIME - CLOCK_MONOTONIC */
+};
+
+static __s64 clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The event's ifindex names it; the one asked for when it has gone. */
+static const char *event_iface(const struct follow *f, __u32 ifindex, char *buf)
+{
+	return ifindex && if_indextoname(ifindex, buf) ? buf : f->iface;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct follow *f = ctx;
+	const struct bw_log_event *ev = data;
+	char line[512], name[IF_NAMESIZE];
+	struct json_object *o;
+	__u64 real;
+
+	if (size < sizeof(*ev) || (f->count && f->seen >= f->count))
+		return 0;
+	real = (__u64)((__s64)ev->time_ns + f->real_minus_mono);
+	if (f->json) {
+		o = bw_log_json(ev, event_iface(f, ev->ifindex, name), real);
+		printf("%s\n", json_object_to_json_string_ext(
+				       o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+	} else {
+		bw_log_text(ev, event_iface(f, ev->ifindex, name), real, line,
+			    sizeof(line));
+		printf("%s\n", line);
+	}
+	fflush(stdout);
+	f->seen++;
+	/* Ends this poll: the count is reached. */
+	return f->count && f->seen >= f->count ? 1 : 0;
+}
+
+/* The ring of what runs, and whether it logs; -errno (said) if nothing. */
+static int open_ring(const struct bw_args *a, int *ring_id)
+{
+	struct bw_running r;
+	int err, fd;
+
+	err = bw_running_open(a->iface, a->ifindex, BW_RUN_OLD_OK, &r);
+	if (err)
+		return err;
+	fd = r.maps.log_ring >= 0 ? dup(r.maps.log_ring) : -1;
+	if (r.maps.log_ring < 0) {
+		pr_warn("%s: its program has no drop log (attached by an older bloomwall); 'bloomwall reload %s LIST... --log-rate N' adds one\n",
+			a->iface, a->iface);
+		err = -ENOENT;
+	} else if (!r.maps.log_rate) {
+		pr_warn("%s: the drop log is off (--log-rate 0); turn it on with 'bloomwall reload %s LIST... --log-rate N'\n",
+			a->iface, a->iface);
+		err = -ENODATA;
+	} else if (fd < 0) {
+		err = -errno;
+	}
+	*ring_id = bw_obj_id(fd);
+	bw_running_close(&r);
+	if (err && fd >= 0)
+		close(fd);
+	return err ? err : fd;
+}
+
+/*
+ * Whether the interface still runs a program that logs to ring_id: not
+ * after a detach, nor after a reload with --log-rate 0.
+ */
+static bool still_logging(const struct bw_args *a, int ring_id)
+{
+	struct bw_running r;
+	bool on;
+
+	if (bw_running_open(a->iface, a->ifindex, BW_RUN_OLD_OK | BW_RUN_QUIET,
+			    &r))
+		return false;
+	on = (int)bw_obj_id(r.maps.log_ring) == ring_id && r.maps.log_rate;
+	bw_running_close(&r);
+	return on;
+}
+
+static int follow(const struct bw_args *a, int fd, int ring_id)
+{
+	struct follow f = { .iface = a->iface,
+			    .json = bw_out_is_json(),
+			    .count = a->count };
+	struct ring_buffer *rb;
+	__s64 checked = clock_ns(CLOCK_MONOTONIC);
+	int n, err = 0;
+
+	f.real_minus_mono = clock_ns(CLOCK_REALTIME) - checked;
+	rb = ring_buffer__new(fd, on_event, &f, NULL);
+	if (!rb) {
+		err = -errno;
+		pr_warn("%s: cannot read the drop log: %s\n", a->iface,
+			bw_errno_hint(err));
+		return err;
+	}
+	/* Lines as they come: not one document at the end. */
+	bw_out_begin(false, NULL);
+	while (!stop && !(f.count && f.seen >= f.count)) {
+		n = ring_buffer__poll(rb, 250);
+		if (n < 0 && n != -EINTR) {
+			err = n;
+			pr_warn("%s: cannot read the drop log: %s\n", a->iface,
+				bw_errno_hint(err));
+			break;
+		}
+		if (clock_ns(CLOCK_MONOTONIC) - checked < 1000000000LL)
+			continue;
+		/* Once a second: the clocks, and the hook. */
+		checked = clock_ns(CLOCK_MONOTONIC);
+		f.real_minus_mono = clock_ns(CLOCK_REALTIME) - checked;
+		if (!still_logging(a, ring_id)) {
+			ring_buffer__consume(rb);
+			pr_warn("%s: bloomwall's drop log is no longer on (detached, or reloaded with --log-rate 0); the log ends\n",
+				a->iface);
+			break;
+		}
+	}
+	ring_buffer__free(rb);
+	return err;
+}
+
+static int do_log(struct bw_args *a)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int err, fd, ring_id = 0;
+
+	err = bw_check_privileges("log");
+	if (err)
+		return err;
+	/* No SA_RESTART: the signal ends the poll. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	fd = open_ring(a, &ring_id);
+	if (fd < 0)
+		return fd;
+	err = follow(a, fd, ring_id);
+	close(fd);
+	return err;
+}
+
+static const struct bw_opt log_only_opts[] = {
+	{ "count", BW_OPT_COUNT, "N", "exit after N events (default: follow)" },
+	{ 0 },
+};
+
+static const struct bw_opt *const log_opts[] = { log_only_opts, NULL };
+
+const struct bw_verb bw_verb_log = {
+	.name = "log",
+	.summary = "follow the drop log of IFACE (sampled drops, as they come)",
+	.details =
+		"Prints the drops the running program samples into its ring buffer, a\n"
+		"line each, until SIGINT or SIGTERM (or N events with --count N):\n"
+		"  TIME IFACE FAMILY PROTO SRC[:PORT] -> DST[:PORT] REASON ACTION gen N [NAME]\n"
+		"REASON is address (a listed address) or dns (a query for a listed name,\n"
+		"NAME); ACTION is drop, answer (a blocked query answered in place) or\n"
+		"monitor (a listed address passed in monitor mode); gen is the generation\n"
+		"of the filter that judged it. With --json one object a line: {\"time\",\n"
+		"\"time_ns\", \"iface\", \"family\", \"proto\", \"src\", \"dst\", \"sport\",\n"
+		"\"dport\", \"reason\", \"action\", \"generation\", \"name\"} (ports for TCP\n"
+		"and UDP only, name for dns only).\n"
+		"The program samples with a token bucket per CPU: at most --log-rate N\n"
+		"events a second on each CPU (attach, reload, load and watch set it; a\n"
+		"program keeps its rate when they do not; default 10, 0 turns logging\n"
+		"off). Drops past the rate and events the full ring had no room for are\n"
+		"counted: 'bloomwall status' shows them. The log reads only: events\n"
+		"another reader took are not shown here.\n",
+	.opts = log_opts,
+	.pos = {},
+	.run = do_log,
+};

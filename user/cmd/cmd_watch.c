@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bloomwall watch IFACE [OPTIONS] LIST... | watch IFACE --image FILE: the
+ * daemon that keeps IFACE's filter built from files that change (watch.h).
+ */
+#include "cmd/cli.h"
+#include "base/log.h"
+#include "daemon/watch.h"
+
+static const struct bw_opt watch_only_opts[] = {
+	{ "image", BW_OPT_IMAGE, "FILE",
+	  "swap in the image FILE ('bloomwall build') whenever it changes" },
+	{ "detach-on-exit", BW_OPT_DETACH_ON_EXIT, NULL,
+	  "detach the filter on SIGTERM/SIGINT (default: leave it attached)" },
+	{ "metrics-file", BW_OPT_METRICS_FILE, "PATH",
+	  "keep Prometheus metrics in PATH (node_exporter textfile collector)" },
+	{ "interval", BW_OPT_INTERVAL, "SECS",
+	  "check the running filter, write the metrics every SECS (default 10)" },
+	{ "debounce", BW_OPT_DEBOUNCE, "SECS",
+	  "wait for SECS without file events before a rebuild (default 0.5)" },
+	{ "mode", BW_OPT_MODE, "MODE",
+	  "native, skb or auto (default), when watch attaches" },
+	{ "link", BW_OPT_LINK, NULL,
+	  "attach with a bpf_link of bloomwall's own, when watch attaches" },
+	{ 0 },
+};
+
+static const struct bw_opt *const watch_opts[] = { watch_only_opts,
+						   bw_build_opts, bw_log_opts,
+						   NULL };
+
+static int do_watch(struct bw_args *a)
+{
+	int err;
+
+	if (!a->ops.image == !a->npos) {
+		pr_warn("bloomwall watch: give LIST files or --image FILE (one of the two)\n");
+		return -BW_EUSAGE;
+	}
+	err = bw_check_privileges("watch");
+	return err ?: bw_watch_run(a);
+}
+
+const struct bw_verb bw_verb_watch = {
+	.name = "watch",
+	.summary =
+		"keep IFACE's filter built from LIST files or an image as they change",
+	.synopsis = "IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE",
+	.details =
+		"Stays in the foreground (a systemd unit's ExecStart, see bloomwall@.service).\n"
+		"At start the filter is built from the files (attached if IFACE runs none).\n"
+		"Then inotify on the files' directories: a write in place, an editor's or\n"
+		"rsync's rename into place, a Kubernetes volume's ..data swap; after\n"
+		"--debounce SECS without events, files whose device, inode, size or times\n"
+		"changed rebuild the filter through reload's path (the lock only for the\n"
+		"swap; entries from 'bloomwall add' kept), or swap the image in as 'load'\n"
+		"does. A bad file leaves the last good filter running and says so; it is\n"
+		"tried again when it changes. One line per rebuild: generation, entries,\n"
+		"bytes, seconds, and the trigger (with --json one object a line). Every\n"
+		"--interval SECS the running filter is read: runtime adds that pushed a\n"
+		"family's estimated rate past twice the target rebuild it from the lists\n"
+		"(with --image: said, not rebuilt); --metrics-file PATH is rewritten\n"
+		"atomically then and after each rebuild. SIGHUP rebuilds; SIGTERM and\n"
+		"SIGINT end it, the filter left attached unless --detach-on-exit.\n",
+	.opts = watch_opts,
+	.pos = { .rest = "LIST", .min_rest = 0, .rest_many = true },
+	.run = do_watch,
+};

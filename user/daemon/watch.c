@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The watch daemon (watch.h): inotify, debounce, the rebuild through
+ * reload's path, the log line, the tick (runtime adds, metrics file).
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+
+#include "base/log.h"
+#include "out/metrics.h"
+#include "base/output.h"
+#include "daemon/watch.h"
+
+/* What a change of a file in a watched directory looks like. */
+#define WATCH_MASK                                                  \
+	(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | \
+	 IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
+
+struct watched {
+	const char *path;
+	char *dir;
+	struct stat st; /* as of the last rebuild; st_ino 0: none */
+};
+
+struct watch {
+	struct bw_args *a;
+	struct watched *f;
+	int nf;
+	int ifd;
+	bool json;
+	bool gone_said; /* "not attached anymore" said once */
+	/* The filter map a rebuild for adds was last tried for: an add swaps
+	 * in a copy (a new map) of the same generation. */
+	__u32 auto_map;
+	struct bw_watch_counts counts;
+};
+
+static volatile sig_atomic_t got_stop, got_hup;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		got_hup = 1;
+	else
+		got_stop = sig;
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- the files ----------------------------------------------------------- */
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* Through symlinks: a volume's ..data swap changes what they reach. */
+static void identity(const char *path, struct stat *st)
+{
+	if (stat(path, st))
+		memset(st, 0, sizeof(*st));
+}
+
+/* The files that changed since the last rebuild, named in what. */
+static int changed(const struct watch *w, char *what, size_t len)
+{
+	struct stat st;
+	size_t n = 0;
+	int i, count = 0;
+
+	for (i = 0; i < w->nf; i++) {
+		identity(w->f[i].path, &st);
+		if (same_file(&st, &w->f[i].st))
+			continue;
+		if (n < len)
+			n += snprintf(what + n, len - n, "%s%s",
+				      count ? ", " : "change of ",
+				      w->f[i].path);
+		count++;
+	}
+	return count;
+}
+
+static void remember(struct watch *w)
+{
+	int i;
+
+	for (i = 0; i < w->nf; i++)
+		identity(w->f[i].path, &w->f[i].st);
+}
+
+static int watch_file(struct watch *w, const char *path)
+{
+	struct watched *f = &w->f[w->nf];
+	char *copy;
+
+	if (!strcmp(path, "-")) {
+		pr_warn("bloomwall watch: standard input ('-') cannot be watched; give list files\n");
+		return -BW_EUSAGE;
+	}
+	copy = strdup(path);
+	f->dir = copy ? strdup(dirname(copy)) : NULL;
+	free(copy);
+	if (!f->dir)
+		return -ENOMEM;
+	f->path = path;
+	w->nf++;
+	/* The same directory twice gives the same watch: no harm. */
+	if (inotify_add_watch(w->ifd, f->dir, WATCH_MASK) < 0) {
+		pr_warn("bloomwall watch: cannot watch the directory %s: %s\n",
+			f->dir, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int files_init(struct watch *w)
+{
+	struct bw_args *a = w->a;
+	int i, n = a->ops.image ? 1 : a->npos, err = 0;
+
+	w->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (w->ifd < 0) {
+		pr_warn("bloomwall watch: inotify: %s\n", strerror(errno));
+		return -errno;
+	}
+	w->f = calloc(n, sizeof(*w->f));
+	if (!w->f)
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++)
+		err = watch_file(w, a->ops.image ?: a->pos[i]);
+	return err;
+}
+
+/* Reads every pending event; 1 if there was any. */
+static int drain(int ifd)
+{
+	char buf[4096]
+		__attribute__((aligned(__alignof__(struct inotify_event))));
+	int any = 0;
+
+	while (read(ifd, buf, sizeof(buf)) > 0)
+		any = 1;
+	return any;
+}
+
+/* ---- one rebuild --------------------------------------------------------- */
+
+static void log_line(const struct watch *w, int err, const char *trigger,
+		     const struct bw_watch_outcome *o, double secs,
+		     __u64 old_gen)
+{
+	struct json_object *j;
+
+	if (w->json) {
+		j = json_object_new_object();
+		json_object_object_add(j, "iface",
+				       json_object_new_string(w->a->iface));
+		json_object_object_add(
+			j, "result",
+			json_object_new_string(err ? "failed" : "ok"));
+		json_object_object_add(
+			j, "generation",
+			json_object_new_int64(err ? old_gen : o->generation));
+		json_object_object_add(j, "entries",
+				       json_object_new_int64(o->entries));
+		json_object_object_add(j, "bytes",
+				       json_object_new_int64(o->bytes));
+		json_object_object_add(j, "seconds",
+				       json_object_new_double(secs));
+		json_object_object_add(j, "trigger",
+				       json_object_new_string(trigger));
+		printf("%s\n", json_object_to_json_string_ext(
+				       j, JSON_C_TO_STRING_PLAIN));
+		json_object_put(j);
+	} else if (!err) {
+		printf("%s: reload ok: generation %llu, %'llu entries, %'llu bytes, %.3f s (%s)\n",
+		       w->a->iface, (unsigned long long)o->generation,
+		       (unsigned long long)o->entries,
+		       (unsigned long long)o->bytes, secs, trigger);
+	} else if (old_gen) {
+		printf("%s: reload FAILED after %.3f s (%s): the last good filter stays (generation %llu); fix the file and it is tried again\n",
+		       w->a->iface, secs, trigger, (unsigned long long)old_gen);
+	} else {
+		printf("%s: reload FAILED after %.3f s (%s): no filter runs; fix the file and it is tried again\n",
+		       w->a->iface, secs, trigger);
+	}
+	fflush(stdout);
+}
+
+static __u64 running_generation(const char *iface)
+{
+	struct bw_status_view v;
+
+	bw_status_gather(&v, iface);
+	return v.filter_err ? 0 : v.info.generation;
+}
+
+static void write_metrics(struct watch *w)
+{
+	struct bw_status_view v;
+
+	if (!w->a->ops.metrics_file)
+		return;
+	bw_status_gather(&v, w->a->iface);
+	bw_metrics_write_file(w->a->ops.metrics_file, &v, &w->counts);
+}
+
+/*
+ * One rebuild: the verbs' output is captured as their JSON document (the
+ * log line is the one thing printed), their warnings go to stderr as
+ * ever. Returns 0 or the rebuild's error.
+ */
+static int rebuild(struct watch *w, const char *trigger)
+{
+	__u64 old_gen = running_generation(w->a->iface);
+	char *doc = NULL;
+	size_t len = 0;
+	struct bw_watch_outcome o;
+	double t0 = mono(), secs;
+	FILE *ms = open_memstream(&doc, &len);
+	int err;
+
+	if (!ms)
+		return -ENOMEM;
+	remember(w); /* a bad file is tried again only when it changes */
+	bw_out_begin(true, ms);
+	err = bw_watch_apply(w->a);
+	bw_out_flush(err);
+	fclose(ms);
+	bw_out_begin(false, NULL);
+	secs = mono() - t0;
+	bw_watch_outcome_read(doc, &o);
+	free(doc);
+	log_line(w, err, trigger, &o, secs, old_gen);
+	if (err)
+		w->counts.reloads_failed++;
+	else
+		w->counts.reloads_ok++;
+	w->counts.last_ok = !err;
+	w->counts.last_seconds = secs;
+	w->counts.last_time = (double)time(NULL);
+	write_metrics(w);
+	return err;
+}
+
+/* ---- the tick: runtime adds, metrics -------------------------------------- */
+
+/* The family whose estimated rate is past twice the target, or -1. */
+static int over_target(const struct bw_status_view *v)
+{
+	double target = bw_info_fpr(&v->info);
+	int f;
+
+	for (f = 0; f < BW_FAMILIES; f++)
+		if (v->fam_fpr[f] > 2 * target)
+			return f;
+	return -1;
+}
+
+static void tick(struct watch *w)
+{
+	struct bw_status_view v;
+	char trigger[160];
+	int f;
+
+	bw_status_gather(&v, w->a->iface);
+	if (v.prog_err && !w->gone_said)
+		printf("%s: bloomwall is not attached anymore; a change of the files (or SIGHUP) attaches it again\n",
+		       w->a->iface);
+	w->gone_said = v.prog_err != 0;
+	f = v.prog_err || v.filter_err ? -1 : over_target(&v);
+	if (f >= 0 && v.map_id != w->auto_map) {
+		w->auto_map = v.map_id;
+		snprintf(
+			trigger, sizeof(trigger),
+			"runtime adds: %s est. fpr %.3g%%, past twice the target %.3g%%",
+			f == BW_V4 ? "IPv4" : "IPv6", 100 * v.fam_fpr[f],
+			100 * bw_info_fpr(&v.info));
+		if (!w->a->ops.image) {
+			w->counts.rebuilds_auto++;
+			rebuild(w, trigger);
+			return;
+		}
+		printf("%s: %s; an image is loaded as it was built: build a new one with the entries\n",
+		       w->a->iface, trigger);
+	}
+	if (w->a->ops.metrics_file)
+		bw_metrics_write_file(w->a->ops.metrics_file, &v, &w->counts);
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+static void signals(sigset_t *old)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	/* Blocked but while waiting: a rebuild is never cut in two. */
+	sigprocmask(SIG_BLOCK, &block, old);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigdelset(old, SIGTERM);
+	sigdelset(old, SIGINT);
+	sigdelset(old, SIGHUP);
+}
+
+static struct timespec until(double deadline)
+{
+	double d = fmax(0.0, deadline - mono());
+
+	return (struct timespec){ .tv_sec = (time_t)d,
+				  .tv_nsec = (long)((d - (time_t)d) * 1e9) };
+}
+
+static void loop(struct watch *w, const sigset_t *mask)
+{
+	struct pollfd p = { .fd = w->ifd, .events = POLLIN };
+	double interval = w->a->ops.interval ?: BW_WATCH_TICK;
+	double next_tick = mono() + interval, settle = -1;
+	char what[512];
+	struct timespec ts;
+
+	while (!got_stop) {
+		ts = until(settle >= 0 ? fmin(settle, next_tick) : next_tick);
+		if (ppoll(&p, 1, &ts, mask) > 0 && drain(w->ifd))
+			settle = mono() + w->a->ops.debounce;
+		if (got_stop)
+			break;
+		if (got_hup) {
+			got_hup = 0;
+			rebuild(w, "SIGHUP");
+		}
+		if (settle >= 0 && mono() >= settle) {
+			settle = -1;
+			if (changed(w, what, sizeof(what)))
+				rebuild(w, what);
+		}
+		if (mono() >= next_tick) {
+			tick(w);
+			next_tick = mono() + interval;
+		}
+	}
+}
+
+static void stop(struct watch *w)
+{
+	const char *sig = got_stop == SIGINT ? "SIGINT" : "SIGTERM";
+	int err;
+
+	if (!w->a->ops.detach_on_exit) {
+		printf("%s: watch stopped (%s); the filter stays attached (generation %llu)\n",
+		       w->a->iface, sig,
+		       (unsigned long long)running_generation(w->a->iface));
+		return;
+	}
+	err = bw_verb_detach.run(w->a);
+	printf(err ? "%s: watch stopped (%s); detaching failed\n"
+		   : "%s: watch stopped (%s); bloomwall detached (--detach-on-exit)\n",
+	       w->a->iface, sig);
+}
+
+int bw_watch_run(struct bw_args *a)
+{
+	struct watch w = { .a = a, .ifd = -1 };
+	sigset_t mask;
+	int err, i;
+
+	/* A line as it happens, also into a pipe or the journal. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	w.json = bw_out_is_json();
+	w.counts.last_seconds = -1;
+	w.counts.started = (__u64)time(NULL);
+	if (!a->ops.debounce_set)
+		a->ops.debounce = BW_WATCH_DEBOUNCE;
+	signals(&mask);
+	err = files_init(&w);
+	if (!err) {
+		printf("%s: watching %d %s\n", a->iface, w.nf,
+		       bw_plural(w.nf, "file", "files"));
+		/* Starting: whatever runs is made the files' filter. */
+		err = rebuild(&w, "start");
+		/* A bad file at start with nothing running: nothing to keep. */
+		if (err && !bw_watch_attached(a))
+			printf("%s: watch stopped: no filter could be attached\n",
+			       a->iface);
+		else
+			err = 0;
+	}
+	if (!err) {
+		loop(&w, &mask);
+		stop(&w);
+	}
+	fflush(stdout);
+	for (i = 0; i < w.nf; i++)
+		free(w.f[i].dir);
+	free(w.f);
+	if (w.ifd >= 0)
+		close(w.ifd);
+	return err;
+}

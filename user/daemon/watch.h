@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The watch daemon (bloomwall watch): keeps an interface's filter built
+ * from its lists, or from an image, while they change.
+ *
+ * inotify on the directories of the files, so that an editor's or rsync's
+ * rename into place is seen as well as a write in place (and a Kubernetes
+ * volume's ..data symlink swap); events are debounced, then the files'
+ * identities (device, inode, size, times, through symlinks) are compared
+ * with those of the last reload, and only a change rebuilds. Each rebuild
+ * goes through reload's path (reload.h, and the image's for --image): the
+ * lock is taken only for the swap, a bad file leaves the running filter as
+ * it was, and one line says what happened. Every tick, the running filter
+ * is read: runtime adds that pushed a family's estimated rate past twice
+ * the target start a rebuild from the lists; the metrics file is written.
+ *
+ * SIGTERM and SIGINT end it cleanly, the filter left attached (detached
+ * with --detach-on-exit); SIGHUP rebuilds.
+ */
+#ifndef __BW_WATCH_H
+#define __BW_WATCH_H
+
+#include "cmd/cli.h"
+
+/* Default seconds between the checks of the running filter. */
+#define BW_WATCH_TICK 10.0
+/* Default seconds without events before a change is acted on. */
+#define BW_WATCH_DEBOUNCE 0.5
+
+/* Runs until a signal ends it: 0, or -errno when it could not start. */
+int bw_watch_run(struct bw_args *a);
+
+/* ---- its parts (watch_apply.c) ---- */
+
+/* Whether a's interface runs bloomwall's program. */
+bool bw_watch_attached(const struct bw_args *a);
+
+/*
+ * Attaches (with --image: an empty filter, then the image) when nothing
+ * runs, else reloads from the lists or swaps the image in: the verbs'
+ * own paths, their output as they make it. 0 or -errno (said).
+ */
+int bw_watch_apply(struct bw_args *a);
+
+/* What a rebuild reports in its JSON document, for the log line. */
+struct bw_watch_outcome {
+	__u64 generation, entries, bytes;
+};
+
+/* From the document doc (NULL or not JSON: all zero). */
+void bw_watch_outcome_read(const char *doc, struct bw_watch_outcome *out);
+
+#endif /* __BW_WATCH_H */

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The filter builder: lists -> merged, expanded keys -> a planned filter ->
+ * its bytes. No bpf() calls (see builder.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter/builder.h"
+#include "base/log.h"
+#include "lists/names.h"
+#include "filter/provenance.h"
+
+/* Appends the domain entries of src to l. */
+static int push_names(struct bw_list *l, const struct bw_list *src)
+{
+	const struct bw_domain *d;
+	size_t i;
+
+	for (i = 0; src && i < src->ndom; i++) {
+		d = &src->dom[i];
+		if (bw_domain_push(l, bw_domain_name(src, d), d->len, d->flags))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The files, then more entries (NULL: none); sorted and de-duplicated if
+ * finish; src (NULL: not wanted) gets what each file was (provenance.h).
+ */
+static int load_files(const char *const *files, int n,
+		      const struct bw_list_opts *lo,
+		      const struct bw_prefix *more, size_t nmore, bool finish,
+		      struct bw_list *l, struct bw_rec_source *src)
+{
+	size_t j;
+	int i, err;
+
+	/* Each failure, read errors included, was said with its file name. */
+	for (i = 0; i < n; i++) {
+		err = src ? bw_prov_load(l, files[i], lo, &src[i])
+			  : bw_list_load(l, files[i], lo);
+		if (err)
+			return err;
+	}
+	for (j = 0; j < nmore; j++) {
+		err = bw_list_push(l, &more[j]);
+		if (err) {
+			pr_warn("bloomwall: no memory for the entries added at run time\n");
+			return err;
+		}
+	}
+	if (finish)
+		bw_list_finish(l);
+	return 0;
+}
+
+void bw_build_req_init(struct bw_build_req *req, const char *label)
+{
+	memset(req, 0, sizeof(*req));
+	req->label = label;
+	bw_build_opts_init(&req->opts);
+	bw_cidr_opts_init(&req->cidr);
+	req->generation = 1;
+	req->origin = BW_ORIGIN_ATTACH;
+}
+
+void bw_build_free(struct bw_build *b)
+{
+	bw_list_free(&b->keys);
+	bw_list_free(&b->exact);
+	bw_list_free(&b->allow_names);
+	bw_records_free(&b->rec);
+}
+
+/* Frees n paths and the array. */
+static void free_paths(char **p, int n)
+{
+	int i;
+
+	for (i = 0; p && i < n; i++)
+		free(p[i]);
+	free(p);
+}
+
+/*
+ * Files by their absolute paths: a rebuild, status and query --why may run
+ * from another directory. NULL without memory.
+ */
+static char **abs_paths(const char *const *files, int n)
+{
+	char **abs = calloc(n ?: 1, sizeof(*abs));
+	int i;
+
+	if (!abs)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (strcmp(files[i], "-"))
+			abs[i] = realpath(files[i], NULL);
+	for (i = 0; i < n; i++)
+		if (!abs[i])
+			abs[i] = strdup(files[i]);
+	for (i = 0; i < n && abs[i]; i++)
+		;
+	if (i == n)
+		return abs;
+	free_paths(abs, n);
+	return NULL;
+}
+
+static int record_lists(const struct bw_build_req *req, struct bw_records *r)
+{
+	char **abs = abs_paths(req->lists, req->nlists);
+	int err;
+
+	if (!abs)
+		return -ENOMEM;
+	err = bw_records_set_lists(r, (const char *const *)abs, req->nlists);
+	free_paths(abs, req->nlists);
+	return err;
+}
+
+/* What each allowlist file was, read once more when the caller had not. */
+static int allow_sources(const struct bw_build_req *req,
+			 struct bw_rec_source *src)
+{
+	struct bw_list_opts lo = { .allow_cidr = true,
+				   .mask_host_bits = req->mask_host_bits,
+				   .domains = true };
+	struct bw_list l;
+	int i, err = 0;
+
+	if (req->allow_src) {
+		memcpy(src, req->allow_src, req->nallow_files * sizeof(*src));
+		return 0;
+	}
+	bw_list_init(&l);
+	for (i = 0; !err && i < req->nallow_files; i++)
+		err = bw_prov_load(&l, req->allow_files[i], &lo, &src[i]);
+	bw_list_free(&l);
+	return err;
+}
+
+/* The allowlist files: those given, or those the running filter kept. */
+static int record_allow(const struct bw_build_req *req, struct bw_records *r)
+{
+	int i, n = req->nallow_files, err;
+	struct bw_rec_source *src;
+	char **abs;
+
+	if (!n)
+		return req->keep_allow
+			       ? bw_records_copy_allow(r, req->keep_allow)
+			       : 0;
+	src = calloc(n, sizeof(*src));
+	abs = abs_paths(req->allow_files, n);
+	err = src && abs ? allow_sources(req, src) : -ENOMEM;
+	for (i = 0; !err && !req->origin && i < n; i++)
+		src[i].mtime_ns = 0;
+	if (!err)
+		err = bw_records_set_allow(r, (const char *const *)abs, src, n);
+	free_paths(abs, n);
+	free(src);
+	return err;
+}
+
+/* Each list's source, and when and how (provenance.h). */
+static void record_sources(const struct bw_build_req *req,
+			   struct bw_rec_source *src, struct bw_records *r)
+{
+	int i;
+
+	for (i = 0; src && i < req->nlists; i++) {
+		if (!req->origin)
+			src[i].mtime_ns = 0;
+		bw_records_set_source(r, i, &src[i]);
+	}
+	if (req->change && req->prev) {
+		/* A change keeps how the filter was built, and says so. */
+		r->have_origin = req->prev->have_origin;
+		r->origin = req->prev->origin;
+		r->have_change = req->prev->have_change;
+		r->change = req->prev->change;
+		bw_prov_change(r, req->change);
+		return;
+	}
+	r->have_origin = req->origin != 0;
+	if (req->origin)
+		bw_prov_origin(&r->origin, req->origin, NULL);
+}
+
+/* What the regions were sized for, before any runtime add (records.h). */
+static void record_sized(const struct bw_plan *p, struct bw_records *r)
+{
+	struct bw_rec_sized *s = &r->sized;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	r->have_sized = true;
+	s->entries = p->info.entries;
+	memcpy(s->region_entries, p->info.region_entries,
+	       sizeof(s->region_entries));
+	if (!(p->hdr.flags & BW_F_DNS))
+		return;
+	for (i = 0; i < BW_NAME_REGIONS; i++) {
+		s->name_region_entries[i] = p->dns.region_entries[i];
+		s->name_entries += p->dns.region_entries[i];
+	}
+}
+
+/* What the filter was built from, for its record area. */
+static int make_records(const struct bw_build_req *req,
+			struct bw_rec_source *src, struct bw_records *r)
+{
+	struct bw_rec_build *rb = &r->build;
+	size_t i;
+	int f, err;
+
+	bw_records_init(r);
+	r->have_build = true;
+	memcpy(&rb->fpr_bits, &req->opts.fpr, sizeof(rb->fpr_bits));
+	rb->flags = req->opts.flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST |
+				       BW_F_MONITOR | BW_F_VERIFY);
+	for (f = 0; f < BW_FAMILIES; f++)
+		rb->max_lengths[f] = (__u8)req->cidr.max_lengths[f];
+	rb->opts = (req->mask_host_bits ? BW_REC_OPT_MASK_HOST_BITS : 0) |
+		   (req->skip_invalid ? BW_REC_OPT_SKIP_INVALID : 0);
+	r->have_dns = true;
+	r->dns.action = req->opts.dns_action;
+	r->dns.ttl = req->opts.dns_ttl;
+	r->dns.opts = req->subdomains ? BW_REC_DNS_SUBDOMAINS : 0;
+	err = record_lists(req, r);
+	if (!err)
+		record_sources(req, src, r);
+	if (!err)
+		err = record_allow(req, r);
+	for (i = 0; !err && i < req->nadded; i++)
+		err = bw_records_add(r, &req->added[i]) < 0 ? -ENOMEM : 0;
+	if (!err)
+		err = push_names(&r->names, req->added_names);
+	if (err)
+		pr_warn("%s: no memory for the filter's records\n", req->label);
+	return err;
+}
+
+static void explain_plan_error(int err, const struct bw_build_req *req)
+{
+	if (err == -E2BIG)
+		pr_warn("%s: the filter would exceed %u blocks (%u MiB); use fewer entries, a higher --fpr or fewer target lengths (--max-lengths)\n",
+			req->label, BW_MAX_BLOCKS,
+			(unsigned int)((BW_MAX_BLOCKS *
+					(__u64)BW_BLOCK_BYTES) >>
+				       20));
+	else
+		pr_warn("%s: cannot size the filter: %s\n", req->label,
+			strerror(-err));
+}
+
+/* A /0 after merging is the whole family: say so, it is rarely meant. */
+static void warn_everything(const struct bw_build_req *req,
+			    struct bw_build_summary *sum,
+			    const struct bw_cidr_stats *st)
+{
+	int f;
+
+	for (f = 0; f < BW_FAMILIES; f++) {
+		sum->everything[f] =
+			st->fam[f].merged && st->fam[f].shortest == 0;
+		if (sum->everything[f])
+			pr_warn("warning: %s: the lists hold %s: the filter drops every %s packet\n",
+				req->label, f == BW_V4 ? "0.0.0.0/0" : "::/0",
+				f == BW_V4 ? "IPv4" : "IPv6");
+	}
+}
+
+static int plan(const struct bw_build_req *req, const struct bw_cidr_stats *st,
+		struct bw_build *b)
+{
+	int err;
+
+	err = bw_plan_filter(&b->keys, &req->opts, &b->plan);
+	if (err) {
+		explain_plan_error(err, req);
+		return err;
+	}
+	b->plan.info.generation = req->generation;
+	b->plan.info.source_entries =
+		st->fam[BW_V4].source + st->fam[BW_V6].source;
+	b->plan.hdr.exact_slot = req->exact_slot;
+	b->sum.source_entries = b->plan.info.source_entries;
+	b->sum.merged = st->fam[BW_V4].merged + st->fam[BW_V6].merged;
+	b->sum.entries = b->plan.info.entries;
+	return 0;
+}
+
+/*
+ * The domain entries move from the loaded list (which becomes the exact
+ * trie's, or goes) to the keys the filter is planned from; the allow
+ * entries are copied out for the name allowlist.
+ */
+static int take_names(const struct bw_build_req *req, struct bw_build *b)
+{
+	struct bw_list *from = &b->exact, *to = &b->keys;
+	size_t i;
+	int err = 0;
+
+	bw_domains_count(from, &b->sum.names);
+	b->sum.local = from->local;
+	for (i = 0; !err && i < from->ndom; i++)
+		if (from->dom[i].flags & BW_DOM_ALLOW)
+			err = bw_domain_push(
+				&b->allow_names,
+				bw_domain_name(from, &from->dom[i]),
+				from->dom[i].len, from->dom[i].flags);
+	if (err) {
+		pr_warn("%s: no memory for the allow entries\n", req->label);
+		return -ENOMEM;
+	}
+	to->dom = from->dom;
+	to->ndom = from->ndom;
+	to->capdom = from->capdom;
+	to->names = from->names;
+	to->names_len = from->names_len;
+	to->names_cap = from->names_cap;
+	from->dom = NULL;
+	from->names = NULL;
+	from->ndom = from->capdom = from->names_len = from->names_cap = 0;
+	return 0;
+}
+
+/* The added names, then --subdomains, before the list is finished. */
+static int load_all(const struct bw_build_req *req, struct bw_build *b,
+		    const struct bw_list_opts *lo, struct bw_rec_source *src)
+{
+	size_t ndom;
+	int err;
+
+	err = load_files(req->lists, req->nlists, lo, req->added, req->nadded,
+			 false, &b->exact, src);
+	if (!err && req->added_names && req->added_names->ndom) {
+		err = push_names(&b->exact, req->added_names);
+		if (err)
+			pr_warn("bloomwall: no memory for the names added at run time\n");
+	}
+	if (!err && req->subdomains)
+		bw_domains_subtree(&b->exact);
+	if (err)
+		return err;
+	/* Duplicate names are counted apart from duplicate prefixes. */
+	ndom = b->exact.ndom;
+	bw_list_finish(&b->exact);
+	b->sum.name_duplicates = ndom - b->exact.ndom;
+	return 0;
+}
+
+int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
+{
+	struct bw_list_opts lo = { .skip_invalid = req->skip_invalid,
+				   .allow_cidr = true,
+				   .mask_host_bits = req->mask_host_bits,
+				   .domains = true };
+	struct bw_build_req rq = *req;
+	struct bw_rec_source *src = calloc(req->nlists ?: 1, sizeof(*src));
+	struct bw_cidr_stats st;
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	bw_list_init(&b->keys);
+	bw_list_init(&b->exact);
+	bw_list_init(&b->allow_names);
+	/* Without memory for it, the filter is built without provenance. */
+	err = load_all(req, b, &lo, src);
+
+	if (!err) {
+		err = bw_cidr_prepare(&b->exact, &req->cidr, &b->keys, &st);
+		if (err && err != -E2BIG)
+			pr_warn("%s: cannot expand the prefixes: %s\n",
+				req->label, bw_errno_hint(err));
+	}
+	if (!err)
+		err = take_names(req, b);
+	if (!err) {
+		warn_everything(req, &b->sum, &st);
+		/* An allow entry anywhere: the data path must consult the map. */
+		rq.opts.dns_flags &= (__u8)~BW_DNS_F_ALLOW;
+		if (req->allow_names || b->allow_names.ndom)
+			rq.opts.dns_flags |= BW_DNS_F_ALLOW;
+		err = plan(&rq, &st, b);
+	}
+	if (!err)
+		err = make_records(req, src, &b->rec);
+	if (!err)
+		record_sized(&b->plan, &b->rec);
+	free(src);
+	b->sum.duplicates = b->exact.duplicates - b->sum.name_duplicates;
+	b->sum.skipped = b->exact.skipped;
+	/*
+	 * Verify mode: the exact trie holds the merged prefixes (as few
+	 * entries as cover the lists exactly), not the expanded keys.
+	 */
+	if (!err && (req->opts.flags & BW_F_VERIFY))
+		bw_cidr_merge(&b->exact, NULL);
+	else
+		bw_list_free(&b->exact);
+	if (err)
+		bw_build_free(b);
+	return err;
+}
+
+__u32 bw_build_blocks(const struct bw_build *b)
+{
+	return b->plan.nblocks + bw_records_blocks(&b->rec);
+}
+
+void bw_build_fill(const struct bw_build *b, void *mem)
+{
+	bw_fill_filter(mem, &b->plan, &b->keys);
+	/* Sized by bw_build_blocks: it fits. */
+	bw_records_write(mem, bw_build_blocks(b), &b->rec);
+}
+
+int bw_load_allow(const char *label, const char *const *files, int n,
+		  bool mask_host_bits, struct bw_list *l)
+{
+	return bw_load_allow_src(label, files, n, mask_host_bits, l, NULL);
+}
+
+int bw_load_allow_src(const char *label, const char *const *files, int n,
+		      bool mask_host_bits, struct bw_list *l,
+		      struct bw_rec_source *src)
+{
+	struct bw_list_opts lo = { .allow_cidr = true,
+				   .mask_host_bits = mask_host_bits,
+				   .domains = true };
+	int err;
+
+	err = load_files(files, n, &lo, NULL, 0, true, l, src);
+	if (err) {
+		pr_warn("%s: the allowlist is not usable; nothing changed\n",
+			label);
+		return err;
+	}
+	if (l->n4 + l->n6 > BW_ALLOW_MAX) {
+		pr_warn("%s: the allowlist holds %'zu entries, more than the %'u it can hold\n",
+			label, l->n4 + l->n6, BW_ALLOW_MAX);
+		return -E2BIG;
+	}
+	return 0;
+}

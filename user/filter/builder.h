@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The filter builder: blocklist files in, a planned filter out, then its
+ * bytes written into whatever memory the caller gives (a mmapped filter
+ * map, or a plain buffer for an image or a test). It never calls bpf(): a
+ * filter can be built without root and without a kernel.
+ *
+ * A build reads every list, merges and expands the prefixes to at most
+ * --max-lengths target lengths per family (cidr.h), sizes the filter
+ * (bloom.h) and keeps, for verify mode, the merged prefix set: the entries
+ * an exact trie needs to confirm every hit. After the Bloom part the
+ * filter records what it was built from (records.h): the entries added at
+ * run time it was given, the list files (absolute paths) and the options,
+ * so that a later rebuild (bloomwall remove) can build it again.
+ *
+ * Errors are printed where they are known ("file:line: reason" for a bad
+ * line, "LABEL: reason" for the rest) and returned as -errno.
+ */
+#ifndef __BW_BUILDER_H
+#define __BW_BUILDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "filter/bloom.h"
+#include "lists/cidr.h"
+#include "lists/list.h"
+#include "filter/records.h"
+
+struct bw_build_req {
+	const char *label;	  /* what messages name: the interface */
+	const char *const *lists; /* list files ('-' is standard input) */
+	int nlists;
+	struct bw_build_opts opts; /* fpr, seed, flags (BW_F_VERIFY: verify) */
+	struct bw_cidr_opts cidr;  /* --max-lengths */
+	bool skip_invalid;
+	bool mask_host_bits;
+	/* Entries kept from 'bloomwall add', built in as list entries are. */
+	const struct bw_prefix *added;
+	size_t nadded;
+	/* Names kept from 'bloomwall add' (domain entries), or NULL. */
+	const struct bw_list *added_names;
+	bool subdomains; /* --subdomains: every name entry is a subtree */
+	/*
+	 * The name allowlist map has entries besides the lists' own (allow
+	 * NAME, --allow FILE): BW_DNS_F_ALLOW whatever the lists hold.
+	 */
+	bool allow_names;
+	__u8 exact_slot;  /* verify mode: the slot the new trie goes into */
+	__u64 generation; /* of the new filter */
+	/*
+	 * Provenance (provenance.h): enum bw_origin, BW_ORIGIN_ATTACH by
+	 * default; 0 for an image, which records no time and no mtimes so
+	 * that the same lists give the same bytes.
+	 */
+	__u8 origin;
+	/*
+	 * The allowlist files (--allow FILE) recorded with the filter: each
+	 * as allow_src says it was read (NULL: the build reads each once
+	 * more for its record). Without any (nallow_files 0), keep_allow's
+	 * recorded allowlist files (a rebuild keeping the allowlist), if set.
+	 */
+	const char *const *allow_files;
+	int nallow_files;
+	const struct bw_rec_source *allow_src;
+	const struct bw_records *keep_allow;
+	/*
+	 * A rebuild that is a change (bloomwall remove: enum bw_change_verb,
+	 * 0 for none): the filter keeps prev's origin and records the change
+	 * (records.h, BW_REC_CHANGE) rather than a new origin.
+	 */
+	__u8 change;
+	const struct bw_records *prev;
+};
+
+/* What a build made of its lists, for the verbs to print. */
+struct bw_build_summary {
+	__u64 source_entries; /* list entries, duplicates removed */
+	__u64 merged;	      /* after merging overlapping prefixes */
+	__u64 entries;	      /* keys at the target lengths */
+	size_t duplicates;
+	size_t skipped; /* bad lines skipped (--skip-invalid) */
+	/* Families whose lists merged into a /0: every packet is dropped. */
+	bool everything[BW_FAMILIES];
+	/* Domain entries by kind (allow: the lists' @@ lines), local skipped. */
+	struct bw_domain_counts names;
+	size_t local;
+	size_t name_duplicates; /* in duplicates' place for names */
+};
+
+struct bw_build {
+	struct bw_plan plan; /* header, info and size of the Bloom part */
+	/* The record area: the added entries, the lists and options. */
+	struct bw_records rec;
+	struct bw_list keys;  /* the keys at their target lengths */
+	struct bw_list exact; /* verify mode: the merged prefixes, else empty */
+	/* The lists' allow entries (@@||name^): for the name allowlist map. */
+	struct bw_list allow_names;
+	struct bw_build_summary sum;
+};
+
+/* Defaults: fpr BW_DEFAULT_FPR, a random seed, --match src, generation 1. */
+void bw_build_req_init(struct bw_build_req *req, const char *label);
+
+/*
+ * Reads the lists and plans the filter: b->plan says how many blocks it
+ * needs. On failure b is freed. 0 or -errno.
+ */
+int bw_build_plan(const struct bw_build_req *req, struct bw_build *b);
+
+/* Blocks of b's filter: the Bloom part, then the record area. */
+__u32 bw_build_blocks(const struct bw_build *b);
+
+/* Writes b's filter into mem: zeroed, bw_build_blocks(b) blocks. */
+void bw_build_fill(const struct bw_build *b, void *mem);
+
+void bw_build_free(struct bw_build *b);
+
+/*
+ * Reads allowlist files (the list formats, no expansion) into l, finished.
+ * Bad lines: file:line, -EINVAL. More than BW_ALLOW_MAX entries: -E2BIG.
+ * Says what failed, naming label.
+ */
+int bw_load_allow(const char *label, const char *const *files, int n,
+		  bool mask_host_bits, struct bw_list *l);
+
+/* bw_load_allow that notes what each file was in src[n] (provenance.h). */
+int bw_load_allow_src(const char *label, const char *const *files, int n,
+		      bool mask_host_bits, struct bw_list *l,
+		      struct bw_rec_source *src);
+
+#endif /* __BW_BUILDER_H */

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * A filter's record area: read (checked against the map's size) and
+ * written back (records.h); records_edit.c changes it in memory.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lists/names.h"
+#include "filter/records.h"
+
+void bw_records_init(struct bw_records *r)
+{
+	memset(r, 0, sizeof(*r));
+	bw_list_init(&r->names);
+}
+
+void bw_records_free(struct bw_records *r)
+{
+	int i;
+
+	for (i = 0; i < r->nlists; i++)
+		free(r->lists[i]);
+	free(r->lists);
+	free(r->src);
+	for (i = 0; i < r->nallow; i++)
+		free(r->allow[i]);
+	free(r->allow);
+	free(r->allow_src);
+	free(r->added);
+	bw_list_free(&r->names);
+	free(r->other);
+	bw_records_init(r);
+}
+
+__u32 bw_records_start(const void *mem)
+{
+	const struct bw_hdr *hdr = mem;
+	const struct bw_dns_hdr *dns = NULL;
+
+	if (hdr->flags & BW_F_DNS)
+		dns = (const void *)((const char *)mem +
+				     (size_t)bw_dns_block(hdr) *
+					     BW_BLOCK_BYTES);
+	return bw_regions_end(hdr, dns);
+}
+
+static size_t padded(size_t len)
+{
+	return (len + BW_REC_ALIGN - 1) & ~(size_t)(BW_REC_ALIGN - 1);
+}
+
+/* ---- prefixes ------------------------------------------------------------ */
+
+static void prefix_to_rec(const struct bw_prefix *p, struct bw_rec_prefix *o)
+{
+	__u64 hi = htobe64(p->hi), lo = htobe64(p->lo);
+	__u32 v4 = htobe32((__u32)p->lo);
+
+	memset(o, 0, sizeof(*o));
+	o->family = p->family;
+	o->plen = p->plen;
+	if (p->family == BW_V4) {
+		memcpy(o->addr, &v4, sizeof(v4));
+	} else {
+		memcpy(o->addr, &hi, sizeof(hi));
+		memcpy(o->addr + 8, &lo, sizeof(lo));
+	}
+}
+
+/* Only what add could have written: a valid length, no host bits. */
+static int prefix_from_rec(const struct bw_rec_prefix *o, struct bw_prefix *p)
+{
+	__u64 hi, lo, mhi, mlo;
+	__u32 v4;
+
+	memset(p, 0, sizeof(*p));
+	p->family = o->family;
+	p->plen = o->plen;
+	if (o->family == BW_V4) {
+		if (o->plen > 32)
+			return -EINVAL;
+		memcpy(&v4, o->addr, sizeof(v4));
+		p->lo = be32toh(v4);
+		mlo = o->plen ? ~0ULL << (32 - o->plen) : 0;
+		return p->lo & ~mlo & 0xffffffffULL ? -EINVAL : 0;
+	}
+	if (o->family != BW_V6 || o->plen > 128)
+		return -EINVAL;
+	memcpy(&hi, o->addr, sizeof(hi));
+	memcpy(&lo, o->addr + 8, sizeof(lo));
+	p->hi = be64toh(hi);
+	p->lo = be64toh(lo);
+	mhi = o->plen >= 64 ? ~0ULL : (o->plen ? ~0ULL << (64 - o->plen) : 0);
+	mlo = o->plen <= 64 ? 0 : ~0ULL << (128 - o->plen);
+	return (p->hi & ~mhi) || (p->lo & ~mlo) ? -EINVAL : 0;
+}
+
+int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p)
+{
+	struct bw_prefix *n;
+	size_t cap;
+
+	if (r->nadded == r->cap) {
+		cap = r->cap ? 2 * r->cap : 16;
+		n = realloc(r->added, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		r->added = n;
+		r->cap = cap;
+	}
+	r->added[r->nadded++] = *p;
+	return 0;
+}
+
+static bool same_prefix(const struct bw_prefix *a, const struct bw_prefix *b)
+{
+	return a->family == b->family && a->plen == b->plen && a->hi == b->hi &&
+	       a->lo == b->lo;
+}
+
+long bw_records_find(const struct bw_records *r, const struct bw_prefix *p)
+{
+	size_t i;
+
+	for (i = 0; i < r->nadded; i++)
+		if (same_prefix(&r->added[i], p))
+			return (long)i;
+	return -1;
+}
+
+static bool same_names(const struct bw_list *a, const struct bw_list *b)
+{
+	size_t i;
+
+	if (a->ndom != b->ndom)
+		return false;
+	for (i = 0; i < a->ndom; i++)
+		if (a->dom[i].len != b->dom[i].len ||
+		    a->dom[i].flags != b->dom[i].flags ||
+		    memcmp(bw_domain_name(a, &a->dom[i]),
+			   bw_domain_name(b, &b->dom[i]), a->dom[i].len))
+			return false;
+	return true;
+}
+
+bool bw_records_same_added(const struct bw_records *a,
+			   const struct bw_records *b)
+{
+	size_t i;
+
+	if (a->nadded != b->nadded)
+		return false;
+	for (i = 0; i < a->nadded; i++)
+		if (!same_prefix(&a->added[i], &b->added[i]))
+			return false;
+	return same_names(&a->names, &b->names);
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+/* ---- names (the reader adds them as add does) ----------------------------- */
+
+long bw_records_find_name(const struct bw_records *r, const char *name,
+			  size_t len, __u8 flags)
+{
+	const struct bw_domain *d;
+	size_t i;
+
+	for (i = 0; i < r->names.ndom; i++) {
+		d = &r->names.dom[i];
+		if (d->len == len && d->flags == flags &&
+		    !memcmp(bw_domain_name(&r->names, d), name, len))
+			return (long)i;
+	}
+	return -1;
+}
+
+int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
+			__u8 flags)
+{
+	if (bw_records_find_name(r, name, len, flags) >= 0)
+		return 0;
+	return bw_domain_push(&r->names, name, len, flags) ? -ENOMEM : 1;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
+{
+	struct bw_rec_prefix o;
+	struct bw_prefix p;
+	__u32 off;
+	int err;
+
+	if (len % sizeof(o))
+		return -EINVAL;
+	for (off = 0; off < len; off += sizeof(o)) {
+		memcpy(&o, body + off, sizeof(o));
+		err = prefix_from_rec(&o, &p) ?: bw_records_push_added(r, &p);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Paths and what each was: the block lists, or the allowlist files. */
+struct paths {
+	char ***paths;
+	struct bw_rec_src **src;
+	int *n;
+};
+
+static struct paths lists_of(struct bw_records *r, bool allow)
+{
+	if (allow)
+		return (struct paths){ &r->allow, &r->allow_src, &r->nallow };
+	return (struct paths){ &r->lists, &r->src, &r->nlists };
+}
+
+/* A list's path, and what it was when read if src (BW_REC_SOURCE). */
+static int read_list(struct paths p, const __u8 *body, __u32 len,
+		     const struct bw_rec_source *src)
+{
+	struct bw_rec_src *s;
+	char **l;
+	int n = *p.n;
+
+	if (!len || len > BW_REC_PATH_MAX || memchr(body, '\0', len))
+		return -EINVAL;
+	l = realloc(*p.paths, (n + 1) * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	*p.paths = l;
+	s = realloc(*p.src, (n + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	*p.src = s;
+	s[n].known = src != NULL;
+	if (src)
+		s[n].s = *src;
+	l[n] = strndup((const char *)body, len);
+	if (!l[n])
+		return -ENOMEM;
+	++*p.n;
+	return 0;
+}
+
+static int read_source(struct paths p, const __u8 *body, __u32 len)
+{
+	struct bw_rec_source s;
+
+	if (len <= sizeof(s))
+		return -EINVAL;
+	memcpy(&s, body, sizeof(s));
+	return read_list(p, body + sizeof(s), len - sizeof(s), &s);
+}
+
+/* One fixed-size record, at most once: *have says it was read. */
+static int read_fixed(bool *have, void *out, size_t size, const __u8 *body,
+		      __u32 len)
+{
+	if (*have || len != size)
+		return -EINVAL;
+	memcpy(out, body, size);
+	*have = true;
+	return 0;
+}
+
+/* Names as add wrote them: kind, length, the name; each checked again. */
+static int read_names(struct bw_records *r, const __u8 *body, __u32 len)
+{
+	char name[BW_NAME_MAX], why[BW_ERRLEN];
+	__u32 off = 0;
+	int n;
+
+	while (off < len) {
+		if (len - off < 2 || body[off] > BW_NAME_SUBTREE ||
+		    body[off + 1] > len - off - 2)
+			return -EINVAL;
+		n = bw_name_check((const char *)body + off + 2, body[off + 1],
+				  name, why, sizeof(why));
+		if (n < 0 || (__u32)n != body[off + 1] ||
+		    memcmp(name, body + off + 2, (size_t)n))
+			return -EINVAL;
+		if (bw_records_add_name(r, name, (size_t)n,
+					body[off] ? BW_DOM_SUBTREE : 0) < 0)
+			return -ENOMEM;
+		off += 2 + (__u32)n;
+	}
+	return 0;
+}
+
+/* Kept as it is: a newer bloomwall's record survives an add or an allow. */
+static int keep_other(struct bw_records *r, const __u8 *rec, size_t len)
+{
+	size_t cap = r->other_cap;
+	void *n;
+
+	/* Doubling: an area of a million tiny records reads in linear time. */
+	while (cap < r->other_len + len)
+		cap = cap ? 2 * cap : 256;
+	if (cap != r->other_cap) {
+		n = realloc(r->other, cap);
+		if (!n)
+			return -ENOMEM;
+		r->other = n;
+		r->other_cap = cap;
+	}
+	memcpy((char *)r->other + r->other_len, rec, len);
+	r->other_len += len;
+	r->nother++;
+	return 0;
+}
+
+static int read_one(struct bw_records *r, const struct bw_rec_head *h,
+		    const __u8 *rec)
+{
+	const __u8 *body = rec + sizeof(*h);
+
+	switch (h->type) {
+	case BW_REC_ADDED:
+		return read_added(r, body, h->len);
+	case BW_REC_BUILD:
+		return read_fixed(&r->have_build, &r->build, sizeof(r->build),
+				  body, h->len);
+	case BW_REC_LIST:
+		return read_list(lists_of(r, false), body, h->len, NULL);
+	case BW_REC_SOURCE:
+		return read_source(lists_of(r, false), body, h->len);
+	case BW_REC_ALLOW_SOURCE:
+		return read_source(lists_of(r, true), body, h->len);
+	case BW_REC_ORIGIN:
+		return read_fixed(&r->have_origin, &r->origin,
+				  sizeof(r->origin), body, h->len);
+	case BW_REC_CHANGE:
+		return read_fixed(&r->have_change, &r->change,
+				  sizeof(r->change), body, h->len);
+	case BW_REC_SIZED:
+		return read_fixed(&r->have_sized, &r->sized, sizeof(r->sized),
+				  body, h->len);
+	case BW_REC_ADDED_NAMES:
+		return read_names(r, body, h->len);
+	case BW_REC_DNS:
+		if (r->have_dns || h->len != sizeof(r->dns))
+			return -EINVAL;
+		memcpy(&r->dns, body, sizeof(r->dns));
+		if (r->dns.action >= BW_DNS_ACTIONS)
+			return -EINVAL;
+		r->have_dns = true;
+		return 0;
+	default:
+		return keep_other(r, rec, sizeof(*h) + padded(h->len));
+	}
+}
+
+/* The records, len bytes that the caller checked lie inside the map. */
+static int read_records(struct bw_records *r, const __u8 *p, __u64 len,
+			__u32 nrecords)
+{
+	struct bw_rec_head h;
+	__u64 off = 0;
+	__u32 n;
+	int err;
+
+	for (n = 0; n < nrecords; n++) {
+		if (len - off < sizeof(h))
+			return -EINVAL;
+		memcpy(&h, p + off, sizeof(h));
+		if (h.flags || padded(h.len) > len - off - sizeof(h))
+			return -EINVAL;
+		err = read_one(r, &h, p + off);
+		if (err)
+			return err;
+		off += sizeof(h) + padded(h.len);
+	}
+	return off == len ? 0 : -EINVAL;
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const __u8 *b = p;
+
+	return !len || (!b[0] && !memcmp(b, b + 1, len - 1));
+}
+
+int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r)
+{
+	__u32 start = bw_records_start(mem);
+	const __u8 *blk = (const __u8 *)mem + (size_t)start * BW_BLOCK_BYTES;
+	struct bw_rec_area a;
+	__u64 room;
+	int err;
+
+	bw_records_init(r);
+	if (start > nblocks)
+		return -EINVAL;
+	if (start == nblocks)
+		return 0;
+	memcpy(&a, blk, sizeof(a));
+	if (!a.magic && all_zero(blk, BW_BLOCK_BYTES))
+		return 0;
+	room = (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES;
+	if (a.magic != BW_REC_MAGIC || a.version != BW_REC_VERSION ||
+	    a.records_len > room || a.records_len % BW_REC_ALIGN ||
+	    a.nrecords > a.records_len / sizeof(struct bw_rec_head))
+		return -EINVAL;
+	err = read_records(r, blk + BW_BLOCK_BYTES, a.records_len, a.nrecords);
+	if (err)
+		bw_records_free(r);
+	return err;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* Bytes of the added names' body: kind, length and name each. */
+static size_t names_len(const struct bw_list *l)
+{
+	size_t i, len = 0;
+
+	for (i = 0; i < l->ndom; i++)
+		len += 2 + l->dom[i].len;
+	return len;
+}
+
+/* Bytes of the records and their number. */
+static __u64 records_len(const struct bw_records *r, __u32 *n)
+{
+	__u64 len = r->other_len;
+	int i;
+
+	*n = r->nother;
+	if (r->names.ndom) {
+		len += sizeof(struct bw_rec_head) +
+		       padded(names_len(&r->names));
+		++*n;
+	}
+	if (r->have_dns) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->dns);
+		++*n;
+	}
+	if (r->nadded) {
+		len += sizeof(struct bw_rec_head) +
+		       r->nadded * sizeof(struct bw_rec_prefix);
+		++*n;
+	}
+	if (r->have_build) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->build);
+		++*n;
+	}
+	if (r->have_origin) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->origin);
+		++*n;
+	}
+	if (r->have_change) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->change);
+		++*n;
+	}
+	if (r->have_sized) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->sized);
+		++*n;
+	}
+	for (i = 0; i < r->nlists; i++) {
+		len += sizeof(struct bw_rec_head) + padded(strlen(r->lists[i]));
+		if (r->src && r->src[i].known)
+			len += sizeof(struct bw_rec_source);
+		++*n;
+	}
+	for (i = 0; i < r->nallow; i++) {
+		len += sizeof(struct bw_rec_head) +
+		       padded(sizeof(struct bw_rec_source) +
+			      strlen(r->allow[i]));
+		++*n;
+	}
+	return len;
+}
+
+__u32 bw_records_blocks(const struct bw_records *r)
+{
+	__u32 n;
+	__u64 len = records_len(r, &n);
+
+	if (!n)
+		return 0;
+	return 1 + (__u32)((len + BW_BLOCK_BYTES - 1) / BW_BLOCK_BYTES);
+}
+
+static __u8 *put_head(__u8 *p, __u16 type, size_t len)
+{
+	struct bw_rec_head h = { .type = type, .len = (__u32)len };
+
+	memcpy(p, &h, sizeof(h));
+	return p + sizeof(h);
+}
+
+/*
+ * A list: BW_REC_SOURCE (BW_REC_ALLOW_SOURCE for an allowlist file) when
+ * what it was is known, else BW_REC_LIST.
+ */
+static __u8 *put_list(__u8 *p, const char *path, const struct bw_rec_src *s,
+		      __u16 type)
+{
+	size_t len = strlen(path);
+
+	if (!s || !s->known) {
+		p = put_head(p, BW_REC_LIST, len);
+		memcpy(p, path, len);
+		return p + padded(len);
+	}
+	p = put_head(p, type, sizeof(s->s) + len);
+	memcpy(p, &s->s, sizeof(s->s));
+	memcpy(p + sizeof(s->s), path, len);
+	return p + padded(sizeof(s->s) + len);
+}
+
+static __u8 *put_fixed(__u8 *p, __u16 type, const void *body, size_t len)
+{
+	p = put_head(p, type, len);
+	memcpy(p, body, len);
+	return p + len;
+}
+
+static __u8 *put_names(__u8 *p, const struct bw_list *l)
+{
+	size_t len = names_len(l), i;
+	__u8 *q = put_head(p, BW_REC_ADDED_NAMES, len);
+
+	p = q;
+	for (i = 0; i < l->ndom; i++) {
+		*q++ = l->dom[i].flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
+							: BW_NAME_EXACT;
+		*q++ = l->dom[i].len;
+		memcpy(q, bw_domain_name(l, &l->dom[i]), l->dom[i].len);
+		q += l->dom[i].len;
+	}
+	return p + padded(len);
+}
+
+int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
+{
+	__u32 start = bw_records_start(mem), need = bw_records_blocks(r);
+	__u8 *blk = (__u8 *)mem + (size_t)start * BW_BLOCK_BYTES, *p;
+	struct bw_rec_area a = { .magic = BW_REC_MAGIC,
+				 .version = BW_REC_VERSION };
+	struct bw_rec_prefix o;
+	size_t i;
+
+	if (start > nblocks || need > nblocks - start)
+		return -E2BIG;
+	memset(blk, 0, (size_t)(nblocks - start) * BW_BLOCK_BYTES);
+	if (!need)
+		return 0;
+	a.records_len = records_len(r, &a.nrecords);
+	memcpy(blk, &a, sizeof(a));
+	p = blk + BW_BLOCK_BYTES;
+	if (r->nadded) {
+		p = put_head(p, BW_REC_ADDED, r->nadded * sizeof(o));
+		for (i = 0; i < r->nadded; i++, p += sizeof(o)) {
+			prefix_to_rec(&r->added[i], &o);
+			memcpy(p, &o, sizeof(o));
+		}
+	}
+	if (r->have_build)
+		p = put_fixed(p, BW_REC_BUILD, &r->build, sizeof(r->build));
+	if (r->have_origin)
+		p = put_fixed(p, BW_REC_ORIGIN, &r->origin, sizeof(r->origin));
+	if (r->have_change)
+		p = put_fixed(p, BW_REC_CHANGE, &r->change, sizeof(r->change));
+	if (r->have_sized)
+		p = put_fixed(p, BW_REC_SIZED, &r->sized, sizeof(r->sized));
+	if (r->names.ndom)
+		p = put_names(p, &r->names);
+	if (r->have_dns)
+		p = put_fixed(p, BW_REC_DNS, &r->dns, sizeof(r->dns));
+	for (i = 0; i < (size_t)r->nlists; i++)
+		p = put_list(p, r->lists[i], r->src ? &r->src[i] : NULL,
+			     BW_REC_SOURCE);
+	for (i = 0; i < (size_t)r->nallow; i++)
+		p = put_list(p, r->allow[i], &r->allow_src[i],
+			     BW_REC_ALLOW_SOURCE);
+	if (r->other_len)
+		memcpy(p, r->other, r->other_len);
+	return 0;
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The record area a filter carries after its last region (the format is
+ * in include/bw_layout.h): the entries added at run time, the list files
+ * and build options it was built from, and any record of a type this
+ * bloomwall does not know, kept as it was. In plain memory, no bpf(): the
+ * same code reads a mmapped filter map and a test's buffer.
+ *
+ * A reader never trusts the area: every length is checked against the
+ * map's size before it is used, so a truncated or hostile area is refused
+ * (-EINVAL) in time bounded by the map's size, never read past its end.
+ */
+#ifndef __BW_RECORDS_H
+#define __BW_RECORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bloomwall.h"
+#include "lists/list.h"
+
+/* Longest list path a record keeps (PATH_MAX). */
+#define BW_REC_PATH_MAX 4096
+
+/*
+ * What a list was when the filter was read from it (BW_REC_SOURCE); known
+ * is false for a list an older filter recorded by its path alone
+ * (BW_REC_LIST).
+ */
+struct bw_rec_src {
+	bool known;
+	struct bw_rec_source s;
+};
+
+struct bw_records {
+	struct bw_prefix *added; /* in the order they were added */
+	size_t nadded, cap;
+	/*
+	 * Names added at run time, in the order they were added: domain
+	 * entries (BW_DOM_SUBTREE or exact), checked and folded.
+	 */
+	struct bw_list names;
+	bool have_build;
+	struct bw_rec_build build;
+	bool have_dns;
+	struct bw_rec_dns dns;
+	char **lists; /* paths, as the build opened them */
+	int nlists;
+	struct bw_rec_src *src; /* nlists of them: lists[i]'s is src[i] */
+	bool have_origin;
+	struct bw_rec_origin origin; /* when and how it was built */
+	/* Allowlist files (--allow FILE) as read (BW_REC_ALLOW_SOURCE). */
+	char **allow;
+	struct bw_rec_src *allow_src; /* nallow of them, all known */
+	int nallow;
+	bool have_change;
+	struct bw_rec_change change; /* the last change since the build */
+	bool have_sized;
+	struct bw_rec_sized sized; /* what the build sized the regions for */
+	/* Records of types this bloomwall does not know, heads and bodies. */
+	void *other;
+	size_t other_len, other_cap;
+	__u32 nother;
+};
+
+void bw_records_init(struct bw_records *r);
+void bw_records_free(struct bw_records *r);
+
+/*
+ * The block the area starts at: the end of the last region, the name
+ * regions' with BW_F_DNS (a filter that passed bw_filter_check, or a
+ * planned one).
+ */
+__u32 bw_records_start(const void *mem);
+
+/*
+ * Reads the area of a filter of nblocks that passed bw_filter_check. 0 with
+ * r filled (empty when the filter has no area: it ends at its last region,
+ * or zero blocks follow); -EINVAL when the area is malformed, -ENOMEM; on
+ * failure r is empty.
+ */
+int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r);
+
+/* Blocks r's area takes; 0 when r holds nothing (no area at all). */
+__u32 bw_records_blocks(const struct bw_records *r);
+
+/*
+ * Writes r's area after the last region of mem (nblocks), zeroing every
+ * block after the regions first. -E2BIG when it does not fit.
+ */
+int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r);
+
+/* Appends p to the added entries, there or not (the reader): 0 or -ENOMEM. */
+int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p);
+
+/* Appends p to the added entries unless there: 1 if new, 0 if not, -ENOMEM. */
+int bw_records_add(struct bw_records *r, const struct bw_prefix *p);
+
+/* Index of p among the added entries, or -1. */
+long bw_records_find(const struct bw_records *r, const struct bw_prefix *p);
+
+/* Takes added entry i out, keeping the order of the others. */
+void bw_records_drop(struct bw_records *r, size_t i);
+
+/* Whether a and b hold the same added entries in the same order. */
+bool bw_records_same_added(const struct bw_records *a,
+			   const struct bw_records *b);
+
+/*
+ * Appends a checked, folded name (flags 0 or BW_DOM_SUBTREE) to the added
+ * names unless there: 1 if new, 0 if not, -ENOMEM.
+ */
+int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
+			__u8 flags);
+
+/* Index of the added name, or -1. */
+long bw_records_find_name(const struct bw_records *r, const char *name,
+			  size_t len, __u8 flags);
+
+/* Takes added name i out, keeping the order of the others. */
+void bw_records_drop_name(struct bw_records *r, size_t i);
+
+/* Replaces the list paths with copies of lists (sources unknown); -ENOMEM. */
+int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n);
+
+/* What list i was when read: written as BW_REC_SOURCE. */
+void bw_records_set_source(struct bw_records *r, int i,
+			   const struct bw_rec_source *s);
+
+/*
+ * Replaces the allowlist files with copies of paths, each read as src[i]
+ * says (BW_REC_ALLOW_SOURCE); -ENOMEM with r unchanged.
+ */
+int bw_records_set_allow(struct bw_records *r, const char *const *paths,
+			 const struct bw_rec_source *src, int n);
+
+/* dst's allowlist files become src's (a rebuild that keeps the allowlist). */
+int bw_records_copy_allow(struct bw_records *dst, const struct bw_records *src);
+
+#endif /* __BW_RECORDS_H */

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Filter images: a filter's bytes in a file, as the filter map holds them
+ * (header, info, regions, the record area with the build options and list
+ * paths), behind a fixed header and under a crc32 (zlib) of the whole
+ * file. 'bloomwall build' writes one, 'inspect' and 'load' read it. No
+ * bpf() here: an image is made and checked without root and without a
+ * kernel.
+ *
+ *   offset 0    struct bw_image_hdr (64 bytes)
+ *   offset 64   the filter: nblocks blocks of BW_BLOCK_BYTES
+ *   then        the sections its flags name (format 2), in this order:
+ *               the exact prefix set of verify mode (what attach and
+ *               reload put into the exact trie), the allowlist of --allow
+ *               files (prefixes and names), the lists' allow entries for
+ *               names (@@||name^); each struct bw_image_sec and its
+ *               payload, 8-byte aligned, under a crc32 of its own
+ *
+ * Format 1 images (header and filter, no sections) still read.
+ *
+ * Every field is in the byte order of the host that wrote it, as the
+ * filter's own words are; bom tells a reader of the other order. crc is
+ * zlib's crc32 of the whole file with the crc field zero. A reader checks
+ * every field before it trusts the filter, then the filter itself
+ * (bw_filter_check, the record area): a truncated, corrupted, wrong-version
+ * or wrong-endian image is refused with a message saying which.
+ */
+#ifndef __BW_IMAGE_H
+#define __BW_IMAGE_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bloomwall.h"
+#include "lists/list.h"
+
+#define BW_IMAGE_MAGIC "BWIMAGE" /* 8 bytes with its NUL */
+#define BW_IMAGE_VERSION 2
+#define BW_IMAGE_VERSION_MIN 1 /* no sections */
+#define BW_IMAGE_BOM 0x01020304U
+
+/* The sections, in file order; bit 1 << i of the header's flags. */
+enum {
+	BW_IMAGE_EXACT, /* verify mode: the merged prefixes */
+	BW_IMAGE_ALLOW, /* --allow: the allowlist, prefixes and names */
+	BW_IMAGE_NAMES, /* the lists' @@||name^ entries */
+	BW_IMAGE_NSEC,
+};
+
+#define BW_IMAGE_S_ALL ((1U << BW_IMAGE_NSEC) - 1)
+/* The sections' bytes a reader takes at most: 100 million prefixes. */
+#define BW_IMAGE_SEC_MAX (4ULL << 30)
+
+/*
+ * A section: its list's IPv4 prefixes (__u64 (addr << 8) | plen each),
+ * IPv6 prefixes (struct bw_v6key each), both in bw_list_finish()'s order,
+ * then its names (a length byte, a flags byte of BW_DOM_*, the checked
+ * name), zero-padded to 8 bytes.
+ */
+struct bw_image_sec {
+	__u32 type;	   /* 1 << its index */
+	__u32 crc;	   /* zlib's crc32 of the payload */
+	__u64 n4;	   /* IPv4 prefixes */
+	__u64 n6;	   /* IPv6 prefixes */
+	__u64 ndom;	   /* names */
+	__u64 names_bytes; /* of the names' records */
+	__u64 bytes;	   /* of the payload, padding included */
+};
+
+_Static_assert(sizeof(struct bw_image_sec) == 48, "section header is 48 bytes");
+
+struct bw_image_hdr {
+	char magic[8];
+	__u32 bom;	      /* BW_IMAGE_BOM in the writer's byte order */
+	__u16 version;	      /* BW_IMAGE_VERSION */
+	__u16 hdr_bytes;      /* sizeof(struct bw_image_hdr) */
+	__u32 filter_version; /* BW_VERSION of the filter it holds */
+	__u32 nblocks;	      /* the filter's blocks */
+	__u64 filter_bytes;   /* nblocks * BW_BLOCK_BYTES */
+	__u64 image_bytes;    /* the whole file: header, filter, sections */
+	__u32 crc;	      /* crc32 of the file with this field zero */
+	__u32 flags;	      /* the sections that follow the filter */
+	__u8 pad[16];	      /* zero */
+};
+
+_Static_assert(sizeof(struct bw_image_hdr) == 64, "image header is 64 bytes");
+
+/* An image read and checked: filter points into buf. */
+struct bw_image {
+	void *buf;
+	size_t len;
+	const struct bw_image_hdr *hdr;
+	void *filter; /* nblocks blocks, 8-byte aligned */
+	__u32 nblocks;
+	/* The sections, checked, in buf; NULL for one it does not carry. */
+	const struct bw_image_sec *sec[BW_IMAGE_NSEC];
+};
+
+/* An image's sections as lists; present has bit 1 << i for each carried. */
+struct bw_image_lists {
+	__u32 present;
+	struct bw_list l[BW_IMAGE_NSEC];
+};
+
+/*
+ * The image of a filter of nblocks at mem: a new buffer (*out, *len; free
+ * it). -ENOMEM.
+ */
+int bw_image_encode(const void *mem, __u32 nblocks, void **out, size_t *len);
+
+/*
+ * The same with the sections of ls that it says are present (ls may be
+ * NULL: none), written as their lists are (finished, for a reader checks
+ * the order). -ENOMEM.
+ */
+int bw_image_encode_lists(const void *mem, __u32 nblocks,
+			  const struct bw_image_lists *ls, void **out,
+			  size_t *len);
+
+/*
+ * Checks the len bytes at buf (8-byte aligned) as an image: 0 with img
+ * pointing into buf, or -EINVAL (-EPROTO for a version or byte order this
+ * bloomwall does not read) with why (size errlen) saying what is wrong.
+ */
+int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
+		   size_t errlen);
+
+/*
+ * Writes len bytes to path atomically: a temporary file in the same
+ * directory, fsync, rename over path, fsync of the directory. Says what
+ * failed; -errno.
+ */
+int bw_image_write_file(const char *path, const void *buf, size_t len);
+
+/*
+ * Reads and checks the image at path (a regular file); img->buf is the
+ * caller's to free (bw_image_free). Says what is wrong, naming path;
+ * -errno.
+ */
+int bw_image_read_file(const char *path, struct bw_image *img);
+void bw_image_free(struct bw_image *img);
+
+/*
+ * A seed from the lists' content, the --allow files' (nallow of them; with
+ * none the seed is what format 1 derived) and the options (opts, optlen
+ * bytes): zlib's crc32 over them, so the same lists and options give the
+ * same seed and a changed list another. Lists are files ('-' cannot be
+ * read twice: -EINVAL). Says what failed; -errno.
+ */
+int bw_image_seed(const char *const *lists, int n, const char *const *allow,
+		  int nallow, const void *opts, size_t optlen, __u32 *seed);
+
+/* image_sec.c: the sections one by one. */
+
+/* "exact prefix set", "allowlist", "name allow entries". */
+const char *bw_image_sec_name(int i);
+
+/* Bytes of l as a section, its header included. */
+size_t bw_image_sec_bytes(const struct bw_list *l);
+
+/* Writes l as section i at at (bw_image_sec_bytes(l) of room); its size. */
+size_t bw_image_sec_put(void *at, int i, const struct bw_list *l);
+
+/*
+ * Checks the sections present names, from off to len, in buf: each
+ * header, its sizes, crc and entries (prefixes valid and in order, names
+ * checked), and that they end at len. 0 with sec[] pointing at them, or
+ * -EINVAL with why saying which is wrong.
+ */
+int bw_image_sec_check(const void *buf, __u64 len, __u64 off, __u32 present,
+		       const struct bw_image_sec **sec, char *why,
+		       size_t errlen);
+
+/* A checked section's entries appended to l (initialised). -ENOMEM. */
+int bw_image_sec_read(const struct bw_image_sec *s, struct bw_list *l);
+
+void bw_image_lists_init(struct bw_image_lists *ls);
+void bw_image_lists_free(struct bw_image_lists *ls);
+
+/* A checked image's sections into ls (initialised here). -ENOMEM. */
+int bw_image_lists_read(const struct bw_image *img, struct bw_image_lists *ls);
+
+#endif /* __BW_IMAGE_H */

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Attaching the first program of an interface, and detaching the last.
+ *
+ * The order matters: the program is loaded with its first filter as its own
+ * map before it goes onto the interface, so no packet ever meets an
+ * attached program without a filter.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "kernel/attach.h"
+#include "bloomwall.h"
+#include "bloomwall.skel.h"
+#include "kernel/hook.h"
+#include "base/log.h"
+#include "kernel/lpm.h"
+#include "base/output.h"
+#include "kernel/pin.h"
+#include "kernel/prog.h"
+#include "kernel/running.h"
+
+struct attach_ctx {
+	const char *iface;
+	int ifindex;
+	enum xdp_attach_mode mode;
+	struct bloomwall *skel;
+	struct bw_hook_attach hook;
+	int exact_fd; /* outer map of the exact tries */
+	int allow_fd;
+	int prog_fd;
+};
+
+/* The first filter is the program's own map: no copy, no swap. */
+static int reuse_filter(struct attach_ctx *c, const struct bw_filter_map *f)
+{
+	int err = bpf_map__reuse_fd(c->skel->maps.blocks, f->fd);
+
+	if (!err)
+		err = bw_prog_specialise(c->skel, f);
+
+	if (err)
+		pr_warn("%s: cannot hand the filter to the program: %s\n",
+			c->iface, strerror(-err));
+	return err;
+}
+
+/* The program loaded with its filter: from here on it can go on the hook. */
+static int load_program(struct attach_ctx *c)
+{
+	int err;
+
+	err = bloomwall__load(c->skel);
+	if (err) {
+		pr_warn("%s: cannot load the XDP program: %s (run with -v for the verifier's log)\n",
+			c->iface, bw_errno_hint(err));
+		return err;
+	}
+	c->prog_fd = bpf_program__fd(c->skel->progs.bloomwall_xdp);
+	return 0;
+}
+
+/*
+ * The exact tries' outer map, also ours: in verify mode the first trie is
+ * in the slot the filter names before the program can read it.
+ */
+static int create_exact(struct attach_ctx *c, const struct bw_built *b)
+{
+	const struct bw_hdr *hdr = b->filter.mem;
+	int err = 0;
+
+	c->exact_fd = bw_exact_outer_create();
+	if (c->exact_fd >= 0 && b->exact_fd >= 0)
+		err = bw_exact_set(c->exact_fd, hdr->exact_slot, b->exact_fd);
+	if (c->exact_fd < 0 || err) {
+		err = c->exact_fd < 0 ? c->exact_fd : err;
+		pr_warn("%s: cannot create the exact trie's outer map: %s\n",
+			c->iface, bw_errno_hint(err));
+		return err;
+	}
+	err = bpf_map__reuse_fd(c->skel->maps.exact, c->exact_fd);
+	if (err)
+		pr_warn("%s: cannot hand the exact trie to the program: %s\n",
+			c->iface, strerror(-err));
+	return err;
+}
+
+/*
+ * The allowlist, filled after the load and before the attach: the program
+ * sees no packet before it is complete. libbpf creates the trie with the
+ * object's BTF, so bpftool shows its keys by field.
+ */
+static int fill_allow(struct attach_ctx *c, const struct bw_list *allow)
+{
+	/* A new trie and a finished list: every entry is one more. */
+	size_t added = allow ? allow->n4 + allow->n6 : 0;
+	int err = 0;
+
+	c->allow_fd = dup(bpf_map__fd(c->skel->maps.allow));
+	if (c->allow_fd < 0)
+		err = -errno;
+	else if (allow)
+		err = bw_lpm_fill(c->allow_fd, allow);
+	if (err) {
+		pr_warn("%s: cannot fill the allowlist: %s\n", c->iface,
+			bw_errno_hint(err));
+		return err;
+	}
+	if (!allow)
+		return 0;
+	bw_out_open_object("allow");
+	bw_out_text("%s: allowlist: ", c->iface);
+	bw_out_u64("entries", "%'llu ", added);
+	bw_out_text("%s\n", bw_plural(added, "entry", "entries"));
+	bw_out_close_object();
+	return 0;
+}
+
+/*
+ * The pins are a cache of what the hook runs, but a bpf_link of our own
+ * lives only as long as its pin (or this process): without it the attach
+ * is undone.
+ */
+static int pin_all(struct attach_ctx *c)
+{
+	int err = bw_pins_sync(c->iface, c->prog_fd, c->hook.link_fd, true);
+
+	if (err)
+		pr_warn("%s: cannot pin the program and its maps under %s/%s: %s\n",
+			c->iface, BW_PIN_ROOT, c->iface, bw_errno_hint(err));
+	return err;
+}
+
+/* How the program went onto the hook: text, and the JSON key's value. */
+static const char *attach_how(const struct attach_ctx *c,
+			      const struct bw_xdp_info *x, const char **key)
+{
+	*key = "plain";
+	if (c->hook.link_fd >= 0) {
+		*key = "link";
+		return NULL;
+	}
+	if (x->dispatcher) {
+		*key = "dispatcher";
+		return "through the libxdp dispatcher";
+	}
+	if (getenv("LIBXDP_SKIP_DISPATCHER"))
+		return "plain attach: LIBXDP_SKIP_DISPATCHER is set";
+	return "plain attach: libxdp dispatcher unavailable";
+}
+
+static void report_attach(const struct attach_ctx *c)
+{
+	struct bw_xdp_info x;
+	__u32 id = bw_obj_id(c->prog_fd);
+	const char *how, *key;
+
+	bw_xdp_info(c->ifindex, id, &x);
+	how = attach_how(c, &x, &key);
+	bw_out_open_object("attach");
+	bw_out_text("%s: ", c->iface);
+	bw_out_string("mode", "attached in %s mode ",
+		      bw_attached_mode_name(x.attach_mode));
+	bw_out_string("how", NULL, key);
+	if (how)
+		bw_out_text("(%s), ", how);
+	else
+		bw_out_string("libxdp_error",
+			      "(bpf_link of bloomwall's own; libxdp: %s), ",
+			      c->hook.libxdp_err);
+	bw_out_u64("program_id", "program id %llu\n", id);
+	bw_out_close_object();
+}
+
+static void close_ctx(struct attach_ctx *c, bool undo)
+{
+	if (undo)
+		bw_unpin_all(c->iface);
+	bw_hook_attach_close(&c->hook, c->ifindex, c->mode, undo);
+	if (c->exact_fd >= 0)
+		close(c->exact_fd);
+	if (c->allow_fd >= 0)
+		close(c->allow_fd);
+	bloomwall__destroy(c->skel);
+}
+
+int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
+	      bool own_link, const struct bw_built *b,
+	      const struct bw_list *allow)
+{
+	struct attach_ctx c = { .iface = iface,
+				.ifindex = ifindex,
+				.mode = mode,
+				.hook = BW_HOOK_ATTACH_INIT,
+				.exact_fd = -1,
+				.allow_fd = -1,
+				.prog_fd = -1 };
+	int err;
+
+	bw_set_allow_flag(b->filter.mem, allow && allow->n4 + allow->n6);
+	c.skel = bloomwall__open();
+	if (!c.skel) {
+		err = -errno;
+		pr_warn("%s: cannot open the BPF object: %s\n", iface,
+			strerror(-err));
+		return err;
+	}
+	err = reuse_filter(&c, &b->filter);
+	if (!err)
+		err = create_exact(&c, b);
+	if (!err)
+		err = load_program(&c);
+	if (!err)
+		err = fill_allow(&c, allow);
+	if (!err)
+		err = bw_hook_attach(iface, ifindex, mode, c.prog_fd, own_link,
+				     &c.hook);
+	if (!err)
+		err = pin_all(&c);
+	if (!err)
+		report_attach(&c);
+	close_ctx(&c, err);
+	return err;
+}
+
+int bw_detach(const struct bw_running *r)
+{
+	int err;
+
+	err = bw_hook_detach(r->iface, r->ifindex, r->link_fd, r->prog_fd);
+	if (!err)
+		err = bw_unpin_all(r->iface);
+	if (!err)
+		bw_unpin_others(r->iface, r->prog_id);
+	return err;
+}

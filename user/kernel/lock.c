@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The lock that keeps two mutating commands from interleaving, and what a
+ * command that must wait for it says about its holder.
+ *
+ * It is a flock on the state directory itself, not on a file elsewhere:
+ * bpffs holds no regular files, the directory is root's and 0700 (another
+ * user cannot open it, so cannot hold the lock), and the lock is then
+ * exactly as wide as the state it guards: one per bpffs, so private
+ * namespaces with their own bpffs (containers, the e2e runner) do not wait
+ * for each other, and two that share one do. The holder is not written
+ * down anywhere: the kernel keeps it, in /proc/locks (pid) and
+ * /proc/PID/cmdline (verb and arguments), which cannot go stale when a
+ * holder is killed.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "base/log.h"
+#include "kernel/pin.h"
+
+pid_t bw_locks_holder(FILE *f, dev_t dev, ino_t ino)
+{
+	unsigned int maj, min;
+	char type[16], line[256];
+	unsigned long i;
+	int pid;
+
+	while (fgets(line, sizeof(line), f)) {
+		/* "1: FLOCK  ADVISORY  WRITE 27052 fe:00:10953649 0 EOF"; a
+		 * waiter's line has "->" where the type is. */
+		if (sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%lu", type, &pid,
+			   &maj, &min, &i) == 5 &&
+		    !strcmp(type, "FLOCK") && makedev(maj, min) == dev &&
+		    i == ino)
+			return pid > 0 ? pid : 0;
+	}
+	return 0;
+}
+
+void bw_cmdline_text(char *buf, size_t len, const char *raw, size_t n)
+{
+	size_t i, o = 0, start = 0;
+	char c[5];
+	const char *slash;
+
+	/* argv[0] without its directory: "bloomwall", not a build path. */
+	slash = memrchr(raw, '/', strnlen(raw, n));
+	if (slash)
+		start = slash + 1 - raw;
+	while (n && !raw[n - 1])
+		n--;
+	for (i = start; i < n && len; i++) {
+		if (!raw[i])
+			snprintf(c, sizeof(c), " ");
+		else if (isprint((unsigned char)raw[i]))
+			snprintf(c, sizeof(c), "%c", raw[i]);
+		else
+			snprintf(c, sizeof(c), "\\x%02x",
+				 (unsigned char)raw[i]);
+		if (o + strlen(c) >= len)
+			break;
+		memcpy(buf + o, c, strlen(c));
+		o += strlen(c);
+	}
+	if (len)
+		buf[o] = '\0';
+}
+
+/* The pid holding the flock on fd's directory, or 0 if none is visible. */
+static pid_t lock_holder(int fd)
+{
+	struct stat st;
+	pid_t pid = 0;
+	FILE *f;
+
+	f = fopen("/proc/locks", "re");
+	if (!f)
+		return 0;
+	if (!fstat(fd, &st))
+		pid = bw_locks_holder(f, st.st_dev, st.st_ino);
+	fclose(f);
+	return pid;
+}
+
+/* Says who holds the lock; refuses to wait for a holder we do not trust. */
+static int say_holder(pid_t pid)
+{
+	char path[64], raw[512], text[128] = "";
+	struct stat st;
+	ssize_t n = 0;
+	int fd;
+
+	if (!pid) {
+		pr_warn("bloomwall: waiting for the lock on %s, held by a process not visible here\n",
+			BW_PIN_ROOT);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	/* /proc/PID is owned by the process's effective uid. */
+	if (!stat(path, &st) && !bw_uid_trusted(st.st_uid)) {
+		pr_warn("bloomwall: the lock on %s is held by pid %d (uid %u), not root; refusing to wait for it (it was opened while %s was open to other users; end that process)\n",
+			BW_PIN_ROOT, pid, st.st_uid, BW_PIN_ROOT);
+		return -BW_EUNSAFE;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, raw, sizeof(raw));
+		close(fd);
+	}
+	bw_cmdline_text(text, sizeof(text), raw, n > 0 ? n : 0);
+	pr_warn("bloomwall: waiting for the lock held by pid %d (%s)\n", pid,
+		*text ? text : "?");
+	return 0;
+}
+
+int bw_lock_acquire(void)
+{
+	int root, fd, err, tries;
+	pid_t pid;
+
+	root = bw_state_dir_fd(true);
+	if (root < 0)
+		return root;
+	/* Its own open file: a flock belongs to one, and root_fd stays. */
+	fd = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	/* No holder in /proc/locks: it may have just let go; try again. */
+	for (tries = 0;; tries++) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return fd;
+		if (errno != EWOULDBLOCK)
+			goto fail;
+		pid = lock_holder(fd);
+		if (pid || tries == 3)
+			break;
+	}
+	err = say_holder(pid);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	if (!flock(fd, LOCK_EX))
+		return fd;
+fail:
+	err = -errno;
+	if (fd >= 0)
+		close(fd);
+	pr_warn("bloomwall: cannot lock %s: %s\n", BW_PIN_ROOT, strerror(-err));
+	return err;
+}
+
+/* The directory stays: it holds the lock, and made anew it could be anyone's. */
+void bw_lock_release(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}

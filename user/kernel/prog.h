@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The XDP program, one per filter: bloomwall_xdp is loaded anew for every
+ * filter map, with that map as its own `blocks` map and the filter's
+ * header and derived region constants in its .rodata, so the verifier
+ * inlines the block lookup and removes the code this filter does not need.
+ * The other maps (stats, allowlist, exact tries) are handed in as fds: a
+ * new program shares the running one's, or gets a new allowlist.
+ *
+ * Every bloomwall object is found from the program: its maps are among
+ * its map_ids, by name (the hook is the truth; pins are a cache).
+ *
+ * int functions return 0 or -errno and print nothing.
+ */
+#ifndef __BW_PROG_H
+#define __BW_PROG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "kernel/filter_map.h"
+
+/*
+ * The maps of a program besides its filter, as fds. allow_names and
+ * dns_stats came with format 3: a program of bloomwall 0.2 has none (-1
+ * here), and a program loaded without them gets new ones.
+ */
+struct bw_maps {
+	int stats;
+	int allow;
+	int exact;	 /* the exact tries' outer map */
+	int allow_names; /* -1: a program from before names */
+	int dns_stats;	 /* -1: a program from before names */
+	int dns_drops;	 /* -1: a program from before the drop log */
+	int log_ring;	 /* -1: a program from before the drop log */
+	int log_stats;	 /* -1: a program from before the drop log */
+	/*
+	 * Not a map: the drop log's rate the program runs with (its .rodata
+	 * log_consts), which a program loaded with these maps keeps unless
+	 * bw_prog_set_log_rate() said otherwise. -1: unknown (a program from
+	 * before the drop log), and then the default.
+	 */
+	long log_rate;
+};
+
+#define BW_MAPS_INIT                                                      \
+	{                                                                 \
+		.stats = -1, .allow = -1, .exact = -1, .allow_names = -1, \
+		.dns_stats = -1, .dns_drops = -1, .log_ring = -1,         \
+		.log_stats = -1, .log_rate = -1                           \
+	}
+
+void bw_maps_close(struct bw_maps *mp);
+
+struct bloomwall;
+
+/* The maps of a loaded skeleton, borrowed: closed with the skeleton. */
+void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp);
+
+/*
+ * The drop log's rate (events a second per CPU, 0: off) for every program
+ * this process loads from now on, in place of the running program's:
+ * --log-rate. -1 takes that back. Rates above BW_LOG_RATE_MAX are cut.
+ */
+void bw_prog_set_log_rate(long rate);
+
+/*
+ * The rate a new program gets: the one set, else known (a running
+ * program's, -1: none), else BW_LOG_RATE_DEFAULT.
+ */
+__u32 bw_prog_log_rate(long known);
+
+/* log_consts for a rate (0: all zero, no logging code). */
+struct bw_log_consts;
+void bw_log_consts_init(__u32 rate, struct bw_log_consts *lc);
+
+/*
+ * The drop log's constants a loaded bloomwall program runs with (its
+ * .rodata copy). -ENOENT: a program from before the drop log.
+ */
+int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc);
+
+/*
+ * Gives an opened, not yet loaded skeleton filter m's header as its
+ * constants (filter_hdr, region_consts and dns_consts in .rodata, and
+ * log_consts for bw_prog_log_rate(-1)): the
+ * program is made for one filter, and must be loaded again when the header
+ * or the DNS block changes (the name allowlist's flag too). -EINVAL for a
+ * map that holds no valid filter, or whose header says BW_F_DNS without a
+ * DNS block in the map.
+ */
+int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m);
+
+/*
+ * The header a loaded bloomwall program was specialised with (its .rodata
+ * copy). -ENOENT: no such map, not one of ours.
+ */
+struct bw_hdr;
+int bw_prog_header(int prog_fd, struct bw_hdr *hdr);
+
+/*
+ * Loads the XDP program for filter m, sharing mp's maps: its fd (the
+ * verifier's log goes to libbpf's print callback). stats, allow and exact
+ * must be given; allow_names and dns_stats are made anew when -1 (find
+ * them with bw_prog_maps on the new program to pin them).
+ */
+int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m);
+
+/*
+ * The maps of a loaded bloomwall program, found by name among its map_ids
+ * (new fds). -ENOENT when stats, allow or exact is missing: not a
+ * bloomwall program. allow_names and dns_stats are -1 when the program
+ * has none (bloomwall 0.2's).
+ */
+int bw_prog_maps(int prog_fd, struct bw_maps *mp);
+
+/*
+ * The filter map of a loaded bloomwall program, mapped (writable or not).
+ * -ENOENT: it has none; -EINVAL: the map is no block map.
+ */
+int bw_prog_filter(int prog_fd, bool writable, struct bw_filter_map *m);
+
+/* Whether the program with this fd is a bloomwall program (by its name). */
+bool bw_prog_is_ours(int prog_fd);
+
+/* Kernel id of a program, map or link fd; 0 on error. */
+__u32 bw_obj_id(int fd);
+
+/* Name of the program with this id into buf ("" when unknown). */
+const char *bw_prog_name(__u32 id, char *buf, size_t len);
+
+/* The name every bloomwall program has, as bpftool lists it. */
+#define BW_PROG_NAME "bloomwall_xdp"
+
+#endif /* __BW_PROG_H */

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Reading what an interface runs from its hook, and keeping the pins a
+ * true cache of it (running.h).
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "filter/bloom.h"
+#include "base/log.h"
+#include "kernel/lpm.h"
+#include "kernel/pin.h"
+#include "filter/provenance.h"
+#include "filter/records.h"
+#include "kernel/running.h"
+
+int bw_explain_not_attached(const char *iface)
+{
+	pr_warn("%s: bloomwall is not attached (its XDP hook runs no bloomwall program). Try 'bloomwall status', or 'bloomwall attach %s LIST...'.\n",
+		iface, iface);
+	return -ENOENT;
+}
+
+/* The link that holds the program: the pinned one if it does, else any. */
+static int find_link(const char *iface, int ifindex, __u32 prog_id)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	int fd;
+
+	fd = bw_pin_open(iface, BW_PIN_LINK);
+	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	    info.type == BPF_LINK_TYPE_XDP && info.prog_id == prog_id)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	fd = bw_hook_link(ifindex, prog_id);
+	return fd < 0 ? -1 : fd;
+}
+
+/* Read-only: a change is made on a copy (bw_swap_running). */
+static void open_filter(struct bw_running *r)
+{
+	r->filter_err = bw_prog_filter(r->prog_fd, false, &r->filter);
+	if (!r->filter_err && bw_filter_check(r->filter.mem, r->filter.nblocks))
+		r->filter_err = -EINVAL;
+	if (r->filter_err)
+		bw_filter_close(&r->filter);
+}
+
+int bw_running_open(const char *iface, int ifindex, unsigned int flags,
+		    struct bw_running *r)
+{
+	int err;
+
+	*r = (struct bw_running)BW_RUNNING_INIT;
+	r->iface = iface;
+	r->ifindex = ifindex;
+	if (!ifindex)
+		err = -ENOENT;
+	else
+		err = r->prog_fd = bw_hook_find(ifindex, &r->hook);
+	if (err == -ENOENT) {
+		r->prog_fd = -1;
+		return flags & BW_RUN_QUIET ? err
+					    : bw_explain_not_attached(iface);
+	}
+	if (err < 0) {
+		r->prog_fd = -1;
+		pr_warn("%s: cannot read its XDP hook: %s\n", iface,
+			bw_errno_hint(err));
+		return err;
+	}
+	r->prog_id = bw_obj_id(r->prog_fd);
+	r->link_fd = find_link(iface, ifindex, r->prog_id);
+	err = bw_prog_maps(r->prog_fd, &r->maps);
+	if (!err)
+		err = bw_prog_header(r->prog_fd, &r->prog_hdr);
+	/* Tries of an older key would silently never match the new keys. */
+	r->old_tries = !err && bw_lpm_is_v1(r->maps.allow);
+	if (r->old_tries && !(flags & BW_RUN_OLD_OK)) {
+		pr_warn("%s: its program was attached by an older bloomwall (allowlist and exact tries keyed without the family); 'bloomwall reload %s LIST...' upgrades it\n",
+			iface, iface);
+		bw_running_close(r);
+		return -ESTALE;
+	}
+	if (err) {
+		pr_warn("%s: the bloomwall program on its hook (id %u) is not one this bloomwall can read (%s); replace it with 'bloomwall detach %s' and attach again\n",
+			iface, r->prog_id, bw_errno_hint(err), iface);
+		bw_running_close(r);
+		return err;
+	}
+	open_filter(r);
+	if (flags & BW_RUN_REPAIR)
+		bw_pins_sync(iface, r->prog_fd, r->link_fd, false);
+	return 0;
+}
+
+void bw_running_close(struct bw_running *r)
+{
+	bw_filter_close(&r->filter);
+	bw_maps_close(&r->maps);
+	if (r->prog_fd >= 0)
+		close(r->prog_fd);
+	if (r->link_fd >= 0)
+		close(r->link_fd);
+	r->prog_fd = r->link_fd = -1;
+}
+
+int bw_running_need_filter(const struct bw_running *r)
+{
+	if (!r->filter_err)
+		return 0;
+	pr_warn("%s: cannot read the running filter: %s. Rebuild it with 'bloomwall reload %s LIST...'.\n",
+		r->iface,
+		r->filter_err == -EINVAL ? "it is not a valid bloomwall filter"
+					 : bw_errno_hint(r->filter_err),
+		r->iface);
+	return r->filter_err;
+}
+
+int bw_running_records(const struct bw_running *r, struct bw_records *rec)
+{
+	int err;
+
+	bw_records_init(rec);
+	if (r->filter_err)
+		return 0;
+	err = bw_records_read(r->filter.mem, r->filter.nblocks, rec);
+	if (err == -EINVAL) {
+		pr_warn("warning: %s: the running filter's record area is malformed; taken as empty: entries added at run time, if any, are not kept\n",
+			r->iface);
+		return 0;
+	}
+	if (err)
+		pr_warn("%s: cannot read the running filter's records: %s\n",
+			r->iface, bw_errno_hint(err));
+	return err;
+}
+
+/* ---- pins ---------------------------------------------------------------- */
+
+/* Pins that bloomwall 0.1 made and that name nothing needed any more. */
+static const char *const old_pins[] = { "filter", "filter_id" };
+
+/* A pin and what it should name (-1: it should not be there). */
+struct pin_want {
+	const char *name;
+	int fd;
+};
+
+#define NPINS 10
+
+/* What an interface's pins should name: the program, its maps, its link. */
+static void pins_wanted(int prog_fd, const struct bw_maps *maps, int link_fd,
+			struct pin_want w[NPINS])
+{
+	w[0] = (struct pin_want){ BW_PIN_PROG, prog_fd };
+	w[1] = (struct pin_want){ BW_PIN_STATS, maps->stats };
+	w[2] = (struct pin_want){ BW_PIN_ALLOW, maps->allow };
+	w[3] = (struct pin_want){ BW_PIN_EXACT, maps->exact };
+	w[4] = (struct pin_want){ BW_PIN_LINK, link_fd };
+	w[5] = (struct pin_want){ BW_PIN_ALLOW_NAMES, maps->allow_names };
+	w[6] = (struct pin_want){ BW_PIN_DNS_STATS, maps->dns_stats };
+	w[7] = (struct pin_want){ BW_PIN_LOG_RING, maps->log_ring };
+	w[8] = (struct pin_want){ BW_PIN_LOG_STATS, maps->log_stats };
+	w[9] = (struct pin_want){ BW_PIN_DNS_DROPS, maps->dns_drops };
+}
+
+bool bw_pins_in_step(const struct bw_running *r)
+{
+	struct pin_want w[NPINS];
+	bool ok = true;
+	int i, fd;
+
+	pins_wanted(r->prog_fd, &r->maps, r->link_fd, w);
+	for (i = 0; ok && i < NPINS; i++) {
+		fd = bw_pin_open(r->iface, w[i].name);
+		ok = w[i].fd < 0
+			     ? fd < 0
+			     : fd >= 0 && bw_obj_id(fd) == bw_obj_id(w[i].fd);
+		if (fd >= 0)
+			close(fd);
+	}
+	return ok;
+}
+
+int bw_pins_sync(const char *iface, int prog_fd, int link_fd, bool quiet)
+{
+	struct bw_maps maps = BW_MAPS_INIT;
+	struct pin_want pins[NPINS];
+	int changed = 0, err, ret;
+	size_t i;
+
+	err = bw_prog_maps(prog_fd, &maps);
+	if (err)
+		return err;
+	pins_wanted(prog_fd, &maps, link_fd, pins);
+	err = bw_pin_dir_create(iface);
+	if (err == -EEXIST)
+		err = 0;
+	else if (!err)
+		changed++;
+	for (i = 0; !err && i < NPINS; i++) {
+		if (pins[i].fd < 0)
+			ret = bw_pin_remove(iface, pins[i].name);
+		else
+			ret = bw_pin_replace(pins[i].fd, iface, pins[i].name);
+		if (ret < 0)
+			err = ret;
+		changed += ret > 0;
+	}
+	for (i = 0; !err && i < sizeof(old_pins) / sizeof(old_pins[0]); i++)
+		bw_pin_remove(iface, old_pins[i]);
+	bw_maps_close(&maps);
+	if (err)
+		pr_warn("warning: %s: cannot update its pins under %s/%s: %s; the filter runs, and the next command tries again\n",
+			iface, BW_PIN_ROOT, iface, bw_errno_hint(err));
+	else if (changed && !quiet)
+		pr_warn("note: %s: its pins did not name what its hook runs (an earlier command was interrupted?); repaired\n",
+			iface);
+	return err;
+}
+
+/* The interface whose hook runs prog_id, into name; false if none does. */
+static bool where_runs(__u32 prog_id, char *name, size_t len)
+{
+	struct if_nameindex *ifs = if_nameindex(), *i;
+	struct bw_xdp_info x;
+	bool found = false;
+	int fd;
+
+	for (i = ifs; i && i->if_index && !found; i++) {
+		fd = bw_hook_find((int)i->if_index, &x);
+		if (fd < 0)
+			continue;
+		found = bw_obj_id(fd) == prog_id;
+		if (found)
+			snprintf(name, len, "%s", i->if_name);
+		close(fd);
+	}
+	if_freenameindex(ifs);
+	return found;
+}
+
+int bw_pins_left(const char *iface, char *moved_to, size_t len)
+{
+	int fd;
+
+	moved_to[0] = '\0';
+	if (!bw_pin_dir_exists(iface))
+		return 0;
+	fd = bw_pin_open(iface, BW_PIN_PROG);
+	if (fd < 0)
+		return 1;
+	if (!where_runs(bw_obj_id(fd), moved_to, len) ||
+	    !strcmp(moved_to, iface))
+		moved_to[0] = '\0';
+	close(fd);
+	return 1;
+}
+
+struct unpin_ctx {
+	const char *keep;
+	__u32 prog_id;
+};
+
+static int unpin_if_names(const char *iface, void *arg)
+{
+	const struct unpin_ctx *u = arg;
+	int fd;
+	bool names;
+
+	if (!strcmp(iface, u->keep))
+		return 0;
+	fd = bw_pin_open(iface, BW_PIN_PROG);
+	if (fd < 0)
+		return 0;
+	names = bw_obj_id(fd) == u->prog_id;
+	close(fd);
+	if (names && !bw_unpin_all(iface))
+		pr_warn("note: removed the pins under %s/%s: they named the program of %s (renamed from %s?)\n",
+			BW_PIN_ROOT, iface, u->keep, iface);
+	return 0;
+}
+
+void bw_unpin_others(const char *iface, __u32 prog_id)
+{
+	struct unpin_ctx u = { .keep = iface, .prog_id = prog_id };
+
+	if (prog_id)
+		bw_for_each_pinned(unpin_if_names, &u);
+}
+
+int bw_running_change_prepare(const struct bw_running *r, __u8 verb,
+			      struct bw_records *rec, __u32 *extra)
+{
+	__u32 need;
+	int err;
+
+	err = bw_running_records(r, rec);
+	if (err)
+		return err;
+	bw_prov_change(rec, verb);
+	need = bw_records_start(r->filter.mem) + bw_records_blocks(rec);
+	*extra = need > r->filter.nblocks ? need - r->filter.nblocks : 0;
+	return 0;
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The swap: commit a filter (load its program, install it, record its id),
+ * with the exact trie and allowlist staged around it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "bloomwall.h"
+#include "cmd/cli.h"
+#include "kernel/hook.h"
+#include "base/log.h"
+#include "kernel/lpm.h"
+#include "base/output.h"
+#include "kernel/pin.h"
+#include "kernel/running.h"
+#include "kernel/swap.h"
+
+/* ---- installing a program ------------------------------------------------ */
+
+int bw_keep_prog(void *fd_ptr, int prog_fd)
+{
+	int *kept = fd_ptr, fd = dup(prog_fd);
+
+	if (fd < 0)
+		return -errno;
+	if (*kept >= 0)
+		close(*kept);
+	*kept = fd;
+	return 0;
+}
+
+static int install_on_hook(void *ctx, int new_fd)
+{
+	const struct bw_running *r = ctx;
+	int err;
+
+	err = bw_hook_replace(r->iface, r->ifindex, r->link_fd, r->prog_fd,
+			      new_fd);
+	if (err)
+		return err;
+	/* The hook is the truth: pins that lag behind are only a warning. */
+	bw_pins_sync(r->iface, new_fd, r->link_fd, true);
+	bw_unpin_others(r->iface, r->prog_id);
+	return 0;
+}
+
+void bw_hook_installer(const struct bw_running *r, struct bw_installer *in)
+{
+	in->install = install_on_hook;
+	in->ctx = (void *)r;
+}
+
+int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
+		     const struct bw_installer *in)
+{
+	int prog, err;
+
+	if (!m->id)
+		return -EINVAL;
+	prog = bw_prog_load(mp, m);
+	if (prog < 0)
+		return prog;
+	err = in->install(in->ctx, prog);
+	close(prog);
+	return err;
+}
+
+/* ---- a built filter ------------------------------------------------------ */
+
+void bw_built_close(struct bw_built *b)
+{
+	bw_filter_close(&b->filter);
+	if (b->exact_fd >= 0)
+		close(b->exact_fd);
+	b->exact_fd = -1;
+	bw_list_free(&b->allow_names);
+}
+
+/* The data path reads the allowlist only when the header says it has entries. */
+void bw_set_allow_flag(void *filter_mem, bool on)
+{
+	struct bw_hdr *hdr = filter_mem;
+
+	if (on)
+		__atomic_fetch_or(&hdr->flags, BW_F_ALLOW, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&hdr->flags, (__u16)~BW_F_ALLOW,
+				   __ATOMIC_RELEASE);
+}
+
+void bw_say_unchanged(const char *iface, __u64 generation)
+{
+	if (generation)
+		pr_warn("%s: nothing changed: the running filter (generation %llu) is as it was\n",
+			iface, (unsigned long long)generation);
+	else
+		pr_warn("%s: nothing changed: the running filter is as it was\n",
+			iface);
+}
+
+/* ---- staging around the swap --------------------------------------------- */
+
+/*
+ * After the swap: the trie no filter names any more goes (a packet still
+ * on the old filter that finds no trie passes: counted as false_pos).
+ */
+static void clear_old_slots(const struct bw_swap *s, __u8 live, bool verify)
+{
+	__u32 slot;
+	int err;
+
+	for (slot = 0; s->maps->exact >= 0 && slot < BW_EXACT_SLOTS; slot++) {
+		if (verify && slot == live)
+			continue;
+		err = bw_exact_clear(s->maps->exact, slot);
+		if (err)
+			pr_warn("warning: %s: cannot free exact trie slot %u: %s\n",
+				s->iface, slot, bw_errno_hint(err));
+	}
+}
+
+static void say_swapped(const struct bw_swap *s, const struct bw_built *b)
+{
+	const struct bw_info *info =
+		(const void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
+
+	bw_out_open_object("swap");
+	bw_out_text("%s: ", s->iface);
+	bw_out_u64("generation", "swapped in generation %llu (replaces ",
+		   info->generation);
+	/* Generation 0: the running filter could not be read. */
+	if (s->old_generation)
+		bw_out_u64("replaces", "%llu", s->old_generation);
+	else
+		bw_out_null("replaces", "the unreadable filter");
+	bw_out_bool("verify", NULL, b->exact_fd >= 0);
+	bw_out_text(")%s\n", b->exact_fd >= 0 ? ", verify mode" : "");
+	bw_out_close_object();
+}
+
+int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
+{
+	const struct bw_hdr *hdr = b->filter.mem;
+	bool verify = b->exact_fd >= 0;
+	int err = 0;
+
+	/* Into the slot the running filter does not read: nothing changes. */
+	if (verify) {
+		err = bw_exact_set(s->maps->exact, hdr->exact_slot,
+				   b->exact_fd);
+		if (err)
+			pr_warn("%s: cannot stage the exact trie: %s\n",
+				s->iface, bw_errno_hint(err));
+	}
+	if (!err) {
+		err = bw_filter_commit(s->maps, &b->filter, s->installer);
+		if (err)
+			pr_warn("%s: cannot swap in the new filter: %s\n",
+				s->iface, bw_errno_hint(err));
+		if (err && verify)
+			bw_exact_clear(s->maps->exact, hdr->exact_slot);
+	}
+	if (err) {
+		bw_say_unchanged(s->iface, s->old_generation);
+		return err;
+	}
+	say_swapped(s, b);
+	clear_old_slots(s, hdr->exact_slot, verify);
+	return 0;
+}
+
+/* ---- changes to the running filter --------------------------------------- */
+
+int bw_swap_running(const struct bw_running *r, const struct bw_edit *e)
+{
+	struct bw_filter_map copy = BW_FILTER_MAP_INIT;
+	struct bw_maps maps = BW_MAPS_INIT;
+	struct bw_installer in;
+	int err;
+
+	err = bw_filter_clone(&r->filter, e->extra_blocks, &copy);
+	if (!err)
+		err = bw_prog_maps(r->prog_fd, &maps);
+	if (!err && e->allow_fd >= 0) {
+		close(maps.allow);
+		maps.allow = dup(e->allow_fd);
+		err = maps.allow < 0 ? -errno : 0;
+	}
+	if (!err && e->allow_fd >= 0)
+		bw_set_allow_flag(copy.mem, e->allow_on);
+	if (!err && e->edit)
+		err = e->edit(copy.mem, copy.nblocks, e->ctx);
+	if (!err) {
+		bw_hook_installer(r, &in);
+		err = bw_filter_commit(&maps, &copy, &in);
+		if (err)
+			pr_warn("%s: cannot swap in the changed filter: %s\n",
+				r->iface, bw_errno_hint(err));
+	}
+	bw_maps_close(&maps);
+	bw_filter_close(&copy);
+	return err;
+}

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Merging and controlled prefix expansion (see cidr.h for the contract).
+ *
+ * Both families run through the same code: a prefix is held left-aligned in
+ * 128 bits (an IPv4 address in the top 32), so masks, siblings and strides
+ * do not depend on the family; only reading and writing the list's arrays
+ * does.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "lists/cidr.h"
+#include "base/log.h"
+
+typedef unsigned __int128 u128;
+
+struct cpfx {
+	u128 a;
+	unsigned int plen;
+};
+
+#define MAXW 128
+
+static const char *const fam_name[BW_FAMILIES] = { "IPv4", "IPv6" };
+
+static size_t fam_count(const struct bw_list *l, int f)
+{
+	return f == BW_V4 ? l->n4 : l->n6;
+}
+
+static struct cpfx get_pfx(const struct bw_list *l, int f, size_t i)
+{
+	struct cpfx p;
+
+	if (f == BW_V4) {
+		p.a = (u128)bw_v4key_addr(l->v4[i]) << 96;
+		p.plen = bw_v4key_plen(l->v4[i]);
+	} else {
+		p.a = (u128)l->v6[i].hi << 64 | l->v6[i].lo;
+		p.plen = l->v6[i].plen;
+	}
+	return p;
+}
+
+static void put_pfx(__u64 *v4, struct bw_v6key *v6, int f, size_t i,
+		    struct cpfx p)
+{
+	if (f == BW_V4) {
+		v4[i] = bw_v4key((__u32)(p.a >> 96), p.plen);
+		return;
+	}
+	v6[i].hi = (__u64)(p.a >> 64);
+	v6[i].lo = (__u64)p.a;
+	v6[i].plen = p.plen;
+	v6[i].pad = 0;
+}
+
+static void put_list(struct bw_list *l, int f, size_t i, struct cpfx p)
+{
+	put_pfx(l->v4, l->v6, f, i, p);
+}
+
+/* Network bits of a prefix of length plen (plen 0: none). */
+static u128 net_mask(unsigned int plen)
+{
+	return plen ? ~(u128)0 << (MAXW - plen) : 0;
+}
+
+/* Lowest address bit that a prefix of length plen (>= 1) still fixes. */
+static u128 len_bit(unsigned int plen)
+{
+	return (u128)1 << (MAXW - plen);
+}
+
+static struct bw_prefix to_prefix(int f, struct cpfx p)
+{
+	struct bw_prefix out = { .family = (__u8)f, .plen = (__u8)p.plen };
+
+	if (f == BW_V4) {
+		out.lo = (__u32)(p.a >> 96);
+	} else {
+		out.hi = (__u64)(p.a >> 64);
+		out.lo = (__u64)p.a;
+	}
+	return out;
+}
+
+struct bw_prefix bw_cidr_key(const struct bw_prefix *p, unsigned int tlen,
+			     __u64 j)
+{
+	struct cpfx k;
+
+	if (p->family == BW_V4)
+		k.a = (u128)(__u32)p->lo << 96;
+	else
+		k.a = (u128)p->hi << 64 | p->lo;
+	/* A /0 target has one key, and no bit for len_bit() to name. */
+	if (tlen)
+		k.a += (u128)j * len_bit(tlen);
+	k.plen = tlen;
+	return to_prefix(p->family, k);
+}
+
+/* Both families, host bits cleared, lengths checked, into a private copy. */
+static int copy_masked(const struct bw_list *in, struct bw_list *l)
+{
+	size_t i;
+	int f;
+
+	bw_list_init(l);
+	l->v4 = malloc((in->n4 ? in->n4 : 1) * sizeof(*l->v4));
+	l->v6 = malloc((in->n6 ? in->n6 : 1) * sizeof(*l->v6));
+	if (!l->v4 || !l->v6) {
+		bw_list_free(l);
+		return -ENOMEM;
+	}
+	l->cap4 = l->n4 = in->n4;
+	l->cap6 = l->n6 = in->n6;
+	for (f = 0; f < BW_FAMILIES; f++) {
+		for (i = 0; i < fam_count(in, f); i++) {
+			struct cpfx p = get_pfx(in, f, i);
+
+			if (p.plen > BW_CIDR_WIDTH(f)) {
+				pr_warn("%s prefix length /%u is too long\n",
+					fam_name[f], p.plen);
+				bw_list_free(l);
+				return -EINVAL;
+			}
+			p.a &= net_mask(p.plen);
+			put_list(l, f, i, p);
+		}
+	}
+	return 0;
+}
+
+static bool covers(struct cpfx outer, struct cpfx p)
+{
+	return outer.plen <= p.plen && (p.a & net_mask(outer.plen)) == outer.a;
+}
+
+/* x and y (x first) are the two halves of one shorter prefix. */
+static bool siblings(struct cpfx x, struct cpfx y)
+{
+	return x.plen == y.plen && x.plen && (x.a ^ y.a) == len_bit(x.plen);
+}
+
+/*
+ * One family of a sorted list, in place. The kept prefixes form a stack at
+ * the front of the array; they are disjoint and in address order, so only
+ * the top can cover the next prefix, and only the top two can be siblings.
+ */
+static size_t merge_family(struct bw_list *l, int f)
+{
+	size_t i, top = 0, n = fam_count(l, f);
+	struct cpfx p, left;
+
+	for (i = 0; i < n; i++) {
+		p = get_pfx(l, f, i);
+		if (top && covers(get_pfx(l, f, top - 1), p))
+			continue;
+		while (top) {
+			left = get_pfx(l, f, top - 1);
+			if (!siblings(left, p))
+				break;
+			p = (struct cpfx){ left.a, left.plen - 1 };
+			top--;
+		}
+		put_list(l, f, top++, p);
+	}
+	return top;
+}
+
+void bw_cidr_merge(struct bw_list *l, struct bw_cidr_stats *st)
+{
+	size_t n4 = l->n4, n6 = l->n6;
+
+	bw_list_finish(l);
+	l->n4 = merge_family(l, BW_V4);
+	l->n6 = merge_family(l, BW_V6);
+	if (!st)
+		return;
+	st->fam[BW_V4].source = n4;
+	st->fam[BW_V4].merged = l->n4;
+	st->fam[BW_V6].source = n6;
+	st->fam[BW_V6].merged = l->n6;
+}
+
+static __u64 sat_add(__u64 a, __u64 b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* count << shift, saturating. */
+static __u64 sat_shl(__u64 count, unsigned int shift)
+{
+	if (!count)
+		return 0;
+	if (shift >= 64 || count > (UINT64_MAX >> shift))
+		return UINT64_MAX;
+	return count << shift;
+}
+
+/*
+ * best[r][j]: fewest keys for lengths lens[0..j] with r + 1 targets, the
+ * longest at lens[j]; from[r][j]: index of the previous target, or -1. An
+ * optimal target set only uses lengths present: moving a target down to the
+ * longest length it serves never costs more.
+ */
+struct dp {
+	unsigned int lens[MAXW + 1], m;
+	__u64 best[BW_MAX_LENGTHS][MAXW + 1];
+	int from[BW_MAX_LENGTHS][MAXW + 1];
+};
+
+static void dp_column(struct dp *d, const __u64 *count, unsigned int j,
+		      unsigned int k)
+{
+	unsigned int r, len = d->lens[j];
+	__u64 seg = 0, c;
+	int i;
+
+	for (r = 0; r < k; r++)
+		d->best[r][j] = UINT64_MAX;
+	/* Lengths lens[i..j] all expand to lens[j]. */
+	for (i = (int)j; i >= 0; i--) {
+		seg = sat_add(seg,
+			      sat_shl(count[d->lens[i]], len - d->lens[i]));
+		if (!i) {
+			d->best[0][j] = seg;
+			d->from[0][j] = -1;
+			continue;
+		}
+		for (r = 1; r < k && r <= (unsigned int)i; r++) {
+			c = sat_add(d->best[r - 1][i - 1], seg);
+			if (c < d->best[r][j]) {
+				d->best[r][j] = c;
+				d->from[r][j] = i - 1;
+			}
+		}
+	}
+}
+
+int bw_cidr_choose(const __u64 *count, unsigned int width,
+		   unsigned int max_lengths, __u8 *plen, unsigned int *n,
+		   __u64 *keys)
+{
+	unsigned int j, r, k, best_r, min_r = 0;
+	__u64 fewest;
+	struct dp d;
+	int at;
+
+	*n = 0;
+	*keys = 0;
+	if (width > MAXW || !max_lengths || max_lengths > BW_MAX_LENGTHS)
+		return -EINVAL;
+	d.m = 0;
+	for (j = 0; j <= width; j++)
+		if (count[j])
+			d.lens[d.m++] = j;
+	if (!d.m)
+		return 0;
+	k = max_lengths < d.m ? max_lengths : d.m;
+	for (j = 0; j < d.m; j++)
+		dp_column(&d, count, j, k);
+	/*
+	 * The fewest targets whose keys are within 1/BW_CIDR_KEY_SLACK, or
+	 * BW_CIDR_KEY_FLOOR keys, of the fewest keys: every target costs each
+	 * packet a hash and a block read, which a few percent or a few KiB
+	 * more filter do not (e.g. a host list with some neighbours merged
+	 * into /31s stays one /32 region).
+	 */
+	for (r = 1; r < k; r++)
+		if (d.best[r][d.m - 1] < d.best[min_r][d.m - 1])
+			min_r = r;
+	fewest = d.best[min_r][d.m - 1];
+	fewest = sat_add(fewest, fewest / BW_CIDR_KEY_SLACK > BW_CIDR_KEY_FLOOR
+					 ? fewest / BW_CIDR_KEY_SLACK
+					 : BW_CIDR_KEY_FLOOR);
+	for (best_r = 0; d.best[best_r][d.m - 1] > fewest; best_r++)
+		;
+	*keys = d.best[best_r][d.m - 1];
+	for (at = (int)d.m - 1, r = best_r + 1; at >= 0; r--) {
+		plen[(*n)++] = (__u8)d.lens[at];
+		at = d.from[r - 1][at];
+	}
+	return 0;
+}
+
+void bw_cidr_opts_init(struct bw_cidr_opts *o)
+{
+	int f;
+
+	for (f = 0; f < BW_FAMILIES; f++)
+		o->max_lengths[f] = BW_MAX_LENGTHS;
+	o->max_keys = BW_CIDR_MAX_KEYS;
+}
+
+/* Target of every length 0..width: the nearest target at or above it. */
+static void target_map(const struct bw_cidr_family_stats *fs,
+		       unsigned int width, unsigned int *tgt)
+{
+	unsigned int len, i;
+
+	for (len = 0; len <= width; len++) {
+		tgt[len] = 0;
+		for (i = 0; i < fs->nlengths; i++)
+			if (fs->plen[i] >= len)
+				tgt[len] = fs->plen[i];
+	}
+}
+
+struct fam_plan {
+	__u64 count[MAXW + 1];	/* merged prefixes per length */
+	size_t first[MAXW + 1]; /* index of the first of each length */
+	unsigned int tgt[MAXW + 1];
+};
+
+/* Lengths, targets and key counts of one merged family. */
+static int plan_family(const struct bw_list *l, int f, unsigned int k,
+		       struct fam_plan *fp, struct bw_cidr_family_stats *fs)
+{
+	unsigned int i, width = BW_CIDR_WIDTH(f);
+	size_t j, n = fam_count(l, f);
+	int err;
+
+	memset(fp->count, 0, sizeof(fp->count));
+	for (j = n; j-- > 0;) {
+		unsigned int len = get_pfx(l, f, j).plen;
+
+		fp->count[len]++;
+		fp->first[len] = j;
+	}
+	err = bw_cidr_choose(fp->count, width, k, fs->plen, &fs->nlengths,
+			     &fs->expanded);
+	if (err)
+		return err;
+	target_map(fs, width, fp->tgt);
+	for (i = 0; i < fs->nlengths; i++)
+		fs->keys[i] = 0;
+	for (j = 0; j <= width; j++) {
+		for (i = 0; i < fs->nlengths; i++)
+			if (fp->count[j] && fs->plen[i] == fp->tgt[j])
+				fs->keys[i] = sat_add(
+					fs->keys[i],
+					sat_shl(fp->count[j], fp->tgt[j] - j));
+	}
+	fs->shortest = fs->nlengths ? fs->plen[fs->nlengths - 1] : 0;
+	for (j = width + 1; j-- > 0;)
+		if (fp->count[j])
+			fs->shortest = (unsigned int)j;
+	return 0;
+}
+
+/* Says which lengths cost the most keys, with an example of each. */
+static void report_cost(const struct bw_list *l, int f,
+			const struct fam_plan *fp,
+			const struct bw_cidr_family_stats *fs, unsigned int k)
+{
+	unsigned int len, shown = 0, width = BW_CIDR_WIDTH(f);
+	char buf[INET6_ADDRSTRLEN + 8];
+	struct bw_prefix ex;
+	__u64 keys;
+
+	pr_warn("%s: %llu prefixes expand to %llu keys at %u target lengths:\n",
+		fam_name[f], (unsigned long long)fs->merged,
+		(unsigned long long)fs->expanded, fs->nlengths);
+	/* The shortest lengths are the expensive ones: list them first. */
+	for (len = 0; len <= width && shown < 4; len++) {
+		if (!fp->count[len] || fp->tgt[len] == len)
+			continue;
+		keys = sat_shl(fp->count[len], fp->tgt[len] - len);
+		ex = to_prefix(f, get_pfx(l, f, fp->first[len]));
+		pr_warn("  %llu prefixes of /%u (e.g. %s) -> %llu keys of /%u\n",
+			(unsigned long long)fp->count[len], len,
+			bw_prefix_str(&ex, buf, sizeof(buf)),
+			(unsigned long long)keys, fp->tgt[len]);
+		shown++;
+	}
+	if (k < BW_MAX_LENGTHS)
+		pr_warn("  raise --max-lengths (now %u, at most %d), or ", k,
+			BW_MAX_LENGTHS);
+	else
+		pr_warn("  ");
+	pr_warn("remove or split the short prefixes above, or use fewer lists\n");
+}
+
+/* Writes the expanded keys of one merged family into fresh arrays. */
+static int expand_family(const struct bw_list *l, int f,
+			 const struct fam_plan *fp, __u64 nkeys,
+			 struct bw_list *out)
+{
+	size_t i, o = 0, n = fam_count(l, f);
+	__u64 *v4 = NULL;
+	struct bw_v6key *v6 = NULL;
+	void *mem;
+
+	mem = malloc((nkeys ? nkeys : 1) *
+		     (f == BW_V4 ? sizeof(*v4) : sizeof(*v6)));
+	if (!mem)
+		return -ENOMEM;
+	if (f == BW_V4)
+		v4 = mem;
+	else
+		v6 = mem;
+	for (i = 0; i < n; i++) {
+		struct cpfx p = get_pfx(l, f, i);
+		unsigned int t = fp->tgt[p.plen];
+		u128 step = t ? len_bit(t) : 0, j, cnt;
+
+		cnt = (u128)1 << (t - p.plen);
+		for (j = 0; j < cnt; j++, p.a += step)
+			put_pfx(v4, v6, f, o++, (struct cpfx){ p.a, t });
+	}
+	if (f == BW_V4) {
+		out->v4 = v4;
+		out->n4 = out->cap4 = o;
+	} else {
+		out->v6 = v6;
+		out->n6 = out->cap6 = o;
+	}
+	return 0;
+}
+
+/*
+ * Merged prefixes are disjoint and sorted, so their keys must come out
+ * strictly increasing; anything else would be a bug here, not in the list.
+ */
+static int check_sorted(const struct bw_list *l, int f)
+{
+	size_t i, n = fam_count(l, f);
+
+	for (i = 1; i < n; i++) {
+		struct cpfx a = get_pfx(l, f, i - 1), b = get_pfx(l, f, i);
+
+		if (a.a > b.a || (a.a == b.a && a.plen >= b.plen)) {
+			pr_warn("internal error: %s keys overlap after expansion\n",
+				fam_name[f]);
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+static int check_opts(const struct bw_cidr_opts *o, unsigned int *k, __u64 *cap)
+{
+	int f;
+
+	for (f = 0; f < BW_FAMILIES; f++) {
+		k[f] = o->max_lengths[f] ? o->max_lengths[f] : BW_MAX_LENGTHS;
+		if (k[f] > BW_MAX_LENGTHS) {
+			pr_warn("--max-lengths %u: at most %d target lengths per family\n",
+				k[f], BW_MAX_LENGTHS);
+			return -EINVAL;
+		}
+	}
+	*cap = o->max_keys ? o->max_keys : BW_CIDR_MAX_KEYS;
+	return 0;
+}
+
+/* Plans both families of a merged list; -E2BIG past the key cap. */
+static int plan_all(const struct bw_list *work, const unsigned int *k,
+		    __u64 cap, struct fam_plan *fp, struct bw_cidr_stats *st)
+{
+	__u64 total = 0;
+	int f, err;
+
+	for (f = 0; f < BW_FAMILIES; f++) {
+		err = plan_family(work, f, k[f], &fp[f], &st->fam[f]);
+		if (err)
+			return err;
+		total = sat_add(total, st->fam[f].expanded);
+	}
+	if (total <= cap)
+		return 0;
+	pr_warn("Prefix expansion needs %llu keys, more than the cap of %llu\n",
+		(unsigned long long)total, (unsigned long long)cap);
+	for (f = 0; f < BW_FAMILIES; f++)
+		if (st->fam[f].expanded > st->fam[f].merged)
+			report_cost(work, f, &fp[f], &st->fam[f], k[f]);
+	return -E2BIG;
+}
+
+int bw_cidr_prepare(const struct bw_list *in, const struct bw_cidr_opts *o,
+		    struct bw_list *out, struct bw_cidr_stats *st)
+{
+	struct fam_plan *fp = NULL;
+	struct bw_cidr_opts defaults;
+	struct bw_cidr_stats local;
+	struct bw_list work;
+	unsigned int k[BW_FAMILIES];
+	__u64 cap;
+	int f, err;
+
+	bw_list_init(out);
+	if (!o) {
+		bw_cidr_opts_init(&defaults);
+		o = &defaults;
+	}
+	if (!st)
+		st = &local;
+	memset(st, 0, sizeof(*st));
+	err = check_opts(o, k, &cap);
+	if (err)
+		return err;
+	err = copy_masked(in, &work);
+	if (err)
+		return err;
+	bw_cidr_merge(&work, st);
+	st->fam[BW_V4].source = in->n4;
+	st->fam[BW_V6].source = in->n6;
+	fp = calloc(BW_FAMILIES, sizeof(*fp));
+	err = fp ? plan_all(&work, k, cap, fp, st) : -ENOMEM;
+	for (f = 0; f < BW_FAMILIES && !err; f++) {
+		err = expand_family(&work, f, &fp[f], st->fam[f].expanded, out);
+		if (!err)
+			err = check_sorted(out, f);
+	}
+	out->lines = in->lines;
+	out->skipped = in->skipped;
+	out->duplicates = in->duplicates;
+	free(fp);
+	bw_list_free(&work);
+	if (err)
+		bw_list_free(out);
+	return err;
+}

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * List lines that hold domain names, and the list's domain entries: a
+ * plain name or a hosts line blocks that exact name; "*.name" and
+ * adblock's "||name^" the name and every name under it; "@@||name^" is an
+ * allow entry. The entries live in an arena of checked, folded names.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lists/names.h"
+
+#define REFUSED                                                             \
+	"domain entries are read and checked, but this bloomwall does not " \
+	"filter DNS yet"
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
+	       c == '\f';
+}
+
+static bool is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool bw_name_form(const char *tok, size_t len)
+{
+	bool dot = false, letter = false;
+	size_t i;
+
+	if (len >= 2 && (!strncmp(tok, "*.", 2) || !strncmp(tok, "||", 2) ||
+			 !strncmp(tok, "@@", 2)))
+		return true;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)tok[i];
+
+		if (c == ':' || c == '/')
+			return false;
+		dot |= c == '.';
+		letter |= is_alpha(c) || c == '_' || c >= 0x80;
+	}
+	return dot && letter;
+}
+
+bool bw_hosts_rest(const char *s, size_t len)
+{
+	bool letter = false;
+	size_t i;
+
+	for (i = 0; i < len && !is_blank(s[i]); i++) {
+		if (!is_alpha((unsigned char)s[i]) && s[i] != '.' &&
+		    s[i] != '-' && s[i] != '_' && !(s[i] >= '0' && s[i] <= '9'))
+			return false;
+		letter |= is_alpha((unsigned char)s[i]);
+	}
+	return letter || bw_name_is_local(s, i);
+}
+
+/* Grows an array to hold more elements; doubling keeps pushes O(1). */
+static int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 1024;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	p = reallocarray(*arr, ncap, size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+int bw_domain_push(struct bw_list *l, const char *name, size_t len, __u8 flags)
+{
+	struct bw_domain *d;
+
+	/* Offsets are 32 bits: 4 GiB of names is 100 million or more. */
+	if (l->names_len + len > UINT32_MAX)
+		return -E2BIG;
+	if (grow((void **)&l->names, &l->names_cap, l->names_len + len, 1) ||
+	    grow((void **)&l->dom, &l->capdom, l->ndom + 1, sizeof(*l->dom)))
+		return -ENOMEM;
+	memcpy(l->names + l->names_len, name, len);
+	d = &l->dom[l->ndom++];
+	d->off = (__u32)l->names_len;
+	d->len = (__u8)len;
+	d->flags = flags;
+	d->pad = 0;
+	l->names_len += len;
+	return 0;
+}
+
+static int push_failed(int ret, char *err, size_t errlen)
+{
+	if (ret == -E2BIG)
+		snprintf(err, errlen,
+			 "the lists hold more than 4 GiB of names");
+	else
+		snprintf(err, errlen, "out of memory while reading the list");
+	return ret;
+}
+
+/*
+ * Adblock's "||name^": the '^' must end the word; "$options" after it
+ * would change what the rule means, so such a rule is refused, not read
+ * as a plainer one.
+ */
+static int adblock_name(const char *tok, size_t len, const char **s, size_t *n,
+			char *err, size_t errlen)
+{
+	const char *caret = memchr(*s, '^', *n);
+
+	if (!caret)
+		return bw_list_fail(err, errlen,
+				    "adblock rule without its closing \"^\"",
+				    tok, len);
+	if (caret != *s + *n - 1)
+		return bw_list_fail(
+			err, errlen,
+			"adblock rule with options after \"^\": only ||name^ is read",
+			tok, len);
+	(*n)--;
+	return 0;
+}
+
+int bw_domain_line(struct bw_list *l, const char *tok, size_t len,
+		   const char *rest, size_t restlen, bool glued,
+		   const struct bw_list_opts *opts, char *err, size_t errlen)
+{
+	const char *s = tok;
+	char name[BW_NAME_MAX];
+	size_t n = len;
+	__u8 flags = 0;
+	int ret;
+
+	if (glued)
+		return bw_list_fail(
+			err, errlen,
+			"\"#\" right after a name (an adblock element-hiding rule?)",
+			tok, len);
+	if (n >= 2 && !strncmp(s, "@@", 2)) {
+		if (n < 4 || strncmp(s + 2, "||", 2))
+			return bw_list_fail(
+				err, errlen,
+				"an allow entry is written @@||name^", tok,
+				len);
+		flags |= BW_DOM_ALLOW;
+		s += 2;
+		n -= 2;
+	}
+	if (n >= 2 && !strncmp(s, "||", 2)) {
+		s += 2;
+		n -= 2;
+		flags |= BW_DOM_SUBTREE;
+		ret = adblock_name(tok, len, &s, &n, err, errlen);
+		if (ret)
+			return ret;
+	} else if (n >= 2 && !strncmp(s, "*.", 2)) {
+		s += 2;
+		n -= 2;
+		flags |= BW_DOM_SUBTREE;
+	}
+	ret = bw_name_check(s, n, name, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (restlen)
+		return bw_list_fail(err, errlen,
+				    "unexpected text after the name", rest,
+				    restlen);
+	if (!opts->domains)
+		return bw_list_fail(err, errlen, REFUSED, tok, len);
+	n = (size_t)ret;
+	ret = bw_domain_push(l, name, n, flags);
+	return ret ? push_failed(ret, err, errlen) : 0;
+}
+
+bool bw_adblock_comment(const char *s, size_t len)
+{
+	return len && (*s == '!' || (*s == '[' && s[len - 1] == ']'));
+}
+
+int bw_hosts_line(struct bw_list *l, const char *s, size_t len, bool host,
+		  const struct bw_list_opts *opts, char *err, size_t errlen)
+{
+	size_t ndom = l->ndom, names_len = l->names_len, local = 0, w;
+	const char *end = s + len, *first = NULL;
+	char name[BW_NAME_MAX];
+	int ret = 0, pushed = 0;
+
+	if (!host)
+		return bw_list_fail(err, errlen,
+				    "unexpected text after the address", s,
+				    len);
+	while (s < end) {
+		for (w = 0; s + w < end && !is_blank(s[w]); w++)
+			;
+		if (bw_name_is_local(s, w)) {
+			local++;
+		} else {
+			ret = bw_name_check(s, w, name, err, errlen);
+			if (ret < 0)
+				break;
+			first = first ?: s;
+			if (opts->domains) {
+				ret = bw_domain_push(l, name, (size_t)ret, 0);
+				if (ret) {
+					push_failed(ret, err, errlen);
+					break;
+				}
+			}
+			pushed++;
+			ret = 0;
+		}
+		for (s += w; s < end && is_blank(*s); s++)
+			;
+	}
+	if (!ret && pushed && !opts->domains) {
+		for (w = 0; first + w < end && !is_blank(first[w]); w++)
+			;
+		ret = bw_list_fail(err, errlen, REFUSED, first, w);
+	}
+	if (ret) {
+		/* A bad line adds nothing, not even the names before it. */
+		l->ndom = ndom;
+		l->names_len = names_len;
+		return ret;
+	}
+	l->local += local;
+	l->lines += pushed > 0;
+	return 0;
+}
+
+static int cmp_domain(const void *a, const void *b, void *arg)
+{
+	const struct bw_domain *x = a, *y = b;
+	const char *names = arg;
+	int c = memcmp(names + x->off, names + y->off,
+		       x->len < y->len ? x->len : y->len);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->flags > y->flags) - (x->flags < y->flags);
+}
+
+/*
+ * The arena keeps the names of removed duplicates: rewriting it would cost
+ * a pass over all names to save a few percent.
+ */
+void bw_domains_finish(struct bw_list *l)
+{
+	size_t i, out = 0;
+
+	if (l->ndom > 1)
+		qsort_r(l->dom, l->ndom, sizeof(*l->dom), cmp_domain, l->names);
+	for (i = 0; i < l->ndom; i++) {
+		if (out && !cmp_domain(&l->dom[out - 1], &l->dom[i], l->names))
+			continue;
+		l->dom[out++] = l->dom[i];
+	}
+	l->duplicates += l->ndom - out;
+	l->ndom = out;
+}
+
+void bw_domains_subtree(struct bw_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->ndom; i++)
+		l->dom[i].flags |= BW_DOM_SUBTREE;
+}
+
+void bw_domains_count(const struct bw_list *l, struct bw_domain_counts *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < l->ndom; i++) {
+		if (l->dom[i].flags & BW_DOM_ALLOW)
+			c->allow++;
+		else if (l->dom[i].flags & BW_DOM_SUBTREE)
+			c->subtree++;
+		else
+			c->exact++;
+	}
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * bloomwall load's build step (reload.h): an image's filter, checked
+ * already (image.h), copied into a new filter map and numbered after the
+ * running one, for reload's swap; in verify mode a new exact trie of the
+ * image's exact prefix set (and the entries kept from 'add'), and the
+ * lists' allow entries for names, as a reload from the lists builds them.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "filter/bloom.h"
+#include "image/image.h"
+#include "base/log.h"
+#include "kernel/lpm.h"
+#include "base/output.h"
+#include "filter/provenance.h"
+#include "filter/records.h"
+#include "ops/reload.h"
+
+/* Room in rec for every kept add; those that do not fit go again below. */
+static int record_kept(const struct bw_records *kept, bool own_allow,
+		       struct bw_records *rec)
+{
+	const struct bw_list *l = &kept->names;
+	size_t i;
+
+	for (i = 0; i < kept->nadded; i++)
+		if (bw_records_add(rec, &kept->added[i]) < 0)
+			return -ENOMEM;
+	for (i = 0; i < l->ndom; i++)
+		if (bw_records_add_name(rec, bw_domain_name(l, &l->dom[i]),
+					l->dom[i].len, l->dom[i].flags) < 0)
+			return -ENOMEM;
+	/*
+	 * The running allowlist stays, and so do its files' records, unless
+	 * the image brings its own: then its records name its files.
+	 */
+	return own_allow ? 0 : bw_records_copy_allow(rec, kept);
+}
+
+/* Sets an added prefix in the image's filter; false if it has no room. */
+static bool set_prefix(const char *iface, void *mem, const struct bw_prefix *p)
+{
+	struct bw_add_plan ap;
+	char buf[64];
+
+	if (!bw_add_plan(mem, p, &ap)) {
+		bw_add_insert(mem, p, &ap);
+		return true;
+	}
+	pr_warn("%s: %s, added at run time, is left out: the image's filter has no target length that holds it ('bloomwall add' it again, or reload from lists)\n",
+		iface, bw_prefix_str(p, buf, sizeof(buf)));
+	return false;
+}
+
+/*
+ * The entries added at run time, set in the image's filter as 'add' sets
+ * them and kept in its records, as a reload keeps them; one the image has
+ * no region for is left out (said, and taken out of kept and rec).
+ * Returns how many were left out.
+ */
+static size_t set_kept(const char *iface, void *mem, struct bw_records *kept,
+		       struct bw_records *rec)
+{
+	struct bw_list *l = &kept->names;
+	const struct bw_domain *d;
+	size_t i = 0, out = 0;
+	long k;
+
+	while (i < kept->nadded) {
+		if (set_prefix(iface, mem, &kept->added[i])) {
+			i++;
+			continue;
+		}
+		k = bw_records_find(rec, &kept->added[i]);
+		if (k >= 0)
+			bw_records_drop(rec, (size_t)k);
+		bw_records_drop(kept, i);
+		out++;
+	}
+	for (i = 0; i < l->ndom;) {
+		d = &l->dom[i];
+		if (bw_name_insert(mem, bw_domain_name(l, d), d->len,
+				   d->flags & BW_DOM_SUBTREE) >= 0) {
+			i++;
+			continue;
+		}
+		pr_warn("%s: %s%.*s, added at run time, is left out: the image's filter has no region for it\n",
+			iface, d->flags & BW_DOM_SUBTREE ? "*." : "",
+			(int)d->len, bw_domain_name(l, d));
+		k = bw_records_find_name(rec, bw_domain_name(l, d), d->len,
+					 d->flags & BW_DOM_SUBTREE);
+		if (k >= 0)
+			bw_records_drop_name(rec, (size_t)k);
+		bw_records_drop_name(kept, i);
+		out++;
+	}
+	return out;
+}
+
+/* Room for 'bloomwall add' on top, as reload.c sizes its trie. */
+static __u32 exact_cap(size_t n)
+{
+	__u64 cap = (__u64)n + BW_ALLOW_MAX;
+
+	return cap > 0xffffffffULL ? 0xffffffffU : (__u32)cap;
+}
+
+/*
+ * Verify mode: the image's exact prefix set and the kept adds (a reload
+ * merges them in with the lists; the trie's longest match needs no merge)
+ * into a new trie, for the slot the new filter names.
+ */
+static int stage_exact(const char *iface, const struct bw_image *img,
+		       const struct bw_records *kept, struct bw_built *b)
+{
+	struct bw_list l;
+	size_t i, n;
+	int err;
+
+	bw_list_init(&l);
+	err = bw_image_sec_read(img->sec[BW_IMAGE_EXACT], &l);
+	for (i = 0; !err && i < kept->nadded; i++)
+		err = bw_list_push(&l, &kept->added[i]);
+	if (err) {
+		pr_warn("%s: no memory for the exact prefix set\n", iface);
+		bw_list_free(&l);
+		return err;
+	}
+	n = l.n4 + l.n6;
+	b->exact_fd = bw_lpm_create(BW_PIN_EXACT, exact_cap(n));
+	if (b->exact_fd < 0) {
+		err = b->exact_fd;
+		b->exact_fd = -1;
+		pr_warn("%s: cannot create the exact trie for verify mode: %s\n",
+			iface, bw_errno_hint(err));
+	} else {
+		err = bw_lpm_fill(b->exact_fd, &l);
+		if (err)
+			pr_warn("%s: cannot fill the exact trie (%'zu prefixes) for verify mode: %s\n",
+				iface, n, bw_errno_hint(err));
+	}
+	bw_list_free(&l);
+	if (err)
+		return err;
+	b->exact_entries = n;
+	return 0;
+}
+
+/* The lists' allow entries for names, for the name allowlist. */
+static int stage_names(const char *iface, const struct bw_image *img,
+		       struct bw_built *b)
+{
+	int err;
+
+	if (!img->sec[BW_IMAGE_NAMES])
+		return 0;
+	err = bw_image_sec_read(img->sec[BW_IMAGE_NAMES], &b->allow_names);
+	if (err)
+		pr_warn("%s: no memory for the image's allow entries\n", iface);
+	return err;
+}
+
+int bw_image_stage(const struct bw_reload_req *rq, bool allow, bool allow_names,
+		   __u8 exact_slot, __u64 generation, struct bw_records *kept,
+		   size_t *left_out, struct bw_built *b)
+{
+	const char *iface = rq->iface, *path = rq->image_path;
+	const struct bw_image *img = rq->image;
+	struct bw_dns_hdr *dns;
+	struct bw_hdr *hdr;
+	struct bw_info *info;
+	struct bw_records rec;
+	__u32 nblocks;
+	__u8 hash[16];
+	int err;
+
+	/* Provenance: the image's lists as it recorded them, and its hash. */
+	bw_prov_hash(img->buf, img->len, hash);
+	err = bw_prov_image_records(path, img->filter, img->nblocks,
+				    rq->origin ?: BW_ORIGIN_LOAD, hash, &rec,
+				    &nblocks);
+	if (err)
+		return err;
+	*left_out = 0;
+	err = record_kept(kept, img->sec[BW_IMAGE_ALLOW] != NULL, &rec);
+	nblocks = bw_records_start(img->filter) + bw_records_blocks(&rec);
+	if (!err)
+		err = bw_filter_create(nblocks, &b->filter);
+	if (!err) {
+		memcpy(b->filter.mem, img->filter,
+		       (size_t)bw_records_start(img->filter) * BW_BLOCK_BYTES);
+		*left_out = set_kept(iface, b->filter.mem, kept, &rec);
+		err = bw_records_write(b->filter.mem, nblocks, &rec);
+	}
+	bw_records_free(&rec);
+	if (!err && img->sec[BW_IMAGE_EXACT])
+		err = stage_exact(iface, img, kept, b);
+	if (!err)
+		err = stage_names(iface, img, b);
+	if (err) {
+		bw_built_close(b);
+		return err;
+	}
+	hdr = b->filter.mem;
+	info = (void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
+	hdr->exact_slot = exact_slot;
+	bw_set_allow_flag(hdr, allow);
+	/* The name allowlist the program keeps decides whether it looks. */
+	dns = (struct bw_dns_hdr *)bw_filter_dns(hdr);
+	if (dns && allow_names)
+		dns->flags |= BW_DNS_F_ALLOW;
+	info->generation = generation;
+
+	bw_out_open_object("filter");
+	bw_out_text("%s: ", iface);
+	bw_out_u64("generation", "filter generation %llu ", generation);
+	bw_out_string("image", "from image %s: ", path);
+	bw_out_u64("entries", "%'llu entries, ", info->entries);
+	bw_out_u64("blocks", "%'llu blocks ", img->nblocks);
+	bw_out_u64("bytes", "(%'llu bytes), ",
+		   (unsigned long long)img->nblocks * BW_BLOCK_BYTES);
+	bw_out_u64("seed", "seed 0x%08llx\n", hdr->seed);
+	bw_out_double("fpr", NULL, bw_info_fpr(info));
+	bw_out_close_object();
+	if (b->exact_fd >= 0) {
+		bw_out_open_object("verify");
+		bw_out_text("%s: verify mode: ", iface);
+		bw_out_u64("exact_entries", "exact trie of %'llu prefixes\n",
+			   b->exact_entries);
+		bw_out_close_object();
+	}
+	return 0;
+}

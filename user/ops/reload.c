@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The reload operation: build into the kernel, swap in, report (reload.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/allow_names.h"
+#include "kernel/allowlist.h"
+#include "image/image.h"
+#include "base/log.h"
+#include "kernel/lpm.h"
+#include "base/output.h"
+#include "kernel/pin.h"
+#include "filter/records.h"
+#include "ops/reload.h"
+#include "kernel/running.h"
+
+/* ---- building into the kernel -------------------------------------------- */
+
+void bw_build_req_from_args(struct bw_build_req *req, const char *iface,
+			    const struct bw_build_args *ba,
+			    const char *const *lists, int nlists, double fpr,
+			    __u16 flags, __u64 generation)
+{
+	int f;
+
+	bw_build_req_init(req, iface);
+	req->lists = lists;
+	req->nlists = nlists;
+	req->opts.fpr = ba->fpr_set ? ba->fpr : fpr;
+	if (ba->seed_set)
+		req->opts.seed = ba->seed;
+	req->opts.flags = flags | (ba->verify ? BW_F_VERIFY : 0);
+	for (f = 0; f < BW_FAMILIES; f++)
+		if (ba->max_lengths[f])
+			req->cidr.max_lengths[f] = ba->max_lengths[f];
+	req->skip_invalid = ba->skip_invalid;
+	req->mask_host_bits = ba->mask_host_bits;
+	req->generation = generation;
+	if (ba->dns_action_set)
+		req->opts.dns_action = ba->dns_action;
+	if (ba->dns_ttl_set)
+		req->opts.dns_ttl = ba->dns_ttl;
+	req->subdomains = ba->subdomains;
+	req->allow_files = ba->allow;
+	req->nallow_files = ba->nallow;
+}
+
+/* The DNS options the running filter keeps, for a reload without new ones. */
+void bw_dns_settings(const void *mem, const struct bw_records *rec,
+		     struct bw_rec_dns *d)
+{
+	const struct bw_dns_hdr *dns = mem ? bw_filter_dns(mem) : NULL;
+
+	memset(d, 0, sizeof(*d));
+	d->action = BW_DNS_NULL;
+	d->ttl = BW_DEFAULT_DNS_TTL;
+	if (rec && rec->have_dns) {
+		*d = rec->dns;
+		return;
+	}
+	if (dns) {
+		d->action = dns->action;
+		d->ttl = dns->ttl;
+	}
+}
+
+void bw_build_req_dns(struct bw_build_req *req, const struct bw_build_args *ba,
+		      const struct bw_rec_dns *d)
+{
+	if (!ba->dns_action_set)
+		req->opts.dns_action = d->action;
+	if (!ba->dns_ttl_set)
+		req->opts.dns_ttl = d->ttl;
+	req->subdomains = ba->subdomains || (!ba->no_subdomains &&
+					     (d->opts & BW_REC_DNS_SUBDOMAINS));
+}
+
+/* Room for 'bloomwall add' on top: the trie allocates per entry anyway. */
+static __u32 exact_cap(size_t n)
+{
+	__u64 cap = (__u64)n + BW_ALLOW_MAX;
+
+	return cap > 0xffffffffULL ? 0xffffffffU : (__u32)cap;
+}
+
+/* Verify mode: a new exact trie of the build's merged prefixes. */
+static int build_exact(const struct bw_build_req *req,
+		       const struct bw_build *bd, struct bw_built *b)
+{
+	size_t n = bd->exact.n4 + bd->exact.n6;
+	int err;
+
+	b->exact_fd = bw_lpm_create(BW_PIN_EXACT, exact_cap(n));
+	if (b->exact_fd < 0) {
+		err = b->exact_fd;
+		b->exact_fd = -1;
+		pr_warn("%s: cannot create the exact trie for --verify: %s\n",
+			req->label, bw_errno_hint(err));
+		return err;
+	}
+	err = bw_lpm_fill(b->exact_fd, &bd->exact);
+	if (err) {
+		pr_warn("%s: cannot fill the exact trie (%'zu prefixes) for --verify: %s\n",
+			req->label, n, bw_errno_hint(err));
+		return err;
+	}
+	b->exact_entries = n;
+	return 0;
+}
+
+int bw_build_lists(const struct bw_build_req *req, struct bw_built *b)
+{
+	struct bw_build bd;
+	int err;
+
+	err = bw_build_plan(req, &bd);
+	if (err)
+		return err;
+	err = bw_filter_create(bw_build_blocks(&bd), &b->filter);
+	if (!err)
+		bw_build_fill(&bd, b->filter.mem);
+	if (!err && (req->opts.flags & BW_F_VERIFY))
+		err = build_exact(req, &bd, b);
+	if (!err) {
+		/* The lists' allow entries go on to the name allowlist. */
+		b->allow_names = bd.allow_names;
+		bw_list_init(&bd.allow_names);
+		bw_build_report(req, &bd);
+	}
+	if (!err && b->exact_fd >= 0) {
+		bw_out_open_object("verify");
+		bw_out_text("%s: verify mode: ", req->label);
+		bw_out_u64("exact_entries", "exact trie of %'llu prefixes\n",
+			   b->exact_entries);
+		bw_out_close_object();
+	}
+	bw_build_free(&bd);
+	if (err)
+		bw_built_close(b);
+	return err;
+}
+
+/* ---- the name allowlist around a swap ------------------------------------ */
+
+int bw_stage_allow_names(const char *iface, int fd, const struct bw_list *lists,
+			 const struct bw_list *operator)
+{
+	int err = 0;
+
+	if (fd < 0) {
+		if (lists->ndom || (operator&& operator->ndom))
+			pr_warn("warning: %s: the program has no name allowlist (a bloomwall from before names runs): the allow entries for names are left out\n",
+				iface);
+		return 0;
+	}
+	err = bw_allow_names_stage(fd, lists, BW_ALLOW_NAME_LIST);
+	if (!err && operator)
+		err = bw_allow_names_stage(fd, operator,
+					   BW_ALLOW_NAME_OPERATOR);
+	if (err)
+		pr_warn("%s: cannot add to the name allowlist: %s\n", iface,
+			bw_errno_hint(err));
+	return err;
+}
+
+void bw_prune_allow_names(const char *iface, int fd,
+			  const struct bw_list *lists,
+			  const struct bw_list *operator)
+{
+	int err;
+
+	err = bw_allow_names_prune(fd, lists, BW_ALLOW_NAME_LIST);
+	if (!err && operator)
+		err = bw_allow_names_prune(fd, operator,
+					   BW_ALLOW_NAME_OPERATOR);
+	if (err)
+		pr_warn("warning: %s: cannot take the old entries out of the name allowlist: %s\n",
+			iface, bw_errno_hint(err));
+}
+
+/* ---- reload -------------------------------------------------------------- */
+
+#define BW_F_MATCH (BW_F_MATCH_SRC | BW_F_MATCH_DST)
+
+/* --allow, or an image carrying an allowlist: it replaces the running one. */
+static bool replaces_allow(const struct bw_reload_req *r)
+{
+	return r->args->nallow || (r->image && r->image->sec[BW_IMAGE_ALLOW]);
+}
+
+/* Action and direction stay as they are unless the options change them. */
+static __u16 new_flags(const struct bw_build_args *a, __u16 cur)
+{
+	__u16 flags = cur & (BW_F_MATCH | BW_F_MONITOR | BW_F_ALLOW);
+
+	if (a->match)
+		flags = (flags & ~BW_F_MATCH) | a->match;
+	if (!(flags & BW_F_MATCH))
+		flags |= BW_F_MATCH_SRC;
+	if (a->monitor)
+		flags |= BW_F_MONITOR;
+	if (a->enforce)
+		flags &= ~BW_F_MONITOR;
+	return flags;
+}
+
+/* The running filter's settings that a reload builds on. */
+struct running_settings {
+	__u32 prog_id; /* of the program they were read from */
+	struct bw_hdr hdr;
+	struct bw_info info;
+	bool allow_entries;    /* the running allowlist has entries */
+	struct bw_rec_dns dns; /* the DNS options */
+	bool allow_names;      /* the name allowlist has operator entries */
+};
+
+/*
+ * From the running filter, or, for one this bloomwall cannot read
+ * (corrupt, or another format version), what a fresh attach would use:
+ * the reload then replaces it like any other.
+ */
+static void read_settings(const struct bw_running *r,
+			  struct running_settings *st)
+{
+	struct bw_records rec;
+
+	memset(st, 0, sizeof(*st));
+	st->prog_id = r->prog_id;
+	st->allow_entries = bw_lpm_has_entries(r->maps.allow);
+	st->allow_names =
+		bw_allow_names_any(r->maps.allow_names, BW_ALLOW_NAME_OPERATOR);
+	bw_dns_settings(NULL, NULL, &st->dns);
+	if (!r->filter_err) {
+		st->hdr = *bw_running_hdr(r);
+		st->info = *bw_running_info(r);
+		bw_records_init(&rec);
+		if (!bw_records_read(r->filter.mem, r->filter.nblocks, &rec))
+			bw_dns_settings(r->filter.mem, &rec, &st->dns);
+		bw_records_free(&rec);
+		return;
+	}
+	st->hdr.flags = BW_F_MATCH_SRC;
+	pr_warn("%s: the running filter is not one this bloomwall can read (corrupt, or format version other than %d); it is replaced with a new one: enforce, --match src and --fpr %g%% unless given\n",
+		r->iface, BW_VERSION, BW_DEFAULT_FPR * 100);
+}
+
+static double settings_fpr(const struct running_settings *st)
+{
+	return bw_info_fpr(&st->info);
+}
+
+/* What the reload builds and swaps in, and what it needs for that. */
+struct reload_ctx {
+	const struct bw_reload_req *r;
+	struct running_settings st;
+	struct bw_records kept; /* the adds built in: the running ones, less */
+	size_t forgot;	      /* kept adds left out (--forget-added, remove) */
+	struct bw_list allow; /* --allow: the new allowlist */
+	struct bw_rec_source *allow_src; /* --allow: what each file was */
+	struct bw_built b;
+};
+
+/* The running filter's kept adds, less those the reload leaves out. */
+static int read_kept(struct reload_ctx *c, const struct bw_running *r)
+{
+	const struct bw_reload_req *rq = c->r;
+	struct bw_records *k = &c->kept;
+	long i;
+	size_t j;
+	int err;
+
+	bw_records_free(k);
+	err = bw_running_records(r, k);
+	c->forgot = 0;
+	if (!err && rq->args->forget_added) {
+		c->forgot = k->nadded + k->names.ndom;
+		k->nadded = 0;
+		k->names.ndom = 0;
+	}
+	for (j = 0; !err && rq->add_names && j < rq->add_names->ndom; j++) {
+		const struct bw_domain *d = &rq->add_names->dom[j];
+
+		err = bw_records_add_name(k, bw_domain_name(rq->add_names, d),
+					  d->len, d->flags) < 0
+			      ? -ENOMEM
+			      : 0;
+	}
+	for (j = 0; !err && rq->remove_names && j < rq->remove_names->ndom;
+	     j++) {
+		const struct bw_domain *d = &rq->remove_names->dom[j];
+
+		i = bw_records_find_name(k, bw_domain_name(rq->remove_names, d),
+					 d->len, d->flags & BW_DOM_SUBTREE);
+		if (i >= 0) {
+			bw_records_drop_name(k, (size_t)i);
+			c->forgot++;
+		}
+	}
+	for (j = 0; !err && j < rq->nremove; j++) {
+		i = bw_records_find(k, &rq->remove[j]);
+		if (i >= 0) {
+			bw_records_drop(k, (size_t)i);
+			c->forgot++;
+		}
+	}
+	return err;
+}
+
+static int build(struct reload_ctx *c)
+{
+	const struct bw_reload_req *r = c->r;
+	struct bw_build_req req;
+	__u16 flags = new_flags(r->args, c->st.hdr.flags) & ~BW_F_ALLOW;
+
+	/* The allowlist the new program gets decides whether it reads one. */
+	if (replaces_allow(r) ? c->allow.n4 + c->allow.n6 > 0
+			      : c->st.allow_entries)
+		flags |= BW_F_ALLOW;
+	if (r->image) {
+		size_t out = 0;
+		int err;
+
+		err = bw_image_stage(r, flags & BW_F_ALLOW,
+				     replaces_allow(r) ? c->allow.ndom > 0
+						       : c->st.allow_names,
+				     !c->st.hdr.exact_slot,
+				     c->st.info.generation + 1, &c->kept, &out,
+				     &c->b);
+		c->forgot += out;
+		return err;
+	}
+	bw_build_req_from_args(&req, r->iface, r->args, r->lists, r->nlists,
+			       settings_fpr(&c->st), flags,
+			       c->st.info.generation + 1);
+	/* The other slot: the running filter's trie stays until the swap. */
+	req.exact_slot = !c->st.hdr.exact_slot;
+	req.added = c->kept.added;
+	req.nadded = c->kept.nadded;
+	req.origin = r->origin ?: BW_ORIGIN_RELOAD;
+	req.change = r->nremove || r->remove_names ? BW_CHANGE_REMOVE
+		     : r->add_names		   ? BW_CHANGE_ADD
+						   : 0;
+	req.prev = &c->kept;
+	/* The allowlist files: --allow's, else those the running one keeps. */
+	req.allow_files = r->args->allow;
+	req.nallow_files = r->args->nallow;
+	req.allow_src = c->allow_src;
+	req.keep_allow = &c->kept;
+	req.added_names = &c->kept.names;
+	bw_build_req_dns(&req, r->args, &c->st.dns);
+	req.allow_names =
+		r->args->nallow ? c->allow.ndom > 0 : c->st.allow_names;
+	return bw_build_lists(&req, &c->b);
+}
+
+/*
+ * The lock is taken after the build: the running filter may have been
+ * replaced meanwhile. The new one is numbered after it and its trie goes
+ * into the slot it does not use; a change to what the build was based on
+ * means building again.
+ */
+static int rebase(struct reload_ctx *c, const struct bw_running *r)
+{
+	struct running_settings now;
+	struct bw_records built = c->kept;
+	struct bw_hdr *hdr = c->b.filter.mem;
+	struct bw_info *info =
+		(void *)((char *)c->b.filter.mem + BW_BLOCK_BYTES);
+	bool same;
+	int err;
+
+	if (r->prog_id == c->st.prog_id)
+		return 0;
+	read_settings(r, &now);
+	/* An add (or a remove) swapped in meanwhile: its entries count. */
+	bw_records_init(&c->kept);
+	err = read_kept(c, r);
+	same = bw_records_same_added(&built, &c->kept);
+	bw_records_free(&built);
+	if (err)
+		return err;
+	if (!same || now.hdr.flags != c->st.hdr.flags ||
+	    settings_fpr(&now) != settings_fpr(&c->st) ||
+	    now.allow_entries != c->st.allow_entries ||
+	    now.allow_names != c->st.allow_names ||
+	    memcmp(&now.dns, &c->st.dns, sizeof(now.dns)) ||
+	    now.hdr.exact_slot == hdr->exact_slot) {
+		pr_warn("%s: the running filter changed while this reload was building; building again\n",
+			r->iface);
+		c->st = now;
+		bw_built_close(&c->b);
+		return build(c);
+	}
+	c->st = now;
+	info->generation = now.info.generation + 1;
+	return 0;
+}
+
+/* reload --allow: the new allowlist's trie, and how it differs. */
+static int new_allowlist(struct reload_ctx *c, const struct bw_running *r,
+			 struct bw_maps *maps, size_t *added, size_t *removed)
+{
+	struct bw_list old;
+	int fd, err;
+
+	bw_list_init(&old);
+	err = bw_allow_read(r->maps.allow, &old);
+	if (!err)
+		bw_list_diff(&c->allow, &old, added, removed);
+	bw_list_free(&old);
+	fd = err ? err : bw_allow_create(&c->allow);
+	if (fd < 0) {
+		pr_warn("%s: cannot make the new allowlist: %s\n", r->iface,
+			bw_errno_hint(fd));
+		return fd;
+	}
+	close(maps->allow);
+	maps->allow = fd;
+	return 0;
+}
+
+static void say_allowlist(const char *iface, const struct bw_list *l,
+			  size_t added, size_t removed)
+{
+	bw_out_open_object("allow");
+	bw_out_text("%s: allowlist replaced: ", iface);
+	bw_out_u64("entries", "%'llu ", l->n4 + l->n6);
+	bw_out_text("%s", bw_plural(l->n4 + l->n6, "entry", "entries"));
+	bw_out_u64("added", " (%'llu added, ", added);
+	bw_out_u64("removed", "%'llu removed)\n", removed);
+	bw_out_close_object();
+}
+
+/*
+ * The running program is an older bloomwall's, whose tries are keyed
+ * without the family: the new program gets tries of today's key, the
+ * allowlist's entries carried over (unless --allow replaces them), and an
+ * exact tries' map of its own.
+ */
+static int upgrade_tries(const struct bw_running *r, bool keep_allow,
+			 struct bw_maps *maps)
+{
+	struct bw_list old;
+	int outer = -1, err = 0;
+
+	bw_list_init(&old);
+	if (keep_allow)
+		err = bw_allow_read(r->maps.allow, &old);
+	if (!err && keep_allow) {
+		err = bw_allow_create(&old);
+		if (err >= 0) {
+			close(maps->allow);
+			maps->allow = err;
+			err = 0;
+		}
+	}
+	if (!err) {
+		outer = bw_exact_outer_create();
+		err = outer < 0 ? outer : 0;
+	}
+	if (!err) {
+		close(maps->exact);
+		maps->exact = outer;
+		pr_warn("note: %s: its program was an older bloomwall's; the allowlist (%zu %s) and the exact tries now have the family in their keys\n",
+			r->iface, old.n4 + old.n6,
+			bw_plural(old.n4 + old.n6, "entry", "entries"));
+	} else {
+		pr_warn("%s: cannot upgrade the older bloomwall's tries: %s\n",
+			r->iface, bw_errno_hint(err));
+	}
+	bw_list_free(&old);
+	return err;
+}
+
+/* "IFACE: 3 entries added at run time kept"; JSON added_kept, forgotten. */
+static void say_kept(const struct reload_ctx *c)
+{
+	const char *iface = c->r->iface;
+
+	size_t kept = c->kept.nadded + c->kept.names.ndom;
+
+	bw_out_u64("added_kept", NULL, kept);
+	bw_out_u64("added_forgotten", NULL, c->forgot);
+	if (kept)
+		bw_out_text(
+			"%s: %'zu %s added at run time kept ('bloomwall remove %s ADDR|NAME...' takes one out)\n",
+			iface, kept, bw_plural(kept, "entry", "entries"),
+			iface);
+	if (c->forgot)
+		bw_out_text("%s: %'zu %s added at run time left out\n", iface,
+			    c->forgot,
+			    bw_plural(c->forgot, "entry", "entries"));
+}
+
+/* Under the lock: the hook's program, read again, is replaced. */
+static int swap_locked(struct reload_ctx *c)
+{
+	const struct bw_reload_req *rq = c->r;
+	struct bw_running r;
+	struct bw_maps maps = BW_MAPS_INIT;
+	struct bw_installer in;
+	struct bw_swap sw = { .iface = rq->iface, .maps = &maps };
+	size_t added = 0, removed = 0;
+	int err;
+
+	err = bw_running_open(rq->iface, rq->ifindex,
+			      BW_RUN_REPAIR | BW_RUN_OLD_OK, &r);
+	if (err)
+		return err;
+	err = rebase(c, &r);
+	if (!err)
+		err = bw_prog_maps(r.prog_fd, &maps);
+	if (!err && r.old_tries)
+		err = upgrade_tries(&r, !replaces_allow(rq), &maps);
+	if (!err && replaces_allow(rq))
+		err = new_allowlist(c, &r, &maps, &added, &removed);
+	if (!err)
+		err = bw_stage_allow_names(
+			rq->iface, maps.allow_names, &c->b.allow_names,
+			replaces_allow(rq) ? &c->allow : NULL);
+	if (!err) {
+		bw_hook_installer(&r, &in);
+		sw.installer = &in;
+		sw.old_generation = c->st.info.generation;
+		err = bw_swap_in(&sw, &c->b);
+	} else if (err != -ENOENT) {
+		bw_say_unchanged(rq->iface, c->st.info.generation);
+	}
+	if (!err)
+		bw_prune_allow_names(rq->iface, maps.allow_names,
+				     &c->b.allow_names,
+				     replaces_allow(rq) ? &c->allow : NULL);
+	if (!err && replaces_allow(rq))
+		say_allowlist(rq->iface, &c->allow, added, removed);
+	if (!err)
+		say_kept(c);
+	bw_maps_close(&maps);
+	bw_running_close(&r);
+	return err;
+}
+
+int bw_reload(const struct bw_reload_req *rq)
+{
+	const struct bw_build_args *a = rq->args;
+	struct reload_ctx c = { .r = rq, .b = BW_BUILT_INIT };
+	struct bw_running r;
+	int lock, err;
+
+	bw_list_init(&c.allow);
+	/* Lists are read and the filter built before the lock is taken. */
+	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_OLD_OK, &r);
+	if (err)
+		return err;
+	read_settings(&r, &c.st);
+	err = read_kept(&c, &r);
+	bw_running_close(&r);
+	if (!err && a->nallow) {
+		c.allow_src = calloc(a->nallow, sizeof(*c.allow_src));
+		if (!c.allow_src)
+			err = -ENOMEM;
+		else
+			err = bw_load_allow_src(rq->iface, a->allow, a->nallow,
+						a->mask_host_bits, &c.allow,
+						c.allow_src);
+	} else if (!err && replaces_allow(rq) &&
+		   bw_image_sec_read(rq->image->sec[BW_IMAGE_ALLOW],
+				     &c.allow)) {
+		pr_warn("%s: no memory for the image's allowlist\n", rq->iface);
+		err = -ENOMEM;
+	}
+	if (!err) {
+		err = build(&c);
+		if (err)
+			bw_say_unchanged(rq->iface, c.st.info.generation);
+	}
+	if (!err) {
+		lock = bw_lock_acquire();
+		err = lock < 0 ? lock : swap_locked(&c);
+		bw_lock_release(lock);
+	}
+	bw_built_close(&c.b);
+	bw_list_free(&c.allow);
+	free(c.allow_src);
+	bw_records_free(&c.kept);
+	return err;
+}
