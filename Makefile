@@ -97,7 +97,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all deps check-tools test build-tests unit datapath e2e crash-sweep demo bench \
+.PHONY: all deps check-tools check-layers test build-tests unit datapath e2e crash-sweep demo bench \
 	fuzz build-fuzz install uninstall clean format format-check
 
 all: $(BIN) bloomwall
@@ -197,6 +197,21 @@ $(OUTPUT)/tests/test_datapath: $(DATAPATH_SRCS) $(TEST_HDRS) $(LIB_OBJS) \
 			       $(OUTPUT)/bloomwall.skel.h | $(OUTPUT)/tests
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) $(DATAPATH_SRCS) $(LIB_OBJS) $(LIBS) -o $@
+
+# The layers (LAYERS above) kept: includes and calls go down or stay in
+# their folder, no cycle between files, each file's symbols declared in
+# its own header (scripts/check-layers.py says how), and the kernel-free
+# archive links alone, with nothing above it.
+check-layers: $(USER_OBJS) $(OUTPUT)/core-links-alone
+	$(Q)scripts/check-layers.py "$(LAYERS)" $(OUTPUT)/user
+
+# Every member of the kernel-free archive linked with only the libraries: a
+# call from base/, lists/, filter/ or image/ into kernel/ or above is an
+# undefined reference here.
+$(OUTPUT)/core-links-alone: $(CORE_LIB)
+	$(call msg,LINK,$@)
+	$(Q)printf 'int main(void) { return 0; }\n' | $(CC) -x c - -o $@ \
+		-Wl,--whole-archive $(CORE_LIB) -Wl,--no-whole-archive $(LIBS)
 
 # Every program make test runs, built but not run (CI's -Werror build).
 build-tests: $(BIN) $(OUTPUT)/tests/test_unit $(OUTPUT)/tests/test_upper \
