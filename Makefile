@@ -210,7 +210,7 @@ check-layers: $(USER_OBJS) $(OUTPUT)/core-links-alone
 # undefined reference here.
 $(OUTPUT)/core-links-alone: $(CORE_LIB)
 	$(call msg,LINK,$@)
-	$(Q)printf 'int main(void) { return 0; }\n' | $(CC) -x c - -o $@ \
+	$(Q)printf 'int main(void) { return 0; }\n' | $(CC) -x c - -x none -o $@ \
 		-Wl,--whole-archive $(CORE_LIB) -Wl,--no-whole-archive $(LIBS)
 
 # Every program make test runs, built but not run (CI's -Werror build).
