@@ -4,12 +4,12 @@
  * 53) behind the address filter, read its question name, test every
  * suffix's subtree key and the whole name's exact key against the name
  * regions, and on a hit consult the name allowlist, then pass (monitor),
- * drop or answer in place (dns_answer.h).
+ * drop or answer in place (dns_verdict.h).
  *
- * Included by bloomwall.bpf.c after its maps and constants. Everything
- * here runs in judge_dns(), a subprogram called only when the filter has
- * names (a .rodata constant): for a filter without names the verifier
- * never reaches it and removes it, so the address path is what it was.
+ * Everything here runs in judge_dns() (dns_verdict.h), a subprogram
+ * called only when the filter has names (a .rodata constant): for a
+ * filter without names the verifier never reaches it and removes it, so
+ * the address path is what it was.
  *
  * The name is copied with bpf_xdp_load_bytes into a per-CPU scratch value
  * (jumbo frames and fragments alike) and read with bpf_loop, one label a
@@ -26,6 +26,8 @@
 
 #include <linux/in.h>
 #include <linux/udp.h>
+
+#include "maps.h"
 
 #define DNS_HDR_LEN 12
 /* Wire bytes of a name, root label included (RFC 1035 3.1). */

@@ -4,14 +4,19 @@
  * (or monitored hit, or answered query) into the ring buffer log_ring,
  * rate-limited by a token bucket per CPU (bw_log_stats in log_stats).
  *
- * Included by bloomwall.bpf.c after dns_answer.h. Everything here runs in
- * log_event(), a subprogram called only from the program's copies with
- * logging (prog_variant has BW_VARIANT_LOG): with --log-rate 0 the
- * verifier never reaches it and removes it. The ports are parsed here,
- * on the logging path only; the listed path pays one call.
+ * Everything here runs in log_event(), a subprogram called only from the
+ * program's copies with logging (prog_variant has BW_VARIANT_LOG): with
+ * --log-rate 0 the verifier never reaches it and removes it. The ports
+ * are parsed here, on the logging path only; the listed path pays one
+ * call. A blocked query's name is read from dns.h's scratch value, where
+ * judge_dns() left it.
  */
 #ifndef __BW_DROPLOG_H
 #define __BW_DROPLOG_H
+
+#include "maps.h"
+#include "parse.h"
+#include "dns.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

@@ -43,6 +43,10 @@
 
 #define BW_PARSE_BAD (-1)
 
+/* An IPv4 frag_off in host order: more fragments, and the offset. */
+#define IP_MF 0x2000
+#define IP_OFFSET 0x1fff
+
 struct hdr_cursor {
 	void *pos;
 	void *end;	    /* of the linear part */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * dns_answer.h - finding a DNS query behind the headers the address path
- * parsed, and turning a blocked one into its answer in place (XDP_TX):
+ * dns_verdict.h - the DNS verdict, judge_dns(): finding a DNS query behind
+ * the headers the address path parsed, judging its name (dns.h), and
+ * turning a blocked one into its answer in place (XDP_TX):
  * MACs, addresses and ports swapped, TTL / hop limit 64, the DNS header
  * made a response (QR, RA, RD echoed, RCODE of the action), everything
  * after the question cut (EDNS OPT included) or, for the NULL action and
@@ -14,17 +15,17 @@
  * its new length: no packet byte past the IP header is touched through a
  * pointer, so a query in a jumbo frame's fragments is answered the same.
  */
-#ifndef __BW_DNS_ANSWER_H
-#define __BW_DNS_ANSWER_H
+#ifndef __BW_DNS_VERDICT_H
+#define __BW_DNS_VERDICT_H
 
+#include "maps.h"
+#include "parse.h"
 #include "dns.h"
 
 #define DNS_TTL_HOPS 64
 #define DNS_QTYPE_A 1
 #define DNS_QTYPE_AAAA 28
 #define DNS_CLASS_IN 1
-#define IP_MF 0x2000
-#define IP_OFFSET 0x1fff
 
 enum dns_loc {
 	LOC_NOT_DNS = 0, /* not UDP to port 53: not ours to count */
@@ -424,4 +425,4 @@ malformed:
 	return DNS_PASS;
 }
 
-#endif /* __BW_DNS_ANSWER_H */
+#endif /* __BW_DNS_VERDICT_H */
