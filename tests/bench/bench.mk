@@ -24,15 +24,11 @@ $(BENCH_OUT)/%.skel.h: $(BENCH_OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
 
-# bloomwall's own program gets DNS rows once it has the DNS data path.
-BENCH_BW_DNS := $(if $(shell grep -l dns_consts bpf/bloomwall.bpf.c \
-			2>/dev/null),-DBENCH_BW_DNS)
-
 $(BENCH_OUT)/bench: $(BENCH_SRCS) $(BENCH_HDRS) $(LIB_OBJS) \
 		    $(BENCH_OUT)/bench.skel.h $(BENCH_OUT)/dnsbench.skel.h \
 		    $(OUTPUT)/bloomwall.skel.h
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(BENCH_BW_DNS) -I$(BENCH_OUT) -Itests/bench \
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(BENCH_OUT) -Itests/bench \
 		$(LDFLAGS) \
 		$(BENCH_SRCS) $(LIB_OBJS) $(LIBS) -o $@
 

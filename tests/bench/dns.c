@@ -27,10 +27,8 @@
 #include "filter/bloom.h"
 #include "lists/names.h"
 #include "dnsbench.skel.h"
-#ifdef BENCH_BW_DNS
 #include "bloomwall.skel.h"
 #include "kernel/prog.h"
-#endif
 
 #define WARMUP (1U << 16)
 #define QNAME_OFF (14 + 20 + 8 + 12)
@@ -44,10 +42,8 @@ struct dns_ctx {
 	struct bw_filter_map filt[F_N];
 	int hash_fd;
 	struct name_slot *names; /* the harness's table, mmapped */
-	int bw_prog[F_N]; /* bloomwall's own program, when it has names */
-#ifdef BENCH_BW_DNS
+	int bw_prog[F_N]; /* bloomwall's own program */
 	struct bloomwall *bw[F_N];
-#endif
 	__u8 frame[FRAME_MAX];
 	__u32 frame_len, wire_len;
 };
@@ -326,10 +322,9 @@ static int load_skel(struct dns_ctx *x)
 	return 0;
 }
 
-/* bloomwall's own program for each filter, where it has a DNS data path. */
+/* bloomwall's own program for each filter (it has a DNS data path). */
 static int load_bloomwall(struct dns_ctx *x)
 {
-#ifdef BENCH_BW_DNS
 	struct bw_maps maps;
 	int f;
 
@@ -342,8 +337,6 @@ static int load_bloomwall(struct dns_ctx *x)
 		if (x->bw_prog[f] < 0)
 			return x->bw_prog[f];
 	}
-#endif
-	(void)x;
 	return 0;
 }
 
@@ -357,9 +350,7 @@ static void ctx_free(struct dns_ctx *x)
 	for (f = 0; f < F_N; f++) {
 		if (x->bw_prog[f] >= 0)
 			close(x->bw_prog[f]);
-#ifdef BENCH_BW_DNS
 		bloomwall__destroy(x->bw[f]);
-#endif
 		bw_filter_close(&x->filt[f]);
 	}
 	if (x->hash_fd >= 0)

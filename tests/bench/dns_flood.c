@@ -32,10 +32,8 @@
 #include "lists/names.h"
 #include "bench.skel.h"
 #include "dnsbench.skel.h"
-#ifdef BENCH_BW_DNS
 #include "bloomwall.skel.h"
 #include "kernel/prog.h"
-#endif
 
 #define FLOOD_TRIALS 5
 #define FLOOD_NAMES 1000000ULL
@@ -191,7 +189,6 @@ static int fill(struct flood_ctx *v)
 	return 0;
 }
 
-#ifdef BENCH_BW_DNS
 /* Queries bloomwall answered REFUSED, summed over CPUs. */
 static __u64 refused(struct bloomwall *bw)
 {
@@ -206,11 +203,9 @@ static __u64 refused(struct bloomwall *bw)
 	free(st);
 	return sum;
 }
-#endif
 
 int bench_dns_flood(const struct bench_cfg *cfg)
 {
-#ifdef BENCH_BW_DNS
 	struct flood_ctx v = { .self = -1, .nsfd = { -1, -1 } };
 	struct bw_filter_map fm = BW_FILTER_MAP_INIT;
 	__u32 n = cfg->quick ? 1U << 20 : 1U << 22;
@@ -256,10 +251,6 @@ int bench_dns_flood(const struct bench_cfg *cfg)
 	bloomwall__destroy(bw);
 	bw_filter_close(&fm);
 	return err;
-#else
-	(void)cfg;
-	return 0;
-#endif
 }
 
 void print_dns_flood(FILE *f)

@@ -26,10 +26,8 @@
 #include "bench_dns.h"
 #include "lists/names.h"
 #include "bench.skel.h"
-#ifdef BENCH_BW_DNS
 #include "bloomwall.skel.h"
 #include "kernel/prog.h"
-#endif
 
 int dns_print_names(__u64 n)
 {
@@ -73,7 +71,6 @@ static int attach(const char *ns, const char *dev, int prog_fd)
 
 int dns_serve(const char *spec, __u64 n)
 {
-#ifdef BENCH_BW_DNS
 	struct bw_filter_map fm = BW_FILTER_MAP_INIT;
 	char buf[256], *p[4] = {}, *save = NULL;
 	struct bench_row cost = {};
@@ -111,10 +108,4 @@ int dns_serve(const char *spec, __u64 n)
 	bloomwall__destroy(bw);
 	bw_filter_close(&fm);
 	return err;
-#else
-	(void)spec;
-	(void)n;
-	fprintf(stderr, "bench: this bloomwall has no DNS data path\n");
-	return -EOPNOTSUPP;
-#endif
 }
