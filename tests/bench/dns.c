@@ -42,7 +42,7 @@ struct dns_ctx {
 	struct bw_filter_map filt[F_N];
 	int hash_fd;
 	struct name_slot *names; /* the harness's table, mmapped */
-	int bw_prog[F_N]; /* bloomwall's own program */
+	int bw_prog[F_N];	 /* bloomwall's own program */
 	struct bloomwall *bw[F_N];
 	__u8 frame[FRAME_MAX];
 	__u32 frame_len, wire_len;
