@@ -103,6 +103,11 @@ summary()
 }
 
 if [ -z "${BW_UNSHARED:-}" ]; then
+	# First: without root no test can run, whatever else is missing.
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "e2e: needs root (network namespaces, XDP, bpffs)" >&2
+		exit $EXIT_NEEDS_ROOT
+	fi
 	BLOOMWALL=$(realpath -e "${BLOOMWALL:-./bloomwall}" 2>/dev/null)
 	if [ -z "$BLOOMWALL" ] || [ ! -x "$BLOOMWALL" ]; then
 		echo "e2e: no bloomwall binary (set BLOOMWALL or run make)" >&2
@@ -110,10 +115,6 @@ if [ -z "${BW_UNSHARED:-}" ]; then
 		exit 1
 	fi
 	export BLOOMWALL
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "e2e: needs root (network namespaces, XDP, bpffs)" >&2
-		exit $EXIT_NEEDS_ROOT
-	fi
 fi
 bw_reexec_unshared "$0" "$@"
 
