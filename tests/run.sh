@@ -1,8 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# Runs every suite (unit, datapath, end-to-end), then prints one summary
-# line 'N passed, N failed' over all of them. Exit status non-zero if any
-# test failed or any suite did not finish.
+# Runs every suite (unit, upper, datapath, end-to-end), then prints one
+# summary line 'N passed, N failed[, N skipped]' over all of them. Exit
+# status non-zero if any test failed or any suite did not finish.
+#
+# How the runners count (tests/test_helpers.h for the C suites, the same
+# rules in tests/e2e/run.sh):
+# - pass: the test made at least one assertion and none failed.
+# - fail: an assertion failed, or the test made none and was not skipped
+#   ("[NAME] FAIL (no assertion)": a test that checks nothing fails).
+# - skip: the test marked itself skipped, saying why (TEST_SKIP, skip); it
+#   counts neither way.
+# - no match: a name filter (the suite's argument) that matches no test is
+#   an error: "SUITE: no test matches 'X'" on stderr, exit 2, no summary.
+# - needs root: a suite that cannot run a test without root (datapath,
+#   e2e) says "SUITE: needs root (...)" on stderr and exits 3 before
+#   running any, with no summary line.
+# Each suite's last line is 'SUITE: N passed, N failed[, N skipped]'. A
+# suite that exits without one (no match, needs root, a crash), or exits
+# non-zero with no failed test, did not finish cleanly: it is named below
+# and counts one failure (each such suite one). So does a suite whose binary
+# is missing.
 set -u
 # A data dir given relative to the caller's directory stays the same dir
 # after the cd; unset, every suite takes ../shared/data from the root.
@@ -30,7 +48,11 @@ run_suite() {
 	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	if [ -z "$line" ]; then
 		broken="$broken $name"
-		echo "$name: no summary line (exit $rc)"
+		case $rc in
+		2) echo "$name: no summary line (exit 2: no test matches)" ;;
+		3) echo "$name: no summary line (exit 3: needs root)" ;;
+		*) echo "$name: no summary line (exit $rc)" ;;
+		esac
 		return
 	fi
 	local p f s
@@ -55,7 +77,8 @@ run_suite e2e tests/e2e/run.sh
 echo
 if [ -n "$broken" ]; then
 	echo "suites that did not finish cleanly:$broken"
-	total_fail=$((total_fail + 1))
+	# One failure each: two suites that needed root are two, not one.
+	total_fail=$((total_fail + $(wc -w <<<"$broken")))
 fi
 if [ "$total_skip" -gt 0 ]; then
 	echo "$total_pass passed, $total_fail failed, $total_skip skipped"

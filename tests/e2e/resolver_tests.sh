@@ -18,7 +18,8 @@ RESOLVER_TESTS="test_resolver_null test_resolver_actions
 test_resolver_reload_flips test_resolver_allow test_resolver_counters"
 
 # The XDP_PASS program for the peer veth (tests/load/xdp_pass.bpf.c).
-XDP_PASS_OBJ=${XDP_PASS_OBJ:-$(dirname "$BLOOMWALL")/load/xdp_pass.bpf.o}
+# (Sourced before run.sh checks BLOOMWALL: unset, it names no object.)
+XDP_PASS_OBJ=${XDP_PASS_OBJ:-$(dirname "${BLOOMWALL:-./bloomwall}")/load/xdp_pass.bpf.o}
 
 # What unbound answers for the test names when bloomwall lets them through.
 RESOLVER_A=192.0.2.10

@@ -14,6 +14,9 @@
 #
 # Each test prints "[name] PASS|FAIL|SKIPPED"; the last line is
 # "e2e: N passed, N failed" (tests/run.sh reads it); non-zero exit on failure.
+# Without root: "e2e: needs root ..." on stderr, exit 3, no summary line (no
+# test could run; that is no pass). A TEST that names no test: "e2e: no
+# test named ..." on stderr, exit 2, no test run and no summary line.
 set -o nounset
 
 ALL_TESTS="test_drop_reload_detach test_survives_cli_exit test_missing_list
@@ -24,6 +27,9 @@ test_status test_stats_dump test_prog_swap test_link_reload test_real_lists test
 test_foreign_xdp test_reload_under_traffic test_pins_repaired"
 
 SKIPPED_TEST=249
+# The exit statuses of tests/test_helpers.h's suites for the same cases.
+EXIT_NO_MATCH=2
+EXIT_NEEDS_ROOT=3
 # The CLI's messages as user/ writes them: strerror() and number formats of
 # the C locale, whatever the caller's.
 export LC_ALL=C
@@ -97,6 +103,11 @@ summary()
 }
 
 if [ -z "${BW_UNSHARED:-}" ]; then
+	# First: without root no test can run, whatever else is missing.
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "e2e: needs root (network namespaces, XDP, bpffs)" >&2
+		exit $EXIT_NEEDS_ROOT
+	fi
 	BLOOMWALL=$(realpath -e "${BLOOMWALL:-./bloomwall}" 2>/dev/null)
 	if [ -z "$BLOOMWALL" ] || [ ! -x "$BLOOMWALL" ]; then
 		echo "e2e: no bloomwall binary (set BLOOMWALL or run make)" >&2
@@ -104,11 +115,6 @@ if [ -z "${BW_UNSHARED:-}" ]; then
 		exit 1
 	fi
 	export BLOOMWALL
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "e2e: needs root (network namespaces, XDP, bpffs)" >&2
-		summary 0 0 "$(wc -w <<<"$ALL_TESTS")"
-		exit 0
-	fi
 fi
 bw_reexec_unshared "$0" "$@"
 
@@ -1071,16 +1077,18 @@ main()
 {
 	local t pass=0 failed=0 skipped=0 rc
 
-	trap teardown EXIT
-	setup || { summary 0 1 0; exit 1; }
 	# shellcheck disable=SC2086 # a list of names, split on purpose
 	[ $# -gt 0 ] || set -- $ALL_TESTS
+	# A name that is no test is a mistake: none runs, rather than the rest.
 	for t in "$@"; do
-		if ! declare -F "$t" >/dev/null; then
-			echo "[$t] FAIL (no such test)"
-			failed=$((failed + 1))
-			continue
+		if ! declare -F "$t" >/dev/null || [[ $t != test_* ]]; then
+			echo "e2e: no test named '$t' (the tests: ALL_TESTS in tests/e2e/run.sh)" >&2
+			exit $EXIT_NO_MATCH
 		fi
+	done
+	trap teardown EXIT
+	setup || { summary 0 1 0; exit 1; }
+	for t in "$@"; do
 		run_test "$t"
 		rc=$?
 		case $rc in

@@ -73,6 +73,7 @@ static const char *judge(const void *mem, const char *name, char *buf,
 #define ASSERT_JUDGE(mem, name, want)                                          \
 	do {                                                                   \
 		char ___b[32];                                                 \
+		__ASSERT_MADE();                                               \
 		const char *___j = judge((mem), (name), ___b, sizeof(___b));   \
 		if (strcmp(___j, (want)))                                      \
 			__ASSERT_FAIL("%s: got %s, expected %s", (name), ___j, \

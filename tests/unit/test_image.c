@@ -109,15 +109,17 @@ BW_TEST(test_image_round_trip)
 		    "the filter reads back byte for byte");
 
 	fd = mkstemp(path);
-	ASSERT_TRUE(fd >= 0, "temporary file");
-	if (fd >= 0)
-		close(fd);
-	ASSERT_OK(bw_image_write_file(path, img, len), "write the file");
-	ASSERT_OK(bw_image_read_file(path, &back), "read the file");
-	ASSERT_TRUE(back.len == len && !memcmp(back.buf, img, len),
-		    "the file holds the image byte for byte");
-	bw_image_free(&back);
+	if (!ASSERT_TRUE(fd >= 0, "temporary file"))
+		goto out;
+	close(fd);
+	if (ASSERT_OK(bw_image_write_file(path, img, len), "write the file") &&
+	    ASSERT_OK(bw_image_read_file(path, &back), "read the file")) {
+		ASSERT_TRUE(back.len == len && !memcmp(back.buf, img, len),
+			    "the file holds the image byte for byte");
+		bw_image_free(&back);
+	}
 	unlink(path);
+out:
 	free(img2);
 	free(img);
 	free(mem);

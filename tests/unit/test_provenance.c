@@ -54,6 +54,20 @@ static const char *tmp_file(const char *name, const char *text)
 	return path;
 }
 
+/*
+ * tmp_file into the caller's buffer (tmp_file's own is reused): false, the
+ * test failed and stops, when the file could not be made.
+ */
+static bool tmp_path(char *buf, size_t len, const char *name, const char *text)
+{
+	const char *path = tmp_file(name, text);
+
+	if (!ASSERT_OK_PTR(path, name))
+		return false;
+	snprintf(buf, len, "%s", path);
+	return true;
+}
+
 static const char list_text[] = "# a comment\n"
 				"10.0.0.1\n"
 				"10.1.0.0/16 ; SBL1\n"
@@ -61,15 +75,74 @@ static const char list_text[] = "# a comment\n"
 				"192.0.2.0-192.0.2.3\n"
 				"2001:db8::/32"; /* no newline: still a line */
 
+/*
+ * XXH3-128 vectors published by xxHash itself: XSUM_XXH128_testdata[] in
+ * cli/xsum_sanity_check.c (github.com/Cyan4973/xxHash, v0.8.x), seed 0,
+ * of the first len bytes of XSUM_fillTestBuffer()'s buffer, one length per
+ * code path of XXH3 (xxHash's comments, shortened: "overlap", the last
+ * stripe overlaps the one before). xxHash gives them as
+ * { low64, high64 }; the canonical form, which xxhsum -H2 prints and
+ * bw_prov_hex() must too, is high64 then low64, each big-endian: the
+ * 64-bit halves below swapped. Each one also checked with Debian's xxhsum
+ * 0.8.1 (xxhsum -H2 of the same bytes).
+ */
+static const struct {
+	size_t len;
+	const char *hex;
+} xxh128_vectors[] = {
+	{ 0, "99aa06d3014798d86001c324468d497f" },    /* empty string */
+	{ 1, "a6cd5e9392000f6ac44bdff4074eecdb" },    /*  1 -  3 */
+	{ 6, "082afe0b8162d12a3e7039bdda43cfc6" },    /*  4 -  8 */
+	{ 12, "6e3efd8fc7802b18061a192713f69ad9" },   /*  9 - 16 */
+	{ 24, "0ce966e4678d37611e7044d28b1b901d" },   /* 17 - 32 */
+	{ 48, "a002ac4e5478227ef942219aed80f67b" },   /* 33 - 64 */
+	{ 81, "4952f58181ab00425e8bafb9f95fb803" },   /* 65 - 96 */
+	{ 222, "337e09641b948717f1aebd597cec6b3a" },  /* 129-240 */
+	{ 403, "1b6de21e332dd73dcdeb804d65c6dea4" },  /* 1 block, overlap */
+	{ 2048, "f736557fd47073a5dd59e2c3a5f038e0" }, /* 2 blocks exactly */
+	{ 2367, "e89c0f6ff369b427cb37aeb9e5d361ed" }, /* 3 blocks, overlap */
+};
+
+#define XXH_SANITY_LEN 2367
+
+/* xxHash's XSUM_fillTestBuffer(): the top byte of PRIME32 * PRIME64^i. */
+static void xxh_sanity_buffer(__u8 *buf, size_t len)
+{
+	__u64 gen = 2654435761U; /* PRIME32 */
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		buf[i] = (__u8)(gen >> 56);
+		gen *= 11400714785074694797ULL; /* PRIME64 */
+	}
+}
+
 BW_TEST(test_prov_hash_canonical)
 {
-	/* XXH3-128 of nothing, canonical: as xxhsum -H2 prints it. */
-	char hex[BW_PROV_HEX];
+	static __u8 buf[XXH_SANITY_LEN];
+	struct bw_prov_stream st;
+	struct bw_rec_source src;
+	char hex[BW_PROV_HEX], name[32];
 	__u8 h[16];
+	size_t i, n;
 
-	bw_prov_hash("", 0, h);
-	ASSERT_STREQ(bw_prov_hex(h, hex), "99aa06d3014798d86001c324468d497f",
-		     "empty input");
+	xxh_sanity_buffer(buf, sizeof(buf));
+	for (i = 0; i < sizeof(xxh128_vectors) / sizeof(xxh128_vectors[0]);
+	     i++) {
+		n = xxh128_vectors[i].len;
+		snprintf(name, sizeof(name), "XXH3-128 of %zu bytes", n);
+		bw_prov_hash(buf, n, h);
+		ASSERT_STREQ(bw_prov_hex(h, hex), xxh128_vectors[i].hex, name);
+		/* The hash of a list as it streams past: the same. */
+		if (!ASSERT_OK(bw_prov_stream_init(&st, false), "stream"))
+			continue;
+		bw_prov_stream_feed(&st, buf, n / 3);
+		bw_prov_stream_feed(&st, buf + n / 3, n - n / 3);
+		bw_prov_stream_end(&st, &src); /* frees st */
+		snprintf(name, sizeof(name), "streamed, %zu bytes", n);
+		ASSERT_STREQ(bw_prov_hex(src.hash, hex), xxh128_vectors[i].hex,
+			     name);
+	}
 }
 
 BW_TEST(test_prov_load_source)
@@ -80,9 +153,11 @@ BW_TEST(test_prov_load_source)
 	struct bw_list l;
 	__u8 h[16];
 
-	ASSERT_OK_PTR(path, "temp file");
+	if (!ASSERT_OK_PTR(path, "temp file"))
+		return;
 	bw_list_init(&l);
-	ASSERT_OK(bw_prov_load(&l, path, &lo, &s), "load");
+	if (!ASSERT_OK(bw_prov_load(&l, path, &lo, &s), "load"))
+		goto out;
 	bw_prov_hash(list_text, strlen(list_text), h);
 	ASSERT_EQ(s.size, strlen(list_text), "bytes read");
 	ASSERT_EQ(s.lines, 6, "lines, the last without its newline too");
@@ -91,6 +166,7 @@ BW_TEST(test_prov_load_source)
 	ASSERT_EQ(s.entries, l.n4 + l.n6, "what the list holds");
 	ASSERT_TRUE(!memcmp(s.hash, h, 16), "the hash of the bytes");
 	ASSERT_TRUE(s.mtime_ns > 0, "the file's mtime");
+out:
 	bw_list_free(&l);
 }
 
@@ -100,16 +176,19 @@ BW_TEST(test_prov_entries_per_file)
 	struct bw_list_opts lo = { .allow_cidr = true };
 	struct bw_rec_source a, b;
 	struct bw_list l;
-	char pa[128];
+	char pa[128], pb[128];
 
-	strcpy(pa, tmp_file("one.txt", "10.0.0.1\n10.0.0.2\n"));
+	if (!tmp_path(pa, sizeof(pa), "one.txt", "10.0.0.1\n10.0.0.2\n") ||
+	    !tmp_path(pb, sizeof(pb), "two.txt", "10.0.0.3\n"))
+		return;
 	bw_list_init(&l);
-	ASSERT_OK(bw_prov_load(&l, pa, &lo, &a), "first");
-	ASSERT_OK(bw_prov_load(&l, tmp_file("two.txt", "10.0.0.3\n"), &lo, &b),
-		  "second");
+	if (!ASSERT_OK(bw_prov_load(&l, pa, &lo, &a), "first") ||
+	    !ASSERT_OK(bw_prov_load(&l, pb, &lo, &b), "second"))
+		goto out;
 	ASSERT_EQ(a.entries, 2, "first file");
 	ASSERT_EQ(b.entries, 1, "second file");
 	ASSERT_EQ(b.lines, 1, "second file's lines");
+out:
 	bw_list_free(&l);
 }
 
@@ -135,16 +214,19 @@ BW_TEST(test_prov_records_round_trip)
 	void *mem = small_filter(8, &nblocks);
 	static const __u8 ih[16] = { 1, 2, 3 };
 
-	ASSERT_OK_PTR(mem, "filter");
+	if (!ASSERT_OK_PTR(mem, "filter"))
+		return;
 	memset(s.hash, 0xab, sizeof(s.hash));
 	bw_records_init(&r);
-	ASSERT_OK(bw_records_set_lists(&r, lists, 3), "lists");
+	if (!ASSERT_OK(bw_records_set_lists(&r, lists, 3), "lists"))
+		goto out;
 	bw_records_set_source(&r, 0, &s);
 	bw_records_set_source(&r, 2, &s);
 	r.have_origin = true;
 	bw_prov_origin(&r.origin, BW_ORIGIN_LOAD, ih);
-	ASSERT_OK(bw_records_write(mem, nblocks, &r), "write");
-	ASSERT_OK(bw_records_read(mem, nblocks, &back), "read");
+	if (!ASSERT_OK(bw_records_write(mem, nblocks, &r), "write") ||
+	    !ASSERT_OK(bw_records_read(mem, nblocks, &back), "read"))
+		goto out;
 	ASSERT_EQ(back.nlists, 3, "three lists, in order");
 	ASSERT_STREQ(back.lists[1], "/srv/old.txt", "a path alone");
 	ASSERT_FALSE(back.src[1].known, "written as BW_REC_LIST: unknown");
@@ -158,6 +240,7 @@ BW_TEST(test_prov_records_round_trip)
 	ASSERT_TRUE(back.origin.time_ns > 1600000000ULL * 1000000000ULL,
 		    "a time of now");
 	bw_records_free(&back);
+out:
 	bw_records_free(&r);
 	free(mem);
 }
@@ -174,7 +257,8 @@ BW_TEST(test_prov_records_hostile)
 	__u32 nblocks, start;
 	__u8 *mem = small_filter(4, &nblocks), *p;
 
-	ASSERT_OK_PTR(mem, "filter");
+	if (!ASSERT_OK_PTR(mem, "filter"))
+		return;
 	start = bw_records_start(mem);
 	p = mem + (size_t)start * BW_BLOCK_BYTES;
 	a.records_len = sizeof(h) + sizeof(struct bw_rec_source);
@@ -198,17 +282,24 @@ BW_TEST(test_prov_compare)
 	struct bw_list l;
 	char path[128];
 
-	strcpy(path, tmp_file("c.txt", "10.0.0.1\n10.0.0.2\n"));
+	if (!tmp_path(path, sizeof(path), "c.txt", "10.0.0.1\n10.0.0.2\n"))
+		return;
 	bw_list_init(&l);
-	ASSERT_OK(bw_prov_load(&l, path, &lo, &src.s), "load");
+	if (!ASSERT_OK(bw_prov_load(&l, path, &lo, &src.s), "load")) {
+		bw_list_free(&l);
+		return;
+	}
 	bw_list_free(&l);
 	ASSERT_EQ(bw_prov_compare(path, &src), BW_PROV_UNCHANGED, "as read");
 	ASSERT_EQ(bw_prov_compare(path, &unknown), BW_PROV_UNKNOWN,
 		  "nothing recorded");
-	tmp_file("c.txt", "10.0.0.1\n10.0.0.3\n"); /* same size */
+	if (!ASSERT_OK_PTR(tmp_file("c.txt", "10.0.0.1\n10.0.0.3\n"),
+			   "same size")) /* other bytes */
+		return;
 	ASSERT_EQ(bw_prov_compare(path, &src), BW_PROV_CHANGED,
 		  "same size, other bytes: the hash tells");
-	tmp_file("c.txt", "10.0.0.1\n");
+	if (!ASSERT_OK_PTR(tmp_file("c.txt", "10.0.0.1\n"), "shorter"))
+		return;
 	ASSERT_EQ(bw_prov_compare(path, &src), BW_PROV_CHANGED, "shorter");
 	unlink(path);
 	ASSERT_EQ(bw_prov_compare(path, &src), BW_PROV_MISSING, "deleted");
@@ -226,13 +317,16 @@ BW_TEST(test_prov_builder_records)
 	struct bw_build_req req;
 	struct bw_build bd;
 
-	strcpy(a, tmp_file("ba.txt", "10.0.0.1\n10.0.0.2\n10.0.0.0/8\n"));
-	strcpy(b, tmp_file("bb.txt", "# b\n2001:db8::1\n"));
+	if (!tmp_path(a, sizeof(a), "ba.txt",
+		      "10.0.0.1\n10.0.0.2\n10.0.0.0/8\n") ||
+	    !tmp_path(b, sizeof(b), "bb.txt", "# b\n2001:db8::1\n"))
+		return;
 	bw_build_req_init(&req, "test");
 	req.lists = lists;
 	req.nlists = 2;
 	req.opts.seed = 1;
-	ASSERT_OK(bw_build_plan(&req, &bd), "build");
+	if (!ASSERT_OK(bw_build_plan(&req, &bd), "build"))
+		return;
 	ASSERT_EQ(bd.rec.nlists, 2, "lists");
 	ASSERT_TRUE(bd.rec.src[0].known && bd.rec.src[1].known, "sources");
 	ASSERT_EQ(bd.rec.src[0].s.entries, 3, "entries before merging");
@@ -243,7 +337,8 @@ BW_TEST(test_prov_builder_records)
 	bw_build_free(&bd);
 	/* An image: the same lists give the same bytes, no time, no mtime. */
 	req.origin = 0;
-	ASSERT_OK(bw_build_plan(&req, &bd), "build an image");
+	if (!ASSERT_OK(bw_build_plan(&req, &bd), "build an image"))
+		return;
 	ASSERT_FALSE(bd.rec.have_origin, "no origin in an image");
 	ASSERT_EQ(bd.rec.src[0].s.mtime_ns, 0, "no mtime in an image");
 	ASSERT_EQ(bd.rec.src[0].s.entries, 3, "but the entries");
@@ -266,22 +361,27 @@ BW_TEST(test_prov_real_list)
 		return;
 	snprintf(path, sizeof(path), "%s/spamhaus/drop.txt", dir);
 	f = fopen(path, "r");
-	ASSERT_OK_PTR(f, "drop.txt");
-	if (!f)
+	if (!ASSERT_OK_PTR(f, "drop.txt"))
 		return;
 	buf = malloc(1 << 22);
+	if (!ASSERT_OK_PTR(buf, "4 MiB buffer")) {
+		fclose(f);
+		return;
+	}
 	len = fread(buf, 1, 1 << 22, f);
 	fclose(f);
 	for (i = 0; i < len; i++)
 		nl += buf[i] == '\n';
 	bw_prov_hash(buf, len, h);
 	bw_list_init(&l);
-	ASSERT_OK(bw_prov_load(&l, path, &lo, &s), "load");
+	if (!ASSERT_OK(bw_prov_load(&l, path, &lo, &s), "load"))
+		goto out;
 	ASSERT_EQ(s.size, len, "bytes");
 	ASSERT_EQ(s.lines, nl + (len && buf[len - 1] != '\n'), "lines");
 	ASSERT_EQ(s.entries, l.n4, "entries");
 	ASSERT_TRUE(s.entries > 500, "a real list");
 	ASSERT_TRUE(!memcmp(h, s.hash, 16), "hash");
+out:
 	bw_list_free(&l);
 	free(buf);
 }
@@ -302,8 +402,11 @@ BW_TEST(test_prov_builder_allow_change_sized)
 	__u64 entries = 0, names = 1;
 	void *mem;
 
-	strcpy(a, tmp_file("sa.txt", "10.0.0.1\n10.0.0.2\n2001:db8::/32\n"));
-	strcpy(al, tmp_file("sal.txt", "# ok\n10.0.0.2\nok.example\n"));
+	if (!tmp_path(a, sizeof(a), "sa.txt",
+		      "10.0.0.1\n10.0.0.2\n2001:db8::/32\n") ||
+	    !tmp_path(al, sizeof(al), "sal.txt",
+		      "# ok\n10.0.0.2\nok.example\n"))
+		return;
 	bw_build_req_init(&req, "test");
 	req.lists = lists;
 	req.nlists = 1;

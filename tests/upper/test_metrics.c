@@ -55,6 +55,7 @@ static void make_view(struct bw_status_view *v, const char *iface, __u32 n,
 					      .lost_ring = 1 };
 }
 
+/* The exposition of v (free it); NULL, the test failed, without a stream. */
 static char *render(const struct bw_status_view *v,
 		    const struct bw_watch_counts *w)
 {
@@ -62,6 +63,8 @@ static char *render(const struct bw_status_view *v,
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
+	if (!ASSERT_OK_PTR(f, "open_memstream"))
+		return NULL;
 	ASSERT_OK(bw_metrics_write(f, v, w), "bw_metrics_write");
 	fclose(f);
 	return buf;
@@ -132,6 +135,8 @@ BW_TEST(test_metrics_lines)
 
 	make_view(&v, "eth0", 10000, 0.001);
 	t = render(&v, NULL);
+	if (!t)
+		return;
 	ASSERT_LINE(t, "# TYPE bloomwall_packets_total counter");
 	ASSERT_LINE(
 		t,
@@ -190,6 +195,8 @@ BW_TEST(test_metrics_escape_and_absent)
 	make_view(&v, "a\"b\\c", 100, 0.01);
 	v.added_kept = -1; /* a malformed record area: unknown */
 	t = render(&v, NULL);
+	if (!t)
+		return;
 	ASSERT_LINE(t, "bloomwall_filter_generation{iface=\"a\\\"b\\\\c\"} 4");
 	ASSERT_LINE(
 		t, "bloomwall_filter_added_entries{iface=\"a\\\"b\\\\c\"} NaN");
@@ -197,6 +204,8 @@ BW_TEST(test_metrics_escape_and_absent)
 
 	v.prog_err = v.stats_err = v.filter_err = -ENOENT;
 	t = render(&v, NULL);
+	if (!t)
+		return;
 	ASSERT_STREQ(
 		t,
 		"# HELP bloomwall_attached 1 if the interface's XDP hook runs bloomwall's program.\n"
@@ -220,6 +229,8 @@ BW_TEST(test_metrics_watch)
 
 	make_view(&v, "eth1", 1000, 0.001);
 	t = render(&v, &w);
+	if (!t)
+		return;
 	ASSERT_LINE(
 		t,
 		"bloomwall_watch_reloads_total{iface=\"eth1\",result=\"ok\"} 5");
@@ -238,6 +249,8 @@ BW_TEST(test_metrics_watch)
 	/* Before the first reload: no duration to show. */
 	w.last_seconds = -1;
 	t = render(&v, &w);
+	if (!t)
+		return;
 	ASSERT_FALSE(strstr(t, "last_reload"), "no last reload yet");
 	free(t);
 }
@@ -285,6 +298,8 @@ BW_TEST(test_metrics_locale)
 		TEST_SKIP("no locale with a decimal comma (localedef failed)");
 		return;
 	}
+	if (!t) /* render failed the test */
+		return;
 	ASSERT_LINE(t, "bloomwall_filter_target_fpr{iface=\"eth0\"} 0.001");
 	free(t);
 }
@@ -314,7 +329,8 @@ BW_TEST(test_metrics_sized)
 
 BW_TEST(test_metrics_file)
 {
-	char dir[] = "/tmp/bw-metrics-XXXXXX", path[64], *want, *got;
+	char dir[] = "/tmp/bw-metrics-XXXXXX", path[64];
+	char *want = NULL, *got = NULL;
 	struct bw_status_view v;
 	struct dirent *e;
 	FILE *f;
@@ -322,20 +338,32 @@ BW_TEST(test_metrics_file)
 	long n;
 	int files = 0;
 
-	ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp");
+	if (!ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp"))
+		return;
 	snprintf(path, sizeof(path), "%s/bloomwall.prom", dir);
 	make_view(&v, "eth0", 1000, 0.001);
-	ASSERT_OK(bw_metrics_write_file(path, &v, NULL), "write the file");
-	ASSERT_OK(bw_metrics_write_file(path, &v, NULL), "and over it");
+	if (!ASSERT_OK(bw_metrics_write_file(path, &v, NULL),
+		       "write the file") ||
+	    !ASSERT_OK(bw_metrics_write_file(path, &v, NULL), "and over it"))
+		goto out;
 	want = render(&v, NULL);
+	if (!want)
+		goto out;
 	f = fopen(path, "r");
-	ASSERT_OK_PTR(f, "the file is there");
+	if (!ASSERT_OK_PTR(f, "the file is there"))
+		goto out;
 	got = calloc(1, strlen(want) + 2);
+	if (!ASSERT_OK_PTR(got, "a buffer for it")) {
+		fclose(f);
+		goto out;
+	}
 	n = (long)fread(got, 1, strlen(want) + 1, f);
 	fclose(f);
 	ASSERT_EQ(n, (long)strlen(want), "its size");
 	ASSERT_STREQ(got, want, "its text");
 	d = opendir(dir);
+	if (!ASSERT_OK_PTR(d, "opendir"))
+		goto out;
 	while ((e = readdir(d)))
 		files += e->d_name[0] != '.';
 	rewinddir(d);
@@ -344,6 +372,7 @@ BW_TEST(test_metrics_file)
 			     "no temporary file left");
 	closedir(d);
 	ASSERT_EQ(files, 1, "one file in the directory");
+out:
 	unlink(path);
 	rmdir(dir);
 	free(want);
