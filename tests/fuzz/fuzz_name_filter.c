@@ -15,6 +15,7 @@
 #include "filter/bloom.h"
 #include "lists/list.h"
 #include "base/log.h"
+#include "lists/list_parse.h"
 #include "lists/names.h"
 #include "filter/records.h"
 

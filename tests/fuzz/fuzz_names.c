@@ -13,6 +13,7 @@
 
 #include "lists/list.h"
 #include "base/log.h"
+#include "lists/list_parse.h"
 #include "lists/names.h"
 
 /* The input split into lines, read with and without domains. */

@@ -9,6 +9,7 @@
 #include "bloomwall.h"
 #include "filter/bloom.h"
 #include "lists/list.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 #include "unit.h"
 

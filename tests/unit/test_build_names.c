@@ -15,6 +15,7 @@
 #include "bloomwall.h"
 #include "filter/bloom.h"
 #include "filter/builder.h"
+#include "lists/list_load.h"
 #include "lists/names.h"
 #include "filter/records.h"
 #include "test_helpers.h"

@@ -18,6 +18,7 @@
 #include "filter/bloom.h"
 #include "lists/cidr.h"
 #include "lists/list.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 
 typedef unsigned __int128 u128;

@@ -18,6 +18,7 @@
 #include "image/image.h"
 #include "lists/list.h"
 #include "filter/records.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 
 /* A small filter with a record area (a list path, the options). */

@@ -13,6 +13,7 @@
 #include "bloomwall.h"
 #include "lists/list.h"
 #include "filter/records.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 #include "unit.h"
 

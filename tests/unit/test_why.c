@@ -17,6 +17,7 @@
 #include "filter/records.h"
 #include "test_helpers.h"
 #include "filter/why.h"
+#include "lists/list_parse.h"
 
 static char dir[64];
 

@@ -14,6 +14,8 @@
 #include "filter/bloom.h"
 #include "cmd/cli.h"
 #include "lists/list.h"
+#include "lists/list_domain.h"
+#include "lists/list_parse.h"
 #include "lists/names.h"
 #include "base/log.h"
 #include "base/output.h"

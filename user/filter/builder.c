@@ -11,6 +11,7 @@
 
 #include "filter/builder.h"
 #include "base/log.h"
+#include "lists/list_load.h"
 #include "lists/names.h"
 #include "filter/provenance.h"
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lists/list_parse.h"
 #include "lists/names.h"
 #include "filter/why.h"
 

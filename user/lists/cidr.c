@@ -16,6 +16,7 @@
 
 #include "lists/cidr.h"
 #include "base/log.h"
+#include "lists/list_parse.h"
 
 typedef unsigned __int128 u128;
 

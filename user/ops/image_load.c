@@ -16,6 +16,7 @@
 #include "base/output.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
+#include "lists/list_parse.h"
 #include "ops/reload.h"
 
 /* Room in rec for every kept add; those that do not fit go again below. */

@@ -18,6 +18,7 @@
 #include "base/output.h"
 #include "kernel/running.h"
 #include "filter/why.h"
+#include "lists/list_parse.h"
 
 static const char *hit_note(const struct bw_why_hit *h, bool in_allow_file,
 			    char *buf, size_t len)
