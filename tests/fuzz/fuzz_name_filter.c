@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "filter/bloom.h"
+#include "filter/bloom_names.h"
+#include "filter/bloom_plan.h"
 #include "lists/list.h"
 #include "base/log.h"
 #include "lists/list_parse.h"

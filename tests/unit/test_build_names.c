@@ -14,6 +14,8 @@
 
 #include "bloomwall.h"
 #include "filter/bloom.h"
+#include "filter/bloom_names.h"
+#include "filter/bloom_plan.h"
 #include "filter/builder.h"
 #include "lists/list_load.h"
 #include "lists/names.h"

@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 
 #include "filter/bloom.h"
+#include "filter/bloom_plan.h"
 #include "lists/cidr.h"
 #include "lists/list.h"
 #include "lists/list_parse.h"

@@ -15,6 +15,7 @@
 
 #include "filter/bloom.h"
 #include "bloomwall.h"
+#include "filter/bloom_plan.h"
 #include "image/image.h"
 #include "lists/list.h"
 #include "filter/records.h"

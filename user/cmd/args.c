@@ -19,6 +19,7 @@
 #include "filter/bloom.h"
 #include "bloomwall.h"
 #include "cmd/cli.h"
+#include "filter/bloom_names.h"
 #include "lists/list.h"
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"

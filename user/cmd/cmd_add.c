@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "filter/bloom.h"
+#include "filter/bloom_add.h"
 #include "lists/cidr.h"
 #include "cmd/cli.h"
 #include "lists/list.h"

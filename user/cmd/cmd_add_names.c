@@ -14,6 +14,7 @@
 #include "filter/bloom.h"
 #include "cmd/cli.h"
 #include "base/log.h"
+#include "filter/bloom_names.h"
 #include "lists/list_domain.h"
 #include "lists/names.h"
 #include "base/output.h"

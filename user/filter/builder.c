@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter/bloom_plan.h"
 #include "filter/builder.h"
 #include "base/log.h"
 #include "lists/list_load.h"

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "filter/bloom.h"
+#include "filter/bloom_add.h"
+#include "filter/bloom_names.h"
 #include "image/image.h"
 #include "base/log.h"
 #include "kernel/lpm.h"

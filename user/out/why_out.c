@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter/bloom_names.h"
 #include "kernel/allow_names.h"
 #include "kernel/allowlist.h"
 #include "filter/bloom.h"
