@@ -14,6 +14,7 @@
 
 #include "filter/bloom.h"
 #include "image/image.h"
+#include "image/image_sec.h"
 #include "lists/list.h"
 #include "filter/records.h"
 

@@ -17,6 +17,7 @@
 #include "filter/bloom_names.h"
 #include "filter/bloom_plan.h"
 #include "filter/builder.h"
+#include "filter/records_edit.h"
 #include "lists/list_load.h"
 #include "lists/names.h"
 #include "filter/records.h"

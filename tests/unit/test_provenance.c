@@ -16,6 +16,7 @@
 #include "filter/builder.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
+#include "filter/records_edit.h"
 #include "test_helpers.h"
 #include "unit.h"
 

@@ -12,6 +12,7 @@
 #include "filter/bloom.h"
 #include "bloomwall.h"
 #include "filter/bloom_plan.h"
+#include "filter/records_edit.h"
 #include "lists/list.h"
 #include "filter/records.h"
 #include "lists/list_parse.h"

@@ -16,6 +16,7 @@
 #include "filter/provenance.h"
 #include "filter/records.h"
 #include "test_helpers.h"
+#include "filter/records_edit.h"
 #include "filter/why.h"
 #include "lists/list_parse.h"
 

@@ -14,6 +14,7 @@
 
 #include "filter/bloom.h"
 #include "filter/bloom_add.h"
+#include "filter/records_edit.h"
 #include "lists/cidr.h"
 #include "cmd/cli.h"
 #include "lists/list.h"

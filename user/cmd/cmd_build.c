@@ -23,6 +23,7 @@
 #include "image/image.h"
 #include "base/log.h"
 #include "base/output.h"
+#include "image/image_sec.h"
 #include "ops/reload.h"
 
 static const struct bw_opt build_only_opts[] = {

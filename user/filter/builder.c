@@ -12,6 +12,7 @@
 #include "filter/bloom_plan.h"
 #include "filter/builder.h"
 #include "base/log.h"
+#include "filter/records_edit.h"
 #include "lists/list_load.h"
 #include "lists/names.h"
 #include "filter/provenance.h"

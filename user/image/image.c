@@ -13,27 +13,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
-#include "filter/bloom.h"
-#include "image/image.h"
 #include "base/log.h"
+#include "filter/bloom.h"
 #include "filter/records.h"
-
-/* zlib's crc32 takes a uInt length: feed it in bounded pieces. */
-static __u32 crc_more(__u32 crc, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-	size_t n;
-
-	while (len) {
-		n = len > (1U << 30) ? (1U << 30) : len;
-		crc = (__u32)crc32(crc, p, (uInt)n);
-		p += n;
-		len -= n;
-	}
-	return crc;
-}
+#include "image/crc.h"
+#include "image/image.h"
+#include "image/image_sec.h"
 
 /* crc32 of an image with its crc field taken as zero. */
 static __u32 image_crc(const void *buf, size_t len)
@@ -43,8 +29,9 @@ static __u32 image_crc(const void *buf, size_t len)
 
 	memcpy(&h, buf, sizeof(h));
 	h.crc = 0;
-	crc = crc_more((__u32)crc32(0, NULL, 0), &h, sizeof(h));
-	return crc_more(crc, (const char *)buf + sizeof(h), len - sizeof(h));
+	crc = bw_crc32(&h, sizeof(h));
+	return bw_crc32_more(crc, (const char *)buf + sizeof(h),
+			     len - sizeof(h));
 }
 
 int bw_image_encode(const void *mem, __u32 nblocks, void **out, size_t *len)
@@ -453,11 +440,11 @@ static int seed_list(const char *path, __u32 *crc)
 			close(fd);
 			return (int)n;
 		}
-		*crc = crc_more(*crc, buf, (size_t)n);
+		*crc = bw_crc32_more(*crc, buf, (size_t)n);
 		total += (__u64)n;
 	}
 	close(fd);
-	*crc = crc_more(*crc, &total, sizeof(total));
+	*crc = bw_crc32_more(*crc, &total, sizeof(total));
 	return 0;
 }
 
@@ -488,17 +475,35 @@ int bw_image_seed(const char *const *lists, int n, const char *const *allow,
 {
 	static const char tag[] = "bloomwall image seed 1";
 	static const char allow_tag[] = "--allow";
-	__u32 crc = crc_more((__u32)crc32(0, NULL, 0), tag, sizeof(tag));
+	__u32 crc = bw_crc32(tag, sizeof(tag));
 	int err;
 
 	err = seed_lists(lists, n, &crc);
 	/* Without --allow files the seed stays what format 1 derived. */
 	if (!err && nallow) {
-		crc = crc_more(crc, allow_tag, sizeof(allow_tag));
+		crc = bw_crc32_more(crc, allow_tag, sizeof(allow_tag));
 		err = seed_lists(allow, nallow, &crc);
 	}
 	if (err)
 		return err;
-	*seed = crc_more(crc, opts, optlen);
+	*seed = bw_crc32_more(crc, opts, optlen);
+	return 0;
+}
+
+int bw_image_lists_read(const struct bw_image *img, struct bw_image_lists *ls)
+{
+	int i, err;
+
+	bw_image_lists_init(ls);
+	for (i = 0; i < BW_IMAGE_NSEC; i++) {
+		if (!img->sec[i])
+			continue;
+		err = bw_image_sec_read(img->sec[i], &ls->l[i]);
+		if (err) {
+			bw_image_lists_free(ls);
+			return err;
+		}
+		ls->present |= 1U << i;
+	}
 	return 0;
 }
