@@ -19,6 +19,7 @@
 #include "filter/records_edit.h"
 #include "image/image.h"
 #include "image/image_sec.h"
+#include "image/image_seed.h"
 #include "lists/list.h"
 #include "filter/records.h"
 #include "lists/list_parse.h"

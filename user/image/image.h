@@ -105,16 +105,6 @@ int bw_image_write_file(const char *path, const void *buf, size_t len);
 int bw_image_read_file(const char *path, struct bw_image *img);
 void bw_image_free(struct bw_image *img);
 
-/*
- * A seed from the lists' content, the --allow files' (nallow of them; with
- * none the seed is what format 1 derived) and the options (opts, optlen
- * bytes): zlib's crc32 over them, so the same lists and options give the
- * same seed and a changed list another. Lists are files ('-' cannot be
- * read twice: -EINVAL). Says what failed; -errno.
- */
-int bw_image_seed(const char *const *lists, int n, const char *const *allow,
-		  int nallow, const void *opts, size_t optlen, __u32 *seed);
-
 /* A checked image's sections into ls (initialised here). -ENOMEM. */
 int bw_image_lists_read(const struct bw_image *img, struct bw_image_lists *ls);
 
