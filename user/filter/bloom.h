@@ -51,7 +51,7 @@ void bw_build_opts_init(struct bw_build_opts *o);
 
 /*
  * The target false-positive rate the filter was built for, exactly as
- * given (a format 2 filter from before kept it in parts per billion);
+ * given (a format 2 filter holds it in parts per billion);
  * BW_DEFAULT_FPR when the block holds no usable rate.
  */
 double bw_info_fpr(const struct bw_info *info);

@@ -186,7 +186,7 @@ static int check_filter(const struct bw_image_hdr *h, void *mem, char *why,
 			why, errlen, -EPROTO,
 			"has sections this bloomwall does not know (flags 0x%x)",
 			h->flags);
-	/* Format 2 (bloomwall 0.2) still loads: the data path reads it. */
+	/* Every filter format from BW_VERSION_MIN on loads: the data path reads each. */
 	if (h->filter_version < BW_VERSION_MIN ||
 	    h->filter_version > BW_VERSION || fh->version != h->filter_version)
 		return why_set(

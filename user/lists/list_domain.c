@@ -14,9 +14,9 @@
 #include "lists/names.h"
 #include "lists/text.h"
 
-#define REFUSED                                                             \
-	"domain entries are read and checked, but this bloomwall does not " \
-	"filter DNS yet"
+/* Without opts->domains: the caller's filter cannot match names. */
+#define REFUSED \
+	"domain entries are read and checked, but only addresses are taken here"
 
 static bool is_alpha(unsigned char c)
 {
