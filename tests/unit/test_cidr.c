@@ -18,6 +18,7 @@
 #include "filter/bloom.h"
 #include "filter/bloom_plan.h"
 #include "lists/cidr.h"
+#include "lists/cidr_choose.h"
 #include "lists/list.h"
 #include "lists/list_parse.h"
 #include "test_helpers.h"
