@@ -15,6 +15,7 @@
 #include "filter/bloom.h"
 #include "filter/bloom_names.h"
 #include "filter/bloom_plan.h"
+#include "filter/records_write.h"
 #include "lists/list.h"
 #include "base/log.h"
 #include "lists/list_parse.h"

@@ -18,6 +18,7 @@
 #include "filter/bloom_plan.h"
 #include "filter/builder.h"
 #include "filter/records_edit.h"
+#include "filter/records_write.h"
 #include "lists/list_load.h"
 #include "lists/names.h"
 #include "filter/records.h"

@@ -17,6 +17,7 @@
 #include "bloomwall.h"
 #include "filter/bloom_plan.h"
 #include "filter/records_edit.h"
+#include "filter/records_write.h"
 #include "image/image.h"
 #include "image/image_sec.h"
 #include "image/image_seed.h"

@@ -17,6 +17,7 @@
 #include "filter/provenance.h"
 #include "filter/records.h"
 #include "filter/records_edit.h"
+#include "filter/records_write.h"
 #include "test_helpers.h"
 #include "unit.h"
 

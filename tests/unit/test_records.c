@@ -13,6 +13,7 @@
 #include "bloomwall.h"
 #include "filter/bloom_plan.h"
 #include "filter/records_edit.h"
+#include "filter/records_write.h"
 #include "lists/list.h"
 #include "filter/records.h"
 #include "lists/list_parse.h"

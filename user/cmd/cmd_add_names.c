@@ -15,6 +15,7 @@
 #include "cmd/cli.h"
 #include "base/log.h"
 #include "filter/bloom_names.h"
+#include "filter/records_write.h"
 #include "lists/list_domain.h"
 #include "lists/names.h"
 #include "base/output.h"

@@ -13,6 +13,7 @@
 #include "filter/builder.h"
 #include "base/log.h"
 #include "filter/records_edit.h"
+#include "filter/records_write.h"
 #include "lists/list_load.h"
 #include "lists/names.h"
 #include "filter/provenance.h"

@@ -82,15 +82,6 @@ __u32 bw_records_start(const void *mem);
  */
 int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r);
 
-/* Blocks r's area takes; 0 when r holds nothing (no area at all). */
-__u32 bw_records_blocks(const struct bw_records *r);
-
-/*
- * Writes r's area after the last region of mem (nblocks), zeroing every
- * block after the regions first. -E2BIG when it does not fit.
- */
-int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r);
-
 /* Appends p to the added entries, there or not (the reader): 0 or -ENOMEM. */
 int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p);
 
@@ -111,5 +102,11 @@ int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
 /* Index of the added name, or -1. */
 long bw_records_find_name(const struct bw_records *r, const char *name,
 			  size_t len, __u8 flags);
+
+/* len rounded up to a record's alignment. */
+static inline size_t bw_rec_padded(size_t len)
+{
+	return (len + BW_REC_ALIGN - 1) & ~(size_t)(BW_REC_ALIGN - 1);
+}
 
 #endif /* __BW_RECORDS_H */

@@ -13,6 +13,7 @@
 #include "filter/bloom_add.h"
 #include "filter/bloom_names.h"
 #include "filter/records_edit.h"
+#include "filter/records_write.h"
 #include "image/image.h"
 #include "base/log.h"
 #include "image/image_sec.h"
