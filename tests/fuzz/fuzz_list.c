@@ -12,9 +12,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/log.h"
 #include "lists/cidr.h"
 #include "lists/list.h"
-#include "base/log.h"
 #include "lists/list_load.h"
 #include "lists/list_parse.h"
 

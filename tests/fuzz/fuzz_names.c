@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lists/list.h"
 #include "base/log.h"
+#include "lists/list.h"
 #include "lists/list_parse.h"
 #include "lists/names.h"
 

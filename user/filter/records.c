@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lists/names.h"
 #include "filter/records.h"
+#include "lists/names.h"
 
 void bw_records_init(struct bw_records *r)
 {

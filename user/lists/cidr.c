@@ -14,9 +14,9 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "base/log.h"
 #include "lists/cidr.h"
 #include "lists/cidr_choose.h"
-#include "base/log.h"
 #include "lists/list_parse.h"
 
 typedef unsigned __int128 u128;
