@@ -16,6 +16,7 @@
 #include "bench_dns.h"
 #include "bench_maps.h"
 #include "filter/bloom.h"
+#include "filter/bloom_size.h"
 #include "lists/names.h"
 
 const unsigned int dns_label_counts[DNS_LABEL_COUNTS] = { 2, 4, 8 };

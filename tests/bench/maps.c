@@ -20,6 +20,7 @@
 #include "bench.h"
 #include "bench_maps.h"
 #include "filter/bloom.h"
+#include "filter/bloom_plan.h"
 #include "lists/cidr.h"
 
 #define BATCH 65536

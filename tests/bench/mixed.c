@@ -13,6 +13,7 @@
 #include "bench_extra.h"
 #include "bench_set.h"
 #include "lists/list.h"
+#include "lists/list_load.h"
 
 struct range {
 	__u32 lo, hi;

@@ -20,10 +20,12 @@
 #include "bench.h"
 #include "bench_extra.h"
 #include "filter/bloom.h"
+#include "filter/bloom_plan.h"
 #include "lists/cidr.h"
 #include "image/image.h"
 #include "lists/list.h"
 #include "kernel/swap.h"
+#include "lists/list_load.h"
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
 

@@ -13,6 +13,8 @@
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
 #include "datapath.h"
+#include "filter/bloom_plan.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 
 /*

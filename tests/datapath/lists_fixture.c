@@ -13,6 +13,8 @@
 #include "lists/cidr.h"
 #include "lists_fixture.h"
 #include "kernel/lpm.h"
+#include "lists/list_load.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 
 static char tmpdir[64];

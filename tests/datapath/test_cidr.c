@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "lists/cidr.h"
+#include "lists/list_load.h"
+#include "lists/list_parse.h"
 #include "datapath.h"
 #include "test_helpers.h"
 

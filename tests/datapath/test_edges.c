@@ -9,6 +9,7 @@
 
 #include "bloomwall.h"
 #include "lists/cidr.h"
+#include "lists/list_parse.h"
 #include "lists_fixture.h"
 #include "test_helpers.h"
 

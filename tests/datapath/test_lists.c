@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "datapath.h"
+#include "lists/list_load.h"
 #include "test_helpers.h"
 
 #define SAMPLE_SEED 0x0b100dULL

@@ -16,6 +16,7 @@
 #include "lists/cidr.h"
 #include "lists_fixture.h"
 #include "kernel/lpm.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 
 static void expect_members(struct bw_dp *dp, char *file)

@@ -13,9 +13,10 @@
 #include <zlib.h>
 
 #include "filter/bloom.h"
-#include "image/image.h"
-#include "lists/list.h"
 #include "filter/records.h"
+#include "image/image.h"
+#include "image/image_sec.h"
+#include "lists/list.h"
 
 static void one(const uint8_t *data, size_t size)
 {

@@ -12,9 +12,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/log.h"
 #include "lists/cidr.h"
 #include "lists/list.h"
-#include "base/log.h"
+#include "lists/list_load.h"
+#include "lists/list_parse.h"
 
 /* The input split into lines as a file would be, options from its size. */
 static void parse_lines(struct bw_list *l, char *text, size_t size)

@@ -12,11 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter/bloom.h"
-#include "lists/list.h"
 #include "base/log.h"
-#include "lists/names.h"
+#include "filter/bloom.h"
+#include "filter/bloom_names.h"
+#include "filter/bloom_plan.h"
 #include "filter/records.h"
+#include "filter/records_write.h"
+#include "lists/list.h"
+#include "lists/list_parse.h"
+#include "lists/names.h"
 
 static void parse(const char *text, size_t size, struct bw_list *l)
 {

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lists/list.h"
 #include "base/log.h"
+#include "lists/list.h"
+#include "lists/list_parse.h"
 #include "lists/names.h"
 
 /* The input split into lines, read with and without domains. */

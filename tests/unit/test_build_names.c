@@ -14,9 +14,14 @@
 
 #include "bloomwall.h"
 #include "filter/bloom.h"
+#include "filter/bloom_names.h"
+#include "filter/bloom_plan.h"
 #include "filter/builder.h"
-#include "lists/names.h"
 #include "filter/records.h"
+#include "filter/records_edit.h"
+#include "filter/records_write.h"
+#include "lists/list_load.h"
+#include "lists/names.h"
 #include "test_helpers.h"
 #include "unit.h"
 

@@ -16,8 +16,11 @@
 #include <arpa/inet.h>
 
 #include "filter/bloom.h"
+#include "filter/bloom_plan.h"
 #include "lists/cidr.h"
+#include "lists/cidr_choose.h"
 #include "lists/list.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 
 typedef unsigned __int128 u128;

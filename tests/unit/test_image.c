@@ -13,11 +13,17 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "filter/bloom.h"
 #include "bloomwall.h"
-#include "image/image.h"
-#include "lists/list.h"
+#include "filter/bloom.h"
+#include "filter/bloom_plan.h"
 #include "filter/records.h"
+#include "filter/records_edit.h"
+#include "filter/records_write.h"
+#include "image/image.h"
+#include "image/image_sec.h"
+#include "image/image_seed.h"
+#include "lists/list.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 
 /* A small filter with a record area (a list path, the options). */

@@ -12,6 +12,8 @@
 
 #include "bloomwall.h"
 #include "lists/list.h"
+#include "lists/list_load.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 #include "unit.h"
 
@@ -69,9 +71,8 @@ struct line_case {
 	const char *error; /* exact err text; NULL: must succeed silently */
 };
 
-#define DNS_REFUSED                                                         \
-	"domain entries are read and checked, but this bloomwall does not " \
-	"filter DNS yet"
+#define DNS_REFUSED \
+	"domain entries are read and checked, but only addresses are taken here"
 
 static const struct line_case ok_cases[] = {
 	/* A hosts file's local entries are no entries, and no error. */

@@ -20,6 +20,8 @@
 
 #include "bloomwall.h"
 #include "lists/list.h"
+#include "lists/list_load.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 #include "unit.h"
 

@@ -11,14 +11,15 @@
 
 #include "bloomwall.h"
 #include "lists/list.h"
+#include "lists/list_load.h"
+#include "lists/list_parse.h"
 #include "lists/names.h"
 #include "test_helpers.h"
 #include "unit.h"
 #include "vectors.h"
 
-#define DNS_REFUSED                                                         \
-	"domain entries are read and checked, but this bloomwall does not " \
-	"filter DNS yet"
+#define DNS_REFUSED \
+	"domain entries are read and checked, but only addresses are taken here"
 
 /* ---- the name rules ---- */
 
@@ -268,9 +269,9 @@ BW_TEST(test_name_list_errors)
 }
 
 /*
- * Without domains (what the builder asks today): names are still checked,
- * then refused, never taken as an empty list; local entries and IP lines
- * are as they were.
+ * Without domains (a caller whose filter cannot match names): names are
+ * still checked, then refused, never taken as an empty list; local entries
+ * and IP lines are as they were.
  */
 BW_TEST(test_name_list_refused)
 {

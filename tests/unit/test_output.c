@@ -8,7 +8,6 @@
 
 #include <json-c/json.h>
 
-#include "cmd/cli.h"
 #include "base/output.h"
 #include "test_helpers.h"
 

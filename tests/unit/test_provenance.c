@@ -16,6 +16,8 @@
 #include "filter/builder.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
+#include "filter/records_edit.h"
+#include "filter/records_write.h"
 #include "test_helpers.h"
 #include "unit.h"
 

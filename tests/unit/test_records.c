@@ -9,10 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter/bloom.h"
 #include "bloomwall.h"
-#include "lists/list.h"
+#include "filter/bloom.h"
+#include "filter/bloom_plan.h"
 #include "filter/records.h"
+#include "filter/records_edit.h"
+#include "filter/records_write.h"
+#include "lists/list.h"
+#include "lists/list_parse.h"
 #include "test_helpers.h"
 #include "unit.h"
 

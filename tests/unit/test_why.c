@@ -15,8 +15,10 @@
 
 #include "filter/provenance.h"
 #include "filter/records.h"
-#include "test_helpers.h"
+#include "filter/records_edit.h"
 #include "filter/why.h"
+#include "lists/list_parse.h"
+#include "test_helpers.h"
 
 static char dir[64];
 

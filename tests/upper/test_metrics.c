@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "filter/bloom.h"
+#include "filter/bloom_size.h"
 #include "out/metrics.h"
 #include "test_helpers.h"
 

@@ -12,7 +12,6 @@
 
 #include <json-c/json.h>
 
-#include "cmd/cli.h"
 #include "base/log.h"
 #include "base/output.h"
 

@@ -47,6 +47,12 @@ void bw_out_bool(const char *key, const char *fmt, bool v);
 void bw_out_null(const char *key, const char *text);
 
 /*
+ * Not an errno value: marks a usage error on its way to main(), which
+ * exits 2 for it; bw_out_flush() names it "usage error".
+ */
+#define BW_EUSAGE 0x10000
+
+/*
  * Ends the run's output. JSON: a document whose root is an object gets
  * "ok" (err == 0) and, on failure, "error" (what err means; the message
  * itself went to stderr); with nothing output yet the document is

@@ -16,15 +16,13 @@
 #include <linux/types.h>
 #include <xdp/libxdp.h>
 
+#include "base/output.h"
 #include "cmd/ops_args.h"
 #include "ops/reload.h"
 
 #define BW_EXIT_OK 0
 #define BW_EXIT_FAIL 1
 #define BW_EXIT_USAGE 2
-
-/* Not an errno value: marks a usage error on its way to main(). */
-#define BW_EUSAGE 0x10000
 
 /* Option ids: a short option's letter, or a long-only id from 256 on. */
 enum bw_opt_id {

@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #include "filter/bloom.h"
+#include "filter/bloom_add.h"
+#include "filter/records_edit.h"
+#include "filter/records_write.h"
 #include "lists/cidr.h"
 #include "cmd/cli.h"
 #include "lists/list.h"

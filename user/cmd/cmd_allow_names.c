@@ -17,6 +17,7 @@
 #include "filter/bloom.h"
 #include "cmd/cli.h"
 #include "base/log.h"
+#include "lists/list_domain.h"
 #include "lists/names.h"
 #include "base/output.h"
 #include "kernel/pin.h"

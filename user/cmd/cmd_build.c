@@ -23,6 +23,8 @@
 #include "image/image.h"
 #include "base/log.h"
 #include "base/output.h"
+#include "image/image_sec.h"
+#include "image/image_seed.h"
 #include "ops/reload.h"
 
 static const struct bw_opt build_only_opts[] = {

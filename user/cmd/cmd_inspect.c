@@ -13,6 +13,7 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "filter/provenance.h"
+#include "image/image_sec.h"
 #include "out/prov_view.h"
 #include "filter/records.h"
 #include "ops/reload.h"

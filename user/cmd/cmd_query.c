@@ -10,10 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "filter/bloom_names.h"
 #include "kernel/allow_names.h"
 #include "filter/bloom.h"
 #include "cmd/cli.h"
 #include "lists/list.h"
+#include "lists/list_domain.h"
+#include "lists/list_parse.h"
 #include "lists/names.h"
 #include "base/log.h"
 #include "base/output.h"

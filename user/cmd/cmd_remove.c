@@ -13,6 +13,7 @@
 
 #include "cmd/cli.h"
 #include "base/log.h"
+#include "lists/list_domain.h"
 #include "lists/names.h"
 #include "base/output.h"
 #include "filter/records.h"

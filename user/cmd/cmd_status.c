@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "filter/bloom_names.h"
 #include "kernel/hook.h"
 #include "base/log.h"
 #include "base/output.h"

@@ -75,11 +75,6 @@ double bw_blocks_fpr(const struct bw_block *blk, __u32 n, unsigned int probes,
 	return n ? sum / n : 0.0;
 }
 
-static inline struct bw_block *block_at(const void *mem, __u32 idx)
-{
-	return (struct bw_block *)((char *)mem + (size_t)idx * BW_BLOCK_BYTES);
-}
-
 /* Region of a family's target length, or -1. */
 static int region_of(const struct bw_hdr *hdr, int family, __u32 plen)
 {
@@ -104,7 +99,7 @@ static struct bw_block *key_block(const void *mem, int r, __u64 hash)
 	const struct bw_hdr *hdr = mem;
 	__u32 start = bw_region_start(hdr, r);
 
-	return block_at(
+	return bw_block_at(
 		mem, start + bw_block_index(hash, hdr->region_end[r] - start));
 }
 
@@ -156,14 +151,19 @@ static void fill_v6(void *mem, const struct bw_list *l)
 	}
 }
 
-void bw_fill_filter(void *mem, const struct bw_plan *plan,
-		    const struct bw_list *l)
+void bw_fill_prefixes(void *mem, const struct bw_list *l)
 {
-	memcpy(mem, &plan->hdr, sizeof(plan->hdr));
-	memcpy(block_at(mem, 1), &plan->info, sizeof(plan->info));
 	fill_v4(mem, l);
 	fill_v6(mem, l);
-	bw_fill_names(mem, plan, l);
+}
+
+const struct bw_dns_hdr *bw_filter_dns(const void *mem)
+{
+	const struct bw_hdr *hdr = mem;
+
+	if (!(hdr->flags & BW_F_DNS))
+		return NULL;
+	return (const struct bw_dns_hdr *)bw_block_at(mem, bw_dns_block(hdr));
 }
 
 int bw_filter_lookup(const void *mem, const struct bw_prefix *addr, int *region)
@@ -228,7 +228,7 @@ void bw_region_fill(const void *mem, int region, __u64 *bits_set,
 
 	*bits_set = 0;
 	*bits_total = (__u64)(end > start ? end - start : 0) * BW_BLOCK_BITS;
-	*fpr = end > start ? bw_blocks_fpr(block_at(mem, start), end - start,
+	*fpr = end > start ? bw_blocks_fpr(bw_block_at(mem, start), end - start,
 					   hdr->probes[region], bits_set)
 			   : 0.0;
 }

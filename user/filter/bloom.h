@@ -51,44 +51,11 @@ void bw_build_opts_init(struct bw_build_opts *o);
 
 /*
  * The target false-positive rate the filter was built for, exactly as
- * given (a format 2 filter from before kept it in parts per billion);
+ * given (a format 2 filter holds it in parts per billion);
  * BW_DEFAULT_FPR when the block holds no usable rate.
  */
 double bw_info_fpr(const struct bw_info *info);
 void bw_info_set_fpr(struct bw_info *info, double fpr);
-
-/*
- * Blocks and probes for one region of n keys at false-positive rate fpr,
- * from the Poisson model of a blocked Bloom filter with 512-bit blocks.
- * n == 0 gives 0 blocks. Returns 0 or -E2BIG past BW_MAX_BLOCKS.
- */
-int bw_size_region(__u64 n, double fpr, __u32 *nblocks, __u8 *probes);
-
-/*
- * bw_size_region, then for a small region (up to 65,536 keys) a trial
- * fill with these hashes, grown until its own fill meets share.
- */
-int bw_size_fit(const __u64 *hash, __u64 n, double share, __u32 *nblocks,
-		__u8 *probes);
-
-/* Expected false-positive rate of a region of nblocks with n keys, k probes. */
-double bw_model_fpr(__u64 n, __u32 nblocks, unsigned int probes);
-
-/*
- * Lays out the filter for a finished list (bw_list_finish): one region per
- * prefix length per family, longest first, each sized for its share of the
- * target by the model; a small region is then filled on trial with the
- * plan's seed and grown until its own fill (bw_region_fill) meets its
- * share, so that for a given seed the plan is always the same. -E2BIG when
- * the list has more lengths than BW_MAX_LENGTHS for a family (expansion is
- * the caller's job) or the filter would be too large; -ENOMEM.
- */
-int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
-		   struct bw_plan *plan);
-
-/* Writes header, info and every key's bits into mem (zeroed, plan size). */
-void bw_fill_filter(void *mem, const struct bw_plan *plan,
-		    const struct bw_list *l);
 
 /*
  * The data path's test, in userspace: 1 if a packet from this address would
@@ -105,29 +72,6 @@ int bw_filter_lookup(const void *mem, const struct bw_prefix *addr,
  * region for that family and length.
  */
 int bw_filter_insert(void *mem, const struct bw_prefix *key);
-
-/* Most keys one added entry may expand to in place; more is for reload. */
-#define BW_ADD_MAX_KEYS (1U << 16)
-
-/* Where an added entry goes: a region, and the keys at its target length. */
-struct bw_add_plan {
-	int region;
-	__u8 tlen;
-	__u32 nkeys;
-};
-
-/*
- * The filter's shortest target length at or below the entry's prefix (the
- * fewest keys that cover exactly the entry): 0, -ENOENT if every target
- * length is shorter (covering the entry there would block more than it
- * says), -E2BIG past BW_ADD_MAX_KEYS keys.
- */
-int bw_add_plan(const struct bw_hdr *hdr, const struct bw_prefix *p,
-		struct bw_add_plan *ap);
-
-/* Sets an entry's keys as planned; the number that set a new bit. */
-__u32 bw_add_insert(void *mem, const struct bw_prefix *p,
-		    const struct bw_add_plan *ap);
 
 /* Hash of a key as the data path computes it (plen = the target length). */
 __u64 bw_key_hash(const struct bw_hdr *hdr, const struct bw_prefix *key);
@@ -154,59 +98,16 @@ double bw_blocks_fpr(const struct bw_block *blk, __u32 n, unsigned int probes,
  */
 int bw_filter_check(const void *mem, __u32 nblocks);
 
-/* ---- names (bloom_names.c) ---- */
+/* Block idx of a filter in memory (block 0 is the header). */
+static inline struct bw_block *bw_block_at(const void *mem, __u32 idx)
+{
+	return (struct bw_block *)((char *)mem + (size_t)idx * BW_BLOCK_BYTES);
+}
 
-/*
- * The name regions of a plan for l's block entries (allow entries are no
- * keys): with none, the plan stays without BW_F_DNS. Sized as address
- * regions are, for the target o->fpr per key tested, split between the two
- * in proportion to their entries. Called by bw_plan_filter after the
- * address regions; -E2BIG, -ENOMEM.
- */
-int bw_plan_names(const struct bw_list *l, const struct bw_build_opts *o,
-		  struct bw_plan *plan);
+/* Sets every prefix's bits (mem: the plan's header written). */
+void bw_fill_prefixes(void *mem, const struct bw_list *l);
 
 /* The DNS block of a checked filter, or NULL without BW_F_DNS. */
 const struct bw_dns_hdr *bw_filter_dns(const void *mem);
-
-/* The name key of a list entry with seed: its exact or subtree key. */
-__u64 bw_name_entry_key(const char *name, size_t len, bool subtree, __u32 seed);
-
-/* Sets every block entry's bits (mem: the plan's header written). */
-void bw_fill_names(void *mem, const struct bw_plan *plan,
-		   const struct bw_list *l);
-
-/* What matched a name: the region and the suffix (its labels, from the TLD). */
-struct bw_name_hit {
-	int region;  /* BW_NAME_EXACT or BW_NAME_SUBTREE */
-	int labels;  /* the suffix that matched: this many labels of the name */
-	int nlabels; /* labels of the name */
-};
-
-/*
- * The data path's name test, in userspace: the name's exact key, then the
- * subtree key of the name and every parent suffix (longest first). 1 on a
- * hit (hit filled), 0 if not, -EINVAL for a name that is no checked name.
- */
-int bw_name_lookup(const void *mem, const char *name, size_t len,
-		   struct bw_name_hit *hit);
-
-/*
- * Sets a name's key (exact or subtree) with atomic OR, as
- * bw_filter_insert: 1 if any bit was new, 0 if not, -ENOENT if the filter
- * has no such name region.
- */
-int bw_name_insert(void *mem, const char *name, size_t len, bool subtree);
-
-/* bw_region_fill for name region n. */
-void bw_name_region_fill(const void *mem, int n, __u64 *bits_set,
-			 __u64 *bits_total, double *fpr);
-
-/* The names' target rate as built (the DNS block's), or BW_DEFAULT_FPR. */
-double bw_dns_fpr(const struct bw_dns_hdr *dns);
-
-/* Text names of enum bw_dns_action, and back: -EINVAL for none. */
-const char *bw_dns_action_name(unsigned int action);
-int bw_dns_action_parse(const char *s);
 
 #endif /* __BW_BLOOM_H */

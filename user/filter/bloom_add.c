@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "filter/bloom.h"
+#include "filter/bloom_add.h"
 #include "lists/cidr.h"
 
 int bw_add_plan(const struct bw_hdr *hdr, const struct bw_prefix *p,

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "filter/bloom.h"
+#include "filter/bloom_names.h"
+#include "filter/bloom_size.h"
 #include "lists/names.h"
 
 static const char *const action_names[BW_DNS_ACTIONS] = {
@@ -34,20 +36,6 @@ int bw_dns_action_parse(const char *s)
 		if (!strcmp(s, action_names[a]))
 			return a;
 	return -EINVAL;
-}
-
-static inline struct bw_block *block_at(const void *mem, __u32 idx)
-{
-	return (struct bw_block *)((char *)mem + (size_t)idx * BW_BLOCK_BYTES);
-}
-
-const struct bw_dns_hdr *bw_filter_dns(const void *mem)
-{
-	const struct bw_hdr *hdr = mem;
-
-	if (!(hdr->flags & BW_F_DNS))
-		return NULL;
-	return (const struct bw_dns_hdr *)block_at(mem, bw_dns_block(hdr));
 }
 
 double bw_dns_fpr(const struct bw_dns_hdr *dns)
@@ -148,7 +136,7 @@ name_block(const void *mem, const struct bw_dns_hdr *dns, int n, __u64 key)
 {
 	__u32 start = bw_name_region_start(mem, dns, n);
 
-	return block_at(
+	return bw_block_at(
 		mem, start + bw_block_index(key, dns->region_end[n] - start));
 }
 
@@ -168,7 +156,7 @@ void bw_fill_names(void *mem, const struct bw_plan *plan,
 
 	if (!(plan->hdr.flags & BW_F_DNS))
 		return;
-	memcpy(block_at(mem, bw_dns_block(&plan->hdr)), dns, sizeof(*dns));
+	memcpy(bw_block_at(mem, bw_dns_block(&plan->hdr)), dns, sizeof(*dns));
 	for (i = 0; i < l->ndom; i++) {
 		d = &l->dom[i];
 		if (d->flags & BW_DOM_ALLOW)
@@ -259,6 +247,6 @@ void bw_name_region_fill(const void *mem, int n, __u64 *bits_set,
 	start = bw_name_region_start(mem, dns, n);
 	end = dns->region_end[n];
 	*bits_total = (__u64)(end - start) * BW_BLOCK_BITS;
-	*fpr = bw_blocks_fpr(block_at(mem, start), end - start, dns->probes[n],
-			     bits_set);
+	*fpr = bw_blocks_fpr(bw_block_at(mem, start), end - start,
+			     dns->probes[n], bits_set);
 }

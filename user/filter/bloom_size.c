@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter/bloom.h"
 #include "base/log.h"
+#include "filter/bloom.h"
+#include "filter/bloom_size.h"
 
 #define V4_HOST_LEN 32
 #define V6_HOST_LEN 128
@@ -256,8 +257,8 @@ static int plan_family(struct bw_plan *plan, const struct bw_list *l,
 	return 0;
 }
 
-int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
-		   struct bw_plan *plan)
+int bw_plan_prefixes(const struct bw_list *l, const struct bw_build_opts *o,
+		     struct bw_plan *plan)
 {
 	__u32 next = BW_HDR_BLOCKS;
 	int err;
@@ -280,11 +281,5 @@ int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
 	if (next > BW_MAX_BLOCKS)
 		return -E2BIG;
 	plan->nblocks = next;
-	err = bw_plan_names(l, o, plan);
-	if (err)
-		return err;
-	plan->info.entries = l->n4 + l->n6;
-	plan->info.source_entries = l->n4 + l->n6;
-	bw_info_set_fpr(&plan->info, o->fpr);
 	return 0;
 }

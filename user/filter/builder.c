@@ -9,10 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter/builder.h"
 #include "base/log.h"
-#include "lists/names.h"
+#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "filter/provenance.h"
+#include "filter/records_edit.h"
+#include "filter/records_write.h"
+#include "lists/list_load.h"
+#include "lists/names.h"
 
 /* Appends the domain entries of src to l. */
 static int push_names(struct bw_list *l, const struct bw_list *src)

@@ -24,9 +24,9 @@
 #include <linux/types.h>
 
 #include "filter/bloom.h"
+#include "filter/records.h"
 #include "lists/cidr.h"
 #include "lists/list.h"
-#include "filter/records.h"
 
 struct bw_build_req {
 	const char *label;	  /* what messages name: the interface */

@@ -14,6 +14,8 @@
 
 #include "base/log.h"
 #include "filter/provenance.h"
+#include "filter/records_write.h"
+#include "lists/list_load.h"
 
 int bw_prov_stream_init(struct bw_prov_stream *s, bool count_lines)
 {

@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "lists/list.h"
 #include "filter/records.h"
+#include "lists/list.h"
 
 /*
  * A list's bytes as they stream past: size, the hash so far and, when

@@ -82,26 +82,11 @@ __u32 bw_records_start(const void *mem);
  */
 int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r);
 
-/* Blocks r's area takes; 0 when r holds nothing (no area at all). */
-__u32 bw_records_blocks(const struct bw_records *r);
-
-/*
- * Writes r's area after the last region of mem (nblocks), zeroing every
- * block after the regions first. -E2BIG when it does not fit.
- */
-int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r);
-
 /* Appends p to the added entries, there or not (the reader): 0 or -ENOMEM. */
 int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p);
 
-/* Appends p to the added entries unless there: 1 if new, 0 if not, -ENOMEM. */
-int bw_records_add(struct bw_records *r, const struct bw_prefix *p);
-
 /* Index of p among the added entries, or -1. */
 long bw_records_find(const struct bw_records *r, const struct bw_prefix *p);
-
-/* Takes added entry i out, keeping the order of the others. */
-void bw_records_drop(struct bw_records *r, size_t i);
 
 /* Whether a and b hold the same added entries in the same order. */
 bool bw_records_same_added(const struct bw_records *a,
@@ -118,24 +103,10 @@ int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
 long bw_records_find_name(const struct bw_records *r, const char *name,
 			  size_t len, __u8 flags);
 
-/* Takes added name i out, keeping the order of the others. */
-void bw_records_drop_name(struct bw_records *r, size_t i);
-
-/* Replaces the list paths with copies of lists (sources unknown); -ENOMEM. */
-int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n);
-
-/* What list i was when read: written as BW_REC_SOURCE. */
-void bw_records_set_source(struct bw_records *r, int i,
-			   const struct bw_rec_source *s);
-
-/*
- * Replaces the allowlist files with copies of paths, each read as src[i]
- * says (BW_REC_ALLOW_SOURCE); -ENOMEM with r unchanged.
- */
-int bw_records_set_allow(struct bw_records *r, const char *const *paths,
-			 const struct bw_rec_source *src, int n);
-
-/* dst's allowlist files become src's (a rebuild that keeps the allowlist). */
-int bw_records_copy_allow(struct bw_records *dst, const struct bw_records *src);
+/* len rounded up to a record's alignment. */
+static inline size_t bw_rec_padded(size_t len)
+{
+	return (len + BW_REC_ALIGN - 1) & ~(size_t)(BW_REC_ALIGN - 1);
+}
 
 #endif /* __BW_RECORDS_H */

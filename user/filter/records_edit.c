@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "filter/records.h"
+#include "filter/records_edit.h"
 
 int bw_records_add(struct bw_records *r, const struct bw_prefix *p)
 {

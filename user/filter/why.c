@@ -13,8 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lists/names.h"
 #include "filter/why.h"
+#include "lists/list_parse.h"
+#include "lists/names.h"
 
 /* Read at a time: large, so that a 10M-line list costs few syscalls. */
 #define WHY_CHUNK (1 << 20)

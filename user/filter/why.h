@@ -20,9 +20,9 @@
 #include <linux/types.h>
 
 #include "bloomwall.h"
-#include "lists/list.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
+#include "lists/list.h"
 
 /* What is asked about: an address or a name (checked, folded, no dot). */
 struct bw_why_target {

@@ -13,27 +13,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
-#include "filter/bloom.h"
-#include "image/image.h"
 #include "base/log.h"
+#include "filter/bloom.h"
 #include "filter/records.h"
-
-/* zlib's crc32 takes a uInt length: feed it in bounded pieces. */
-static __u32 crc_more(__u32 crc, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-	size_t n;
-
-	while (len) {
-		n = len > (1U << 30) ? (1U << 30) : len;
-		crc = (__u32)crc32(crc, p, (uInt)n);
-		p += n;
-		len -= n;
-	}
-	return crc;
-}
+#include "image/crc.h"
+#include "image/image.h"
+#include "image/image_sec.h"
 
 /* crc32 of an image with its crc field taken as zero. */
 static __u32 image_crc(const void *buf, size_t len)
@@ -43,8 +29,9 @@ static __u32 image_crc(const void *buf, size_t len)
 
 	memcpy(&h, buf, sizeof(h));
 	h.crc = 0;
-	crc = crc_more((__u32)crc32(0, NULL, 0), &h, sizeof(h));
-	return crc_more(crc, (const char *)buf + sizeof(h), len - sizeof(h));
+	crc = bw_crc32(&h, sizeof(h));
+	return bw_crc32_more(crc, (const char *)buf + sizeof(h),
+			     len - sizeof(h));
 }
 
 int bw_image_encode(const void *mem, __u32 nblocks, void **out, size_t *len)
@@ -199,7 +186,7 @@ static int check_filter(const struct bw_image_hdr *h, void *mem, char *why,
 			why, errlen, -EPROTO,
 			"has sections this bloomwall does not know (flags 0x%x)",
 			h->flags);
-	/* Format 2 (bloomwall 0.2) still loads: the data path reads it. */
+	/* Every filter format from BW_VERSION_MIN on loads: the data path reads each. */
 	if (h->filter_version < BW_VERSION_MIN ||
 	    h->filter_version > BW_VERSION || fh->version != h->filter_version)
 		return why_set(
@@ -427,78 +414,20 @@ void bw_image_free(struct bw_image *img)
 	memset(img, 0, sizeof(*img));
 }
 
-/* Each list's bytes and length go in, so moving a line between lists counts. */
-static int seed_list(const char *path, __u32 *crc)
-{
-	unsigned char buf[1 << 16];
-	__u64 total = 0;
-	ssize_t n;
-	int fd;
-
-	struct stat st;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* A pipe read here would be empty for the build. */
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -ESPIPE;
-	}
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return (int)n;
-		}
-		*crc = crc_more(*crc, buf, (size_t)n);
-		total += (__u64)n;
-	}
-	close(fd);
-	*crc = crc_more(*crc, &total, sizeof(total));
-	return 0;
-}
-
-static int seed_lists(const char *const *lists, int n, __u32 *crc)
+int bw_image_lists_read(const struct bw_image *img, struct bw_image_lists *ls)
 {
 	int i, err;
 
-	for (i = 0; i < n; i++) {
-		if (!strcmp(lists[i], "-")) {
-			pr_warn("bloomwall build: a list on standard input cannot be read twice to derive the seed from it; give --seed\n");
-			return -EINVAL;
-		}
-		err = seed_list(lists[i], crc);
-		if (err == -ESPIPE)
-			pr_warn("%s: not a regular file, which cannot be read twice to derive the seed from it; give --seed\n",
-				lists[i]);
-		else if (err)
-			pr_warn("%s: cannot read: %s\n", lists[i],
-				strerror(-err));
-		if (err)
+	bw_image_lists_init(ls);
+	for (i = 0; i < BW_IMAGE_NSEC; i++) {
+		if (!img->sec[i])
+			continue;
+		err = bw_image_sec_read(img->sec[i], &ls->l[i]);
+		if (err) {
+			bw_image_lists_free(ls);
 			return err;
+		}
+		ls->present |= 1U << i;
 	}
-	return 0;
-}
-
-int bw_image_seed(const char *const *lists, int n, const char *const *allow,
-		  int nallow, const void *opts, size_t optlen, __u32 *seed)
-{
-	static const char tag[] = "bloomwall image seed 1";
-	static const char allow_tag[] = "--allow";
-	__u32 crc = crc_more((__u32)crc32(0, NULL, 0), tag, sizeof(tag));
-	int err;
-
-	err = seed_lists(lists, n, &crc);
-	/* Without --allow files the seed stays what format 1 derived. */
-	if (!err && nallow) {
-		crc = crc_more(crc, allow_tag, sizeof(allow_tag));
-		err = seed_lists(allow, nallow, &crc);
-	}
-	if (err)
-		return err;
-	*seed = crc_more(crc, opts, optlen);
 	return 0;
 }

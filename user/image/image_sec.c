@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
-#include "image/image.h"
+#include "image/crc.h"
+#include "image/image_sec.h"
 #include "lists/names.h"
 
 static const char *const sec_names[BW_IMAGE_NSEC] = {
@@ -76,7 +76,7 @@ size_t bw_image_sec_put(void *at, int i, const struct bw_list *l)
 	}
 	s->bytes = pad8((size_t)(p - start));
 	memset(p, 0, s->bytes - (size_t)(p - start));
-	s->crc = (__u32)crc32(crc32(0, NULL, 0), start, (uInt)s->bytes);
+	s->crc = bw_crc32(start, s->bytes);
 	return sizeof(*s) + s->bytes;
 }
 
@@ -96,21 +96,6 @@ static int fail(char *why, size_t errlen, int i, const char *fmt, ...)
 	vsnprintf(why + n, errlen - n, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
-}
-
-static __u32 crc_of(const void *buf, __u64 len)
-{
-	const unsigned char *p = buf;
-	__u32 crc = (__u32)crc32(0, NULL, 0);
-	__u64 n;
-
-	while (len) {
-		n = len > (1U << 30) ? (1U << 30) : len;
-		crc = (__u32)crc32(crc, p, (uInt)n);
-		p += n;
-		len -= n;
-	}
-	return crc;
 }
 
 /* Host bits set below plen: not what a writer writes. */
@@ -240,10 +225,10 @@ static int check_one(const void *at, int i, __u64 room, char *why,
 	err = check_sizes(s, i, room, why, errlen);
 	if (err)
 		return err;
-	if (crc_of(p, s->bytes) != s->crc)
+	if (bw_crc32(p, s->bytes) != s->crc)
 		return fail(why, errlen, i,
 			    "crc32 0x%08x, its header says 0x%08x",
-			    crc_of(p, s->bytes), s->crc);
+			    bw_crc32(p, s->bytes), s->crc);
 	err = check_prefixes(p, s, i, why, errlen);
 	pad = p + s->n4 * 8 + s->n6 * sizeof(struct bw_v6key);
 	if (!err)
@@ -323,22 +308,4 @@ void bw_image_lists_free(struct bw_image_lists *ls)
 	for (i = 0; i < BW_IMAGE_NSEC; i++)
 		bw_list_free(&ls->l[i]);
 	ls->present = 0;
-}
-
-int bw_image_lists_read(const struct bw_image *img, struct bw_image_lists *ls)
-{
-	int i, err;
-
-	bw_image_lists_init(ls);
-	for (i = 0; i < BW_IMAGE_NSEC; i++) {
-		if (!img->sec[i])
-			continue;
-		err = bw_image_sec_read(img->sec[i], &ls->l[i]);
-		if (err) {
-			bw_image_lists_free(ls);
-			return err;
-		}
-		ls->present |= 1U << i;
-	}
-	return 0;
 }

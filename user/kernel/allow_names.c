@@ -9,6 +9,7 @@
 
 #include <bpf/bpf.h>
 
+#include "filter/bloom_names.h"
 #include "kernel/allow_names.h"
 #include "filter/bloom.h"
 #include "lists/names.h"

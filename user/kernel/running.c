@@ -13,6 +13,7 @@
 
 #include "filter/bloom.h"
 #include "base/log.h"
+#include "filter/records_write.h"
 #include "kernel/lpm.h"
 #include "kernel/pin.h"
 #include "filter/provenance.h"

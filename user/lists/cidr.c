@@ -14,8 +14,10 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "lists/cidr.h"
 #include "base/log.h"
+#include "lists/cidr.h"
+#include "lists/cidr_choose.h"
+#include "lists/list_parse.h"
 
 typedef unsigned __int128 u128;
 
@@ -23,8 +25,6 @@ struct cpfx {
 	u128 a;
 	unsigned int plen;
 };
-
-#define MAXW 128
 
 static const char *const fam_name[BW_FAMILIES] = { "IPv4", "IPv6" };
 
@@ -68,13 +68,13 @@ static void put_list(struct bw_list *l, int f, size_t i, struct cpfx p)
 /* Network bits of a prefix of length plen (plen 0: none). */
 static u128 net_mask(unsigned int plen)
 {
-	return plen ? ~(u128)0 << (MAXW - plen) : 0;
+	return plen ? ~(u128)0 << (BW_CIDR_MAXW - plen) : 0;
 }
 
 /* Lowest address bit that a prefix of length plen (>= 1) still fixes. */
 static u128 len_bit(unsigned int plen)
 {
-	return (u128)1 << (MAXW - plen);
+	return (u128)1 << (BW_CIDR_MAXW - plen);
 }
 
 static struct bw_prefix to_prefix(int f, struct cpfx p)
@@ -190,107 +190,6 @@ void bw_cidr_merge(struct bw_list *l, struct bw_cidr_stats *st)
 	st->fam[BW_V6].merged = l->n6;
 }
 
-static __u64 sat_add(__u64 a, __u64 b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-/* count << shift, saturating. */
-static __u64 sat_shl(__u64 count, unsigned int shift)
-{
-	if (!count)
-		return 0;
-	if (shift >= 64 || count > (UINT64_MAX >> shift))
-		return UINT64_MAX;
-	return count << shift;
-}
-
-/*
- * best[r][j]: fewest keys for lengths lens[0..j] with r + 1 targets, the
- * longest at lens[j]; from[r][j]: index of the previous target, or -1. An
- * optimal target set only uses lengths present: moving a target down to the
- * longest length it serves never costs more.
- */
-struct dp {
-	unsigned int lens[MAXW + 1], m;
-	__u64 best[BW_MAX_LENGTHS][MAXW + 1];
-	int from[BW_MAX_LENGTHS][MAXW + 1];
-};
-
-static void dp_column(struct dp *d, const __u64 *count, unsigned int j,
-		      unsigned int k)
-{
-	unsigned int r, len = d->lens[j];
-	__u64 seg = 0, c;
-	int i;
-
-	for (r = 0; r < k; r++)
-		d->best[r][j] = UINT64_MAX;
-	/* Lengths lens[i..j] all expand to lens[j]. */
-	for (i = (int)j; i >= 0; i--) {
-		seg = sat_add(seg,
-			      sat_shl(count[d->lens[i]], len - d->lens[i]));
-		if (!i) {
-			d->best[0][j] = seg;
-			d->from[0][j] = -1;
-			continue;
-		}
-		for (r = 1; r < k && r <= (unsigned int)i; r++) {
-			c = sat_add(d->best[r - 1][i - 1], seg);
-			if (c < d->best[r][j]) {
-				d->best[r][j] = c;
-				d->from[r][j] = i - 1;
-			}
-		}
-	}
-}
-
-int bw_cidr_choose(const __u64 *count, unsigned int width,
-		   unsigned int max_lengths, __u8 *plen, unsigned int *n,
-		   __u64 *keys)
-{
-	unsigned int j, r, k, best_r, min_r = 0;
-	__u64 fewest;
-	struct dp d;
-	int at;
-
-	*n = 0;
-	*keys = 0;
-	if (width > MAXW || !max_lengths || max_lengths > BW_MAX_LENGTHS)
-		return -EINVAL;
-	d.m = 0;
-	for (j = 0; j <= width; j++)
-		if (count[j])
-			d.lens[d.m++] = j;
-	if (!d.m)
-		return 0;
-	k = max_lengths < d.m ? max_lengths : d.m;
-	for (j = 0; j < d.m; j++)
-		dp_column(&d, count, j, k);
-	/*
-	 * The fewest targets whose keys are within 1/BW_CIDR_KEY_SLACK, or
-	 * BW_CIDR_KEY_FLOOR keys, of the fewest keys: every target costs each
-	 * packet a hash and a block read, which a few percent or a few KiB
-	 * more filter do not (e.g. a host list with some neighbours merged
-	 * into /31s stays one /32 region).
-	 */
-	for (r = 1; r < k; r++)
-		if (d.best[r][d.m - 1] < d.best[min_r][d.m - 1])
-			min_r = r;
-	fewest = d.best[min_r][d.m - 1];
-	fewest = sat_add(fewest, fewest / BW_CIDR_KEY_SLACK > BW_CIDR_KEY_FLOOR
-					 ? fewest / BW_CIDR_KEY_SLACK
-					 : BW_CIDR_KEY_FLOOR);
-	for (best_r = 0; d.best[best_r][d.m - 1] > fewest; best_r++)
-		;
-	*keys = d.best[best_r][d.m - 1];
-	for (at = (int)d.m - 1, r = best_r + 1; at >= 0; r--) {
-		plen[(*n)++] = (__u8)d.lens[at];
-		at = d.from[r - 1][at];
-	}
-	return 0;
-}
-
 void bw_cidr_opts_init(struct bw_cidr_opts *o)
 {
 	int f;
@@ -315,9 +214,9 @@ static void target_map(const struct bw_cidr_family_stats *fs,
 }
 
 struct fam_plan {
-	__u64 count[MAXW + 1];	/* merged prefixes per length */
-	size_t first[MAXW + 1]; /* index of the first of each length */
-	unsigned int tgt[MAXW + 1];
+	__u64 count[BW_CIDR_MAXW + 1];	/* merged prefixes per length */
+	size_t first[BW_CIDR_MAXW + 1]; /* index of the first of each length */
+	unsigned int tgt[BW_CIDR_MAXW + 1];
 };
 
 /* Lengths, targets and key counts of one merged family. */
@@ -345,9 +244,10 @@ static int plan_family(const struct bw_list *l, int f, unsigned int k,
 	for (j = 0; j <= width; j++) {
 		for (i = 0; i < fs->nlengths; i++)
 			if (fp->count[j] && fs->plen[i] == fp->tgt[j])
-				fs->keys[i] = sat_add(
-					fs->keys[i],
-					sat_shl(fp->count[j], fp->tgt[j] - j));
+				fs->keys[i] =
+					bw_sat_add(fs->keys[i],
+						   bw_sat_shl(fp->count[j],
+							      fp->tgt[j] - j));
 	}
 	fs->shortest = fs->nlengths ? fs->plen[fs->nlengths - 1] : 0;
 	for (j = width + 1; j-- > 0;)
@@ -373,7 +273,7 @@ static void report_cost(const struct bw_list *l, int f,
 	for (len = 0; len <= width && shown < 4; len++) {
 		if (!fp->count[len] || fp->tgt[len] == len)
 			continue;
-		keys = sat_shl(fp->count[len], fp->tgt[len] - len);
+		keys = bw_sat_shl(fp->count[len], fp->tgt[len] - len);
 		ex = to_prefix(f, get_pfx(l, f, fp->first[len]));
 		pr_warn("  %llu prefixes of /%u (e.g. %s) -> %llu keys of /%u\n",
 			(unsigned long long)fp->count[len], len,
@@ -473,7 +373,7 @@ static int plan_all(const struct bw_list *work, const unsigned int *k,
 		err = plan_family(work, f, k[f], &fp[f], &st->fam[f]);
 		if (err)
 			return err;
-		total = sat_add(total, st->fam[f].expanded);
+		total = bw_sat_add(total, st->fam[f].expanded);
 	}
 	if (total <= cap)
 		return 0;

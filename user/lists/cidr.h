@@ -99,28 +99,6 @@ struct bw_prefix bw_cidr_key(const struct bw_prefix *p, unsigned int tlen,
 			     __u64 j);
 
 /*
- * An extra target length must save more than a third of the keys and more
- * than 4096 keys (about 8 KiB of filter at 0.1 %): it costs every packet a
- * hash and a block read (about 15 ns), for ever.
- */
-#define BW_CIDR_KEY_SLACK 3
-#define BW_CIDR_KEY_FLOOR 4096
-
-/*
- * Step 2 alone. count[len] is the number of prefixes of each length
- * 0..width. Picks at most max_lengths targets (1..BW_MAX_LENGTHS): the
- * fewest targets whose expanded keys are within 1/BW_CIDR_KEY_SLACK (or
- * BW_CIDR_KEY_FLOOR keys, whichever is more) of the minimum over all
- * choices (controlled prefix expansion by dynamic
- * programming), writes them longest first to plen and their
- * number to *n, the key count to *keys (saturates at UINT64_MAX). No
- * prefixes: *n = 0, *keys = 0. Returns 0 or -EINVAL.
- */
-int bw_cidr_choose(const __u64 *count, unsigned int width,
-		   unsigned int max_lengths, __u8 *plen, unsigned int *n,
-		   __u64 *keys);
-
-/*
  * Expansion factor of a family: keys per source prefix, as `status` shows it
  * from bw_info (entries / source_entries). Below 1 when merging removed more
  * than expansion added.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Blocklist parsing. A list holds prefixes of both families and domain
+ * Lists in memory. A list holds prefixes of both families and domain
  * names; addresses are in host byte order (see include/bw_layout.h). IPv4
  * entries are packed as one __u64 each, (addr << 8) | plen, so that sorting
  * and de-duplicating ten million of them is a radix sort. Names are kept
@@ -123,46 +123,6 @@ void bw_list_free(struct bw_list *l);
 int bw_list_push(struct bw_list *l, const struct bw_prefix *p);
 
 /*
- * Parses one list line (no newline needed; CR, blanks, comments handled).
- * Appends what it holds to l (nothing for a blank or comment line). On a
- * bad line returns -EINVAL with the reason in err (no file:line prefix;
- * the line's bytes quoted, those outside printable ASCII escaped). It may
- * also succeed with a warning (host bits masked under mask_host_bits) or a
- * note (an IPv4-mapped address under note_mapped): then it returns 0 with
- * the text in err, so callers clear err first and print it when it is not
- * empty.
- *
- * An IPv6 prefix inside ::ffff:0:0/96 (::ffff:a.b.c.d, ::ffff:10.0.0.0/104)
- * is the IPv4 prefix it maps (10.0.0.0/8): packets carry the IPv4 source,
- * so as IPv6 it would never match. l->mapped counts them.
- */
-int bw_list_parse_line(struct bw_list *l, const char *line,
-		       const struct bw_list_opts *opts, char *err,
-		       size_t errlen);
-
-/*
- * Reads a whole file ("-" is standard input) into l. A bad line fails with
- * -EINVAL after printing "path:line: reason", unless opts->skip_invalid
- * (then the first BW_SKIP_SHOWN bad lines are printed, and a count of the
- * others at the end). A line over BW_LINE_MAX bytes is a bad line, read no
- * further than the bound. Fails closed: a missing or unreadable file, one
- * that is not a regular file or a pipe (a device, a directory, a socket),
- * a read error at any point, a NUL byte (not a text list) or no memory for
- * the entries prints what and why and returns -errno, whatever was read
- * before it. A FIFO is read like a pipe: opening one blocks until it has a
- * writer. One note per file for IPv4-mapped addresses.
- */
-int bw_list_load(struct bw_list *l, const char *path,
-		 const struct bw_list_opts *opts);
-
-/*
- * The same from an open descriptor (not closed), named name in messages:
- * what bw_list_load() does once the file is open.
- */
-int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
-		    const struct bw_list_opts *opts);
-
-/*
  * Sorts both families and the domain entries and removes duplicates
  * (counted in l->duplicates). Domain entries differ by name, kind and
  * allow mark: "example.com" and "*.example.com" are two entries.
@@ -194,29 +154,5 @@ struct bw_domain_counts {
 };
 
 void bw_domains_count(const struct bw_list *l, struct bw_domain_counts *c);
-
-/*
- * Parses one address or prefix as typed on the command line ("10.0.0.1",
- * "2001:db8::1", "10.0.0.0/8"); plen defaults to the host length.
- * Returns 0 or -EINVAL with the reason in err. An IPv4-mapped address is
- * taken as IPv4 and succeeds with a note in err (print it when not empty).
- */
-int bw_parse_prefix(const char *s, struct bw_prefix *p, char *err,
-		    size_t errlen);
-
-/*
- * Quotes len bytes of s for a message, cut with "..." and every byte
- * outside printable ASCII escaped; out has room for BW_QUOTE_BUF bytes.
- */
-#define BW_QUOTE_MAX 64
-#define BW_QUOTE_BUF (BW_QUOTE_MAX + sizeof("..."))
-const char *bw_quote(char *out, size_t outlen, const char *s, size_t len);
-
-/* Writes "what: "s"" into err (s quoted); returns -EINVAL. */
-int bw_list_fail(char *err, size_t errlen, const char *what, const char *s,
-		 size_t len);
-
-/* Formats a prefix ("10.0.0.0/8", "2001:db8::1") into buf. */
-const char *bw_prefix_str(const struct bw_prefix *p, char *buf, size_t len);
 
 #endif /* __BW_LIST_H */

@@ -1,27 +1,22 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * List lines that hold domain names, and the list's domain entries: a
- * plain name or a hosts line blocks that exact name; "*.name" and
- * adblock's "||name^" the name and every name under it; "@@||name^" is an
- * allow entry. The entries live in an arena of checked, folded names.
+ * List lines that hold domain names: a plain name or a hosts line blocks
+ * that exact name; "*.name" and adblock's "||name^" the name and every
+ * name under it; "@@||name^" is an allow entry. Each name is checked and
+ * folded (names.c) and pushed into the list's arena (list.c).
  */
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "bloomwall.h"
+#include "lists/list_domain.h"
 #include "lists/names.h"
+#include "lists/text.h"
 
-#define REFUSED                                                             \
-	"domain entries are read and checked, but this bloomwall does not " \
-	"filter DNS yet"
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
-	       c == '\f';
-}
+/* Without opts->domains: the caller's filter cannot match names. */
+#define REFUSED \
+	"domain entries are read and checked, but only addresses are taken here"
 
 static bool is_alpha(unsigned char c)
 {
@@ -52,51 +47,13 @@ bool bw_hosts_rest(const char *s, size_t len)
 	bool letter = false;
 	size_t i;
 
-	for (i = 0; i < len && !is_blank(s[i]); i++) {
+	for (i = 0; i < len && !bw_is_blank(s[i]); i++) {
 		if (!is_alpha((unsigned char)s[i]) && s[i] != '.' &&
 		    s[i] != '-' && s[i] != '_' && !(s[i] >= '0' && s[i] <= '9'))
 			return false;
 		letter |= is_alpha((unsigned char)s[i]);
 	}
 	return letter || bw_name_is_local(s, i);
-}
-
-/* Grows an array to hold more elements; doubling keeps pushes O(1). */
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 1024;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	p = reallocarray(*arr, ncap, size);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
-int bw_domain_push(struct bw_list *l, const char *name, size_t len, __u8 flags)
-{
-	struct bw_domain *d;
-
-	/* Offsets are 32 bits: 4 GiB of names is 100 million or more. */
-	if (l->names_len + len > UINT32_MAX)
-		return -E2BIG;
-	if (grow((void **)&l->names, &l->names_cap, l->names_len + len, 1) ||
-	    grow((void **)&l->dom, &l->capdom, l->ndom + 1, sizeof(*l->dom)))
-		return -ENOMEM;
-	memcpy(l->names + l->names_len, name, len);
-	d = &l->dom[l->ndom++];
-	d->off = (__u32)l->names_len;
-	d->len = (__u8)len;
-	d->flags = flags;
-	d->pad = 0;
-	l->names_len += len;
-	return 0;
 }
 
 static int push_failed(int ret, char *err, size_t errlen)
@@ -201,7 +158,7 @@ int bw_hosts_line(struct bw_list *l, const char *s, size_t len, bool host,
 				    "unexpected text after the address", s,
 				    len);
 	while (s < end) {
-		for (w = 0; s + w < end && !is_blank(s[w]); w++)
+		for (w = 0; s + w < end && !bw_is_blank(s[w]); w++)
 			;
 		if (bw_name_is_local(s, w)) {
 			local++;
@@ -220,11 +177,11 @@ int bw_hosts_line(struct bw_list *l, const char *s, size_t len, bool host,
 			pushed++;
 			ret = 0;
 		}
-		for (s += w; s < end && is_blank(*s); s++)
+		for (s += w; s < end && bw_is_blank(*s); s++)
 			;
 	}
 	if (!ret && pushed && !opts->domains) {
-		for (w = 0; first + w < end && !is_blank(first[w]); w++)
+		for (w = 0; first + w < end && !bw_is_blank(first[w]); w++)
 			;
 		ret = bw_list_fail(err, errlen, REFUSED, first, w);
 	}
@@ -237,60 +194,4 @@ int bw_hosts_line(struct bw_list *l, const char *s, size_t len, bool host,
 	l->local += local;
 	l->lines += pushed > 0;
 	return 0;
-}
-
-static int cmp_domain(const void *a, const void *b, void *arg)
-{
-	const struct bw_domain *x = a, *y = b;
-	const char *names = arg;
-	int c = memcmp(names + x->off, names + y->off,
-		       x->len < y->len ? x->len : y->len);
-
-	if (c)
-		return c;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return (x->flags > y->flags) - (x->flags < y->flags);
-}
-
-/*
- * The arena keeps the names of removed duplicates: rewriting it would cost
- * a pass over all names to save a few percent.
- */
-void bw_domains_finish(struct bw_list *l)
-{
-	size_t i, out = 0;
-
-	if (l->ndom > 1)
-		qsort_r(l->dom, l->ndom, sizeof(*l->dom), cmp_domain, l->names);
-	for (i = 0; i < l->ndom; i++) {
-		if (out && !cmp_domain(&l->dom[out - 1], &l->dom[i], l->names))
-			continue;
-		l->dom[out++] = l->dom[i];
-	}
-	l->duplicates += l->ndom - out;
-	l->ndom = out;
-}
-
-void bw_domains_subtree(struct bw_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->ndom; i++)
-		l->dom[i].flags |= BW_DOM_SUBTREE;
-}
-
-void bw_domains_count(const struct bw_list *l, struct bw_domain_counts *c)
-{
-	size_t i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < l->ndom; i++) {
-		if (l->dom[i].flags & BW_DOM_ALLOW)
-			c->allow++;
-		else if (l->dom[i].flags & BW_DOM_SUBTREE)
-			c->subtree++;
-		else
-			c->exact++;
-	}
 }

@@ -14,13 +14,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bloomwall.h"
-#include "lists/list.h"
-#include "base/log.h"
-#include "lists/names.h"
+#include "lists/list_domain.h"
+#include "lists/list_parse.h"
+#include "lists/text.h"
 
 /* Longest text that can still be an address or prefix ("x:...:x/128"). */
 #define TOKEN_MAX (INET6_ADDRSTRLEN + 4)
@@ -33,117 +32,10 @@ struct entry {
 	__u32 first, last;
 };
 
-void bw_list_init(struct bw_list *l)
-{
-	memset(l, 0, sizeof(*l));
-}
-
-void bw_list_free(struct bw_list *l)
-{
-	free(l->v4);
-	free(l->v6);
-	free(l->dom);
-	free(l->names);
-	bw_list_init(l);
-}
-
-/* Grows an array to hold one more element; doubling keeps pushes O(1). */
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap = *cap ? *cap * 2 : 1024;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = reallocarray(*arr, ncap, size);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
-int bw_list_push(struct bw_list *l, const struct bw_prefix *p)
-{
-	struct bw_v6key *k;
-
-	if (p->family == BW_V4) {
-		if (grow((void **)&l->v4, &l->cap4, l->n4, sizeof(*l->v4)))
-			return -ENOMEM;
-		l->v4[l->n4++] = bw_v4key((__u32)p->lo, p->plen);
-		return 0;
-	}
-	if (grow((void **)&l->v6, &l->cap6, l->n6, sizeof(*l->v6)))
-		return -ENOMEM;
-	k = &l->v6[l->n6++];
-	k->hi = p->hi;
-	k->lo = p->lo;
-	k->plen = p->plen;
-	k->pad = 0;
-	return 0;
-}
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
-	       c == '\f';
-}
-
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
-
-/*
- * Quotes s for a message: "text", cut to BW_QUOTE_MAX characters with "...".
- * A bad line may hold anything, and printed raw its bytes would reach the
- * operator's terminal (escape sequences, invisible characters): every byte
- * outside printable ASCII is escaped C-style, as are '"' and '\\'.
- */
-const char *bw_quote(char *out, size_t outlen, const char *s, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	char esc[5];
-	size_t i, o = 0, n;
-	unsigned char c;
-
-	for (i = 0; i < len; i++) {
-		c = (unsigned char)s[i];
-		n = 0;
-		if (c == '"' || c == '\\') {
-			esc[n++] = '\\';
-			esc[n++] = (char)c;
-		} else if (c == '\t' || c == '\n' || c == '\r') {
-			esc[n++] = '\\';
-			esc[n++] = c == '\t' ? 't' : c == '\n' ? 'n' : 'r';
-		} else if (c < 0x20 || c > 0x7e) {
-			esc[n++] = '\\';
-			esc[n++] = 'x';
-			esc[n++] = hex[c >> 4];
-			esc[n++] = hex[c & 15];
-		} else {
-			esc[n++] = (char)c;
-		}
-		if (o + n > BW_QUOTE_MAX)
-			break;
-		memcpy(out + o, esc, n);
-		o += n;
-	}
-	snprintf(out + o, outlen - o, "%s", i < len ? "..." : "");
-	return out;
-}
-
-/* Formats "what: "text"", the text quoted. */
-int bw_list_fail(char *err, size_t errlen, const char *what, const char *s,
-		 size_t len)
-{
-	char q[BW_QUOTE_BUF];
-
-	snprintf(err, errlen, "%s: \"%s\"", what,
-		 bw_quote(q, sizeof(q), s, len));
-	return -EINVAL;
-}
-
 /* Parses a plain address into a host prefix. */
 static int parse_addr(const char *s, size_t len, struct bw_prefix *p)
 {
@@ -417,17 +309,17 @@ int bw_list_parse_line(struct bw_list *l, const char *line,
 
 	if (errlen)
 		err[0] = '\0';
-	while (s < end && is_blank(*s))
+	while (s < end && bw_is_blank(*s))
 		s++;
-	while (end > s && is_blank(end[-1]))
+	while (end > s && bw_is_blank(end[-1]))
 		end--;
 	if (s == end || bw_adblock_comment(s, (size_t)(end - s)))
 		return 0;
-	for (tok = s; s < end && !is_blank(*s); s++)
+	for (tok = s; s < end && !bw_is_blank(*s); s++)
 		;
 	len = (size_t)(s - tok);
 	glued = s == end && *end == '#';
-	while (s < end && is_blank(*s))
+	while (s < end && bw_is_blank(*s))
 		s++;
 	if (bw_name_form(tok, len)) {
 		ret = bw_domain_line(l, tok, len, s, (size_t)(end - s), glued,

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "lists/names.h"
+#include "lists/text.h"
 
 static bool name_char(unsigned char c)
 {

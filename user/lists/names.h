@@ -2,9 +2,7 @@
 /*
  * Domain names in userspace: the name rules, case folding, the wire
  * format, and the suffix hashes of include/bw_hash.h over a dotted or a
- * wire-format name (the twin of what the data path computes); and the
- * list lines that hold names (list_domain.c), which list_parse.c hands
- * over.
+ * wire-format name (the twin of what the data path computes).
  *
  * Names here are dotted text. A checked name is case-folded, has no
  * trailing dot, labels of 1..63 bytes of a-z, 0-9, '-' and '_' (IDN names
@@ -20,7 +18,6 @@
 #include <linux/types.h>
 
 #include "bloomwall.h"
-#include "lists/list.h"
 
 /* A name in wire format: length-prefixed labels and the root's 0. */
 #define BW_WIRE_MAX (BW_NAME_MAX + 2)
@@ -69,46 +66,5 @@ int bw_name_hashes(const char *name, size_t len, __u32 seed, __u64 *keys,
  */
 int bw_name_wire_hashes(const __u8 *wire, size_t len, __u32 seed, __u64 *keys,
 			size_t max);
-
-/* ---- list lines that hold names (list_domain.c) ---- */
-
-/*
- * Whether the first word of a line is a domain entry rather than an
- * address: a wildcard or adblock form, or a dotted word with a letter (or
- * '_', or a byte outside ASCII) and no ':' or '/'.
- */
-bool bw_name_form(const char *tok, size_t len);
-
-/*
- * Whether the words after an address make a hosts line: the first is a
- * word of name characters with a letter ("0.0.0.0 0.0.0.0" too).
- */
-bool bw_hosts_rest(const char *s, size_t len);
-
-/*
- * A line whose first word tok is a domain entry: "name", "*.name",
- * "||name^" or "@@||name^". rest is what follows the word (comments
- * cut); glued says a '#' touched the word (an adblock cosmetic rule,
- * never a comment). Pushes the entry, or refuses it without
- * opts->domains.
- */
-int bw_domain_line(struct bw_list *l, const char *tok, size_t len,
-		   const char *rest, size_t restlen, bool glued,
-		   const struct bw_list_opts *opts, char *err, size_t errlen);
-
-/*
- * The names of a hosts line, s after its address (which is no entry;
- * host: it is one address, not a prefix or range): exact entries, local
- * ones skipped (counted in l->local). Returns 0, or -EINVAL with nothing
- * pushed.
- */
-int bw_hosts_line(struct bw_list *l, const char *s, size_t len, bool host,
-		  const struct bw_list_opts *opts, char *err, size_t errlen);
-
-/* Adblock lists' "! comment" lines and "[Adblock Plus 2.0]" header. */
-bool bw_adblock_comment(const char *s, size_t len);
-
-/* bw_list_finish() for the domain entries. */
-void bw_domains_finish(struct bw_list *l);
 
 #endif /* __BW_NAMES_H */

@@ -10,12 +10,18 @@
 #include <string.h>
 
 #include "filter/bloom.h"
+#include "filter/bloom_add.h"
+#include "filter/bloom_names.h"
+#include "filter/records_edit.h"
+#include "filter/records_write.h"
 #include "image/image.h"
 #include "base/log.h"
+#include "image/image_sec.h"
 #include "kernel/lpm.h"
 #include "base/output.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
+#include "lists/list_parse.h"
 #include "ops/reload.h"
 
 /* Room in rec for every kept add; those that do not fit go again below. */

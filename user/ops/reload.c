@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "filter/records_edit.h"
+#include "image/image_sec.h"
 #include "kernel/allow_names.h"
 #include "kernel/allowlist.h"
 #include "image/image.h"

@@ -6,6 +6,7 @@
  */
 #include "base/log.h"
 #include "base/output.h"
+#include "filter/bloom_names.h"
 #include "ops/reload.h"
 
 /* The fewest and most probes per key over the regions in use (0: none). */

@@ -14,6 +14,7 @@
 
 #include "filter/bloom.h"
 #include "base/log.h"
+#include "filter/bloom_size.h"
 #include "out/metrics.h"
 
 /* Never below zero: the maps are read one after the other. */

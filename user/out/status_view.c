@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "filter/bloom_names.h"
 #include "kernel/allow_names.h"
 #include "filter/bloom.h"
 #include "kernel/lpm.h"

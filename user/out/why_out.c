@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter/bloom_names.h"
 #include "kernel/allow_names.h"
 #include "kernel/allowlist.h"
 #include "filter/bloom.h"
@@ -18,6 +19,7 @@
 #include "base/output.h"
 #include "kernel/running.h"
 #include "filter/why.h"
+#include "lists/list_parse.h"
 
 static const char *hit_note(const struct bw_why_hit *h, bool in_allow_file,
 			    char *buf, size_t len)

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Text for messages about list lines and arguments: the offending bytes
+ * quoted and escaped, and the "what: "text"" form every bad line takes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lists/text.h"
+
+/*
+ * Quotes s for a message: "text", cut to BW_QUOTE_MAX characters with "...".
+ * A bad line may hold anything, and printed raw its bytes would reach the
+ * operator's terminal (escape sequences, invisible characters): every byte
+ * outside printable ASCII is escaped C-style, as are '"' and '\\'.
+ */
+const char *bw_quote(char *out, size_t outlen, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char esc[5];
+	size_t i, o = 0, n;
+	unsigned char c;
+
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)s[i];
+		n = 0;
+		if (c == '"' || c == '\\') {
+			esc[n++] = '\\';
+			esc[n++] = (char)c;
+		} else if (c == '\t' || c == '\n' || c == '\r') {
+			esc[n++] = '\\';
+			esc[n++] = c == '\t' ? 't' : c == '\n' ? 'n' : 'r';
+		} else if (c < 0x20 || c > 0x7e) {
+			esc[n++] = '\\';
+			esc[n++] = 'x';
+			esc[n++] = hex[c >> 4];
+			esc[n++] = hex[c & 15];
+		} else {
+			esc[n++] = (char)c;
+		}
+		if (o + n > BW_QUOTE_MAX)
+			break;
+		memcpy(out + o, esc, n);
+		o += n;
+	}
+	snprintf(out + o, outlen - o, "%s", i < len ? "..." : "");
+	return out;
+}
+
+/* Formats "what: "text"", the text quoted. */
+int bw_list_fail(char *err, size_t errlen, const char *what, const char *s,
+		 size_t len)
+{
+	char q[BW_QUOTE_BUF];
+
+	snprintf(err, errlen, "%s: \"%s\"", what,
+		 bw_quote(q, sizeof(q), s, len));
+	return -EINVAL;
+}
