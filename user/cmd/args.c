@@ -18,7 +18,7 @@
 
 #include "filter/bloom.h"
 #include "bloomwall.h"
-#include "cmd/cli.h"
+#include "cmd/args.h"
 #include "lists/list.h"
 #include "lists/names.h"
 #include "base/log.h"
@@ -206,8 +206,7 @@ int bw_parse_max_lengths(const char *s, unsigned int *max_lengths)
 	return 0;
 }
 
-int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
-		   struct bw_prefix **out)
+int bw_parse_addrs(const char *verb, char **s, int n, struct bw_prefix **out)
 {
 	char why[BW_ERRLEN];
 	struct bw_prefix *p;
@@ -223,12 +222,6 @@ int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
 		}
 		if (why[0]) /* a note: ::ffff:a.b.c.d taken as IPv4 */
 			pr_warn("bloomwall %s: %s\n", verb, why);
-		if (!prefixes &&
-		    p[i].plen != (p[i].family == BW_V4 ? 32 : 128)) {
-			pr_warn("bloomwall %s: '%s' is a prefix; give single addresses\n",
-				verb, s[i]);
-			break;
-		}
 	}
 	if (i < n) {
 		free(p);
@@ -347,18 +340,4 @@ int bw_check_privileges(const char *verb)
 		pr_warn("bloomwall %s: needs %s; root here runs with fewer capabilities (see 'capsh --print')\n",
 			verb, msg);
 	return -EPERM;
-}
-
-const char *bw_mode_name(enum xdp_attach_mode mode)
-{
-	switch (mode) {
-	case XDP_MODE_NATIVE:
-		return "native";
-	case XDP_MODE_SKB:
-		return "skb";
-	case XDP_MODE_HW:
-		return "hw";
-	default:
-		return "auto";
-	}
 }

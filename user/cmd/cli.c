@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bloomwall.h"
+#include "cmd/args.h"
 #include "cmd/cli.h"
 #include "lists/list.h"
 #include "base/log.h"

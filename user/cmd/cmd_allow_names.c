@@ -15,6 +15,7 @@
 
 #include "kernel/allow_names.h"
 #include "filter/bloom.h"
+#include "cmd/args.h"
 #include "cmd/cli.h"
 #include "base/log.h"
 #include "lists/names.h"

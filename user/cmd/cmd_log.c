@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
 
+#include "cmd/args.h"
 #include "cmd/cli.h"
 #include "out/droplog.h"
 #include "base/log.h"

@@ -12,6 +12,7 @@
 
 #include "kernel/allow_names.h"
 #include "filter/bloom.h"
+#include "cmd/args.h"
 #include "cmd/cli.h"
 #include "lists/list.h"
 #include "lists/names.h"

@@ -248,7 +248,7 @@ static int do_remove(struct bw_args *a)
 		bw_list_free(&l);
 		return err;
 	}
-	err = bw_parse_addrs("remove", a->pos, a->npos, true, &keys);
+	err = bw_parse_addrs("remove", a->pos, a->npos, &keys);
 	if (err)
 		return err;
 	err = bw_check_privileges("remove") ?: remove_entries(a, keys);

@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "cmd/args.h"
 #include "cmd/cli.h"
 #include "base/log.h"
 #include "out/metrics.h"

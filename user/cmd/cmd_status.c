@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/args.h"
 #include "cmd/cli.h"
 #include "kernel/hook.h"
 #include "base/log.h"
