@@ -22,7 +22,6 @@
 #include "lists/list.h"
 #include "lists/names.h"
 #include "base/log.h"
-#include "base/output.h"
 
 /* Also keeps the name usable as one directory under the pin root. */
 bool bw_iface_name_ok(const char *name)

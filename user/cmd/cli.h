@@ -107,17 +107,6 @@ struct bw_verb {
 	int (*run)(struct bw_args *a);
 };
 
-extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
-	bw_verb_query, bw_verb_add, bw_verb_remove, bw_verb_allow,
-	bw_verb_unallow, bw_verb_detach, bw_verb_build, bw_verb_inspect,
-	bw_verb_load, bw_verb_watch, bw_verb_stats, bw_verb_log;
-
-/* add IFACE NAME...: names instead of addresses (cmd_add_names.c). */
-int bw_add_names(struct bw_args *a);
-
-/* allow/unallow IFACE NAME...: the name allowlist (cmd_allow_names.c). */
-int bw_allow_names_verb(const char *verb, struct bw_args *a, bool on);
-
 /* Parses a verb's options and positionals into a; 1 when --help was shown. */
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 		 struct bw_args *a);

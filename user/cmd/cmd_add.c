@@ -16,6 +16,8 @@
 #include "lists/cidr.h"
 #include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_add.h"
+#include "cmd/cmd_add_names.h"
 #include "lists/list.h"
 #include "lists/names.h"
 #include "base/log.h"

@@ -13,6 +13,7 @@
 
 #include "filter/bloom.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_add_names.h"
 #include "base/log.h"
 #include "lists/names.h"
 #include "base/output.h"

@@ -17,6 +17,8 @@
 #include "kernel/allowlist.h"
 #include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_allow.h"
+#include "cmd/cmd_allow_names.h"
 #include "lists/list.h"
 #include "base/log.h"
 #include "base/output.h"

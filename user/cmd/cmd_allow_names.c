@@ -17,6 +17,7 @@
 #include "filter/bloom.h"
 #include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_allow_names.h"
 #include "base/log.h"
 #include "lists/names.h"
 #include "base/output.h"

@@ -20,6 +20,7 @@
 
 #include "filter/builder.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_build.h"
 #include "image/image.h"
 #include "base/log.h"
 #include "base/output.h"

@@ -9,6 +9,7 @@
 
 #include "filter/bloom.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_inspect.h"
 #include "image/image.h"
 #include "base/log.h"
 #include "base/output.h"

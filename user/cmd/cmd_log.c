@@ -19,6 +19,7 @@
 
 #include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_log.h"
 #include "out/droplog.h"
 #include "base/log.h"
 #include "base/output.h"

@@ -14,6 +14,7 @@
 #include "filter/bloom.h"
 #include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_query.h"
 #include "lists/list.h"
 #include "lists/names.h"
 #include "base/log.h"

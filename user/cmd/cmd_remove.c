@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd/cli.h"
+#include "cmd/cmd_remove.h"
 #include "base/log.h"
 #include "lists/names.h"
 #include "base/output.h"

@@ -16,6 +16,7 @@
 
 #include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_stats.h"
 #include "base/log.h"
 #include "out/metrics.h"
 #include "base/output.h"

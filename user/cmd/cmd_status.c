@@ -14,6 +14,7 @@
 
 #include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_status.h"
 #include "kernel/hook.h"
 #include "base/log.h"
 #include "base/output.h"
