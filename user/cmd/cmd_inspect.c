@@ -17,6 +17,7 @@
 #include "out/prov_view.h"
 #include "filter/records.h"
 #include "ops/reload.h"
+#include "out/status_text.h"
 #include "out/status_view.h"
 
 static void out_image(const char *path, const struct bw_image *img)
