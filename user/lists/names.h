@@ -111,4 +111,7 @@ bool bw_adblock_comment(const char *s, size_t len);
 /* bw_list_finish() for the domain entries. */
 void bw_domains_finish(struct bw_list *l);
 
+/* The suffix of name (len bytes) that holds its last labels labels. */
+const char *bw_name_suffix(const char *name, size_t len, int labels);
+
 #endif /* __BW_NAMES_H */
