@@ -230,6 +230,34 @@ int bw_parse_addrs(const char *verb, char **s, int n, struct bw_prefix **out)
 	return 0;
 }
 
+int bw_parse_names(const char *verb, char **s, int n, bool no_allow,
+		   struct bw_list *l)
+{
+	const struct bw_list_opts lo = { .domains = true };
+	char why[BW_ERRLEN];
+	size_t before;
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		before = l->ndom;
+		err = bw_domain_line(l, s[i], strlen(s[i]), "", 0, false, &lo,
+				     why, sizeof(why));
+		if (!err && no_allow && l->ndom > before &&
+		    (l->dom[before].flags & BW_DOM_ALLOW)) {
+			snprintf(
+				why, sizeof(why),
+				"\"%s\" is an allow entry: use 'bloomwall allow'",
+				s[i]);
+			err = -EINVAL;
+		}
+		if (err) {
+			pr_warn("bloomwall %s: %s\n", verb, why);
+			return -BW_EUSAGE;
+		}
+	}
+	return 0;
+}
+
 /*
  * What each verb needs of the kernel, measured on Linux 6.18 by dropping one
  * capability at a time (tests/e2e/caps_tests.sh keeps it true):

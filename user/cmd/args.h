@@ -41,6 +41,15 @@ struct bw_prefix;
  */
 int bw_parse_addrs(const char *verb, char **s, int n, struct bw_prefix **out);
 
+struct bw_list;
+/*
+ * Pushes every name of a verb's argument list into l as a domain entry:
+ * "name" exact, "*.name" or "||name^" subtree. no_allow: an allow entry
+ * ("@@||name^") is refused too.
+ */
+int bw_parse_names(const char *verb, char **s, int n, bool no_allow,
+		   struct bw_list *l);
+
 /*
  * 0 when the effective capabilities hold what verb needs (args.c lists
  * them per verb); else names each one, marks the missing, returns -EPERM.
