@@ -54,8 +54,9 @@ enum bw_opt_id {
 
 /* What the options of any verb parse into; each verb reads its own. */
 struct bw_args {
-	const char *iface; /* or the FILE of a verb whose first is a file */
+	const char *iface; /* the IFACE of a verb whose first is one */
 	int ifindex;	   /* 0 when the interface does not exist */
+	const char *file;  /* the FILE of a verb whose first is a file */
 	enum xdp_attach_mode mode;
 	bool link;		    /* attach --link */
 	const char *output;	    /* build -o FILE */
@@ -63,7 +64,7 @@ struct bw_args {
 	struct bw_build_args build; /* the build options (reload.h) */
 	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
 	long count;		    /* log --count; 0: until stopped */
-	char **pos;		    /* positional arguments after IFACE */
+	char **pos;		    /* positional arguments after the first */
 	int npos;
 };
 

@@ -189,10 +189,10 @@ static int do_inspect(struct bw_args *a)
 	struct bw_image img;
 	int err;
 
-	err = bw_image_read_file(a->iface, &img);
+	err = bw_image_read_file(a->file, &img);
 	if (err)
 		return err;
-	out_image(a->iface, &img);
+	out_image(a->file, &img);
 	out_filter(&img);
 	out_sections(&img);
 	err = out_records(&img);
