@@ -17,6 +17,20 @@
 
 #include "filter/bloom.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_add.h"
+#include "cmd/cmd_allow.h"
+#include "cmd/cmd_attach.h"
+#include "cmd/cmd_build.h"
+#include "cmd/cmd_detach.h"
+#include "cmd/cmd_inspect.h"
+#include "cmd/cmd_load.h"
+#include "cmd/cmd_log.h"
+#include "cmd/cmd_query.h"
+#include "cmd/cmd_reload.h"
+#include "cmd/cmd_remove.h"
+#include "cmd/cmd_stats.h"
+#include "cmd/cmd_status.h"
+#include "cmd/cmd_watch.h"
 #include "base/log.h"
 #include "cmd/ops_args.h"
 #include "kernel/prog.h"
@@ -262,7 +276,8 @@ BW_TEST(test_cli_positionals_parsed)
 	/* A FILE verb takes its first argument as it is, no interface. */
 	PARSE(&r, inspect, "no/such/dir/x.img");
 	accepted(&r, "inspect FILE");
-	ASSERT_STREQ(r.a.iface, "no/such/dir/x.img", "FILE as given");
+	ASSERT_STREQ(r.a.file, "no/such/dir/x.img", "FILE as given");
+	ASSERT_TRUE(!r.a.iface, "no interface");
 	ASSERT_EQ(r.a.ifindex, 0, "no interface looked up");
 	run_free(&r);
 	/* "--" ends the options: "-1" is then an argument. */

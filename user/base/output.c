@@ -25,6 +25,7 @@ static struct {
 	/* Borrowed: the root owns what is open under it. */
 	struct json_object *open[MAX_DEPTH];
 	int depth;
+	bool stream; /* bw_out_stream_begin(): records, no document */
 } out;
 
 static FILE *stream(void)
@@ -221,7 +222,7 @@ int bw_out_flush(int err)
 {
 	int ret;
 
-	if (!out.json) {
+	if (!out.json || out.stream) {
 		fflush(stream());
 		return 0;
 	}
@@ -251,4 +252,68 @@ void bw_out_kv(const char *key, const char *fmt, ...)
 	bw_out_vtext(fmt, ap);
 	va_end(ap);
 	bw_out_text("\n");
+}
+
+/* The document, set aside while a record is open. */
+static struct {
+	bool open;
+	struct json_object *root;
+	struct json_object *open_at[MAX_DEPTH];
+	int depth;
+} doc;
+
+void bw_out_stream_begin(void)
+{
+	if (!out.json)
+		return;
+	json_object_put(out.root);
+	out.root = NULL;
+	out.depth = 0;
+	out.stream = true;
+}
+
+void bw_out_record_begin(void)
+{
+	if (!out.json || doc.open)
+		return;
+	doc.open = true;
+	doc.root = out.root;
+	memcpy(doc.open_at, out.open, sizeof(doc.open_at));
+	doc.depth = out.depth;
+	out.root = NULL;
+	out.depth = 0;
+	bw_out_open_object(NULL);
+}
+
+int bw_out_record_end(void)
+{
+	int err;
+
+	if (!out.json)
+		return fflush(stream()) ? -EIO : 0;
+	if (!doc.open)
+		return 0;
+	err = print_doc();
+	json_object_put(out.root);
+	out.root = doc.root;
+	memcpy(out.open, doc.open_at, sizeof(out.open));
+	out.depth = doc.depth;
+	doc.open = false;
+	return err;
+}
+
+void bw_out_epoch(const char *key, const char *fmt, unsigned long long real_ns)
+{
+	char s[32];
+
+	if (!out.json) {
+		bw_out_double(NULL, fmt, real_ns / 1e9);
+		return;
+	}
+	if (!wanted(key))
+		return;
+	/* Digits of its own: the C locale's point whatever LC_NUMERIC says. */
+	snprintf(s, sizeof(s), "%llu.%06llu", real_ns / 1000000000ULL,
+		 real_ns % 1000000000ULL / 1000);
+	add(key, json_object_new_double_s(real_ns / 1e9, s));
 }

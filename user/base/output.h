@@ -62,6 +62,32 @@ void bw_out_null(const char *key, const char *text);
  */
 int bw_out_flush(int err);
 
+/*
+ * Streaming: a verb that prints as things happen (stats --interval, log,
+ * watch) writes records, one JSON object a line, instead of the document.
+ *
+ * bw_out_stream_begin() makes the run's output its records: what the
+ * document held is dropped and bw_out_flush() prints none (text: no
+ * change). Records may also come before a document (without the call).
+ *
+ * bw_out_record_begin() opens a record, a JSON object apart from the
+ * document, which the value and container calls above fill (the same
+ * keys, the same number formats: integers as integers, doubles "%.6g")
+ * until bw_out_record_end() prints it on one line and flushes. Text: the
+ * calls print as they always do, and the end flushes what they printed.
+ * Returns 0, or -EIO if the line could not be written.
+ */
+void bw_out_stream_begin(void);
+void bw_out_record_begin(void);
+int bw_out_record_end(void);
+
+/*
+ * A point in time, real_ns since 1970: JSON a number of seconds with
+ * microseconds (1764625764.123456; "%.6g" would round it to 10 s), text
+ * fmt with the seconds as a double.
+ */
+void bw_out_epoch(const char *key, const char *fmt, unsigned long long real_ns);
+
 /* The key column of a status row. */
 #define BW_OUT_KEY_WIDTH 22
 

@@ -18,14 +18,13 @@
 
 #include "filter/bloom.h"
 #include "bloomwall.h"
-#include "cmd/cli.h"
+#include "cmd/args.h"
 #include "filter/bloom_names.h"
 #include "lists/list.h"
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
 #include "lists/names.h"
 #include "base/log.h"
-#include "base/output.h"
 
 /* Also keeps the name usable as one directory under the pin root. */
 bool bw_iface_name_ok(const char *name)
@@ -209,8 +208,7 @@ int bw_parse_max_lengths(const char *s, unsigned int *max_lengths)
 	return 0;
 }
 
-int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
-		   struct bw_prefix **out)
+int bw_parse_addrs(const char *verb, char **s, int n, struct bw_prefix **out)
 {
 	char why[BW_ERRLEN];
 	struct bw_prefix *p;
@@ -226,18 +224,40 @@ int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
 		}
 		if (why[0]) /* a note: ::ffff:a.b.c.d taken as IPv4 */
 			pr_warn("bloomwall %s: %s\n", verb, why);
-		if (!prefixes &&
-		    p[i].plen != (p[i].family == BW_V4 ? 32 : 128)) {
-			pr_warn("bloomwall %s: '%s' is a prefix; give single addresses\n",
-				verb, s[i]);
-			break;
-		}
 	}
 	if (i < n) {
 		free(p);
 		return -BW_EUSAGE;
 	}
 	*out = p;
+	return 0;
+}
+
+int bw_parse_names(const char *verb, char **s, int n, bool no_allow,
+		   struct bw_list *l)
+{
+	const struct bw_list_opts lo = { .domains = true };
+	char why[BW_ERRLEN];
+	size_t before;
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		before = l->ndom;
+		err = bw_domain_line(l, s[i], strlen(s[i]), "", 0, false, &lo,
+				     why, sizeof(why));
+		if (!err && no_allow && l->ndom > before &&
+		    (l->dom[before].flags & BW_DOM_ALLOW)) {
+			snprintf(
+				why, sizeof(why),
+				"\"%s\" is an allow entry: use 'bloomwall allow'",
+				s[i]);
+			err = -EINVAL;
+		}
+		if (err) {
+			pr_warn("bloomwall %s: %s\n", verb, why);
+			return -BW_EUSAGE;
+		}
+	}
 	return 0;
 }
 
@@ -350,18 +370,4 @@ int bw_check_privileges(const char *verb)
 		pr_warn("bloomwall %s: needs %s; root here runs with fewer capabilities (see 'capsh --print')\n",
 			verb, msg);
 	return -EPERM;
-}
-
-const char *bw_mode_name(enum xdp_attach_mode mode)
-{
-	switch (mode) {
-	case XDP_MODE_NATIVE:
-		return "native";
-	case XDP_MODE_SKB:
-		return "skb";
-	case XDP_MODE_HW:
-		return "hw";
-	default:
-		return "auto";
-	}
 }

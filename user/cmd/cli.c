@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bloomwall.h"
+#include "cmd/args.h"
 #include "cmd/cli.h"
 #include "lists/list.h"
 #include "base/log.h"
@@ -389,7 +390,10 @@ int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 	if (!p->rest_many && n > 1 + !!p->rest)
 		return usage_error(v, "unexpected argument '%s'",
 				   argv[optind + 1 + !!p->rest]);
-	a->iface = argv[optind];
+	if (p->first == BW_POS_FILE)
+		a->file = argv[optind];
+	else
+		a->iface = argv[optind];
 	a->pos = argv + optind + 1;
 	a->npos = n - 1;
 	return parse_first(v, a);

@@ -17,6 +17,7 @@
 #include <xdp/libxdp.h>
 
 #include "base/output.h"
+#include "cmd/args.h"
 #include "cmd/ops_args.h"
 #include "ops/reload.h"
 
@@ -54,8 +55,9 @@ enum bw_opt_id {
 
 /* What the options of any verb parse into; each verb reads its own. */
 struct bw_args {
-	const char *iface; /* or the FILE of a verb whose first is a file */
+	const char *iface; /* the IFACE of a verb whose first is one */
 	int ifindex;	   /* 0 when the interface does not exist */
+	const char *file;  /* the FILE of a verb whose first is a file */
 	enum xdp_attach_mode mode;
 	bool link;		    /* attach --link */
 	const char *output;	    /* build -o FILE */
@@ -63,7 +65,7 @@ struct bw_args {
 	struct bw_build_args build; /* the build options (reload.h) */
 	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
 	long count;		    /* log --count; 0: until stopped */
-	char **pos;		    /* positional arguments after IFACE */
+	char **pos;		    /* positional arguments after the first */
 	int npos;
 };
 
@@ -107,60 +109,12 @@ struct bw_verb {
 	int (*run)(struct bw_args *a);
 };
 
-extern const struct bw_verb bw_verb_attach, bw_verb_reload, bw_verb_status,
-	bw_verb_query, bw_verb_add, bw_verb_remove, bw_verb_allow,
-	bw_verb_unallow, bw_verb_detach, bw_verb_build, bw_verb_inspect,
-	bw_verb_load, bw_verb_watch, bw_verb_stats, bw_verb_log;
-
-/* add IFACE NAME...: names instead of addresses (cmd_add_names.c). */
-int bw_add_names(struct bw_args *a);
-
-/* allow/unallow IFACE NAME...: the name allowlist (cmd_allow_names.c). */
-int bw_allow_names_verb(const char *verb, struct bw_args *a, bool on);
-
 /* Parses a verb's options and positionals into a; 1 when --help was shown. */
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 		 struct bw_args *a);
 void bw_cli_verb_usage(const struct bw_verb *v, bool full);
 
-/* Typed parsers (args.c): 0 or -BW_EUSAGE after saying what is wrong. */
 /* An interface name that is also one directory name under the pin root. */
 bool bw_iface_name_ok(const char *name);
-int bw_parse_iface(const char *name, int *ifindex);
-int bw_parse_mode(const char *s, enum xdp_attach_mode *mode);
-int bw_parse_fpr(const char *s, double *fpr);
-/* A number from 0 to 2^32-1: decimal, or hexadecimal after 0x. */
-int bw_parse_u32(const char *opt, const char *s, __u32 *v);
-int bw_parse_match(const char *s, __u16 *match);
-/*
- * Whether a verb's argument is a name (add, remove, allow): no address or
- * prefix, and written as a name ("a.example", "*.a.example", "||a^").
- */
-bool bw_arg_is_name(const char *s);
-/* --dns-action: null, nxdomain, refused or drop. */
-int bw_parse_dns_action(const char *s, __u8 *action);
-/* --dns-ttl: seconds, 0 to BW_MAX_DNS_TTL. */
-int bw_parse_dns_ttl(const char *s, __u32 *ttl);
-/* "N" (both families) or "N,M" (IPv4, IPv6), each 1..BW_MAX_LENGTHS. */
-int bw_parse_max_lengths(const char *s, unsigned int *max_lengths);
-/* --log-rate: events a second per CPU, 0 to BW_LOG_RATE_MAX. */
-int bw_parse_log_rate(const char *s, __u32 *rate);
-
-struct bw_prefix;
-/*
- * Parses every address of a verb's argument list into a new array (*out,
- * free() it). Prefixes ("10.0.0.0/24") only when prefixes is true.
- */
-int bw_parse_addrs(const char *verb, char **s, int n, bool prefixes,
-		   struct bw_prefix **out);
-
-/*
- * 0 when the effective capabilities hold what verb needs (args.c lists
- * them per verb); else names each one, marks the missing, returns -EPERM.
- */
-int bw_check_privileges(const char *verb);
-
-/* "native", "skb", "hw" or "auto". */
-const char *bw_mode_name(enum xdp_attach_mode mode);
 
 #endif /* __BW_CLI_H */

@@ -17,7 +17,10 @@
 #include "filter/records_edit.h"
 #include "filter/records_write.h"
 #include "lists/cidr.h"
+#include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_add.h"
+#include "cmd/cmd_add_names.h"
 #include "lists/list.h"
 #include "lists/names.h"
 #include "base/log.h"
@@ -265,7 +268,7 @@ static int do_add(struct bw_args *a)
 	bw_out_string("iface", NULL, a->iface);
 	if (bw_arg_is_name(a->pos[0]))
 		return bw_add_names(a);
-	err = bw_parse_addrs("add", a->pos, a->npos, true, &keys);
+	err = bw_parse_addrs("add", a->pos, a->npos, &keys);
 	if (err)
 		return err;
 	plan = calloc(a->npos, sizeof(*plan));

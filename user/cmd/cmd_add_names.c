@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "filter/bloom.h"
+#include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_add_names.h"
 #include "base/log.h"
 #include "filter/bloom_names.h"
 #include "filter/records_write.h"
@@ -24,35 +26,6 @@
 #include "filter/records.h"
 #include "ops/reload.h"
 #include "kernel/running.h"
-
-/* The names asked for: "name" exact, "*.name" or "||name^" subtree. */
-static int parse_names(const struct bw_args *a, struct bw_list *l)
-{
-	char why[BW_ERRLEN];
-	int i, err;
-
-	for (i = 0; i < a->npos; i++) {
-		size_t before = l->ndom;
-
-		err = bw_domain_line(l, a->pos[i], strlen(a->pos[i]), "", 0,
-				     false,
-				     &(struct bw_list_opts){ .domains = true },
-				     why, sizeof(why));
-		if (!err && l->ndom > before &&
-		    (l->dom[before].flags & BW_DOM_ALLOW)) {
-			snprintf(
-				why, sizeof(why),
-				"\"%s\" is an allow entry: use 'bloomwall allow'",
-				a->pos[i]);
-			err = -EINVAL;
-		}
-		if (err) {
-			pr_warn("bloomwall add: %s\n", why);
-			return -BW_EUSAGE;
-		}
-	}
-	return 0;
-}
 
 /* Whether the running filter has a name region for every name asked. */
 static bool fits_in_place(const void *mem, const struct bw_list *l)
@@ -239,7 +212,7 @@ int bw_add_names(struct bw_args *a)
 	int lock, err;
 
 	bw_list_init(&l);
-	err = parse_names(a, &l);
+	err = bw_parse_names("add", a->pos, a->npos, true, &l);
 	if (!err)
 		err = bw_check_privileges("add");
 	if (!err) {

@@ -15,7 +15,10 @@
 #include <unistd.h>
 
 #include "kernel/allowlist.h"
+#include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_allow.h"
+#include "cmd/cmd_allow_names.h"
 #include "lists/list.h"
 #include "base/log.h"
 #include "base/output.h"
@@ -44,7 +47,7 @@ static int allow_open(const char *verb, struct bw_args *a, struct allow_ctx *c)
 	c->lock = -1;
 	bw_list_init(&c->old);
 	bw_list_init(&c->new);
-	err = bw_parse_addrs(verb, a->pos, a->npos, true, &c->p);
+	err = bw_parse_addrs(verb, a->pos, a->npos, &c->p);
 	if (!err) {
 		c->hit = calloc(a->npos, sizeof(*c->hit));
 		err = c->hit ? 0 : -ENOMEM;

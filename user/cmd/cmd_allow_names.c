@@ -15,7 +15,9 @@
 
 #include "kernel/allow_names.h"
 #include "filter/bloom.h"
+#include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_allow_names.h"
 #include "base/log.h"
 #include "lists/list_domain.h"
 #include "lists/names.h"
@@ -24,23 +26,6 @@
 #include "filter/provenance.h"
 #include "kernel/running.h"
 #include "kernel/swap.h"
-
-static int parse_names(const char *verb, const struct bw_args *a,
-		       struct bw_list *l)
-{
-	const struct bw_list_opts lo = { .domains = true };
-	char why[BW_ERRLEN];
-	int i;
-
-	for (i = 0; i < a->npos; i++) {
-		if (bw_domain_line(l, a->pos[i], strlen(a->pos[i]), "", 0,
-				   false, &lo, why, sizeof(why))) {
-			pr_warn("bloomwall %s: %s\n", verb, why);
-			return -BW_EUSAGE;
-		}
-	}
-	return 0;
-}
 
 static int set_flag(void *mem, __u32 nblocks, void *arg)
 {
@@ -163,7 +148,8 @@ int bw_allow_names_verb(const char *verb, struct bw_args *a, bool on)
 
 	bw_out_string("iface", NULL, a->iface);
 	bw_list_init(&l);
-	err = parse_names(verb, a, &l) ?: bw_check_privileges(verb);
+	err = bw_parse_names(verb, a->pos, a->npos, false, &l)
+		      ?: bw_check_privileges(verb);
 	if (!err) {
 		lock = bw_lock_acquire();
 		err = lock < 0 ? lock : change(a, &l, on, &n);

@@ -14,6 +14,7 @@
 
 #include "kernel/attach.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_attach.h"
 #include "kernel/hook.h"
 #include "base/log.h"
 #include "base/output.h"

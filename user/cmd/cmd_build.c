@@ -20,6 +20,7 @@
 
 #include "filter/builder.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_build.h"
 #include "image/image.h"
 #include "base/log.h"
 #include "base/output.h"
@@ -192,19 +193,37 @@ static int make_req(struct bw_args *a, const char *const *lists, int nlists,
 			     sizeof(key), &req->opts.seed);
 }
 
+/* The LIST files: the first positional, then the rest. */
+static const char **list_paths(const struct bw_args *a)
+{
+	const char **lists = calloc(a->npos + 1, sizeof(*lists));
+	int i;
+
+	if (!lists)
+		return NULL;
+	lists[0] = a->file;
+	for (i = 0; i < a->npos; i++)
+		lists[i + 1] = a->pos[i];
+	return lists;
+}
+
 static int do_build(struct bw_args *a)
 {
-	/* The first positional is a list too: they are contiguous in argv. */
-	const char *const *lists = (const char *const *)a->pos - 1;
 	int nlists = a->npos + 1, err;
 	struct bw_image_lists ls;
 	struct bw_build_req req;
 	struct bw_list allow;
+	const char **lists;
 	struct bw_build b;
 
 	err = check_args(a);
 	if (err)
 		return err;
+	lists = list_paths(a);
+	if (!lists) {
+		pr_warn("bloomwall build: out of memory\n");
+		return -ENOMEM;
+	}
 	bw_list_init(&allow);
 	bw_image_lists_init(&ls);
 	err = make_req(a, lists, nlists, &allow, &req);
@@ -217,6 +236,7 @@ static int do_build(struct bw_args *a)
 	}
 	bw_image_lists_free(&ls);
 	bw_list_free(&allow);
+	free(lists);
 	return err;
 }
 

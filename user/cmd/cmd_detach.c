@@ -8,6 +8,7 @@
 
 #include "kernel/attach.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_detach.h"
 #include "kernel/hook.h"
 #include "base/log.h"
 #include "base/output.h"

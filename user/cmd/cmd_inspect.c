@@ -9,6 +9,7 @@
 
 #include "filter/bloom.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_inspect.h"
 #include "image/image.h"
 #include "base/log.h"
 #include "base/output.h"
@@ -17,6 +18,7 @@
 #include "out/prov_view.h"
 #include "filter/records.h"
 #include "ops/reload.h"
+#include "out/status_text.h"
 #include "out/status_view.h"
 
 static void out_image(const char *path, const struct bw_image *img)
@@ -188,10 +190,10 @@ static int do_inspect(struct bw_args *a)
 	struct bw_image img;
 	int err;
 
-	err = bw_image_read_file(a->iface, &img);
+	err = bw_image_read_file(a->file, &img);
 	if (err)
 		return err;
-	out_image(a->iface, &img);
+	out_image(a->file, &img);
 	out_filter(&img);
 	out_sections(&img);
 	err = out_records(&img);

@@ -9,6 +9,7 @@
  * image, or any failure, leaves the running filter as it was.
  */
 #include "cmd/cli.h"
+#include "cmd/cmd_load.h"
 #include "image/image.h"
 #include "base/output.h"
 #include "ops/reload.h"

@@ -15,9 +15,10 @@
 #include <net/if.h>
 
 #include <bpf/libbpf.h>
-#include <json-c/json.h>
 
+#include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_log.h"
 #include "out/droplog.h"
 #include "base/log.h"
 #include "base/output.h"
@@ -33,7 +34,6 @@ static void on_signal(int sig)
 
 struct follow {
 	const char *iface;
-	bool json;
 	long count; /* 0: until stopped */
 	long seen;
 	__s64 real_minus_mono; /* ns: CLOCK_REALTIME - CLOCK_MONOTONIC */
@@ -57,24 +57,15 @@ static int on_event(void *ctx, void *data, size_t size)
 {
 	struct follow *f = ctx;
 	const struct bw_log_event *ev = data;
-	char line[512], name[IF_NAMESIZE];
-	struct json_object *o;
+	char name[IF_NAMESIZE];
 	__u64 real;
 
 	if (size < sizeof(*ev) || (f->count && f->seen >= f->count))
 		return 0;
 	real = (__u64)((__s64)ev->time_ns + f->real_minus_mono);
-	if (f->json) {
-		o = bw_log_json(ev, event_iface(f, ev->ifindex, name), real);
-		printf("%s\n", json_object_to_json_string_ext(
-				       o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
-	} else {
-		bw_log_text(ev, event_iface(f, ev->ifindex, name), real, line,
-			    sizeof(line));
-		printf("%s\n", line);
-	}
-	fflush(stdout);
+	bw_out_record_begin();
+	bw_log_out(ev, event_iface(f, ev->ifindex, name), real);
+	bw_out_record_end();
 	f->seen++;
 	/* Ends this poll: the count is reached. */
 	return f->count && f->seen >= f->count ? 1 : 0;
@@ -127,9 +118,7 @@ static bool still_logging(const struct bw_args *a, int ring_id)
 
 static int follow(const struct bw_args *a, int fd, int ring_id)
 {
-	struct follow f = { .iface = a->iface,
-			    .json = bw_out_is_json(),
-			    .count = a->count };
+	struct follow f = { .iface = a->iface, .count = a->count };
 	struct ring_buffer *rb;
 	__s64 checked = clock_ns(CLOCK_MONOTONIC);
 	int n, err = 0;
@@ -143,7 +132,7 @@ static int follow(const struct bw_args *a, int fd, int ring_id)
 		return err;
 	}
 	/* Lines as they come: not one document at the end. */
-	bw_out_begin(false, NULL);
+	bw_out_stream_begin();
 	while (!stop && !(f.count && f.seen >= f.count)) {
 		n = ring_buffer__poll(rb, 250);
 		if (n < 0 && n != -EINTR) {

@@ -13,7 +13,9 @@
 #include "filter/bloom_names.h"
 #include "kernel/allow_names.h"
 #include "filter/bloom.h"
+#include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_query.h"
 #include "lists/list.h"
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
@@ -24,6 +26,7 @@
 #include "kernel/pin.h"
 #include "kernel/running.h"
 #include "filter/why.h"
+#include "out/why_out.h"
 
 static const struct bw_opt query_only_opts[] = {
 	{ "why", BW_OPT_WHY, NULL,
@@ -93,25 +96,11 @@ static void answer(const char *addr, const struct bw_running *rn, int exact_fd,
 		say_drop(addr, plen, hdr->flags & BW_F_VERIFY);
 }
 
-/* The suffix of name that has its last labels labels. */
-static const char *suffix_of(const char *name, size_t len, int labels)
-{
-	size_t i = len;
-	int n = 0;
-
-	while (i > 0) {
-		if (name[i - 1] == '.' && ++n == labels)
-			return name + i;
-		i--;
-	}
-	return name;
-}
-
 /* "exact entry NAME" or "subtree entry *.SUFFIX" into buf. */
 static const char *entry_text(const char *name, size_t len, bool subtree,
 			      int labels, char *buf, size_t buflen)
 {
-	const char *suf = suffix_of(name, len, labels);
+	const char *suf = bw_name_suffix(name, len, labels);
 
 	snprintf(buf, buflen, "%s entry %s%.*s", subtree ? "subtree" : "exact",
 		 subtree ? "*." : "", (int)(len - (size_t)(suf - name)), suf);
@@ -143,7 +132,7 @@ static void answer_name(const char *arg, const char *name, size_t len,
 		   sizeof(what));
 	bw_out_string("entry", NULL,
 		      hit.region == BW_NAME_SUBTREE ? "subtree" : "exact");
-	bw_out_string("suffix", NULL, suffix_of(name, len, hit.labels));
+	bw_out_string("suffix", NULL, bw_name_suffix(name, len, hit.labels));
 	if ((dns->flags & BW_DNS_F_ALLOW) &&
 	    bw_allow_names_match(rn->maps.allow_names, name, len, &sub,
 				 &labels) > 0) {
@@ -151,7 +140,7 @@ static void answer_name(const char *arg, const char *name, size_t len,
 		bw_out_string("reason", NULL, "allowlisted");
 		bw_out_string("allow_entry", NULL, sub ? "subtree" : "exact");
 		bw_out_string("allow_suffix", NULL,
-			      suffix_of(name, len, labels));
+			      bw_name_suffix(name, len, labels));
 		bw_out_text(" (%s; allowed by %s)\n", what,
 			    entry_text(name, len, sub, labels, allow,
 				       sizeof(allow)));
@@ -211,6 +200,38 @@ static int parse_args(struct bw_args *a, struct query_arg *q)
 	return 0;
 }
 
+/*
+ * --why: reads the running filter's records and scans its lists for the
+ * arguments (nothing printed). On success w and rec are the caller's to
+ * free. 0 or -errno (said).
+ */
+static int why_prepare(struct bw_why *w, struct bw_records *rec,
+		       const struct bw_running *rn, char **args, int n)
+{
+	struct bw_why_target *t = calloc(n ?: 1, sizeof(*t));
+	char err[BW_ERRLEN];
+	int i, ret = 0;
+
+	memset(w, 0, sizeof(*w));
+	bw_records_init(rec);
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < n && !ret; i++) {
+		ret = bw_why_target(args[i], &t[i], err, sizeof(err));
+		if (ret)
+			pr_warn("bloomwall query: %s\n", err);
+	}
+	if (!ret)
+		ret = bw_running_records(rn, rec);
+	if (!ret)
+		ret = bw_why_scan_records(w, t, n, rec);
+	if (ret == -ENOMEM)
+		pr_warn("%s: out of memory while reading the lists for --why\n",
+			rn->iface);
+	free(t);
+	return ret;
+}
+
 static int do_query(struct bw_args *a)
 {
 	struct bw_running r = BW_RUNNING_INIT;
@@ -236,7 +257,7 @@ static int do_query(struct bw_args *a)
 		goto out;
 	/* --why reads the recorded lists, once for all the addresses. */
 	if (a->why)
-		err = bw_why_prepare(&why, &rec, &r, a->pos, a->npos);
+		err = why_prepare(&why, &rec, &r, a->pos, a->npos);
 	if (err)
 		goto out;
 	exact = open_exact(&r);

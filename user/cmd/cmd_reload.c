@@ -8,6 +8,7 @@
  * build or load changes nothing.
  */
 #include "cmd/cli.h"
+#include "cmd/cmd_reload.h"
 #include "base/output.h"
 #include "ops/reload.h"
 

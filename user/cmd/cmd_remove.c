@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_remove.h"
 #include "base/log.h"
 #include "lists/list_domain.h"
 #include "lists/names.h"
@@ -145,23 +147,6 @@ static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 	return err ?: (found < a->npos ? -ENOENT : 0);
 }
 
-/* Names as add took them: "name" exact, "*.name" or "||name^" subtree. */
-static int parse_names(const struct bw_args *a, struct bw_list *l)
-{
-	const struct bw_list_opts lo = { .domains = true };
-	char why[BW_ERRLEN];
-	int i;
-
-	for (i = 0; i < a->npos; i++) {
-		if (bw_domain_line(l, a->pos[i], strlen(a->pos[i]), "", 0,
-				   false, &lo, why, sizeof(why))) {
-			pr_warn("bloomwall remove: %s\n", why);
-			return -BW_EUSAGE;
-		}
-	}
-	return 0;
-}
-
 /* "NAME  removed" or "NAME  not added at run time"; the number found. */
 static int say_names(const struct bw_args *a, const struct bw_list *l,
 		     const struct bw_records *rec, bool done, bool say)
@@ -243,13 +228,14 @@ static int do_remove(struct bw_args *a)
 	bw_out_string("iface", NULL, a->iface);
 	if (bw_arg_is_name(a->pos[0])) {
 		bw_list_init(&l);
-		err = parse_names(a, &l) ?: bw_check_privileges("remove");
+		err = bw_parse_names("remove", a->pos, a->npos, false, &l)
+			      ?: bw_check_privileges("remove");
 		if (!err)
 			err = remove_names(a, &l);
 		bw_list_free(&l);
 		return err;
 	}
-	err = bw_parse_addrs("remove", a->pos, a->npos, true, &keys);
+	err = bw_parse_addrs("remove", a->pos, a->npos, &keys);
 	if (err)
 		return err;
 	err = bw_check_privileges("remove") ?: remove_entries(a, keys);

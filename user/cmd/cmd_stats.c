@@ -12,14 +12,15 @@
 #include <string.h>
 #include <time.h>
 
-#include <json-c/json.h>
-
+#include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_stats.h"
 #include "base/log.h"
 #include "out/metrics.h"
 #include "base/output.h"
 #include "kernel/running.h"
 #include "kernel/stats.h"
+#include "out/status_text.h"
 #include "out/status_view.h"
 
 static volatile sig_atomic_t stop;
@@ -46,10 +47,10 @@ static int read_counters(const struct bw_args *a, struct bw_stats *s)
 	return err;
 }
 
+/* "    label    %'llu", label the JSON key too. */
 static void kv_u64(const char *label, unsigned long long v)
 {
-	bw_out_text("    %-22s ", label);
-	bw_out_u64(label, "%'llu\n", v);
+	bw_status_kv_u64(label, label, v);
 }
 
 /*
@@ -137,51 +138,45 @@ static double rate(__u64 now_v, __u64 then, double secs)
 	return now_v >= then ? (now_v - then) / secs : 0.0;
 }
 
-static void rates_text(const struct bw_stats *s, const struct bw_stats *p,
-		       double secs, bool header)
+static __u64 real_ns(void)
 {
-	size_t i;
+	struct timespec ts;
 
-	if (header) {
-		printf("%12s", "packets/s");
-		for (i = 0; i < bw_stats_nfields; i++)
-			printf(" %12s", bw_stats_fields[i].name);
-		printf("\n");
-	}
-	printf("%12.1f", rate(bw_stats_packets(s), bw_stats_packets(p), secs));
-	for (i = 0; i < bw_stats_nfields; i++)
-		printf(" %12.1f",
-		       rate(bw_stats_get(s, &bw_stats_fields[i]),
-			    bw_stats_get(p, &bw_stats_fields[i]), secs));
-	printf("\n");
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* {"iface", "time", "seconds", "rates": {"packets", <counters>}} */
-static void rates_json(const char *iface, const struct bw_stats *s,
-		       const struct bw_stats *p, double secs)
+/*
+ * One line of rates: text a table row (after the header when header),
+ * JSON a record {"iface", "time", "seconds", "rates": {"packets",
+ * <counters>}}.
+ */
+static void out_rates(const char *iface, const struct bw_stats *s,
+		      const struct bw_stats *p, double secs, bool header)
 {
-	struct json_object *o = json_object_new_object(),
-			   *r = json_object_new_object();
 	size_t i;
 
-	json_object_object_add(o, "iface", json_object_new_string(iface));
-	json_object_object_add(o, "time",
-			       json_object_new_double(now(CLOCK_REALTIME)));
-	json_object_object_add(o, "seconds", json_object_new_double(secs));
-	json_object_object_add(
-		r, "packets",
-		json_object_new_double(
-			rate(bw_stats_packets(s), bw_stats_packets(p), secs)));
+	bw_out_record_begin();
+	if (header) {
+		bw_out_text("%12s", "packets/s");
+		for (i = 0; i < bw_stats_nfields; i++)
+			bw_out_text(" %12s", bw_stats_fields[i].name);
+		bw_out_text("\n");
+	}
+	bw_out_string("iface", NULL, iface);
+	bw_out_epoch("time", NULL, real_ns());
+	bw_out_double("seconds", NULL, secs);
+	bw_out_open_object("rates");
+	bw_out_double("packets", "%12.1f",
+		      rate(bw_stats_packets(s), bw_stats_packets(p), secs));
 	for (i = 0; i < bw_stats_nfields; i++)
-		json_object_object_add(
-			r, bw_stats_fields[i].name,
-			json_object_new_double(rate(
-				bw_stats_get(s, &bw_stats_fields[i]),
-				bw_stats_get(p, &bw_stats_fields[i]), secs)));
-	json_object_object_add(o, "rates", r);
-	printf("%s\n",
-	       json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
+		bw_out_double(bw_stats_fields[i].name, " %12.1f",
+			      rate(bw_stats_get(s, &bw_stats_fields[i]),
+				   bw_stats_get(p, &bw_stats_fields[i]), secs));
+	bw_out_close_object();
+	bw_out_text("\n");
+	/* A line that could not be written ends nothing: SIGPIPE does. */
+	bw_out_record_end();
 }
 
 /* Sleeps to the absolute monotonic time t; false when a signal came. */
@@ -194,7 +189,7 @@ static bool sleep_until(double t)
 	       !stop;
 }
 
-static int show_rates(const struct bw_args *a, bool json)
+static int show_rates(const struct bw_args *a)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct bw_stats prev, cur;
@@ -214,11 +209,7 @@ static int show_rates(const struct bw_args *a, bool json)
 		t1 = now(CLOCK_MONOTONIC);
 		if (err)
 			break;
-		if (json)
-			rates_json(a->iface, &cur, &prev, t1 - t0);
-		else
-			rates_text(&cur, &prev, t1 - t0, n % 20 == 0);
-		fflush(stdout);
+		out_rates(a->iface, &cur, &prev, t1 - t0, n % 20 == 0);
 		prev = cur;
 		t0 = t1;
 		n++;
@@ -243,8 +234,8 @@ static int do_stats(struct bw_args *a)
 		return show_prometheus(a);
 	if (a->ops.interval > 0) {
 		/* Lines as they come: not one document at the end. */
-		bw_out_begin(false, NULL);
-		return show_rates(a, json);
+		bw_out_stream_begin();
+		return show_rates(a);
 	}
 	return show_counters(a);
 }

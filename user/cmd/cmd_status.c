@@ -12,7 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/cmd_status.h"
 #include "filter/bloom_names.h"
 #include "kernel/hook.h"
 #include "base/log.h"
@@ -22,36 +24,8 @@
 #include "out/prov_view.h"
 #include "kernel/running.h"
 #include "kernel/stats.h"
+#include "out/status_text.h"
 #include "out/status_view.h"
-
-/* A line whose value is the JSON value too: "    label    %'llu". */
-static void kv_u64(const char *label, const char *key, unsigned long long v)
-{
-	bw_out_text("    %-*s ", BW_OUT_KEY_WIDTH, label);
-	bw_out_u64(key, "%'llu\n", v);
-}
-
-static const char *family_name(int f)
-{
-	return f == BW_V4 ? "IPv4" : "IPv6";
-}
-
-static const char *family_key(int f)
-{
-	return f == BW_V4 ? "ipv4" : "ipv6";
-}
-
-const char *bw_match_name(__u16 flags)
-{
-	switch (flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST)) {
-	case BW_F_MATCH_DST:
-		return "dst";
-	case BW_F_MATCH_SRC | BW_F_MATCH_DST:
-		return "both";
-	default:
-		return "src";
-	}
-}
 
 /*
  * 1 if the program runs with the header the filter map holds (what status,
@@ -147,50 +121,6 @@ static void out_program(const struct bw_status_view *v)
 	bw_out_close_object();
 }
 
-static void out_region(const struct bw_region_row *r)
-{
-	bw_out_open_object(NULL);
-	bw_out_int("region", "    %-7lld ", r->region);
-	bw_out_text("%-6s ", family_name(r->family));
-	bw_out_string("family", NULL, family_key(r->family));
-	bw_out_u64("prefix", "/%-5llu ", r->plen);
-	bw_out_u64("blocks", "%'12llu ", r->blocks);
-	bw_out_u64("entries", "%'12llu ", r->entries);
-	bw_out_u64("probes", "%6llu ", r->probes);
-	bw_out_text("%6.1f%% %9.3g%%\n", 100.0 * r->fill, 100.0 * r->fpr);
-	bw_out_double("fill", NULL, r->fill);
-	bw_out_double("est_fpr", NULL, r->fpr);
-	bw_out_close_object();
-}
-
-void bw_status_out_regions(const struct bw_status_view *v)
-{
-	int i, f;
-
-	bw_out_text("    %-7s %-6s %-6s %12s %12s %6s %7s %10s\n", "region",
-		    "family", "prefix", "blocks", "entries", "probes", "fill",
-		    "est. fpr");
-	bw_out_open_array("regions");
-	for (i = 0; i < v->nrows; i++)
-		out_region(&v->rows[i]);
-	bw_out_close_array();
-	bw_out_open_object("est_fpr");
-	for (f = 0; f < BW_FAMILIES; f++) {
-		const char *key =
-			f == BW_V4 ? "est. fpr IPv4" : "est. fpr IPv6";
-
-		if (v->fam_fpr[f] >= 0) {
-			bw_out_kv(key, "%.3g%%", 100.0 * v->fam_fpr[f]);
-			bw_out_double(family_key(f), NULL, v->fam_fpr[f]);
-		} else {
-			bw_out_kv(key,
-				  "none (no entries: every address passes)");
-			bw_out_null(family_key(f), NULL);
-		}
-	}
-	bw_out_close_object();
-}
-
 static double expansion(const struct bw_status_view *v)
 {
 	return v->info.source_entries
@@ -215,7 +145,7 @@ static void out_cidr(const struct bw_status_view *v)
 		bw_out_text("    %-*s ", BW_OUT_KEY_WIDTH,
 			    f == BW_V4 ? "target lengths IPv4"
 				       : "target lengths IPv6");
-		bw_out_open_array(family_key(f));
+		bw_out_open_array(bw_status_family_key(f));
 		for (i = 0; i < n; i++)
 			bw_out_u64(NULL, i ? " /%llu" : "/%llu",
 				   v->hdr.plen[f][i]);
@@ -300,7 +230,8 @@ static void out_tries(const struct bw_status_view *v)
 static void out_kept(const struct bw_status_view *v)
 {
 	if (v->added_kept >= 0) {
-		kv_u64("added entries kept", "added_kept", v->added_kept);
+		bw_status_kv_u64("added entries kept", "added_kept",
+				 v->added_kept);
 		return;
 	}
 	bw_out_kv(
@@ -326,8 +257,8 @@ static void out_filter(const struct bw_status_view *v)
 		return;
 	}
 	bw_out_open_object("filter");
-	kv_u64("generation", "generation", v->info.generation);
-	kv_u64("map id", "map_id", v->map_id);
+	bw_status_kv_u64("generation", "generation", v->info.generation);
+	bw_status_kv_u64("map id", "map_id", v->map_id);
 	bw_out_kv("action", "%s",
 		  v->hdr.flags & BW_F_MONITOR
 			  ? "monitor (count matches, never drop)"
@@ -336,7 +267,7 @@ static void out_filter(const struct bw_status_view *v)
 		      v->hdr.flags & BW_F_MONITOR ? "monitor" : "enforce");
 	bw_out_kv("match", "%s address", bw_match_name(v->hdr.flags));
 	bw_out_string("match", NULL, bw_match_name(v->hdr.flags));
-	kv_u64("entries", "entries", v->info.entries);
+	bw_status_kv_u64("entries", "entries", v->info.entries);
 	out_kept(v);
 	out_cidr(v);
 	bw_out_kv("blocks", "%'u (%'llu bytes)", v->nblocks,
@@ -350,75 +281,6 @@ static void out_filter(const struct bw_status_view *v)
 	bw_out_u64("seed", NULL, v->hdr.seed);
 	bw_status_out_regions(v);
 	out_tries(v);
-	bw_out_close_object();
-}
-
-static const char *const name_region_names[BW_NAME_REGIONS] = { "exact",
-								"subtree" };
-
-/* One name region: "exact  blocks entries probes fill est. fpr". */
-static void out_name_region(const struct bw_status_view *v, int n)
-{
-	const struct bw_dns_hdr *d = &v->dns;
-	__u32 start = n ? d->region_end[n - 1] : bw_dns_block(&v->hdr) + 1;
-	__u32 blocks = d->region_end[n] > start ? d->region_end[n] - start : 0;
-
-	bw_out_open_object(NULL);
-	bw_out_string("region", "    %-8s", name_region_names[n]);
-	bw_out_u64("blocks", "%'10llu", blocks);
-	bw_out_u64("entries", " %'12llu", d->region_entries[n]);
-	bw_out_u64("probes", " %6llu", d->probes[n]);
-	bw_out_text(" %6.1f%% %9.3g%%\n", 100.0 * v->name_fill[n],
-		    100.0 * v->name_fpr[n]);
-	bw_out_double("fill", NULL, v->name_fill[n]);
-	bw_out_double("est_fpr", NULL, v->name_fpr[n]);
-	bw_out_close_object();
-}
-
-/* The names: entries, regions, the answer a blocked query gets. */
-void bw_status_out_names(const struct bw_status_view *v)
-{
-	const struct bw_rec_dns *o = &v->dns_opts;
-	int n;
-
-	if (v->filter_err)
-		return;
-	bw_out_text("  Names\n");
-	bw_out_open_object("names");
-	bw_out_kv("answer", "%s (TTL %u s)%s",
-		  bw_dns_action_name(v->has_dns ? v->dns.action : o->action),
-		  v->has_dns ? v->dns.ttl : o->ttl,
-		  o->opts & BW_REC_DNS_SUBDOMAINS ? ", --subdomains" : "");
-	bw_out_string(
-		"action", NULL,
-		bw_dns_action_name(v->has_dns ? v->dns.action : o->action));
-	bw_out_u64("ttl", NULL, v->has_dns ? v->dns.ttl : o->ttl);
-	bw_out_bool("subdomains", NULL, o->opts & BW_REC_DNS_SUBDOMAINS);
-	if (v->names_kept >= 0)
-		kv_u64("added names kept", "added_names_kept", v->names_kept);
-	if (v->allow_names >= 0)
-		kv_u64("name allow entries", "allow_entries", v->allow_names);
-	if (!v->has_dns) {
-		bw_out_kv("name entries",
-			  "none (no domain entries: DNS passes)");
-		bw_out_u64("entries", NULL, 0);
-		bw_out_close_object();
-		return;
-	}
-	bw_out_kv("name entries", "%'u (%'u exact, %'u subtree)",
-		  v->dns.region_entries[0] + v->dns.region_entries[1],
-		  v->dns.region_entries[0], v->dns.region_entries[1]);
-	bw_out_u64("entries", NULL,
-		   v->dns.region_entries[0] + v->dns.region_entries[1]);
-	bw_out_kv("names target fpr", "%g%% per key tested",
-		  bw_dns_fpr(&v->dns) * 100);
-	bw_out_double("target_fpr", NULL, bw_dns_fpr(&v->dns));
-	bw_out_text(
-		"    region       blocks      entries probes    fill   est. fpr\n");
-	bw_out_open_array("regions");
-	for (n = 0; n < BW_NAME_REGIONS; n++)
-		out_name_region(v, n);
-	bw_out_close_array();
 	bw_out_close_object();
 }
 
@@ -439,10 +301,11 @@ static void out_counters(const struct bw_status_view *v)
 		return;
 	}
 	bw_out_open_object("counters");
-	kv_u64("packets", "packets", bw_stats_packets(&v->stats));
+	bw_status_kv_u64("packets", "packets", bw_stats_packets(&v->stats));
 	for (i = 0; i < bw_stats_nfields; i++)
-		kv_u64(bw_stats_fields[i].name, bw_stats_fields[i].name,
-		       bw_stats_get(&v->stats, &bw_stats_fields[i]));
+		bw_status_kv_u64(bw_stats_fields[i].name,
+				 bw_stats_fields[i].name,
+				 bw_stats_get(&v->stats, &bw_stats_fields[i]));
 	bw_out_close_object();
 }
 
@@ -462,9 +325,10 @@ static void out_dns_counters(const struct bw_status_view *v)
 	}
 	bw_out_open_object("dns_counters");
 	for (i = 0; i < bw_dns_stats_nfields; i++)
-		kv_u64(bw_dns_stats_fields[i].name, bw_dns_stats_fields[i].name,
-		       *(const __u64 *)((const char *)&v->dns_stats +
-					bw_dns_stats_fields[i].off));
+		bw_status_kv_u64(bw_dns_stats_fields[i].name,
+				 bw_dns_stats_fields[i].name,
+				 *(const __u64 *)((const char *)&v->dns_stats +
+						  bw_dns_stats_fields[i].off));
 	bw_out_close_object();
 }
 
@@ -495,9 +359,10 @@ static void out_log(const struct bw_status_view *v)
 	}
 	bw_out_open_object("counters");
 	for (i = 0; i < bw_log_stats_nfields; i++)
-		kv_u64(bw_log_stats_fields[i].name, bw_log_stats_fields[i].name,
-		       *(const __u64 *)((const char *)&v->log_stats +
-					bw_log_stats_fields[i].off));
+		bw_status_kv_u64(bw_log_stats_fields[i].name,
+				 bw_log_stats_fields[i].name,
+				 *(const __u64 *)((const char *)&v->log_stats +
+						  bw_log_stats_fields[i].off));
 	bw_out_close_object();
 	bw_out_close_object();
 }

@@ -4,6 +4,7 @@
  * daemon that keeps IFACE's filter built from files that change (watch.h).
  */
 #include "cmd/cli.h"
+#include "cmd/cmd_watch.h"
 #include "base/log.h"
 #include "daemon/watch.h"
 

@@ -15,6 +15,20 @@
 #include <xdp/libxdp.h>
 
 #include "cmd/cli.h"
+#include "cmd/cmd_attach.h"
+#include "cmd/cmd_reload.h"
+#include "cmd/cmd_status.h"
+#include "cmd/cmd_query.h"
+#include "cmd/cmd_add.h"
+#include "cmd/cmd_remove.h"
+#include "cmd/cmd_allow.h"
+#include "cmd/cmd_detach.h"
+#include "cmd/cmd_build.h"
+#include "cmd/cmd_inspect.h"
+#include "cmd/cmd_load.h"
+#include "cmd/cmd_watch.h"
+#include "cmd/cmd_stats.h"
+#include "cmd/cmd_log.h"
 #include "base/log.h"
 #include "base/output.h"
 

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cmd/cli.h"
+#include "cmd/args.h"
 #include "base/log.h"
 #include "cmd/ops_args.h"
 

@@ -21,6 +21,7 @@
 #include "base/log.h"
 #include "out/metrics.h"
 #include "base/output.h"
+#include "cmd/cmd_detach.h"
 #include "daemon/watch.h"
 
 /* What a change of a file in a watched directory looks like. */

@@ -18,6 +18,7 @@
 #include "image/image.h"
 #include "base/log.h"
 #include "ops/reload.h"
+#include "cmd/cmd_attach.h"
 #include "daemon/watch.h"
 
 static __u64 get_u64(struct json_object *root, const char *obj, const char *key)

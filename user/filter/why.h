@@ -104,22 +104,4 @@ bool bw_why_covers(const struct bw_prefix *entry, const struct bw_prefix *a);
 bool bw_why_name_covers(const char *entry, size_t elen, bool subtree,
 			const char *name, size_t nlen);
 
-struct bw_running;
-
-/*
- * The answer for target i of w: the running filter's verdict explained
- * (text lines "  why: ..." after query's own line, and the JSON object
- * "why"). rec: the filter's records (runtime adds).
- */
-void bw_why_out(const struct bw_why *w, int i, const struct bw_running *rn,
-		const struct bw_records *rec);
-
-/*
- * query --why: reads the running filter's records and scans its lists for
- * the arguments (nothing printed). On success w and rec are the caller's
- * to free. 0 or -errno (said).
- */
-int bw_why_prepare(struct bw_why *w, struct bw_records *rec,
-		   const struct bw_running *rn, char **args, int n);
-
 #endif /* __BW_WHY_H */

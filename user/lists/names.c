@@ -230,3 +230,16 @@ int bw_name_wire_hashes(const __u8 *wire, size_t len, __u32 seed, __u64 *keys,
 	}
 	return n;
 }
+
+const char *bw_name_suffix(const char *name, size_t len, int labels)
+{
+	size_t i = len;
+	int n = 0;
+
+	while (i > 0) {
+		if (name[i - 1] == '.' && ++n == labels)
+			return name + i;
+		i--;
+	}
+	return name;
+}

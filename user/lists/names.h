@@ -67,4 +67,7 @@ int bw_name_hashes(const char *name, size_t len, __u32 seed, __u64 *keys,
 int bw_name_wire_hashes(const __u8 *wire, size_t len, __u32 seed, __u64 *keys,
 			size_t max);
 
+/* The suffix of name (len bytes) that holds its last labels labels. */
+const char *bw_name_suffix(const char *name, size_t len, int labels);
+
 #endif /* __BW_NAMES_H */

@@ -7,8 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <json-c/json.h>
-
+#include "base/output.h"
 #include "out/droplog.h"
 
 int bw_log_name(const __u8 *wire, size_t len, char *buf, size_t size)
@@ -152,42 +151,32 @@ void bw_log_text(const struct bw_log_event *ev, const char *iface,
 		snprintf(buf + n, size - n, " %s", name);
 }
 
-static void add_str(struct json_object *o, const char *k, const char *v)
+void bw_log_out(const struct bw_log_event *ev, const char *iface, __u64 real_ns)
 {
-	json_object_object_add(o, k, json_object_new_string(v));
-}
-
-static void add_int(struct json_object *o, const char *k, __u64 v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
-struct json_object *bw_log_json(const struct bw_log_event *ev,
-				const char *iface, __u64 real_ns)
-{
-	struct json_object *o = json_object_new_object();
 	char t[48], a[INET6_ADDRSTRLEN], p[16], name[BW_LOG_NAME_MAX + 8];
+	char line[512];
 
+	bw_log_text(ev, iface, real_ns, line, sizeof(line));
+	bw_out_text("%s\n", line);
 	bw_log_time(real_ns, t, sizeof(t));
-	add_str(o, "time", t);
-	add_int(o, "time_ns", real_ns);
-	add_str(o, "iface", iface);
-	add_str(o, "family", ev->family == BW_V4 ? "ipv4" : "ipv6");
-	add_str(o, "proto", bw_log_proto(ev->proto, p, sizeof(p)));
+	bw_out_string("time", NULL, t);
+	bw_out_u64("time_ns", NULL, real_ns);
+	bw_out_string("iface", NULL, iface);
+	bw_out_string("family", NULL, ev->family == BW_V4 ? "ipv4" : "ipv6");
+	bw_out_string("proto", NULL, bw_log_proto(ev->proto, p, sizeof(p)));
 	bw_log_addr(ev, false, a, sizeof(a));
-	add_str(o, "src", a);
+	bw_out_string("src", NULL, a);
 	bw_log_addr(ev, true, a, sizeof(a));
-	add_str(o, "dst", a);
+	bw_out_string("dst", NULL, a);
 	if (has_ports(ev)) {
-		add_int(o, "sport", ev->sport);
-		add_int(o, "dport", ev->dport);
+		bw_out_u64("sport", NULL, ev->sport);
+		bw_out_u64("dport", NULL, ev->dport);
 	}
-	add_str(o, "reason", bw_log_reason(ev->reason));
-	add_str(o, "action", bw_log_action(ev->action));
-	add_int(o, "generation", ev->generation);
+	bw_out_string("reason", NULL, bw_log_reason(ev->reason));
+	bw_out_string("action", NULL, bw_log_action(ev->action));
+	bw_out_u64("generation", NULL, ev->generation);
 	if (ev->reason == BW_LOG_DNS) {
 		event_name(ev, name, sizeof(name));
-		add_str(o, "name", name);
+		bw_out_string("name", NULL, name);
 	}
-	return o;
 }

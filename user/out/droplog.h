@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The drop log's events (struct bw_log_event, bpf/droplog.h writes them)
- * in operator words: the question's name as text, a line of text, a JSON
- * object. No I/O: cmd_log.c reads the ring and prints.
+ * in operator words: the question's name as text, a line of text, and
+ * both a line and a JSON record through the output layer (cmd_log.c reads
+ * the ring).
  */
 #ifndef __BW_DROPLOG_H
 #define __BW_DROPLOG_H
@@ -11,8 +12,6 @@
 #include <stddef.h>
 
 #include "bloomwall.h"
-
-struct json_object;
 
 /* Dotted text of a name in wire format ("a.example"; "." for the root). */
 int bw_log_name(const __u8 *wire, size_t len, char *buf, size_t size);
@@ -37,11 +36,13 @@ void bw_log_text(const struct bw_log_event *ev, const char *iface,
 		 __u64 real_ns, char *buf, size_t size);
 
 /*
- * {"time", "time_ns", "iface", "family", "proto", "src", "dst", "sport",
- * "dport", "reason", "action", "generation", "name"}: the ports only for
- * TCP and UDP, the name only for DNS. A new object (json_object_put it).
+ * One event through the output layer, in the record the caller opened:
+ * text the line above and a newline; JSON {"time", "time_ns", "iface",
+ * "family", "proto", "src", "dst", "sport", "dport", "reason", "action",
+ * "generation", "name"}: the ports only for TCP and UDP, the name only
+ * for DNS.
  */
-struct json_object *bw_log_json(const struct bw_log_event *ev,
-				const char *iface, __u64 real_ns);
+void bw_log_out(const struct bw_log_event *ev, const char *iface,
+		__u64 real_ns);
 
 #endif /* __BW_DROPLOG_H */

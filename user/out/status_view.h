@@ -88,15 +88,6 @@ void bw_status_regions(struct bw_status_view *v, const void *mem);
  */
 void bw_status_names(struct bw_status_view *v, const void *mem);
 
-/* Prints the Names section (status, inspect). */
-void bw_status_out_names(const struct bw_status_view *v);
-
-/* "src", "dst" or "both": the addresses --match tests (cmd_status.c). */
-const char *bw_match_name(__u16 flags);
-
-/* The regions' table and the per-family rates (cmd_status.c). */
-void bw_status_out_regions(const struct bw_status_view *v);
-
 /* Everything status shows of iface; the errors are in the view. */
 void bw_status_gather(struct bw_status_view *v, const char *iface);
 

@@ -20,6 +20,8 @@
 #include "kernel/running.h"
 #include "filter/why.h"
 #include "lists/list_parse.h"
+#include "lists/names.h"
+#include "out/why_out.h"
 
 static const char *hit_note(const struct bw_why_hit *h, bool in_allow_file,
 			    char *buf, size_t len)
@@ -223,20 +225,6 @@ static void out_allow_note(const struct bw_why_list *l)
 			    l->path, bw_prov_state_name(l->state));
 }
 
-/* The suffix of name that has labels labels. */
-static const char *suffix_of(const char *name, size_t len, int labels)
-{
-	size_t i = len;
-	int n = 0;
-
-	while (i > 0) {
-		if (name[i - 1] == '.' && ++n == labels)
-			return name + i;
-		i--;
-	}
-	return name;
-}
-
 /* Whether a line of the lists or allowlist files is the allow entry. */
 static bool name_allow_named(const struct bw_why *w, int i, const char *e,
 			     bool subtree)
@@ -268,7 +256,7 @@ static void out_runtime_allow_name(const struct bw_why *w, int i,
 	bw_out_open_array("runtime_allow");
 	if (bw_allow_names_match(rn->maps.allow_names, t->name, t->name_len,
 				 &sub, &labels) > 0) {
-		suf = suffix_of(t->name, t->name_len, labels);
+		suf = bw_name_suffix(t->name, t->name_len, labels);
 		if (!name_allow_named(w, i, suf, sub)) {
 			bw_out_string(NULL, NULL, suf);
 			bw_out_text(
@@ -508,31 +496,4 @@ void bw_why_out(const struct bw_why *w, int i, const struct bw_running *rn,
 	else if (!hit)
 		bw_out_text("  why: no list entry covers it\n");
 	bw_out_close_object();
-}
-
-int bw_why_prepare(struct bw_why *w, struct bw_records *rec,
-		   const struct bw_running *rn, char **args, int n)
-{
-	struct bw_why_target *t = calloc(n ?: 1, sizeof(*t));
-	char err[BW_ERRLEN];
-	int i, ret = 0;
-
-	memset(w, 0, sizeof(*w));
-	bw_records_init(rec);
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < n && !ret; i++) {
-		ret = bw_why_target(args[i], &t[i], err, sizeof(err));
-		if (ret)
-			pr_warn("bloomwall query: %s\n", err);
-	}
-	if (!ret)
-		ret = bw_running_records(rn, rec);
-	if (!ret)
-		ret = bw_why_scan_records(w, t, n, rec);
-	if (ret == -ENOMEM)
-		pr_warn("%s: out of memory while reading the lists for --why\n",
-			rn->iface);
-	free(t);
-	return ret;
 }
