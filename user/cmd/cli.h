@@ -126,8 +126,6 @@ int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 void bw_cli_verb_usage(const struct bw_verb *v, bool full);
 
 /* Typed parsers (args.c): 0 or -BW_EUSAGE after saying what is wrong. */
-/* An interface name that is also one directory name under the pin root. */
-bool bw_iface_name_ok(const char *name);
 int bw_parse_iface(const char *name, int *ifindex);
 int bw_parse_mode(const char *s, enum xdp_attach_mode *mode);
 int bw_parse_fpr(const char *s, double *fpr);

@@ -16,6 +16,7 @@
 #include "base/log.h"
 #include "lists/names.h"
 #include "base/output.h"
+#include "kernel/lock.h"
 #include "kernel/pin.h"
 #include "filter/provenance.h"
 #include "filter/records.h"

@@ -14,6 +14,7 @@
 #include "base/log.h"
 #include "kernel/lpm.h"
 #include "base/output.h"
+#include "kernel/lock.h"
 #include "kernel/pin.h"
 #include "filter/records.h"
 #include "ops/reload.h"
