@@ -24,6 +24,7 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "ops/reload.h"
+#include "out/build_report.h"
 
 static const struct bw_opt build_only_opts[] = {
 	{ "output", BW_OPT_OUTPUT, "FILE",

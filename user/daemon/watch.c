@@ -22,6 +22,7 @@
 #include "out/metrics.h"
 #include "base/output.h"
 #include "daemon/watch.h"
+#include "daemon/watch_apply.h"
 
 /* What a change of a file in a watched directory looks like. */
 #define WATCH_MASK                                                  \
