@@ -13,13 +13,6 @@
 #include "bloomwall.h"
 #include "ops/build.h"
 
-/* The options a filter records (not its seed) as a rebuild's (cmd_remove.c). */
-void bw_args_from_record(const struct bw_rec_build *rb,
-			 struct bw_build_args *ba);
-
-/* Whether the recorded lists can be read again; says why not. */
-int bw_check_rebuildable(const char *iface, const struct bw_records *rec);
-
 struct bw_image;
 
 struct bw_reload_req {
