@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "kernel/pin.h"
+#include "kernel/lock.h"
 #include "test_helpers.h"
 
 /* As /proc/locks shows them: a POSIX lock, a waiter, then the holder. */

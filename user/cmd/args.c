@@ -25,13 +25,8 @@
 #include "lists/list_parse.h"
 #include "lists/names.h"
 #include "base/log.h"
-
-/* Also keeps the name usable as one directory under the pin root. */
-bool bw_iface_name_ok(const char *name)
-{
-	return *name && strlen(name) < IFNAMSIZ && !strchr(name, '/') &&
-	       strcmp(name, ".") && strcmp(name, "..");
-}
+#include "base/output.h"
+#include "kernel/pin.h"
 
 int bw_parse_iface(const char *name, int *ifindex)
 {

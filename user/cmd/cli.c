@@ -19,6 +19,7 @@
 #include "lists/list.h"
 #include "base/log.h"
 #include "base/output.h"
+#include "kernel/pin.h"
 #include "kernel/prog.h"
 
 /* Every verb takes these besides its own. */

@@ -114,7 +114,4 @@ int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 		 struct bw_args *a);
 void bw_cli_verb_usage(const struct bw_verb *v, bool full);
 
-/* An interface name that is also one directory name under the pin root. */
-bool bw_iface_name_ok(const char *name);
-
 #endif /* __BW_CLI_H */

@@ -26,6 +26,7 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "kernel/lpm.h"
+#include "kernel/lock.h"
 #include "kernel/pin.h"
 #include "filter/provenance.h"
 #include "filter/records.h"

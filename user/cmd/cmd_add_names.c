@@ -21,9 +21,11 @@
 #include "lists/list_domain.h"
 #include "lists/names.h"
 #include "base/output.h"
+#include "kernel/lock.h"
 #include "kernel/pin.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
+#include "ops/rebuild.h"
 #include "ops/reload.h"
 #include "kernel/running.h"
 
@@ -173,36 +175,28 @@ static int add_in_place(const struct bw_args *a, const struct bw_list *l)
 	return err;
 }
 
+static void say_rebuilding(void *ctx)
+{
+	const struct bw_args *a = ctx;
+
+	bw_out_text(
+		"%s: the running filter has no name region for %s: rebuilding it from its lists\n",
+		a->iface, a->npos == 1 ? "this name" : "these names");
+}
+
 /* A rebuild from the recorded lists with the names kept: as remove does. */
 static int add_by_rebuild(const struct bw_args *a, const struct bw_list *l)
 {
-	struct bw_build_args ba;
-	struct bw_reload_req rq = { .iface = a->iface,
-				    .ifindex = a->ifindex,
-				    .args = &ba,
-				    .add_names = l };
-	struct bw_records rec;
-	struct bw_running r;
+	struct bw_rebuild_req rq = { .iface = a->iface,
+				     .ifindex = a->ifindex,
+				     .add_names = l,
+				     .before_reload = say_rebuilding,
+				     .ctx = (void *)a };
+	struct bw_rebuild_result res;
 	int err;
 
-	bw_records_init(&rec);
-	err = bw_running_open(a->iface, a->ifindex, 0, &r);
-	if (err)
-		return err;
-	err = bw_running_need_filter(&r) ?: bw_running_records(&r, &rec);
-	bw_running_close(&r);
-	if (!err)
-		err = bw_check_rebuildable(a->iface, &rec);
-	if (!err) {
-		bw_out_text(
-			"%s: the running filter has no name region for %s: rebuilding it from its lists\n",
-			a->iface, a->npos == 1 ? "this name" : "these names");
-		bw_args_from_record(&rec.build, &ba);
-		rq.lists = (const char *const *)rec.lists;
-		rq.nlists = rec.nlists;
-		err = bw_reload(&rq);
-	}
-	bw_records_free(&rec);
+	err = bw_rebuild(&rq, &res);
+	bw_rebuild_result_free(&res);
 	return err;
 }
 

@@ -22,6 +22,7 @@
 #include "lists/list_domain.h"
 #include "lists/names.h"
 #include "base/output.h"
+#include "kernel/lock.h"
 #include "kernel/pin.h"
 #include "filter/provenance.h"
 #include "kernel/running.h"

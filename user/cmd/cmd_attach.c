@@ -18,6 +18,7 @@
 #include "kernel/hook.h"
 #include "base/log.h"
 #include "base/output.h"
+#include "kernel/lock.h"
 #include "kernel/pin.h"
 #include "kernel/prog.h"
 #include "ops/reload.h"

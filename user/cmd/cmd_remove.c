@@ -19,49 +19,9 @@
 #include "lists/names.h"
 #include "base/output.h"
 #include "filter/records.h"
+#include "ops/rebuild.h"
 #include "ops/reload.h"
 #include "kernel/running.h"
-
-/* The options the running filter was built with; not its seed. */
-void bw_args_from_record(const struct bw_rec_build *rb,
-			 struct bw_build_args *ba)
-{
-	int f;
-
-	memset(ba, 0, sizeof(*ba));
-	memcpy(&ba->fpr, &rb->fpr_bits, sizeof(ba->fpr));
-	/* A rate that is none: the running filter's, as reload takes it. */
-	ba->fpr_set = isnormal(ba->fpr) && ba->fpr > 0.0 && ba->fpr < 0.5;
-	ba->match = rb->flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST);
-	ba->monitor = rb->flags & BW_F_MONITOR;
-	ba->enforce = !ba->monitor;
-	ba->verify = rb->flags & BW_F_VERIFY;
-	for (f = 0; f < BW_FAMILIES; f++)
-		if (rb->max_lengths[f] <= BW_MAX_LENGTHS)
-			ba->max_lengths[f] = rb->max_lengths[f];
-	ba->mask_host_bits = rb->opts & BW_REC_OPT_MASK_HOST_BITS;
-	ba->skip_invalid = rb->opts & BW_REC_OPT_SKIP_INVALID;
-}
-
-/* Whether the recorded lists can be read again; says why not. */
-int bw_check_rebuildable(const char *iface, const struct bw_records *rec)
-{
-	int i;
-
-	if (!rec->have_build || !rec->nlists) {
-		pr_warn("%s: the running filter does not record the lists it was built from (an older bloomwall built it); run 'bloomwall reload %s LIST...' once, then remove\n",
-			iface, iface);
-		return -ENOENT;
-	}
-	for (i = 0; i < rec->nlists; i++) {
-		if (strcmp(rec->lists[i], "-"))
-			continue;
-		pr_warn("%s: the running filter was built from standard input, which cannot be read again; run 'bloomwall reload %s LIST...' with files, then remove\n",
-			iface, iface);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 static int count_kept(const struct bw_args *a, const struct bw_prefix *keys,
 		      const struct bw_records *rec)
@@ -107,43 +67,24 @@ static void say_entries(const struct bw_args *a, const struct bw_prefix *keys,
 /* Reads what runs, says what goes, rebuilds without it. */
 static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 {
-	struct bw_build_args ba;
-	struct bw_reload_req rq = { .iface = a->iface,
-				    .ifindex = a->ifindex,
-				    .args = &ba,
-				    .remove = keys,
-				    .nremove = a->npos };
-	struct bw_records rec;
-	struct bw_running r;
-	__u64 gen = 0;
+	struct bw_rebuild_req rq = { .iface = a->iface,
+				     .ifindex = a->ifindex,
+				     .remove = keys,
+				     .nremove = a->npos };
+	struct bw_rebuild_result res;
 	int err, found;
 
-	bw_records_init(&rec);
-	err = bw_running_open(a->iface, a->ifindex, 0, &r);
-	if (err)
+	err = bw_rebuild(&rq, &res);
+	if (!res.read)
 		return err;
-	err = bw_running_need_filter(&r) ?: bw_running_records(&r, &rec);
-	if (!err)
-		gen = bw_running_info(&r)->generation;
-	bw_running_close(&r);
-	if (err)
-		return err;
-	found = count_kept(a, keys, &rec);
-	err = found ? bw_check_rebuildable(a->iface, &rec) : -ENOENT;
-	if (!err) {
-		bw_args_from_record(&rec.build, &ba);
-		rq.lists = (const char *const *)rec.lists;
-		rq.nlists = rec.nlists;
-		err = bw_reload(&rq);
-		say_entries(a, keys, &rec, !err);
-	} else {
-		say_entries(a, keys, &rec, false);
-		bw_say_unchanged(a->iface, gen);
-	}
+	found = count_kept(a, keys, &res.rec);
+	say_entries(a, keys, &res.rec, res.reloaded && !err);
+	if (!res.reloaded)
+		bw_say_unchanged(a->iface, res.generation);
 	bw_out_text("%s: ", a->iface);
 	bw_out_int("removed", "%lld of ", err ? 0 : found);
 	bw_out_int("total", "%lld removed\n", a->npos);
-	bw_records_free(&rec);
+	bw_rebuild_result_free(&res);
 	return err ?: (found < a->npos ? -ENOENT : 0);
 }
 
@@ -183,39 +124,23 @@ static int say_names(const struct bw_args *a, const struct bw_list *l,
 /* remove IFACE NAME...: as for addresses, the names left out. */
 static int remove_names(struct bw_args *a, const struct bw_list *l)
 {
-	struct bw_build_args ba;
-	struct bw_reload_req rq = { .iface = a->iface,
-				    .ifindex = a->ifindex,
-				    .args = &ba,
-				    .remove_names = l };
-	struct bw_records rec;
-	struct bw_running r;
+	struct bw_rebuild_req rq = { .iface = a->iface,
+				     .ifindex = a->ifindex,
+				     .remove_names = l };
+	struct bw_rebuild_result res;
 	int err, found;
 
-	bw_records_init(&rec);
-	err = bw_running_open(a->iface, a->ifindex, 0, &r);
-	if (err)
+	err = bw_rebuild(&rq, &res);
+	if (!res.read)
 		return err;
-	err = bw_running_need_filter(&r) ?: bw_running_records(&r, &rec);
-	bw_running_close(&r);
-	if (err)
-		return err;
-	found = say_names(a, l, &rec, false, false);
-	err = found ? bw_check_rebuildable(a->iface, &rec) : -ENOENT;
-	if (!err) {
-		bw_args_from_record(&rec.build, &ba);
-		rq.lists = (const char *const *)rec.lists;
-		rq.nlists = rec.nlists;
-		err = bw_reload(&rq);
-	}
-	say_names(a, l, &rec, !err, true);
+	found = say_names(a, l, &res.rec, !err, true);
 	if (found < a->npos)
 		pr_warn("%s: %d of %d names were not added at run time: only those can be removed\n",
 			a->iface, a->npos - found, a->npos);
 	bw_out_text("%s: ", a->iface);
 	bw_out_int("removed", "%lld of ", err ? 0 : found);
 	bw_out_int("total", "%lld removed\n", a->npos);
-	bw_records_free(&rec);
+	bw_rebuild_result_free(&res);
 	return err ?: (found < a->npos ? -ENOENT : 0);
 }
 

@@ -30,24 +30,4 @@
 /* Runs until a signal ends it: 0, or -errno when it could not start. */
 int bw_watch_run(struct bw_args *a);
 
-/* ---- its parts (watch_apply.c) ---- */
-
-/* Whether a's interface runs bloomwall's program. */
-bool bw_watch_attached(const struct bw_args *a);
-
-/*
- * Attaches (with --image: an empty filter, then the image) when nothing
- * runs, else reloads from the lists or swaps the image in: the verbs'
- * own paths, their output as they make it. 0 or -errno (said).
- */
-int bw_watch_apply(struct bw_args *a);
-
-/* What a rebuild reports in its JSON document, for the log line. */
-struct bw_watch_outcome {
-	__u64 generation, entries, bytes;
-};
-
-/* From the document doc (NULL or not JSON: all zero). */
-void bw_watch_outcome_read(const char *doc, struct bw_watch_outcome *out);
-
 #endif /* __BW_WATCH_H */

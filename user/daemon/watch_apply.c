@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The watch's rebuild step (watch.h): attach when nothing runs, else
+ * The watch's rebuild step (watch_apply.h): attach when nothing runs, else
  * reload from the lists or swap the image in, through the verbs' own
  * paths; and the figures of what was swapped in, read back from their
  * JSON document.
@@ -20,6 +20,7 @@
 #include "ops/reload.h"
 #include "cmd/cmd_attach.h"
 #include "daemon/watch.h"
+#include "daemon/watch_apply.h"
 
 static __u64 get_u64(struct json_object *root, const char *obj, const char *key)
 {

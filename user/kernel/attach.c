@@ -19,6 +19,7 @@
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
 #include "kernel/hook.h"
+#include "kernel/hook_attach.h"
 #include "base/log.h"
 #include "kernel/lpm.h"
 #include "base/output.h"

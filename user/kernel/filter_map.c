@@ -13,7 +13,6 @@
 #include "bloomwall.h"
 #include "kernel/filter_map.h"
 #include "base/log.h"
-#include "kernel/prog.h"
 
 static int map_memory(struct bw_filter_map *m, bool writable)
 {
@@ -113,4 +112,15 @@ void bw_filter_close(struct bw_filter_map *m)
 		close(m->fd);
 	m->mem = NULL;
 	m->fd = -1;
+}
+
+__u32 bw_obj_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	/* prog, map and link info all start with type, id. */
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.id;
 }

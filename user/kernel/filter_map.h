@@ -53,4 +53,10 @@ int bw_filter_clone(const struct bw_filter_map *src, __u32 extra,
 /* Unmaps and closes; safe on a map never opened. */
 void bw_filter_close(struct bw_filter_map *m);
 
+/*
+ * Kernel id of a program, map or link fd; 0 on error. Here, at the bottom
+ * of the kernel layer, because a filter map is the first object to need it.
+ */
+__u32 bw_obj_id(int fd);
+
 #endif /* __BW_FILTER_MAP_H */

@@ -24,6 +24,7 @@
 #include <sys/sysmacros.h>
 
 #include "base/log.h"
+#include "kernel/lock.h"
 #include "kernel/pin.h"
 
 pid_t bw_locks_holder(FILE *f, dev_t dev, ino_t ino)

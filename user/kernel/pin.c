@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -26,7 +27,6 @@
 
 #include <bpf/bpf.h>
 
-#include "cmd/cli.h"
 #include "base/log.h"
 #include "kernel/pin.h"
 #include "kernel/prog.h"
@@ -220,6 +220,12 @@ int bw_state_dir_fd(bool create)
 	}
 	root_fd = fd;
 	return fd;
+}
+
+bool bw_iface_name_ok(const char *name)
+{
+	return *name && strlen(name) < IFNAMSIZ && !strchr(name, '/') &&
+	       strcmp(name, ".") && strcmp(name, "..");
 }
 
 /* BW_PIN_ROOT/iface, checked: its fd or -errno. */

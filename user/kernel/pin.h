@@ -3,7 +3,8 @@
  * Where bloomwall keeps its state: the state directory BW_PIN_ROOT (root's,
  * 0700, kept once made), pins under BW_PIN_ROOT/IFACE/ (prog, link, stats,
  * allow, exact: a cache of what the interface's hook runs), the bpffs they
- * live on, and the lock that keeps two mutating commands from interleaving.
+ * live on. The lock that keeps two mutating commands from interleaving is
+ * lock.h's.
  *
  * Nothing under BW_PIN_ROOT is followed through a symlink or used when
  * another user owns it: such an entry is refused with a message saying so
@@ -50,15 +51,8 @@ int bw_pin_path(char *buf, size_t len, const char *iface, const char *name);
 /* Mounts a bpffs at /sys/fs/bpf unless one is there; prints on failure. */
 int bw_bpffs_ensure(void);
 
-/*
- * lock.c. Takes the exclusive lock on the state directory (created if needed).
- * When another process holds it, says once who (pid, command line) and
- * waits; refuses (-BW_EUNSAFE) to wait for a holder that is neither root nor
- * us. Returns the lock fd or -errno (printed). Release with
- * bw_lock_release(); the directory stays.
- */
-int bw_lock_acquire(void);
-void bw_lock_release(int fd);
+/* An interface name that is also one directory name under the pin root. */
+bool bw_iface_name_ok(const char *name);
 
 /* False also when BW_PIN_ROOT/iface is refused (and says why). */
 bool bw_pin_dir_exists(const char *iface);
@@ -84,14 +78,5 @@ int bw_unpin_all(const char *iface);
  * Returns the number of interfaces, or the first negative value fn returns.
  */
 int bw_for_each_pinned(int (*fn)(const char *iface, void *ctx), void *ctx);
-
-/*
- * For the lock's message, exposed for the unit tests: the pid holding a
- * flock on (dev, ino) in f, read as /proc/locks (0: none, or in a pid
- * namespace we do not see); and a NUL-separated command line as one
- * printable line ("flock /x sleep 9"), cut to len - 1 bytes.
- */
-pid_t bw_locks_holder(FILE *f, dev_t dev, ino_t ino);
-void bw_cmdline_text(char *buf, size_t len, const char *raw, size_t n);
 
 #endif /* __BW_PIN_H */

@@ -383,17 +383,6 @@ int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
 	return err ? err : fd;
 }
 
-__u32 bw_obj_id(int fd)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	/* prog, map and link info all start with type, id. */
-	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-		return 0;
-	return info.id;
-}
-
 const char *bw_prog_name(__u32 id, char *buf, size_t len)
 {
 	struct bpf_prog_info info = {};

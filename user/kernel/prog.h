@@ -124,9 +124,6 @@ int bw_prog_filter(int prog_fd, bool writable, struct bw_filter_map *m);
 /* Whether the program with this fd is a bloomwall program (by its name). */
 bool bw_prog_is_ours(int prog_fd);
 
-/* Kernel id of a program, map or link fd; 0 on error. */
-__u32 bw_obj_id(int fd);
-
 /* Name of the program with this id into buf ("" when unknown). */
 const char *bw_prog_name(__u32 id, char *buf, size_t len);
 

@@ -10,7 +10,6 @@
 #include <bpf/bpf.h>
 
 #include "bloomwall.h"
-#include "cmd/cli.h"
 #include "kernel/hook.h"
 #include "base/log.h"
 #include "kernel/lpm.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * bloomwall load's build step (reload.h): an image's filter, checked
+ * bloomwall load's build step (image_load.h): an image's filter, checked
  * already (image.h), copied into a new filter map and numbered after the
  * running one, for reload's swap; in verify mode a new exact trie of the
  * image's exact prefix set (and the entries kept from 'add'), and the
@@ -22,7 +22,7 @@
 #include "filter/provenance.h"
 #include "filter/records.h"
 #include "lists/list_parse.h"
-#include "ops/reload.h"
+#include "ops/image_load.h"
 
 /* Room in rec for every kept add; those that do not fit go again below. */
 static int record_kept(const struct bw_records *kept, bool own_allow,
@@ -168,12 +168,12 @@ static int stage_names(const char *iface, const struct bw_image *img,
 	return err;
 }
 
-int bw_image_stage(const struct bw_reload_req *rq, bool allow, bool allow_names,
-		   __u8 exact_slot, __u64 generation, struct bw_records *kept,
+int bw_image_stage(const struct bw_image_stage_req *st, struct bw_records *kept,
 		   size_t *left_out, struct bw_built *b)
 {
-	const char *iface = rq->iface, *path = rq->image_path;
-	const struct bw_image *img = rq->image;
+	const char *iface = st->iface, *path = st->path;
+	const struct bw_image *img = st->img;
+	__u64 generation = st->generation;
 	struct bw_dns_hdr *dns;
 	struct bw_hdr *hdr;
 	struct bw_info *info;
@@ -185,7 +185,7 @@ int bw_image_stage(const struct bw_reload_req *rq, bool allow, bool allow_names,
 	/* Provenance: the image's lists as it recorded them, and its hash. */
 	bw_prov_hash(img->buf, img->len, hash);
 	err = bw_prov_image_records(path, img->filter, img->nblocks,
-				    rq->origin ?: BW_ORIGIN_LOAD, hash, &rec,
+				    st->origin ?: BW_ORIGIN_LOAD, hash, &rec,
 				    &nblocks);
 	if (err)
 		return err;
@@ -211,11 +211,11 @@ int bw_image_stage(const struct bw_reload_req *rq, bool allow, bool allow_names,
 	}
 	hdr = b->filter.mem;
 	info = (void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
-	hdr->exact_slot = exact_slot;
-	bw_set_allow_flag(hdr, allow);
+	hdr->exact_slot = st->exact_slot;
+	bw_set_allow_flag(hdr, st->allow);
 	/* The name allowlist the program keeps decides whether it looks. */
 	dns = (struct bw_dns_hdr *)bw_filter_dns(hdr);
-	if (dns && allow_names)
+	if (dns && st->allow_names)
 		dns->flags |= BW_DNS_F_ALLOW;
 	info->generation = generation;
 

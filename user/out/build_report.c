@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The one line a build reports (reload.h): what the lists came to, the
+ * The one line a build reports (build_report.h): what the lists came to, the
  * filter's size and probes, as text or JSON. attach, reload and build
  * print it.
  */
 #include "base/log.h"
 #include "base/output.h"
 #include "filter/bloom_names.h"
-#include "ops/reload.h"
+#include "out/build_report.h"
 
 /* The fewest and most probes per key over the regions in use (0: none). */
 static void probes_range(const struct bw_plan *p, unsigned int *lo,

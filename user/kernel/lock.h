@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The lock that keeps two mutating commands from interleaving: a flock on
+ * the state directory (pin.h).
+ */
+#ifndef __BW_LOCK_H
+#define __BW_LOCK_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/*
+ * Takes the exclusive lock on the state directory (created if needed).
+ * When another process holds it, says once who (pid, command line) and
+ * waits; refuses (-BW_EUNSAFE) to wait for a holder that is neither root nor
+ * us. Returns the lock fd or -errno (printed). Release with
+ * bw_lock_release(); the directory stays.
+ */
+int bw_lock_acquire(void);
+void bw_lock_release(int fd);
+
+/*
+ * For the lock's message, exposed for the unit tests: the pid holding a
+ * flock on (dev, ino) in f, read as /proc/locks (0: none, or in a pid
+ * namespace we do not see); and a NUL-separated command line as one
+ * printable line ("flock /x sleep 9"), cut to len - 1 bytes.
+ */
+pid_t bw_locks_holder(FILE *f, dev_t dev, ino_t ino);
+void bw_cmdline_text(char *buf, size_t len, const char *raw, size_t n);
+
+#endif /* __BW_LOCK_H */

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Rebuilding the running filter from its recorded lists with changes
+ * (rebuild.h): what remove does, and add when a name has no region.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "filter/records.h"
+#include "kernel/running.h"
+#include "ops/rebuild.h"
+
+/* The options the running filter was built with; not its seed. */
+static void args_from_record(const struct bw_rec_build *rb,
+			     struct bw_build_args *ba)
+{
+	int f;
+
+	memset(ba, 0, sizeof(*ba));
+	memcpy(&ba->fpr, &rb->fpr_bits, sizeof(ba->fpr));
+	/* A rate that is none: the running filter's, as reload takes it. */
+	ba->fpr_set = isnormal(ba->fpr) && ba->fpr > 0.0 && ba->fpr < 0.5;
+	ba->match = rb->flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST);
+	ba->monitor = rb->flags & BW_F_MONITOR;
+	ba->enforce = !ba->monitor;
+	ba->verify = rb->flags & BW_F_VERIFY;
+	for (f = 0; f < BW_FAMILIES; f++)
+		if (rb->max_lengths[f] <= BW_MAX_LENGTHS)
+			ba->max_lengths[f] = rb->max_lengths[f];
+	ba->mask_host_bits = rb->opts & BW_REC_OPT_MASK_HOST_BITS;
+	ba->skip_invalid = rb->opts & BW_REC_OPT_SKIP_INVALID;
+}
+
+/* Whether the recorded lists can be read again; says why not. */
+static int check_rebuildable(const char *iface, const struct bw_records *rec)
+{
+	int i;
+
+	if (!rec->have_build || !rec->nlists) {
+		pr_warn("%s: the running filter does not record the lists it was built from (an older bloomwall built it); run 'bloomwall reload %s LIST...' once, then remove\n",
+			iface, iface);
+		return -ENOENT;
+	}
+	for (i = 0; i < rec->nlists; i++) {
+		if (strcmp(rec->lists[i], "-"))
+			continue;
+		pr_warn("%s: the running filter was built from standard input, which cannot be read again; run 'bloomwall reload %s LIST...' with files, then remove\n",
+			iface, iface);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Whether any entry or name req takes out is one the filter keeps. */
+static bool any_kept(const struct bw_rebuild_req *rq,
+		     const struct bw_records *rec)
+{
+	const struct bw_list *l = rq->remove_names;
+	size_t i;
+
+	for (i = 0; i < rq->nremove; i++)
+		if (bw_records_find(rec, &rq->remove[i]) >= 0)
+			return true;
+	for (i = 0; l && i < l->ndom; i++)
+		if (bw_records_find_name(rec, bw_domain_name(l, &l->dom[i]),
+					 l->dom[i].len,
+					 l->dom[i].flags & BW_DOM_SUBTREE) >= 0)
+			return true;
+	return false;
+}
+
+static int read_running(const struct bw_rebuild_req *rq,
+			struct bw_rebuild_result *res)
+{
+	struct bw_running r;
+	int err;
+
+	err = bw_running_open(rq->iface, rq->ifindex, 0, &r);
+	if (err)
+		return err;
+	err = bw_running_need_filter(&r) ?: bw_running_records(&r, &res->rec);
+	if (!err)
+		res->generation = bw_running_info(&r)->generation;
+	bw_running_close(&r);
+	res->read = !err;
+	return err;
+}
+
+int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res)
+{
+	struct bw_build_args ba;
+	struct bw_reload_req r = { .iface = rq->iface,
+				   .ifindex = rq->ifindex,
+				   .args = &ba,
+				   .remove = rq->remove,
+				   .nremove = rq->nremove,
+				   .remove_names = rq->remove_names,
+				   .add_names = rq->add_names };
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	bw_records_init(&res->rec);
+	err = read_running(rq, res);
+	if (err)
+		return err;
+	if ((rq->nremove || rq->remove_names) && !any_kept(rq, &res->rec))
+		return -ENOENT;
+	err = check_rebuildable(rq->iface, &res->rec);
+	if (err)
+		return err;
+	if (rq->before_reload)
+		rq->before_reload(rq->ctx);
+	args_from_record(&res->rec.build, &ba);
+	r.lists = (const char *const *)res->rec.lists;
+	r.nlists = res->rec.nlists;
+	res->reloaded = true;
+	return bw_reload(&r);
+}
+
+void bw_rebuild_result_free(struct bw_rebuild_result *res)
+{
+	bw_records_free(&res->rec);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Rebuilds the running filter from its recorded lists with these changes:
+ * kept adds or names taken out (remove), names kept from now on (add of
+ * names the filter has no region for). The lists and build options are
+ * those the running filter records (not its seed); the rebuild goes
+ * through reload's path (reload.h).
+ */
+#ifndef __BW_REBUILD_H
+#define __BW_REBUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "filter/records.h"
+#include "ops/reload.h"
+
+struct bw_rebuild_req {
+	const char *iface;
+	int ifindex;
+	/* Kept adds to leave out, and kept names (domain entries), or NULL. */
+	const struct bw_prefix *remove;
+	size_t nremove;
+	const struct bw_list *remove_names;
+	/* Names to keep from now on, or NULL. */
+	const struct bw_list *add_names;
+	/* Called once the rebuild is to go ahead, before it (may be NULL). */
+	void (*before_reload)(void *ctx);
+	void *ctx;
+};
+
+struct bw_rebuild_result {
+	bool read;	       /* the running filter's records were read: */
+	struct bw_records rec; /* them, as they were before */
+	__u64 generation;      /* and its generation */
+	bool reloaded;	       /* the reload was tried (its error returned) */
+};
+
+/*
+ * Reads the running filter's records into res; when none of what rq takes
+ * out is kept there, -ENOENT with nothing rebuilt (said by the caller);
+ * when its lists cannot be read again, says why; else the reload. Free
+ * res with bw_rebuild_result_free() whatever the return.
+ */
+int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res);
+void bw_rebuild_result_free(struct bw_rebuild_result *res);
+
+#endif /* __BW_REBUILD_H */
