@@ -64,7 +64,7 @@ ALL_BPF_CFLAGS = -g -target bpf -D__TARGET_ARCH_$(ARCH) $(WARNINGS) \
 # own folder and of the folders below it, and no two files depend on each
 # other (make check-layers; README "Layers"). The kernel-free layers build
 # into one archive that the unit tests and the fuzz harnesses link alone.
-LAYERS := base lists filter image kernel ops out daemon cmd
+LAYERS := base lists filter image kernel ops out cmd
 CORE_LAYERS := base lists filter image
 UPPER_LAYERS := $(filter-out $(CORE_LAYERS),$(LAYERS))
 CORE_SRCS := $(wildcard $(patsubst %,user/%/*.c,$(CORE_LAYERS)))
@@ -217,8 +217,9 @@ $(OUTPUT)/core-links-alone: $(CORE_LIB)
 build-tests: $(BIN) $(OUTPUT)/tests/test_unit $(OUTPUT)/tests/test_upper \
 	     $(OUTPUT)/tests/test_datapath
 
-# make test: every suite runs, then one summary line; non-zero on any failure.
-test: build-tests
+# make test: the layers checked, every suite run, then one summary line;
+# non-zero on any failure.
+test: build-tests check-layers
 	$(Q)OUTPUT=$(OUTPUT) BLOOMWALL=$(abspath $(BIN)) tests/run.sh
 
 unit: $(OUTPUT)/tests/test_unit $(OUTPUT)/tests/test_upper

@@ -27,7 +27,7 @@
 #include "image/image_sec.h"
 #include "image/image_seed.h"
 #include "ops/reload.h"
-#include "out/build_report.h"
+#include "ops/build_report.h"
 
 static const struct bw_opt build_only_opts[] = {
 	{ "output", BW_OPT_OUTPUT, "FILE",

@@ -6,7 +6,7 @@
 #include "cmd/cli.h"
 #include "cmd/cmd_watch.h"
 #include "base/log.h"
-#include "daemon/watch.h"
+#include "cmd/watch.h"
 
 static const struct bw_opt watch_only_opts[] = {
 	{ "image", BW_OPT_IMAGE, "FILE",

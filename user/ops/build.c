@@ -13,7 +13,7 @@
 #include "kernel/lpm.h"
 #include "kernel/pin.h"
 #include "ops/build.h"
-#include "out/build_report.h"
+#include "ops/build_report.h"
 
 /* ---- building into the kernel -------------------------------------------- */
 

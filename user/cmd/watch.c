@@ -22,8 +22,8 @@
 #include "out/metrics.h"
 #include "base/output.h"
 #include "cmd/cmd_detach.h"
-#include "daemon/watch.h"
-#include "daemon/watch_apply.h"
+#include "cmd/watch.h"
+#include "cmd/watch_apply.h"
 
 /* What a change of a file in a watched directory looks like. */
 #define WATCH_MASK                                                  \

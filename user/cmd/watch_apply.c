@@ -19,8 +19,7 @@
 #include "base/log.h"
 #include "ops/reload.h"
 #include "cmd/cmd_attach.h"
-#include "daemon/watch.h"
-#include "daemon/watch_apply.h"
+#include "cmd/watch_apply.h"
 
 static __u64 get_u64(struct json_object *root, const char *obj, const char *key)
 {

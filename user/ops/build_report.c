@@ -7,7 +7,7 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "filter/bloom_names.h"
-#include "out/build_report.h"
+#include "ops/build_report.h"
 
 /* The fewest and most probes per key over the regions in use (0: none). */
 static void probes_range(const struct bw_plan *p, unsigned int *lo,
