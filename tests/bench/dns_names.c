@@ -2,7 +2,7 @@
 /*
  * Query names for the DNS rows and the structures that hold a list of
  * them: bloomwall's name regions (format 3, built here from the layout
- * contract with the CLI's own hashing, user/names.c, and sizing,
+ * contract with the CLI's own hashing, user/lists/names.c, and sizing,
  * bw_size_region) and dnsdist's hash map of wire-format names.
  */
 #include <errno.h>

@@ -2,10 +2,10 @@
 /*
  * Shared fixture of the datapath tests: the loaded skeleton, a packet
  * builder, BPF_PROG_TEST_RUN with counter deltas, and filters committed into
- * the program's outer map (built by user/build.c or by hand).
+ * the program's outer map (built by user/filter/builder.c or by hand).
  *
  * Packet addresses in struct bw_prefix are host byte order, as in
- * user/list.h; the builder writes them to the wire in network order.
+ * user/lists/list.h; the builder writes them to the wire in network order.
  */
 #ifndef __BW_DATAPATH_H
 #define __BW_DATAPATH_H
@@ -129,7 +129,7 @@ size_t bw_pkt_needed(const struct bw_pkt_spec *s);
 int bw_dp_commit(struct bw_dp *dp, const struct bw_filter_map *m);
 
 /*
- * Builds a filter for a finished list with user/build.c, fills it into a
+ * Builds a filter for a finished list with user/filter/builder.c, fills it into a
  * new block map and commits it. m stays open (mmapped) for
  * bw_filter_lookup(); the caller closes it. 0 or -errno.
  */

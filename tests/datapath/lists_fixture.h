@@ -6,7 +6,7 @@
  * the real lists (test_edges.c, test_allowlist.c, test_verify.c,
  * test_verify_swap.c, test_data_files.c).
  *
- * Addresses are struct bw_prefix in host byte order, as in user/list.h;
+ * Addresses are struct bw_prefix in host byte order, as in user/lists/list.h;
  * both families are numbered as 128-bit integers (lf_addr_num).
  */
 #ifndef __BW_LISTS_FIXTURE_H

@@ -166,7 +166,7 @@ static const char *const cidr_files[] = {
 };
 
 /*
- * Real CIDR lists, merged and expanded by user/cidr.c to at most four
+ * Real CIDR lists, merged and expanded by user/lists/cidr.c to at most four
  * lengths per family: the first, the last and an inner address of every
  * listed prefix are dropped.
  */

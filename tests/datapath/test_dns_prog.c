@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * user/prog.c for names: a program loaded without a name allowlist or DNS
+ * user/kernel/prog.c for names: a program loaded without a name allowlist or DNS
  * counters (a running program of bloomwall 0.2 has none) gets new ones,
  * one given them shares them, bw_prog_maps finds them; a header that says
  * BW_F_DNS without a valid DNS block in the map is refused.

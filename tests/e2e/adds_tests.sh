@@ -32,7 +32,7 @@ adds_list()
 	echo "$f"
 }
 
-# The reload's line for N kept adds (user/reload.c, say_kept).
+# The reload's line for N kept adds (user/ops/reload.c, say_kept).
 msg_kept()
 {
 	local what=entries

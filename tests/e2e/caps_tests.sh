@@ -3,7 +3,7 @@
 #
 # End-to-end tests of the capabilities each verb needs (issue 10, item 4):
 # every verb runs under capsh, as root in a reduced bounding set, once with
-# exactly the set user/args.c documents (it works) and once without each
+# exactly the set user/cmd/args.c documents (it works) and once without each
 # capability of that set in turn (exit 1, a message naming the missing one,
 # no crash, nothing changed). Sourced by tests/e2e/run.sh, whose helpers
 # they use (bw, list, expect_dropped, expect_delivered, assert_line,
@@ -14,7 +14,7 @@
 # shellcheck disable=SC2034 # read by tests/e2e/run.sh, which sources this
 CAPS_TESTS="test_caps_attach test_caps_verbs"
 
-# What user/args.c says each capability is for.
+# What user/cmd/args.c says each capability is for.
 CAPS_WHY_SYS="to open the running program and its maps by id"
 CAPS_WHY_NET="to change the interface's XDP hook"
 

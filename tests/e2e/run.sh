@@ -163,7 +163,7 @@ assert_line()
 }
 
 # kv FILE KEY: the value of the first row KEY of `status`, which prints its
-# rows as '    %-22s %s' (KEY, VALUE; kv() in user/cmd_status.c). Empty if
+# rows as '    %-22s %s' (KEY, VALUE; bw_out_kv() in user/base/output.c). Empty if
 # there is none.
 kv()
 {
@@ -201,7 +201,7 @@ msg_detach_not_attached()
 	echo "bloomwall is not attached to $1; nothing to detach (see 'bloomwall status')"
 }
 
-# A list file that is not there: FILE: strerror (hint), from user/list.c.
+# A list file that is not there: FILE: strerror (hint), from user/lists/list_load.c.
 msg_no_file()
 {
 	echo "$1: No such file or directory (check the path; \"-\" reads standard input)"

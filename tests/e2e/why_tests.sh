@@ -20,7 +20,7 @@ test_why_allow_add test_why_changed_missing test_why_image test_why_names
 test_why_allow_files test_why_allow_names test_why_change_origin
 test_why_watch_origin"
 
-# The lines under a query's answer for a false positive (user/why_out.c).
+# The lines under a query's answer for a false positive (user/out/why_out.c).
 WHY_FP='^  why: false positive of the Bloom filter \(region /32, estimated rate [0-9.e+-]+ %\): no list entry covers it$'
 
 # Each list form names its line; an address two lists cover names both.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * libFuzzer target for the image reader (user/image.c): any bytes are
+ * libFuzzer target for the image reader (user/image/image.c): any bytes are
  * checked without reading out of bounds; an image that passes has its
  * sections read back as lists, is re-encoded from its filter and those
  * lists to the same bytes, and its filter answers lookups. Each input is

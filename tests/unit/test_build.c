@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Sizing and building (user/build.c): filters built in memory from real and
+ * Sizing and building (user/filter/builder.c): filters built in memory from real and
  * random lists, then queried through bw_filter_lookup(), the userspace twin
  * of the data path. No false negatives ever; false positives near target.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The builder's names (user/builder.c, user/bloom_names.c): lists with
+ * The builder's names (user/filter/builder.c, user/filter/bloom_names.c): lists with
  * domain entries give a format 3 filter with the DNS block and two name
  * regions whose bits are really set (every entry's key tests positive
  * through bw_name_lookup, the data path's twin; other names mostly

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Merging and prefix expansion (user/cidr.c) against an exact oracle written
+ * Merging and prefix expansion (user/lists/cidr.c) against an exact oracle written
  * here independently: a tiny list reader (inet_pton), address intervals in
  * plain numbers (IPv4 not left-aligned, unlike cidr.c), coalesced and
  * binary-searched; a greedy range-to-CIDR count; and a brute-force search

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Filter images (user/image.c): what is encoded reads back byte for byte,
+ * Filter images (user/image/image.c): what is encoded reads back byte for byte,
  * through a file too; every truncation, every single-byte change of the
  * header, a changed byte in the blocks, the other byte order and another
  * version are refused, with a reason that says which; format 2 sections

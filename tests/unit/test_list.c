@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * List parsing (user/list.c): every line form and every error message, file
+ * List parsing (user/lists/list_parse.c, list_load.c): every line form and every error message, file
  * and standard input loading, de-duplication, the radix sort, and the real
  * lists of shared/data with their known entry counts.
  */

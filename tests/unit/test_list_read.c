@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Lists read fail-closed (user/list.c): a read error at any point, running
+ * Lists read fail-closed (user/lists/list_load.c): a read error at any point, running
  * out of memory, a device or a socket given as a list, an endless line:
  * each fails the whole load, never passes for the end of the file. Also
  * the line bound read in bounded memory, FIFOs, IPv4-mapped entries and

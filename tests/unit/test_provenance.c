@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Provenance (user/provenance.c): a list's size, lines, entries and
+ * Provenance (user/filter/provenance.c): a list's size, lines, entries and
  * XXH3-128 hash taken in the pass that reads it; sources and origin kept
  * in the record area (read back, older BW_REC_LIST records still read);
  * a recorded list compared with its file now; the builder's records.

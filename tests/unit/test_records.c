@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The record area after a filter's regions (user/records.c): what is
+ * The record area after a filter's regions (user/filter/records.c): what is
  * written reads back the same, a filter with or without an area passes
  * bw_filter_check, and a truncated or hostile area is refused (-EINVAL)
  * without reading past the map, whatever its lengths say.

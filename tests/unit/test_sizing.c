@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Small regions meet their target (user/bloom_size.c): over many seeds and
+ * Small regions meet their target (user/filter/bloom_size.c): over many seeds and
  * region sizes of 1 to 10,000 keys, both families, every filled region's
  * exact rate (bw_region_fill: the mean over non-members of a hit, from
  * the bits actually set) is within its target, and the rate measured on

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * query --why's list side (user/why.c): which entries cover an address or
+ * query --why's list side (user/filter/why.c): which entries cover an address or
  * a name, in every list form (address, prefix, range, Spamhaus, ipsum,
  * hosts, wildcard, adblock), across lists, by file and line; a list
  * changed since it was recorded is answered from as it is now and said,
