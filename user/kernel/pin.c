@@ -398,22 +398,35 @@ int bw_pin_remove(const char *iface, const char *name)
 	return err ?: 1;
 }
 
+/*
+ * A directory stream of dirfd's directory on an open file of its own, so
+ * that readdir does not move dirfd's offset; NULL with errno set.
+ */
+static DIR *dir_stream(int dirfd)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	int e = errno;
+
+	if (!d && fd >= 0) {
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
 int bw_unpin_all(const char *iface)
 {
-	int dirfd, root, fd, err = 0, e;
+	int dirfd, root, err = 0, e;
 	struct dirent *de;
 	DIR *d;
 
 	dirfd = open_iface(iface);
 	if (dirfd < 0)
 		return dirfd == -ENOENT ? 0 : dirfd;
-	/* Its own open file: readdir must not move dirfd's offset. */
-	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	d = fd < 0 ? NULL : fdopendir(fd);
+	d = dir_stream(dirfd);
 	if (!d) {
 		err = -errno;
-		if (fd >= 0)
-			close(fd);
 		goto out;
 	}
 	while ((de = readdir(d))) {
@@ -446,20 +459,16 @@ static int list_pinned(char ***names)
 {
 	struct dirent *de;
 	char **v = NULL, **nv;
-	int root, fd, n = 0;
+	int root, n = 0;
 	DIR *d;
 
 	*names = NULL;
 	root = bw_state_dir_fd(false);
 	if (root < 0)
 		return root == -ENOENT ? 0 : root;
-	fd = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	d = dir_stream(root);
+	if (!d)
 		return -errno;
-	}
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
 			continue;
