@@ -15,7 +15,7 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $OPS_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-OPS_TESTS="test_watch_lists test_watch_image test_watch_adds_rebuild
+OPS_TESTS="test_watch_lists test_watch_json test_watch_image test_watch_adds_rebuild
 test_stats_verb test_metrics_file test_fpr_estimate test_systemd_unit
 test_completion test_unit_syscalls"
 
@@ -145,6 +145,42 @@ test_watch_lists()
 		"one line per reload"
 	bw_has_xdp "$BW_RX" || fail "SIGTERM took the filter off"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+}
+
+# watch --json: one JSON object a line per reload, through the output
+# layer's records; Python reads every line back.
+test_watch_json()
+{
+	local d=$TMP_DIR/lists l
+
+	trap kill_watch EXIT
+	mkdir -p "$d"
+	l=$d/block.txt
+	printf '%s\n' "$BW_A4" >"$l"
+	start_watch --json "${SEED[@]}" --debounce 0.2 "$l"
+	wait_line "$WATCH_OUT" '"result":"ok"'
+	printf '%s\n' "$BW_B4" "$BW_C4" >"$d/.block.txt.tmp"
+	mv "$d/.block.txt.tmp" "$l"
+	wait_line "$WATCH_OUT" '"result":"ok"' 2
+	stop_watch TERM
+	grep '^{' "$WATCH_OUT" >"$TMP_DIR/watch.json"
+	python3 - "$TMP_DIR/watch.json" "$BW_RX" "$l" <<'PY' ||
+import json, sys
+lines = [json.loads(x) for x in open(sys.argv[1])]
+iface, path = sys.argv[2], sys.argv[3]
+assert len(lines) == 2, lines
+want = [(1, 1, "start"), (2, 2, "change of " + path)]
+for j, (gen, entries, trigger) in zip(lines, want):
+    assert list(j) == ["iface", "result", "generation", "entries", "bytes",
+                       "seconds", "trigger"], j
+    assert j["iface"] == iface and j["result"] == "ok", j
+    assert j["generation"] == gen and j["entries"] == entries, j
+    assert isinstance(j["bytes"], int) and j["bytes"] > 0, j
+    assert isinstance(j["seconds"], (int, float)) and j["seconds"] >= 0, j
+    assert j["trigger"] == trigger, j
+PY
+		fail "watch --json lines"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 }
 
 test_watch_image()

@@ -16,7 +16,6 @@
 #include <sys/inotify.h>
 #include <sys/stat.h>
 
-#include <json-c/json.h>
 
 #include "base/log.h"
 #include "out/metrics.h"
@@ -175,29 +174,20 @@ static void log_line(const struct watch *w, int err, const char *trigger,
 		     const struct bw_watch_outcome *o, double secs,
 		     __u64 old_gen)
 {
-	struct json_object *j;
-
 	if (w->json) {
-		j = json_object_new_object();
-		json_object_object_add(j, "iface",
-				       json_object_new_string(w->a->iface));
-		json_object_object_add(
-			j, "result",
-			json_object_new_string(err ? "failed" : "ok"));
-		json_object_object_add(
-			j, "generation",
-			json_object_new_int64(err ? old_gen : o->generation));
-		json_object_object_add(j, "entries",
-				       json_object_new_int64(o->entries));
-		json_object_object_add(j, "bytes",
-				       json_object_new_int64(o->bytes));
-		json_object_object_add(j, "seconds",
-				       json_object_new_double(secs));
-		json_object_object_add(j, "trigger",
-				       json_object_new_string(trigger));
-		printf("%s\n", json_object_to_json_string_ext(
-				       j, JSON_C_TO_STRING_PLAIN));
-		json_object_put(j);
+		/* One record a reload; the watch prints text otherwise. */
+		bw_out_begin(true, NULL);
+		bw_out_stream_begin();
+		bw_out_record_begin();
+		bw_out_string("iface", NULL, w->a->iface);
+		bw_out_string("result", NULL, err ? "failed" : "ok");
+		bw_out_u64("generation", NULL, err ? old_gen : o->generation);
+		bw_out_u64("entries", NULL, o->entries);
+		bw_out_u64("bytes", NULL, o->bytes);
+		bw_out_double("seconds", NULL, secs);
+		bw_out_string("trigger", NULL, trigger);
+		bw_out_record_end();
+		bw_out_begin(false, NULL);
 	} else if (!err) {
 		printf("%s: reload ok: generation %llu, %'llu entries, %'llu bytes, %.3f s (%s)\n",
 		       w->a->iface, (unsigned long long)o->generation,
