@@ -104,7 +104,7 @@ static void make_sources(struct bench_set *s, const __u64 *keys, size_t n)
 int mixed_set(const struct bench_cfg *cfg, struct bench_set *s,
 	      const char *path)
 {
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	struct bw_list l;
 	int err;
 

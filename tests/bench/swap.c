@@ -130,7 +130,7 @@ static int one_trial(const char *path, const char *img,
 {
 	struct bw_filter_map fm = BW_FILTER_MAP_INIT;
 	struct bw_installer keeper = { bw_keep_prog, &kept_prog };
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	struct bw_list l;
 	__u64 t0, t1, t2, t3, t4;
 	int err;

@@ -211,7 +211,7 @@ __u64 lf_rnd(void)
 
 bool lf_load_src(char *const *files, int n, struct bw_list *l)
 {
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	int i;
 
 	for (i = 0; i < n; i++)

@@ -172,7 +172,7 @@ static const char *const cidr_files[] = {
  */
 BW_TEST(test_cidr_lists_no_false_negatives)
 {
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	const char *dir = bw_test_data_dir();
 	struct bw_list src, keys;

@@ -22,7 +22,6 @@
 static void parse_lines(struct bw_list *l, char *text, size_t size)
 {
 	struct bw_list_opts o = {
-		.allow_cidr = size & 1,
 		.mask_host_bits = size & 2,
 		.skip_invalid = size & 4,
 	};
@@ -39,7 +38,6 @@ static void parse_lines(struct bw_list *l, char *text, size_t size)
 static void read_file(const uint8_t *data, size_t size)
 {
 	struct bw_list_opts o = {
-		.allow_cidr = size & 1,
 		.mask_host_bits = size & 2,
 		.skip_invalid = size & 4,
 	};

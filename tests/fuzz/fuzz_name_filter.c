@@ -24,7 +24,7 @@
 
 static void parse(const char *text, size_t size, struct bw_list *l)
 {
-	struct bw_list_opts o = { .domains = true, .allow_cidr = true };
+	struct bw_list_opts o = { .domains = true };
 	char err[BW_ERRLEN], *copy, *save, *line;
 
 	copy = strndup(text, size);

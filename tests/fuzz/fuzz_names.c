@@ -19,7 +19,7 @@
 /* The input split into lines, read with and without domains. */
 static void parse_lines(const char *text, size_t size, bool domains)
 {
-	struct bw_list_opts o = { .domains = domains, .allow_cidr = true };
+	struct bw_list_opts o = { .domains = domains };
 	char err[BW_ERRLEN], *copy, *save, *line;
 	struct bw_list l;
 	size_t i, ndom;

@@ -146,25 +146,24 @@ static size_t count_misses(const void *mem, const struct bw_list *l)
 
 static const struct {
 	const char *rel;
-	bool cidr;
 } real_lists[] = {
-	{ "ipv4/ipsum/ipsum.txt", false },
-	{ "ipv4/ipsum/levels/3.txt", false },
-	{ "ipv4/ipsum/levels/8.txt", false },
-	{ "ipv4/firehol/feodo.ipset", false },
-	{ "ipv4/firehol/tor_exits.ipset", false },
-	{ "ipv6/openshield/tor-exit-nodes_ipv6.txt", false },
-	{ "ipv4/firehol/dshield.netset", true },
-	{ "ipv4/firehol/spamhaus_drop.netset", true },
-	{ "ipv4/firehol/firehol_level1.netset", true },
-	{ "ipv4/firehol/firehol_level2.netset", true },
-	{ "ipv4/firehol/firehol_level4.netset", true },
-	{ "spamhaus/drop.txt", true },
-	{ "spamhaus/dropv6.txt", true },
-	{ "ipv6/openshield/high-risk-networks_ipv6-cidrs.txt", true },
+	{ "ipv4/ipsum/ipsum.txt" },
+	{ "ipv4/ipsum/levels/3.txt" },
+	{ "ipv4/ipsum/levels/8.txt" },
+	{ "ipv4/firehol/feodo.ipset" },
+	{ "ipv4/firehol/tor_exits.ipset" },
+	{ "ipv6/openshield/tor-exit-nodes_ipv6.txt" },
+	{ "ipv4/firehol/dshield.netset" },
+	{ "ipv4/firehol/spamhaus_drop.netset" },
+	{ "ipv4/firehol/firehol_level1.netset" },
+	{ "ipv4/firehol/firehol_level2.netset" },
+	{ "ipv4/firehol/firehol_level4.netset" },
+	{ "spamhaus/drop.txt" },
+	{ "spamhaus/dropv6.txt" },
+	{ "ipv6/openshield/high-risk-networks_ipv6-cidrs.txt" },
 };
 
-static void check_real_list(const char *rel, bool cidr)
+static void check_real_list(const char *rel)
 {
 	struct bw_list l, x;
 	struct bw_plan plan;
@@ -173,7 +172,7 @@ static void check_real_list(const char *rel, bool cidr)
 
 	bw_list_init(&l);
 	bw_list_init(&x);
-	if (!ASSERT_OK(bw_test_load_data(&l, rel, cidr), rel))
+	if (!ASSERT_OK(bw_test_load_data(&l, rel), rel))
 		goto out;
 	bw_list_finish(&l);
 	if (!ASSERT_OK(expand(&l, &x), "expand"))
@@ -196,7 +195,7 @@ BW_TEST(test_build_real_lists_no_false_negatives)
 	if (!bw_test_data_dir())
 		return;
 	for (i = 0; i < sizeof(real_lists) / sizeof(real_lists[0]); i++)
-		check_real_list(real_lists[i].rel, real_lists[i].cidr);
+		check_real_list(real_lists[i].rel);
 }
 
 /* ---- (b) false-positive rate on random lists ---- */
@@ -350,7 +349,7 @@ BW_TEST(test_build_size_region)
 BW_TEST(test_build_plan_limits)
 {
 	struct bw_build_opts o = { .fpr = 0.001, .seed = 1 };
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	static const char *lines[] = { "1.0.0.0/8", "2.0.0.0/9", "3.0.0.0/10",
 				       "4.0.0.0/11", "5.0.0.0/12" };
 	char err[BW_ERRLEN], *msgs;
@@ -458,7 +457,7 @@ out:
 
 BW_TEST(test_build_insert)
 {
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	struct bw_prefix p = { .family = BW_V4, .plen = 32 };
 	struct bw_prefix net = { .family = BW_V4, .plen = 24 };
 	struct bw_prefix v6 = {

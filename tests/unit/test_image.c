@@ -32,7 +32,7 @@ static void *small_filter(__u32 *nblocks)
 	struct bw_build_opts o = { .fpr = 0.001,
 				   .seed = 11,
 				   .flags = BW_F_MATCH_SRC };
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	const char *const lists[] = { "/etc/bloomwall/a.list" };
 	char err[BW_ERRLEN];
 	struct bw_records rec;
@@ -292,7 +292,7 @@ static void fix_sec_crc(void *img, size_t len, struct bw_image_sec *s)
 
 static void parse_into(struct bw_list *l, const char *const *lines, size_t n)
 {
-	struct bw_list_opts lo = { .allow_cidr = true, .domains = true };
+	struct bw_list_opts lo = { .domains = true };
 	char err[BW_ERRLEN];
 	size_t i;
 

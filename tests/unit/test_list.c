@@ -19,9 +19,9 @@
 
 /* ---- helpers shared with the other unit test files (unit.h) ---- */
 
-int bw_test_load_data(struct bw_list *l, const char *rel, bool cidr)
+int bw_test_load_data(struct bw_list *l, const char *rel)
 {
-	struct bw_list_opts opts = { .allow_cidr = cidr };
+	struct bw_list_opts opts = {};
 	const char *dir = bw_test_data_dir();
 	char path[512];
 
@@ -62,7 +62,7 @@ char *bw_capture_end(struct bw_capture *c)
 
 /* ---- line forms ---- */
 
-enum { NONE = 0, CIDR = 1, MASK = 2, SKIP = 4 };
+enum { NONE = 0, MASK = 1, SKIP = 2 };
 
 struct line_case {
 	const char *line;
@@ -83,7 +83,7 @@ static const struct line_case ok_cases[] = {
 	{ "1.2.3.4\r\n", NONE, "1.2.3.4", NULL },
 	{ "1.2.3.4 # x", NONE, "1.2.3.4", NULL },
 	{ "1.2.3.4#x", NONE, "1.2.3.4", NULL },
-	{ "1.2.3.0/24 ; SBL123", CIDR, "1.2.3.0/24", NULL },
+	{ "1.2.3.0/24 ; SBL123", NONE, "1.2.3.0/24", NULL },
 	{ "31.220.1.233\t10", NONE, "31.220.1.233", NULL },
 	{ "# comment 1.2.3.4", NONE, "", NULL },
 	{ "; comment", NONE, "", NULL },
@@ -99,28 +99,28 @@ static const struct line_case ok_cases[] = {
 	{ "::ffff:1.2.3.4", NONE, "1.2.3.4", NULL },
 	{ "::FFFF:1.2.3.4/128", NONE, "1.2.3.4", NULL },
 	{ "::ffff:102:304", NONE, "1.2.3.4", NULL },
-	{ "::ffff:10.0.0.0/104", CIDR, "10.0.0.0/8", NULL },
-	{ "::ffff:0.0.0.0/96", CIDR, "0.0.0.0/0", NULL },
-	{ "::ffff:1.2.3.0-::ffff:1.2.3.255", CIDR, "1.2.3.0/24", NULL },
+	{ "::ffff:10.0.0.0/104", NONE, "10.0.0.0/8", NULL },
+	{ "::ffff:0.0.0.0/96", NONE, "0.0.0.0/0", NULL },
+	{ "::ffff:1.2.3.0-::ffff:1.2.3.255", NONE, "1.2.3.0/24", NULL },
 	/* not inside ::ffff:0:0/96: stays IPv6 */
-	{ "::fffe:0:0/96", CIDR, "::fffe:0:0/96", NULL },
-	{ "::/64", CIDR, "::/64", NULL },
+	{ "::fffe:0:0/96", NONE, "::fffe:0:0/96", NULL },
+	{ "::/64", NONE, "::/64", NULL },
 	{ "0:0:0:1:0:ffff:102:304", NONE, "::1:0:ffff:102:304", NULL },
 	{ "1.2.3.4/32", NONE, "1.2.3.4", NULL },
 	{ "2001:db8::1/128", NONE, "2001:db8::1", NULL },
-	{ "2001:db8::/32 ; SBL1", CIDR, "2001:db8::/32", NULL },
-	{ "2001:db8:1:2::/64", CIDR, "2001:db8:1:2::/64", NULL },
-	{ "2001:db8::/96", CIDR, "2001:db8::/96", NULL },
-	{ "0.0.0.0/0", CIDR, "0.0.0.0/0", NULL },
-	{ "::/0", CIDR, "::/0", NULL },
-	{ "10.0.0.0/8", CIDR, "10.0.0.0/8", NULL },
-	{ "1.2.3.0-1.2.3.255", CIDR, "1.2.3.0/24", NULL },
-	{ "1.2.3.1-1.2.3.6", CIDR, "1.2.3.1 1.2.3.2/31 1.2.3.4/31 1.2.3.6",
+	{ "2001:db8::/32 ; SBL1", NONE, "2001:db8::/32", NULL },
+	{ "2001:db8:1:2::/64", NONE, "2001:db8:1:2::/64", NULL },
+	{ "2001:db8::/96", NONE, "2001:db8::/96", NULL },
+	{ "0.0.0.0/0", NONE, "0.0.0.0/0", NULL },
+	{ "::/0", NONE, "::/0", NULL },
+	{ "10.0.0.0/8", NONE, "10.0.0.0/8", NULL },
+	{ "1.2.3.0-1.2.3.255", NONE, "1.2.3.0/24", NULL },
+	{ "1.2.3.1-1.2.3.6", NONE, "1.2.3.1 1.2.3.2/31 1.2.3.4/31 1.2.3.6",
 	  NULL },
-	{ "0.0.0.0-255.255.255.255", CIDR, "0.0.0.0/0", NULL },
-	{ "10.0.0.5-10.0.0.5", CIDR, "10.0.0.5", NULL },
-	{ "255.255.255.254-255.255.255.255", CIDR, "255.255.255.254/31", NULL },
-	{ "0.0.0.1-255.255.255.254", CIDR,
+	{ "0.0.0.0-255.255.255.255", NONE, "0.0.0.0/0", NULL },
+	{ "10.0.0.5-10.0.0.5", NONE, "10.0.0.5", NULL },
+	{ "255.255.255.254-255.255.255.255", NONE, "255.255.255.254/31", NULL },
+	{ "0.0.0.1-255.255.255.254", NONE,
 	  "0.0.0.1 0.0.0.2/31 0.0.0.4/30 0.0.0.8/29 0.0.0.16/28 0.0.0.32/27 "
 	  "0.0.0.64/26 0.0.0.128/25 0.0.1.0/24 0.0.2.0/23 0.0.4.0/22 "
 	  "0.0.8.0/21 0.0.16.0/20 0.0.32.0/19 0.0.64.0/18 0.0.128.0/17 "
@@ -145,30 +145,24 @@ static const struct line_case bad_cases[] = {
 	{ "1.2.3.4.5", NONE, "", "not an IP address: \"1.2.3.4.5\"" },
 	{ "2001:db8:::1", NONE, "", "not an IP address: \"2001:db8:::1\"" },
 	{ "hello", NONE, "", "not an IP address: \"hello\"" },
-	{ "10.0.0.0/8", NONE, "",
-	  "CIDR prefixes are not supported yet: \"10.0.0.0/8\"" },
-	{ "2001:db8::/32", NONE, "",
-	  "CIDR prefixes are not supported yet: \"2001:db8::/32\"" },
-	{ "10.0.0.1/8", CIDR, "",
+	{ "10.0.0.1/8", NONE, "",
 	  "host bits set in \"10.0.0.1/8\" (did you mean 10.0.0.0/8?)" },
-	{ "2001:db8::1/32", CIDR, "",
+	{ "2001:db8::1/32", NONE, "",
 	  "host bits set in \"2001:db8::1/32\" (did you mean 2001:db8::/32?)" },
-	{ "10.0.0.0/33", CIDR, "",
+	{ "10.0.0.0/33", NONE, "",
 	  "bad prefix length (0-32): \"10.0.0.0/33\"" },
-	{ "10.0.0.0/", CIDR, "", "bad prefix length (0-32): \"10.0.0.0/\"" },
-	{ "10.0.0.0/x", CIDR, "", "bad prefix length (0-32): \"10.0.0.0/x\"" },
-	{ "10.0.0.0/-8", CIDR, "",
+	{ "10.0.0.0/", NONE, "", "bad prefix length (0-32): \"10.0.0.0/\"" },
+	{ "10.0.0.0/x", NONE, "", "bad prefix length (0-32): \"10.0.0.0/x\"" },
+	{ "10.0.0.0/-8", NONE, "",
 	  "bad prefix length (0-32): \"10.0.0.0/-8\"" },
-	{ "10.0.0.0/0008", CIDR, "",
+	{ "10.0.0.0/0008", NONE, "",
 	  "bad prefix length (0-32): \"10.0.0.0/0008\"" },
-	{ "::/129", CIDR, "", "bad prefix length (0-128): \"::/129\"" },
-	{ "10.0.0.300/8", CIDR, "", "not an IP prefix: \"10.0.0.300/8\"" },
-	{ "1.2.3.0-1.2.3.255", NONE, "",
-	  "address ranges are not supported yet: \"1.2.3.0-1.2.3.255\"" },
-	{ "1.2.3.4-1.2.3.0", CIDR, "",
+	{ "::/129", NONE, "", "bad prefix length (0-128): \"::/129\"" },
+	{ "10.0.0.300/8", NONE, "", "not an IP prefix: \"10.0.0.300/8\"" },
+	{ "1.2.3.4-1.2.3.0", NONE, "",
 	  "range ends before it starts: \"1.2.3.4-1.2.3.0\"" },
-	{ "1.2.3.4-", CIDR, "", "not an IP address range: \"1.2.3.4-\"" },
-	{ "2001:db8::1-2001:db8::5", CIDR, "",
+	{ "1.2.3.4-", NONE, "", "not an IP address range: \"1.2.3.4-\"" },
+	{ "2001:db8::1-2001:db8::5", NONE, "",
 	  "IPv6 ranges are not supported: \"2001:db8::1-2001:db8::5\"" },
 	/* Names are read and checked, then refused (tests/unit/test_names.c). */
 	{ "example.com", NONE, "", DNS_REFUSED ": \"example.com\"" },
@@ -183,11 +177,9 @@ static const struct line_case bad_cases[] = {
 	  "unexpected text after the address: \"10 x\"" },
 	{ "1.2.3.4,5.6.7.8", NONE, "",
 	  "not an IP address: \"1.2.3.4,5.6.7.8\"" },
-	{ "::ffff:10.0.0.0/104", NONE, "",
-	  "CIDR prefixes are not supported yet: \"::ffff:10.0.0.0/104\"" },
-	{ "::ffff:10.0.0.1/104", CIDR, "",
+	{ "::ffff:10.0.0.1/104", NONE, "",
 	  "host bits set in \"::ffff:10.0.0.1/104\" (did you mean 10.0.0.0/8?)" },
-	{ "::ffff:1.2.3.4-2001:db8::1", CIDR, "",
+	{ "::ffff:1.2.3.4-2001:db8::1", NONE, "",
 	  "IPv6 ranges are not supported: \"::ffff:1.2.3.4-2001:db8::1\"" },
 	/* A bad line's bytes reach the terminal escaped, never raw. */
 	{ "\x1b[31mred\x1b[0m", NONE, "",
@@ -217,7 +209,6 @@ static int parse_one(const struct line_case *c, char *out, size_t outlen,
 		     char *err)
 {
 	struct bw_list_opts opts = {
-		.allow_cidr = c->opts & CIDR,
 		.mask_host_bits = c->opts & MASK,
 	};
 	struct bw_prefix p = {};
@@ -271,9 +262,8 @@ BW_TEST(test_list_line_errors)
 
 BW_TEST(test_list_mask_host_bits)
 {
-	const struct line_case v4 = { "10.0.0.1/8", CIDR | MASK, NULL, NULL };
-	const struct line_case v6 = { "2001:db8::1/32", CIDR | MASK, NULL,
-				      NULL };
+	const struct line_case v4 = { "10.0.0.1/8", MASK, NULL, NULL };
+	const struct line_case v6 = { "2001:db8::1/32", MASK, NULL, NULL };
 	char out[256], err[BW_ERRLEN];
 
 	ASSERT_OK(parse_one(&v4, out, sizeof(out), err), "v4 masked");
@@ -290,7 +280,7 @@ BW_TEST(test_list_mask_host_bits)
 /* Entry lines count in l->lines; comments and blanks do not. */
 BW_TEST(test_list_line_counts)
 {
-	struct bw_list_opts opts = { .allow_cidr = true };
+	struct bw_list_opts opts = {};
 	char err[BW_ERRLEN];
 	struct bw_list l;
 
@@ -378,7 +368,6 @@ static int load_text(const char *name, const char *text, size_t len, int o,
 		     struct bw_list *l, char **msgs)
 {
 	struct bw_list_opts opts = {
-		.allow_cidr = o & CIDR,
 		.mask_host_bits = o & MASK,
 		.skip_invalid = o & SKIP,
 	};
@@ -420,7 +409,7 @@ BW_TEST(test_list_load_forms)
 	char *msgs;
 
 	bw_list_init(&l);
-	ASSERT_OK(LOAD(text, CIDR, &l, &msgs), "load");
+	ASSERT_OK(LOAD(text, NONE, &l, &msgs), "load");
 	ASSERT_STREQ(msgs, "", "no messages");
 	ASSERT_EQ(l.lines, 9, "entry lines");
 	ASSERT_EQ(l.n4, 9, "v4 before finish (a range of 3 prefixes)");
@@ -457,7 +446,7 @@ BW_TEST(test_list_load_skip_invalid)
 {
 	static const char text[] = "1.2.3.4\n"
 				   "example.com\n"
-				   "10.0.0.0/8\n"
+				   "10.0.0.1/8\n"
 				   "5.6.7.8 junk!\n"
 				   "5.6.7.8\n";
 	struct bw_list l;
@@ -473,8 +462,8 @@ BW_TEST(test_list_load_skip_invalid)
 		      ": \"example.com\" (skipped)\n",
 		      "line 2");
 	ASSERT_STRSTR(msgs,
-		      "list.txt:3: CIDR prefixes are not supported yet: "
-		      "\"10.0.0.0/8\" (skipped)\n",
+		      "list.txt:3: host bits set in \"10.0.0.1/8\" (did "
+		      "you mean 10.0.0.0/8?) (skipped)\n",
 		      "line 3");
 	ASSERT_STRSTR(msgs,
 		      "list.txt:4: unexpected text after the address: "
@@ -491,7 +480,7 @@ BW_TEST(test_list_load_mask_warning)
 	char *msgs;
 
 	bw_list_init(&l);
-	ASSERT_OK(LOAD(text, CIDR | MASK, &l, &msgs), "masked load");
+	ASSERT_OK(LOAD(text, MASK, &l, &msgs), "masked load");
 	ASSERT_STRSTR(msgs,
 		      "list.txt:1: host bits set in \"10.0.0.1/8\", using "
 		      "10.0.0.0/8\n",
@@ -711,7 +700,7 @@ BW_TEST(test_list_finish_dedup)
 		"2001:db8::/32",   "2001:db8::/48", "::1",	  "0.0.0.0",
 		"255.255.255.255",
 	};
-	struct bw_list_opts opts = { .allow_cidr = true };
+	struct bw_list_opts opts = {};
 	char err[BW_ERRLEN];
 	struct bw_list l;
 	size_t i;
@@ -880,25 +869,24 @@ BW_TEST(test_prefix_str)
 
 struct data_list {
 	const char *rel;
-	bool cidr;
 	size_t n4, n6;
 };
 
 static const struct data_list data_lists[] = {
-	{ "ipv4/ipsum/ipsum.txt", false, 108919, 0 },
-	{ "ipv4/ipsum/levels/3.txt", false, 11599, 0 },
-	{ "ipv4/ipsum/levels/8.txt", false, 66, 0 },
-	{ "ipv4/firehol/feodo.ipset", false, 2047, 0 },
-	{ "ipv4/firehol/tor_exits.ipset", false, 1560, 0 },
-	{ "ipv6/openshield/tor-exit-nodes_ipv6.txt", false, 0, 619 },
-	{ "ipv4/firehol/dshield.netset", true, 19, 0 },
-	{ "ipv4/firehol/spamhaus_drop.netset", true, 948, 0 },
-	{ "ipv4/firehol/firehol_level1.netset", true, 2747, 0 },
-	{ "ipv4/firehol/firehol_level2.netset", true, 23088, 0 },
-	{ "ipv4/firehol/firehol_level4.netset", true, 123666, 0 },
-	{ "spamhaus/drop.txt", true, 1385, 0 },
-	{ "spamhaus/dropv6.txt", true, 0, 78 },
-	{ "ipv6/openshield/high-risk-networks_ipv6-cidrs.txt", true, 0, 66 },
+	{ "ipv4/ipsum/ipsum.txt", 108919, 0 },
+	{ "ipv4/ipsum/levels/3.txt", 11599, 0 },
+	{ "ipv4/ipsum/levels/8.txt", 66, 0 },
+	{ "ipv4/firehol/feodo.ipset", 2047, 0 },
+	{ "ipv4/firehol/tor_exits.ipset", 1560, 0 },
+	{ "ipv6/openshield/tor-exit-nodes_ipv6.txt", 0, 619 },
+	{ "ipv4/firehol/dshield.netset", 19, 0 },
+	{ "ipv4/firehol/spamhaus_drop.netset", 948, 0 },
+	{ "ipv4/firehol/firehol_level1.netset", 2747, 0 },
+	{ "ipv4/firehol/firehol_level2.netset", 23088, 0 },
+	{ "ipv4/firehol/firehol_level4.netset", 123666, 0 },
+	{ "spamhaus/drop.txt", 1385, 0 },
+	{ "spamhaus/dropv6.txt", 0, 78 },
+	{ "ipv6/openshield/high-risk-networks_ipv6-cidrs.txt", 0, 66 },
 };
 
 BW_TEST(test_list_real_lists)
@@ -912,7 +900,7 @@ BW_TEST(test_list_real_lists)
 	for (i = 0; i < sizeof(data_lists) / sizeof(data_lists[0]); i++) {
 		d = &data_lists[i];
 		bw_list_init(&l);
-		if (ASSERT_OK(bw_test_load_data(&l, d->rel, d->cidr), d->rel)) {
+		if (ASSERT_OK(bw_test_load_data(&l, d->rel), d->rel)) {
 			bw_list_finish(&l);
 			ASSERT_EQ(l.n4, d->n4, d->rel);
 			ASSERT_EQ(l.n6, d->n6, d->rel);
@@ -921,29 +909,6 @@ BW_TEST(test_list_real_lists)
 		}
 		bw_list_free(&l);
 	}
-}
-
-/* A netset needs allow_cidr: the first prefix line is the error. */
-BW_TEST(test_list_real_netset_needs_cidr)
-{
-	struct bw_capture cap;
-	struct bw_list l;
-	char *msgs;
-	int ret;
-
-	if (!bw_test_data_dir())
-		return;
-	bw_list_init(&l);
-	bw_capture_start(&cap);
-	ret = bw_test_load_data(&l, "spamhaus/drop.txt", false);
-	msgs = bw_capture_end(&cap);
-	ASSERT_EQ(ret, -EINVAL, "drop.txt without allow_cidr");
-	ASSERT_STRSTR(msgs,
-		      "spamhaus/drop.txt:5: CIDR prefixes are not supported "
-		      "yet: \"1.10.16.0/20\"\n",
-		      "message");
-	free(msgs);
-	bw_list_free(&l);
 }
 
 /*
@@ -961,7 +926,7 @@ BW_TEST(test_list_real_hosts_file)
 		return;
 	bw_list_init(&l);
 	bw_capture_start(&cap);
-	ret = bw_test_load_data(&l, "domains/stevenblack/hosts", true);
+	ret = bw_test_load_data(&l, "domains/stevenblack/hosts");
 	msgs = bw_capture_end(&cap);
 	ASSERT_EQ(ret, -EINVAL, "hosts file");
 	/* Lines 1-14 of the hosts file are comments and blank lines. */

@@ -51,7 +51,7 @@ static void cleanup(const char *path)
 /* bw_list_load(path) with stderr captured into *msgs. */
 static int load(const char *path, bool skip, struct bw_list *l, char **msgs)
 {
-	struct bw_list_opts opts = { .allow_cidr = true, .skip_invalid = skip };
+	struct bw_list_opts opts = { .skip_invalid = skip };
 	struct bw_capture cap;
 	int ret;
 
@@ -65,7 +65,7 @@ static int load(const char *path, bool skip, struct bw_list *l, char **msgs)
 static int load_fd(int fd, const char *name, bool skip, struct bw_list *l,
 		   char **msgs)
 {
-	struct bw_list_opts opts = { .allow_cidr = true, .skip_invalid = skip };
+	struct bw_list_opts opts = { .skip_invalid = skip };
 	struct bw_capture cap;
 	int ret;
 
@@ -558,7 +558,7 @@ BW_TEST(test_list_read_skip_shown)
 /* The real hosts file under skip_invalid: five lines and the count. */
 BW_TEST(test_list_read_skip_hosts_file)
 {
-	struct bw_list_opts opts = { .allow_cidr = true, .skip_invalid = true };
+	struct bw_list_opts opts = { .skip_invalid = true };
 	const char *data = bw_test_data_dir();
 	struct bw_capture cap;
 	char path[512], *msgs;

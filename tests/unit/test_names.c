@@ -135,7 +135,7 @@ BW_TEST(test_name_local)
 static int parse_names(const char *line, bool domains, char *out, size_t outlen,
 		       char *err, size_t *lines)
 {
-	struct bw_list_opts opts = { .domains = domains, .allow_cidr = true };
+	struct bw_list_opts opts = { .domains = domains };
 	struct bw_list l;
 	const struct bw_domain *d;
 	size_t i, o = 0;

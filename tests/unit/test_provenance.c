@@ -150,7 +150,7 @@ BW_TEST(test_prov_hash_canonical)
 BW_TEST(test_prov_load_source)
 {
 	const char *path = tmp_file("a.txt", list_text);
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	struct bw_rec_source s;
 	struct bw_list l;
 	__u8 h[16];
@@ -175,7 +175,7 @@ out:
 /* Entries counted per file, though they go into one list. */
 BW_TEST(test_prov_entries_per_file)
 {
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	struct bw_rec_source a, b;
 	struct bw_list l;
 	char pa[128], pb[128];
@@ -278,7 +278,7 @@ BW_TEST(test_prov_records_hostile)
 
 BW_TEST(test_prov_compare)
 {
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	struct bw_rec_src src = { .known = true };
 	struct bw_rec_src unknown = { .known = false };
 	struct bw_list l;
@@ -351,7 +351,7 @@ BW_TEST(test_prov_builder_records)
 BW_TEST(test_prov_real_list)
 {
 	const char *dir = bw_test_data_dir();
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	struct bw_rec_source s;
 	struct bw_list l;
 	char path[512], *buf;

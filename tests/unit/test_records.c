@@ -25,7 +25,7 @@ void *bw_test_small_filter(__u32 extra, __u32 *tail)
 	struct bw_build_opts o = { .fpr = 0.001,
 				   .seed = 7,
 				   .flags = BW_F_MATCH_SRC };
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	char err[BW_ERRLEN];
 	struct bw_plan plan;
 	struct bw_list l;

@@ -216,7 +216,7 @@ BW_TEST(test_why_scan_forms)
 /* Recorded sources: unchanged, changed (answered from now), missing. */
 BW_TEST(test_why_scan_states)
 {
-	struct bw_list_opts lo = { .allow_cidr = true };
+	struct bw_list_opts lo = {};
 	struct bw_rec_src src[3] = { { .known = true },
 				     { .known = true },
 				     { .known = true } };
@@ -311,7 +311,7 @@ BW_TEST(test_why_real_hosts)
  */
 BW_TEST(test_why_scan_allow_files)
 {
-	struct bw_list_opts lo = { .allow_cidr = true, .domains = true };
+	struct bw_list_opts lo = { .domains = true };
 	const char *blocks[1];
 	const char *allow[2];
 	struct bw_rec_source src[2];

@@ -18,8 +18,8 @@
  */
 void *bw_test_small_filter(__u32 extra, __u32 *tail);
 
-/* Loads bw_test_data_dir()/rel into l (allow_cidr as given); 0 or -errno. */
-int bw_test_load_data(struct bw_list *l, const char *rel, bool cidr);
+/* Loads bw_test_data_dir()/rel into l; 0 or -errno. */
+int bw_test_load_data(struct bw_list *l, const char *rel);
 
 /* Captures what is written to stderr (fd 2) between start and end. */
 struct bw_capture {

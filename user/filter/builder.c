@@ -132,8 +132,7 @@ static int record_lists(const struct bw_build_req *req, struct bw_records *r)
 static int allow_sources(const struct bw_build_req *req,
 			 struct bw_rec_source *src)
 {
-	struct bw_list_opts lo = { .allow_cidr = true,
-				   .mask_host_bits = req->mask_host_bits,
+	struct bw_list_opts lo = { .mask_host_bits = req->mask_host_bits,
 				   .domains = true };
 	struct bw_list l;
 	int i, err = 0;
@@ -364,7 +363,6 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 {
 	struct bw_list_opts lo = { .skip_invalid = req->skip_invalid,
-				   .allow_cidr = true,
 				   .mask_host_bits = req->mask_host_bits,
 				   .domains = true };
 	struct bw_build_req rq = *req;
@@ -437,8 +435,7 @@ int bw_load_allow_src(const char *label, const char *const *files, int n,
 		      bool mask_host_bits, struct bw_list *l,
 		      struct bw_rec_source *src)
 {
-	struct bw_list_opts lo = { .allow_cidr = true,
-				   .mask_host_bits = mask_host_bits,
+	struct bw_list_opts lo = { .mask_host_bits = mask_host_bits,
 				   .domains = true };
 	int err;
 

@@ -352,7 +352,6 @@ int bw_why_scan(struct bw_why *w, const struct bw_why_target *t, int nt,
 	w->nlists = n;
 	/* As a build that takes every form: the lines it took parse here. */
 	s.opts = (struct bw_list_opts){ .skip_invalid = true,
-					.allow_cidr = true,
 					.mask_host_bits = true,
 					.domains = true };
 	bw_list_init(&s.scratch);

@@ -73,7 +73,6 @@ struct bw_list_tap {
 
 struct bw_list_opts {
 	bool skip_invalid;   /* warn and go on instead of failing the build */
-	bool allow_cidr;     /* prefixes shorter than a host address */
 	bool mask_host_bits; /* mask a.b.c.d/len with host bits set, warn */
 	/* Say (in err, as a warning) when ::ffff:a.b.c.d is taken as IPv4. */
 	bool note_mapped;

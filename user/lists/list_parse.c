@@ -160,18 +160,12 @@ static int parse_cidr(const char *s, size_t len, const char *slash,
 	}
 	e->p.plen = (__u8)plen;
 	e->mapped = unmap_v4(&e->p);
-	max = host_len(&e->p);
-	if (e->p.plen < max && !opts->allow_cidr)
-		return bw_list_fail(err, errlen,
-				    "CIDR prefixes are not supported yet", s,
-				    len);
 	return check_host_bits(&e->p, s, len, opts, err, errlen);
 }
 
 /* "a.b.c.d-e.f.g.h", both ends included; dash points at the '-'. */
 static int parse_range(const char *s, size_t len, const char *dash,
-		       const struct bw_list_opts *opts, struct entry *e,
-		       char *err, size_t errlen)
+		       struct entry *e, char *err, size_t errlen)
 {
 	struct bw_prefix a, b;
 
@@ -185,10 +179,6 @@ static int parse_range(const char *s, size_t len, const char *dash,
 	if (a.family != BW_V4 || b.family != BW_V4)
 		return bw_list_fail(err, errlen,
 				    "IPv6 ranges are not supported", s, len);
-	if (!opts->allow_cidr)
-		return bw_list_fail(err, errlen,
-				    "address ranges are not supported yet", s,
-				    len);
 	if (a.lo > b.lo)
 		return bw_list_fail(err, errlen, "range ends before it starts",
 				    s, len);
@@ -216,7 +206,7 @@ static int parse_token(const char *s, size_t len,
 		return parse_cidr(s, len, slash, opts, e, err, errlen);
 	/* No address has a '-': the line is a range or nothing. */
 	if (dash)
-		return parse_range(s, len, dash, opts, e, err, errlen);
+		return parse_range(s, len, dash, e, err, errlen);
 	if (parse_addr(s, len, &e->p))
 		return bw_list_fail(err, errlen, "not an IP address", s, len);
 	e->mapped = unmap_v4(&e->p);
@@ -357,7 +347,7 @@ int bw_list_parse_line(struct bw_list *l, const char *line,
 int bw_parse_prefix(const char *s, struct bw_prefix *p, char *err,
 		    size_t errlen)
 {
-	const struct bw_list_opts opts = { .allow_cidr = true };
+	const struct bw_list_opts opts = {};
 	size_t len = strlen(s);
 	struct entry e;
 	int ret;
