@@ -16,7 +16,6 @@
 #include <sys/inotify.h>
 #include <sys/stat.h>
 
-
 #include "base/log.h"
 #include "out/metrics.h"
 #include "base/output.h"
