@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The state directory, its pins and the bpf filesystem (the lock: lock.c).
+ * The pins under the state directory (the directory itself and its bpf
+ * filesystem: state_dir.c; the lock: lock.c).
  *
  * A bpffs mounted without options is world-writable (1777): any user may
  * make BW_PIN_ROOT first, or plant a symlink in it, and wait for root to
@@ -30,16 +31,7 @@
 #include "base/log.h"
 #include "kernel/pin.h"
 #include "kernel/prog.h"
-
-#define BPFFS_MNT "/sys/fs/bpf"
-/* BW_PIN_ROOT's own name in BPFFS_MNT: what follows "/sys/fs/bpf/". */
-#define ROOT_NAME "bloomwall"
-_Static_assert(sizeof(BW_PIN_ROOT) == sizeof(BPFFS_MNT "/" ROOT_NAME),
-	       "BW_PIN_ROOT is BPFFS_MNT/ROOT_NAME");
-#define REMOVE_IT "(remove it, as root, after checking who made it)"
-
-/* The checked state directory, open for the life of the process. */
-static int root_fd = -1;
+#include "kernel/state_dir.h"
 
 int bw_pin_path(char *buf, size_t len, const char *iface, const char *name)
 {
@@ -50,176 +42,6 @@ int bw_pin_path(char *buf, size_t len, const char *iface, const char *name)
 	else
 		n = snprintf(buf, len, "%s/%s", BW_PIN_ROOT, iface);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-static bool is_bpffs(const char *path)
-{
-	struct statfs st;
-
-	return !statfs(path, &st) && st.f_type == BPF_FS_MAGIC;
-}
-
-int bw_bpffs_ensure(void)
-{
-	if (is_bpffs(BPFFS_MNT))
-		return 0;
-	if (mount("bpf", BPFFS_MNT, "bpf", 0, "mode=0700")) {
-		int err = -errno;
-
-		pr_warn("bloomwall: no bpf filesystem at %s and mounting one failed: %s. Mount it with 'mount -t bpf -o mode=0700 bpf %s'.\n",
-			BPFFS_MNT, strerror(-err), BPFFS_MNT);
-		return err;
-	}
-	/* Under 'ip netns exec' this mount, and the pins, end with the command. */
-	pr_warn("note: mounted a bpf filesystem at %s; bloomwall's pins live as long as this mount\n",
-		BPFFS_MNT);
-	return 0;
-}
-
-/* Says why path is refused, once per path: verbs look at a pin many times. */
-static int refuse(const char *path, const char *fmt, ...)
-{
-	static char said[8][256];
-	static unsigned int nsaid;
-	char why[192];
-	unsigned int i;
-	va_list ap;
-
-	for (i = 0; i < nsaid && i < 8; i++)
-		if (!strcmp(said[i], path))
-			return -BW_EUNSAFE;
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	pr_warn("bloomwall: %s %s\n", path, why);
-	snprintf(said[nsaid++ % 8], sizeof(said[0]), "%s", path);
-	return -BW_EUNSAFE;
-}
-
-bool bw_uid_trusted(uid_t uid)
-{
-	return uid == 0 || uid == geteuid();
-}
-
-/* 0 when st, of path, is a directory (dir) or a pin that we may use. */
-static int check_stat(const struct stat *st, const char *path, bool dir)
-{
-	if (S_ISLNK(st->st_mode))
-		return refuse(path,
-			      "is a symlink; refusing to follow it " REMOVE_IT);
-	if (!bw_uid_trusted(st->st_uid))
-		return refuse(
-			path,
-			"is owned by uid %u, not root; refusing to use it " REMOVE_IT,
-			st->st_uid);
-	/* A pin on bpffs is a regular inode. */
-	if (dir != !!S_ISDIR(st->st_mode) || (!dir && !S_ISREG(st->st_mode)))
-		return refuse(path,
-			      "is not a %s; refusing to use it " REMOVE_IT,
-			      dir ? "directory" : "bpf pin");
-	return 0;
-}
-
-/* 0, -ENOENT, or a refusal of name in dirfd, seen without following it. */
-static int check_entry(int dirfd, const char *name, const char *path, bool dir)
-{
-	struct stat st;
-
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
-		return -errno;
-	return check_stat(&st, path, dir);
-}
-
-/* The directory name in dirfd, checked: its fd or -errno. */
-static int open_dir(int dirfd, const char *name, const char *path)
-{
-	struct stat st;
-	int fd, err;
-
-	fd = openat(dirfd, name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		/* ELOOP: a symlink, ENOTDIR: not a directory; say which. */
-		if (err == -ELOOP || err == -ENOTDIR)
-			return check_entry(dirfd, name, path, true) ?: err;
-		return err;
-	}
-	err = fstat(fd, &st) ? -errno : check_stat(&st, path, true);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-/* Only root (or we) may enter the state directory: make it 0700. */
-static int tighten_root(int fd)
-{
-	struct stat st;
-
-	if (fstat(fd, &st))
-		return -errno;
-	if (!(st.st_mode & 077))
-		return 0;
-	if (st.st_uid != geteuid() || fchmod(fd, 0700))
-		return refuse(
-			BW_PIN_ROOT,
-			"is mode %04o, open to other users; refusing to use it (make it 0700 as root, after checking what is in it)",
-			st.st_mode & 07777);
-	pr_warn("note: %s was mode %04o, open to other users; made it 0700\n",
-		BW_PIN_ROOT, st.st_mode & 07777);
-	return 0;
-}
-
-/* Pins are reached through /proc/self/fd (see fd_path()): is it there? */
-static int check_proc(int fd)
-{
-	char at[64];
-	int err;
-
-	snprintf(at, sizeof(at), "/proc/self/fd/%d/", fd);
-	if (!access(at, F_OK))
-		return 0;
-	err = -errno;
-	pr_warn("bloomwall: cannot reach %s through %s: %s (is /proc mounted?)\n",
-		BW_PIN_ROOT, at, strerror(-err));
-	return err;
-}
-
-int bw_state_dir_fd(bool create)
-{
-	int mnt, fd, err;
-
-	if (root_fd >= 0)
-		return root_fd;
-	if (create) {
-		err = bw_bpffs_ensure();
-		if (err)
-			return err;
-	}
-	mnt = open(BPFFS_MNT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (mnt < 0)
-		return -errno;
-	/* Made 0700 from the start: never open to others, not even briefly. */
-	if (create && mkdirat(mnt, ROOT_NAME, 0700) && errno != EEXIST) {
-		err = -errno;
-		close(mnt);
-		pr_warn("bloomwall: cannot create %s: %s\n", BW_PIN_ROOT,
-			bw_errno_hint(err));
-		return err;
-	}
-	fd = open_dir(mnt, ROOT_NAME, BW_PIN_ROOT);
-	close(mnt);
-	if (fd < 0)
-		return fd;
-	err = tighten_root(fd) ?: check_proc(fd);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	root_fd = fd;
-	return fd;
 }
 
 bool bw_iface_name_ok(const char *name)
@@ -241,7 +63,7 @@ static int open_iface(const char *iface)
 	if (err)
 		return err;
 	root = bw_state_dir_fd(false);
-	return root < 0 ? root : open_dir(root, iface, path);
+	return root < 0 ? root : bw_state_open_dir(root, iface, path);
 }
 
 /*
@@ -249,7 +71,7 @@ static int open_iface(const char *iface)
  * (libbpf 1.1 has no path_fd, and BPF_F_PATH_FD needs kernel 6.5).
  * "/proc/self/fd/N/name" resolves to the directory we checked, whatever
  * was renamed since. The kernel follows a final symlink, so a caller
- * checks name with check_entry() first; as only root can write in the
+ * checks name with bw_state_check_entry() first; as only root can write in the
  * checked directory, name cannot change between that check and the use.
  */
 static int fd_path(char *buf, size_t len, int dirfd, const char *name)
@@ -287,7 +109,7 @@ static int pin_get(int dirfd, const char *iface, const char *name)
 
 	err = bw_pin_path(path, sizeof(path), iface, name) ?:
 	      fd_path(at, sizeof(at), dirfd, name) ?:
-	      check_entry(dirfd, name, path, false);
+	      bw_state_check_entry(dirfd, name, path, false);
 	if (err)
 		return err;
 	fd = bpf_obj_get(at);
@@ -329,7 +151,7 @@ static int unpin_at(int dirfd, const char *iface, const char *name)
 	int err;
 
 	err = bw_pin_path(path, sizeof(path), iface, name)
-		      ?: check_entry(dirfd, name, path, false);
+		      ?: bw_state_check_entry(dirfd, name, path, false);
 	if (!err && unlinkat(dirfd, name, 0))
 		err = -errno;
 	return err == -ENOENT ? 0 : err;
@@ -368,7 +190,7 @@ int bw_pin_replace(int fd, const char *iface, const char *name)
 		goto out;
 	/* Refuse to replace a name that is not ours (it is not removed). */
 	err = bw_pin_path(path, sizeof(path), iface, name)
-		      ?: check_entry(dirfd, name, path, false);
+		      ?: bw_state_check_entry(dirfd, name, path, false);
 	if (err == -ENOENT)
 		err = 0;
 	if (!err && renameat(dirfd, tmp, dirfd, name))
@@ -389,7 +211,7 @@ int bw_pin_remove(const char *iface, const char *name)
 	if (dirfd < 0)
 		return dirfd == -ENOENT ? 0 : dirfd;
 	err = bw_pin_path(path, sizeof(path), iface, name)
-		      ?: check_entry(dirfd, name, path, false);
+		      ?: bw_state_check_entry(dirfd, name, path, false);
 	if (!err && unlinkat(dirfd, name, 0))
 		err = -errno;
 	close(dirfd);

@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include "bloomwall.h"
+#include "kernel/state_dir.h"
 
 #define BW_PIN_PROG "prog"
 #define BW_PIN_LINK "link"
@@ -34,22 +35,8 @@
 #define BW_PIN_LOG_RING bw_textify(BW_MAP_LOG_RING)
 #define BW_PIN_LOG_STATS bw_textify(BW_MAP_LOG_STATS)
 
-/* An entry of the state directory refused as unsafe (the message is out). */
-#define BW_EUNSAFE EUCLEAN
-
-/*
- * The state directory, checked (created first when create): an fd kept open
- * for the life of the process (do not close it), or -errno.
- */
-int bw_state_dir_fd(bool create);
-/* Root, or our effective uid: who may own what is in the state directory. */
-bool bw_uid_trusted(uid_t uid);
-
 /* BW_PIN_ROOT/iface/name, or BW_PIN_ROOT/iface when name is NULL. */
 int bw_pin_path(char *buf, size_t len, const char *iface, const char *name);
-
-/* Mounts a bpffs at /sys/fs/bpf unless one is there; prints on failure. */
-int bw_bpffs_ensure(void);
 
 /* An interface name that is also one directory name under the pin root. */
 bool bw_iface_name_ok(const char *name);
