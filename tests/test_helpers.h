@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <linux/types.h>
 
 extern int bw_test_failed_asserts; /* in the current test */
@@ -347,6 +348,50 @@ static inline const char *bw_test_data_dir(void)
 	fprintf(stderr, "  skipped: no data dir at %s (set BW_DATA_DIR)\n",
 		dir);
 	return NULL;
+}
+
+/*
+ * Captures what is written to fd (STDOUT_FILENO or STDERR_FILENO) between
+ * bw_capture_fd() and bw_capture_end(), which restores it and returns the
+ * text (free() it). bw_capture_start() captures stderr.
+ */
+struct bw_capture {
+	FILE *tmp;
+	int fd, saved;
+};
+
+static inline void bw_capture_fd(struct bw_capture *c, int fd)
+{
+	fflush(fd == STDOUT_FILENO ? stdout : stderr);
+	c->fd = fd;
+	c->tmp = tmpfile();
+	c->saved = dup(fd);
+	if (c->tmp)
+		dup2(fileno(c->tmp), fd);
+}
+
+static inline void bw_capture_start(struct bw_capture *c)
+{
+	bw_capture_fd(c, STDERR_FILENO);
+}
+
+static inline char *bw_capture_end(struct bw_capture *c)
+{
+	char *buf;
+	long len;
+
+	fflush(c->fd == STDOUT_FILENO ? stdout : stderr);
+	dup2(c->saved, c->fd);
+	close(c->saved);
+	if (!c->tmp)
+		return strdup("(no capture)");
+	len = ftell(c->tmp);
+	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
+	rewind(c->tmp);
+	if (buf && len > 0 && fread(buf, 1, (size_t)len, c->tmp) != (size_t)len)
+		buf[0] = '\0';
+	fclose(c->tmp);
+	return buf;
 }
 
 /*

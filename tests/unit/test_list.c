@@ -31,35 +31,6 @@ int bw_test_load_data(struct bw_list *l, const char *rel)
 	return bw_list_load(l, path, &opts);
 }
 
-void bw_capture_start(struct bw_capture *c)
-{
-	fflush(stderr);
-	c->tmp = tmpfile();
-	c->saved = dup(STDERR_FILENO);
-	if (c->tmp)
-		dup2(fileno(c->tmp), STDERR_FILENO);
-}
-
-/* Restores stderr; returns what was written meanwhile (free it). */
-char *bw_capture_end(struct bw_capture *c)
-{
-	char *buf;
-	long len;
-
-	fflush(stderr);
-	dup2(c->saved, STDERR_FILENO);
-	close(c->saved);
-	if (!c->tmp)
-		return strdup("(no capture)");
-	len = ftell(c->tmp);
-	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-	rewind(c->tmp);
-	if (buf && len > 0 && fread(buf, 1, (size_t)len, c->tmp) != (size_t)len)
-		buf[0] = '\0';
-	fclose(c->tmp);
-	return buf;
-}
-
 /* ---- line forms ---- */
 
 enum { NONE = 0, MASK = 1, SKIP = 2 };

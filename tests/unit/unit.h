@@ -21,14 +21,4 @@ void *bw_test_small_filter(__u32 extra, __u32 *tail);
 /* Loads bw_test_data_dir()/rel into l; 0 or -errno. */
 int bw_test_load_data(struct bw_list *l, const char *rel);
 
-/* Captures what is written to stderr (fd 2) between start and end. */
-struct bw_capture {
-	FILE *tmp;
-	int saved;
-};
-
-void bw_capture_start(struct bw_capture *c);
-/* Restores stderr; returns the captured text, to free(). */
-char *bw_capture_end(struct bw_capture *c);
-
 #endif /* __BW_UNIT_H */

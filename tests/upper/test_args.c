@@ -39,41 +39,6 @@
 
 /* ---- running a parse, its output captured ---- */
 
-struct capture {
-	FILE *tmp;
-	int fd, saved;
-};
-
-static void capture_start(struct capture *c, int fd)
-{
-	fflush(fd == STDOUT_FILENO ? stdout : stderr);
-	c->fd = fd;
-	c->tmp = tmpfile();
-	c->saved = dup(fd);
-	if (c->tmp)
-		dup2(fileno(c->tmp), fd);
-}
-
-/* Restores fd; what was written meanwhile, to free(). */
-static char *capture_end(struct capture *c)
-{
-	char *buf;
-	long len;
-
-	fflush(c->fd == STDOUT_FILENO ? stdout : stderr);
-	dup2(c->saved, c->fd);
-	close(c->saved);
-	if (!c->tmp)
-		return strdup("(no capture)");
-	len = ftell(c->tmp);
-	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-	rewind(c->tmp);
-	if (buf && len > 0 && fread(buf, 1, (size_t)len, c->tmp) != (size_t)len)
-		buf[0] = '\0';
-	fclose(c->tmp);
-	return buf;
-}
-
 #define MAX_ARGS 80
 
 struct run {
@@ -90,7 +55,7 @@ struct run {
 static void run_parse(struct run *r, const struct bw_verb *v,
 		      const char *const *args)
 {
-	struct capture out, err;
+	struct bw_capture out, err;
 	int argc = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -98,25 +63,25 @@ static void run_parse(struct run *r, const struct bw_verb *v,
 	r->argv[argc++] = (char *)v->name;
 	while (*args && argc <= MAX_ARGS)
 		r->argv[argc++] = (char *)*args++;
-	capture_start(&out, STDOUT_FILENO);
-	capture_start(&err, STDERR_FILENO);
+	bw_capture_fd(&out, STDOUT_FILENO);
+	bw_capture_fd(&err, STDERR_FILENO);
 	r->ret = bw_cli_parse(v, argc, r->argv, &r->a);
-	r->err = capture_end(&err);
-	r->out = capture_end(&out);
+	r->err = bw_capture_end(&err);
+	r->out = bw_capture_end(&out);
 }
 
 /* The verb's own check after the parse (run with a parse that failed it). */
 static int run_verb(struct run *r, const struct bw_verb *v)
 {
-	struct capture out, err;
+	struct bw_capture out, err;
 
 	free(r->out);
 	free(r->err);
-	capture_start(&out, STDOUT_FILENO);
-	capture_start(&err, STDERR_FILENO);
+	bw_capture_fd(&out, STDOUT_FILENO);
+	bw_capture_fd(&err, STDERR_FILENO);
 	r->ret = v->run(&r->a);
-	r->err = capture_end(&err);
-	r->out = capture_end(&out);
+	r->err = bw_capture_end(&err);
+	r->out = bw_capture_end(&out);
 	return r->ret;
 }
 
