@@ -64,7 +64,7 @@ ALL_BPF_CFLAGS = -g -target bpf -D__TARGET_ARCH_$(ARCH) $(WARNINGS) \
 # own folder and of the folders below it, and no two files depend on each
 # other (make check-layers; README "Layers"). The kernel-free layers build
 # into one archive that the unit tests and the fuzz harnesses link alone.
-LAYERS := base lists filter image kernel ops out cmd
+LAYERS := base lists filter image kernel ops out daemon cmd
 CORE_LAYERS := base lists filter image
 UPPER_LAYERS := $(filter-out $(CORE_LAYERS),$(LAYERS))
 CORE_SRCS := $(wildcard $(patsubst %,user/%/*.c,$(CORE_LAYERS)))

@@ -26,6 +26,7 @@
 #include "filter/provenance.h"
 #include "filter/records.h"
 #include "ops/rebuild.h"
+#include "out/op_report.h"
 #include "ops/reload.h"
 #include "kernel/running.h"
 
@@ -196,6 +197,8 @@ static int add_by_rebuild(const struct bw_args *a, const struct bw_list *l)
 	int err;
 
 	err = bw_rebuild(&rq, &res);
+	if (res.reloaded)
+		bw_reload_report(a->iface, &res.reload);
 	bw_rebuild_result_free(&res);
 	return err;
 }

@@ -27,7 +27,7 @@
 #include "image/image_sec.h"
 #include "image/image_seed.h"
 #include "ops/reload.h"
-#include "ops/build_report.h"
+#include "out/build_report.h"
 
 static const struct bw_opt build_only_opts[] = {
 	{ "output", BW_OPT_OUTPUT, "FILE",
@@ -129,7 +129,10 @@ static int write_image(const struct bw_build_req *req, struct bw_build *b,
 	if (!err)
 		err = bw_image_write_file(path, img, len);
 	if (!err) {
-		bw_build_report(req, b);
+		struct bw_build_figures fig;
+
+		bw_build_figures_get(req, b, &fig);
+		bw_build_report(&fig);
 		say_image(path, img, len, seed_given);
 		say_sections(path, ls);
 	}

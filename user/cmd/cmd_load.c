@@ -13,6 +13,7 @@
 #include "image/image.h"
 #include "base/output.h"
 #include "ops/reload.h"
+#include "out/op_report.h"
 
 static int do_load(struct bw_args *a)
 {
@@ -24,6 +25,7 @@ static int do_load(struct bw_args *a)
 				   .args = &ba,
 				   .image = &img,
 				   .image_path = a->pos[0] };
+	struct bw_reload_result res;
 	int err;
 
 	bw_out_string("iface", NULL, a->iface);
@@ -33,7 +35,8 @@ static int do_load(struct bw_args *a)
 	err = bw_image_read_file(a->pos[0], &img);
 	if (err)
 		return err;
-	err = bw_reload(&r);
+	err = bw_reload(&r, &res);
+	bw_reload_report(a->iface, &res);
 	bw_image_free(&img);
 	return err;
 }

@@ -11,6 +11,7 @@
 #include "cmd/cmd_reload.h"
 #include "base/output.h"
 #include "ops/reload.h"
+#include "out/op_report.h"
 
 static const struct bw_opt reload_only_opts[] = {
 	{ "enforce", BW_OPT_ENFORCE, NULL,
@@ -31,13 +32,16 @@ static int do_reload(struct bw_args *a)
 				   .args = &a->build,
 				   .lists = (const char *const *)a->pos,
 				   .nlists = a->npos };
+	struct bw_reload_result res;
 	int err;
 
 	bw_out_string("iface", NULL, a->iface);
 	err = bw_check_privileges("reload");
 	if (err)
 		return err;
-	return bw_reload(&r);
+	err = bw_reload(&r, &res);
+	bw_reload_report(a->iface, &res);
+	return err;
 }
 
 const struct bw_verb bw_verb_reload = {

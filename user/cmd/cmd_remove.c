@@ -20,6 +20,7 @@
 #include "base/output.h"
 #include "filter/records.h"
 #include "ops/rebuild.h"
+#include "out/op_report.h"
 #include "ops/reload.h"
 #include "kernel/running.h"
 
@@ -77,6 +78,8 @@ static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 	err = bw_rebuild(&rq, &res);
 	if (!res.read)
 		return err;
+	if (res.reloaded)
+		bw_reload_report(a->iface, &res.reload);
 	found = count_kept(a, keys, &res.rec);
 	say_entries(a, keys, &res.rec, res.reloaded && !err);
 	if (!res.reloaded)
@@ -133,6 +136,8 @@ static int remove_names(struct bw_args *a, const struct bw_list *l)
 	err = bw_rebuild(&rq, &res);
 	if (!res.read)
 		return err;
+	if (res.reloaded)
+		bw_reload_report(a->iface, &res.reload);
 	found = say_names(a, l, &res.rec, !err, true);
 	if (found < a->npos)
 		pr_warn("%s: %d of %d names were not added at run time: only those can be removed\n",

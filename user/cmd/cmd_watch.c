@@ -6,7 +6,8 @@
 #include "cmd/cli.h"
 #include "cmd/cmd_watch.h"
 #include "base/log.h"
-#include "cmd/watch.h"
+#include "base/output.h"
+#include "daemon/watch.h"
 
 static const struct bw_opt watch_only_opts[] = {
 	{ "image", BW_OPT_IMAGE, "FILE",
@@ -32,6 +33,7 @@ static const struct bw_opt *const watch_opts[] = { watch_only_opts,
 
 static int do_watch(struct bw_args *a)
 {
+	struct bw_watch_cfg cfg;
 	int err;
 
 	if (!a->ops.image == !a->npos) {
@@ -39,7 +41,24 @@ static int do_watch(struct bw_args *a)
 		return -BW_EUSAGE;
 	}
 	err = bw_check_privileges("watch");
-	return err ?: bw_watch_run(a);
+	if (err)
+		return err;
+	cfg = (struct bw_watch_cfg){
+		.iface = a->iface,
+		.lists = (const char *const *)a->pos,
+		.nlists = a->npos,
+		.image = a->ops.image,
+		.build = &a->build,
+		.mode = a->mode,
+		.own_link = a->link,
+		.interval = a->ops.interval,
+		.debounce = a->ops.debounce_set ? a->ops.debounce
+						: BW_WATCH_DEBOUNCE,
+		.metrics_file = a->ops.metrics_file,
+		.detach_on_exit = a->ops.detach_on_exit,
+		.json = bw_out_is_json(),
+	};
+	return bw_watch_run(&cfg);
 }
 
 const struct bw_verb bw_verb_watch = {

@@ -22,7 +22,6 @@
 #include "kernel/hook_attach.h"
 #include "base/log.h"
 #include "kernel/lpm.h"
-#include "base/output.h"
 #include "kernel/pin.h"
 #include "kernel/prog.h"
 #include "kernel/running.h"
@@ -99,8 +98,6 @@ static int create_exact(struct attach_ctx *c, const struct bw_built *b)
  */
 static int fill_allow(struct attach_ctx *c, const struct bw_list *allow)
 {
-	/* A new trie and a finished list: every entry is one more. */
-	size_t added = allow ? allow->n4 + allow->n6 : 0;
 	int err = 0;
 
 	c->allow_fd = dup(bpf_map__fd(c->skel->maps.allow));
@@ -113,13 +110,6 @@ static int fill_allow(struct attach_ctx *c, const struct bw_list *allow)
 			bw_errno_hint(err));
 		return err;
 	}
-	if (!allow)
-		return 0;
-	bw_out_open_object("allow");
-	bw_out_text("%s: allowlist: ", c->iface);
-	bw_out_u64("entries", "%'llu ", added);
-	bw_out_text("%s\n", bw_plural(added, "entry", "entries"));
-	bw_out_close_object();
 	return 0;
 }
 
@@ -138,45 +128,35 @@ static int pin_all(struct attach_ctx *c)
 	return err;
 }
 
-/* How the program went onto the hook: text, and the JSON key's value. */
-static const char *attach_how(const struct attach_ctx *c,
-			      const struct bw_xdp_info *x, const char **key)
+/* How the program went onto the hook. */
+static void attach_how(const struct attach_ctx *c, const struct bw_xdp_info *x,
+		       struct bw_attach_figures *f)
 {
-	*key = "plain";
+	f->how = BW_ATTACH_PLAIN;
 	if (c->hook.link_fd >= 0) {
-		*key = "link";
-		return NULL;
+		f->how = BW_ATTACH_LINK;
+		snprintf(f->libxdp_error, sizeof(f->libxdp_error), "%s",
+			 c->hook.libxdp_err);
+	} else if (x->dispatcher) {
+		f->how = BW_ATTACH_DISPATCHER;
+	} else if (getenv("LIBXDP_SKIP_DISPATCHER")) {
+		f->how = BW_ATTACH_PLAIN_SKIPPED;
 	}
-	if (x->dispatcher) {
-		*key = "dispatcher";
-		return "through the libxdp dispatcher";
-	}
-	if (getenv("LIBXDP_SKIP_DISPATCHER"))
-		return "plain attach: LIBXDP_SKIP_DISPATCHER is set";
-	return "plain attach: libxdp dispatcher unavailable";
 }
 
-static void report_attach(const struct attach_ctx *c)
+static void get_figures(const struct attach_ctx *c, const struct bw_list *allow,
+			struct bw_attach_figures *f)
 {
 	struct bw_xdp_info x;
-	__u32 id = bw_obj_id(c->prog_fd);
-	const char *how, *key;
 
-	bw_xdp_info(c->ifindex, id, &x);
-	how = attach_how(c, &x, &key);
-	bw_out_open_object("attach");
-	bw_out_text("%s: ", c->iface);
-	bw_out_string("mode", "attached in %s mode ",
-		      bw_attached_mode_name(x.attach_mode));
-	bw_out_string("how", NULL, key);
-	if (how)
-		bw_out_text("(%s), ", how);
-	else
-		bw_out_string("libxdp_error",
-			      "(bpf_link of bloomwall's own; libxdp: %s), ",
-			      c->hook.libxdp_err);
-	bw_out_u64("program_id", "program id %llu\n", id);
-	bw_out_close_object();
+	memset(f, 0, sizeof(*f));
+	f->program_id = bw_obj_id(c->prog_fd);
+	bw_xdp_info(c->ifindex, f->program_id, &x);
+	f->attach_mode = x.attach_mode;
+	attach_how(c, &x, f);
+	/* A new trie and a finished list: every entry is one more. */
+	f->allow = allow != NULL;
+	f->allow_entries = allow ? allow->n4 + allow->n6 : 0;
 }
 
 static void close_ctx(struct attach_ctx *c, bool undo)
@@ -193,7 +173,7 @@ static void close_ctx(struct attach_ctx *c, bool undo)
 
 int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	      bool own_link, const struct bw_built *b,
-	      const struct bw_list *allow)
+	      const struct bw_list *allow, struct bw_attach_figures *out)
 {
 	struct attach_ctx c = { .iface = iface,
 				.ifindex = ifindex,
@@ -225,7 +205,7 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	if (!err)
 		err = pin_all(&c);
 	if (!err)
-		report_attach(&c);
+		get_figures(&c, allow, out);
 	close_ctx(&c, err);
 	return err;
 }

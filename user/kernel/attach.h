@@ -15,17 +15,36 @@
 #include "lists/list.h"
 #include "kernel/swap.h"
 
+/* How the program went onto the hook. */
+enum bw_attach_how {
+	BW_ATTACH_PLAIN,	 /* libxdp's dispatcher unavailable */
+	BW_ATTACH_PLAIN_SKIPPED, /* LIBXDP_SKIP_DISPATCHER is set */
+	BW_ATTACH_DISPATCHER,
+	BW_ATTACH_LINK, /* a bpf_link of bloomwall's own */
+};
+
+/* What an attach did. */
+struct bw_attach_figures {
+	__u32 program_id;
+	__u8 attach_mode; /* enum xdp_attach_mode */
+	enum bw_attach_how how;
+	char libxdp_error[128]; /* with BW_ATTACH_LINK: why not libxdp */
+	bool allow;		/* an allowlist was given: */
+	__u64 allow_entries;	/* its entries */
+};
+
 /*
  * Loads the program with the built filter as its own map (and its exact
  * trie in the slot b's header names, in verify mode) and the allowlist
  * filled, attaches it to ifindex (through libxdp, or a bpf_link of our own
  * when own_link or when libxdp fails) and pins prog, stats, allow, exact
- * (and link) under BW_PIN_ROOT/iface. allow may be NULL. On
- * failure everything is undone. The pin directory must not exist.
+ * (and link) under BW_PIN_ROOT/iface. allow may be NULL. Fills out
+ * with what it did. On failure everything is undone. The pin directory
+ * must not exist.
  */
 int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	      bool own_link, const struct bw_built *b,
-	      const struct bw_list *allow);
+	      const struct bw_list *allow, struct bw_attach_figures *out);
 
 struct bw_running;
 

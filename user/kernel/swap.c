@@ -13,7 +13,6 @@
 #include "kernel/hook.h"
 #include "base/log.h"
 #include "kernel/lpm.h"
-#include "base/output.h"
 #include "kernel/pin.h"
 #include "kernel/running.h"
 #include "kernel/swap.h"
@@ -122,25 +121,6 @@ static void clear_old_slots(const struct bw_swap *s, __u8 live, bool verify)
 	}
 }
 
-static void say_swapped(const struct bw_swap *s, const struct bw_built *b)
-{
-	const struct bw_info *info =
-		(const void *)((char *)b->filter.mem + BW_BLOCK_BYTES);
-
-	bw_out_open_object("swap");
-	bw_out_text("%s: ", s->iface);
-	bw_out_u64("generation", "swapped in generation %llu (replaces ",
-		   info->generation);
-	/* Generation 0: the running filter could not be read. */
-	if (s->old_generation)
-		bw_out_u64("replaces", "%llu", s->old_generation);
-	else
-		bw_out_null("replaces", "the unreadable filter");
-	bw_out_bool("verify", NULL, b->exact_fd >= 0);
-	bw_out_text(")%s\n", b->exact_fd >= 0 ? ", verify mode" : "");
-	bw_out_close_object();
-}
-
 int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 {
 	const struct bw_hdr *hdr = b->filter.mem;
@@ -167,7 +147,6 @@ int bw_swap_in(const struct bw_swap *s, const struct bw_built *b)
 		bw_say_unchanged(s->iface, s->old_generation);
 		return err;
 	}
-	say_swapped(s, b);
 	clear_old_slots(s, hdr->exact_slot, verify);
 	return 0;
 }

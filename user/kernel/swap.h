@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
+#include "filter/builder.h"
 #include "kernel/filter_map.h"
 #include "lists/list.h"
 #include "kernel/prog.h"
@@ -61,6 +62,7 @@ struct bw_built {
 	__u64 exact_entries; /* merged prefixes in the trie */
 	/* The lists' allow entries (@@||name^), for the name allowlist. */
 	struct bw_list allow_names;
+	struct bw_build_figures fig; /* what it came to, for the report */
 };
 
 #define BW_BUILT_INIT                                        \
@@ -86,7 +88,7 @@ struct bw_swap {
  * Swaps b in: b's exact trie into its slot of the outer map (the one the
  * running filter does not use: no packet reads it yet), then the filter
  * and its program, one update; then the slot no filter names any more is
- * cleared. Fails before the swap with nothing changed. Prints what it did.
+ * cleared. Fails before the swap with nothing changed (said).
  */
 int bw_swap_in(const struct bw_swap *s, const struct bw_built *b);
 

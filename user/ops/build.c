@@ -7,13 +7,11 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "base/output.h"
 #include "filter/records.h"
 #include "kernel/allow_names.h"
 #include "kernel/lpm.h"
 #include "kernel/pin.h"
 #include "ops/build.h"
-#include "ops/build_report.h"
 
 /* ---- building into the kernel -------------------------------------------- */
 
@@ -125,14 +123,9 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b)
 		/* The lists' allow entries go on to the name allowlist. */
 		b->allow_names = bd.allow_names;
 		bw_list_init(&bd.allow_names);
-		bw_build_report(req, &bd);
-	}
-	if (!err && b->exact_fd >= 0) {
-		bw_out_open_object("verify");
-		bw_out_text("%s: verify mode: ", req->label);
-		bw_out_u64("exact_entries", "exact trie of %'llu prefixes\n",
-			   b->exact_entries);
-		bw_out_close_object();
+		bw_build_figures_get(req, &bd, &b->fig);
+		b->fig.exact_trie = b->exact_fd >= 0;
+		b->fig.exact_entries = b->exact_entries;
 	}
 	bw_build_free(&bd);
 	if (err)

@@ -18,7 +18,6 @@
 #include "base/log.h"
 #include "image/image_sec.h"
 #include "kernel/lpm.h"
-#include "base/output.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
 #include "lists/list_parse.h"
@@ -219,23 +218,13 @@ int bw_image_stage(const struct bw_image_stage_req *st, struct bw_records *kept,
 		dns->flags |= BW_DNS_F_ALLOW;
 	info->generation = generation;
 
-	bw_out_open_object("filter");
-	bw_out_text("%s: ", iface);
-	bw_out_u64("generation", "filter generation %llu ", generation);
-	bw_out_string("image", "from image %s: ", path);
-	bw_out_u64("entries", "%'llu entries, ", info->entries);
-	bw_out_u64("blocks", "%'llu blocks ", img->nblocks);
-	bw_out_u64("bytes", "(%'llu bytes), ",
-		   (unsigned long long)img->nblocks * BW_BLOCK_BYTES);
-	bw_out_u64("seed", "seed 0x%08llx\n", hdr->seed);
-	bw_out_double("fpr", NULL, bw_info_fpr(info));
-	bw_out_close_object();
-	if (b->exact_fd >= 0) {
-		bw_out_open_object("verify");
-		bw_out_text("%s: verify mode: ", iface);
-		bw_out_u64("exact_entries", "exact trie of %'llu prefixes\n",
-			   b->exact_entries);
-		bw_out_close_object();
-	}
+	memset(&b->fig, 0, sizeof(b->fig));
+	b->fig.label = iface;
+	b->fig.image = path;
+	b->fig.plan.nblocks = img->nblocks;
+	b->fig.plan.hdr = *hdr;
+	b->fig.plan.info = *info;
+	b->fig.exact_trie = b->exact_fd >= 0;
+	b->fig.exact_entries = b->exact_entries;
 	return 0;
 }

@@ -116,7 +116,7 @@ int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res)
 	r.lists = (const char *const *)res->rec.lists;
 	r.nlists = res->rec.nlists;
 	res->reloaded = true;
-	return bw_reload(&r);
+	return bw_reload(&r, &res->reload);
 }
 
 void bw_rebuild_result_free(struct bw_rebuild_result *res)

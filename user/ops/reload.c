@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "filter/records_edit.h"
@@ -15,7 +16,6 @@
 #include "image/image.h"
 #include "base/log.h"
 #include "kernel/lpm.h"
-#include "base/output.h"
 #include "kernel/lock.h"
 #include "kernel/pin.h"
 #include "filter/records.h"
@@ -24,6 +24,14 @@
 #include "kernel/running.h"
 
 /* ---- reload -------------------------------------------------------------- */
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 #define BW_F_MATCH (BW_F_MATCH_SRC | BW_F_MATCH_DST)
 
@@ -103,6 +111,7 @@ struct reload_ctx {
 	struct bw_list allow; /* --allow: the new allowlist */
 	struct bw_rec_source *allow_src; /* --allow: what each file was */
 	struct bw_built b;
+	struct bw_reload_result *res;
 };
 
 /* The running filter's kept adds, less those the reload leaves out. */
@@ -173,6 +182,16 @@ static int build_image(struct reload_ctx *c, __u16 flags)
 	return err;
 }
 
+/* A build's figures, for the report: a raced reload builds twice. */
+static int built(struct reload_ctx *c, int err)
+{
+	struct bw_reload_result *res = c->res;
+
+	if (!err && res->nbuilds < BW_RELOAD_BUILDS)
+		res->build[res->nbuilds++] = c->b.fig;
+	return err;
+}
+
 static int build(struct reload_ctx *c)
 {
 	const struct bw_reload_req *r = c->r;
@@ -184,7 +203,7 @@ static int build(struct reload_ctx *c)
 			      : c->st.allow_entries)
 		flags |= BW_F_ALLOW;
 	if (r->image)
-		return build_image(c, flags);
+		return built(c, build_image(c, flags));
 	bw_build_req_from_args(&req, r->iface, r->args, r->lists, r->nlists,
 			       settings_fpr(&c->st), flags,
 			       c->st.info.generation + 1);
@@ -206,7 +225,7 @@ static int build(struct reload_ctx *c)
 	bw_build_req_dns(&req, r->args, &c->st.dns);
 	req.allow_names =
 		r->args->nallow ? c->allow.ndom > 0 : c->st.allow_names;
-	return bw_build_lists(&req, &c->b);
+	return built(c, bw_build_lists(&req, &c->b));
 }
 
 /*
@@ -275,18 +294,6 @@ static int new_allowlist(struct reload_ctx *c, const struct bw_running *r,
 	return 0;
 }
 
-static void say_allowlist(const char *iface, const struct bw_list *l,
-			  size_t added, size_t removed)
-{
-	bw_out_open_object("allow");
-	bw_out_text("%s: allowlist replaced: ", iface);
-	bw_out_u64("entries", "%'llu ", l->n4 + l->n6);
-	bw_out_text("%s", bw_plural(l->n4 + l->n6, "entry", "entries"));
-	bw_out_u64("added", " (%'llu added, ", added);
-	bw_out_u64("removed", "%'llu removed)\n", removed);
-	bw_out_close_object();
-}
-
 /*
  * The running program is an older bloomwall's, whose tries are keyed
  * without the family: the new program gets tries of today's key, the
@@ -328,24 +335,23 @@ static int upgrade_tries(const struct bw_running *r, bool keep_allow,
 	return err;
 }
 
-/* "IFACE: 3 entries added at run time kept"; JSON added_kept, forgotten. */
-static void say_kept(const struct reload_ctx *c)
+/* What the swap put in, for the report. */
+static void say_swapped(struct reload_ctx *c, size_t added, size_t removed)
 {
-	const char *iface = c->r->iface;
+	struct bw_reload_result *res = c->res;
+	const struct bw_info *info =
+		(const void *)((char *)c->b.filter.mem + BW_BLOCK_BYTES);
 
-	size_t kept = c->kept.nadded + c->kept.names.ndom;
-
-	bw_out_u64("added_kept", NULL, kept);
-	bw_out_u64("added_forgotten", NULL, c->forgot);
-	if (kept)
-		bw_out_text(
-			"%s: %'zu %s added at run time kept ('bloomwall remove %s ADDR|NAME...' takes one out)\n",
-			iface, kept, bw_plural(kept, "entry", "entries"),
-			iface);
-	if (c->forgot)
-		bw_out_text("%s: %'zu %s added at run time left out\n", iface,
-			    c->forgot,
-			    bw_plural(c->forgot, "entry", "entries"));
+	res->swapped = true;
+	res->generation = info->generation;
+	res->replaces = c->st.info.generation;
+	res->verify = c->b.exact_fd >= 0;
+	res->allow_replaced = replaces_allow(c->r);
+	res->allow_entries = c->allow.n4 + c->allow.n6;
+	res->allow_added = added;
+	res->allow_removed = removed;
+	res->kept = c->kept.nadded + c->kept.names.ndom;
+	res->left_out = c->forgot;
 }
 
 /* Under the lock: the hook's program, read again, is replaced. */
@@ -386,22 +392,22 @@ static int swap_locked(struct reload_ctx *c)
 		bw_prune_allow_names(rq->iface, maps.allow_names,
 				     &c->b.allow_names,
 				     replaces_allow(rq) ? &c->allow : NULL);
-	if (!err && replaces_allow(rq))
-		say_allowlist(rq->iface, &c->allow, added, removed);
 	if (!err)
-		say_kept(c);
+		say_swapped(c, added, removed);
 	bw_maps_close(&maps);
 	bw_running_close(&r);
 	return err;
 }
 
-int bw_reload(const struct bw_reload_req *rq)
+int bw_reload(const struct bw_reload_req *rq, struct bw_reload_result *res)
 {
 	const struct bw_build_args *a = rq->args;
-	struct reload_ctx c = { .r = rq, .b = BW_BUILT_INIT };
+	struct reload_ctx c = { .r = rq, .b = BW_BUILT_INIT, .res = res };
 	struct bw_running r;
+	double t0 = mono();
 	int lock, err;
 
+	memset(res, 0, sizeof(*res));
 	bw_list_init(&c.allow);
 	/* Lists are read and the filter built before the lock is taken. */
 	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_OLD_OK, &r);
@@ -438,5 +444,6 @@ int bw_reload(const struct bw_reload_req *rq)
 	bw_list_free(&c.allow);
 	free(c.allow_src);
 	bw_records_free(&c.kept);
+	res->seconds = mono() - t0;
 	return err;
 }

@@ -41,6 +41,27 @@ struct bw_reload_req {
 	__u8 origin;
 };
 
+/* A reload builds at most twice: again when an add raced the first build. */
+#define BW_RELOAD_BUILDS 2
+
+/*
+ * What a reload did, stage by stage, whether or not it went through: the
+ * verbs print it (out/op_report.h), watch logs it.
+ */
+struct bw_reload_result {
+	struct bw_build_figures build[BW_RELOAD_BUILDS]; /* each build's */
+	int nbuilds;
+	bool swapped;	     /* the new filter runs: */
+	__u64 generation;    /* numbered so */
+	__u64 replaces;	     /* in place of this one (0: one unreadable) */
+	bool verify;	     /* with its exact trie */
+	bool allow_replaced; /* --allow, or the image's, replaced the allowlist: */
+	__u64 allow_entries, allow_added, allow_removed;
+	size_t kept;	 /* entries added at run time built in */
+	size_t left_out; /* and those left out */
+	double seconds;	 /* the whole reload took */
+};
+
 /*
  * Rebuilds iface's filter from the lists and the entries the running
  * filter keeps from 'bloomwall add' (none with args->forget_added; less
@@ -48,8 +69,9 @@ struct bw_reload_req {
  * and swaps it in under the lock; the kept adds go into the new filter's
  * records. If the running filter changed while the build ran (an add),
  * builds again under the lock. A failure at any step leaves the running
- * filter as it was, and says so.
+ * filter as it was, and says so. res says what was done, whatever the
+ * return; nothing is printed on stdout.
  */
-int bw_reload(const struct bw_reload_req *r);
+int bw_reload(const struct bw_reload_req *r, struct bw_reload_result *res);
 
 #endif /* __BW_RELOAD_H */

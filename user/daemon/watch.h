@@ -8,7 +8,7 @@
  * volume's ..data symlink swap); events are debounced, then the files'
  * identities (device, inode, size, times, through symlinks) are compared
  * with those of the last reload, and only a change rebuilds. Each rebuild
- * goes through reload's path (reload.h, and the image's for --image): the
+ * goes through the operations the verbs use (ops/reload.h, attach_lists.h): the
  * lock is taken only for the swap, a bad file leaves the running filter as
  * it was, and one line says what happened. Every tick, the running filter
  * is read: runtime adds that pushed a family's estimated rate past twice
@@ -20,7 +20,7 @@
 #ifndef __BW_WATCH_H
 #define __BW_WATCH_H
 
-#include "cmd/cli.h"
+#include "daemon/watch_apply.h"
 
 /* Default seconds between the checks of the running filter. */
 #define BW_WATCH_TICK 10.0
@@ -28,6 +28,6 @@
 #define BW_WATCH_DEBOUNCE 0.5
 
 /* Runs until a signal ends it: 0, or -errno when it could not start. */
-int bw_watch_run(struct bw_args *a);
+int bw_watch_run(const struct bw_watch_cfg *c);
 
 #endif /* __BW_WATCH_H */

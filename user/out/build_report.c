@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The one line a build reports (build_report.h): what the lists came to, the
- * filter's size and probes, as text or JSON. attach, reload and build
- * print it.
+ * The report of a build (build_report.h): what the lists came to, the
+ * filter's size and probes, as text or JSON. attach, reload, load and
+ * build print it.
  */
 #include "base/log.h"
 #include "base/output.h"
 #include "filter/bloom_names.h"
-#include "ops/build_report.h"
+#include "out/build_report.h"
 
 /* The fewest and most probes per key over the regions in use (0: none). */
 static void probes_range(const struct bw_plan *p, unsigned int *lo,
@@ -71,20 +71,19 @@ static void out_targets(const struct bw_hdr *hdr)
  * (D duplicates removed, L local skipped), B blocks, answer A, TTL T s";
  * JSON object "names".
  */
-static void report_names(const struct bw_build_req *req,
-			 const struct bw_build *b)
+static void report_names(const struct bw_build_figures *f)
 {
-	const struct bw_build_summary *s = &b->sum;
-	const struct bw_dns_hdr *d = &b->plan.dns;
+	const struct bw_build_summary *s = &f->sum;
+	const struct bw_dns_hdr *d = &f->plan.dns;
 	__u32 blocks = 0;
 
 	if (!s->names.exact && !s->names.subtree && !s->names.allow)
 		return;
-	if (b->plan.hdr.flags & BW_F_DNS)
+	if (f->plan.hdr.flags & BW_F_DNS)
 		blocks = d->region_end[BW_NAME_REGIONS - 1] -
-			 bw_dns_block(&b->plan.hdr) - 1;
+			 bw_dns_block(&f->plan.hdr) - 1;
 	bw_out_open_object("names");
-	bw_out_text("%s: ", req->label);
+	bw_out_text("%s: ", f->label);
 	bw_out_u64("exact", "names: %'llu exact, ", s->names.exact);
 	bw_out_u64("subtree", "%'llu subtree, ", s->names.subtree);
 	bw_out_u64("allow", "%'llu allow", s->names.allow);
@@ -93,10 +92,10 @@ static void report_names(const struct bw_build_req *req,
 	bw_out_u64("local_skipped", "%'llu local skipped), ", s->local);
 	bw_out_u64("blocks", "%'llu blocks", blocks);
 	bw_out_string("action", ", answer %s",
-		      bw_dns_action_name(req->opts.dns_action));
-	bw_out_u64("ttl", ", TTL %llu s", req->opts.dns_ttl);
-	bw_out_bool("subdomains", NULL, req->subdomains);
-	bw_out_text("%s\n", req->subdomains ? ", --subdomains" : "");
+		      bw_dns_action_name(f->dns_action));
+	bw_out_u64("ttl", ", TTL %llu s", f->dns_ttl);
+	bw_out_bool("subdomains", NULL, f->subdomains);
+	bw_out_text("%s\n", f->subdomains ? ", --subdomains" : "");
 	bw_out_close_object();
 }
 
@@ -104,13 +103,13 @@ static void report_names(const struct bw_build_req *req,
  * The build's one line: "IFACE: filter generation N: ... target fpr P%";
  * JSON the object "filter" with the same figures.
  */
-void bw_build_report(const struct bw_build_req *req, const struct bw_build *b)
+static void report_lists(const struct bw_build_figures *f)
 {
-	const struct bw_build_summary *s = &b->sum;
-	const struct bw_plan *p = &b->plan;
+	const struct bw_build_summary *s = &f->sum;
+	const struct bw_plan *p = &f->plan;
 
 	bw_out_open_object("filter");
-	bw_out_text("%s: ", req->label);
+	bw_out_text("%s: ", f->label);
 	bw_out_u64("generation",
 		   "filter generation %llu: ", p->info.generation);
 	bw_out_u64("prefixes", "%'llu prefixes", s->source_entries);
@@ -126,11 +125,44 @@ void bw_build_report(const struct bw_build_req *req, const struct bw_build *b)
 	bw_out_u64("bytes", "(%'llu bytes), ",
 		   (unsigned long long)p->nblocks * BW_BLOCK_BYTES);
 	out_probes(p);
-	bw_out_text(", target fpr %g%%\n", req->opts.fpr * 100.0);
-	bw_out_double("fpr", NULL, req->opts.fpr);
+	bw_out_text(", target fpr %g%%\n", f->fpr * 100.0);
+	bw_out_double("fpr", NULL, f->fpr);
 	bw_out_close_object();
-	report_names(req, b);
-	if (!s->entries && !s->names.exact && !s->names.subtree)
+	report_names(f);
+	if (bw_build_figures_empty(f))
 		pr_warn("warning: the lists hold no entries: the filter on %s passes everything\n",
-			req->label);
+			f->label);
+}
+
+/* "IFACE: filter generation N from image PATH: ..."; JSON "filter". */
+static void report_image(const struct bw_build_figures *f)
+{
+	const struct bw_plan *p = &f->plan;
+
+	bw_out_open_object("filter");
+	bw_out_text("%s: ", f->label);
+	bw_out_u64("generation", "filter generation %llu ", p->info.generation);
+	bw_out_string("image", "from image %s: ", f->image);
+	bw_out_u64("entries", "%'llu entries, ", p->info.entries);
+	bw_out_u64("blocks", "%'llu blocks ", p->nblocks);
+	bw_out_u64("bytes", "(%'llu bytes), ",
+		   (unsigned long long)p->nblocks * BW_BLOCK_BYTES);
+	bw_out_u64("seed", "seed 0x%08llx\n", p->hdr.seed);
+	bw_out_double("fpr", NULL, bw_info_fpr(&p->info));
+	bw_out_close_object();
+}
+
+void bw_build_report(const struct bw_build_figures *f)
+{
+	if (f->image)
+		report_image(f);
+	else
+		report_lists(f);
+	if (!f->exact_trie)
+		return;
+	bw_out_open_object("verify");
+	bw_out_text("%s: verify mode: ", f->label);
+	bw_out_u64("exact_entries", "exact trie of %'llu prefixes\n",
+		   f->exact_entries);
+	bw_out_close_object();
 }

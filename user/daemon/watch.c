@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <libgen.h>
+#include <net/if.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -17,11 +18,13 @@
 #include <sys/stat.h>
 
 #include "base/log.h"
-#include "out/metrics.h"
 #include "base/output.h"
-#include "cmd/cmd_detach.h"
-#include "cmd/watch.h"
-#include "cmd/watch_apply.h"
+#include "daemon/watch.h"
+#include "daemon/watch_apply.h"
+#include "ops/detach.h"
+#include "out/metrics.h"
+#include "out/op_report.h"
+#include "out/status_view.h"
 
 /* What a change of a file in a watched directory looks like. */
 #define WATCH_MASK                                                  \
@@ -35,7 +38,7 @@ struct watched {
 };
 
 struct watch {
-	struct bw_args *a;
+	const struct bw_watch_cfg *c;
 	struct watched *f;
 	int nf;
 	int ifd;
@@ -139,8 +142,8 @@ static int watch_file(struct watch *w, const char *path)
 
 static int files_init(struct watch *w)
 {
-	struct bw_args *a = w->a;
-	int i, n = a->ops.image ? 1 : a->npos, err = 0;
+	const struct bw_watch_cfg *c = w->c;
+	int i, n = c->image ? 1 : c->nlists, err = 0;
 
 	w->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (w->ifd < 0) {
@@ -151,7 +154,7 @@ static int files_init(struct watch *w)
 	if (!w->f)
 		return -ENOMEM;
 	for (i = 0; i < n && !err; i++)
-		err = watch_file(w, a->ops.image ?: a->pos[i]);
+		err = watch_file(w, c->image ?: c->lists[i]);
 	return err;
 }
 
@@ -178,7 +181,7 @@ static void log_line(const struct watch *w, int err, const char *trigger,
 		bw_out_begin(true, NULL);
 		bw_out_stream_begin();
 		bw_out_record_begin();
-		bw_out_string("iface", NULL, w->a->iface);
+		bw_out_string("iface", NULL, w->c->iface);
 		bw_out_string("result", NULL, err ? "failed" : "ok");
 		bw_out_u64("generation", NULL, err ? old_gen : o->generation);
 		bw_out_u64("entries", NULL, o->entries);
@@ -189,15 +192,15 @@ static void log_line(const struct watch *w, int err, const char *trigger,
 		bw_out_begin(false, NULL);
 	} else if (!err) {
 		printf("%s: reload ok: generation %llu, %'llu entries, %'llu bytes, %.3f s (%s)\n",
-		       w->a->iface, (unsigned long long)o->generation,
+		       w->c->iface, (unsigned long long)o->generation,
 		       (unsigned long long)o->entries,
 		       (unsigned long long)o->bytes, secs, trigger);
 	} else if (old_gen) {
 		printf("%s: reload FAILED after %.3f s (%s): the last good filter stays (generation %llu); fix the file and it is tried again\n",
-		       w->a->iface, secs, trigger, (unsigned long long)old_gen);
+		       w->c->iface, secs, trigger, (unsigned long long)old_gen);
 	} else {
 		printf("%s: reload FAILED after %.3f s (%s): no filter runs; fix the file and it is tried again\n",
-		       w->a->iface, secs, trigger);
+		       w->c->iface, secs, trigger);
 	}
 	fflush(stdout);
 }
@@ -214,38 +217,30 @@ static void write_metrics(struct watch *w)
 {
 	struct bw_status_view v;
 
-	if (!w->a->ops.metrics_file)
+	if (!w->c->metrics_file)
 		return;
-	bw_status_gather(&v, w->a->iface);
-	bw_metrics_write_file(w->a->ops.metrics_file, &v, &w->counts);
+	bw_status_gather(&v, w->c->iface);
+	bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
 }
 
 /*
- * One rebuild: the verbs' output is captured as their JSON document (the
- * log line is the one thing printed), their warnings go to stderr as
+ * One rebuild, through the operations the verbs use: their results give
+ * the log line (the one thing printed), their warnings go to stderr as
  * ever. Returns 0 or the rebuild's error.
  */
 static int rebuild(struct watch *w, const char *trigger)
 {
-	__u64 old_gen = running_generation(w->a->iface);
-	char *doc = NULL;
-	size_t len = 0;
+	__u64 old_gen = running_generation(w->c->iface);
 	struct bw_watch_outcome o;
 	double t0 = mono(), secs;
-	FILE *ms = open_memstream(&doc, &len);
 	int err;
 
-	if (!ms)
-		return -ENOMEM;
 	remember(w); /* a bad file is tried again only when it changes */
-	bw_out_begin(true, ms);
-	err = bw_watch_apply(w->a);
-	bw_out_flush(err);
-	fclose(ms);
-	bw_out_begin(false, NULL);
+	err = bw_watch_apply(w->c, &o);
 	secs = mono() - t0;
-	bw_watch_outcome_read(doc, &o);
-	free(doc);
+	if (!err && o.empty)
+		pr_warn("warning: the lists hold no entries: the filter on %s passes everything\n",
+			w->c->iface);
 	log_line(w, err, trigger, &o, secs, old_gen);
 	if (err)
 		w->counts.reloads_failed++;
@@ -278,10 +273,10 @@ static void tick(struct watch *w)
 	char trigger[160];
 	int f;
 
-	bw_status_gather(&v, w->a->iface);
+	bw_status_gather(&v, w->c->iface);
 	if (v.prog_err && !w->gone_said)
 		printf("%s: bloomwall is not attached anymore; a change of the files (or SIGHUP) attaches it again\n",
-		       w->a->iface);
+		       w->c->iface);
 	w->gone_said = v.prog_err != 0;
 	f = v.prog_err || v.filter_err ? -1 : over_target(&v);
 	if (f >= 0 && v.map_id != w->auto_map) {
@@ -291,16 +286,16 @@ static void tick(struct watch *w)
 			"runtime adds: %s est. fpr %.3g%%, past twice the target %.3g%%",
 			f == BW_V4 ? "IPv4" : "IPv6", 100 * v.fam_fpr[f],
 			100 * bw_info_fpr(&v.info));
-		if (!w->a->ops.image) {
+		if (!w->c->image) {
 			w->counts.rebuilds_auto++;
 			rebuild(w, trigger);
 			return;
 		}
 		printf("%s: %s; an image is loaded as it was built: build a new one with the entries\n",
-		       w->a->iface, trigger);
+		       w->c->iface, trigger);
 	}
-	if (w->a->ops.metrics_file)
-		bw_metrics_write_file(w->a->ops.metrics_file, &v, &w->counts);
+	if (w->c->metrics_file)
+		bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
 }
 
 /* ---- the loop ------------------------------------------------------------ */
@@ -335,7 +330,7 @@ static struct timespec until(double deadline)
 static void loop(struct watch *w, const sigset_t *mask)
 {
 	struct pollfd p = { .fd = w->ifd, .events = POLLIN };
-	double interval = w->a->ops.interval ?: BW_WATCH_TICK;
+	double interval = w->c->interval ?: BW_WATCH_TICK;
 	double next_tick = mono() + interval, settle = -1;
 	char what[512];
 	struct timespec ts;
@@ -343,7 +338,7 @@ static void loop(struct watch *w, const sigset_t *mask)
 	while (!got_stop) {
 		ts = until(settle >= 0 ? fmin(settle, next_tick) : next_tick);
 		if (ppoll(&p, 1, &ts, mask) > 0 && drain(w->ifd))
-			settle = mono() + w->a->ops.debounce;
+			settle = mono() + w->c->debounce;
 		if (got_stop)
 			break;
 		if (got_hup) {
@@ -365,44 +360,48 @@ static void loop(struct watch *w, const sigset_t *mask)
 static void stop(struct watch *w)
 {
 	const char *sig = got_stop == SIGINT ? "SIGINT" : "SIGTERM";
+	struct bw_detach_req rq = { .iface = w->c->iface };
+	struct bw_detach_result res;
 	int err;
 
-	if (!w->a->ops.detach_on_exit) {
+	if (!w->c->detach_on_exit) {
 		printf("%s: watch stopped (%s); the filter stays attached (generation %llu)\n",
-		       w->a->iface, sig,
-		       (unsigned long long)running_generation(w->a->iface));
+		       w->c->iface, sig,
+		       (unsigned long long)running_generation(w->c->iface));
 		return;
 	}
-	err = bw_verb_detach.run(w->a);
+	rq.ifindex = (int)if_nametoindex(w->c->iface);
+	err = bw_detach_iface(&rq, &res);
+	bw_detach_report(w->c->iface, &res);
 	printf(err ? "%s: watch stopped (%s); detaching failed\n"
 		   : "%s: watch stopped (%s); bloomwall detached (--detach-on-exit)\n",
-	       w->a->iface, sig);
+	       w->c->iface, sig);
 }
 
-int bw_watch_run(struct bw_args *a)
+int bw_watch_run(const struct bw_watch_cfg *c)
 {
-	struct watch w = { .a = a, .ifd = -1 };
+	struct watch w = { .c = c, .ifd = -1 };
 	sigset_t mask;
 	int err, i;
 
 	/* A line as it happens, also into a pipe or the journal. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	w.json = bw_out_is_json();
+	w.json = c->json;
+	/* The log lines are the output: no document at the end. */
+	bw_out_begin(false, NULL);
 	w.counts.last_seconds = -1;
 	w.counts.started = (__u64)time(NULL);
-	if (!a->ops.debounce_set)
-		a->ops.debounce = BW_WATCH_DEBOUNCE;
 	signals(&mask);
 	err = files_init(&w);
 	if (!err) {
-		printf("%s: watching %d %s\n", a->iface, w.nf,
+		printf("%s: watching %d %s\n", c->iface, w.nf,
 		       bw_plural(w.nf, "file", "files"));
 		/* Starting: whatever runs is made the files' filter. */
 		err = rebuild(&w, "start");
 		/* A bad file at start with nothing running: nothing to keep. */
-		if (err && !bw_watch_attached(a))
+		if (err && !bw_watch_attached((int)if_nametoindex(c->iface)))
 			printf("%s: watch stopped: no filter could be attached\n",
-			       a->iface);
+			       c->iface);
 		else
 			err = 0;
 	}

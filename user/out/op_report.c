@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The reports of attach, reload and load, detach (op_report.h).
+ */
+#include <linux/if_link.h>
+
+#include "base/log.h"
+#include "base/output.h"
+#include "kernel/hook.h"
+#include "out/build_report.h"
+#include "out/op_report.h"
+
+static void report_swap(const char *iface, const struct bw_reload_result *res)
+{
+	bw_out_open_object("swap");
+	bw_out_text("%s: ", iface);
+	bw_out_u64("generation", "swapped in generation %llu (replaces ",
+		   res->generation);
+	/* Generation 0: the running filter could not be read. */
+	if (res->replaces)
+		bw_out_u64("replaces", "%llu", res->replaces);
+	else
+		bw_out_null("replaces", "the unreadable filter");
+	bw_out_bool("verify", NULL, res->verify);
+	bw_out_text(")%s\n", res->verify ? ", verify mode" : "");
+	bw_out_close_object();
+}
+
+static void report_allowlist(const char *iface,
+			     const struct bw_reload_result *res)
+{
+	bw_out_open_object("allow");
+	bw_out_text("%s: allowlist replaced: ", iface);
+	bw_out_u64("entries", "%'llu ", res->allow_entries);
+	bw_out_text("%s", bw_plural(res->allow_entries, "entry", "entries"));
+	bw_out_u64("added", " (%'llu added, ", res->allow_added);
+	bw_out_u64("removed", "%'llu removed)\n", res->allow_removed);
+	bw_out_close_object();
+}
+
+/* "IFACE: 3 entries added at run time kept"; JSON added_kept, forgotten. */
+static void report_kept(const char *iface, const struct bw_reload_result *res)
+{
+	bw_out_u64("added_kept", NULL, res->kept);
+	bw_out_u64("added_forgotten", NULL, res->left_out);
+	if (res->kept)
+		bw_out_text(
+			"%s: %'zu %s added at run time kept ('bloomwall remove %s ADDR|NAME...' takes one out)\n",
+			iface, res->kept,
+			bw_plural(res->kept, "entry", "entries"), iface);
+	if (res->left_out)
+		bw_out_text("%s: %'zu %s added at run time left out\n", iface,
+			    res->left_out,
+			    bw_plural(res->left_out, "entry", "entries"));
+}
+
+void bw_reload_report(const char *iface, const struct bw_reload_result *res)
+{
+	int i;
+
+	for (i = 0; i < res->nbuilds; i++)
+		bw_build_report(&res->build[i]);
+	if (!res->swapped)
+		return;
+	report_swap(iface, res);
+	if (res->allow_replaced)
+		report_allowlist(iface, res);
+	report_kept(iface, res);
+}
+
+/* How the program went onto the hook: the JSON key, and text or NULL. */
+static const char *attach_how(const struct bw_attach_figures *f,
+			      const char **key)
+{
+	switch (f->how) {
+	case BW_ATTACH_LINK:
+		*key = "link";
+		return NULL;
+	case BW_ATTACH_DISPATCHER:
+		*key = "dispatcher";
+		return "through the libxdp dispatcher";
+	case BW_ATTACH_PLAIN_SKIPPED:
+		*key = "plain";
+		return "plain attach: LIBXDP_SKIP_DISPATCHER is set";
+	default:
+		*key = "plain";
+		return "plain attach: libxdp dispatcher unavailable";
+	}
+}
+
+static void report_attached(const char *iface,
+			    const struct bw_attach_figures *f)
+{
+	const char *how, *key;
+
+	if (f->allow) {
+		bw_out_open_object("allow");
+		bw_out_text("%s: allowlist: ", iface);
+		bw_out_u64("entries", "%'llu ", f->allow_entries);
+		bw_out_text("%s\n",
+			    bw_plural(f->allow_entries, "entry", "entries"));
+		bw_out_close_object();
+	}
+	how = attach_how(f, &key);
+	bw_out_open_object("attach");
+	bw_out_text("%s: ", iface);
+	bw_out_string("mode", "attached in %s mode ",
+		      bw_attached_mode_name(f->attach_mode));
+	bw_out_string("how", NULL, key);
+	if (how)
+		bw_out_text("(%s), ", how);
+	else
+		bw_out_string("libxdp_error",
+			      "(bpf_link of bloomwall's own; libxdp: %s), ",
+			      f->libxdp_error);
+	bw_out_u64("program_id", "program id %llu\n", f->program_id);
+	bw_out_close_object();
+}
+
+void bw_attach_report(const char *iface, const struct bw_attach_result *res)
+{
+	if (res->built)
+		bw_build_report(&res->build);
+	if (res->attached)
+		report_attached(iface, &res->attach);
+}
+
+void bw_detach_report(const char *iface, const struct bw_detach_result *res)
+{
+	if (!res->pins_removed)
+		return;
+	bw_out_bool("interface_gone", NULL, res->interface_gone);
+	bw_out_bool("pins_removed", NULL, true);
+	if (res->detached)
+		bw_out_text("%s: bloomwall detached, pins removed\n", iface);
+	else if (res->interface_gone)
+		bw_out_text(
+			"%s: the interface is gone; removed the pins it left behind\n",
+			iface);
+	else
+		bw_out_text(
+			"%s: bloomwall was not attached; removed the pins left behind\n",
+			iface);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The reports of the operations that change what an interface runs
+ * (attach, reload and load, detach), printed from their results as text
+ * or JSON: each stage that was reached, in the order it was done.
+ */
+#ifndef __BW_OP_REPORT_H
+#define __BW_OP_REPORT_H
+
+#include "ops/attach_lists.h"
+#include "ops/detach.h"
+#include "ops/reload.h"
+
+/*
+ * Each build's report (build_report.h); once swapped, "IFACE: swapped in
+ * generation N (replaces M)", the new allowlist and the entries added at
+ * run time kept and left out. JSON: "filter", "names", "verify", "swap",
+ * "allow", "added_kept", "added_forgotten".
+ */
+void bw_reload_report(const char *iface, const struct bw_reload_result *res);
+
+/*
+ * The build's report; once attached, the allowlist and "IFACE: attached
+ * in MODE mode (how), program id N". JSON: "filter", "names", "verify",
+ * "allow", "attach".
+ */
+void bw_attach_report(const char *iface, const struct bw_attach_result *res);
+
+/* "IFACE: bloomwall detached, pins removed"; JSON "interface_gone", ... */
+void bw_detach_report(const char *iface, const struct bw_detach_result *res);
+
+#endif /* __BW_OP_REPORT_H */
