@@ -65,6 +65,17 @@ static void say_entries(const struct bw_args *a, const struct bw_prefix *keys,
 			a->iface, a->npos - found, a->npos);
 }
 
+/* The rebuild, and the reload's report when there was one. */
+static int rebuild(const struct bw_rebuild_req *rq,
+		   struct bw_rebuild_result *res)
+{
+	int err = bw_rebuild(rq, res);
+
+	if (res->reloaded)
+		bw_reload_report(rq->iface, &res->reload);
+	return err;
+}
+
 /* Reads what runs, says what goes, rebuilds without it. */
 static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 {
@@ -75,11 +86,9 @@ static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 	struct bw_rebuild_result res;
 	int err, found;
 
-	err = bw_rebuild(&rq, &res);
+	err = rebuild(&rq, &res);
 	if (!res.read)
 		return err;
-	if (res.reloaded)
-		bw_reload_report(a->iface, &res.reload);
 	found = count_kept(a, keys, &res.rec);
 	say_entries(a, keys, &res.rec, res.reloaded && !err);
 	if (!res.reloaded)
@@ -133,11 +142,9 @@ static int remove_names(struct bw_args *a, const struct bw_list *l)
 	struct bw_rebuild_result res;
 	int err, found;
 
-	err = bw_rebuild(&rq, &res);
+	err = rebuild(&rq, &res);
 	if (!res.read)
 		return err;
-	if (res.reloaded)
-		bw_reload_report(a->iface, &res.reload);
 	found = say_names(a, l, &res.rec, !err, true);
 	if (found < a->npos)
 		pr_warn("%s: %d of %d names were not added at run time: only those can be removed\n",

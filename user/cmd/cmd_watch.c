@@ -20,6 +20,8 @@ static const struct bw_opt watch_only_opts[] = {
 	  "check the running filter, write the metrics every SECS (default 10)" },
 	{ "debounce", BW_OPT_DEBOUNCE, "SECS",
 	  "wait for SECS without file events before a rebuild (default 0.5)" },
+	{ "allow-shrink", BW_OPT_ALLOW_SHRINK, NULL,
+	  "swap in lists that shrank to under half at once (a cut download?)" },
 	{ "mode", BW_OPT_MODE, "MODE",
 	  "native, skb or auto (default), when watch attaches" },
 	{ "link", BW_OPT_LINK, NULL,
@@ -57,6 +59,7 @@ static int do_watch(struct bw_args *a)
 		.metrics_file = a->ops.metrics_file,
 		.detach_on_exit = a->ops.detach_on_exit,
 		.json = bw_out_is_json(),
+		.allow_shrink = a->ops.allow_shrink,
 	};
 	return bw_watch_run(&cfg);
 }
@@ -74,7 +77,14 @@ const struct bw_verb bw_verb_watch = {
 		"--debounce SECS without events, files whose device, inode, size or times\n"
 		"changed rebuild the filter through reload's path (the lock only for the\n"
 		"swap; entries from 'bloomwall add' kept), or swap the image in as 'load'\n"
-		"does. A bad file leaves the last good filter running and says so; it is\n"
+		"does. A file still being written (curl -o, wget -O) is read once its\n"
+		"writer closes it, and one that changed while it was read is read again;\n"
+		"lists that shrank to under half of the running filter's keys are kept\n"
+		"out until they stay the same for 3 checks (--interval), or at once with\n"
+		"--allow-shrink. A directory that goes away is watched again when it is\n"
+		"back. One watch an interface (a second is refused), and a rebuild runs\n"
+		"in a child, so SIGTERM ends the watch at once whatever a list does.\n"
+		"A bad file leaves the last good filter running and says so; it is\n"
 		"tried again when it changes. One line per rebuild: generation, entries,\n"
 		"bytes, seconds, and the trigger (with --json one object a line). Every\n"
 		"--interval SECS the running filter is read: runtime adds that pushed a\n"

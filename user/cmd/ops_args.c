@@ -51,6 +51,9 @@ int bw_ops_opt(const char *verb, struct bw_ops_args *o, int id, const char *arg)
 		o->debounce_set = true;
 		return parse_seconds(verb, "--debounce", arg, 0.0,
 				     &o->debounce);
+	case BW_OPT_ALLOW_SHRINK:
+		o->allow_shrink = true;
+		return 0;
 	}
 	pr_warn("bloomwall %s: internal error: unhandled option\n", verb);
 	return -BW_EUSAGE;

@@ -17,6 +17,7 @@ enum bw_ops_opt_id {
 	BW_OPT_DETACH_ON_EXIT,
 	BW_OPT_METRICS_FILE,
 	BW_OPT_DEBOUNCE,
+	BW_OPT_ALLOW_SHRINK,
 };
 
 struct bw_ops_args {
@@ -27,6 +28,7 @@ struct bw_ops_args {
 	const char *metrics_file; /* watch --metrics-file PATH */
 	double debounce;	  /* watch --debounce SECS */
 	bool debounce_set;
+	bool allow_shrink; /* watch --allow-shrink */
 };
 
 /* 0, or -BW_EUSAGE after saying what is wrong with verb's option id. */

@@ -4,7 +4,6 @@
  * reload's path, the log line, the tick (runtime adds, metrics file).
  */
 #include <errno.h>
-#include <libgen.h>
 #include <net/if.h>
 #include <math.h>
 #include <poll.h>
@@ -14,51 +13,41 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/inotify.h>
-#include <sys/stat.h>
 
 #include "base/log.h"
 #include "base/output.h"
 #include "daemon/watch.h"
 #include "daemon/watch_apply.h"
+#include "daemon/watch_files.h"
+#include "daemon/watch_log.h"
 #include "ops/detach.h"
 #include "out/metrics.h"
 #include "out/op_report.h"
 #include "out/status_view.h"
 
-/* What a change of a file in a watched directory looks like. */
-#define WATCH_MASK                                                  \
-	(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | \
-	 IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
-
-struct watched {
-	const char *path;
-	char *dir;
-	struct stat st; /* as of the last rebuild; st_ino 0: none */
-};
-
 struct watch {
 	const struct bw_watch_cfg *c;
-	struct watched *f;
-	int nf;
-	int ifd;
-	bool json;
-	bool gone_said; /* "not attached anymore" said once */
+	struct bw_watch_files fs;
+	int ifindex;	  /* at start: a rename keeps it */
+	int lock_fd;	  /* the watch's own, for its life */
+	double settle;	  /* when to act on the events seen; < 0: none */
+	bool writer_said; /* "waiting for ... to be closed" said */
+	bool gone_said;	  /* "not attached anymore" said once */
+	/* The generation this watch last put in, and whether another command
+	 * replacing it was said. */
+	__u64 kept_gen;
+	bool replaced_said;
+	__u64 last_keys; /* of the filter it keeps, for the shrink check */
+	/* A shrunk rebuild was kept out: checks since with the files the
+	 * same (BW_WATCH_SHRINK_TICKS of them let it in). */
+	bool shrunk;
+	int shrunk_ticks;
 	/* The filter map a rebuild for adds was last tried for: an add swaps
 	 * in a copy (a new map) of the same generation. */
 	__u32 auto_map;
 	struct bw_watch_counts counts;
+	struct bw_watch_signals sig;
 };
-
-static volatile sig_atomic_t got_stop, got_hup;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGHUP)
-		got_hup = 1;
-	else
-		got_stop = sig;
-}
 
 static double mono(void)
 {
@@ -68,149 +57,28 @@ static double mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* ---- the files ----------------------------------------------------------- */
-
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
-	       a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
-	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
-	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
-/* Through symlinks: a volume's ..data swap changes what they reach. */
-static void identity(const char *path, struct stat *st)
-{
-	if (stat(path, st))
-		memset(st, 0, sizeof(*st));
-}
-
-/* The files that changed since the last rebuild, named in what. */
-static int changed(const struct watch *w, char *what, size_t len)
-{
-	struct stat st;
-	size_t n = 0;
-	int i, count = 0;
-
-	for (i = 0; i < w->nf; i++) {
-		identity(w->f[i].path, &st);
-		if (same_file(&st, &w->f[i].st))
-			continue;
-		if (n < len)
-			n += snprintf(what + n, len - n, "%s%s",
-				      count ? ", " : "change of ",
-				      w->f[i].path);
-		count++;
-	}
-	return count;
-}
-
-static void remember(struct watch *w)
-{
-	int i;
-
-	for (i = 0; i < w->nf; i++)
-		identity(w->f[i].path, &w->f[i].st);
-}
-
-static int watch_file(struct watch *w, const char *path)
-{
-	struct watched *f = &w->f[w->nf];
-	char *copy;
-
-	if (!strcmp(path, "-")) {
-		pr_warn("bloomwall watch: standard input ('-') cannot be watched; give list files\n");
-		return -BW_EUSAGE;
-	}
-	copy = strdup(path);
-	f->dir = copy ? strdup(dirname(copy)) : NULL;
-	free(copy);
-	if (!f->dir)
-		return -ENOMEM;
-	f->path = path;
-	w->nf++;
-	/* The same directory twice gives the same watch: no harm. */
-	if (inotify_add_watch(w->ifd, f->dir, WATCH_MASK) < 0) {
-		pr_warn("bloomwall watch: cannot watch the directory %s: %s\n",
-			f->dir, strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
-static int files_init(struct watch *w)
-{
-	const struct bw_watch_cfg *c = w->c;
-	int i, n = c->image ? 1 : c->nlists, err = 0;
-
-	w->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (w->ifd < 0) {
-		pr_warn("bloomwall watch: inotify: %s\n", strerror(errno));
-		return -errno;
-	}
-	w->f = calloc(n, sizeof(*w->f));
-	if (!w->f)
-		return -ENOMEM;
-	for (i = 0; i < n && !err; i++)
-		err = watch_file(w, c->image ?: c->lists[i]);
-	return err;
-}
-
-/* Reads every pending event; 1 if there was any. */
-static int drain(int ifd)
-{
-	char buf[4096]
-		__attribute__((aligned(__alignof__(struct inotify_event))));
-	int any = 0;
-
-	while (read(ifd, buf, sizeof(buf)) > 0)
-		any = 1;
-	return any;
-}
-
 /* ---- one rebuild --------------------------------------------------------- */
 
-static void log_line(const struct watch *w, int err, const char *trigger,
-		     const struct bw_watch_outcome *o, double secs,
-		     __u64 old_gen)
+static void running_view(const struct watch *w, struct bw_status_view *v)
 {
-	if (w->json) {
-		/* One record a reload; the watch prints text otherwise. */
-		bw_out_begin(true, NULL);
-		bw_out_stream_begin();
-		bw_out_record_begin();
-		bw_out_string("iface", NULL, w->c->iface);
-		bw_out_string("result", NULL, err ? "failed" : "ok");
-		bw_out_u64("generation", NULL, err ? old_gen : o->generation);
-		bw_out_u64("entries", NULL, o->entries);
-		bw_out_u64("bytes", NULL, o->bytes);
-		bw_out_double("seconds", NULL, secs);
-		bw_out_string("trigger", NULL, trigger);
-		bw_out_record_end();
-		bw_out_begin(false, NULL);
-	} else if (!err) {
-		printf("%s: reload ok: generation %llu, %'llu entries, %'llu bytes, %.3f s (%s)\n",
-		       w->c->iface, (unsigned long long)o->generation,
-		       (unsigned long long)o->entries,
-		       (unsigned long long)o->bytes, secs, trigger);
-	} else if (old_gen) {
-		printf("%s: reload FAILED after %.3f s (%s): the last good filter stays (generation %llu); fix the file and it is tried again\n",
-		       w->c->iface, secs, trigger, (unsigned long long)old_gen);
-	} else {
-		printf("%s: reload FAILED after %.3f s (%s): no filter runs; fix the file and it is tried again\n",
-		       w->c->iface, secs, trigger);
-	}
-	fflush(stdout);
+	bw_status_gather(v, w->c->iface);
 }
 
-static __u64 running_generation(const char *iface)
+static __u64 running_generation(const struct watch *w)
 {
 	struct bw_status_view v;
 
-	bw_status_gather(&v, iface);
+	running_view(w, &v);
 	return v.filter_err ? 0 : v.info.generation;
+}
+
+/* The interface's new name, if the one watch started on was renamed. */
+static const char *renamed_to(const struct watch *w, char *buf)
+{
+	if (if_nametoindex(w->c->iface) || !w->ifindex ||
+	    !if_indextoname((unsigned int)w->ifindex, buf))
+		return NULL;
+	return strcmp(buf, w->c->iface) ? buf : NULL;
 }
 
 static void write_metrics(struct watch *w)
@@ -219,29 +87,12 @@ static void write_metrics(struct watch *w)
 
 	if (!w->c->metrics_file)
 		return;
-	bw_status_gather(&v, w->c->iface);
+	running_view(w, &v);
 	bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
 }
 
-/*
- * One rebuild, through the operations the verbs use: their results give
- * the log line (the one thing printed), their warnings go to stderr as
- * ever. Returns 0 or the rebuild's error.
- */
-static int rebuild(struct watch *w, const char *trigger)
+static void count(struct watch *w, int err, double secs)
 {
-	__u64 old_gen = running_generation(w->c->iface);
-	struct bw_watch_outcome o;
-	double t0 = mono(), secs;
-	int err;
-
-	remember(w); /* a bad file is tried again only when it changes */
-	err = bw_watch_apply(w->c, &o);
-	secs = mono() - t0;
-	if (!err && o.empty)
-		pr_warn("warning: the lists hold no entries: the filter on %s passes everything\n",
-			w->c->iface);
-	log_line(w, err, trigger, &o, secs, old_gen);
 	if (err)
 		w->counts.reloads_failed++;
 	else
@@ -249,11 +100,61 @@ static int rebuild(struct watch *w, const char *trigger)
 	w->counts.last_ok = !err;
 	w->counts.last_seconds = secs;
 	w->counts.last_time = (double)time(NULL);
-	write_metrics(w);
-	return err;
 }
 
-/* ---- the tick: runtime adds, metrics -------------------------------------- */
+/* What a rebuild's end means for the next: kept, kept out, read again. */
+static void after(struct watch *w, int err, const struct bw_watch_outcome *o)
+{
+	w->shrunk = err == -BW_WATCH_ESHRUNK;
+	w->shrunk_ticks = 0;
+	if (err == -BW_WATCH_ETORN)
+		w->settle = mono() + fmax(w->c->debounce, 0.1);
+	if (err)
+		return;
+	w->kept_gen = o->generation;
+	w->replaced_said = false;
+	w->last_keys = o->keys;
+	if (o->empty)
+		pr_warn("warning: the lists hold no entries: the filter on %s passes everything\n",
+			w->c->iface);
+}
+
+/*
+ * One rebuild, in a child through the operations the verbs use: their
+ * results give the log line (the one thing printed), their warnings go to
+ * stderr as ever. Returns 0 or the rebuild's error.
+ */
+static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
+{
+	struct bw_watch_guard g = { .fs = &w->fs,
+				    .last_keys = w->last_keys,
+				    .allow_shrink = allow_shrink ||
+						    w->c->allow_shrink };
+	struct bw_watch_outcome o;
+	struct bw_watch_rebuilt r = { .iface = w->c->iface,
+				      .trigger = trigger,
+				      .o = &o };
+	char name[IF_NAMESIZE];
+	double t0 = mono();
+
+	r.old_gen = running_generation(w);
+	/* A bad file is tried again only when it changes. */
+	bw_watch_files_remember(&w->fs);
+	r.err = bw_watch_apply(w->c, &g, &w->sig, w->lock_fd, &o);
+	r.seconds = mono() - t0;
+	if (r.err == -BW_WATCH_ESTOPPED)
+		return r.err;
+	if (r.err == -ENODEV)
+		r.renamed = renamed_to(w, name);
+	bw_watch_log_rebuild(&r, w->c->json);
+	if (r.err != -BW_WATCH_ETORN)
+		count(w, r.err, r.seconds);
+	after(w, r.err, &o);
+	write_metrics(w);
+	return r.err;
+}
+
+/* ---- the tick: runtime adds, other commands, metrics ---------------------- */
 
 /* The family whose estimated rate is past twice the target, or -1. */
 static int over_target(const struct bw_status_view *v)
@@ -267,57 +168,84 @@ static int over_target(const struct bw_status_view *v)
 	return -1;
 }
 
-static void tick(struct watch *w)
+/* Another command detached the filter, or replaced it: said once. */
+static void check_running(struct watch *w, const struct bw_status_view *v)
 {
-	struct bw_status_view v;
+	if (v->prog_err && !w->gone_said)
+		printf("%s: bloomwall is not attached anymore; a change of the files (or SIGHUP) attaches it again\n",
+		       w->c->iface);
+	w->gone_said = v->prog_err != 0;
+	if (v->prog_err || v->filter_err || !w->kept_gen ||
+	    v->info.generation == w->kept_gen || w->replaced_said)
+		return;
+	printf("%s: the filter was replaced by another command (generation %llu; this watch put in %llu); a change of the files (or SIGHUP) puts theirs back\n",
+	       w->c->iface, (unsigned long long)v->info.generation,
+	       (unsigned long long)w->kept_gen);
+	w->replaced_said = true;
+}
+
+/* Runtime adds past twice the target rate: a rebuild from the lists. */
+static bool check_adds(struct watch *w, const struct bw_status_view *v)
+{
 	char trigger[160];
 	int f;
 
-	bw_status_gather(&v, w->c->iface);
-	if (v.prog_err && !w->gone_said)
-		printf("%s: bloomwall is not attached anymore; a change of the files (or SIGHUP) attaches it again\n",
-		       w->c->iface);
-	w->gone_said = v.prog_err != 0;
-	f = v.prog_err || v.filter_err ? -1 : over_target(&v);
-	if (f >= 0 && v.map_id != w->auto_map) {
-		w->auto_map = v.map_id;
-		snprintf(
-			trigger, sizeof(trigger),
-			"runtime adds: %s est. fpr %.3g%%, past twice the target %.3g%%",
-			f == BW_V4 ? "IPv4" : "IPv6", 100 * v.fam_fpr[f],
-			100 * bw_info_fpr(&v.info));
-		if (!w->c->image) {
-			w->counts.rebuilds_auto++;
-			rebuild(w, trigger);
-			return;
-		}
-		printf("%s: %s; an image is loaded as it was built: build a new one with the entries\n",
-		       w->c->iface, trigger);
+	f = v->prog_err || v->filter_err ? -1 : over_target(v);
+	if (f < 0 || v->map_id == w->auto_map)
+		return false;
+	w->auto_map = v->map_id;
+	snprintf(
+		trigger, sizeof(trigger),
+		"runtime adds: %s est. fpr %.3g%%, past twice the target %.3g%%",
+		f == BW_V4 ? "IPv4" : "IPv6", 100 * v->fam_fpr[f],
+		100 * bw_info_fpr(&v->info));
+	if (!w->c->image) {
+		w->counts.rebuilds_auto++;
+		rebuild(w, trigger, false);
+		return true;
 	}
+	printf("%s: %s; an image is loaded as it was built: build a new one with the entries\n",
+	       w->c->iface, trigger);
+	return false;
+}
+
+/* A shrunk list that stays as it is goes in after a few checks. */
+static bool check_shrunk(struct watch *w)
+{
+	char what[512];
+
+	if (!w->shrunk)
+		return false;
+	if (bw_watch_files_changed(&w->fs, what, sizeof(what))) {
+		w->shrunk = false;
+		return false;
+	}
+	if (++w->shrunk_ticks < BW_WATCH_SHRINK_TICKS)
+		return false;
+	rebuild(w, "the shrunk lists stayed as they are", true);
+	return true;
+}
+
+static void tick(struct watch *w)
+{
+	struct bw_status_view v;
+	const char *writer = bw_watch_files_writing(&w->fs);
+
+	bw_watch_files_rearm(&w->fs);
+	if (writer && !w->writer_said) {
+		printf("%s: %s is being written; it is read once its writer closes it (SIGHUP reads it now)\n",
+		       w->c->iface, writer);
+		w->writer_said = true;
+	}
+	running_view(w, &v);
+	check_running(w, &v);
+	if (check_shrunk(w) || check_adds(w, &v))
+		return;
 	if (w->c->metrics_file)
 		bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
 }
 
 /* ---- the loop ------------------------------------------------------------ */
-
-static void signals(sigset_t *old)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t block;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGHUP);
-	/* Blocked but while waiting: a rebuild is never cut in two. */
-	sigprocmask(SIG_BLOCK, &block, old);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigdelset(old, SIGTERM);
-	sigdelset(old, SIGINT);
-	sigdelset(old, SIGHUP);
-}
 
 static struct timespec until(double deadline)
 {
@@ -327,30 +255,45 @@ static struct timespec until(double deadline)
 				  .tv_nsec = (long)((d - (time_t)d) * 1e9) };
 }
 
-static void loop(struct watch *w, const sigset_t *mask)
+/* The events have settled: rebuild if a file changed and none is open. */
+static void settled(struct watch *w)
 {
-	struct pollfd p = { .fd = w->ifd, .events = POLLIN };
-	double interval = w->c->interval ?: BW_WATCH_TICK;
-	double next_tick = mono() + interval, settle = -1;
 	char what[512];
+
+	w->settle = -1;
+	if (bw_watch_files_writing(&w->fs))
+		return;
+	w->writer_said = false;
+	if (bw_watch_files_changed(&w->fs, what, sizeof(what)))
+		rebuild(w, what, false);
+}
+
+static void loop(struct watch *w)
+{
+	struct pollfd p[2] = { { .fd = w->fs.ifd, .events = POLLIN },
+			       { .fd = w->sig.fd, .events = POLLIN } };
+	double interval = w->c->interval ?: BW_WATCH_TICK;
+	double next_tick = mono() + interval;
 	struct timespec ts;
 
-	while (!got_stop) {
-		ts = until(settle >= 0 ? fmin(settle, next_tick) : next_tick);
-		if (ppoll(&p, 1, &ts, mask) > 0 && drain(w->ifd))
-			settle = mono() + w->c->debounce;
-		if (got_stop)
+	w->settle = -1;
+	while (!w->sig.stop) {
+		ts = until(w->settle >= 0 ? fmin(w->settle, next_tick)
+					  : next_tick);
+		if (ppoll(p, 2, &ts, NULL) > 0 && p[0].revents &&
+		    bw_watch_files_events(&w->fs))
+			w->settle = mono() + w->c->debounce;
+		bw_watch_signals_read(&w->sig);
+		if (w->sig.stop)
 			break;
-		if (got_hup) {
-			got_hup = 0;
-			rebuild(w, "SIGHUP");
+		if (w->sig.hup) {
+			w->sig.hup = false;
+			w->writer_said = false;
+			rebuild(w, "SIGHUP", false);
 		}
-		if (settle >= 0 && mono() >= settle) {
-			settle = -1;
-			if (changed(w, what, sizeof(what)))
-				rebuild(w, what);
-		}
-		if (mono() >= next_tick) {
+		if (!w->sig.stop && w->settle >= 0 && mono() >= w->settle)
+			settled(w);
+		if (!w->sig.stop && mono() >= next_tick) {
 			tick(w);
 			next_tick = mono() + interval;
 		}
@@ -359,15 +302,22 @@ static void loop(struct watch *w, const sigset_t *mask)
 
 static void stop(struct watch *w)
 {
-	const char *sig = got_stop == SIGINT ? "SIGINT" : "SIGTERM";
+	const char *sig = w->sig.stop == SIGINT ? "SIGINT" : "SIGTERM";
 	struct bw_detach_req rq = { .iface = w->c->iface };
 	struct bw_detach_result res;
+	char name[IF_NAMESIZE];
+	const char *renamed = renamed_to(w, name);
 	int err;
 
+	if (renamed) {
+		printf("%s: watch stopped (%s); there is no %s (renamed to %s, where its filter runs): nothing detached\n",
+		       w->c->iface, sig, w->c->iface, renamed);
+		return;
+	}
 	if (!w->c->detach_on_exit) {
 		printf("%s: watch stopped (%s); the filter stays attached (generation %llu)\n",
 		       w->c->iface, sig,
-		       (unsigned long long)running_generation(w->c->iface));
+		       (unsigned long long)running_generation(w));
 		return;
 	}
 	rq.ifindex = (int)if_nametoindex(w->c->iface);
@@ -378,42 +328,64 @@ static void stop(struct watch *w)
 	       w->c->iface, sig);
 }
 
+/* At start: the running filter's keys are what the lists must not halve. */
+static void start_keys(struct watch *w)
+{
+	struct bw_status_view v;
+
+	running_view(w, &v);
+	if (!v.prog_err && !v.filter_err)
+		w->last_keys = bw_watch_keys(&v.hdr, &v.info, &v.dns);
+}
+
+static int start(struct watch *w)
+{
+	const struct bw_watch_cfg *c = w->c;
+	int err;
+
+	err = bw_watch_files_init(&w->fs, c->iface,
+				  c->image ? &c->image : c->lists,
+				  c->image ? 1 : c->nlists);
+	if (err)
+		return err;
+	printf("%s: watching %d %s\n", c->iface, w->fs.n,
+	       bw_plural(w->fs.n, "file", "files"));
+	start_keys(w);
+	/* Starting: whatever runs is made the files' filter. */
+	err = rebuild(w, "start", false);
+	if (err == -BW_WATCH_ESTOPPED)
+		return 0;
+	/* A bad file at start with nothing running: nothing to keep. */
+	if (err && !bw_watch_attached((int)if_nametoindex(c->iface))) {
+		printf("%s: watch stopped: no filter could be attached\n",
+		       c->iface);
+		return err;
+	}
+	return 0;
+}
+
 int bw_watch_run(const struct bw_watch_cfg *c)
 {
-	struct watch w = { .c = c, .ifd = -1 };
-	sigset_t mask;
-	int err, i;
+	struct watch w = { .c = c, .lock_fd = -1, .sig = { .fd = -1 } };
+	int err;
 
 	/* A line as it happens, also into a pipe or the journal. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	w.json = c->json;
 	/* The log lines are the output: no document at the end. */
 	bw_out_begin(false, NULL);
 	w.counts.last_seconds = -1;
 	w.counts.started = (__u64)time(NULL);
-	signals(&mask);
-	err = files_init(&w);
+	w.ifindex = (int)if_nametoindex(c->iface);
+	w.fs.ifd = -1;
+	err = bw_watch_signals_open(&w.sig);
+	if (!err)
+		err = start(&w);
 	if (!err) {
-		printf("%s: watching %d %s\n", c->iface, w.nf,
-		       bw_plural(w.nf, "file", "files"));
-		/* Starting: whatever runs is made the files' filter. */
-		err = rebuild(&w, "start");
-		/* A bad file at start with nothing running: nothing to keep. */
-		if (err && !bw_watch_attached((int)if_nametoindex(c->iface)))
-			printf("%s: watch stopped: no filter could be attached\n",
-			       c->iface);
-		else
-			err = 0;
-	}
-	if (!err) {
-		loop(&w, &mask);
+		loop(&w);
 		stop(&w);
 	}
 	fflush(stdout);
-	for (i = 0; i < w.nf; i++)
-		free(w.f[i].dir);
-	free(w.f);
-	if (w.ifd >= 0)
-		close(w.ifd);
+	bw_watch_files_free(&w.fs);
+	bw_watch_signals_close(&w.sig);
 	return err;
 }

@@ -3,11 +3,19 @@
  * The watch's rebuild step (watch_apply.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
 
 #include "base/log.h"
 #include "daemon/watch_apply.h"
@@ -27,6 +35,107 @@ bool bw_watch_attached(int ifindex)
 	return fd >= 0;
 }
 
+__u64 bw_watch_keys(const struct bw_hdr *hdr, const struct bw_info *info,
+		    const struct bw_dns_hdr *dns)
+{
+	__u64 n = info->entries;
+	int r;
+
+	if (hdr->flags & BW_F_DNS)
+		for (r = 0; r < BW_NAME_REGIONS; r++)
+			n += dns->region_entries[r];
+	return n;
+}
+
+/* The guard's state in the child: its own watch on the files themselves. */
+struct guard_ctx {
+	const struct bw_watch_cfg *c;
+	const struct bw_watch_guard *g;
+	int ifd; /* -1: none */
+};
+
+#define FILE_MASK \
+	(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVE_SELF | IN_DELETE_SELF)
+#define NAME_MASK (IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
+
+/* Set before anything is read: an event then means a list changed. */
+static void guard_arm(struct guard_ctx *gc)
+{
+	const struct bw_watch_files *fs = gc->g->fs;
+	int i;
+
+	gc->ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	for (i = 0; gc->ifd >= 0 && i < fs->n; i++) {
+		inotify_add_watch(gc->ifd, fs->f[i].path, FILE_MASK);
+		inotify_add_watch(gc->ifd, fs->f[i].dir, NAME_MASK);
+	}
+}
+
+static bool names_a_file(const struct bw_watch_files *fs,
+			 const struct inotify_event *ev)
+{
+	int i;
+
+	if (!(ev->mask & NAME_MASK))
+		return true;
+	for (i = 0; i < fs->n; i++)
+		if (ev->len && !strcmp(ev->name, fs->f[i].base))
+			return true;
+	return false;
+}
+
+/* Whether an event came for a list since guard_arm(). */
+static bool guard_events(const struct guard_ctx *gc)
+{
+	char buf[4096]
+		__attribute__((aligned(__alignof__(struct inotify_event))));
+	const struct inotify_event *ev;
+	ssize_t n, off;
+
+	if (gc->ifd < 0)
+		return false;
+	while ((n = read(gc->ifd, buf, sizeof(buf))) > 0)
+		for (off = 0; off + (ssize_t)sizeof(*ev) <= n;
+		     off += sizeof(*ev) + ev->len) {
+			ev = (const void *)(buf + off);
+			if (names_a_file(gc->g->fs, ev))
+				return true;
+		}
+	return false;
+}
+
+static __u64 figures_keys(const struct bw_build_figures *f)
+{
+	return bw_watch_keys(&f->plan.hdr, &f->plan.info, &f->plan.dns);
+}
+
+/*
+ * Before the swap: no list changed while it was read (its identity as it
+ * was before, no event since), and the lists did not shrink to under half
+ * of what the watch keeps.
+ */
+static int guard_check(void *ctx, const struct bw_build_figures *f)
+{
+	const struct guard_ctx *gc = ctx;
+	const struct bw_watch_guard *g = gc->g;
+	char what[256];
+	__u64 keys = figures_keys(f);
+
+	if (guard_events(gc) ||
+	    bw_watch_files_changed(g->fs, what, sizeof(what))) {
+		pr_warn("%s: a list changed while it was read: not swapped in; it is read again\n",
+			gc->c->iface);
+		return -BW_WATCH_ETORN;
+	}
+	if (f->image || g->allow_shrink || !g->last_keys ||
+	    keys >= (g->last_keys + 1) / 2)
+		return 0;
+	pr_warn("%s: the lists hold %'llu keys, under half of the %'llu of the filter this watch keeps (a cut download?): kept out; they go in once they stay as they are for %d checks (--interval), or with --allow-shrink\n",
+		gc->c->iface, (unsigned long long)keys,
+		(unsigned long long)g->last_keys, BW_WATCH_SHRINK_TICKS);
+	return -BW_WATCH_ESHRUNK;
+}
+
 static void outcome_of(const struct bw_build_figures *f, __u64 generation,
 		       struct bw_watch_outcome *o)
 {
@@ -34,10 +143,11 @@ static void outcome_of(const struct bw_build_figures *f, __u64 generation,
 	o->entries = bw_build_figures_entries(f);
 	o->bytes = (__u64)f->plan.nblocks * BW_BLOCK_BYTES;
 	o->empty = !f->image && bw_build_figures_empty(f);
+	o->keys = figures_keys(f);
 }
 
-static int attach(const struct bw_watch_cfg *c, int ifindex,
-		  const char *const *lists, int nlists,
+static int attach(const struct bw_watch_cfg *c, struct guard_ctx *gc,
+		  int ifindex, const char *const *lists, int nlists,
 		  struct bw_watch_outcome *o)
 {
 	struct bw_attach_req rq = { .iface = c->iface,
@@ -46,7 +156,9 @@ static int attach(const struct bw_watch_cfg *c, int ifindex,
 				    .own_link = c->own_link,
 				    .args = c->build,
 				    .lists = lists,
-				    .nlists = nlists };
+				    .nlists = nlists,
+				    .before_swap = gc ? guard_check : NULL,
+				    .ctx = gc };
 	struct bw_attach_result res;
 	int err;
 
@@ -68,7 +180,7 @@ static int attach_empty(const struct bw_watch_cfg *c, int ifindex)
 		return -errno;
 	/* A regular file with nothing in it, and no file left behind. */
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	err = attach(c, ifindex, empty, 1, &o);
+	err = attach(c, NULL, ifindex, empty, 1, &o);
 	close(fd);
 	return err;
 }
@@ -81,8 +193,8 @@ static void reloaded(const struct bw_reload_result *res,
 			   res->swapped ? res->generation : 0, o);
 }
 
-static int load_image(const struct bw_watch_cfg *c, int ifindex,
-		      struct bw_watch_outcome *o)
+static int load_image(const struct bw_watch_cfg *c, struct guard_ctx *gc,
+		      int ifindex, struct bw_watch_outcome *o)
 {
 	struct bw_build_args ba = { .forget_added = true };
 	struct bw_image img;
@@ -91,7 +203,9 @@ static int load_image(const struct bw_watch_cfg *c, int ifindex,
 				   .args = &ba,
 				   .image = &img,
 				   .image_path = c->image,
-				   .origin = BW_ORIGIN_WATCH };
+				   .origin = BW_ORIGIN_WATCH,
+				   .before_swap = guard_check,
+				   .ctx = gc };
 	struct bw_reload_result res;
 	int err;
 
@@ -104,32 +218,163 @@ static int load_image(const struct bw_watch_cfg *c, int ifindex,
 	return err;
 }
 
-int bw_watch_apply(const struct bw_watch_cfg *c, struct bw_watch_outcome *o)
+/* The rebuild itself, in the child. */
+static int apply(const struct bw_watch_cfg *c, struct guard_ctx *gc,
+		 struct bw_watch_outcome *o)
 {
 	struct bw_reload_req r = { .iface = c->iface,
 				   .args = c->build,
 				   .lists = c->lists,
 				   .nlists = c->nlists,
-				   .origin = BW_ORIGIN_WATCH };
+				   .origin = BW_ORIGIN_WATCH,
+				   .before_swap = guard_check,
+				   .ctx = gc };
 	struct bw_reload_result res;
 	int ifindex, err;
 
-	memset(o, 0, sizeof(*o));
 	ifindex = (int)if_nametoindex(c->iface);
 	if (!ifindex) {
 		pr_warn("%s: there is no such interface (anymore)\n", c->iface);
 		return -ENODEV;
 	}
+	guard_arm(gc);
 	if (!bw_watch_attached(ifindex)) {
 		if (!c->image)
-			return attach(c, ifindex, c->lists, c->nlists, o);
+			return attach(c, gc, ifindex, c->lists, c->nlists, o);
 		err = attach_empty(c, ifindex);
-		return err ?: load_image(c, ifindex, o);
+		return err ?: load_image(c, gc, ifindex, o);
 	}
 	if (c->image)
-		return load_image(c, ifindex, o);
+		return load_image(c, gc, ifindex, o);
 	r.ifindex = ifindex;
 	err = bw_reload(&r, &res);
 	reloaded(&res, o);
 	return err;
+}
+
+/* What the child hands back. */
+struct child_msg {
+	int err;
+	struct bw_watch_outcome o;
+};
+
+static void __attribute__((noreturn))
+child(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
+      pid_t parent, int close_fd, int sig_fd, int out)
+{
+	struct guard_ctx gc = { .c = c, .g = g, .ifd = -1 };
+	struct child_msg m = { 0 };
+
+	/* Never a rebuild that outlives its watch. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	if (close_fd >= 0)
+		close(close_fd);
+	close(sig_fd);
+	m.err = apply(c, &gc, &m.o);
+	if (write(out, &m, sizeof(m)) != (ssize_t)sizeof(m))
+		_exit(1);
+	_exit(0);
+}
+
+int bw_watch_signals_open(struct bw_watch_signals *s)
+{
+	sigset_t set;
+
+	memset(s, 0, sizeof(*s));
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	s->fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (s->fd < 0) {
+		pr_warn("bloomwall watch: signalfd: %s\n", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+void bw_watch_signals_read(struct bw_watch_signals *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGHUP)
+			s->hup = true;
+		else if (!s->stop)
+			s->stop = (int)si.ssi_signo;
+	}
+}
+
+void bw_watch_signals_close(struct bw_watch_signals *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+/* Waits for the child's message; kills it once SIGTERM or SIGINT came. */
+static int wait_child(pid_t pid, int in, struct bw_watch_signals *sig,
+		      struct child_msg *m)
+{
+	struct pollfd p[2] = { { .fd = in, .events = POLLIN },
+			       { .fd = sig->fd, .events = POLLIN } };
+	ssize_t n;
+	int status;
+
+	while (!sig->stop) {
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		bw_watch_signals_read(sig);
+		if (p[0].revents)
+			break;
+	}
+	if (sig->stop) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -BW_WATCH_ESTOPPED;
+	}
+	n = read(in, m, sizeof(*m));
+	waitpid(pid, &status, 0);
+	if (n == (ssize_t)sizeof(*m))
+		return 0;
+	pr_warn("bloomwall watch: the rebuild ended without a result (%s %d)\n",
+		WIFSIGNALED(status) ? "signal" : "status",
+		WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	return -EIO;
+}
+
+int bw_watch_apply(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
+		   struct bw_watch_signals *sig, int close_fd,
+		   struct bw_watch_outcome *o)
+{
+	struct child_msg m;
+	pid_t parent = getpid(), pid;
+	int fds[2], err;
+
+	memset(o, 0, sizeof(*o));
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	if (!pid) {
+		close(fds[0]);
+		child(c, g, parent, close_fd, sig->fd, fds[1]);
+	}
+	close(fds[1]);
+	err = wait_child(pid, fds[0], sig, &m);
+	close(fds[0]);
+	if (err)
+		return err;
+	*o = m.o;
+	return m.err;
 }

@@ -11,7 +11,18 @@
 #include <linux/types.h>
 #include <xdp/libxdp.h>
 
+#include "daemon/watch_files.h"
+#include "bloomwall.h"
 #include "ops/build.h"
+
+/* A rebuild not swapped in: a list changed while it was read. */
+#define BW_WATCH_ETORN EAGAIN
+/* Nor one whose lists shrank to under half (BW_WATCH_SHRINK). */
+#define BW_WATCH_ESHRUNK ERANGE
+/* Checks of the running filter a shrunk list must stay the same for. */
+#define BW_WATCH_SHRINK_TICKS 3
+/* A rebuild cut short by SIGTERM or SIGINT. */
+#define BW_WATCH_ESTOPPED EINTR
 
 /* What a watch keeps running, and how (bloomwall watch's options). */
 struct bw_watch_cfg {
@@ -26,24 +37,62 @@ struct bw_watch_cfg {
 	double debounce; /* seconds without events before a rebuild */
 	const char *metrics_file;
 	bool detach_on_exit;
-	bool json; /* one JSON record a rebuild */
+	bool json;	   /* one JSON record a rebuild */
+	bool allow_shrink; /* --allow-shrink */
+};
+
+/*
+ * SIGTERM, SIGINT and SIGHUP, blocked and read from a signalfd: a poll
+ * that always has events ready still sees them.
+ */
+struct bw_watch_signals {
+	int fd;
+	int stop; /* SIGTERM or SIGINT came (the first), else 0 */
+	bool hup;
+};
+
+/* Blocks the three and opens the fd. 0 or -errno (said). */
+int bw_watch_signals_open(struct bw_watch_signals *s);
+/* Takes what came in on s->fd into stop and hup. */
+void bw_watch_signals_read(struct bw_watch_signals *s);
+void bw_watch_signals_close(struct bw_watch_signals *s);
+
+/* What a rebuild must hold to be swapped in. */
+struct bw_watch_guard {
+	/* The files, with their identities taken before the rebuild. */
+	const struct bw_watch_files *fs;
+	/* The keys of the filter the watch keeps: fewer than half of them
+	 * is refused; 0: no check. */
+	__u64 last_keys;
+	bool allow_shrink; /* this once, or --allow-shrink */
 };
 
 /* What a rebuild did, for the log line. */
 struct bw_watch_outcome {
 	__u64 generation, entries, bytes;
+	__u64 keys; /* entries and names: what the shrink check counts */
 	bool empty; /* built from lists that hold no entries */
 };
+
+/* The keys of a filter (its addresses' and names'), as the check counts. */
+__u64 bw_watch_keys(const struct bw_hdr *hdr, const struct bw_info *info,
+		    const struct bw_dns_hdr *dns);
 
 /* Whether the interface ifindex runs bloomwall's program. */
 bool bw_watch_attached(int ifindex);
 
 /*
- * Attaches (with an image: an empty filter, then the image) when nothing
- * runs, else reloads from the lists or swaps the image in. Its own index
- * of the interface each time (a re-created interface has another). 0 or
+ * In a child process, so that a signal can always end the watch at once
+ * (a killed rebuild leaves the old filter or the new one, whole): attaches
+ * (with an image: an empty filter, then the image) when nothing runs, else
+ * reloads from the lists or swaps the image in, if g holds. Its own index
+ * of the interface each time (a re-created interface has another). Reads
+ * sig while it waits; once SIGTERM or SIGINT came the child is killed:
+ * -BW_WATCH_ESTOPPED. close_fd (if >= 0) is closed in the child. 0 or
  * -errno (said on stderr); o says what runs now.
  */
-int bw_watch_apply(const struct bw_watch_cfg *c, struct bw_watch_outcome *o);
+int bw_watch_apply(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
+		   struct bw_watch_signals *sig, int close_fd,
+		   struct bw_watch_outcome *o);
 
 #endif /* __BW_WATCH_APPLY_H */

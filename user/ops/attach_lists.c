@@ -143,10 +143,13 @@ int bw_attach_lists(const struct bw_attach_req *rq,
 		err = lock < 0 ? lock : check_free(rq, true);
 		if (err)
 			goto out;
+		if (rq->before_swap)
+			err = rq->before_swap(rq->ctx, &b.fig);
+	}
+	if (!err)
 		err = bw_attach(rq->iface, rq->ifindex, rq->mode, rq->own_link,
 				&b, rq->args->nallow ? &allow : NULL,
 				&res->attach);
-	}
 	/* Attached: a failure here was said, and is no reason to undo. */
 	if (!err) {
 		res->attached = true;

@@ -21,6 +21,9 @@ struct bw_attach_req {
 	const char *const *lists;
 	int nlists;
 	__u8 origin; /* enum bw_origin; 0: BW_ORIGIN_ATTACH */
+	/* As reload's (reload.h): before the attach, under the lock. */
+	int (*before_swap)(void *ctx, const struct bw_build_figures *f);
+	void *ctx;
 };
 
 /* What an attach did, stage by stage, whether or not it went through. */

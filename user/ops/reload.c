@@ -370,6 +370,8 @@ static int swap_locked(struct reload_ctx *c)
 	if (err)
 		return err;
 	err = rebase(c, &r);
+	if (!err && rq->before_swap)
+		err = rq->before_swap(rq->ctx, &c->b.fig);
 	if (!err)
 		err = bw_prog_maps(r.prog_fd, &maps);
 	if (!err && r.old_tries)

@@ -39,6 +39,14 @@ struct bw_reload_req {
 	 * as a change of the running filter instead (BW_REC_CHANGE).
 	 */
 	__u8 origin;
+	/*
+	 * Called under the lock once the new filter is built, before it is
+	 * swapped in (may be NULL): non-zero (-errno) stops the reload there,
+	 * nothing changed. watch checks that no list changed while it was
+	 * read, and that the lists did not shrink too far.
+	 */
+	int (*before_swap)(void *ctx, const struct bw_build_figures *f);
+	void *ctx;
 };
 
 /* A reload builds at most twice: again when an add raced the first build. */
