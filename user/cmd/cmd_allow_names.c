@@ -132,7 +132,7 @@ static int apply(const struct bw_args *a, const struct bw_running *r,
 {
 	int fd = r->maps.allow_names, i, ret, err = 0;
 
-	for (i = 0; !err && i < a->npos; i++) {
+	for (i = 0; i < a->npos; i++) {
 		ret = set_entry(fd, l, i, on);
 		if (ret < 0) {
 			pr_warn("%s: cannot change the name allowlist: %s\n",
