@@ -7,7 +7,8 @@
 # ports, protocol, reason, generation, the query's name); the rate is
 # kept by reload, add and load and changed by --log-rate; the token
 # bucket lets exactly its burst through; the counters and the ring
-# outlive reloads; clear errors. Sourced by tests/e2e/run.sh, whose
+# outlive reloads; one reader a ring; the end when standard output is a
+# pipe nobody reads; clear errors. Sourced by tests/e2e/run.sh, whose
 # helpers (bw, list, fail, skip, assert_eq, assert_line, assert_grep,
 # assert_kv, kv, json, msg_not_attached) they use.
 #
@@ -15,7 +16,8 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 LOG_TESTS="test_log_events test_log_rate_kept test_log_bucket test_log_dns
-test_log_follow test_log_watch test_log_errors"
+test_log_follow test_log_watch test_log_errors test_log_one_reader
+test_log_closed_pipe"
 
 # send_l4 PROTO SRC DST SPORT DPORT [N]: N (default 1) UDP datagrams, or
 # one TCP SYN, from the sender's namespace, SRC:SPORT -> DST:DPORT.
@@ -308,4 +310,138 @@ test_log_errors()
 	assert_line "$ERR" \
 		"bloomwall log: needs CAP_SYS_ADMIN (missing) to open the running program and its maps by id; root here runs with fewer capabilities (see 'capsh --print')" \
 		"log without CAP_SYS_ADMIN"
+}
+
+# wait_gone PID: waits until PID has exited (true) or, a bound that only
+# keeps a hung log from hanging the run, 30 s have passed (false).
+wait_gone()
+{
+	local n
+
+	for ((n = 0; n < 300; n++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# A ring buffer has one consumer: a second log of the interface, under a
+# flood, is refused naming the first's pid (two readers printed garbage:
+# "proto-0 0.0.0.0 -> 0.0.0.0 ... gen 0"), and the first prints every event
+# logged, each one a well-formed line of the flood's.
+test_log_one_reader()
+{
+	local l pid flood n logged line
+
+	l=$(list a.txt "$BW_A4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --log-rate 1000000 "$l"
+	"$BLOOMWALL" log "$BW_RX" >"$TMP_DIR/first" 2>"$TMP_DIR/first.err" &
+	pid=$!
+	# shellcheck disable=SC2064 # this pid, now
+	trap "kill $pid 2>/dev/null" EXIT
+	send_l4 udp "$BW_A4" "$BW_RX4" 40010 4000
+	for ((n = 0; n < 100; n++)); do
+		grep -q ":40010 " "$TMP_DIR/first" && break
+		sleep 0.1
+	done
+	grep -q ":40010 " "$TMP_DIR/first" || fail "the first log printed nothing"
+	send_l4 udp "$BW_A4" "$BW_RX4" 40011 4000 50000 &
+	flood=$!
+	# shellcheck disable=SC2064 # these pids, now
+	trap "kill $pid $flood 2>/dev/null" EXIT
+	bw 1 log "$BW_RX" --count 100
+	assert_line "$ERR" \
+		"$BW_RX: the drop log already has a reader, pid $pid (bloomwall log $BW_RX); a ring buffer has one reader (two would garble each other's events): end that one first" \
+		"a second reader is refused, naming the first"
+	bw 1 log "$BW_RX" --json --count 1
+	assert_grep "$ERR" "^$BW_RX: the drop log already has a reader, pid $pid " \
+		"with --json too"
+	assert_eq "$(json "$OUT" '[d["ok"], d["error"]]')" \
+		'[false,"Operation already in progress"]' "the JSON document"
+	wait "$flood" || fail "the flood failed"
+	logged=$(log_stat logged)
+	[ "$logged" -gt 1000 ] || fail "only $logged events logged: no flood"
+	# The one reader drains the ring at its own pace.
+	for ((n = 0; n < 300; n++)); do
+		[ "$(wc -l <"$TMP_DIR/first")" -ge "$logged" ] && break
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	assert_eq "$?" 0 "the first log exits 0 on SIGINT"
+	echo "  logged $logged, lost_ring $(log_stat lost_ring)"
+	assert_eq "$(wc -l <"$TMP_DIR/first")" "$logged" \
+		"the first log printed every event logged, once"
+	line="^20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}Z $BW_RX ipv4 udp $BW_A4:4001[01] -> $BW_RX4:4000 address drop gen 1\$"
+	grep -vE "$line" "$TMP_DIR/first" | head -n 3 | sed 's/^/  bad: /'
+	assert_eq "$(grep -cvE "$line" "$TMP_DIR/first")" 0 \
+		"every line well-formed, the flood's"
+	assert_eq "$(grep -c "proto-0 0.0.0.0" "$TMP_DIR/first")" 0 "no garbage event"
+}
+
+# log_to_head NAME ARGS...: 'bloomwall log ARGS' with SIGPIPE ignored,
+# piped into 'head -n 1' (into $TMP_DIR/NAME.first); its pid in
+# $TMP_DIR/NAME.pid, its exit status in $TMP_DIR/NAME.rc once it exits.
+log_to_head()
+{
+	local name=$1 n
+
+	shift
+	(
+		trap '' PIPE
+		"$BLOOMWALL" log "$@" 2>"$TMP_DIR/$name.err" &
+		echo $! >"$TMP_DIR/$name.pid"
+		wait $!
+		echo $? >"$TMP_DIR/$name.rc"
+	) | head -n 1 >"$TMP_DIR/$name.first" &
+	for ((n = 0; n < 100; n++)); do
+		[ -s "$TMP_DIR/$name.pid" ] && break
+		sleep 0.1
+	done
+	[ -s "$TMP_DIR/$name.pid" ] || fail "log did not start"
+}
+
+# log_ended NAME: log_to_head's log has exited (a generous poll, no time
+# limit asserted), with status 1 and the message.
+log_ended()
+{
+	local pid n
+
+	pid=$(cat "$TMP_DIR/$1.pid")
+	if ! wait_gone "$pid"; then
+		kill "$pid"
+		fail "$1: log still runs with its standard output's reader gone"
+	fi
+	for ((n = 0; n < 50; n++)); do
+		[ -s "$TMP_DIR/$1.rc" ] && break
+		sleep 0.1
+	done
+	assert_eq "$(cat "$TMP_DIR/$1.rc")" 1 "$1: log exits 1"
+	assert_line "$TMP_DIR/$1.err" \
+		"bloomwall log: cannot write to standard output: Broken pipe; the log ends" \
+		"$1: log says why it ended"
+}
+
+# With SIGPIPE ignored, log into 'head -n 1' ends once head has gone: at
+# the next write (EPIPE), while events flow, and with no event to write
+# at all (its end of the pipe polls POLLERR).
+test_log_closed_pipe()
+{
+	local l n
+
+	l=$(list a.txt "$BW_A4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --log-rate 1000 "$l"
+	log_to_head quiet "$BW_RX"
+	send_l4 udp "$BW_A4" "$BW_RX4" 40012 4000
+	log_ended quiet
+	assert_grep "$TMP_DIR/quiet.first" " $BW_A4:40012 -> " "head's one line"
+	log_to_head flow "$BW_RX" --json
+	for ((n = 0; n < 100; n++)); do
+		[ -s "$TMP_DIR/flow.rc" ] && break
+		send_l4 udp "$BW_A4" "$BW_RX4" 40013 4000 5
+		sleep 0.1
+	done
+	log_ended flow
+	assert_eq "$(log_json "$TMP_DIR/flow.first" 0 'e["sport"]')" 40013 \
+		"head's one JSON line"
 }

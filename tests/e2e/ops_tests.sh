@@ -7,7 +7,8 @@
 # --detach-on-exit), stats and its Prometheus exposition (checked with
 # promtool and against the frames sent through the veth), the metrics file,
 # the estimated false-positive rate against the measured one, the systemd
-# unit (systemd-analyze verify) and bash completion (compgen).
+# unit (systemd-analyze verify), bash completion (compgen), and allow and
+# unallow of names all or nothing when a step fails (strace's injection).
 # Sourced by tests/e2e/run.sh, whose helpers (bw, list, json, kv, fail,
 # skip, assert_eq, assert_line, assert_grep, expect_*, generation) and
 # topology they use: bloomwall on $BW_RX, pings from the sender's A, B, C.
@@ -17,7 +18,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 OPS_TESTS="test_watch_lists test_watch_json test_watch_image test_watch_adds_rebuild
 test_stats_verb test_metrics_file test_fpr_estimate test_systemd_unit
-test_completion test_unit_syscalls"
+test_completion test_unit_syscalls test_allow_name_all_or_nothing"
 
 # wait_line FILE ERE [N]: waits until FILE has N lines (default 1)
 # matching ERE; the test fails if the watch died first. Not a time
@@ -560,4 +561,97 @@ EOF
 ) || fail "cannot read the trace or the groups"
 	echo "  system calls outside @system-service and bpf: ${bad:-none}"
 	assert_eq "$bad" "" "system calls the unit's filter would refuse"
+}
+
+# The names allow/unallow change; the first is in the block list.
+NA_NAMES=(ads.example.com x.example.org)
+
+# na_setup VERB: a fresh filter with $BW_A4 and the first name listed; for
+# unallow, the names allowed (recorded: changed by allow).
+na_setup()
+{
+	"$BLOOMWALL" detach "$BW_RX" >/dev/null 2>&1
+	"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
+		"$TMP_DIR/na.txt" >/dev/null 2>&1 || fail "attach failed"
+	[ "$1" = allow ] ||
+		"$BLOOMWALL" allow "$BW_RX" "${NA_NAMES[@]}" >/dev/null 2>&1 ||
+		fail "allow failed"
+}
+
+# The name allowlist as query and status show it, one line: the verdict on
+# the first name, the map's entries and the records' last change.
+na_state()
+{
+	local q
+
+	q=$("$BLOOMWALL" query "$BW_RX" "${NA_NAMES[0]}" 2>&1)
+	"$BLOOMWALL" status "$BW_RX" >"$TMP_DIR/na.status" 2>&1
+	echo "$q | entries $(kv "$TMP_DIR/na.status" "name allow entries") | changed $(kv "$TMP_DIR/na.status" changed)"
+}
+
+# na_fail VERB SYSCALL ERE [N]: VERB of the names with SYSCALL failing
+# (EPERM) at its Nth call (default 1st) whose strace line matches ERE, its
+# sequence number read from a traced run of the same command first; then
+# VERB has failed, said nothing changed, printed no result, and query and
+# status show the state before it, map and records.
+na_fail()
+{
+	local verb=$1 sys=$2 ere=$3 nth=${4:-1} k rc before try
+
+	for try in 1 2 3; do
+		na_setup "$verb"
+		strace -qq -e signal=none -o "$TMP_DIR/na.trace" -e trace="$sys" \
+			"$BLOOMWALL" "$verb" "$BW_RX" "${NA_NAMES[@]}" >/dev/null 2>&1 ||
+			fail "$verb under strace failed"
+		k=$(grep -nE -- "$ere" "$TMP_DIR/na.trace" | sed -n "${nth}p" | cut -d: -f1)
+		[ -n "$k" ] || fail "$verb makes no call $nth of $sys matching /$ere/"
+		na_setup "$verb"
+		before=$(na_state)
+		echo "+ strace (the $sys #$k fails: EPERM) bloomwall $verb $BW_RX ${NA_NAMES[*]}"
+		strace -qq -e signal=none -o "$TMP_DIR/na.inj" -e trace="$sys" \
+			-e inject="$sys":error=EPERM:when="$k" \
+			"$BLOOMWALL" "$verb" "$BW_RX" "${NA_NAMES[@]}" >"$OUT" 2>"$ERR"
+		rc=$?
+		sed 's/^/  | /' "$OUT"
+		sed 's/^/  ! /' "$ERR"
+		# The bpf calls before it vary with other processes' BPF
+		# objects (the kernel's ids are global): check it hit its call.
+		grep -E -- "$ere" "$TMP_DIR/na.inj" | grep -q "(INJECTED)$" && break
+		echo "  the injection missed the $sys call /$ere/; again"
+		[ "$try" -lt 3 ] || fail "the injection missed its call 3 times"
+	done
+	assert_eq "$rc" 1 "$verb with the $sys /$ere/ failing: exit status"
+	assert_eq "$(na_state)" "$before" \
+		"$verb with the $sys /$ere/ failing: the state before it"
+	assert_line "$ERR" \
+		"$BW_RX: nothing changed: the name allowlist is as it was" \
+		"$verb with the $sys /$ere/ failing: said"
+	assert_eq "$(grep -c . "$OUT")" 0 "$verb with the $sys /$ere/ failing: no result printed"
+}
+
+# allow and unallow of names change the map and the records (the filter's
+# copy, swapped in) together or not at all: when the commit of the swap
+# (netlink), the filter copy that carries the record or the second entry's
+# change fails, the entries the command changed are put back.
+test_allow_name_all_or_nothing()
+{
+	local verb
+
+	command -v strace >/dev/null || skip "no strace"
+	list na.txt "$BW_A4" "${NA_NAMES[0]}" >/dev/null
+	for verb in allow unallow; do
+		na_fail "$verb" sendto RTM_SETLINK
+		na_fail "$verb" bpf 'BPF_MAP_CREATE.*map_name="bw_filter"'
+	done
+	na_fail allow bpf BPF_MAP_UPDATE_ELEM 2
+	na_fail unallow bpf BPF_MAP_DELETE_ELEM 2
+	# Nothing failing: the change, and its record.
+	na_setup allow
+	bw 0 allow "$BW_RX" "${NA_NAMES[@]}"
+	assert_grep "$OUT" "^${NA_NAMES[0]}  allowed\$" "allowed"
+	na_state >"$TMP_DIR/na.after"
+	cat "$TMP_DIR/na.after"
+	assert_grep "$TMP_DIR/na.after" \
+		"^${NA_NAMES[0]}  pass .*\\| entries 2 \\| changed .* by allow \\(1 change since the build\\)\$" \
+		"the change and its record"
 }

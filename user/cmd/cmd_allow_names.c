@@ -8,9 +8,14 @@
  * the map in place; the filter's BW_DNS_F_ALLOW, which tells the data path
  * to look, is set (a copy of the filter swapped in with a program that
  * knows it) once the map has an entry, and cleared once it has none.
+ * That swap also records the change (provenance.h), so a command changes
+ * both or neither: when an entry cannot change or the swap fails, the
+ * entries it changed are put back.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/allow_names.h"
@@ -89,55 +94,127 @@ static void say_name(const char *name, const char *result, const char *text)
 	bw_out_close_object();
 }
 
-/* Under the lock: the entries, then the flag. */
-static int change(const struct bw_args *a, const struct bw_list *l, bool on,
-		  int *n)
+/* One name's entry: set (on) or cleared; 1 when it changed, or -errno. */
+static int set_entry(int fd, const struct bw_list *l, int i, bool on)
 {
-	struct bw_running r;
-	const struct bw_domain *d;
-	int fd, i, ret, err;
+	const struct bw_domain *d = &l->dom[i];
 
-	err = bw_running_open(a->iface, a->ifindex, BW_RUN_REPAIR, &r);
-	if (!err)
-		err = bw_running_need_filter(&r);
-	fd = r.maps.allow_names;
-	if (!err && fd < 0) {
-		pr_warn("%s: its program has no name allowlist (a bloomwall from before names): 'bloomwall reload %s' gives it one\n",
-			a->iface, a->iface);
-		err = -EOPNOTSUPP;
+	return bw_allow_name_set(fd, bw_domain_name(l, d), d->len,
+				 d->flags & BW_DOM_SUBTREE,
+				 BW_ALLOW_NAME_OPERATOR, on);
+}
+
+/* Puts back the entries this command changed (changed[i]), said. */
+static void roll_back(const char *iface, int fd, const struct bw_list *l,
+		      const bool *changed, int npos, bool on)
+{
+	int i, ret, err = 0;
+
+	for (i = 0; i < npos; i++) {
+		if (!changed[i])
+			continue;
+		ret = set_entry(fd, l, i, !on);
+		if (ret < 0 && !err)
+			err = ret;
 	}
-	bw_out_open_array("names");
-	for (i = 0; !err && i < a->npos; i++) {
-		d = &l->dom[i];
-		ret = bw_allow_name_set(fd, bw_domain_name(l, d), d->len,
-					d->flags & BW_DOM_SUBTREE,
-					BW_ALLOW_NAME_OPERATOR, on);
+	if (!err) {
+		pr_warn("%s: nothing changed: the name allowlist is as it was\n",
+			iface);
+		return;
+	}
+	pr_warn("%s: cannot put the name allowlist back as it was: %s; it may hold entries its records do not show ('bloomwall status %s')\n",
+		iface, bw_errno_hint(err), iface);
+}
+
+/* The entries, then the flag and the record; all of them, or none. */
+static int apply(const struct bw_args *a, const struct bw_running *r,
+		 const struct bw_list *l, bool on, bool *changed, int *n)
+{
+	int fd = r->maps.allow_names, i, ret, err = 0;
+
+	for (i = 0; i < a->npos; i++) {
+		ret = set_entry(fd, l, i, on);
 		if (ret < 0) {
 			pr_warn("%s: cannot change the name allowlist: %s\n",
 				a->iface, bw_errno_hint(ret));
 			err = ret;
 			break;
 		}
+		changed[i] = ret;
 		*n += ret;
+	}
+	if (!err)
+		err = sync_flag(r, fd, on, *n > 0);
+	if (err) {
+		roll_back(a->iface, fd, l, changed, a->npos, on);
+		*n = 0;
+	}
+	return err;
+}
+
+static void say_results(const struct bw_args *a, int fd, const bool *changed,
+			bool on, int n)
+{
+	int i;
+
+	for (i = 0; i < a->npos; i++) {
 		if (on)
-			say_name(a->pos[i], ret ? "allowed" : "already",
-				 ret ? "allowed" : "already allowed");
+			say_name(a->pos[i], changed[i] ? "allowed" : "already",
+				 changed[i] ? "allowed" : "already allowed");
 		else
-			say_name(a->pos[i], ret ? "removed" : "absent",
-				 ret ? "removed" : "not in the allowlist");
+			say_name(a->pos[i], changed[i] ? "removed" : "absent",
+				 changed[i] ? "removed"
+					    : "not in the allowlist");
 	}
 	bw_out_close_array();
+	bw_out_text("%s: ", a->iface);
+	bw_out_int(on ? "added" : "removed", "%lld of ", n);
+	bw_out_int("total", "%lld ", a->npos);
+	bw_out_text("%s", on ? "added" : "removed");
+	bw_out_int("allowlist_entries", " (name allowlist now %'lld entries)\n",
+		   (long long)bw_allow_names_count(fd, 0xff));
+}
+
+/*
+ * Under the lock. The signals that end a command wait while the map and
+ * the filter disagree: a Ctrl-C then ends it after the swap or the roll
+ * back, not between them.
+ */
+static int change(const struct bw_args *a, const struct bw_list *l, bool on,
+		  int *n)
+{
+	struct bw_running r;
+	sigset_t block, old;
+	bool *changed;
+	int err;
+
+	err = bw_running_open(a->iface, a->ifindex, BW_RUN_REPAIR, &r);
 	if (!err)
-		err = sync_flag(&r, fd, on, *n > 0);
-	if (!err) {
-		bw_out_text("%s: ", a->iface);
-		bw_out_int(on ? "added" : "removed", "%lld of ", *n);
-		bw_out_int("total", "%lld ", a->npos);
-		bw_out_text("%s", on ? "added" : "removed");
-		bw_out_int("allowlist_entries",
-			   " (name allowlist now %'lld entries)\n",
-			   (long long)bw_allow_names_count(fd, 0xff));
+		err = bw_running_need_filter(&r);
+	if (!err && r.maps.allow_names < 0) {
+		pr_warn("%s: its program has no name allowlist (a bloomwall from before names): 'bloomwall reload %s' gives it one\n",
+			a->iface, a->iface);
+		err = -EOPNOTSUPP;
 	}
+	changed = calloc(a->npos ?: 1, sizeof(*changed));
+	if (!err && !changed)
+		err = -ENOMEM;
+	bw_out_open_array("names");
+	if (!err) {
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		sigaddset(&block, SIGTERM);
+		sigaddset(&block, SIGHUP);
+		sigaddset(&block, SIGQUIT);
+		sigprocmask(SIG_BLOCK, &block, &old);
+		err = apply(a, &r, l, on, changed, n);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	if (!err)
+		say_results(a, r.maps.allow_names, changed, on, *n);
+	else
+		bw_out_close_array();
+	free(changed);
 	bw_running_close(&r);
 	return err;
 }

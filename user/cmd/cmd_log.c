@@ -3,10 +3,14 @@
  * bloomwall log IFACE [--json] [--count N]: follows the drop log, the
  * events the running program writes to its ring buffer (bpf/droplog.h),
  * a line each (a JSON object a line with --json), until SIGINT or SIGTERM
- * or N events. Reads only: no lock. The ring outlives reloads, so a
- * reload does not end the log; a detach does (said).
+ * or N events. It takes no lock of the mutating verbs, only the ring's
+ * own: one reader an interface (lock.h). The ring outlives reloads, so a
+ * reload does not end the log; a detach does (said), and so does standard
+ * output that can no longer be written (a pipe's reader gone, with
+ * SIGPIPE ignored): said, exit status 1, as coreutils do.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +26,7 @@
 #include "out/droplog.h"
 #include "base/log.h"
 #include "base/output.h"
+#include "kernel/lock.h"
 #include "kernel/prog.h"
 #include "kernel/running.h"
 
@@ -36,6 +41,7 @@ struct follow {
 	const char *iface;
 	long count; /* 0: until stopped */
 	long seen;
+	int write_err; /* -errno: standard output failed, the log ends */
 	__s64 real_minus_mono; /* ns: CLOCK_REALTIME - CLOCK_MONOTONIC */
 };
 
@@ -65,7 +71,11 @@ static int on_event(void *ctx, void *data, size_t size)
 	real = (__u64)((__s64)ev->time_ns + f->real_minus_mono);
 	bw_out_record_begin();
 	bw_log_out(ev, event_iface(f, ev->ifindex, name), real);
-	bw_out_record_end();
+	errno = 0;
+	if (bw_out_record_end()) {
+		f->write_err = errno ? -errno : -EIO;
+		return f->write_err;
+	}
 	f->seen++;
 	/* Ends this poll: the count is reached. */
 	return f->count && f->seen >= f->count ? 1 : 0;
@@ -97,6 +107,17 @@ static int open_ring(const struct bw_args *a, int *ring_id)
 	if (err && fd >= 0)
 		close(fd);
 	return err ? err : fd;
+}
+
+/*
+ * Our end of a pipe whose reader has gone polls POLLERR: the log ends
+ * then even when no event comes to fail a write.
+ */
+static bool stdout_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
 }
 
 /*
@@ -135,6 +156,8 @@ static int follow(const struct bw_args *a, int fd, int ring_id)
 	bw_out_stream_begin();
 	while (!stop && !(f.count && f.seen >= f.count)) {
 		n = ring_buffer__poll(rb, 250);
+		if (f.write_err)
+			break;
 		if (n < 0 && n != -EINTR) {
 			err = n;
 			pr_warn("%s: cannot read the drop log: %s\n", a->iface,
@@ -146,6 +169,10 @@ static int follow(const struct bw_args *a, int fd, int ring_id)
 		/* Once a second: the clocks, and the hook. */
 		checked = clock_ns(CLOCK_MONOTONIC);
 		f.real_minus_mono = clock_ns(CLOCK_REALTIME) - checked;
+		if (stdout_gone()) {
+			f.write_err = -EPIPE;
+			break;
+		}
 		if (!still_logging(a, ring_id)) {
 			ring_buffer__consume(rb);
 			pr_warn("%s: bloomwall's drop log is no longer on (detached, or reloaded with --log-rate 0); the log ends\n",
@@ -154,13 +181,18 @@ static int follow(const struct bw_args *a, int fd, int ring_id)
 		}
 	}
 	ring_buffer__free(rb);
+	if (f.write_err) {
+		pr_warn("bloomwall log: cannot write to standard output: %s; the log ends\n",
+			strerror(-f.write_err));
+		err = f.write_err;
+	}
 	return err;
 }
 
 static int do_log(struct bw_args *a)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	int err, fd, ring_id = 0;
+	int err, fd, lock, ring_id = 0;
 
 	err = bw_check_privileges("log");
 	if (err)
@@ -171,7 +203,13 @@ static int do_log(struct bw_args *a)
 	fd = open_ring(a, &ring_id);
 	if (fd < 0)
 		return fd;
+	lock = bw_lock_log_reader(a->iface);
+	if (lock < 0) {
+		close(fd);
+		return lock;
+	}
 	err = follow(a, fd, ring_id);
+	bw_lock_release(lock);
 	close(fd);
 	return err;
 }
@@ -201,8 +239,10 @@ const struct bw_verb bw_verb_log = {
 		"events a second on each CPU (attach, reload, load and watch set it; a\n"
 		"program keeps its rate when they do not; default 10, 0 turns logging\n"
 		"off). Drops past the rate and events the full ring had no room for are\n"
-		"counted: 'bloomwall status' shows them. The log reads only: events\n"
-		"another reader took are not shown here.\n",
+		"counted: 'bloomwall status' shows them. A ring has one reader: a second\n"
+		"'bloomwall log' of the same interface is refused, naming the first's pid.\n"
+		"When standard output can no longer be written (a pipe whose reader has\n"
+		"gone, with SIGPIPE ignored), the log says so and exits with status 1.\n",
 	.opts = log_opts,
 	.pos = {},
 	.run = do_log,

@@ -91,13 +91,29 @@ static pid_t lock_holder(int fd)
 	return pid;
 }
 
+/* The holder's command line as one printable line, "?" if unreadable. */
+static void holder_cmdline(pid_t pid, char *text, size_t len)
+{
+	char path[64], raw[512];
+	ssize_t n = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, raw, sizeof(raw));
+		close(fd);
+	}
+	bw_cmdline_text(text, len, raw, n > 0 ? n : 0);
+	if (!*text)
+		snprintf(text, len, "?");
+}
+
 /* Says who holds the lock; refuses to wait for a holder we do not trust. */
 static int say_holder(pid_t pid)
 {
-	char path[64], raw[512], text[128] = "";
+	char path[64], text[128];
 	struct stat st;
-	ssize_t n = 0;
-	int fd;
 
 	if (!pid) {
 		pr_warn("bloomwall: waiting for the lock on %s, held by a process not visible here\n",
@@ -111,15 +127,9 @@ static int say_holder(pid_t pid)
 			BW_PIN_ROOT, pid, st.st_uid, BW_PIN_ROOT);
 		return -BW_EUNSAFE;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, raw, sizeof(raw));
-		close(fd);
-	}
-	bw_cmdline_text(text, sizeof(text), raw, n > 0 ? n : 0);
+	holder_cmdline(pid, text, sizeof(text));
 	pr_warn("bloomwall: waiting for the lock held by pid %d (%s)\n", pid,
-		*text ? text : "?");
+		text);
 	return 0;
 }
 
@@ -165,4 +175,63 @@ void bw_lock_release(int fd)
 {
 	if (fd >= 0)
 		close(fd);
+}
+
+/* BW_PIN_ROOT/iface, checked; made when missing (a program may run unpinned). */
+static int open_iface_dir(const char *iface)
+{
+	char path[256];
+	int root, fd, err;
+
+	root = bw_state_dir_fd(true);
+	if (root < 0)
+		return root;
+	err = bw_pin_path(path, sizeof(path), iface, NULL);
+	if (err)
+		return err;
+	fd = bw_state_open_dir(root, iface, path);
+	if (fd != -ENOENT)
+		return fd;
+	err = bw_pin_dir_create(iface);
+	if (err && err != -EEXIST)
+		return err;
+	return bw_state_open_dir(root, iface, path);
+}
+
+int bw_lock_log_reader(const char *iface)
+{
+	char text[128], who[160];
+	int fd, err, tries;
+	pid_t pid = 0;
+
+	fd = open_iface_dir(iface);
+	if (fd < 0) {
+		if (fd != -BW_EUNSAFE)
+			pr_warn("%s: cannot lock the drop log for its reader (%s/%s): %s\n",
+				iface, BW_PIN_ROOT, iface, strerror(-fd));
+		return fd;
+	}
+	/* No holder in /proc/locks: it may have just let go; try again. */
+	for (tries = 0; !pid && tries < 3; tries++) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return fd;
+		err = -errno;
+		if (err != -EWOULDBLOCK) {
+			pr_warn("%s: cannot lock the drop log for its reader (%s/%s): %s\n",
+				iface, BW_PIN_ROOT, iface, strerror(-err));
+			close(fd);
+			return err;
+		}
+		pid = lock_holder(fd);
+	}
+	close(fd);
+	if (pid) {
+		holder_cmdline(pid, text, sizeof(text));
+		snprintf(who, sizeof(who), "pid %d (%.100s)", pid, text);
+	} else {
+		snprintf(who, sizeof(who), "a process not visible here");
+	}
+	pr_warn("%s: the drop log already has a reader, %s; a ring buffer has one reader (two would garble each other's events): end that one first\n",
+		iface, who);
+	return -EALREADY;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The lock that keeps two mutating commands from interleaving: a flock on
- * the state directory (pin.h).
+ * the state directory (pin.h); and the drop log's, one reader a ring.
  */
 #ifndef __BW_LOCK_H
 #define __BW_LOCK_H
@@ -19,6 +19,18 @@
  */
 int bw_lock_acquire(void);
 void bw_lock_release(int fd);
+
+/*
+ * The drop log's reader lock of iface, held for the reader's life: a BPF
+ * ring buffer has one consumer, and two would each move the other's read
+ * position and print records half written. A flock on the interface's
+ * state directory BW_PIN_ROOT/IFACE (made when missing): as wide as the
+ * ring, which lives as long as bloomwall runs there. Does not wait: when
+ * another reader holds it, said with the holder's pid and command
+ * line, -EALREADY. Returns the lock fd or -errno (printed); release it
+ * with bw_lock_release().
+ */
+int bw_lock_log_reader(const char *iface);
 
 /*
  * For the lock's message, exposed for the unit tests: the pid holding a
