@@ -16,6 +16,7 @@
 #include "bloomwall.h"
 #include "filter/bloom.h"
 #include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "filter/records.h"
 #include "filter/records_edit.h"
 #include "filter/records_write.h"
@@ -26,39 +27,60 @@
 #include "lists/list_parse.h"
 #include "test_helpers.h"
 
-/* A small filter with a record area (a list path, the options). */
-static void *small_filter(__u32 *nblocks)
+/* Writes text to a new temporary file, whose name mkstemp puts in path. */
+static bool temp_file(char *path, const char *text)
 {
-	struct bw_build_opts o = { .fpr = 0.001,
-				   .seed = 11,
-				   .flags = BW_F_MATCH_SRC };
-	struct bw_list_opts lo = {};
-	const char *const lists[] = { "/etc/bloomwall/a.list" };
-	char err[BW_ERRLEN];
-	struct bw_records rec;
-	struct bw_plan plan;
-	struct bw_list l;
+	size_t len = strlen(text);
+	int fd = mkstemp(path);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, text, len) == (ssize_t)len;
+	close(fd);
+	return ok;
+}
+
+/*
+ * The filter 'bloomwall build' makes of a list holding text, with header
+ * flags (BW_F_VERIFY, BW_F_ALLOW) beside --match src: builder.c's own
+ * output, an image's request (origin 0) as cmd_build.c makes it.
+ */
+static void *built_filter(const char *text, __u16 flags, __u32 *nblocks)
+{
+	char path[] = "/tmp/bw-image-list.XXXXXX";
+	const char *lists[] = { path };
+	struct bw_build_req req;
+	struct bw_build b;
 	void *mem = NULL;
 
-	bw_list_init(&l);
-	bw_records_init(&rec);
-	bw_list_parse_line(&l, "10.0.0.1", &lo, err, sizeof(err));
-	bw_list_parse_line(&l, "192.0.2.0/24", &lo, err, sizeof(err));
-	bw_list_parse_line(&l, "2001:db8::/48", &lo, err, sizeof(err));
-	bw_list_finish(&l);
-	rec.have_build = true;
-	if (!bw_records_set_lists(&rec, lists, 1) &&
-	    !bw_plan_filter(&l, &o, &plan)) {
-		*nblocks = plan.nblocks + bw_records_blocks(&rec);
+	if (!temp_file(path, text))
+		return NULL;
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = 1;
+	req.opts.seed = 11;
+	req.opts.flags |= flags;
+	req.origin = 0;
+	if (!bw_build_plan(&req, &b)) {
+		*nblocks = bw_build_blocks(&b);
 		mem = calloc(*nblocks, BW_BLOCK_BYTES);
-		if (mem) {
-			bw_fill_filter(mem, &plan, &l);
-			bw_records_write(mem, *nblocks, &rec);
-		}
+		if (mem)
+			bw_build_fill(&b, mem);
+		bw_build_free(&b);
 	}
-	bw_records_free(&rec);
-	bw_list_free(&l);
+	unlink(path);
 	return mem;
+}
+
+#define SMALL_LIST "10.0.0.1\n192.0.2.0/24\n2001:db8::/48\n"
+/* The same with names of both kinds: a DNS block and two name regions. */
+#define NAMES_LIST SMALL_LIST "ads.example\n*.track.example\n"
+
+/* A small filter with a record area (the list, the options). */
+static void *small_filter(__u32 *nblocks)
+{
+	return built_filter(SMALL_LIST, 0, nblocks);
 }
 
 /* The check of len bytes of img, from a buffer of exactly that size. */
@@ -325,10 +347,9 @@ static void *small_image_sec(size_t *len)
 	void *mem, *img = NULL;
 	__u32 nblocks = 0;
 
-	mem = small_filter(&nblocks);
+	mem = built_filter(SMALL_LIST, BW_F_VERIFY | BW_F_ALLOW, &nblocks);
 	if (!mem)
 		return NULL;
-	((struct bw_hdr *)mem)->flags |= BW_F_VERIFY | BW_F_ALLOW;
 	small_sections(&ls);
 	if (bw_image_encode_lists(mem, nblocks, &ls, &img, len))
 		img = NULL;
@@ -494,16 +515,18 @@ BW_TEST(test_image_sections_agree)
 	__u32 nblocks = 0;
 	size_t len = 0;
 
-	mem = small_filter(&nblocks);
-	if (!ASSERT_OK_PTR(mem, "small filter"))
+	mem = built_filter(SMALL_LIST, BW_F_VERIFY, &nblocks);
+	if (!ASSERT_OK_PTR(mem, "small filter in verify mode"))
 		return;
-	((struct bw_hdr *)mem)->flags |= BW_F_VERIFY;
 	ASSERT_OK(bw_image_encode(mem, nblocks, &img, &len), "encode");
 	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL,
 		  "verify without the exact set");
 	ASSERT_STRSTR(why, "carries no exact prefix set", "says so");
 	free(img);
-	((struct bw_hdr *)mem)->flags &= ~BW_F_VERIFY;
+	free(mem);
+	mem = small_filter(&nblocks);
+	if (!ASSERT_OK_PTR(mem, "small filter"))
+		return;
 	small_sections(&ls);
 	ls.present = 1U << BW_IMAGE_EXACT;
 	ASSERT_OK(bw_image_encode_lists(mem, nblocks, &ls, &img, &len),
