@@ -21,6 +21,8 @@
 #include "bench_extra.h"
 #include "filter/bloom.h"
 #include "filter/bloom_plan.h"
+#include "filter/records.h"
+#include "filter/records_write.h"
 #include "lists/cidr.h"
 #include "image/image.h"
 #include "lists/list.h"
@@ -65,6 +67,7 @@ static int build(const struct bw_list *in, struct bw_filter_map *fm,
 		 __u32 *nblocks)
 {
 	struct bw_build_opts bo;
+	struct bw_records rec;
 	struct bw_list out;
 	struct bw_plan plan;
 	int err;
@@ -74,11 +77,19 @@ static int build(const struct bw_list *in, struct bw_filter_map *fm,
 		return err;
 	bw_build_opts_init(&bo);
 	err = bw_plan_filter(&out, &bo, &plan);
+	/* A build's generation and build record: what an image must have. */
+	bw_records_init(&rec);
+	rec.have_build = true;
+	memcpy(&rec.build.fpr_bits, &bo.fpr, sizeof(rec.build.fpr_bits));
+	rec.build.flags = bo.flags;
+	plan.info.generation = 1;
 	if (!err)
-		err = bw_filter_create(plan.nblocks, fm);
+		err = bw_filter_create(plan.nblocks + bw_records_blocks(&rec),
+				       fm);
 	if (!err) {
+		*nblocks = plan.nblocks + bw_records_blocks(&rec);
 		bw_fill_filter(fm->mem, &plan, &out);
-		*nblocks = plan.nblocks;
+		err = bw_records_write(fm->mem, *nblocks, &rec);
 	}
 	bw_list_free(&out);
 	return err;

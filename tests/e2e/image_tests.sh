@@ -17,7 +17,8 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 IMAGE_TESTS="test_image_build_unprivileged test_image_load
-test_image_verify_allow test_image_names_allow"
+test_image_verify_allow test_image_names_allow test_image_refused_fields
+test_image_not_regular"
 
 IMAGE_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
@@ -332,5 +333,119 @@ test_image_names_allow()
 		"a list's @@ entry goes with the image"
 	assert_line "$OUT" "mail.example.com  pass (subtree entry *.example.com; allowed by exact entry mail.example.com)" \
 		"the operator's entry outlives the load"
+	bw 0 detach "$BW_RX"
+}
+
+# image_set FILE OFFSET SIZE VALUE: a little-endian field of FILE set, then
+# the file's crc32 made right, so only the check of that field can refuse it.
+image_set()
+{
+	/usr/bin/python3 - "$@" <<'PY'
+import struct, sys, zlib
+path, off, size, val = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4], 0)
+with open(path, "r+b") as f:
+    b = bytearray(f.read())
+    b[off:off + size] = val.to_bytes(size, "little")
+    b[40:44] = bytes(4)
+    b[40:44] = struct.pack("<I", zlib.crc32(bytes(b)))
+    f.seek(0)
+    f.write(b)
+PY
+}
+
+# image_dns_off FILE: the offset of the DNS block in FILE (region_end[7]).
+image_dns_off()
+{
+	/usr/bin/python3 - "$1" <<'PY'
+import struct, sys
+with open(sys.argv[1], "rb") as f:
+    b = f.read()
+print(64 + 64 * struct.unpack_from("<I", b, 64 + 32 + 28)[0])
+PY
+}
+
+# Images whose crc is right but whose filter no build writes: refused by
+# load and inspect naming the field and value; the running filter stays.
+test_image_refused_fields()
+{
+	local l img bad gen dns
+
+	l=$(list a.txt "$BW_A4" "$BW_A6" ads.example)
+	img=$TMP_DIR/a.img
+	bad=$TMP_DIR/bad.img
+	bw 0 build -o "$img" "${SEED[@]}" "$l"
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$(list b.txt "$BW_B4")"
+	gen=$(generation)
+
+	# No IPv4 length, the IPv4 region kept: it loaded, and A passed.
+	cp "$img" "$bad"
+	image_set "$bad" $((64 + 12)) 1 0
+	bw 1 load "$BW_RX" "$bad"
+	assert_grep "$ERR" "^$bad: refused: filter header: region 0 is past nlengths\\[IPv4\\] = 0, but has [0-9]+ blocks" \
+		"nlengths[IPv4] 0 is refused, naming the region"
+	bw 1 inspect "$bad"
+	assert_grep "$ERR" "^$bad: refused: filter header: region 0 is past nlengths\\[IPv4\\] = 0" \
+		"inspect refuses it too"
+
+	# A TTL no --dns-ttl gives: it answered with TTL 4294967295.
+	cp "$img" "$bad"
+	dns=$(image_dns_off "$bad")
+	image_set "$bad" $((dns + 8)) 4 0xffffffff
+	bw 1 load "$BW_RX" "$bad"
+	assert_line "$ERR" "$bad: refused: DNS block: ttl 4294967295; --dns-ttl takes 0 to 86400 seconds" \
+		"the DNS TTL is refused by value"
+
+	# Header flags this bloomwall does not know.
+	cp "$img" "$bad"
+	image_set "$bad" $((64 + 6)) 2 0xffe1
+	bw 1 load "$BW_RX" "$bad"
+	assert_grep "$ERR" "^$bad: refused: filter header: flags 0xffe1: bits 0xffc0 are none this bloomwall knows$" \
+		"unknown flag bits are refused"
+
+	assert_eq "$(generation)" "$gen" "generation after the refused loads"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_A4" "$BW_RX4"
+	bw 0 load "$BW_RX" "$img"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	bw 0 detach "$BW_RX"
+}
+
+# Images and outputs that are no regular files: a FIFO is refused at once
+# (open() used to wait for a writer forever), a device node is neither
+# read nor replaced (build -o /dev/null replaced the host's /dev/null).
+test_image_not_regular()
+{
+	local l fifo node rc
+
+	l=$(list a.txt "$BW_A4")
+	fifo=$TMP_DIR/img.fifo
+	node=$TMP_DIR/null
+	mkfifo "$fifo"
+	timeout 20 "$BLOOMWALL" inspect "$fifo" >"$OUT" 2>"$ERR"
+	rc=$?
+	assert_eq "$rc" 1 "inspect FIFO: exit status (124: it blocked)"
+	assert_line "$ERR" "$fifo: not a regular file (a FIFO): the image must be one" \
+		"inspect FIFO says what it is"
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$l"
+	timeout 20 "$BLOOMWALL" load "$BW_RX" "$fifo" >"$OUT" 2>"$ERR"
+	rc=$?
+	assert_eq "$rc" 1 "load FIFO: exit status (124: it blocked)"
+	assert_line "$ERR" "$fifo: not a regular file (a FIFO): the image must be one" \
+		"load FIFO says what it is"
+	bw 1 inspect "$TMP_DIR"
+	assert_line "$ERR" "$TMP_DIR: not a regular file (a directory): the image must be one" \
+		"a directory is said to be one"
+
+	bw 1 build -o "$fifo" "$l"
+	assert_line "$ERR" "$fifo: is a FIFO, not a regular file: refusing to replace it with the image" \
+		"build -o FIFO is refused"
+	[ -p "$fifo" ] || fail "build -o replaced the FIFO"
+	mknod "$node" c 1 3
+	bw 1 build -o "$node" "$l"
+	assert_line "$ERR" "$node: is a character device, not a regular file: refusing to replace it with the image" \
+		"build -o of a device node is refused"
+	[ -c "$node" ] || fail "build -o replaced the device node"
+	assert_eq "$(stat -c %t:%T "$node")" 1:3 "the node is the one made"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	bw 0 detach "$BW_RX"
 }

@@ -7,58 +7,85 @@
  * read back, are checked one by one and agree with the filter.
  */
 #include <errno.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <zlib.h>
 
 #include "bloomwall.h"
 #include "filter/bloom.h"
 #include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "filter/records.h"
 #include "filter/records_edit.h"
 #include "filter/records_write.h"
 #include "image/image.h"
+#include "image/image_check.h"
 #include "image/image_sec.h"
 #include "image/image_seed.h"
 #include "lists/list.h"
 #include "lists/list_parse.h"
 #include "test_helpers.h"
 
-/* A small filter with a record area (a list path, the options). */
-static void *small_filter(__u32 *nblocks)
+/* Writes text to a new temporary file, whose name mkstemp puts in path. */
+static bool temp_file(char *path, const char *text)
 {
-	struct bw_build_opts o = { .fpr = 0.001,
-				   .seed = 11,
-				   .flags = BW_F_MATCH_SRC };
-	struct bw_list_opts lo = {};
-	const char *const lists[] = { "/etc/bloomwall/a.list" };
-	char err[BW_ERRLEN];
-	struct bw_records rec;
-	struct bw_plan plan;
-	struct bw_list l;
+	size_t len = strlen(text);
+	int fd = mkstemp(path);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, text, len) == (ssize_t)len;
+	close(fd);
+	return ok;
+}
+
+/*
+ * The filter 'bloomwall build' makes of a list holding text, with header
+ * flags (BW_F_VERIFY, BW_F_ALLOW) beside --match src: builder.c's own
+ * output, an image's request (origin 0) as cmd_build.c makes it.
+ */
+static void *built_filter(const char *text, __u16 flags, __u32 *nblocks)
+{
+	char path[] = "/tmp/bw-image-list.XXXXXX";
+	const char *lists[] = { path };
+	struct bw_build_req req;
+	struct bw_build b;
 	void *mem = NULL;
 
-	bw_list_init(&l);
-	bw_records_init(&rec);
-	bw_list_parse_line(&l, "10.0.0.1", &lo, err, sizeof(err));
-	bw_list_parse_line(&l, "192.0.2.0/24", &lo, err, sizeof(err));
-	bw_list_parse_line(&l, "2001:db8::/48", &lo, err, sizeof(err));
-	bw_list_finish(&l);
-	rec.have_build = true;
-	if (!bw_records_set_lists(&rec, lists, 1) &&
-	    !bw_plan_filter(&l, &o, &plan)) {
-		*nblocks = plan.nblocks + bw_records_blocks(&rec);
+	if (!temp_file(path, text))
+		return NULL;
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = 1;
+	req.opts.seed = 11;
+	req.opts.flags |= flags;
+	req.origin = 0;
+	if (!bw_build_plan(&req, &b)) {
+		*nblocks = bw_build_blocks(&b);
 		mem = calloc(*nblocks, BW_BLOCK_BYTES);
-		if (mem) {
-			bw_fill_filter(mem, &plan, &l);
-			bw_records_write(mem, *nblocks, &rec);
-		}
+		if (mem)
+			bw_build_fill(&b, mem);
+		bw_build_free(&b);
 	}
-	bw_records_free(&rec);
-	bw_list_free(&l);
+	unlink(path);
 	return mem;
+}
+
+#define SMALL_LIST "10.0.0.1\n192.0.2.0/24\n2001:db8::/48\n"
+/* The same with names of both kinds: a DNS block and two name regions. */
+#define NAMES_LIST SMALL_LIST "ads.example\n*.track.example\n"
+
+/* A small filter with a record area (the list, the options). */
+static void *small_filter(__u32 *nblocks)
+{
+	return built_filter(SMALL_LIST, 0, nblocks);
 }
 
 /* The check of len bytes of img, from a buffer of exactly that size. */
@@ -325,10 +352,9 @@ static void *small_image_sec(size_t *len)
 	void *mem, *img = NULL;
 	__u32 nblocks = 0;
 
-	mem = small_filter(&nblocks);
+	mem = built_filter(SMALL_LIST, BW_F_VERIFY | BW_F_ALLOW, &nblocks);
 	if (!mem)
 		return NULL;
-	((struct bw_hdr *)mem)->flags |= BW_F_VERIFY | BW_F_ALLOW;
 	small_sections(&ls);
 	if (bw_image_encode_lists(mem, nblocks, &ls, &img, len))
 		img = NULL;
@@ -494,16 +520,18 @@ BW_TEST(test_image_sections_agree)
 	__u32 nblocks = 0;
 	size_t len = 0;
 
-	mem = small_filter(&nblocks);
-	if (!ASSERT_OK_PTR(mem, "small filter"))
+	mem = built_filter(SMALL_LIST, BW_F_VERIFY, &nblocks);
+	if (!ASSERT_OK_PTR(mem, "small filter in verify mode"))
 		return;
-	((struct bw_hdr *)mem)->flags |= BW_F_VERIFY;
 	ASSERT_OK(bw_image_encode(mem, nblocks, &img, &len), "encode");
 	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL,
 		  "verify without the exact set");
 	ASSERT_STRSTR(why, "carries no exact prefix set", "says so");
 	free(img);
-	((struct bw_hdr *)mem)->flags &= ~BW_F_VERIFY;
+	free(mem);
+	mem = small_filter(&nblocks);
+	if (!ASSERT_OK_PTR(mem, "small filter"))
+		return;
 	small_sections(&ls);
 	ls.present = 1U << BW_IMAGE_EXACT;
 	ASSERT_OK(bw_image_encode_lists(mem, nblocks, &ls, &img, &len),
@@ -599,4 +627,432 @@ BW_TEST(test_image_seed_allow)
 	ASSERT_TRUE(s1 != s3, "a changed allowlist, another seed");
 	unlink(l);
 	unlink(a);
+}
+
+/* ---- the filter inside, field by field ------------------------------------ */
+
+/* Lists as build reads them: each must give a filter the checks take. */
+static const char *const built_lists[] = {
+	SMALL_LIST,
+	NAMES_LIST,
+	"ads.example\n",
+	"",
+	"0.0.0.0/0\n::/0\n",
+	"10.0.0.1\n10.1.0.0/16\n10.2.0.0/15\n172.16.0.0/12\n2001:db8::1\n"
+	"2001:db8:1::/48\n@@||ok.example^\n*.bad.example\n",
+};
+
+/* The checks run on the builder's own output: every build passes them. */
+BW_TEST(test_image_check_builder_output)
+{
+	static const __u16 flags[] = { 0, BW_F_VERIFY | BW_F_ALLOW,
+				       BW_F_MATCH_DST | BW_F_MONITOR };
+	char why[256], name[64];
+	struct bw_capture c;
+	__u32 nblocks = 0;
+	size_t i, j;
+	void *mem;
+
+	for (i = 0; i < sizeof(built_lists) / sizeof(built_lists[0]); i++) {
+		for (j = 0; j < sizeof(flags) / sizeof(flags[0]); j++) {
+			snprintf(name, sizeof(name), "list %zu, flags 0x%x", i,
+				 flags[j]);
+			/* The /0 lists' warnings are not this test's. */
+			bw_capture_start(&c);
+			mem = built_filter(built_lists[i], flags[j], &nblocks);
+			free(bw_capture_end(&c));
+			if (!ASSERT_OK_PTR(mem, name))
+				continue;
+			why[0] = '\0';
+			ASSERT_OK(bw_image_check_filter(mem, nblocks, why,
+							sizeof(why)),
+				  why[0] ? why : name);
+			free(mem);
+		}
+	}
+}
+
+enum { AT_HDR, AT_INFO, AT_DNS };
+
+/* One field of a built filter set to a value no build writes. */
+struct field_edit {
+	int at;	    /* the block it is in */
+	size_t off; /* in that block */
+	int size;   /* 1, 2 or 4 bytes */
+	__u32 val;
+	bool past_end; /* val is added to the filter's nblocks */
+	const char *want;
+};
+
+#define HDR(f) \
+	AT_HDR, offsetof(struct bw_hdr, f), sizeof(((struct bw_hdr *)0)->f)
+#define DNS(f)                                  \
+	AT_DNS, offsetof(struct bw_dns_hdr, f), \
+		sizeof(((struct bw_dns_hdr *)0)->f)
+
+static const struct field_edit field_edits[] = {
+	{ HDR(nlengths[BW_V4]), 0, false,
+	  "region 0 is past nlengths[IPv4] = 0" },
+	{ HDR(nlengths[BW_V4]), 5, false, "nlengths[IPv4] is 5; at most 4" },
+	{ HDR(nlengths[BW_V4]), 255, false, "nlengths[IPv4] is 255" },
+	{ HDR(plen[BW_V4][0]), 0, false,
+	  "region_entries[0] is 257, more than the 1 IPv4 prefixes of length /0" },
+	{ HDR(plen[BW_V4][0]), 33, false, "plen[IPv4][0] is 33" },
+	{ HDR(plen[BW_V6][0]), 129, false, "plen[IPv6][0] is 129" },
+	{ HDR(probes[0]), 0, false, "probes[0] is 0;" },
+	{ HDR(probes[0]), 7, false, "probes[0] is 7;" },
+	{ HDR(probes[0]), 24, false, "probes[0] is 24;" },
+	{ HDR(probes[0]), 32, false, "probes[0] is 32;" },
+	{ HDR(probes[0]), 255, false, "probes[0] is 255;" },
+	{ HDR(flags), 0xffe1, false, "flags 0xffe1: bits 0xffc0" },
+	{ HDR(flags), BW_F_MATCH_SRC, false,
+	  "flags 0x0001 lack BW_F_DNS (0x20), but block" },
+	{ HDR(flags), BW_F_DNS, false, "flags 0x0020 match neither" },
+	{ HDR(exact_slot), 2, false, "exact_slot 2" },
+	{ HDR(pad), 1, false, "filter header: pad 0x01" },
+	{ HDR(region_end[0]), 1, false, "region_end[0] is 1, before" },
+	{ HDR(region_end[BW_REGIONS - 1]), 1, true,
+	  "region_end[7] is %u, past the filter's" },
+	{ DNS(magic), 0, false, "DNS block: magic 0x00000000" },
+	{ DNS(action), 4, false, "DNS block: action 4" },
+	{ DNS(probes[0]), 0, false, "DNS block: probes[0] is 0" },
+	{ DNS(flags), 0x80, false, "DNS block: flags 0x80" },
+	{ DNS(ttl), 0xffffffffU, false, "DNS block: ttl 4294967295" },
+	{ DNS(ttl), 86401, false, "DNS block: ttl 86401" },
+	{ DNS(region_end[BW_NAME_SUBTREE]), 0, true,
+	  "record area: none (the regions end at block %u" },
+	{ DNS(region_entries[BW_NAME_EXACT]), 0, false,
+	  "DNS block: region_entries[0] is 0 for a region of" },
+	{ AT_INFO, offsetof(struct bw_info, generation), 4, 0, false,
+	  "filter info: generation 0" },
+	{ AT_INFO, offsetof(struct bw_info, region_entries[1]), 4, 3, false,
+	  "region 1 is past nlengths[IPv4] = 1" },
+};
+
+static void set_field(void *mem, __u32 nblocks, const struct field_edit *e)
+{
+	const struct bw_hdr *h = mem;
+	__u32 blk = e->at == AT_HDR    ? 0
+		    : e->at == AT_INFO ? 1
+				       : bw_dns_block(h);
+	__u8 *p = (__u8 *)bw_block_at(mem, blk) + e->off;
+	__u32 v = e->val + (e->past_end ? nblocks : 0);
+	__u16 v16 = (__u16)v;
+	__u8 v8 = (__u8)v;
+
+	if (e->size == 1)
+		memcpy(p, &v8, 1);
+	else if (e->size == 2)
+		memcpy(p, &v16, 2);
+	else
+		memcpy(p, &v, 4);
+}
+
+/* Refused through the whole image (its crc right), naming field and value. */
+static void expect_refused(const void *mem, __u32 nblocks, const char *want,
+			   const char *name)
+{
+	char why[256] = "";
+	void *img = NULL;
+	size_t len = 0;
+
+	if (!ASSERT_OK(bw_image_encode(mem, nblocks, &img, &len), "encode"))
+		return;
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL, name);
+	ASSERT_STRSTR(why, want, name);
+	free(img);
+}
+
+BW_TEST(test_image_check_fields)
+{
+	char want[160], name[200];
+	const struct field_edit *e;
+	__u32 nblocks = 0;
+	void *mem, *orig;
+	size_t i;
+
+	orig = built_filter(NAMES_LIST, 0, &nblocks);
+	if (!ASSERT_OK_PTR(orig, "a filter with names"))
+		return;
+	/* What the edits assume of it. */
+	ASSERT_EQ(((struct bw_hdr *)orig)->flags, BW_F_MATCH_SRC | BW_F_DNS,
+		  "flags");
+	ASSERT_EQ(((struct bw_hdr *)orig)->nlengths[BW_V4], 1,
+		  "one IPv4 length");
+	ASSERT_EQ(((struct bw_info *)bw_block_at(orig, 1))->region_entries[0],
+		  257, "10.0.0.1 and a /24 at /32");
+	mem = malloc((size_t)nblocks * BW_BLOCK_BYTES);
+	if (!ASSERT_OK_PTR(mem, "a copy"))
+		goto out;
+	for (i = 0; i < sizeof(field_edits) / sizeof(field_edits[0]); i++) {
+		e = &field_edits[i];
+		memcpy(mem, orig, (size_t)nblocks * BW_BLOCK_BYTES);
+		set_field(mem, nblocks, e);
+		snprintf(want, sizeof(want), e->want,
+			 e->val + (e->past_end ? nblocks : 0));
+		snprintf(name, sizeof(name), "edit %zu: %s", i, want);
+		expect_refused(mem, nblocks, want, name);
+	}
+	free(mem);
+out:
+	free(orig);
+}
+
+/* The rate and the entry count of the info block: numbers no build writes. */
+BW_TEST(test_image_check_info_numbers)
+{
+	static const double rates[] = { NAN, -0.001, 1e-300, 0.5, 0.0 };
+	static const char *const said[] = { "fpr is nan", "fpr is -0.001",
+					    "fpr is 1e-300", "fpr is 0.5",
+					    "fpr is 0 " };
+	struct bw_info *info;
+	__u32 nblocks = 0;
+	void *mem;
+	size_t i;
+
+	mem = small_filter(&nblocks);
+	if (!ASSERT_OK_PTR(mem, "small filter"))
+		return;
+	info = (struct bw_info *)bw_block_at(mem, 1);
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		bw_info_set_fpr(info, rates[i]);
+		expect_refused(mem, nblocks, said[i], said[i]);
+	}
+	bw_info_set_fpr(info, 0.001);
+	info->entries = ~0ULL;
+	expect_refused(
+		mem, nblocks,
+		"filter info: entries 18446744073709551615, but its region_entries add up to",
+		"entries 2^64-1");
+	free(mem);
+}
+
+/* The header's own fields: each refusal names the field and its value. */
+BW_TEST(test_image_header_fields_named)
+{
+	struct bw_image_hdr *h, save;
+	char why[256] = "";
+	void *img;
+	size_t len = 0;
+
+	img = small_image(&len);
+	if (!ASSERT_OK_PTR(img, "small image"))
+		return;
+	h = img;
+	save = *h;
+	h->pad[3] = 1;
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EINVAL, "pad");
+	ASSERT_STRSTR(why, "corrupt header: pad[3] is 0x01, not zero",
+		      "a non-zero pad is no unknown section");
+	*h = save;
+	h->nblocks = 1;
+	check_copy(img, len, why, sizeof(why));
+	ASSERT_STRSTR(why, "nblocks 1; a filter has 2 to", "nblocks");
+	*h = save;
+	h->filter_bytes += BW_BLOCK_BYTES;
+	check_copy(img, len, why, sizeof(why));
+	ASSERT_STRSTR(why, "filter_bytes", "filter_bytes");
+	*h = save;
+	h->image_bytes = sizeof(*h) + h->filter_bytes + BW_IMAGE_SEC_MAX + 8;
+	check_copy(img, len, why, sizeof(why));
+	ASSERT_STRSTR(why, "sections where an image has at most",
+		      "image_bytes past any image");
+	*h = save;
+	h->flags = 1U << 5;
+	ASSERT_EQ(check_copy(img, len, why, sizeof(why)), -EPROTO, "flags");
+	ASSERT_STRSTR(why, "(flags 0x20; format 2 knows 0x7)",
+		      "says the flags");
+	*h = save;
+	ASSERT_OK(check_copy(img, len, why, sizeof(why)), why);
+	free(img);
+}
+
+/* ---- files: only regular ones, the header read first ---------------------- */
+
+/* Bytes this process has read (read, pread) so far: /proc/self/io's rchar. */
+static unsigned long long bytes_read(void)
+{
+	unsigned long long n = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/io", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "rchar: %llu", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* bw_image_read_file of path: its error, what it said in *msg (free it). */
+static int read_image(const char *path, char **msg)
+{
+	struct bw_capture c;
+	struct bw_image img;
+	int err;
+
+	bw_capture_start(&c);
+	err = bw_image_read_file(path, &img);
+	*msg = bw_capture_end(&c);
+	if (!err)
+		bw_image_free(&img);
+	return err;
+}
+
+/*
+ * A 2 GiB sparse file: with a bad header, or a good one that says another
+ * size, it is refused having read the 64 bytes of its header, not 2 GiB.
+ */
+BW_TEST(test_image_read_header_first)
+{
+	char path[] = "/tmp/bw-image-sparse.XXXXXX", want[200], *msg = NULL;
+	unsigned long long before;
+	struct bw_image_hdr *h;
+	size_t len = 0;
+	__u32 nblocks;
+	void *img;
+	int fd;
+
+	img = small_image(&len);
+	fd = mkstemp(path);
+	if (!ASSERT_OK_PTR(img, "small image") ||
+	    !ASSERT_TRUE(fd >= 0, "temporary file"))
+		goto out;
+	h = img;
+	nblocks = h->nblocks;
+	h->nblocks = 0;
+	if (!ASSERT_TRUE(pwrite(fd, img, sizeof(*h), 0) == sizeof(*h),
+			 "header") ||
+	    !ASSERT_OK(ftruncate(fd, 2LL << 30), "2 GiB, sparse"))
+		goto out;
+	before = bytes_read();
+	ASSERT_EQ(read_image(path, &msg), -EINVAL, "a bad header");
+	ASSERT_TRUE(bytes_read() - before < 4096, "only the header was read");
+	snprintf(want, sizeof(want),
+		 "%s: refused: corrupt header: nblocks 0; a filter has 2 to",
+		 path);
+	ASSERT_STRSTR(msg, want, "names the field");
+	free(msg);
+
+	/* A whole image at its start: the size disagrees with its header. */
+	h->nblocks = nblocks;
+	if (!ASSERT_TRUE(pwrite(fd, img, len, 0) == (ssize_t)len, "image"))
+		goto out;
+	before = bytes_read();
+	ASSERT_EQ(read_image(path, &msg), -EINVAL, "a 2 GiB image of 1 KiB");
+	ASSERT_TRUE(bytes_read() - before < 4096, "only the header was read");
+	snprintf(
+		want, sizeof(want),
+		"%s: refused: 2147483648 bytes where its header says %zu: data after the image",
+		path, len);
+	ASSERT_STRSTR(msg, want, "says both sizes");
+	free(msg);
+	if (ASSERT_OK(ftruncate(fd, (off_t)len), "cut to the image")) {
+		ASSERT_OK(read_image(path, &msg), "then it reads");
+		free(msg);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	free(img);
+}
+
+/* A FIFO, a directory, a device: refused unopened, saying what it is. */
+BW_TEST(test_image_read_not_regular)
+{
+	char dir[] = "/tmp/bw-image-kinds.XXXXXX", path[128], want[200];
+	char *msg = NULL;
+
+	if (!ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp"))
+		return;
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	/* With no writer, an open() that blocked would never return. */
+	if (ASSERT_OK(mkfifo(path, 0600), "mkfifo")) {
+		ASSERT_EQ(read_image(path, &msg), -EINVAL, "a FIFO");
+		snprintf(
+			want, sizeof(want),
+			"%s: not a regular file (a FIFO): the image must be one\n",
+			path);
+		ASSERT_STREQ(msg, want, "says it is a FIFO");
+		free(msg);
+		unlink(path);
+	}
+	ASSERT_EQ(read_image(dir, &msg), -EISDIR, "a directory");
+	ASSERT_STRSTR(msg, "not a regular file (a directory)",
+		      "says it is a directory");
+	free(msg);
+	/* A node of our own (never the host's): needs root, else skipped. */
+	snprintf(path, sizeof(path), "%s/null", dir);
+	if (!mknod(path, S_IFCHR | 0600, makedev(1, 3))) {
+		ASSERT_EQ(read_image(path, &msg), -EINVAL, "a device");
+		ASSERT_STRSTR(msg, "not a regular file (a character device)",
+			      "says it is a device");
+		free(msg);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* What build -o replaces: a regular file (through a link), nothing else. */
+BW_TEST(test_image_write_not_regular)
+{
+	char dir[] = "/tmp/bw-image-out.XXXXXX", path[128], file[128];
+	struct bw_capture c;
+	struct stat st;
+	size_t len = 0;
+	char *msg;
+	void *img;
+
+	img = small_image(&len);
+	if (!ASSERT_OK_PTR(img, "small image") ||
+	    !ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp")) {
+		free(img);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	if (ASSERT_OK(mkfifo(path, 0600), "mkfifo")) {
+		bw_capture_start(&c);
+		ASSERT_EQ(bw_image_write_file(path, img, len), -EEXIST,
+			  "a FIFO");
+		msg = bw_capture_end(&c);
+		ASSERT_STRSTR(
+			msg,
+			"fifo: is a FIFO, not a regular file: refusing to replace it with the image",
+			"says so");
+		free(msg);
+		ASSERT_TRUE(!lstat(path, &st) && S_ISFIFO(st.st_mode),
+			    "still a FIFO");
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/null", dir);
+	if (!mknod(path, S_IFCHR | 0666, makedev(1, 3))) {
+		bw_capture_start(&c);
+		ASSERT_EQ(bw_image_write_file(path, img, len), -EEXIST,
+			  "a device node");
+		msg = bw_capture_end(&c);
+		ASSERT_STRSTR(msg, "is a character device, not a regular file",
+			      "says so");
+		free(msg);
+		ASSERT_TRUE(!lstat(path, &st) && S_ISCHR(st.st_mode) &&
+				    st.st_rdev == makedev(1, 3),
+			    "still the device node");
+		unlink(path);
+	}
+	/* A link to a regular file: the link is replaced, its target kept. */
+	snprintf(file, sizeof(file), "%s/target", dir);
+	snprintf(path, sizeof(path), "%s/link", dir);
+	write_text(file, "kept\n");
+	if (ASSERT_OK(symlink(file, path), "symlink")) {
+		ASSERT_OK(bw_image_write_file(path, img, len), "over the link");
+		ASSERT_TRUE(!lstat(path, &st) && S_ISREG(st.st_mode) &&
+				    (size_t)st.st_size == len,
+			    "the link is now the image");
+		ASSERT_TRUE(!stat(file, &st) && st.st_size == 5,
+			    "its target is untouched");
+		unlink(path);
+	}
+	unlink(file);
+	rmdir(dir);
+	free(img);
 }

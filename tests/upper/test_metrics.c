@@ -6,11 +6,14 @@
  * sized entries against the sizing model, the atomic file.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "filter/bloom.h"
 #include "filter/bloom_size.h"
@@ -378,4 +381,44 @@ out:
 	rmdir(dir);
 	free(want);
 	free(got);
+}
+
+/* A FIFO or a device node at the path is refused, and left as it was. */
+BW_TEST(test_metrics_file_not_regular)
+{
+	char dir[] = "/tmp/bw-metrics-XXXXXX", path[64], *msg;
+	struct bw_status_view v;
+	struct bw_capture c;
+	struct stat st;
+
+	if (!ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp"))
+		return;
+	make_view(&v, "eth0", 1000, 0.001);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	if (ASSERT_OK(mkfifo(path, 0600), "mkfifo")) {
+		bw_capture_start(&c);
+		ASSERT_EQ(bw_metrics_write_file(path, &v, NULL), -EEXIST,
+			  "a FIFO");
+		msg = bw_capture_end(&c);
+		ASSERT_STRSTR(
+			msg,
+			"fifo: is a FIFO, not a regular file: refusing to replace it with the metrics file",
+			"says so");
+		free(msg);
+		ASSERT_TRUE(!lstat(path, &st) && S_ISFIFO(st.st_mode),
+			    "still a FIFO");
+		unlink(path);
+	}
+	/* A node of our own, never the host's: needs root, else skipped. */
+	snprintf(path, sizeof(path), "%s/null", dir);
+	if (!mknod(path, S_IFCHR | 0666, makedev(1, 3))) {
+		bw_capture_start(&c);
+		ASSERT_EQ(bw_metrics_write_file(path, &v, NULL), -EEXIST,
+			  "a device node");
+		free(bw_capture_end(&c));
+		ASSERT_TRUE(!lstat(path, &st) && S_ISCHR(st.st_mode),
+			    "still the device node");
+		unlink(path);
+	}
+	rmdir(dir);
 }

@@ -76,6 +76,11 @@ int bw_parse_fpr(const char *s, double *fpr)
 			s);
 		return -BW_EUSAGE;
 	}
+	if (v < BW_MIN_FPR) {
+		pr_warn("bloomwall: --fpr %s is below %g, the smallest rate a filter is built for\n",
+			s, BW_MIN_FPR);
+		return -BW_EUSAGE;
+	}
 	*fpr = v;
 	return 0;
 }

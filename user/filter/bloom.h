@@ -20,6 +20,12 @@
 #include "lists/list.h"
 
 #define BW_DEFAULT_FPR 0.001
+/*
+ * The smallest --fpr: far below what a filter of BW_MAX_BLOCKS reaches for
+ * a few keys, so every rate a build can meet is in range, and an image's
+ * rate (untrusted) is held to the same range the option is.
+ */
+#define BW_MIN_FPR 1e-15
 
 /*
  * --dns-ttl: the default, and the most it takes (a day). A minute: an

@@ -14,11 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "base/log.h"
 #include "filter/bloom.h"
-#include "filter/records.h"
 #include "image/crc.h"
 #include "image/image.h"
+#include "image/image_check.h"
 #include "image/image_sec.h"
 
 /* crc32 of an image with its crc field taken as zero. */
@@ -89,20 +90,50 @@ static int why_set(char *why, size_t errlen, int err, const char *fmt, ...)
 	return err;
 }
 
-static bool all_zero(const __u8 *p, size_t n)
+/* Sizes that agree with each other, before any length of the file. */
+static int check_sizes(const struct bw_image_hdr *h, char *why, size_t errlen)
+{
+	__u64 min = sizeof(*h) + h->filter_bytes;
+
+	if (h->nblocks < BW_HDR_BLOCKS || h->nblocks > BW_MAX_BLOCKS)
+		return why_set(
+			why, errlen, -EINVAL,
+			"corrupt header: nblocks %u; a filter has %u to %u blocks",
+			h->nblocks, BW_HDR_BLOCKS, BW_MAX_BLOCKS);
+	if (h->filter_bytes != (__u64)h->nblocks * BW_BLOCK_BYTES)
+		return why_set(
+			why, errlen, -EINVAL,
+			"corrupt header: filter_bytes %llu, where %u blocks are %llu",
+			(unsigned long long)h->filter_bytes, h->nblocks,
+			(unsigned long long)h->nblocks * BW_BLOCK_BYTES);
+	if (h->image_bytes < min)
+		return why_set(
+			why, errlen, -EINVAL,
+			"corrupt header: image_bytes %llu, less than the header and filter's %llu",
+			(unsigned long long)h->image_bytes,
+			(unsigned long long)min);
+	/* Format 1 has no sections: its filter ends the file. */
+	if (h->version == 1 && h->image_bytes != min)
+		return why_set(
+			why, errlen, -EINVAL,
+			"corrupt header: image_bytes %llu in a format 1 image, which ends with its filter at %llu",
+			(unsigned long long)h->image_bytes,
+			(unsigned long long)min);
+	if (h->image_bytes - min > BW_IMAGE_SEC_MAX)
+		return why_set(
+			why, errlen, -EINVAL,
+			"corrupt header: image_bytes %llu, %llu bytes of sections where an image has at most %llu",
+			(unsigned long long)h->image_bytes,
+			(unsigned long long)(h->image_bytes - min),
+			(unsigned long long)BW_IMAGE_SEC_MAX);
+	return 0;
+}
+
+/* The fields that need nothing but the header. */
+static int check_fields(const struct bw_image_hdr *h, char *why, size_t errlen)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (p[i])
-			return false;
-	return true;
-}
-
-/* The header's own fields, before the crc is worth computing. */
-static int check_hdr(const struct bw_image_hdr *h, size_t len, char *why,
-		     size_t errlen)
-{
 	if (h->bom == __builtin_bswap32(BW_IMAGE_BOM))
 		return why_set(
 			why, errlen, -EPROTO,
@@ -121,25 +152,51 @@ static int check_hdr(const struct bw_image_hdr *h, size_t len, char *why,
 		return why_set(why, errlen, -EINVAL,
 			       "corrupt header: header size %u, not %zu",
 			       h->hdr_bytes, sizeof(*h));
+	if ((h->flags & ~BW_IMAGE_S_ALL) || (h->version == 1 && h->flags))
+		return why_set(
+			why, errlen, -EPROTO,
+			"has sections this bloomwall does not know (flags 0x%x; format %u knows 0x%x)",
+			h->flags, h->version,
+			h->version == 1 ? 0 : BW_IMAGE_S_ALL);
+	for (i = 0; i < sizeof(h->pad); i++)
+		if (h->pad[i])
+			return why_set(
+				why, errlen, -EINVAL,
+				"corrupt header: pad[%zu] is 0x%02x, not zero",
+				i, h->pad[i]);
+	/* Every filter format from BW_VERSION_MIN on loads: the data path reads each. */
+	if (h->filter_version < BW_VERSION_MIN ||
+	    h->filter_version > BW_VERSION)
+		return why_set(
+			why, errlen, -EPROTO,
+			"holds a filter of format version %u; this bloomwall reads %u to %u",
+			h->filter_version, BW_VERSION_MIN, BW_VERSION);
+	return check_sizes(h, why, errlen);
+}
+
+int bw_image_check_hdr(const struct bw_image_hdr *h, __u64 len, char *why,
+		       size_t errlen)
+{
+	int err;
+
+	if (memcmp(h->magic, BW_IMAGE_MAGIC, sizeof(h->magic)))
+		return why_set(why, errlen, -EINVAL,
+			       "not a bloomwall image (no magic; %llu bytes)",
+			       (unsigned long long)len);
+	err = check_fields(h, why, errlen);
+	if (err)
+		return err;
 	if (h->image_bytes > len)
 		return why_set(
 			why, errlen, -EINVAL,
-			"truncated: %zu bytes of the %llu its header says", len,
+			"truncated: %llu bytes of the %llu its header says",
+			(unsigned long long)len,
 			(unsigned long long)h->image_bytes);
 	if (h->image_bytes < len)
 		return why_set(
 			why, errlen, -EINVAL,
-			"%zu bytes where its header says %llu: data after the image",
-			len, (unsigned long long)h->image_bytes);
-	/* Format 1 has no sections: its filter ends the file. */
-	if (h->nblocks < BW_HDR_BLOCKS || h->nblocks > BW_MAX_BLOCKS ||
-	    h->filter_bytes != (__u64)h->nblocks * BW_BLOCK_BYTES ||
-	    h->image_bytes < sizeof(*h) + h->filter_bytes ||
-	    (h->version == 1 && h->image_bytes != sizeof(*h) + h->filter_bytes))
-		return why_set(
-			why, errlen, -EINVAL,
-			"corrupt header: %u blocks, %llu filter bytes, %llu image bytes do not agree",
-			h->nblocks, (unsigned long long)h->filter_bytes,
+			"%llu bytes where its header says %llu: data after the image",
+			(unsigned long long)len,
 			(unsigned long long)h->image_bytes);
 	return 0;
 }
@@ -177,36 +234,15 @@ static int check_filter(const struct bw_image_hdr *h, void *mem, char *why,
 			size_t errlen)
 {
 	const struct bw_hdr *fh = mem;
-	struct bw_records rec;
 	int err;
 
-	if ((h->flags & ~BW_IMAGE_S_ALL) || (h->version == 1 && h->flags) ||
-	    !all_zero(h->pad, sizeof(h->pad)))
-		return why_set(
-			why, errlen, -EPROTO,
-			"has sections this bloomwall does not know (flags 0x%x)",
-			h->flags);
-	/* Every filter format from BW_VERSION_MIN on loads: the data path reads each. */
-	if (h->filter_version < BW_VERSION_MIN ||
-	    h->filter_version > BW_VERSION || fh->version != h->filter_version)
-		return why_set(
-			why, errlen, -EPROTO,
-			"holds a filter of format version %u; this bloomwall reads %u to %u",
-			h->filter_version, BW_VERSION_MIN, BW_VERSION);
-	if (bw_filter_check(mem, h->nblocks))
+	if (fh->version != h->filter_version)
 		return why_set(
 			why, errlen, -EINVAL,
-			"the filter inside is not valid (header, or regions past its %u blocks)",
-			h->nblocks);
-	err = check_agree(h, fh, mem, why, errlen);
-	if (err)
-		return err;
-	if (bw_records_read(mem, h->nblocks, &rec))
-		return why_set(
-			why, errlen, -EINVAL,
-			"the record area after the regions is malformed");
-	bw_records_free(&rec);
-	return 0;
+			"corrupt: the image header says filter format %u, the filter's own header %u",
+			h->filter_version, fh->version);
+	err = bw_image_check_filter(mem, h->nblocks, why, errlen);
+	return err ?: check_agree(h, fh, mem, why, errlen);
 }
 
 int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
@@ -230,7 +266,7 @@ int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
 			why, errlen, -EINVAL,
 			"truncated: %zu bytes, shorter than the %zu-byte header",
 			len, sizeof(*h));
-	err = check_hdr(h, len, why, errlen);
+	err = bw_image_check_hdr(h, len, why, errlen);
 	if (err)
 		return err;
 	crc = image_crc(buf, len);
@@ -301,8 +337,14 @@ int bw_image_write_file(const char *path, const void *buf, size_t len)
 {
 	char *dir = dir_of(path), *tmp = NULL;
 	mode_t mask;
-	int fd = -1, err = -ENOMEM;
+	int fd = -1, err;
 
+	err = bw_check_replaceable(path, "image");
+	if (err) {
+		free(dir);
+		return err;
+	}
+	err = -ENOMEM;
 	if (dir && asprintf(&tmp, "%s/.bloomwall-image.XXXXXX", dir) < 0)
 		tmp = NULL;
 	if (!tmp)
@@ -345,13 +387,13 @@ out:
 	return err;
 }
 
-static int read_all(int fd, void *buf, size_t len)
+static int pread_all(int fd, void *buf, size_t len, off_t off)
 {
 	char *p = buf;
 	ssize_t n;
 
 	while (len) {
-		n = read(fd, p, len);
+		n = pread(fd, p, len, off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -359,9 +401,37 @@ static int read_all(int fd, void *buf, size_t len)
 		if (!n)
 			return -EIO; /* shrank while read */
 		p += n;
+		off += n;
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/*
+ * How many bytes to read: the header's image_bytes once the header alone
+ * checks out against the file's size, so that no byte past a bad header
+ * is read, nor more than an image may hold. A file shorter than a header
+ * is read whole (a few bytes) for bw_image_check to say what it is.
+ */
+static int image_size(int fd, const char *path, __u64 size, size_t *len)
+{
+	struct bw_image_hdr h;
+	char why[256];
+	int err;
+
+	*len = size;
+	if (size < sizeof(h))
+		return 0;
+	err = pread_all(fd, &h, sizeof(h), 0);
+	if (err) {
+		pr_warn("%s: cannot read the image: %s\n", path,
+			strerror(-err));
+		return err;
+	}
+	err = bw_image_check_hdr(&h, size, why, sizeof(why));
+	if (err)
+		pr_warn("%s: refused: %s\n", path, why);
+	return err;
 }
 
 int bw_image_read_file(const char *path, struct bw_image *img)
@@ -369,42 +439,29 @@ int bw_image_read_file(const char *path, struct bw_image *img)
 	char why[256];
 	struct stat st;
 	void *buf = NULL;
+	size_t len = 0;
 	int fd, err;
 
 	memset(img, 0, sizeof(*img));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		pr_warn("%s: cannot open the image: %s\n", path,
-			strerror(-err));
-		return err;
-	}
-	err = fstat(fd, &st) ? -errno : 0;
-	if (!err && !S_ISREG(st.st_mode))
-		err = -EINVAL;
-	if (!err &&
-	    (__u64)st.st_size > sizeof(struct bw_image_hdr) +
-					(__u64)BW_MAX_BLOCKS * BW_BLOCK_BYTES +
-					BW_IMAGE_SEC_MAX)
-		err = -EFBIG;
+	fd = bw_open_regular(path, "image", &st);
+	if (fd < 0)
+		return fd;
+	err = image_size(fd, path, (__u64)st.st_size, &len);
 	if (!err) {
-		buf = malloc(st.st_size ?: 1);
-		err = buf ? read_all(fd, buf, st.st_size) : -ENOMEM;
+		buf = malloc(len ?: 1);
+		err = buf ? pread_all(fd, buf, len, 0) : -ENOMEM;
+		if (err)
+			pr_warn("%s: cannot read the image: %s\n", path,
+				strerror(-err));
 	}
 	close(fd);
-	if (err) {
-		pr_warn("%s: cannot read the image: %s\n", path,
-			err == -EINVAL	? "not a regular file"
-			: err == -EFBIG ? "larger than any image"
-					: strerror(-err));
-		free(buf);
-		return err;
+	if (!err) {
+		err = bw_image_check(buf, len, img, why, sizeof(why));
+		if (err)
+			pr_warn("%s: refused: %s\n", path, why);
 	}
-	err = bw_image_check(buf, st.st_size, img, why, sizeof(why));
-	if (err) {
-		pr_warn("%s: refused: %s\n", path, why);
+	if (err)
 		free(buf);
-	}
 	return err;
 }
 

@@ -83,6 +83,16 @@ int bw_image_encode_lists(const void *mem, __u32 nblocks,
 			  size_t *len);
 
 /*
+ * Checks an image's header alone against the len bytes of its file
+ * (bw_image_check begins with this): magic, byte order, versions, sizes
+ * that agree with each other and with len, flags and padding. 0, or
+ * -EINVAL (-EPROTO for a version, byte order or section this bloomwall
+ * does not read) with why naming the field and its value.
+ */
+int bw_image_check_hdr(const struct bw_image_hdr *h, __u64 len, char *why,
+		       size_t errlen);
+
+/*
  * Checks the len bytes at buf (8-byte aligned) as an image: 0 with img
  * pointing into buf, or -EINVAL (-EPROTO for a version or byte order this
  * bloomwall does not read) with why (size errlen) saying what is wrong.
@@ -92,15 +102,18 @@ int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
 
 /*
  * Writes len bytes to path atomically: a temporary file in the same
- * directory, fsync, rename over path, fsync of the directory. Says what
- * failed; -errno.
+ * directory, fsync, rename over path, fsync of the directory. An existing
+ * path that is not a regular file (a FIFO, a device node) is refused
+ * before anything is written (bw_check_replaceable). Says what failed;
+ * -errno.
  */
 int bw_image_write_file(const char *path, const void *buf, size_t len);
 
 /*
- * Reads and checks the image at path (a regular file); img->buf is the
- * caller's to free (bw_image_free). Says what is wrong, naming path;
- * -errno.
+ * Reads and checks the image at path, a regular file (a FIFO or a device
+ * is refused unopened): the header first, then only the bytes it says,
+ * never more than an image may hold. img->buf is the caller's to free
+ * (bw_image_free). Says what is wrong, naming path; -errno.
  */
 int bw_image_read_file(const char *path, struct bw_image *img);
 void bw_image_free(struct bw_image *img);

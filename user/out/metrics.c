@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "filter/bloom.h"
+#include "base/file.h"
 #include "base/log.h"
 #include "filter/bloom_size.h"
 #include "out/metrics.h"
@@ -354,6 +355,11 @@ int bw_metrics_write_file(const char *path, const struct bw_status_view *v,
 	if (!tmp) {
 		pr_warn("%s: out of memory\n", path);
 		return -ENOMEM;
+	}
+	err = bw_check_replaceable(path, "metrics file");
+	if (err) {
+		free(tmp);
+		return err;
 	}
 	fd = mkstemp(tmp);
 	err = fd < 0 ? -errno : 0;
