@@ -36,7 +36,11 @@
 #define DNS_QUERY_MAX (DNS_HDR_LEN + DNS_WIRE_MAX + 4)
 /* The NULL answer for AAAA: pointer, type, class, TTL, RDLENGTH, 16 bytes. */
 #define DNS_ANSWER_MAX (2 + 2 + 2 + 4 + 2 + 16)
-#define DNS_IPV6_FRAGMENT 44
+/*
+ * IPv6 extension headers followed to the UDP header: a real stack sends
+ * one or two; a chain longer than this is passed, counted malformed.
+ */
+#define DNS_IPV6_EXT_MAX 6
 
 /*
  * The scratch buffer: the UDP pseudo header ends at SCR_UDP (IPv6's 40

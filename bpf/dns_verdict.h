@@ -31,6 +31,21 @@ enum dns_loc {
 	LOC_NOT_DNS = 0, /* not UDP to port 53: not ours to count */
 	LOC_BAD,	 /* UDP to port 53 that cannot be a whole query */
 	LOC_DNS,
+	LOC_FRAG, /* a later fragment of a UDP datagram: no port to see */
+	LOC_DEEP, /* an IPv6 header chain longer than DNS_IPV6_EXT_MAX */
+};
+
+/*
+ * Where a query is, from dns_locate(): the offsets of its IP and UDP
+ * headers, the DNS bytes this packet holds, and what forbids an answer.
+ */
+struct dns_where {
+	__u32 l3off;
+	__u32 l4off;
+	__u32 dlen;
+	__u16 sport;
+	__u8 frag;	/* the first fragment of a datagram */
+	__u8 no_answer; /* an address or MAC that must not be answered */
 };
 
 /*
@@ -59,12 +74,23 @@ static __always_inline int udp_to_dns(const struct udphdr *udp, void *end)
 }
 
 /*
- * IPv4: UDP to port 53, not a fragment. A non-first UDP fragment (no port
- * to see) and a first one to port 53 are no query that can be read whole:
- * LOC_BAD. *room: bytes of the IP payload.
+ * An IPv4 address an answer may come from or go to: not 0.0.0.0, not the
+ * limited broadcast, not multicast (224.0.0.0/4).
  */
-static __always_inline int locate_v4(struct hdr_cursor *c, struct udphdr **udpp,
-				     __u32 *room)
+static __always_inline int unicast_v4(__be32 a)
+{
+	__u32 h = bpf_ntohl(a);
+
+	return h && h != 0xffffffff && (h >> 28) != 0xe;
+}
+
+/*
+ * IPv4: UDP to port 53. A later fragment has no port: LOC_FRAG, whatever
+ * its port was (the first fragment carries the judgment: dropped, the
+ * datagram never reassembles). *room: bytes of the IP payload.
+ */
+static __always_inline int locate_v4(struct hdr_cursor *c, struct dns_where *w,
+				     struct udphdr **udpp, __u32 *room)
 {
 	struct iphdr *iph = c->pos;
 	__u32 hlen, tot, frag;
@@ -75,7 +101,7 @@ static __always_inline int locate_v4(struct hdr_cursor *c, struct udphdr **udpp,
 	tot = bpf_ntohs(iph->tot_len);
 	frag = bpf_ntohs(iph->frag_off);
 	if (frag & IP_OFFSET)
-		return LOC_BAD;
+		return LOC_FRAG;
 	if (tot < hlen + sizeof(struct udphdr))
 		return LOC_NOT_DNS;
 	*udpp = c->pos + hlen;
@@ -83,64 +109,128 @@ static __always_inline int locate_v4(struct hdr_cursor *c, struct udphdr **udpp,
 	if (!udp_to_dns(*udpp, c->end))
 		return LOC_NOT_DNS;
 	*room = tot - hlen;
-	return frag & IP_MF ? LOC_BAD : LOC_DNS;
+	w->frag = !!(frag & IP_MF);
+	w->no_answer = !unicast_v4(iph->saddr) || !unicast_v4(iph->daddr);
+	return LOC_DNS;
+}
+
+static __always_inline int unspecified_v6(const struct in6_addr *a)
+{
+	const __u32 *w = a->in6_u.u6_addr32;
+
+	return !(w[0] | w[1] | w[2] | w[3]);
+}
+
+/* Hop-by-hop, routing, fragment, destination options: one test. */
+#define V6_EXT_MASK                                          \
+	(1ULL << IPPROTO_HOPOPTS | 1ULL << IPPROTO_ROUTING | \
+	 1ULL << IPPROTO_FRAGMENT | 1ULL << IPPROTO_DSTOPTS)
+
+static __always_inline int v6_ext_header(__u32 nh)
+{
+	return nh < 64 && ((1ULL << nh) & V6_EXT_MASK);
 }
 
 /*
- * IPv6: UDP right after the fixed header. A Fragment header before UDP:
- * LOC_BAD for a non-first fragment and for a first one to port 53; other
- * extension headers are not followed (not DNS here).
+ * IPv6: UDP to port 53 after up to DNS_IPV6_EXT_MAX extension headers
+ * (hop-by-hop, routing, destination options, fragment), as the stack
+ * would deliver it. A Fragment header with an offset: LOC_FRAG. A routing
+ * header with segments left names a hop, not the server, as destination:
+ * never answered from it. *room: bytes after the extension headers.
  */
-static __always_inline int locate_v6(struct hdr_cursor *c, struct udphdr **udpp,
-				     __u32 *room)
+static __always_inline int locate_v6(struct hdr_cursor *c, struct dns_where *w,
+				     struct udphdr **udpp, __u32 *room)
 {
 	struct ipv6hdr *ip6h = c->pos;
-	__u8 *fh;
+	__u32 i, len, ext = 0, plen, fo, nh;
+	__u8 *p;
 
 	if ((void *)(ip6h + 1) > c->end)
 		return LOC_NOT_DNS;
-	*room = bpf_ntohs(ip6h->payload_len);
-	c->off += sizeof(*ip6h);
-	*udpp = (struct udphdr *)(ip6h + 1);
-	if (ip6h->nexthdr == IPPROTO_UDP)
-		return udp_to_dns(*udpp, c->end) ? LOC_DNS : LOC_NOT_DNS;
-	if (ip6h->nexthdr != DNS_IPV6_FRAGMENT)
+	plen = bpf_ntohs(ip6h->payload_len);
+	nh = ip6h->nexthdr;
+	p = (__u8 *)(ip6h + 1);
+#pragma unroll
+	for (i = 0; i < DNS_IPV6_EXT_MAX; i++) {
+		if (!v6_ext_header(nh))
+			break;
+		if ((void *)(p + 8) > c->end)
+			return LOC_NOT_DNS;
+		fo = p[2] << 8 | p[3];
+		if (nh == IPPROTO_FRAGMENT) {
+			if (fo & 0xfff8)
+				return v6_ext_header(p[0]) ||
+						       p[0] == IPPROTO_UDP
+					       ? LOC_FRAG
+					       : LOC_NOT_DNS;
+			/* Offset 0, M set; an atomic fragment is whole. */
+			w->frag |= fo & 1;
+			len = 8;
+		} else {
+			/* A routing header's segments left, in the same word. */
+			if (nh == IPPROTO_ROUTING && (fo & 0xff))
+				w->no_answer = 1;
+			len = (p[1] + 1) * 8;
+		}
+		nh = p[0];
+		p += len;
+		ext += len;
+	}
+	if (v6_ext_header(nh))
+		return LOC_DEEP;
+	if (nh != IPPROTO_UDP || plen < ext + sizeof(struct udphdr))
 		return LOC_NOT_DNS;
-	fh = (__u8 *)(ip6h + 1);
-	if ((void *)(fh + 8) > c->end || fh[0] != IPPROTO_UDP)
+	/*
+	 * One range for every chain: the verifier then checks what follows
+	 * once, not once for each number of headers.
+	 */
+	ext &= 0x3ff8;
+	*udpp = (struct udphdr *)((__u8 *)(ip6h + 1) + ext);
+	c->off += sizeof(*ip6h) + ext;
+	if (!udp_to_dns(*udpp, c->end))
 		return LOC_NOT_DNS;
-	if ((fh[2] << 8 | fh[3]) & 0xfff8)
-		return LOC_BAD;
-	return udp_to_dns((struct udphdr *)(fh + 8), c->end) ? LOC_BAD
-							     : LOC_NOT_DNS;
+	*room = plen - ext;
+	/* ff00::/8 is multicast; :: is no source to answer. */
+	if (ip6h->saddr.in6_u.u6_addr8[0] == 0xff ||
+	    ip6h->daddr.in6_u.u6_addr8[0] == 0xff ||
+	    unspecified_v6(&ip6h->saddr))
+		w->no_answer = 1;
+	return LOC_DNS;
 }
 
 /*
- * Where the DNS message is: *l4off the UDP header's offset in the frame,
- * *dlen the message's bytes (UDP length less its header, at least a DNS
- * header, within the IP payload), *sport the query's source port.
+ * Where the DNS message is (struct dns_where): the message's bytes are
+ * the UDP length less its header, at least a DNS header, within the IP
+ * payload; in a first fragment, those of them it holds. A broadcast or
+ * multicast MAC on either side forbids an answer as an address does.
  */
 static __always_inline int dns_locate(struct xdp_md *ctx, __u32 family,
-				      __u16 *sport, __u32 *l4off, __u32 *dlen)
+				      struct dns_where *w)
 {
 	struct udphdr *udp = NULL;
 	struct hdr_cursor c;
 	__u32 room = 0, ulen;
+	struct ethhdr *eth;
 	int loc;
 
-	dns_cursor(ctx, &c);
+	eth = dns_cursor(ctx, &c);
+	if ((void *)(eth + 1) > c.end)
+		return LOC_NOT_DNS;
+	w->l3off = c.off;
 	if (family == BW_V4)
-		loc = locate_v4(&c, &udp, &room);
+		loc = locate_v4(&c, w, &udp, &room);
 	else
-		loc = locate_v6(&c, &udp, &room);
+		loc = locate_v6(&c, w, &udp, &room);
 	if (loc != LOC_DNS || !udp || (void *)(udp + 1) > c.end)
 		return loc;
+	if ((eth->h_dest[0] | eth->h_source[0]) & 1)
+		w->no_answer = 1;
 	ulen = bpf_ntohs(udp->len);
-	if (ulen < sizeof(*udp) + DNS_HDR_LEN || ulen > room)
+	if (ulen < sizeof(*udp) + DNS_HDR_LEN || (ulen > room && !w->frag))
 		return LOC_BAD;
-	*sport = udp->source;
-	*l4off = c.off;
-	*dlen = ulen - sizeof(*udp);
+	w->sport = udp->source;
+	w->l4off = c.off;
+	w->dlen = (ulen < room ? ulen : room) - sizeof(*udp);
 	return LOC_DNS;
 }
 
@@ -153,12 +243,6 @@ static __always_inline void swap_macs(struct ethhdr *eth)
 	__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
 }
 
-/* One 16-bit word of a checksummed header changed (RFC 1624, eq. 3). */
-static __always_inline __u32 csum_replace(__u32 sum, __u16 old, __u16 new)
-{
-	return sum + (__u16)~old + new;
-}
-
 static __always_inline __u16 csum_fold(__u32 sum)
 {
 	sum = (sum & 0xffff) + (sum >> 16);
@@ -167,30 +251,31 @@ static __always_inline __u16 csum_fold(__u32 sum)
 }
 
 /*
- * The IPv4 header of the answer, ulen its UDP length: addresses swapped
- * (the checksum's sum does not change), TTL and total length written and
- * the checksum updated for both words. The pseudo header goes to s.
+ * The IPv4 header of the answer, ulen its UDP length: addresses swapped,
+ * TTL and total length written, IHL 5. The query's options are not the
+ * answer's (a source route would send it back the way it named, not
+ * reversed): the UDP header is written over them, and the checksum is
+ * summed anew over the 20 bytes left. The pseudo header goes to s.
  */
 static __always_inline int answer_v4(struct hdr_cursor *c,
 				     struct dns_scratch *s, __u32 ulen)
 {
 	struct iphdr *iph = c->pos;
-	__u16 *ttl_proto, old_tp, old_len;
-	__u32 addr, sum;
+	__u16 *w = c->pos;
+	__u32 addr, sum = 0, i;
 
 	if ((void *)(iph + 1) > c->end)
 		return -1;
 	addr = iph->saddr;
 	iph->saddr = iph->daddr;
 	iph->daddr = addr;
-	ttl_proto = (__u16 *)&iph->ttl;
-	old_tp = *ttl_proto;
-	old_len = iph->tot_len;
+	iph->ihl = 5;
 	iph->ttl = DNS_TTL_HOPS;
-	iph->tot_len = bpf_htons(iph->ihl * 4 + ulen);
-	sum = (__u16)~iph->check;
-	sum = csum_replace(sum, old_tp, *ttl_proto);
-	sum = csum_replace(sum, old_len, iph->tot_len);
+	iph->tot_len = bpf_htons(sizeof(*iph) + ulen);
+	iph->check = 0;
+#pragma unroll
+	for (i = 0; i < sizeof(*iph) / 2; i++)
+		sum += w[i];
 	iph->check = csum_fold(sum);
 	/* Pseudo header: source, destination, zero, protocol, UDP length. */
 	__builtin_memcpy(&s->buf[SCR_UDP - 12], &iph->saddr, 8);
@@ -201,7 +286,10 @@ static __always_inline int answer_v4(struct hdr_cursor *c,
 	return 0;
 }
 
-/* The same for IPv6: addresses, hop limit, payload length. */
+/*
+ * The same for IPv6: addresses, hop limit, payload length, and UDP as the
+ * next header: the extension headers are the query's, not the answer's.
+ */
 static __always_inline int answer_v6(struct hdr_cursor *c,
 				     struct dns_scratch *s, __u32 ulen)
 {
@@ -214,6 +302,7 @@ static __always_inline int answer_v6(struct hdr_cursor *c,
 	ip6h->saddr = ip6h->daddr;
 	ip6h->daddr = a;
 	ip6h->hop_limit = DNS_TTL_HOPS;
+	ip6h->nexthdr = IPPROTO_UDP;
 	ip6h->payload_len = bpf_htons(ulen);
 	/* Source, destination, 32-bit length, three zeros, next header. */
 	__builtin_memcpy(&s->buf[SCR_UDP - 40], &ip6h->saddr, 32);
@@ -279,19 +368,19 @@ static __always_inline __u64 build_message(struct dns_scratch *s, __u64 qend,
 }
 
 /*
- * Rewrites the query, whose UDP header is at l4off and whose question
+ * Rewrites the query, whose IP header is at l3off and whose question
  * ends qend bytes into its message (already in s), into the action's
- * answer. 0, or -1 when the frame cannot be made the answer (the caller
- * drops it).
+ * answer, its UDP header right after the fixed IP header. 0, or -1 when
+ * the frame cannot be made the answer (the caller drops it).
  */
 static __always_inline int dns_answer(struct xdp_md *ctx, __u32 family,
-				      struct dns_scratch *s, __u32 l4off,
+				      struct dns_scratch *s, __u32 l3off,
 				      __u64 qend)
 {
 	const struct bw_dns_consts *dc = dns_c();
 	struct udphdr *udp = (struct udphdr *)&s->buf[SCR_UDP];
 	__u64 dlen, ulen;
-	__u32 plen, sum;
+	__u32 plen, sum, l4off;
 	struct hdr_cursor c;
 	struct ethhdr *eth;
 	int delta;
@@ -313,6 +402,9 @@ static __always_inline int dns_answer(struct xdp_md *ctx, __u32 family,
 	s->buf[SCR_DNS + dlen + 1] = 0;
 	s->buf[SCR_DNS + dlen + 2] = 0;
 	ulen = sizeof(*udp) + dlen;
+	plen = family == BW_V4 ? 12 : 40;
+	l4off = l3off + (family == BW_V4 ? sizeof(struct iphdr)
+					 : sizeof(struct ipv6hdr));
 	delta = (int)(l4off + ulen) - (int)bpf_xdp_get_buff_len(ctx);
 	if (delta && bpf_xdp_adjust_tail(ctx, delta))
 		return -1;
@@ -326,7 +418,6 @@ static __always_inline int dns_answer(struct xdp_md *ctx, __u32 family,
 	udp->source = bpf_htons(BW_DNS_PORT);
 	udp->len = bpf_htons(ulen);
 	udp->check = 0;
-	plen = family == BW_V4 ? 12 : 40;
 	sum = bpf_csum_diff(NULL, 0, (__be32 *)&s->buf[SCR_UDP - plen],
 			    plen + ((ulen + 3) & ~3U), 0);
 	udp->check = csum_fold(sum) ?: 0xffff;
@@ -346,28 +437,32 @@ static __noinline int judge_dns(struct xdp_md *ctx, __u32 family)
 	struct bw_dns_stats *ds;
 	struct dns_scratch *s;
 	struct dns_loop lc;
-	__u32 key = 0, l4off = 0, dlen = 0, copy, action;
-	__u16 sport = 0;
-	__u64 qend;
+	struct dns_where w = {};
+	__u32 key = 0, action;
+	__u64 qend, copy;
 	__u8 *d;
 	int loc;
 
 	/* Other traffic costs the parse to its UDP port, no map lookup. */
-	loc = dns_locate(ctx, family, &sport, &l4off, &dlen);
+	loc = dns_locate(ctx, family, &w);
 	if (loc == LOC_NOT_DNS)
 		return DNS_PASS;
 	s = bpf_map_lookup_elem(&dns_scratch, &key);
 	ds = bpf_map_lookup_elem(&BW_MAP_DNS_STATS, &key);
 	if (!s || !ds || !hdr)
 		return DNS_PASS;
-	s->sport = sport;
-	if (loc == LOC_BAD)
+	if (loc == LOC_FRAG) {
+		ds->fragments++;
+		return DNS_PASS;
+	}
+	if (loc != LOC_DNS)
 		goto malformed;
-	copy = dlen;
+	s->sport = w.sport;
+	copy = w.dlen;
 	if (copy > DNS_QUERY_MAX)
 		copy = DNS_QUERY_MAX;
 	if (copy < DNS_HDR_LEN ||
-	    bpf_xdp_load_bytes(ctx, l4off + sizeof(struct udphdr),
+	    bpf_xdp_load_bytes(ctx, w.l4off + sizeof(struct udphdr),
 			       &s->buf[SCR_DNS], copy))
 		goto malformed;
 	d = &s->buf[SCR_DNS];
@@ -414,13 +509,31 @@ static __noinline int judge_dns(struct xdp_md *ctx, __u32 family)
 		ds->blocked[BW_DNS_DROP]++;
 		return DNS_DROP;
 	}
-	if (dns_answer(ctx, family, s, l4off, qend)) {
+	/*
+	 * An answer to a first fragment would leave the rest of the datagram
+	 * to reach the host; one from a broadcast or multicast address would
+	 * be sent from it. Dropped: the name stays blocked.
+	 */
+	if (w.frag || w.no_answer) {
+		ds->not_answered++;
+		return DNS_DROP;
+	}
+	if (dns_answer(ctx, family, s, w.l3off, qend)) {
 		ds->answer_failed++;
 		return DNS_DROP;
 	}
 	ds->blocked[action]++;
 	return DNS_TX;
 malformed:
+	/*
+	 * A first fragment whose question is not all in it: no client's
+	 * link is that narrow, and passed, it would carry any name past the
+	 * filter in the fragments after it.
+	 */
+	if (w.frag && loc == LOC_DNS) {
+		ds->frag_dropped++;
+		return DNS_DROP;
+	}
 	ds->malformed++;
 	return DNS_PASS;
 }

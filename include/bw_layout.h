@@ -201,10 +201,10 @@ struct bw_stats {
 };
 
 /*
- * Per-CPU DNS counters (map dns_stats), beside struct bw_stats: a blocked
- * query also counts once there, as dropped_v4 or dropped_v6 (it never
- * reaches the host, answered or not), an allowed, malformed or passed one
- * as passed.
+ * Per-CPU DNS counters (map dns_stats), beside struct bw_stats: a dropped
+ * query (blocked, or a first fragment that cannot be judged) also counts
+ * once there, as dropped_v4 or dropped_v6 (it never reaches the host,
+ * answered or not), an allowed, malformed or passed one as passed.
  */
 struct bw_dns_stats {
 	__u64 queries; /* standard queries whose name was tested */
@@ -212,15 +212,33 @@ struct bw_dns_stats {
 		[BW_DNS_ACTIONS]; /* by the action taken (enum bw_dns_action) */
 	__u64 allowed;	 /* a listed name the name allowlist let through */
 	__u64 monitored; /* a listed name passed in monitor mode */
-	__u64 malformed; /* UDP to port 53 that does not parse as DNS: passed */
+	/*
+	 * UDP to port 53 that does not parse as DNS, or IPv6 with more
+	 * extension headers than the program follows: passed.
+	 */
+	__u64 malformed;
 	__u64 not_query; /* DNS that is no standard query (QR, OPCODE): passed */
 	__u64 answer_failed; /* an answer that could not be built: dropped */
+	/*
+	 * Later fragments of UDP datagrams (no port to read): passed; the
+	 * first fragment is the one judged.
+	 */
+	__u64 fragments;
+	/* A first fragment to port 53 not holding its whole question: dropped */
+	__u64 frag_dropped;
+	/*
+	 * A blocked query the action would answer but that must not be: a
+	 * first fragment, a broadcast, multicast or unspecified address or
+	 * a group MAC on either side, a routing header with segments left.
+	 * Dropped.
+	 */
+	__u64 not_answered;
 };
 
 /*
  * Per-CPU count of blocked DNS queries by family (map dns_drops): each is
  * also one of stats' dropped_v4 or dropped_v6, and one of dns_stats'
- * blocked or answer_failed. What tells address drops from DNS drops per
+ * blocked, answer_failed, frag_dropped or not_answered. What tells address drops from DNS drops per
  * family (bloomwall_packets_total reason="address" and reason="dns").
  */
 struct bw_dns_drops {

@@ -255,11 +255,28 @@ static __u16 fold(__u32 sum)
 	return (__u16)~sum;
 }
 
+/* An extension header's bytes: destination options take 16, to vary. */
+static size_t ext_len(__u8 type)
+{
+	return type == IPPROTO_DSTOPTS ? 16 : 8;
+}
+
+size_t dns_ip_hlen(const struct dns_q *q)
+{
+	size_t n = 40, i;
+
+	if (!q_v6(q))
+		return 20 + q->ip_opts_len;
+	for (i = 0; i < q->nv6_ext; i++)
+		n += ext_len(q->v6_ext[i]);
+	return n + (q->v6_frag ? 8 : 0);
+}
+
 size_t dns_msg_off(const struct dns_q *q)
 {
 	size_t off = ETH_HLEN + 4 * (!!q->tpid[0] + !!q->tpid[1]);
 
-	off += q_v6(q) ? 40 + (q->v6_frag ? 8 : 0) : 20;
+	off += dns_ip_hlen(q);
 	return off + (q->tcp ? 20 + 2 : 8);
 }
 
@@ -269,7 +286,8 @@ static size_t put_eth(const struct dns_q *q, __u8 *buf)
 	size_t off = 12;
 	int i;
 
-	memcpy(buf, "\x02\x00\x00\x00\x00\x53", ETH_ALEN);
+	memcpy(buf, q->dst_mac ? q->dst_mac : (const __u8 *)"\x02\0\0\0\0\x53",
+	       ETH_ALEN);
 	memcpy(buf + ETH_ALEN, "\x02\x00\x00\x00\x00\x01", ETH_ALEN);
 	for (i = 0; i < 2 && q->tpid[i]; i++) {
 		put16(buf + off, q->tpid[i]);
@@ -309,10 +327,42 @@ static void put_addrs(const struct dns_q *q, __u8 *src, __u8 *dst, int af)
 	inet_pton(af, d, dst);
 }
 
+/*
+ * The extension headers at p, the first after the fixed header: each
+ * names the next, the last names proto. Options are PadN; a routing
+ * header is type 0 with q->v6_rt_left segments left. The byte that
+ * names the first goes to *first.
+ */
+static void put_v6_ext(const struct dns_q *q, __u8 *p, __u8 *first, __u8 proto)
+{
+	size_t i, n = q->nv6_ext + (q->v6_frag ? 1 : 0), len;
+	__u8 t, *nh = first;
+
+	for (i = 0; i < n; i++) {
+		t = i < q->nv6_ext ? q->v6_ext[i] : IPPROTO_FRAGMENT;
+		*nh = t;
+		len = ext_len(t);
+		memset(p, 0, len);
+		nh = p;
+		if (t == IPPROTO_FRAGMENT) {
+			put16(p + 2, q->v6_frag_off);
+			memcpy(p + 4, "\x12\x34\x56\x78", 4);
+		} else if (t == IPPROTO_ROUTING) {
+			p[3] = q->v6_rt_left;
+		} else {
+			p[1] = len / 8 - 1;
+			p[2] = 1; /* PadN over the rest */
+			p[3] = len - 4;
+		}
+		p += len;
+	}
+	*nh = proto;
+}
+
 size_t dns_query(const struct dns_q *q, __u8 *buf)
 {
-	size_t off, l3, l4len, mlen;
-	size_t hlen = q_v6(q) ? 40 + (q->v6_frag ? 8 : 0) : 20;
+	size_t off, l3, l4len, mlen, iplen;
+	size_t hlen = dns_ip_hlen(q);
 	__u8 *ip, *l4;
 	__u32 sum;
 
@@ -323,22 +373,20 @@ size_t dns_query(const struct dns_q *q, __u8 *buf)
 	l4 = ip + hlen;
 	mlen = put_msg(q, l4 + (q->tcp ? 22 : 8));
 	l4len = put_l4(q, l4, mlen);
+	iplen = hlen + (q->frag_bytes ? q->frag_bytes : l4len);
 	if (q_v6(q)) {
 		ip[0] = 0x60;
-		put16(ip + 4, l4len + hlen - 40);
-		ip[6] = q->tcp ? IPPROTO_TCP : IPPROTO_UDP;
-		if (q->v6_frag) {
-			ip[40] = ip[6];
-			ip[6] = 44;
-			put16(ip + 42, q->v6_frag_off);
-			memcpy(ip + 44, "\x12\x34\x56\x78", 4);
-		}
+		put16(ip + 4, iplen - 40);
+		put_v6_ext(q, ip + 40, ip + 6,
+			   q->tcp ? IPPROTO_TCP : IPPROTO_UDP);
 		ip[7] = 64;
 		put_addrs(q, ip + 8, ip + 24, AF_INET6);
 		sum = sum16(ip + 8, 32, 0);
 	} else {
-		ip[0] = 0x45;
-		put16(ip + 2, hlen + l4len);
+		ip[0] = 0x40 | hlen / 4;
+		put16(ip + 2, iplen);
+		if (q->ip_opts_len)
+			memcpy(ip + 20, q->ip_opts, q->ip_opts_len);
 		put16(ip + 4, 0x4242);
 		put16(ip + 6, q->frag);
 		ip[8] = 64;
@@ -353,7 +401,10 @@ size_t dns_query(const struct dns_q *q, __u8 *buf)
 		/* After the checksum: a wrong length is the point. */
 		put16(l4 + 4, l4len + q->udp_len_delta);
 	}
-	return l3 + hlen + l4len + q->pad;
+	/* A first fragment: the rest of the datagram is not in the frame. */
+	if (q->frag_bytes)
+		memset(l4 + q->frag_bytes, 0, l4len - q->frag_bytes);
+	return l3 + iplen + q->pad;
 }
 
 /* ---- runs and counters --------------------------------------------------- */
@@ -364,10 +415,11 @@ static int dns_stats(struct bw_dp *dp, struct bw_dns_stats *s)
 }
 
 static int run_out(struct bw_dp *dp, const void *pkt, size_t len, __u8 *out,
-		   __u32 *out_len, __u32 *retval)
+		   __u32 *out_len, __u32 *retval, const struct xdp_md *ctx)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = len,
-		    .data_out = out, .data_size_out = DNS_PKT_MAX, .repeat = 1);
+		    .data_out = out, .data_size_out = DNS_PKT_MAX, .repeat = 1,
+		    .ctx_in = ctx, .ctx_size_in = ctx ? sizeof(*ctx) : 0);
 
 	if (bpf_prog_test_run_opts(dp->prog_fd, &t))
 		return -errno;
@@ -406,6 +458,13 @@ static void check_deltas(const char *what, const struct dns_want *w,
 bool dns_expect(struct bw_dp *dp, const char *what, const void *pkt, size_t len,
 		const struct dns_want *w, __u8 *out, __u32 *out_len)
 {
+	return dns_expect_ctx(dp, what, pkt, len, w, out, out_len, NULL);
+}
+
+bool dns_expect_ctx(struct bw_dp *dp, const char *what, const void *pkt,
+		    size_t len, const struct dns_want *w, __u8 *out,
+		    __u32 *out_len, const struct xdp_md *ctx)
+{
 	struct bw_dns_stats db, da;
 	struct bw_stats b, a;
 	int failed = bw_test_failed_asserts;
@@ -414,7 +473,8 @@ bool dns_expect(struct bw_dp *dp, const char *what, const void *pkt, size_t len,
 
 	if (!ASSERT_OK(bw_dp_stats(dp, &b), "stats") ||
 	    !ASSERT_OK(dns_stats(dp, &db), "dns_stats") ||
-	    !ASSERT_OK(run_out(dp, pkt, len, out, out_len, &retval), what) ||
+	    !ASSERT_OK(run_out(dp, pkt, len, out, out_len, &retval, ctx),
+		       what) ||
 	    !ASSERT_OK(bw_dp_stats(dp, &a), "stats") ||
 	    !ASSERT_OK(dns_stats(dp, &da), "dns_stats"))
 		return false;

@@ -73,7 +73,19 @@ struct dns_q {
 	__u16 v6_frag_off; /* its offset field: offset << 3 | M */
 	int udp_len_delta; /* added to the UDP length field */
 	__u16 pad;	   /* bytes of Ethernet padding after the packet */
+	/* IPv6 extension headers before UDP (IPPROTO_*), in order. */
+	const __u8 *v6_ext;
+	size_t nv6_ext;
+	__u8 v6_rt_left;     /* a routing header's segments left */
+	const __u8 *ip_opts; /* IPv4 options, a multiple of 4 bytes */
+	size_t ip_opts_len;  /* at most 40 */
+	size_t frag_bytes;   /* > 0: the IP packet holds only these bytes
+			       * of its UDP datagram (a first fragment) */
+	const __u8 *dst_mac; /* default 02:00:00:00:00:53 */
 };
+
+/* Bytes of the IP header and the extension headers or options. */
+size_t dns_ip_hlen(const struct dns_q *q);
 
 /* Builds the query frame into buf (DNS_PKT_MAX); returns its length. */
 size_t dns_query(const struct dns_q *q, __u8 *buf);
@@ -95,6 +107,12 @@ struct dns_want {
  */
 bool dns_expect(struct bw_dp *dp, const char *what, const void *pkt, size_t len,
 		const struct dns_want *w, __u8 *out, __u32 *out_len);
+
+/* The same with ctx as the run's struct xdp_md (ctx_in). */
+struct xdp_md;
+bool dns_expect_ctx(struct bw_dp *dp, const char *what, const void *pkt,
+		    size_t len, const struct dns_want *w, __u8 *out,
+		    __u32 *out_len, const struct xdp_md *ctx);
 
 /* Shorthands for the common outcomes of a query for q's family. */
 struct dns_want dns_want_pass(const struct dns_q *q);

@@ -113,7 +113,8 @@ BW_TEST(test_dns_stats_fields)
 		"queries",	   "blocked_null", "blocked_nxdomain",
 		"blocked_refused", "blocked_drop", "allowed",
 		"monitored",	   "malformed",	   "not_query",
-		"answer_failed",
+		"answer_failed",   "fragments",	   "frag_dropped",
+		"not_answered",
 	};
 	struct bw_dns_stats s = { .blocked = { 1, 2, 3, 4 }, .queries = 9 };
 	size_t i;

@@ -52,6 +52,9 @@ const struct bw_stats_field bw_dns_stats_fields[] = {
 	DNS_FIELD(malformed),
 	DNS_FIELD(not_query),
 	DNS_FIELD(answer_failed),
+	DNS_FIELD(fragments),
+	DNS_FIELD(frag_dropped),
+	DNS_FIELD(not_answered),
 };
 
 _Static_assert(sizeof(bw_dns_stats_fields) / sizeof(bw_dns_stats_fields[0]) *
