@@ -630,3 +630,95 @@ BW_TEST(test_records_names_round_trip)
 	bw_records_free(&r);
 	free(mem);
 }
+
+/* ---- a list read by two threads ---- */
+
+/* The image bytes of lists built with threads; NULL on failure. */
+static void *build_threads(const char *const *lists, int n,
+			   unsigned int threads, bool skip, __u32 *nblocks)
+{
+	struct bw_build_req req;
+	struct bw_build b;
+	void *mem;
+	int err;
+
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = n;
+	req.opts.seed = 0x7e57;
+	req.origin = 0;
+	req.threads = threads;
+	req.skip_invalid = skip;
+	mem = build_mem(&req, &b, &err);
+	if (mem) {
+		*nblocks = bw_build_blocks(&b);
+		bw_build_free(&b);
+	}
+	return mem;
+}
+
+/* Writes count lines of addresses, with extra put in at line at. */
+static bool write_big(char *path, size_t count, size_t at, const char *extra)
+{
+	FILE *f;
+	int fd = mkstemp(path);
+	size_t i;
+
+	if (fd < 0)
+		return false;
+	f = fdopen(fd, "w");
+	if (!f)
+		return false;
+	for (i = 0; i < count; i++) {
+		if (i == at)
+			fputs(extra, f);
+		fprintf(f, "%zu.%zu.%zu.%zu%s\n", 1 + i % 200, (i >> 3) & 255,
+			i & 255, (i * 7) & 255, i % 5 ? "" : " # note");
+	}
+	return !fclose(f);
+}
+
+/*
+ * A regular file of 1 MiB or more is read by two threads: the same list,
+ * the same filter bytes as one thread reads. Real lists (hosts lines,
+ * comments, CIDRs), and a list whose second half has a bad line (skipped)
+ * and an IPv4-mapped address (a note): the second thread stops at them
+ * and the first reads on, so the messages and counts are one thread's.
+ */
+BW_TEST(test_build_threads_same_bytes)
+{
+	char path[] = "/tmp/bw-threads-XXXXXX", p1[4096], p2[4096];
+	const char *real[2] = { p1, p2 }, *big[1] = { path };
+	__u32 n1 = 0, n2 = 0;
+	void *m1, *m2;
+	bool have = bw_test_data_dir() != NULL;
+
+	if (have) {
+		snprintf(p1, sizeof(p1), "%s/domains/stevenblack/hosts",
+			 bw_test_data_dir());
+		snprintf(p2, sizeof(p2),
+			 "%s/ipv4/firehol/firehol_level4.netset",
+			 bw_test_data_dir());
+		m1 = build_threads(real, 2, 1, false, &n1);
+		m2 = build_threads(real, 2, 2, false, &n2);
+		ASSERT_TRUE(
+			m1 && m2 && n1 == n2 &&
+				!memcmp(m1, m2, (size_t)n1 * BW_BLOCK_BYTES),
+			"real lists: the same bytes from 1 and 2 threads");
+		free(m1);
+		free(m2);
+	}
+	/* 150,000 lines, about 2.5 MB: the bad lines are in the second half. */
+	if (!ASSERT_TRUE(write_big(path, 150000, 120000,
+				   "not-an-address\n::ffff:9.9.9.9\n"),
+			 "list file"))
+		return;
+	m1 = build_threads(big, 1, 1, true, &n1);
+	m2 = build_threads(big, 1, 2, true, &n2);
+	ASSERT_TRUE(m1 && m2 && n1 == n2 &&
+			    !memcmp(m1, m2, (size_t)n1 * BW_BLOCK_BYTES),
+		    "bad lines in the second half: the same bytes");
+	free(m1);
+	free(m2);
+	unlink(path);
+}

@@ -394,7 +394,8 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 {
 	struct bw_list_opts lo = { .skip_invalid = req->skip_invalid,
 				   .mask_host_bits = req->mask_host_bits,
-				   .domains = true };
+				   .domains = true,
+				   .threads = req->threads };
 	struct bw_build_req rq = *req;
 	struct bw_rec_source *src = calloc(req->nlists ?: 1, sizeof(*src));
 	struct bw_cidr_opts co = req->cidr;
