@@ -818,6 +818,7 @@ BW_TEST(test_cidr_cap_and_errors)
 	push4(&in, "1.2.3.4");
 	bw_cidr_opts_init(&o);
 	o.max_lengths[BW_V4] = 1;
+	o.max_keys = 1ULL << 26;
 	/* One target: the /4 would become 2^28 keys of /32. */
 	ASSERT_EQ(prepare_captured(&in, &o, &out, msg, sizeof(msg)), -E2BIG,
 		  "over the cap");
@@ -833,6 +834,8 @@ BW_TEST(test_cidr_cap_and_errors)
 		"  raise --max-lengths (now 1, at most 4), or remove or "
 		"split the short prefixes above, or use fewer lists\n",
 		"message names the prefix and says what to do");
+	/* The default cap takes the 2^28 keys. */
+	ASSERT_EQ(BW_CIDR_MAX_KEYS, 1ULL << 31, "default cap");
 	/* Two targets: /4 and /32, two keys. */
 	o.max_lengths[BW_V4] = 2;
 	ASSERT_OK(bw_cidr_prepare(&in, &o, &out, NULL), "two targets");
@@ -853,6 +856,112 @@ BW_TEST(test_cidr_cap_and_errors)
 	bw_cidr_opts_init(&o);
 	ASSERT_EQ(prepare_captured(&in, &o, &out, msg, sizeof(msg)), -EINVAL,
 		  "/33");
+	bw_list_free(&in);
+}
+
+/*
+ * Listed neighbours merge (two /32s into a /31, four into a /30) and
+ * expand back to the listed /32s: over the cap, they are counted as what
+ * they are, the lists' own entries, and the remedy is fewer entries, not
+ * "split the short prefixes". A /30 made of a listed /31 and two /32s holds
+ * a listed prefix shorter than its target: that one is short.
+ */
+BW_TEST(test_cidr_cap_merged_neighbours)
+{
+	static const char *const own[] = { "1.2.3.4", "1.2.3.5",  "1.2.3.6",
+					   "1.2.3.7", "10.0.0.0", "10.0.0.1",
+					   "5.5.5.5" };
+	struct bw_cidr_opts o;
+	struct bw_cidr_stats st;
+	struct bw_list in, out;
+	char msg[2048];
+	size_t i;
+
+	bw_list_init(&in);
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		push4(&in, own[i]);
+	bw_cidr_opts_init(&o);
+	o.max_keys = 6;
+	o.cap_why = "a test's cap";
+	ASSERT_EQ(prepare_captured(&in, &o, &out, msg, sizeof(msg)), -E2BIG,
+		  "7 keys over a cap of 6");
+	ASSERT_STREQ(
+		msg,
+		"Prefix expansion needs 7 keys, more than the cap of 6 (a "
+		"test's cap)\n"
+		"IPv4: 3 prefixes expand to 7 keys at 1 target lengths:\n"
+		"  1 prefixes of /31 (e.g. 10.0.0.0/31) -> 2 keys of /32 "
+		"(merged neighbours: the listed entries)\n"
+		"  1 prefixes of /30 (e.g. 1.2.3.4/30) -> 4 keys of /32 "
+		"(merged neighbours: the listed entries)\n"
+		"  the keys are the lists' own entries: use fewer or smaller "
+		"lists\n",
+		"neighbours counted as listed /32s, no short prefix");
+	/* At the cap they build: the keys are the entries, nothing stashed. */
+	o.max_keys = 7;
+	ASSERT_OK(bw_cidr_prepare(&in, &o, &out, &st), "at the cap");
+	ASSERT_EQ(out.n4, 7, "the seven listed addresses");
+	ASSERT_EQ(st.fam[BW_V4].merged, 3, "merged into /30, /31, /32");
+	for (i = 0; i < out.n4; i++)
+		ASSERT_EQ(out.v4[i] >> 40, 0, "no origin left in a key");
+	bw_list_free(&out);
+	/* A listed /31 under the /30 target /32 is short. */
+	push4(&in, "20.0.0.0/31");
+	push4(&in, "20.0.0.2");
+	push4(&in, "20.0.0.3");
+	ASSERT_EQ(prepare_captured(&in, &o, &out, msg, sizeof(msg)), -E2BIG,
+		  "11 keys");
+	ASSERT_STREQ(
+		msg,
+		"Prefix expansion needs 11 keys, more than the cap of 7 (a "
+		"test's cap)\n"
+		"IPv4: 4 prefixes expand to 11 keys at 1 target lengths:\n"
+		"  1 prefixes of /30 (e.g. 20.0.0.0/30) -> 4 keys of /32\n"
+		"  1 prefixes of /31 (e.g. 10.0.0.0/31) -> 2 keys of /32 "
+		"(merged neighbours: the listed entries)\n"
+		"  1 prefixes of /30 (e.g. 1.2.3.4/30) -> 4 keys of /32 "
+		"(merged neighbours: the listed entries)\n"
+		"  remove or split the short prefixes above, or use fewer "
+		"lists\n",
+		"the listed /31 is short, the neighbours are not");
+	bw_list_free(&in);
+}
+
+/* IPv6 neighbours too; the keys written carry no origin in their pad. */
+BW_TEST(test_cidr_merged_neighbours_v6)
+{
+	struct bw_prefix p = { .family = BW_V6, .hi = 0x20010db800000000ULL };
+	struct bw_cidr_opts o;
+	struct bw_list in, out;
+	char msg[1024];
+	size_t i;
+
+	bw_list_init(&in);
+	/* ::0-::3 merge into a /126; ::10 keeps /128 a target. */
+	for (i = 0; i < 5; i++) {
+		p.lo = i < 4 ? i : 0x10;
+		p.plen = 128;
+		bw_list_push(&in, &p);
+	}
+	bw_cidr_opts_init(&o);
+	o.max_keys = 4;
+	ASSERT_EQ(prepare_captured(&in, &o, &out, msg, sizeof(msg)), -E2BIG,
+		  "5 keys");
+	ASSERT_STREQ(msg,
+		     "Prefix expansion needs 5 keys, more than the cap of 4\n"
+		     "IPv6: 2 prefixes expand to 5 keys at 1 target "
+		     "lengths:\n"
+		     "  1 prefixes of /126 (e.g. 2001:db8::/126) -> 4 keys of "
+		     "/128 (merged neighbours: the listed entries)\n"
+		     "  the keys are the lists' own entries: use fewer or "
+		     "smaller lists\n",
+		     "a /126 of four listed /128s");
+	o.max_keys = 0;
+	ASSERT_OK(bw_cidr_prepare(&in, &o, &out, NULL), "default cap");
+	ASSERT_EQ(out.n6, 5, "the five listed addresses");
+	for (i = 0; i < out.n6; i++)
+		ASSERT_EQ(out.v6[i].pad, 0, "pad clear");
+	bw_list_free(&out);
 	bw_list_free(&in);
 }
 

@@ -7,6 +7,7 @@
  * random non-members agrees with it and stays under 1.25x the target.
  * Big regions keep the model's size.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -208,4 +209,31 @@ BW_TEST(test_sizing_big_regions_keep_model)
 	ASSERT_GE(nblocks * 512.0 / 10000000, 15.6, "10M: bits per key");
 out:
 	bw_list_free(&l);
+}
+
+/*
+ * The key cap the builder applies is what the largest filter holds at the
+ * rate: one more key and no region of BW_MAX_BLOCKS meets it. At 0.1 %
+ * that is about 2.2 billion keys, past the 2^31 the cap stops at.
+ */
+BW_TEST(test_sizing_max_keys_is_the_filter_limit)
+{
+	static const double rates[] = { 0.001, 0.01, 0.0001 };
+	__u32 nblocks;
+	__u64 max;
+	__u8 probes;
+	size_t i;
+
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		max = bw_size_max_keys(rates[i]);
+		ASSERT_OK(bw_size_region(max, rates[i], &nblocks, &probes),
+			  "the most keys fit");
+		ASSERT_LE(nblocks, BW_MAX_BLOCKS, "in the largest filter");
+		ASSERT_EQ(bw_size_region(max + 1, rates[i], &nblocks, &probes),
+			  -E2BIG, "one more does not");
+	}
+	max = bw_size_max_keys(0.001);
+	ASSERT_LE(2000000000ULL, max, "0.1 %: over 2e9 keys");
+	ASSERT_LE(max, 2400000000ULL, "0.1 %: under 2.4e9 keys");
+	ASSERT_EQ(bw_size_max_keys(0.5), 0, "no rate, no keys");
 }

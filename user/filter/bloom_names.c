@@ -82,6 +82,19 @@ static __u64 *region_hashes(const struct bw_list *l, int n, __u32 seed,
 	return h;
 }
 
+/*
+ * Region n's rate per key. A query's rate is about the exact region's
+ * plus the subtree region's times the labels it tests there; with
+ * p_e + L p_s held to the target, the least total size puts p_e in
+ * proportion to the exact entries and L p_s to the subtree entries.
+ */
+static double name_share(double fpr, const __u64 *count, __u64 total, int n)
+{
+	double share = fpr * (double)count[n] / (double)total;
+
+	return n == BW_NAME_SUBTREE ? share / BW_NAME_FPR_LABELS : share;
+}
+
 int bw_plan_names(const struct bw_list *l, const struct bw_build_opts *o,
 		  struct bw_plan *plan)
 {
@@ -111,10 +124,9 @@ int bw_plan_names(const struct bw_list *l, const struct bw_build_opts *o,
 			h = region_hashes(l, n, o->seed, count[n]);
 			if (!h)
 				return -ENOMEM;
-			/* Minimum total size splits the target by entries. */
 			err = bw_size_fit(h, count[n],
-					  o->fpr * count[n] / total, &nblocks,
-					  &dns->probes[n]);
+					  name_share(o->fpr, count, total, n),
+					  &nblocks, &dns->probes[n]);
 			free(h);
 			if (err)
 				return err;

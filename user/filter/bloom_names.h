@@ -14,11 +14,20 @@
 #include "lists/list.h"
 
 /*
+ * A query tests one exact key and one subtree key per label. The regions
+ * are sized so that o->fpr holds per query for names of up to this many
+ * labels; a deeper name of n labels meets at most n / BW_NAME_FPR_LABELS
+ * times it.
+ */
+#define BW_NAME_FPR_LABELS 5
+
+/*
  * The name regions of a plan for l's block entries (allow entries are no
- * keys): with none, the plan stays without BW_F_DNS. Sized as address
- * regions are, for the target o->fpr per key tested, split between the two
- * in proportion to their entries. Called by bw_plan_filter after the
- * address regions; -E2BIG, -ENOMEM.
+ * keys): with none, the plan stays without BW_F_DNS. The target o->fpr per
+ * query splits between the two regions in proportion to their entries
+ * (the least memory for the sum), and the subtree region's share again by
+ * the BW_NAME_FPR_LABELS keys a query tests in it. Called by
+ * bw_plan_filter after the address regions; -E2BIG, -ENOMEM.
  */
 int bw_plan_names(const struct bw_list *l, const struct bw_build_opts *o,
 		  struct bw_plan *plan);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,29 @@ int bw_size_region(__u64 n, double fpr, __u32 *nblocks, __u8 *probes)
 		return -E2BIG;
 	*nblocks = best;
 	return 0;
+}
+
+__u64 bw_size_max_keys(double fpr)
+{
+	__u64 lo = 0, hi = (__u64)BW_MAX_BLOCKS * BW_BLOCK_BITS, mid;
+	unsigned int k;
+	bool fits;
+
+	if (!(fpr > 0.0 && fpr < 0.5))
+		return 0;
+	/* Fewer bits a key than one is never below 0.5: hi does not fit. */
+	while (lo + 1 < hi) {
+		mid = lo + (hi - lo) / 2;
+		fits = false;
+		for (k = BW_ROUND_PROBES; k <= BW_MAX_PROBES && !fits;
+		     k += BW_ROUND_PROBES)
+			fits = bw_model_fpr(mid, BW_MAX_BLOCKS, k) <= fpr;
+		if (fits)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /*

@@ -25,6 +25,12 @@ int bw_size_region(__u64 n, double fpr, __u32 *nblocks, __u8 *probes);
 int bw_size_fit(const __u64 *hash, __u64 n, double share, __u32 *nblocks,
 		__u8 *probes);
 
+/*
+ * The most keys one region of BW_MAX_BLOCKS (the largest filter) holds at
+ * fpr, by the model: what bounds any list at that rate. 0 for a bad fpr.
+ */
+__u64 bw_size_max_keys(double fpr);
+
 /* Expected false-positive rate of a region of nblocks with n keys, k probes. */
 double bw_model_fpr(__u64 n, __u32 nblocks, unsigned int probes);
 

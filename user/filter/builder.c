@@ -11,6 +11,7 @@
 
 #include "base/log.h"
 #include "filter/bloom_plan.h"
+#include "filter/bloom_size.h"
 #include "filter/builder.h"
 #include "filter/provenance.h"
 #include "filter/records_edit.h"
@@ -335,6 +336,35 @@ static int take_names(const struct bw_build_req *req, struct bw_build *b)
 	return 0;
 }
 
+/*
+ * The key cap: what the largest filter holds at this rate, unless the
+ * caller set a lower one. why gets what the cap is, for its message.
+ */
+static void key_cap(const struct bw_build_req *req, struct bw_cidr_opts *co,
+		    char *why, size_t len)
+{
+	unsigned int mib =
+		(unsigned int)(((__u64)BW_MAX_BLOCKS * BW_BLOCK_BYTES) >> 20);
+	__u64 fit = bw_size_max_keys(req->opts.fpr);
+
+	if (co->max_keys && co->max_keys < BW_CIDR_MAX_KEYS)
+		return;
+	co->max_keys = BW_CIDR_MAX_KEYS;
+	co->cap_why = why;
+	if (fit && fit < BW_CIDR_MAX_KEYS) {
+		co->max_keys = fit;
+		snprintf(
+			why, len,
+			"what the largest filter, %u blocks (%u MiB), holds at --fpr %g%%",
+			BW_MAX_BLOCKS, mib, req->opts.fpr * 100);
+		return;
+	}
+	snprintf(
+		why, len,
+		"2^31 keys, 16 GiB of IPv4 keys while building; the largest filter is %u blocks (%u MiB)",
+		BW_MAX_BLOCKS, mib);
+}
+
 /* The added names, then --subdomains, before the list is finished. */
 static int load_all(const struct bw_build_req *req, struct bw_build *b,
 		    const struct bw_list_opts *lo, struct bw_rec_source *src)
@@ -364,10 +394,13 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 {
 	struct bw_list_opts lo = { .skip_invalid = req->skip_invalid,
 				   .mask_host_bits = req->mask_host_bits,
-				   .domains = true };
+				   .domains = true,
+				   .threads = req->threads };
 	struct bw_build_req rq = *req;
 	struct bw_rec_source *src = calloc(req->nlists ?: 1, sizeof(*src));
+	struct bw_cidr_opts co = req->cidr;
 	struct bw_cidr_stats st;
+	char why[160];
 	int err;
 
 	memset(b, 0, sizeof(*b));
@@ -378,7 +411,8 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 	err = load_all(req, b, &lo, src);
 
 	if (!err) {
-		err = bw_cidr_prepare(&b->exact, &req->cidr, &b->keys, &st);
+		key_cap(req, &co, why, sizeof(why));
+		err = bw_cidr_prepare(&b->exact, &co, &b->keys, &st);
 		if (err && err != -E2BIG)
 			pr_warn("%s: cannot expand the prefixes: %s\n",
 				req->label, bw_errno_hint(err));

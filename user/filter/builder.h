@@ -41,7 +41,8 @@ struct bw_build_req {
 	size_t nadded;
 	/* Names kept from 'bloomwall add' (domain entries), or NULL. */
 	const struct bw_list *added_names;
-	bool subdomains; /* --subdomains: every name entry is a subtree */
+	bool subdomains;      /* --subdomains: every name entry is a subtree */
+	unsigned int threads; /* reading each list: bw_list_opts.threads */
 	/*
 	 * The name allowlist map has entries besides the lists' own (allow
 	 * NAME, --allow FILE): BW_DNS_F_ALLOW whatever the lists hold.

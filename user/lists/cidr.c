@@ -65,6 +65,27 @@ static void put_list(struct bw_list *l, int f, size_t i, struct cpfx p)
 	put_pfx(l->v4, l->v6, f, i, p);
 }
 
+/*
+ * bw_cidr_prepare's private copy keeps, beside each merged prefix, the
+ * shortest length listed inside it, in bits the entry does not use (an
+ * IPv4 key's top byte, an IPv6 key's pad): a /31 made of two listed /32s
+ * is the operator's own entries, expanded back, not a short prefix. The
+ * keys written out never carry it.
+ */
+static unsigned int get_origin(const struct bw_list *l, int f, size_t i)
+{
+	return f == BW_V4 ? (unsigned int)(l->v4[i] >> 40) & 0xff
+			  : l->v6[i].pad;
+}
+
+static void put_origin(struct bw_list *l, int f, size_t i, unsigned int o)
+{
+	if (f == BW_V4)
+		l->v4[i] = (l->v4[i] & ((1ULL << 40) - 1)) | (__u64)o << 40;
+	else
+		l->v6[i].pad = o;
+}
+
 /* Network bits of a prefix of length plen (plen 0: none). */
 static u128 net_mask(unsigned int plen)
 {
@@ -153,41 +174,55 @@ static bool siblings(struct cpfx x, struct cpfx y)
  * One family of a sorted list, in place. The kept prefixes form a stack at
  * the front of the array; they are disjoint and in address order, so only
  * the top can cover the next prefix, and only the top two can be siblings.
+ * With origin, each kept prefix notes its shortest listed length.
  */
-static size_t merge_family(struct bw_list *l, int f)
+static size_t merge_family(struct bw_list *l, int f, bool origin)
 {
 	size_t i, top = 0, n = fam_count(l, f);
 	struct cpfx p, left;
+	unsigned int o;
 
 	for (i = 0; i < n; i++) {
 		p = get_pfx(l, f, i);
+		/* A covered prefix is longer than its cover: no new origin. */
 		if (top && covers(get_pfx(l, f, top - 1), p))
 			continue;
+		o = p.plen;
 		while (top) {
 			left = get_pfx(l, f, top - 1);
 			if (!siblings(left, p))
 				break;
+			if (origin && get_origin(l, f, top - 1) < o)
+				o = get_origin(l, f, top - 1);
 			p = (struct cpfx){ left.a, left.plen - 1 };
 			top--;
 		}
-		put_list(l, f, top++, p);
+		put_list(l, f, top, p);
+		if (origin)
+			put_origin(l, f, top, o);
+		top++;
 	}
 	return top;
 }
 
-void bw_cidr_merge(struct bw_list *l, struct bw_cidr_stats *st)
+static void merge_list(struct bw_list *l, bool origin, struct bw_cidr_stats *st)
 {
 	size_t n4 = l->n4, n6 = l->n6;
 
 	bw_list_finish(l);
-	l->n4 = merge_family(l, BW_V4);
-	l->n6 = merge_family(l, BW_V6);
+	l->n4 = merge_family(l, BW_V4, origin);
+	l->n6 = merge_family(l, BW_V6, origin);
 	if (!st)
 		return;
 	st->fam[BW_V4].source = n4;
 	st->fam[BW_V4].merged = l->n4;
 	st->fam[BW_V6].source = n6;
 	st->fam[BW_V6].merged = l->n6;
+}
+
+void bw_cidr_merge(struct bw_list *l, struct bw_cidr_stats *st)
+{
+	merge_list(l, false, st);
 }
 
 void bw_cidr_opts_init(struct bw_cidr_opts *o)
@@ -197,6 +232,7 @@ void bw_cidr_opts_init(struct bw_cidr_opts *o)
 	for (f = 0; f < BW_FAMILIES; f++)
 		o->max_lengths[f] = BW_MAX_LENGTHS;
 	o->max_keys = BW_CIDR_MAX_KEYS;
+	o->cap_why = NULL;
 }
 
 /* Target of every length 0..width: the nearest target at or above it. */
@@ -214,8 +250,7 @@ static void target_map(const struct bw_cidr_family_stats *fs,
 }
 
 struct fam_plan {
-	__u64 count[BW_CIDR_MAXW + 1];	/* merged prefixes per length */
-	size_t first[BW_CIDR_MAXW + 1]; /* index of the first of each length */
+	__u64 count[BW_CIDR_MAXW + 1]; /* merged prefixes per length */
 	unsigned int tgt[BW_CIDR_MAXW + 1];
 };
 
@@ -228,12 +263,8 @@ static int plan_family(const struct bw_list *l, int f, unsigned int k,
 	int err;
 
 	memset(fp->count, 0, sizeof(fp->count));
-	for (j = n; j-- > 0;) {
-		unsigned int len = get_pfx(l, f, j).plen;
-
-		fp->count[len]++;
-		fp->first[len] = j;
-	}
+	for (j = 0; j < n; j++)
+		fp->count[get_pfx(l, f, j).plen]++;
 	err = bw_cidr_choose(fp->count, width, k, fs->plen, &fs->nlengths,
 			     &fs->expanded);
 	if (err)
@@ -256,30 +287,89 @@ static int plan_family(const struct bw_list *l, int f, unsigned int k,
 	return 0;
 }
 
-/* Says which lengths cost the most keys, with an example of each. */
+/*
+ * Expanded prefixes of one family, by merged length: short ones (some
+ * listed entry in them is shorter than their target) and merged neighbours
+ * (every listed entry in them is at least as long as the target: the keys
+ * are those entries, aggregated at the target length), each with the
+ * index of its first.
+ */
+struct fam_cost {
+	__u64 shorts[BW_CIDR_MAXW + 1], merged[BW_CIDR_MAXW + 1];
+	size_t first_short[BW_CIDR_MAXW + 1], first_merged[BW_CIDR_MAXW + 1];
+};
+
+static void split_cost(const struct bw_list *l, int f,
+		       const struct fam_plan *fp, struct fam_cost *c)
+{
+	size_t j, n = fam_count(l, f);
+	unsigned int len;
+
+	memset(c, 0, sizeof(*c));
+	/* Backwards: the first of each length is the one kept. */
+	for (j = n; j-- > 0;) {
+		len = get_pfx(l, f, j).plen;
+		if (fp->tgt[len] == len)
+			continue;
+		if (get_origin(l, f, j) < fp->tgt[len]) {
+			c->shorts[len]++;
+			c->first_short[len] = j;
+		} else {
+			c->merged[len]++;
+			c->first_merged[len] = j;
+		}
+	}
+}
+
+/* One line of the cost report: count prefixes of /len -> keys of /tgt. */
+static void report_line(const struct bw_list *l, int f, unsigned int len,
+			unsigned int tgt, __u64 count, size_t first,
+			const char *note)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	struct bw_prefix ex = to_prefix(f, get_pfx(l, f, first));
+
+	pr_warn("  %llu prefixes of /%u (e.g. %s) -> %llu keys of /%u%s\n",
+		(unsigned long long)count, len,
+		bw_prefix_str(&ex, buf, sizeof(buf)),
+		(unsigned long long)bw_sat_shl(count, tgt - len), tgt, note);
+}
+
+/*
+ * Says which lengths cost the most keys, with an example of each, and
+ * what to do: shorten the short prefixes, or, when the keys are the lists'
+ * own entries, list fewer.
+ */
 static void report_cost(const struct bw_list *l, int f,
 			const struct fam_plan *fp,
 			const struct bw_cidr_family_stats *fs, unsigned int k)
 {
 	unsigned int len, shown = 0, width = BW_CIDR_WIDTH(f);
-	char buf[INET6_ADDRSTRLEN + 8];
-	struct bw_prefix ex;
-	__u64 keys;
+	struct fam_cost *c = malloc(sizeof(*c));
 
 	pr_warn("%s: %llu prefixes expand to %llu keys at %u target lengths:\n",
 		fam_name[f], (unsigned long long)fs->merged,
 		(unsigned long long)fs->expanded, fs->nlengths);
+	if (!c)
+		return;
+	split_cost(l, f, fp, c);
 	/* The shortest lengths are the expensive ones: list them first. */
 	for (len = 0; len <= width && shown < 4; len++) {
-		if (!fp->count[len] || fp->tgt[len] == len)
+		if (!c->shorts[len])
 			continue;
-		keys = bw_sat_shl(fp->count[len], fp->tgt[len] - len);
-		ex = to_prefix(f, get_pfx(l, f, fp->first[len]));
-		pr_warn("  %llu prefixes of /%u (e.g. %s) -> %llu keys of /%u\n",
-			(unsigned long long)fp->count[len], len,
-			bw_prefix_str(&ex, buf, sizeof(buf)),
-			(unsigned long long)keys, fp->tgt[len]);
+		report_line(l, f, len, fp->tgt[len], c->shorts[len],
+			    c->first_short[len], "");
 		shown++;
+	}
+	for (len = width + 1; len-- > 0;)
+		if (c->merged[len])
+			report_line(l, f, len, fp->tgt[len], c->merged[len],
+				    c->first_merged[len],
+				    " (merged neighbours: the listed entries)");
+	free(c);
+	if (!shown) {
+		pr_warn("  the keys are the lists' own entries: use fewer or smaller lists\n");
+		return;
 	}
 	if (k < BW_MAX_LENGTHS)
 		pr_warn("  raise --max-lengths (now %u, at most %d), or ", k,
@@ -364,7 +454,8 @@ static int check_opts(const struct bw_cidr_opts *o, unsigned int *k, __u64 *cap)
 
 /* Plans both families of a merged list; -E2BIG past the key cap. */
 static int plan_all(const struct bw_list *work, const unsigned int *k,
-		    __u64 cap, struct fam_plan *fp, struct bw_cidr_stats *st)
+		    __u64 cap, const char *cap_why, struct fam_plan *fp,
+		    struct bw_cidr_stats *st)
 {
 	__u64 total = 0;
 	int f, err;
@@ -377,8 +468,9 @@ static int plan_all(const struct bw_list *work, const unsigned int *k,
 	}
 	if (total <= cap)
 		return 0;
-	pr_warn("Prefix expansion needs %llu keys, more than the cap of %llu\n",
-		(unsigned long long)total, (unsigned long long)cap);
+	pr_warn("Prefix expansion needs %llu keys, more than the cap of %llu%s%s%s\n",
+		(unsigned long long)total, (unsigned long long)cap,
+		cap_why ? " (" : "", cap_why ?: "", cap_why ? ")" : "");
 	for (f = 0; f < BW_FAMILIES; f++)
 		if (st->fam[f].expanded > st->fam[f].merged)
 			report_cost(work, f, &fp[f], &st->fam[f], k[f]);
@@ -410,11 +502,11 @@ int bw_cidr_prepare(const struct bw_list *in, const struct bw_cidr_opts *o,
 	err = copy_masked(in, &work);
 	if (err)
 		return err;
-	bw_cidr_merge(&work, st);
+	merge_list(&work, true, st);
 	st->fam[BW_V4].source = in->n4;
 	st->fam[BW_V6].source = in->n6;
 	fp = calloc(BW_FAMILIES, sizeof(*fp));
-	err = fp ? plan_all(&work, k, cap, fp, st) : -ENOMEM;
+	err = fp ? plan_all(&work, k, cap, o->cap_why, fp, st) : -ENOMEM;
 	for (f = 0; f < BW_FAMILIES && !err; f++) {
 		err = expand_family(&work, f, &fp[f], st->fam[f].expanded, out);
 		if (!err)

@@ -25,7 +25,9 @@
  * their own (224.0.0.0/3 -> 32 keys of /8 when 8 is a target). What the DP
  * cannot avoid is bounded by a cap on the keys (default BW_CIDR_MAX_KEYS):
  * past it, -E2BIG with a message naming the lengths and prefixes that cost
- * the most and what to do about them.
+ * the most and what to do about them. Listed neighbours that merged (two
+ * listed /32s into a /31) and expand back are counted there as what they
+ * are, the lists' own entries, not as short prefixes.
  *
  * A /0 is accepted: it covers everything, so after merging it is the only
  * prefix of its family (the caller should warn: it drops every packet).
@@ -40,10 +42,12 @@
 #include "lists/list.h"
 
 /*
- * Default cap on expanded keys, both families together: 64 Mi keys are about
- * 120 MB of filter at 0.1 % and 512 MB (IPv4) of keys while building.
+ * Default cap on expanded keys, both families together: 2^31, about what
+ * the largest filter (BW_MAX_BLOCKS blocks of 512 bits, 4 GiB) holds at 16
+ * bits a key, and 16 GiB of IPv4 keys while building. The builder lowers it
+ * to what that filter holds at the build's --fpr.
  */
-#define BW_CIDR_MAX_KEYS (1ULL << 26)
+#define BW_CIDR_MAX_KEYS (1ULL << 31)
 
 /* Longest prefix length of a family: 32 or 128. */
 #define BW_CIDR_WIDTH(family) ((family) == BW_V4 ? 32U : 128U)
@@ -53,6 +57,8 @@ struct bw_cidr_opts {
 	unsigned int max_lengths[BW_FAMILIES];
 	/* Cap on expanded keys, both families; 0 means BW_CIDR_MAX_KEYS. */
 	__u64 max_keys;
+	/* What the cap is, for the message past it; NULL: not said. */
+	const char *cap_why;
 };
 
 struct bw_cidr_family_stats {

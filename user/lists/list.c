@@ -44,6 +44,19 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+int bw_list_reserve(struct bw_list *l, size_t n4, size_t n6, size_t ndom,
+		    size_t names_len)
+{
+	if (grow((void **)&l->v4, &l->cap4, l->n4 + n4, sizeof(*l->v4)) ||
+	    grow((void **)&l->v6, &l->cap6, l->n6 + n6, sizeof(*l->v6)) ||
+	    grow((void **)&l->dom, &l->capdom, l->ndom + ndom,
+		 sizeof(*l->dom)) ||
+	    grow((void **)&l->names, &l->names_cap, l->names_len + names_len,
+		 1))
+		return -ENOMEM;
+	return 0;
+}
+
 int bw_list_push(struct bw_list *l, const struct bw_prefix *p)
 {
 	struct bw_v6key *k;

@@ -84,6 +84,12 @@ struct bw_list_opts {
 	 */
 	bool domains;
 	struct bw_list_tap *tap; /* NULL: none */
+	/*
+	 * Threads reading a regular file of 1 MiB or more: 1, or 2 (its
+	 * second half parsed beside the first; the list comes out the
+	 * same). 0: 2 where there are two CPUs or more.
+	 */
+	unsigned int threads;
 };
 
 /* Room for any message about one line, bad bytes escaped. */
@@ -117,6 +123,10 @@ static inline __u32 bw_v4key_plen(__u64 key)
 
 void bw_list_init(struct bw_list *l);
 void bw_list_free(struct bw_list *l);
+
+/* Room for n4, n6 and ndom more entries and names_len bytes of names. */
+int bw_list_reserve(struct bw_list *l, size_t n4, size_t n6, size_t ndom,
+		    size_t names_len);
 
 /* Appends one prefix; -ENOMEM on failure. */
 int bw_list_push(struct bw_list *l, const struct bw_prefix *p);

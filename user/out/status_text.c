@@ -144,8 +144,8 @@ void bw_status_out_names(const struct bw_status_view *v)
 		  v->dns.region_entries[0], v->dns.region_entries[1]);
 	bw_out_u64("entries", NULL,
 		   v->dns.region_entries[0] + v->dns.region_entries[1]);
-	bw_out_kv("names target fpr", "%g%% per key tested",
-		  bw_dns_fpr(&v->dns) * 100);
+	bw_out_kv("names target fpr", "%g%% per query of up to %d labels",
+		  bw_dns_fpr(&v->dns) * 100, BW_NAME_FPR_LABELS);
 	bw_out_double("target_fpr", NULL, bw_dns_fpr(&v->dns));
 	bw_out_text(
 		"    region       blocks      entries probes    fill   est. fpr\n");
