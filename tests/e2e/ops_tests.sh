@@ -512,14 +512,14 @@ _bloomwall; printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
 # SIGTERM with --detach-on-exit, all traced with strace.
 test_unit_syscalls()
 {
-	local l m=$TMP_DIR/m.prom st=$TMP_DIR/trace/strace pid bad
+	local l m=$TMP_DIR/m.prom st=$TMP_DIR/syscalls.d/strace pid bad
 
 	command -v strace >/dev/null || skip "no strace"
 	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
 	trap kill_watch EXIT
 	# The trace outside the watched directory: each of its writes would
 	# be an event, each event read a line more of it.
-	mkdir "$TMP_DIR/trace"
+	mkdir -p "$TMP_DIR/syscalls.d"
 	l=$(list a.txt "$BW_A4")
 	WATCH_OUT=$TMP_DIR/watch.out
 	WATCH_ERR=$TMP_DIR/watch.err

@@ -80,6 +80,9 @@ ALL_TESTS="$ALL_TESTS $IMAGE_TESTS"
 # shellcheck source=ops_tests.sh
 . "$TOP/tests/e2e/ops_tests.sh"
 ALL_TESTS="$ALL_TESTS $OPS_TESTS"
+# shellcheck source=watch_tests.sh
+. "$TOP/tests/e2e/watch_tests.sh"
+ALL_TESTS="$ALL_TESTS $WATCH_TESTS"
 # shellcheck source=why_tests.sh
 . "$TOP/tests/e2e/why_tests.sh"
 ALL_TESTS="$ALL_TESTS $WHY_TESTS"

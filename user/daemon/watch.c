@@ -20,6 +20,7 @@
 #include "daemon/watch_apply.h"
 #include "daemon/watch_files.h"
 #include "daemon/watch_log.h"
+#include "kernel/lock.h"
 #include "ops/detach.h"
 #include "out/metrics.h"
 #include "out/op_report.h"
@@ -64,12 +65,17 @@ static void running_view(const struct watch *w, struct bw_status_view *v)
 	bw_status_gather(v, w->c->iface);
 }
 
-static __u64 running_generation(const struct watch *w)
+static __u64 generation_on(const char *iface)
 {
 	struct bw_status_view v;
 
-	running_view(w, &v);
+	bw_status_gather(&v, iface);
 	return v.filter_err ? 0 : v.info.generation;
+}
+
+static __u64 running_generation(const struct watch *w)
+{
+	return generation_on(w->c->iface);
 }
 
 /* The interface's new name, if the one watch started on was renamed. */
@@ -146,6 +152,8 @@ static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
 		return r.err;
 	if (r.err == -ENODEV)
 		r.renamed = renamed_to(w, name);
+	if (r.renamed)
+		r.old_gen = generation_on(r.renamed);
 	bw_watch_log_rebuild(&r, w->c->json);
 	if (r.err != -BW_WATCH_ETORN)
 		count(w, r.err, r.seconds);
@@ -231,7 +239,8 @@ static void tick(struct watch *w)
 	struct bw_status_view v;
 	const char *writer = bw_watch_files_writing(&w->fs);
 
-	bw_watch_files_rearm(&w->fs);
+	if (bw_watch_files_rearm(&w->fs))
+		w->settle = mono();
 	if (writer && !w->writer_said) {
 		printf("%s: %s is being written; it is read once its writer closes it (SIGHUP reads it now)\n",
 		       w->c->iface, writer);
@@ -378,6 +387,10 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	w.ifindex = (int)if_nametoindex(c->iface);
 	w.fs.ifd = -1;
 	err = bw_watch_signals_open(&w.sig);
+	if (!err) {
+		w.lock_fd = bw_lock_watch(c->iface);
+		err = w.lock_fd < 0 ? w.lock_fd : 0;
+	}
 	if (!err)
 		err = start(&w);
 	if (!err) {
@@ -387,5 +400,6 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	fflush(stdout);
 	bw_watch_files_free(&w.fs);
 	bw_watch_signals_close(&w.sig);
+	bw_lock_release(w.lock_fd);
 	return err;
 }

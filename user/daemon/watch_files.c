@@ -80,8 +80,11 @@ static void say_armed(const struct bw_watch_files *fs,
 		       fs->iface, f->dir);
 }
 
-/* Watches f's directory, or its nearest parent while it is not there. */
-static void rearm_file(struct bw_watch_files *fs, struct bw_watch_file *f)
+/*
+ * Watches f's directory, or its nearest parent while it is not there;
+ * true if the watch moved (the file may have changed unseen meanwhile).
+ */
+static bool rearm_file(struct bw_watch_files *fs, struct bw_watch_file *f)
 {
 	struct stat st;
 	char *at = nearest_dir(f->dir, &st);
@@ -89,18 +92,18 @@ static void rearm_file(struct bw_watch_files *fs, struct bw_watch_file *f)
 	bool again = f->armed != NULL;
 
 	if (!at)
-		return;
+		return false;
 	if (old >= 0 && f->armed && !strcmp(at, f->armed) &&
 	    st.st_dev == f->armed_dev && st.st_ino == f->armed_ino) {
 		free(at);
-		return;
+		return false;
 	}
 	wd = inotify_add_watch(fs->ifd, at, WATCH_MASK);
 	if (wd < 0) {
 		pr_warn("%s: cannot watch the directory %s: %s\n", fs->iface,
 			at, strerror(errno));
 		free(at);
-		return;
+		return false;
 	}
 	if (again || strcmp(at, f->dir))
 		say_armed(fs, f, at, again);
@@ -113,14 +116,16 @@ static void rearm_file(struct bw_watch_files *fs, struct bw_watch_file *f)
 	/* The old directory (moved away) is not this file's any more. */
 	if (old >= 0 && old != wd && !wd_in_use(fs, old))
 		inotify_rm_watch(fs->ifd, old);
+	return true;
 }
 
-void bw_watch_files_rearm(struct bw_watch_files *fs)
+int bw_watch_files_rearm(struct bw_watch_files *fs)
 {
-	int i;
+	int i, n = 0;
 
 	for (i = 0; i < fs->n; i++)
-		rearm_file(fs, &fs->f[i]);
+		n += rearm_file(fs, &fs->f[i]);
+	return n;
 }
 
 static int add_file(struct bw_watch_files *fs, const char *path)
@@ -247,8 +252,8 @@ int bw_watch_files_events(struct bw_watch_files *fs)
 				any = 1;
 		}
 	}
-	if (rearm)
-		bw_watch_files_rearm(fs);
+	if (rearm && bw_watch_files_rearm(fs))
+		any = 1;
 	return any;
 }
 

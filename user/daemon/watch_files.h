@@ -46,8 +46,11 @@ void bw_watch_files_free(struct bw_watch_files *fs);
  */
 int bw_watch_files_events(struct bw_watch_files *fs);
 
-/* Re-arms what needs it, as an event would (the tick calls it). */
-void bw_watch_files_rearm(struct bw_watch_files *fs);
+/*
+ * Re-arms what needs it, as an event would (the tick calls it): how many
+ * watches moved (a file may have changed unseen meanwhile).
+ */
+int bw_watch_files_rearm(struct bw_watch_files *fs);
 
 /* The first file written to and not closed yet, or NULL. */
 const char *bw_watch_files_writing(const struct bw_watch_files *fs);

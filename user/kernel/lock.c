@@ -198,40 +198,91 @@ static int open_iface_dir(const char *iface)
 	return bw_state_open_dir(root, iface, path);
 }
 
-int bw_lock_log_reader(const char *iface)
+/*
+ * The exclusive flock on fd, not waiting: 0, or -EALREADY with the
+ * holder named in who (its pid and command line), or another -errno.
+ */
+static int try_flock(int fd, char *who, size_t len)
 {
-	char text[128], who[160];
-	int fd, err, tries;
+	char text[128];
 	pid_t pid = 0;
+	int err, tries;
 
-	fd = open_iface_dir(iface);
-	if (fd < 0) {
-		if (fd != -BW_EUNSAFE)
-			pr_warn("%s: cannot lock the drop log for its reader (%s/%s): %s\n",
-				iface, BW_PIN_ROOT, iface, strerror(-fd));
-		return fd;
-	}
 	/* No holder in /proc/locks: it may have just let go; try again. */
 	for (tries = 0; !pid && tries < 3; tries++) {
 		if (!flock(fd, LOCK_EX | LOCK_NB))
-			return fd;
+			return 0;
 		err = -errno;
-		if (err != -EWOULDBLOCK) {
-			pr_warn("%s: cannot lock the drop log for its reader (%s/%s): %s\n",
-				iface, BW_PIN_ROOT, iface, strerror(-err));
-			close(fd);
+		if (err != -EWOULDBLOCK)
 			return err;
-		}
 		pid = lock_holder(fd);
 	}
-	close(fd);
 	if (pid) {
 		holder_cmdline(pid, text, sizeof(text));
-		snprintf(who, sizeof(who), "pid %d (%.100s)", pid, text);
+		snprintf(who, len, "pid %d (%.100s)", pid, text);
 	} else {
-		snprintf(who, sizeof(who), "a process not visible here");
+		snprintf(who, len, "a process not visible here");
 	}
-	pr_warn("%s: the drop log already has a reader, %s; a ring buffer has one reader (two would garble each other's events): end that one first\n",
-		iface, who);
 	return -EALREADY;
+}
+
+int bw_lock_log_reader(const char *iface)
+{
+	char who[160];
+	int fd, err;
+
+	fd = open_iface_dir(iface);
+	err = fd < 0 ? fd : try_flock(fd, who, sizeof(who));
+	if (!err)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	if (err == -EALREADY)
+		pr_warn("%s: the drop log already has a reader, %s; a ring buffer has one reader (two would garble each other's events): end that one first\n",
+			iface, who);
+	else if (err != -BW_EUNSAFE)
+		pr_warn("%s: cannot lock the drop log for its reader (%s/%s): %s\n",
+			iface, BW_PIN_ROOT, iface, strerror(-err));
+	return err;
+}
+
+/*
+ * BW_PIN_ROOT/watch:IFACE, made when missing and kept: no interface name
+ * holds a ':', and detach, which removes IFACE's directory, leaves it.
+ */
+static int open_watch_dir(const char *iface, char *name, size_t len)
+{
+	char path[320];
+	int root;
+
+	root = bw_state_dir_fd(true);
+	if (root < 0)
+		return root;
+	if (!bw_iface_name_ok(iface))
+		return -EINVAL;
+	snprintf(name, len, "watch:%s", iface);
+	snprintf(path, sizeof(path), "%s/%s", BW_PIN_ROOT, name);
+	if (mkdirat(root, name, 0700) && errno != EEXIST)
+		return -errno;
+	return bw_state_open_dir(root, name, path);
+}
+
+int bw_lock_watch(const char *iface)
+{
+	char name[64], who[160];
+	int fd, err;
+
+	fd = open_watch_dir(iface, name, sizeof(name));
+	err = fd < 0 ? fd : try_flock(fd, who, sizeof(who));
+	if (!err)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	if (err == -EALREADY)
+		pr_warn("%s: another watch keeps its filter, %s: one watch an interface (two would each swap in their own lists)\n",
+			iface, who);
+	else if (err != -BW_EUNSAFE)
+		pr_warn("%s: cannot take the watch's lock (%s/watch:%s): %s\n",
+			iface, BW_PIN_ROOT, iface, strerror(-err));
+	return err;
 }

@@ -33,6 +33,15 @@ void bw_lock_release(int fd);
 int bw_lock_log_reader(const char *iface);
 
 /*
+ * The lock of the watch that keeps iface's filter, held for its life: a
+ * flock on BW_PIN_ROOT/watch:IFACE (made when missing, and left: detach
+ * does not take it). Does not wait: when another watch holds it, said
+ * with the holder's pid and command line, -EALREADY. Returns the lock fd
+ * or -errno (printed); release it with bw_lock_release().
+ */
+int bw_lock_watch(const char *iface);
+
+/*
  * For the lock's message, exposed for the unit tests: the pid holding a
  * flock on (dev, ino) in f, read as /proc/locks (0: none, or in a pid
  * namespace we do not see); and a NUL-separated command line as one

@@ -292,7 +292,9 @@ static int list_pinned(char ***names)
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
+		/* watch:IFACE is a watch's lock (lock.h), no interface. */
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR ||
+		    strchr(de->d_name, ':'))
 			continue;
 		nv = realloc(v, (n + 1) * sizeof(*v));
 		if (!nv || !(nv[n] = strdup(de->d_name))) {
