@@ -253,16 +253,22 @@ int bw_prog_maps(int prog_fd, struct bw_maps *mp)
 	struct {
 		int *fd;
 		const char *name;
-		bool optional; /* not in bloomwall 0.2's program */
+		bool optional;	 /* not in bloomwall 0.2's program */
+		__u32 min_value; /* a smaller one is an older bloomwall's */
 	} want[] = {
-		{ &mp->stats, bw_textify(BW_MAP_STATS), false },
-		{ &mp->allow, bw_textify(BW_MAP_ALLOW), false },
-		{ &mp->exact, bw_textify(BW_MAP_EXACT), false },
-		{ &mp->allow_names, bw_textify(BW_MAP_ALLOW_NAMES), true },
-		{ &mp->dns_stats, bw_textify(BW_MAP_DNS_STATS), true },
-		{ &mp->dns_drops, bw_textify(BW_MAP_DNS_DROPS), true },
-		{ &mp->log_ring, bw_textify(BW_MAP_LOG_RING), true },
-		{ &mp->log_stats, bw_textify(BW_MAP_LOG_STATS), true },
+		{ &mp->stats, bw_textify(BW_MAP_STATS), false, 0 },
+		{ &mp->allow, bw_textify(BW_MAP_ALLOW), false, 0 },
+		{ &mp->exact, bw_textify(BW_MAP_EXACT), false, 0 },
+		{ &mp->allow_names, bw_textify(BW_MAP_ALLOW_NAMES), true, 0 },
+		/*
+		 * Older programs count fewer DNS outcomes: the new program
+		 * gets a map of its own, its DNS counters start from zero.
+		 */
+		{ &mp->dns_stats, bw_textify(BW_MAP_DNS_STATS), true,
+		  sizeof(struct bw_dns_stats) },
+		{ &mp->dns_drops, bw_textify(BW_MAP_DNS_DROPS), true, 0 },
+		{ &mp->log_ring, bw_textify(BW_MAP_LOG_RING), true, 0 },
+		{ &mp->log_stats, bw_textify(BW_MAP_LOG_STATS), true, 0 },
 	};
 	struct bw_log_consts lc;
 	struct bpf_map_info mi;
@@ -271,7 +277,8 @@ int bw_prog_maps(int prog_fd, struct bw_maps *mp)
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		*want[i].fd = -1;
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		*want[i].fd = prog_map(prog_fd, want[i].name, 0, &mi);
+		*want[i].fd =
+			prog_map(prog_fd, want[i].name, want[i].min_value, &mi);
 		if (*want[i].fd == -ENOENT && want[i].optional) {
 			*want[i].fd = -1;
 			continue;
