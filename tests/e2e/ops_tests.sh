@@ -197,6 +197,11 @@ test_watch_image()
 	wait_line "$WATCH_OUT" "$RELOAD_OK"
 	assert_grep "$WATCH_OUT" "^$BW_RX: reload ok: generation 2, 1 entries, [0-9,]+ bytes, [0-9.]+ s \\(start\\)\$" \
 		"an empty filter attached, the image swapped in"
+	# No lists were given: none "hold no entries".
+	if grep -q "hold no entries" "$WATCH_ERR"; then
+		sed 's/^/  w! /' "$WATCH_ERR"
+		fail "watch --image warns of lists it was not given"
+	fi
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	# build writes its image to a temporary file and renames it in place.
 	bw 0 build -o "$d/filter.img" "$lb"
