@@ -45,9 +45,8 @@ static int find_link(const char *iface, int ifindex, __u32 prog_id)
 }
 
 /* Read-only: a change is made on a copy (bw_swap_running). */
-static void open_filter(struct bw_running *r)
+static void check_filter(struct bw_running *r)
 {
-	r->filter_err = bw_prog_filter(r->prog_fd, false, &r->filter);
 	if (!r->filter_err && bw_filter_check(r->filter.mem, r->filter.nblocks))
 		r->filter_err = -EINVAL;
 	if (r->filter_err)
@@ -79,9 +78,8 @@ int bw_running_open(const char *iface, int ifindex, unsigned int flags,
 	}
 	r->prog_id = bw_obj_id(r->prog_fd);
 	r->link_fd = find_link(iface, ifindex, r->prog_id);
-	err = bw_prog_maps(r->prog_fd, &r->maps);
-	if (!err)
-		err = bw_prog_header(r->prog_fd, &r->prog_hdr);
+	err = bw_prog_open(r->prog_fd, &r->maps, &r->filter, &r->filter_err,
+			   &r->prog_hdr);
 	/* Tries of an older key would silently never match the new keys. */
 	r->old_tries = !err && bw_lpm_is_v1(r->maps.allow);
 	if (r->old_tries && !(flags & BW_RUN_OLD_OK)) {
@@ -96,9 +94,9 @@ int bw_running_open(const char *iface, int ifindex, unsigned int flags,
 		bw_running_close(r);
 		return err;
 	}
-	open_filter(r);
+	check_filter(r);
 	if (flags & BW_RUN_REPAIR)
-		bw_pins_sync(iface, r->prog_fd, r->link_fd, false);
+		bw_pins_sync(iface, r->prog_fd, &r->maps, r->link_fd, false);
 	return 0;
 }
 
@@ -191,17 +189,18 @@ bool bw_pins_in_step(const struct bw_running *r)
 	return ok;
 }
 
-int bw_pins_sync(const char *iface, int prog_fd, int link_fd, bool quiet)
+int bw_pins_sync(const char *iface, int prog_fd, const struct bw_maps *known,
+		 int link_fd, bool quiet)
 {
 	struct bw_maps maps = BW_MAPS_INIT;
 	struct pin_want pins[NPINS];
 	int changed = 0, err, ret;
 	size_t i;
 
-	err = bw_prog_maps(prog_fd, &maps);
+	err = known ? 0 : bw_prog_maps(prog_fd, &maps);
 	if (err)
 		return err;
-	pins_wanted(prog_fd, &maps, link_fd, pins);
+	pins_wanted(prog_fd, known ?: &maps, link_fd, pins);
 	err = bw_pin_dir_create(iface);
 	if (err == -EEXIST)
 		err = 0;

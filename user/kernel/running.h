@@ -90,13 +90,15 @@ int bw_running_records(const struct bw_running *r, struct bw_records *rec);
 int bw_explain_not_attached(const char *iface);
 
 /*
- * Makes iface's pins name what its hook runs now: prog_fd and its maps,
- * and link_fd (-1: no link pin). Pins that named something else are
+ * Makes iface's pins name what its hook runs now: prog_fd and its maps
+ * (known: they, else read from the program), and link_fd (-1: no link
+ * pin). Pins that named something else are
  * replaced, pins of an older bloomwall removed. Says so when it changed
  * anything, unless quiet: a changed pin means an earlier command was
  * interrupted. The caller holds the lock.
  */
-int bw_pins_sync(const char *iface, int prog_fd, int link_fd, bool quiet);
+int bw_pins_sync(const char *iface, int prog_fd, const struct bw_maps *known,
+		 int link_fd, bool quiet);
 
 /* Whether every pin of r's interface names what r runs (and no other). */
 bool bw_pins_in_step(const struct bw_running *r);

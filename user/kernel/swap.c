@@ -41,7 +41,7 @@ static int install_on_hook(void *ctx, int new_fd)
 	if (err)
 		return err;
 	/* The hook is the truth: pins that lag behind are only a warning. */
-	bw_pins_sync(r->iface, new_fd, r->link_fd, true);
+	bw_pins_sync(r->iface, new_fd, NULL, r->link_fd, true);
 	bw_unpin_others(r->iface, r->prog_id);
 	return 0;
 }
@@ -162,7 +162,7 @@ int bw_swap_running(const struct bw_running *r, const struct bw_edit *e)
 
 	err = bw_filter_clone(&r->filter, e->extra_blocks, &copy);
 	if (!err)
-		err = bw_prog_maps(r->prog_fd, &maps);
+		err = bw_maps_dup(&r->maps, &maps);
 	if (!err && e->allow_fd >= 0) {
 		close(maps.allow);
 		maps.allow = dup(e->allow_fd);

@@ -373,7 +373,7 @@ static int swap_locked(struct reload_ctx *c)
 	if (!err && rq->before_swap)
 		err = rq->before_swap(rq->ctx, &c->b.fig);
 	if (!err)
-		err = bw_prog_maps(r.prog_fd, &maps);
+		err = bw_maps_dup(&r.maps, &maps);
 	if (!err && r.old_tries)
 		err = upgrade_tries(&r, !replaces_allow(rq), &maps);
 	if (!err && replaces_allow(rq))
