@@ -28,6 +28,7 @@ void bw_maps_close(struct bw_maps *mp)
 			close(*fds[i]);
 		*fds[i] = -1;
 	}
+	memset(mp->ids, 0, sizeof(mp->ids));
 }
 
 void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
@@ -228,7 +229,7 @@ struct map_want {
 	const char *name; /* NULL: not looked for */
 	__u32 min_value;
 	int fd; /* an fd of the first such map, -1: none */
-	__u32 value_size;
+	__u32 id, value_size;
 };
 
 /*
@@ -268,6 +269,7 @@ static int scan_maps(int prog_fd, struct map_want *w, size_t nw)
 			continue;
 		}
 		w[j].fd = fd;
+		w[j].id = mi.id;
 		w[j].value_size = mi.value_size;
 		left--;
 	}
@@ -352,6 +354,9 @@ enum {
 	W_ALL
 };
 
+_Static_assert(sizeof(((struct bw_maps *)0)->ids) / sizeof(__u32) == W_MAPS,
+	       "an id for each map of struct bw_maps");
+
 static int *maps_slot(struct bw_maps *mp, int w)
 {
 	int *slot[W_MAPS] = {
@@ -410,8 +415,10 @@ int bw_prog_open(int prog_fd, struct bw_maps *mp, struct bw_filter_map *filter,
 		close_wants(w, W_ALL);
 		return err;
 	}
-	for (i = 0; i < W_MAPS; i++)
+	for (i = 0; i < W_MAPS; i++) {
 		*maps_slot(mp, i) = w[i].fd;
+		mp->ids[i] = w[i].id;
+	}
 	mp->log_rate =
 		rodata_log_consts(&w[W_RODATA], &lc) ? -1 : (long)lc.rate;
 	close_wants(&w[W_FILTER], W_ALL - W_FILTER);
@@ -423,6 +430,18 @@ int bw_prog_maps(int prog_fd, struct bw_maps *mp)
 	return bw_prog_open(prog_fd, mp, NULL, NULL, NULL);
 }
 
+bool bw_maps_complete(const struct bw_maps *mp)
+{
+	struct bw_maps m = *mp;
+	int i;
+
+	for (i = 0; i < W_MAPS; i++) {
+		if (*maps_slot(&m, i) < 0)
+			return false;
+	}
+	return true;
+}
+
 int bw_maps_dup(const struct bw_maps *src, struct bw_maps *dst)
 {
 	struct bw_maps s = *src;
@@ -430,6 +449,7 @@ int bw_maps_dup(const struct bw_maps *src, struct bw_maps *dst)
 
 	*dst = (struct bw_maps)BW_MAPS_INIT;
 	dst->log_rate = src->log_rate;
+	memcpy(dst->ids, src->ids, sizeof(dst->ids));
 	for (i = 0; !err && i < W_MAPS; i++) {
 		int fd = *maps_slot(&s, i);
 

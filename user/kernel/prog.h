@@ -42,6 +42,11 @@ struct bw_maps {
 	 * before the drop log), and then the default.
 	 */
 	long log_rate;
+	/*
+	 * The kernel ids of the maps above, in their order (stats first), as
+	 * read with them: the pins are compared by id. 0: not known.
+	 */
+	__u32 ids[8];
 };
 
 #define BW_MAPS_INIT                                                      \
@@ -124,6 +129,9 @@ int bw_prog_maps(int prog_fd, struct bw_maps *mp);
  */
 int bw_prog_open(int prog_fd, struct bw_maps *mp, struct bw_filter_map *filter,
 		 int *filter_err, struct bw_hdr *hdr);
+
+/* Whether mp has every map: a program loaded with them makes none. */
+bool bw_maps_complete(const struct bw_maps *mp);
 
 /*
  * New fds of src's maps into dst, for a program that shares them and

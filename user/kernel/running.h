@@ -58,6 +58,16 @@ struct bw_running {
 int bw_running_open(const char *iface, int ifindex, unsigned int flags,
 		    struct bw_running *r);
 
+/*
+ * Reads r's hook again, for a command that opened r before a long step
+ * (a build) and must act on what runs now (under the lock): if the hook
+ * still runs r's program, r stays open as it is (a program keeps its maps
+ * and filter for life; the filter's blocks are read through the mapping)
+ * and only the hook is read again; else r is closed and opened anew, as
+ * bw_running_open() with flags does. r->prog_id says which it found.
+ */
+int bw_running_refresh(struct bw_running *r, unsigned int flags);
+
 void bw_running_close(struct bw_running *r);
 
 /*
