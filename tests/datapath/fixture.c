@@ -44,10 +44,10 @@ static int keep_libbpf_log(enum libbpf_print_level level, const char *fmt,
 }
 
 /* The fixture's "interface": the program the test runs go through. */
-static int dp_install(void *ctx, int prog_fd)
+static int dp_install(void *ctx, int prog_fd, const struct bw_maps *maps)
 {
 	struct bw_dp *dp = ctx;
-	int err = bw_keep_prog(&dp->owned_fd, prog_fd);
+	int err = bw_keep_prog(&dp->owned_fd, prog_fd, maps);
 
 	if (!err)
 		dp->prog_fd = dp->owned_fd;

@@ -7,8 +7,9 @@
 # --detach-on-exit), stats and its Prometheus exposition (checked with
 # promtool and against the frames sent through the veth), the metrics file,
 # the estimated false-positive rate against the measured one, the systemd
-# unit (systemd-analyze verify), bash completion (compgen), and allow and
-# unallow of names all or nothing when a step fails (strace's injection).
+# unit (systemd-analyze verify), bash completion (compgen), allow and
+# unallow of names all or nothing when a step fails (strace's injection),
+# and the bpf() calls a verb makes (strace's count).
 # Sourced by tests/e2e/run.sh, whose helpers (bw, list, json, kv, fail,
 # skip, assert_eq, assert_line, assert_grep, expect_*, generation) and
 # topology they use: bloomwall on $BW_RX, pings from the sender's A, B, C.
@@ -18,7 +19,8 @@
 # shellcheck disable=SC2034 # read by run.sh
 OPS_TESTS="test_watch_lists test_watch_json test_watch_image test_watch_adds_rebuild
 test_stats_verb test_metrics_file test_fpr_estimate test_systemd_unit
-test_completion test_unit_syscalls test_allow_name_all_or_nothing"
+test_completion test_unit_syscalls test_allow_name_all_or_nothing
+test_verb_syscalls"
 
 # wait_line FILE ERE [N]: waits until FILE has N lines (default 1)
 # matching ERE; the test fails if the watch died first. Not a time
@@ -659,4 +661,38 @@ test_allow_name_all_or_nothing()
 	assert_grep "$TMP_DIR/na.after" \
 		"^${NA_NAMES[0]}  pass .*\\| entries 2 \\| changed .* by allow \\(1 change since the build\\)\$" \
 		"the change and its record"
+}
+
+# count_bpf TRACE CMD: how many bpf(CMD, ...) calls an strace -f trace holds.
+count_bpf()
+{
+	grep -c "bpf($2," "$1"
+}
+
+# What runs is opened once per command, not once per map or per step: a
+# reload made 290 BPF_MAP_GET_FD_BY_ID and 761 bpf() calls in all, 11 and
+# 115 since (README, Performance). The bounds are three times those: a
+# regression to a pass over the program's maps per map, or to opening what
+# runs again at every step, fails; a map more does not. A count of system
+# calls, not a time: the same on every run.
+test_verb_syscalls()
+{
+	local a b t=$TMP_DIR/t verb n all
+
+	command -v strace >/dev/null || skip "no strace"
+	a=$(list a.txt "$BW_A4")
+	b=$(list b.txt "$BW_B4")
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$a"
+	for verb in "reload $BW_RX $b" "add $BW_RX $BW_C4" \
+		"remove $BW_RX $BW_C4" "allow $BW_RX $BW_C4" "status $BW_RX"; do
+		# shellcheck disable=SC2086 # the verb's words
+		strace -f -qq -o "$t" "$BLOOMWALL" $verb >"$OUT" 2>"$ERR" ||
+			fail "bloomwall $verb: exit $?: $(cat "$ERR")"
+		n=$(count_bpf "$t" BPF_MAP_GET_FD_BY_ID)
+		all=$(grep -c ' bpf(' "$t")
+		echo "$verb: bpf() $all, BPF_MAP_GET_FD_BY_ID $n"
+		[ "$n" -le 33 ] ||
+			fail "$verb: $n BPF_MAP_GET_FD_BY_ID (at most 33)"
+		[ "$all" -le 345 ] || fail "$verb: $all bpf() calls (at most 345)"
+	done
 }

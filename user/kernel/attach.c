@@ -120,7 +120,11 @@ static int fill_allow(struct attach_ctx *c, const struct bw_list *allow)
  */
 static int pin_all(struct attach_ctx *c)
 {
-	int err = bw_pins_sync(c->iface, c->prog_fd, c->hook.link_fd, true);
+	struct bw_maps maps;
+	int err;
+
+	bw_maps_from_skel(c->skel, &maps);
+	err = bw_pins_sync(c->iface, c->prog_fd, &maps, c->hook.link_fd, true);
 
 	if (err)
 		pr_warn("%s: cannot pin the program and its maps under %s/%s: %s\n",

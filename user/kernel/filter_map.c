@@ -60,15 +60,23 @@ int bw_filter_create(__u32 nblocks, struct bw_filter_map *m)
 
 int bw_filter_open_id(__u32 id, bool writable, struct bw_filter_map *m)
 {
+	int fd = bpf_map_get_fd_by_id(id);
+
+	if (fd < 0) {
+		m->fd = -1;
+		return -errno;
+	}
+	return bw_filter_open_fd(fd, writable, m);
+}
+
+int bw_filter_open_fd(int fd, bool writable, struct bw_filter_map *m)
+{
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	int err;
 
-	m->fd = bpf_map_get_fd_by_id(id);
-	if (m->fd < 0) {
-		m->fd = -1;
-		return -errno;
-	}
+	m->fd = fd;
+	m->mem = NULL;
 	if (bpf_obj_get_info_by_fd(m->fd, &info, &len)) {
 		err = -errno;
 		goto err_close;

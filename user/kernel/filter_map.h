@@ -42,6 +42,9 @@ int bw_filter_create(__u32 nblocks, struct bw_filter_map *m);
  */
 int bw_filter_open_id(__u32 id, bool writable, struct bw_filter_map *m);
 
+/* bw_filter_open_id() for a map fd, which m owns from now on (closed). */
+int bw_filter_open_fd(int fd, bool writable, struct bw_filter_map *m);
+
 /*
  * A new filter map of src's size plus extra blocks, mapped read-write,
  * holding a copy of src's blocks (the extra ones zeroed): a change is made

@@ -157,37 +157,36 @@ static int unpin_at(int dirfd, const char *iface, const char *name)
 	return err == -ENOENT ? 0 : err;
 }
 
-/* Whether name in dirfd already pins the object fd. */
-static bool pins_already(int fd, int dirfd, const char *iface, const char *name)
+/* Whether name in dirfd already pins the object fd (id: its, 0: read). */
+static bool pins_already(int fd, __u32 id, int dirfd, const char *iface,
+			 const char *name)
 {
 	int old = pin_get(dirfd, iface, name);
 	bool same;
 
 	if (old < 0)
 		return false;
-	same = bw_obj_id(old) && bw_obj_id(old) == bw_obj_id(fd);
+	id = id ?: bw_obj_id(fd);
+	same = id && bw_obj_id(old) == id;
 	close(old);
 	return same;
 }
 
-int bw_pin_replace(int fd, const char *iface, const char *name)
+/* bw_pin_replace() in the checked directory dirfd; id: fd's (0: read). */
+static int replace_at(int dirfd, int fd, __u32 id, const char *iface,
+		      const char *name)
 {
 	char tmp[64], path[256];
-	int dirfd, err;
+	int err;
 
 	/* bpffs refuses dots in names: "prog_new", not "prog.new". */
 	if (snprintf(tmp, sizeof(tmp), "%s_new", name) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	dirfd = open_iface(iface);
-	if (dirfd < 0)
-		return dirfd;
-	if (pins_already(fd, dirfd, iface, name)) {
-		close(dirfd);
+	if (pins_already(fd, id, dirfd, iface, name))
 		return 0;
-	}
 	err = unpin_at(dirfd, iface, tmp) ?: pin_at(fd, dirfd, iface, tmp);
 	if (err)
-		goto out;
+		return err;
 	/* Refuse to replace a name that is not ours (it is not removed). */
 	err = bw_pin_path(path, sizeof(path), iface, name)
 		      ?: bw_state_check_entry(dirfd, name, path, false);
@@ -197,27 +196,68 @@ int bw_pin_replace(int fd, const char *iface, const char *name)
 		err = -errno;
 	if (err)
 		unlinkat(dirfd, tmp, 0);
-out:
+	return err ?: 1;
+}
+
+int bw_pin_replace(int fd, const char *iface, const char *name)
+{
+	int dirfd, err;
+
+	dirfd = open_iface(iface);
+	if (dirfd < 0)
+		return dirfd;
+	err = replace_at(dirfd, fd, 0, iface, name);
 	close(dirfd);
+	return err;
+}
+
+/* bw_pin_remove() in the checked directory dirfd. */
+static int remove_at(int dirfd, const char *iface, const char *name)
+{
+	char path[256];
+	int err;
+
+	err = bw_pin_path(path, sizeof(path), iface, name)
+		      ?: bw_state_check_entry(dirfd, name, path, false);
+	if (!err && unlinkat(dirfd, name, 0))
+		err = -errno;
+	if (err == -ENOENT)
+		return 0;
 	return err ?: 1;
 }
 
 int bw_pin_remove(const char *iface, const char *name)
 {
-	char path[256];
 	int dirfd, err;
 
 	dirfd = open_iface(iface);
 	if (dirfd < 0)
 		return dirfd == -ENOENT ? 0 : dirfd;
-	err = bw_pin_path(path, sizeof(path), iface, name)
-		      ?: bw_state_check_entry(dirfd, name, path, false);
-	if (!err && unlinkat(dirfd, name, 0))
-		err = -errno;
+	err = remove_at(dirfd, iface, name);
 	close(dirfd);
-	if (err == -ENOENT)
-		return 0;
-	return err ?: 1;
+	return err;
+}
+
+int bw_pins_set(const char *iface, const struct bw_pin_set *p, size_t n)
+{
+	int dirfd, ret, changed = 0;
+	size_t i;
+
+	dirfd = open_iface(iface);
+	if (dirfd < 0)
+		return dirfd;
+	for (i = 0; i < n; i++) {
+		ret = p[i].fd < 0 ? remove_at(dirfd, iface, p[i].name)
+				  : replace_at(dirfd, p[i].fd, p[i].id, iface,
+					       p[i].name);
+		if (ret < 0) {
+			changed = ret;
+			break;
+		}
+		changed += ret;
+	}
+	close(dirfd);
+	return changed;
 }
 
 /*

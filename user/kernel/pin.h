@@ -57,6 +57,20 @@ int bw_pin_replace(int fd, const char *iface, const char *name);
 /* Removes BW_PIN_ROOT/iface/name: 1 if it was there, 0 if not, or -errno. */
 int bw_pin_remove(const char *iface, const char *name);
 
+/* A pin for bw_pins_set(): name is to name fd, or (fd -1) to go. */
+struct bw_pin_set {
+	const char *name;
+	int fd;
+	__u32 id; /* fd's kernel id, 0: not known (read from fd) */
+};
+
+/*
+ * bw_pin_replace() or bw_pin_remove() for each of n pins, in order,
+ * through one opening of iface's directory: the number of pins changed,
+ * or the first -errno (the pins after it are not tried).
+ */
+int bw_pins_set(const char *iface, const struct bw_pin_set *p, size_t n);
+
 /* Removes every pin in BW_PIN_ROOT/iface and the directory itself. */
 int bw_unpin_all(const char *iface);
 

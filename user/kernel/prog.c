@@ -28,6 +28,7 @@ void bw_maps_close(struct bw_maps *mp)
 			close(*fds[i]);
 		*fds[i] = -1;
 	}
+	memset(mp->ids, 0, sizeof(mp->ids));
 }
 
 void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
@@ -223,124 +224,91 @@ static bool name_is(const char *have, const char *want)
 	return want[0] == '.' ? !!strstr(have, want) : !strcmp(have, want);
 }
 
+/* A map of a program, looked for by name and by the size of its value. */
+struct map_want {
+	const char *name; /* NULL: not looked for */
+	__u32 min_value;
+	int fd; /* an fd of the first such map, -1: none */
+	__u32 id, value_size;
+};
+
 /*
- * An fd of the program's map of this name and whose value is at least min_value
- * bytes; its info in *mi. -ENOENT when there is none.
+ * One pass over the program's maps, each opened and asked for its info
+ * once, whatever the number of maps wanted: a verb that looked for each
+ * map in its own pass opened a program's maps a hundred times.
  */
-static int prog_map(int prog_fd, const char *name, __u32 min_value,
-		    struct bpf_map_info *mi)
+static int scan_maps(int prog_fd, struct map_want *w, size_t nw)
 {
+	struct bpf_map_info mi;
 	__u32 ids[16], mlen;
+	size_t j, left = nw;
 	int n, i, fd;
 
+	for (j = 0; j < nw; j++) {
+		w[j].fd = -1;
+		left -= !w[j].name;
+	}
 	n = prog_map_ids(prog_fd, ids, sizeof(ids) / sizeof(ids[0]));
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && left; i++) {
 		fd = bpf_map_get_fd_by_id(ids[i]);
 		if (fd < 0)
 			continue;
-		memset(mi, 0, sizeof(*mi));
-		mlen = sizeof(*mi);
-		if (!bpf_obj_get_info_by_fd(fd, mi, &mlen) &&
-		    name_is(mi->name, name) && mi->value_size >= min_value)
-			return fd;
-		close(fd);
-	}
-	return n < 0 ? n : -ENOENT;
-}
-
-int bw_prog_maps(int prog_fd, struct bw_maps *mp)
-{
-	struct {
-		int *fd;
-		const char *name;
-		bool optional;	 /* not in bloomwall 0.2's program */
-		__u32 min_value; /* a smaller one is an older bloomwall's */
-	} want[] = {
-		{ &mp->stats, bw_textify(BW_MAP_STATS), false, 0 },
-		{ &mp->allow, bw_textify(BW_MAP_ALLOW), false, 0 },
-		{ &mp->exact, bw_textify(BW_MAP_EXACT), false, 0 },
-		{ &mp->allow_names, bw_textify(BW_MAP_ALLOW_NAMES), true, 0 },
-		/*
-		 * Older programs count fewer DNS outcomes: the new program
-		 * gets a map of its own, its DNS counters start from zero.
-		 */
-		{ &mp->dns_stats, bw_textify(BW_MAP_DNS_STATS), true,
-		  sizeof(struct bw_dns_stats) },
-		{ &mp->dns_drops, bw_textify(BW_MAP_DNS_DROPS), true, 0 },
-		{ &mp->log_ring, bw_textify(BW_MAP_LOG_RING), true, 0 },
-		{ &mp->log_stats, bw_textify(BW_MAP_LOG_STATS), true, 0 },
-	};
-	struct bw_log_consts lc;
-	struct bpf_map_info mi;
-	size_t i;
-
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		*want[i].fd = -1;
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		*want[i].fd =
-			prog_map(prog_fd, want[i].name, want[i].min_value, &mi);
-		if (*want[i].fd == -ENOENT && want[i].optional) {
-			*want[i].fd = -1;
+		memset(&mi, 0, sizeof(mi));
+		mlen = sizeof(mi);
+		j = nw;
+		if (!bpf_obj_get_info_by_fd(fd, &mi, &mlen)) {
+			for (j = 0; j < nw; j++) {
+				if (w[j].name && w[j].fd < 0 &&
+				    name_is(mi.name, w[j].name) &&
+				    mi.value_size >= w[j].min_value)
+					break;
+			}
+		}
+		if (j >= nw) {
+			close(fd);
 			continue;
 		}
-		if (*want[i].fd < 0) {
-			int err = *want[i].fd;
-
-			*want[i].fd = -1;
-			bw_maps_close(mp);
-			return err;
-		}
+		w[j].fd = fd;
+		w[j].id = mi.id;
+		w[j].value_size = mi.value_size;
+		left--;
 	}
-	mp->log_rate = bw_prog_log_consts(prog_fd, &lc) ? -1 : (long)lc.rate;
-	return 0;
+	return n < 0 ? n : 0;
 }
 
-int bw_prog_filter(int prog_fd, bool writable, struct bw_filter_map *m)
+static void close_wants(struct map_want *w, size_t nw)
 {
-	struct bpf_map_info mi;
-	int fd, err;
+	size_t j;
 
-	fd = prog_map(prog_fd, BW_FILTER_MAP_NAME, BW_BLOCK_BYTES, &mi);
-	if (fd < 0)
-		return fd;
-	err = bw_filter_open_id(mi.id, writable, m);
-	close(fd);
-	return err;
-}
-
-bool bw_prog_is_ours(int prog_fd)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	return !bpf_obj_get_info_by_fd(prog_fd, &info, &len) &&
-	       !strcmp(info.name, BW_PROG_NAME);
+	for (j = 0; j < nw; j++) {
+		if (w[j].fd >= 0)
+			close(w[j].fd);
+		w[j].fd = -1;
+	}
 }
 
 /*
- * len bytes at off of a loaded program's .rodata, which must hold at least
- * min bytes (a program of this bloomwall's layout). -ENOENT: none.
+ * len bytes at off of a program's .rodata (rodata: its want), which must
+ * hold at least min bytes (a program of this bloomwall's layout).
+ * -ENOENT: none.
  */
-static int prog_rodata(int prog_fd, size_t min, size_t off, void *out,
-		       size_t len)
+static int read_rodata(const struct map_want *rodata, size_t min, size_t off,
+		       void *out, size_t len)
 {
-	struct bpf_map_info mi;
 	__u32 key = 0;
 	char *buf;
-	int fd, err = 0;
+	int err = 0;
 
-	fd = prog_map(prog_fd, ".rodata", min, &mi);
-	if (fd < 0)
-		return fd;
-	buf = calloc(1, mi.value_size);
+	if (rodata->fd < 0 || rodata->value_size < min)
+		return -ENOENT;
+	buf = calloc(1, rodata->value_size);
 	if (!buf)
 		err = -ENOMEM;
-	else if (bpf_map_lookup_elem(fd, &key, buf))
+	else if (bpf_map_lookup_elem(rodata->fd, &key, buf))
 		err = -errno;
 	else
 		memcpy(out, buf + off, len);
 	free(buf);
-	close(fd);
 	return err;
 }
 
@@ -353,19 +321,196 @@ _Static_assert(offsetof(struct bloomwall__rodata, log_consts) >
 		       offsetof(struct bloomwall__rodata, dns_consts),
 	       "log_consts comes after what older programs have");
 
-int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
+#define HDR_RODATA_MIN offsetof(struct bloomwall__rodata, log_consts)
+
+static int rodata_header(const struct map_want *rodata, struct bw_hdr *hdr)
 {
-	return prog_rodata(prog_fd,
-			   offsetof(struct bloomwall__rodata, log_consts),
+	return read_rodata(rodata, HDR_RODATA_MIN,
 			   offsetof(struct bloomwall__rodata, filter_hdr), hdr,
 			   sizeof(*hdr));
 }
 
-int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc)
+static int rodata_log_consts(const struct map_want *rodata,
+			     struct bw_log_consts *lc)
 {
-	return prog_rodata(prog_fd, sizeof(struct bloomwall__rodata),
+	return read_rodata(rodata, sizeof(struct bloomwall__rodata),
 			   offsetof(struct bloomwall__rodata, log_consts), lc,
 			   sizeof(*lc));
+}
+
+/* The wants of bw_prog_open(), in this order. */
+enum {
+	W_STATS,
+	W_ALLOW,
+	W_EXACT,
+	W_ALLOW_NAMES,
+	W_DNS_STATS,
+	W_DNS_DROPS,
+	W_LOG_RING,
+	W_LOG_STATS,
+	W_MAPS, /* the maps of struct bw_maps end here */
+	W_FILTER = W_MAPS,
+	W_RODATA,
+	W_ALL
+};
+
+_Static_assert(sizeof(((struct bw_maps *)0)->ids) / sizeof(__u32) == W_MAPS,
+	       "an id for each map of struct bw_maps");
+
+static int *maps_slot(struct bw_maps *mp, int w)
+{
+	int *slot[W_MAPS] = {
+		&mp->stats,	&mp->allow,	&mp->exact,    &mp->allow_names,
+		&mp->dns_stats, &mp->dns_drops, &mp->log_ring, &mp->log_stats,
+	};
+
+	return slot[w];
+}
+
+/* stats, allow and exact: a program without them is not bloomwall's. */
+static bool want_required(int w)
+{
+	return w == W_STATS || w == W_ALLOW || w == W_EXACT;
+}
+
+int bw_prog_open(int prog_fd, struct bw_maps *mp, struct bw_filter_map *filter,
+		 int *filter_err, struct bw_hdr *hdr)
+{
+	struct map_want w[W_ALL] = {
+		[W_STATS] = { .name = bw_textify(BW_MAP_STATS) },
+		[W_ALLOW] = { .name = bw_textify(BW_MAP_ALLOW) },
+		[W_EXACT] = { .name = bw_textify(BW_MAP_EXACT) },
+		[W_ALLOW_NAMES] = { .name = bw_textify(BW_MAP_ALLOW_NAMES) },
+		/*
+		 * Older programs count fewer DNS outcomes: the new program
+		 * gets a map of its own, its DNS counters start from zero.
+		 */
+		[W_DNS_STATS] = { .name = bw_textify(BW_MAP_DNS_STATS),
+				  .min_value = sizeof(struct bw_dns_stats) },
+		[W_DNS_DROPS] = { .name = bw_textify(BW_MAP_DNS_DROPS) },
+		[W_LOG_RING] = { .name = bw_textify(BW_MAP_LOG_RING) },
+		[W_LOG_STATS] = { .name = bw_textify(BW_MAP_LOG_STATS) },
+		[W_FILTER] = { .name = filter ? BW_FILTER_MAP_NAME : NULL,
+			       .min_value = BW_BLOCK_BYTES },
+		[W_RODATA] = { .name = ".rodata", .min_value = HDR_RODATA_MIN },
+	};
+	struct bw_log_consts lc;
+	int i, err;
+
+	*mp = (struct bw_maps)BW_MAPS_INIT;
+	if (filter) {
+		*filter = (struct bw_filter_map)BW_FILTER_MAP_INIT;
+		*filter_err = -ENOENT;
+	}
+	err = scan_maps(prog_fd, w, W_ALL);
+	for (i = 0; !err && i < W_MAPS; i++) {
+		if (w[i].fd < 0 && want_required(i))
+			err = -ENOENT;
+	}
+	if (!err && hdr)
+		err = rodata_header(&w[W_RODATA], hdr);
+	if (!err && filter) {
+		*filter_err = w[W_FILTER].fd < 0
+				      ? -ENOENT
+				      : bw_filter_open_fd(w[W_FILTER].fd, false,
+							  filter);
+		w[W_FILTER].fd = -1; /* the filter's now, or closed */
+	}
+	if (err) {
+		close_wants(w, W_ALL);
+		return err;
+	}
+	for (i = 0; i < W_MAPS; i++) {
+		*maps_slot(mp, i) = w[i].fd;
+		mp->ids[i] = w[i].id;
+	}
+	mp->log_rate =
+		rodata_log_consts(&w[W_RODATA], &lc) ? -1 : (long)lc.rate;
+	close_wants(&w[W_FILTER], W_ALL - W_FILTER);
+	return 0;
+}
+
+int bw_prog_maps(int prog_fd, struct bw_maps *mp)
+{
+	return bw_prog_open(prog_fd, mp, NULL, NULL, NULL);
+}
+
+bool bw_maps_complete(const struct bw_maps *mp)
+{
+	struct bw_maps m = *mp;
+	int i;
+
+	for (i = 0; i < W_MAPS; i++) {
+		if (*maps_slot(&m, i) < 0)
+			return false;
+	}
+	return true;
+}
+
+int bw_maps_dup(const struct bw_maps *src, struct bw_maps *dst)
+{
+	struct bw_maps s = *src;
+	int i, err = 0;
+
+	*dst = (struct bw_maps)BW_MAPS_INIT;
+	dst->log_rate = src->log_rate;
+	memcpy(dst->ids, src->ids, sizeof(dst->ids));
+	for (i = 0; !err && i < W_MAPS; i++) {
+		int fd = *maps_slot(&s, i);
+
+		*maps_slot(dst, i) = fd < 0 ? -1 : dup(fd);
+		if (fd >= 0 && *maps_slot(dst, i) < 0)
+			err = -errno;
+	}
+	if (err)
+		bw_maps_close(dst);
+	return err;
+}
+
+int bw_prog_filter(int prog_fd, bool writable, struct bw_filter_map *m)
+{
+	struct map_want w = { .name = BW_FILTER_MAP_NAME,
+			      .min_value = BW_BLOCK_BYTES };
+	int err;
+
+	*m = (struct bw_filter_map)BW_FILTER_MAP_INIT;
+	err = scan_maps(prog_fd, &w, 1);
+	if (err)
+		return err;
+	return w.fd < 0 ? -ENOENT : bw_filter_open_fd(w.fd, writable, m);
+}
+
+bool bw_prog_is_ours(int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return !bpf_obj_get_info_by_fd(prog_fd, &info, &len) &&
+	       !strcmp(info.name, BW_PROG_NAME);
+}
+
+int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
+{
+	struct map_want w = { .name = ".rodata", .min_value = HDR_RODATA_MIN };
+	int err;
+
+	err = scan_maps(prog_fd, &w, 1);
+	if (!err)
+		err = rodata_header(&w, hdr);
+	close_wants(&w, 1);
+	return err;
+}
+
+int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc)
+{
+	struct map_want w = { .name = ".rodata", .min_value = HDR_RODATA_MIN };
+	int err;
+
+	err = scan_maps(prog_fd, &w, 1);
+	if (!err)
+		err = rodata_log_consts(&w, lc);
+	close_wants(&w, 1);
+	return err;
 }
 
 int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)

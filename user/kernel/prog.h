@@ -42,6 +42,11 @@ struct bw_maps {
 	 * before the drop log), and then the default.
 	 */
 	long log_rate;
+	/*
+	 * The kernel ids of the maps above, in their order (stats first), as
+	 * read with them: the pins are compared by id. 0: not known.
+	 */
+	__u32 ids[8];
 };
 
 #define BW_MAPS_INIT                                                      \
@@ -54,6 +59,7 @@ struct bw_maps {
 void bw_maps_close(struct bw_maps *mp);
 
 struct bloomwall;
+struct bw_hdr;
 
 /* The maps of a loaded skeleton, borrowed: closed with the skeleton. */
 void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp);
@@ -96,7 +102,6 @@ int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m);
  * The header a loaded bloomwall program was specialised with (its .rodata
  * copy). -ENOENT: no such map, not one of ours.
  */
-struct bw_hdr;
 int bw_prog_header(int prog_fd, struct bw_hdr *hdr);
 
 /*
@@ -114,6 +119,26 @@ int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m);
  * has none (bloomwall 0.2's).
  */
 int bw_prog_maps(int prog_fd, struct bw_maps *mp);
+
+/*
+ * bw_prog_maps(), and where asked for (not NULL) bw_prog_header() into
+ * hdr and bw_prog_filter(prog_fd, false, filter) (its return value into
+ * *filter_err), in one pass over the program's maps: each is opened once.
+ * 0, or the error of bw_prog_maps() or bw_prog_header(), and then nothing
+ * is left open.
+ */
+int bw_prog_open(int prog_fd, struct bw_maps *mp, struct bw_filter_map *filter,
+		 int *filter_err, struct bw_hdr *hdr);
+
+/* Whether mp has every map: a program loaded with them makes none. */
+bool bw_maps_complete(const struct bw_maps *mp);
+
+/*
+ * New fds of src's maps into dst, for a program that shares them and
+ * changes some (a reload's new allowlist): no pass over the program's
+ * maps again. 0 or -errno (dst closed).
+ */
+int bw_maps_dup(const struct bw_maps *src, struct bw_maps *dst);
 
 /*
  * The filter map of a loaded bloomwall program, mapped (writable or not).

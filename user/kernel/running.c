@@ -45,9 +45,8 @@ static int find_link(const char *iface, int ifindex, __u32 prog_id)
 }
 
 /* Read-only: a change is made on a copy (bw_swap_running). */
-static void open_filter(struct bw_running *r)
+static void check_filter(struct bw_running *r)
 {
-	r->filter_err = bw_prog_filter(r->prog_fd, false, &r->filter);
 	if (!r->filter_err && bw_filter_check(r->filter.mem, r->filter.nblocks))
 		r->filter_err = -EINVAL;
 	if (r->filter_err)
@@ -79,9 +78,8 @@ int bw_running_open(const char *iface, int ifindex, unsigned int flags,
 	}
 	r->prog_id = bw_obj_id(r->prog_fd);
 	r->link_fd = find_link(iface, ifindex, r->prog_id);
-	err = bw_prog_maps(r->prog_fd, &r->maps);
-	if (!err)
-		err = bw_prog_header(r->prog_fd, &r->prog_hdr);
+	err = bw_prog_open(r->prog_fd, &r->maps, &r->filter, &r->filter_err,
+			   &r->prog_hdr);
 	/* Tries of an older key would silently never match the new keys. */
 	r->old_tries = !err && bw_lpm_is_v1(r->maps.allow);
 	if (r->old_tries && !(flags & BW_RUN_OLD_OK)) {
@@ -96,9 +94,42 @@ int bw_running_open(const char *iface, int ifindex, unsigned int flags,
 		bw_running_close(r);
 		return err;
 	}
-	open_filter(r);
+	check_filter(r);
 	if (flags & BW_RUN_REPAIR)
-		bw_pins_sync(iface, r->prog_fd, r->link_fd, false);
+		bw_pins_sync(iface, r->prog_fd, &r->maps, r->link_fd, false);
+	return 0;
+}
+
+/* Whether r's link, if it has one, still holds r's program. */
+static bool link_holds(const struct bw_running *r)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+
+	return r->link_fd < 0 ||
+	       (!bpf_obj_get_info_by_fd(r->link_fd, &info, &len) &&
+		info.prog_id == r->prog_id);
+}
+
+int bw_running_refresh(struct bw_running *r, unsigned int flags)
+{
+	const char *iface = r->iface;
+	int ifindex = r->ifindex, fd = -ENOENT;
+	struct bw_xdp_info x;
+	bool same;
+
+	if (r->prog_fd >= 0 && (!r->old_tries || (flags & BW_RUN_OLD_OK)))
+		fd = bw_hook_find(ifindex, &x);
+	same = fd >= 0 && bw_obj_id(fd) == r->prog_id && link_holds(r);
+	if (fd >= 0)
+		close(fd);
+	if (!same) {
+		bw_running_close(r);
+		return bw_running_open(iface, ifindex, flags, r);
+	}
+	r->hook = x;
+	if (flags & BW_RUN_REPAIR)
+		bw_pins_sync(iface, r->prog_fd, &r->maps, r->link_fd, false);
 	return 0;
 }
 
@@ -149,72 +180,69 @@ int bw_running_records(const struct bw_running *r, struct bw_records *rec)
 /* Pins that bloomwall 0.1 made and that name nothing needed any more. */
 static const char *const old_pins[] = { "filter", "filter_id" };
 
-/* A pin and what it should name (-1: it should not be there). */
-struct pin_want {
-	const char *name;
-	int fd;
-};
-
 #define NPINS 10
 
-/* What an interface's pins should name: the program, its maps, its link. */
-static void pins_wanted(int prog_fd, const struct bw_maps *maps, int link_fd,
-			struct pin_want w[NPINS])
+/*
+ * What an interface's pins should name: the program (prog_id: its id, 0:
+ * not known), its maps, its link.
+ */
+static void pins_wanted(int prog_fd, __u32 prog_id, const struct bw_maps *m,
+			int link_fd, struct bw_pin_set w[NPINS])
 {
-	w[0] = (struct pin_want){ BW_PIN_PROG, prog_fd };
-	w[1] = (struct pin_want){ BW_PIN_STATS, maps->stats };
-	w[2] = (struct pin_want){ BW_PIN_ALLOW, maps->allow };
-	w[3] = (struct pin_want){ BW_PIN_EXACT, maps->exact };
-	w[4] = (struct pin_want){ BW_PIN_LINK, link_fd };
-	w[5] = (struct pin_want){ BW_PIN_ALLOW_NAMES, maps->allow_names };
-	w[6] = (struct pin_want){ BW_PIN_DNS_STATS, maps->dns_stats };
-	w[7] = (struct pin_want){ BW_PIN_LOG_RING, maps->log_ring };
-	w[8] = (struct pin_want){ BW_PIN_LOG_STATS, maps->log_stats };
-	w[9] = (struct pin_want){ BW_PIN_DNS_DROPS, maps->dns_drops };
+	w[0] = (struct bw_pin_set){ BW_PIN_PROG, prog_fd, prog_id };
+	w[1] = (struct bw_pin_set){ BW_PIN_STATS, m->stats, m->ids[0] };
+	w[2] = (struct bw_pin_set){ BW_PIN_ALLOW, m->allow, m->ids[1] };
+	w[3] = (struct bw_pin_set){ BW_PIN_EXACT, m->exact, m->ids[2] };
+	w[4] = (struct bw_pin_set){ BW_PIN_LINK, link_fd, 0 };
+	w[5] = (struct bw_pin_set){ BW_PIN_ALLOW_NAMES, m->allow_names,
+				    m->ids[3] };
+	w[6] = (struct bw_pin_set){ BW_PIN_DNS_STATS, m->dns_stats, m->ids[4] };
+	w[7] = (struct bw_pin_set){ BW_PIN_LOG_RING, m->log_ring, m->ids[6] };
+	w[8] = (struct bw_pin_set){ BW_PIN_LOG_STATS, m->log_stats, m->ids[7] };
+	w[9] = (struct bw_pin_set){ BW_PIN_DNS_DROPS, m->dns_drops, m->ids[5] };
 }
 
 bool bw_pins_in_step(const struct bw_running *r)
 {
-	struct pin_want w[NPINS];
+	struct bw_pin_set w[NPINS];
 	bool ok = true;
 	int i, fd;
 
-	pins_wanted(r->prog_fd, &r->maps, r->link_fd, w);
+	pins_wanted(r->prog_fd, r->prog_id, &r->maps, r->link_fd, w);
 	for (i = 0; ok && i < NPINS; i++) {
 		fd = bw_pin_open(r->iface, w[i].name);
 		ok = w[i].fd < 0
 			     ? fd < 0
-			     : fd >= 0 && bw_obj_id(fd) == bw_obj_id(w[i].fd);
+			     : fd >= 0 &&
+				       bw_obj_id(fd) ==
+					       (w[i].id ?: bw_obj_id(w[i].fd));
 		if (fd >= 0)
 			close(fd);
 	}
 	return ok;
 }
 
-int bw_pins_sync(const char *iface, int prog_fd, int link_fd, bool quiet)
+int bw_pins_sync(const char *iface, int prog_fd, const struct bw_maps *known,
+		 int link_fd, bool quiet)
 {
 	struct bw_maps maps = BW_MAPS_INIT;
-	struct pin_want pins[NPINS];
-	int changed = 0, err, ret;
+	struct bw_pin_set pins[NPINS];
+	int changed = 0, err;
 	size_t i;
 
-	err = bw_prog_maps(prog_fd, &maps);
+	err = known ? 0 : bw_prog_maps(prog_fd, &maps);
 	if (err)
 		return err;
-	pins_wanted(prog_fd, &maps, link_fd, pins);
+	pins_wanted(prog_fd, 0, known ?: &maps, link_fd, pins);
 	err = bw_pin_dir_create(iface);
 	if (err == -EEXIST)
 		err = 0;
 	else if (!err)
 		changed++;
-	for (i = 0; !err && i < NPINS; i++) {
-		if (pins[i].fd < 0)
-			ret = bw_pin_remove(iface, pins[i].name);
-		else
-			ret = bw_pin_replace(pins[i].fd, iface, pins[i].name);
-		if (ret < 0)
-			err = ret;
-		changed += ret > 0;
+	if (!err) {
+		err = bw_pins_set(iface, pins, NPINS);
+		changed += err > 0 ? err : 0;
+		err = err < 0 ? err : 0;
 	}
 	for (i = 0; !err && i < sizeof(old_pins) / sizeof(old_pins[0]); i++)
 		bw_pin_remove(iface, old_pins[i]);

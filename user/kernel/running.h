@@ -58,6 +58,16 @@ struct bw_running {
 int bw_running_open(const char *iface, int ifindex, unsigned int flags,
 		    struct bw_running *r);
 
+/*
+ * Reads r's hook again, for a command that opened r before a long step
+ * (a build) and must act on what runs now (under the lock): if the hook
+ * still runs r's program, r stays open as it is (a program keeps its maps
+ * and filter for life; the filter's blocks are read through the mapping)
+ * and only the hook is read again; else r is closed and opened anew, as
+ * bw_running_open() with flags does. r->prog_id says which it found.
+ */
+int bw_running_refresh(struct bw_running *r, unsigned int flags);
+
 void bw_running_close(struct bw_running *r);
 
 /*
@@ -90,13 +100,15 @@ int bw_running_records(const struct bw_running *r, struct bw_records *rec);
 int bw_explain_not_attached(const char *iface);
 
 /*
- * Makes iface's pins name what its hook runs now: prog_fd and its maps,
- * and link_fd (-1: no link pin). Pins that named something else are
+ * Makes iface's pins name what its hook runs now: prog_fd and its maps
+ * (known: they, else read from the program), and link_fd (-1: no link
+ * pin). Pins that named something else are
  * replaced, pins of an older bloomwall removed. Says so when it changed
  * anything, unless quiet: a changed pin means an earlier command was
  * interrupted. The caller holds the lock.
  */
-int bw_pins_sync(const char *iface, int prog_fd, int link_fd, bool quiet);
+int bw_pins_sync(const char *iface, int prog_fd, const struct bw_maps *known,
+		 int link_fd, bool quiet);
 
 /* Whether every pin of r's interface names what r runs (and no other). */
 bool bw_pins_in_step(const struct bw_running *r);

@@ -19,10 +19,11 @@
 
 /* ---- installing a program ------------------------------------------------ */
 
-int bw_keep_prog(void *fd_ptr, int prog_fd)
+int bw_keep_prog(void *fd_ptr, int prog_fd, const struct bw_maps *maps)
 {
 	int *kept = fd_ptr, fd = dup(prog_fd);
 
+	(void)maps;
 	if (fd < 0)
 		return -errno;
 	if (*kept >= 0)
@@ -31,7 +32,7 @@ int bw_keep_prog(void *fd_ptr, int prog_fd)
 	return 0;
 }
 
-static int install_on_hook(void *ctx, int new_fd)
+static int install_on_hook(void *ctx, int new_fd, const struct bw_maps *maps)
 {
 	const struct bw_running *r = ctx;
 	int err;
@@ -41,7 +42,7 @@ static int install_on_hook(void *ctx, int new_fd)
 	if (err)
 		return err;
 	/* The hook is the truth: pins that lag behind are only a warning. */
-	bw_pins_sync(r->iface, new_fd, r->link_fd, true);
+	bw_pins_sync(r->iface, new_fd, maps, r->link_fd, true);
 	bw_unpin_others(r->iface, r->prog_id);
 	return 0;
 }
@@ -62,7 +63,7 @@ int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
 	prog = bw_prog_load(mp, m);
 	if (prog < 0)
 		return prog;
-	err = in->install(in->ctx, prog);
+	err = in->install(in->ctx, prog, bw_maps_complete(mp) ? mp : NULL);
 	close(prog);
 	return err;
 }
@@ -162,7 +163,7 @@ int bw_swap_running(const struct bw_running *r, const struct bw_edit *e)
 
 	err = bw_filter_clone(&r->filter, e->extra_blocks, &copy);
 	if (!err)
-		err = bw_prog_maps(r->prog_fd, &maps);
+		err = bw_maps_dup(&r->maps, &maps);
 	if (!err && e->allow_fd >= 0) {
 		close(maps.allow);
 		maps.allow = dup(e->allow_fd);

@@ -23,10 +23,11 @@
 /*
  * Puts a loaded program where packets meet it, replacing the one there in
  * one atomic step, or fails with nothing changed. It takes its own
- * reference; the caller closes prog_fd.
+ * reference; the caller closes prog_fd. maps: those prog_fd was loaded
+ * with, or NULL when it made some of its own (bw_prog_load()).
  */
 struct bw_installer {
-	int (*install)(void *ctx, int prog_fd);
+	int (*install)(void *ctx, int prog_fd, const struct bw_maps *maps);
 	void *ctx;
 };
 
@@ -35,7 +36,7 @@ struct bw_installer {
  * on an interface: fd_ptr is an int *, the newest program's fd (-1 to start
  * with), which replaces and closes the one before. The owner closes the last.
  */
-int bw_keep_prog(void *fd_ptr, int prog_fd);
+int bw_keep_prog(void *fd_ptr, int prog_fd, const struct bw_maps *maps);
 
 struct bw_running;
 

@@ -71,19 +71,18 @@ static bool any_kept(const struct bw_rebuild_req *rq,
 	return false;
 }
 
-static int read_running(const struct bw_rebuild_req *rq,
+/* r stays open for the reload, which builds on it. */
+static int read_running(const struct bw_rebuild_req *rq, struct bw_running *r,
 			struct bw_rebuild_result *res)
 {
-	struct bw_running r;
 	int err;
 
-	err = bw_running_open(rq->iface, rq->ifindex, 0, &r);
+	err = bw_running_open(rq->iface, rq->ifindex, 0, r);
 	if (err)
 		return err;
-	err = bw_running_need_filter(&r) ?: bw_running_records(&r, &res->rec);
+	err = bw_running_need_filter(r) ?: bw_running_records(r, &res->rec);
 	if (!err)
-		res->generation = bw_running_info(&r)->generation;
-	bw_running_close(&r);
+		res->generation = bw_running_info(r)->generation;
 	res->read = !err;
 	return err;
 }
@@ -98,25 +97,29 @@ int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res)
 				   .nremove = rq->nremove,
 				   .remove_names = rq->remove_names,
 				   .add_names = rq->add_names };
+	struct bw_running run;
 	int err;
 
 	memset(res, 0, sizeof(*res));
 	bw_records_init(&res->rec);
-	err = read_running(rq, res);
-	if (err)
-		return err;
-	if ((rq->nremove || rq->remove_names) && !any_kept(rq, &res->rec))
-		return -ENOENT;
-	err = check_rebuildable(rq->iface, &res->rec);
-	if (err)
-		return err;
-	if (rq->before_reload)
+	err = read_running(rq, &run, res);
+	if (!err && (rq->nremove || rq->remove_names) &&
+	    !any_kept(rq, &res->rec))
+		err = -ENOENT;
+	if (!err)
+		err = check_rebuildable(rq->iface, &res->rec);
+	if (!err && rq->before_reload)
 		rq->before_reload(rq->ctx);
-	args_from_record(&res->rec.build, &ba);
-	r.lists = (const char *const *)res->rec.lists;
-	r.nlists = res->rec.nlists;
-	res->reloaded = true;
-	return bw_reload(&r, &res->reload);
+	if (!err) {
+		args_from_record(&res->rec.build, &ba);
+		r.lists = (const char *const *)res->rec.lists;
+		r.nlists = res->rec.nlists;
+		r.running = &run;
+		res->reloaded = true;
+		err = bw_reload(&r, &res->reload);
+	}
+	bw_running_close(&run);
+	return err;
 }
 
 void bw_rebuild_result_free(struct bw_rebuild_result *res)

@@ -354,36 +354,37 @@ static void say_swapped(struct reload_ctx *c, size_t added, size_t removed)
 	res->left_out = c->forgot;
 }
 
-/* Under the lock: the hook's program, read again, is replaced. */
-static int swap_locked(struct reload_ctx *c)
+/*
+ * Under the lock: the hook's program, read again (r was opened before the
+ * build; a concurrent command may have replaced it), is replaced.
+ */
+static int swap_locked(struct reload_ctx *c, struct bw_running *r)
 {
 	const struct bw_reload_req *rq = c->r;
-	struct bw_running r;
 	struct bw_maps maps = BW_MAPS_INIT;
 	struct bw_installer in;
 	struct bw_swap sw = { .iface = rq->iface, .maps = &maps };
 	size_t added = 0, removed = 0;
 	int err;
 
-	err = bw_running_open(rq->iface, rq->ifindex,
-			      BW_RUN_REPAIR | BW_RUN_OLD_OK, &r);
+	err = bw_running_refresh(r, BW_RUN_REPAIR | BW_RUN_OLD_OK);
 	if (err)
 		return err;
-	err = rebase(c, &r);
+	err = rebase(c, r);
 	if (!err && rq->before_swap)
 		err = rq->before_swap(rq->ctx, &c->b.fig);
 	if (!err)
-		err = bw_prog_maps(r.prog_fd, &maps);
-	if (!err && r.old_tries)
-		err = upgrade_tries(&r, !replaces_allow(rq), &maps);
+		err = bw_maps_dup(&r->maps, &maps);
+	if (!err && r->old_tries)
+		err = upgrade_tries(r, !replaces_allow(rq), &maps);
 	if (!err && replaces_allow(rq))
-		err = new_allowlist(c, &r, &maps, &added, &removed);
+		err = new_allowlist(c, r, &maps, &added, &removed);
 	if (!err)
 		err = bw_stage_allow_names(
 			rq->iface, maps.allow_names, &c->b.allow_names,
 			replaces_allow(rq) ? &c->allow : NULL);
 	if (!err) {
-		bw_hook_installer(&r, &in);
+		bw_hook_installer(r, &in);
 		sw.installer = &in;
 		sw.old_generation = c->st.info.generation;
 		err = bw_swap_in(&sw, &c->b);
@@ -397,7 +398,6 @@ static int swap_locked(struct reload_ctx *c)
 	if (!err)
 		say_swapped(c, added, removed);
 	bw_maps_close(&maps);
-	bw_running_close(&r);
 	return err;
 }
 
@@ -405,19 +405,24 @@ int bw_reload(const struct bw_reload_req *rq, struct bw_reload_result *res)
 {
 	const struct bw_build_args *a = rq->args;
 	struct reload_ctx c = { .r = rq, .b = BW_BUILT_INIT, .res = res };
-	struct bw_running r;
+	struct bw_running own, *r = rq->running ?: &own;
 	double t0 = mono();
 	int lock, err;
 
 	memset(res, 0, sizeof(*res));
 	bw_list_init(&c.allow);
-	/* Lists are read and the filter built before the lock is taken. */
-	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_OLD_OK, &r);
+	/*
+	 * Lists are read and the filter built before the lock is taken. What
+	 * runs stays open meanwhile, and under the lock only the hook is read
+	 * again: opening a program's maps is most of a reload's system calls.
+	 */
+	err = rq->running ? 0
+			  : bw_running_open(rq->iface, rq->ifindex,
+					    BW_RUN_OLD_OK, r);
 	if (err)
 		return err;
-	read_settings(&r, &c.st);
-	err = read_kept(&c, &r);
-	bw_running_close(&r);
+	read_settings(r, &c.st);
+	err = read_kept(&c, r);
 	if (!err && a->nallow) {
 		c.allow_src = calloc(a->nallow, sizeof(*c.allow_src));
 		if (!c.allow_src)
@@ -439,9 +444,11 @@ int bw_reload(const struct bw_reload_req *rq, struct bw_reload_result *res)
 	}
 	if (!err) {
 		lock = bw_lock_acquire();
-		err = lock < 0 ? lock : swap_locked(&c);
+		err = lock < 0 ? lock : swap_locked(&c, r);
 		bw_lock_release(lock);
 	}
+	if (!rq->running)
+		bw_running_close(r);
 	bw_built_close(&c.b);
 	bw_list_free(&c.allow);
 	free(c.allow_src);

@@ -14,6 +14,7 @@
 #include "ops/build.h"
 
 struct bw_image;
+struct bw_running;
 
 struct bw_reload_req {
 	const char *iface;
@@ -47,6 +48,13 @@ struct bw_reload_req {
 	 */
 	int (*before_swap)(void *ctx, const struct bw_build_figures *f);
 	void *ctx;
+	/*
+	 * What the caller opened of what runs (bw_running_open() with
+	 * BW_RUN_OLD_OK), to build on instead of opening it again, or NULL.
+	 * The reload reads the hook again under the lock, and may reopen it
+	 * there; the caller closes it.
+	 */
+	struct bw_running *running;
 };
 
 /* A reload builds at most twice: again when an add raced the first build. */
