@@ -467,6 +467,18 @@ int bw_maps_dup(const struct bw_maps *src, struct bw_maps *dst)
 	return err;
 }
 
+void bw_maps_replace(struct bw_maps *mp, int *slot, int fd)
+{
+	int i;
+
+	for (i = 0; i < W_MAPS; i++)
+		if (maps_slot(mp, i) == slot)
+			mp->ids[i] = 0;
+	if (*slot >= 0)
+		close(*slot);
+	*slot = fd;
+}
+
 int bw_prog_filter(int prog_fd, bool writable, struct bw_filter_map *m)
 {
 	struct map_want w = { .name = BW_FILTER_MAP_NAME,

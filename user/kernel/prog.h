@@ -141,6 +141,12 @@ bool bw_maps_complete(const struct bw_maps *mp);
 int bw_maps_dup(const struct bw_maps *src, struct bw_maps *dst);
 
 /*
+ * Puts fd (taken over) in the place of *slot, one of mp's map fds, closing
+ * the one there: its id is no longer known (the pins read it from fd).
+ */
+void bw_maps_replace(struct bw_maps *mp, int *slot, int fd);
+
+/*
  * The filter map of a loaded bloomwall program, mapped (writable or not).
  * -ENOENT: it has none; -EINVAL: the map is no block map.
  */

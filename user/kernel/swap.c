@@ -165,8 +165,7 @@ int bw_swap_running(const struct bw_running *r, const struct bw_edit *e)
 	if (!err)
 		err = bw_maps_dup(&r->maps, &maps);
 	if (!err && e->allow_fd >= 0) {
-		close(maps.allow);
-		maps.allow = dup(e->allow_fd);
+		bw_maps_replace(&maps, &maps.allow, dup(e->allow_fd));
 		err = maps.allow < 0 ? -errno : 0;
 	}
 	if (!err && e->allow_fd >= 0)

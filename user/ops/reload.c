@@ -289,8 +289,7 @@ static int new_allowlist(struct reload_ctx *c, const struct bw_running *r,
 			bw_errno_hint(fd));
 		return fd;
 	}
-	close(maps->allow);
-	maps->allow = fd;
+	bw_maps_replace(maps, &maps->allow, fd);
 	return 0;
 }
 
@@ -312,8 +311,7 @@ static int upgrade_tries(const struct bw_running *r, bool keep_allow,
 	if (!err && keep_allow) {
 		err = bw_allow_create(&old);
 		if (err >= 0) {
-			close(maps->allow);
-			maps->allow = err;
+			bw_maps_replace(maps, &maps->allow, err);
 			err = 0;
 		}
 	}
@@ -322,8 +320,7 @@ static int upgrade_tries(const struct bw_running *r, bool keep_allow,
 		err = outer < 0 ? outer : 0;
 	}
 	if (!err) {
-		close(maps->exact);
-		maps->exact = outer;
+		bw_maps_replace(maps, &maps->exact, outer);
 		pr_warn("note: %s: its program was an older bloomwall's; the allowlist (%zu %s) and the exact tries now have the family in their keys\n",
 			r->iface, old.n4 + old.n6,
 			bw_plural(old.n4 + old.n6, "entry", "entries"));
