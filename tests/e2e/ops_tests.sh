@@ -50,7 +50,11 @@ start_watch()
 	WATCH_OUT=$TMP_DIR/watch.out
 	WATCH_ERR=$TMP_DIR/watch.err
 	echo "+ bloomwall watch $BW_RX $* &"
-	"$BLOOMWALL" watch "$BW_RX" "$@" >"$WATCH_OUT" 2>"$WATCH_ERR" &
+	# Emptied here, not by the background job's redirection: a wait_line
+	# right after must not read the last watch's lines.
+	: >"$WATCH_OUT"
+	: >"$WATCH_ERR"
+	"$BLOOMWALL" watch "$BW_RX" "$@" >>"$WATCH_OUT" 2>>"$WATCH_ERR" &
 	WATCH_PID=$!
 }
 
