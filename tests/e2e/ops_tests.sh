@@ -534,9 +534,11 @@ test_unit_syscalls()
 	l=$(list a.txt "$BW_A4")
 	WATCH_OUT=$TMP_DIR/watch.out
 	WATCH_ERR=$TMP_DIR/watch.err
+	: >"$WATCH_OUT"
+	: >"$WATCH_ERR"
 	strace -f -qq -o "$st" "$BLOOMWALL" watch "$BW_RX" "${SEED[@]}" \
 		--debounce 0.1 --interval 0.2 --detach-on-exit \
-		--metrics-file "$m" "$l" >"$WATCH_OUT" 2>"$WATCH_ERR" &
+		--metrics-file "$m" "$l" >>"$WATCH_OUT" 2>>"$WATCH_ERR" &
 	pid=$!
 	wait_line "$WATCH_OUT" "$RELOAD_OK"
 	WATCH_PID=$(pgrep -P "$pid" -x bloomwall)
