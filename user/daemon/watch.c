@@ -115,6 +115,11 @@ static void after(struct watch *w, int err, const struct bw_watch_outcome *o)
 	w->shrunk_ticks = 0;
 	if (err == -BW_WATCH_ETORN)
 		w->settle = mono() + fmax(w->c->debounce, 0.1);
+	/* The rebuild died (killed, out of memory): tried again, later. */
+	if (err == -EIO) {
+		bw_watch_files_forget(&w->fs);
+		w->settle = mono() + fmax(w->c->debounce, 1.0);
+	}
 	if (err)
 		return;
 	w->kept_gen = o->generation;
@@ -152,8 +157,9 @@ static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
 		return r.err;
 	if (r.err == -ENODEV)
 		r.renamed = renamed_to(w, name);
-	if (r.renamed)
-		r.old_gen = generation_on(r.renamed);
+	/* What runs now: a rebuild that died may have swapped in first. */
+	if (r.err)
+		r.old_gen = generation_on(r.renamed ?: w->c->iface);
 	bw_watch_log_rebuild(&r, w->c->json);
 	if (r.err != -BW_WATCH_ETORN)
 		count(w, r.err, r.seconds);

@@ -304,6 +304,14 @@ int bw_watch_files_changed(const struct bw_watch_files *fs, char *what,
 	return count;
 }
 
+void bw_watch_files_forget(struct bw_watch_files *fs)
+{
+	int i;
+
+	for (i = 0; i < fs->n; i++)
+		memset(&fs->f[i].st, 0, sizeof(fs->f[i].st));
+}
+
 void bw_watch_files_remember(struct bw_watch_files *fs)
 {
 	int i;

@@ -65,4 +65,7 @@ int bw_watch_files_changed(const struct bw_watch_files *fs, char *what,
 /* Takes the files' identities (through symlinks) as they are now. */
 void bw_watch_files_remember(struct bw_watch_files *fs);
 
+/* Forgets them: every file counts as changed (a rebuild to try again). */
+void bw_watch_files_forget(struct bw_watch_files *fs);
+
 #endif /* __BW_WATCH_FILES_H */

@@ -17,7 +17,7 @@ struct bw_watch_rebuilt {
 	const char *trigger;
 	const struct bw_watch_outcome *o;
 	double seconds;
-	__u64 old_gen;	     /* what ran before (0: none, or unreadable) */
+	__u64 old_gen; /* after a failure: what runs (0: none, unreadable) */
 	const char *renamed; /* the interface's new name, or NULL */
 };
 
