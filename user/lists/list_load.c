@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "base/log.h"
 #include "lists/list_load.h"
 #include "lists/list_parse.h"
@@ -430,19 +431,6 @@ int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
 	return ret;
 }
 
-static const char *file_kind(mode_t mode)
-{
-	if (S_ISDIR(mode))
-		return "directory";
-	if (S_ISCHR(mode))
-		return "character device";
-	if (S_ISBLK(mode))
-		return "block device";
-	if (S_ISSOCK(mode))
-		return "socket";
-	return "unknown file type";
-}
-
 /*
  * Only a regular file or a pipe is a list: a device can be endless
  * (/dev/zero, /dev/urandom) or have side effects when opened, and a
@@ -454,7 +442,7 @@ static int check_kind(const char *path, const struct stat *st)
 	if (S_ISREG(st->st_mode) || S_ISFIFO(st->st_mode))
 		return 0;
 	pr_warn("%s: not a regular file or pipe (%s): give a list file, or \"-\" for standard input\n",
-		path, file_kind(st->st_mode));
+		path, bw_file_kind(st->st_mode));
 	return S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
 }
 
