@@ -226,24 +226,43 @@ static int try_flock(int fd, char *who, size_t len)
 	return -EALREADY;
 }
 
-int bw_lock_log_reader(const char *iface)
+/* What a lock of one interface's is for, in its messages. */
+struct lock_role {
+	const char *busy; /* "IFACE: BUSY, WHO HOLDS IT..." */
+	const char *why;  /* what follows the holder */
+	const char *what; /* "cannot WHAT (PATH): ..." */
+};
+
+/* fd (path's, or -errno) flocked: fd, or -errno with it closed and said. */
+static int lock_dir(const char *iface, int fd, const char *path,
+		    const struct lock_role *role)
 {
 	char who[160];
-	int fd, err;
+	int err = fd < 0 ? fd : try_flock(fd, who, sizeof(who));
 
-	fd = open_iface_dir(iface);
-	err = fd < 0 ? fd : try_flock(fd, who, sizeof(who));
 	if (!err)
 		return fd;
 	if (fd >= 0)
 		close(fd);
 	if (err == -EALREADY)
-		pr_warn("%s: the drop log already has a reader, %s; a ring buffer has one reader (two would garble each other's events): end that one first\n",
-			iface, who);
+		pr_warn("%s: %s, %s%s\n", iface, role->busy, who, role->why);
 	else if (err != -BW_EUNSAFE)
-		pr_warn("%s: cannot lock the drop log for its reader (%s/%s): %s\n",
-			iface, BW_PIN_ROOT, iface, strerror(-err));
+		pr_warn("%s: cannot %s (%s): %s\n", iface, role->what, path,
+			strerror(-err));
 	return err;
+}
+
+int bw_lock_log_reader(const char *iface)
+{
+	static const struct lock_role role = {
+		.busy = "the drop log already has a reader",
+		.why = "; a ring buffer has one reader (two would garble each other's events): end that one first",
+		.what = "lock the drop log for its reader",
+	};
+	char path[320];
+
+	snprintf(path, sizeof(path), "%s/%s", BW_PIN_ROOT, iface);
+	return lock_dir(iface, open_iface_dir(iface), path, &role);
 }
 
 /*
@@ -269,20 +288,15 @@ static int open_watch_dir(const char *iface, char *name, size_t len)
 
 int bw_lock_watch(const char *iface)
 {
-	char name[64], who[160];
-	int fd, err;
+	static const struct lock_role role = {
+		.busy = "another watch keeps its filter",
+		.why = ": one watch an interface (two would each swap in their own lists)",
+		.what = "take the watch's lock",
+	};
+	char name[64], path[320];
+	int fd;
 
 	fd = open_watch_dir(iface, name, sizeof(name));
-	err = fd < 0 ? fd : try_flock(fd, who, sizeof(who));
-	if (!err)
-		return fd;
-	if (fd >= 0)
-		close(fd);
-	if (err == -EALREADY)
-		pr_warn("%s: another watch keeps its filter, %s: one watch an interface (two would each swap in their own lists)\n",
-			iface, who);
-	else if (err != -BW_EUNSAFE)
-		pr_warn("%s: cannot take the watch's lock (%s/watch:%s): %s\n",
-			iface, BW_PIN_ROOT, iface, strerror(-err));
-	return err;
+	snprintf(path, sizeof(path), "%s/watch:%s", BW_PIN_ROOT, iface);
+	return lock_dir(iface, fd, path, &role);
 }

@@ -144,8 +144,8 @@ static int pin_at(int fd, int dirfd, const char *iface, const char *name)
 	return err;
 }
 
-/* Unlinks name in dirfd if it is ours; a missing one is fine. */
-static int unpin_at(int dirfd, const char *iface, const char *name)
+/* bw_pin_remove() in the checked directory dirfd. */
+static int remove_at(int dirfd, const char *iface, const char *name)
 {
 	char path[256];
 	int err;
@@ -154,7 +154,17 @@ static int unpin_at(int dirfd, const char *iface, const char *name)
 		      ?: bw_state_check_entry(dirfd, name, path, false);
 	if (!err && unlinkat(dirfd, name, 0))
 		err = -errno;
-	return err == -ENOENT ? 0 : err;
+	if (err == -ENOENT)
+		return 0;
+	return err ?: 1;
+}
+
+/* Unlinks name in dirfd if it is ours; a missing one is fine. */
+static int unpin_at(int dirfd, const char *iface, const char *name)
+{
+	int err = remove_at(dirfd, iface, name);
+
+	return err < 0 ? err : 0;
 }
 
 /* Whether name in dirfd already pins the object fd (id: its, 0: read). */
@@ -209,21 +219,6 @@ int bw_pin_replace(int fd, const char *iface, const char *name)
 	err = replace_at(dirfd, fd, 0, iface, name);
 	close(dirfd);
 	return err;
-}
-
-/* bw_pin_remove() in the checked directory dirfd. */
-static int remove_at(int dirfd, const char *iface, const char *name)
-{
-	char path[256];
-	int err;
-
-	err = bw_pin_path(path, sizeof(path), iface, name)
-		      ?: bw_state_check_entry(dirfd, name, path, false);
-	if (!err && unlinkat(dirfd, name, 0))
-		err = -errno;
-	if (err == -ENOENT)
-		return 0;
-	return err ?: 1;
 }
 
 int bw_pin_remove(const char *iface, const char *name)
