@@ -21,6 +21,7 @@
 #include "dns_fixture.h"
 #include "out/droplog.h"
 #include "kernel/prog.h"
+#include "kernel/prog_spec.h"
 #include "kernel/stats.h"
 #include "test_helpers.h"
 

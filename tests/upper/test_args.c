@@ -34,6 +34,7 @@
 #include "base/log.h"
 #include "cmd/ops_args.h"
 #include "kernel/prog.h"
+#include "kernel/prog_spec.h"
 #include "ops/reload.h"
 #include "test_helpers.h"
 

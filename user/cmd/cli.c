@@ -21,6 +21,7 @@
 #include "base/output.h"
 #include "kernel/pin.h"
 #include "kernel/prog.h"
+#include "kernel/prog_spec.h"
 
 /* Every verb takes these besides its own. */
 static const struct bw_opt common_opts[] = {

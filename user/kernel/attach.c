@@ -24,6 +24,7 @@
 #include "kernel/lpm.h"
 #include "kernel/pin.h"
 #include "kernel/prog.h"
+#include "kernel/prog_spec.h"
 #include "kernel/running.h"
 
 struct attach_ctx {

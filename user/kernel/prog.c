@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The XDP program: specialise for a filter, load, read back the header it
- * was loaded with.
+ * The XDP program: load it for a filter (specialised by prog_spec.c), find
+ * a loaded one's maps, read back the header it was loaded with.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
 #include "kernel/prog.h"
+#include "kernel/prog_spec.h"
 
 void bw_maps_close(struct bw_maps *mp)
 {
@@ -75,134 +76,6 @@ static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
 			return err;
 	}
 	return 0;
-}
-
-/* Block idx of filter m (its mapping or a map lookup). 0 or -errno. */
-static int read_block(const struct bw_filter_map *m, __u32 idx,
-		      struct bw_block *blk)
-{
-	if (m->mem && ((size_t)idx + 1) * BW_BLOCK_BYTES <= m->len) {
-		memcpy(blk, (const char *)m->mem + (size_t)idx * BW_BLOCK_BYTES,
-		       sizeof(*blk));
-		return 0;
-	}
-	return bpf_map_lookup_elem(m->fd, &idx, blk) ? -errno : 0;
-}
-
-/*
- * dns_consts from the DNS block of a filter with BW_F_DNS, zeros without:
- * a header that says names but has no DNS block in the map (or name
- * regions past its end) is no filter to load.
- */
-static int specialise_dns(struct bloomwall *skel, const struct bw_hdr *hdr,
-			  const struct bw_filter_map *m, __u32 nblocks)
-{
-	struct bw_dns_consts *dc =
-		(struct bw_dns_consts *)&skel->rodata->dns_consts;
-	struct bw_dns_hdr dns;
-	struct bw_block blk;
-	__u32 at = bw_dns_block(hdr);
-	int err;
-
-	skel->rodata->prog_variant &= ~BW_VARIANT_NAMES;
-	if (!(hdr->flags & BW_F_DNS)) {
-		bw_dns_consts_init(hdr, NULL, dc);
-		return 0;
-	}
-	if (at >= nblocks)
-		return -EINVAL;
-	err = read_block(m, at, &blk);
-	if (err)
-		return err;
-	memcpy(&dns, &blk, sizeof(dns));
-	if (dns.magic != BW_DNS_MAGIC ||
-	    dns.region_end[BW_NAME_REGIONS - 1] > nblocks ||
-	    dns.action >= BW_DNS_ACTIONS)
-		return -EINVAL;
-	bw_dns_consts_init(hdr, &dns, dc);
-	if (dc->nblocks[BW_NAME_EXACT] || dc->nblocks[BW_NAME_SUBTREE])
-		skel->rodata->prog_variant |= BW_VARIANT_NAMES;
-	return 0;
-}
-
-/* ---- the drop log's rate ------------------------------------------------- */
-
-static long log_rate_set = -1;
-
-void bw_prog_set_log_rate(long rate)
-{
-	if (rate > (long)BW_LOG_RATE_MAX)
-		rate = BW_LOG_RATE_MAX;
-	log_rate_set = rate;
-}
-
-__u32 bw_prog_log_rate(long known)
-{
-	if (log_rate_set >= 0)
-		return log_rate_set;
-	if (known >= 0)
-		return known > (long)BW_LOG_RATE_MAX ? BW_LOG_RATE_MAX : known;
-	return BW_LOG_RATE_DEFAULT;
-}
-
-/*
- * The bucket holds one second of events: a burst as large as the rate,
- * so a quiet CPU logs the first rate drops of a flood at once and then
- * rate a second. Credit is counted in nanoseconds: one event costs
- * 1e9 / rate of them.
- */
-void bw_log_consts_init(__u32 rate, struct bw_log_consts *lc)
-{
-	memset(lc, 0, sizeof(*lc));
-	if (!rate)
-		return;
-	lc->rate = rate;
-	lc->burst = rate;
-	lc->cost_ns = 1000000000ULL / rate;
-	lc->cap_ns = lc->cost_ns * lc->burst;
-}
-
-/* The program's log constants and copy, for a rate. */
-static void specialise_log(struct bloomwall *skel, __u32 rate)
-{
-	bw_log_consts_init(rate,
-			   (struct bw_log_consts *)&skel->rodata->log_consts);
-	if (rate)
-		skel->rodata->prog_variant |= BW_VARIANT_LOG;
-	else
-		skel->rodata->prog_variant &= ~BW_VARIANT_LOG;
-}
-
-int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
-{
-	struct bw_hdr *dst = (struct bw_hdr *)&skel->rodata->filter_hdr;
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info), r;
-	struct bw_block blk;
-	int err;
-
-	if (bpf_obj_get_info_by_fd(m->fd, &info, &len))
-		return -errno;
-	if (info.type != BPF_MAP_TYPE_ARRAY ||
-	    info.value_size != BW_BLOCK_BYTES ||
-	    info.max_entries < BW_HDR_BLOCKS)
-		return -EINVAL;
-	err = read_block(m, 0, &blk);
-	if (err)
-		return err;
-	memcpy(dst, &blk, sizeof(*dst));
-	/*
-	 * The program would load and pass everything; refuse it, so that a
-	 * commit never swaps a working filter for none.
-	 */
-	if (!bw_hdr_valid(dst))
-		return -EINVAL;
-	for (r = 0; r < BW_REGIONS; r++)
-		bw_region_consts_init(dst, r,
-				      (struct bw_region_consts *)&skel->rodata
-					      ->region_consts[r]);
-	specialise_log(skel, bw_prog_log_rate(-1));
-	return specialise_dns(skel, dst, m, info.max_entries);
 }
 
 /* The map ids of a loaded program (at most max). Their number, or -errno. */
@@ -537,7 +410,7 @@ int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
 	if (!err)
 		err = bw_prog_specialise(skel, m);
 	if (!err)
-		specialise_log(skel, bw_prog_log_rate(mp->log_rate));
+		bw_prog_specialise_log(skel, bw_prog_log_rate(mp->log_rate));
 	if (!err)
 		err = bloomwall__load(skel);
 	fd = err ? -1 : dup(bpf_program__fd(skel->progs.bloomwall_xdp));

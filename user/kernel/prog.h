@@ -65,38 +65,11 @@ struct bw_hdr;
 void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp);
 
 /*
- * The drop log's rate (events a second per CPU, 0: off) for every program
- * this process loads from now on, in place of the running program's:
- * --log-rate. -1 takes that back. Rates above BW_LOG_RATE_MAX are cut.
- */
-void bw_prog_set_log_rate(long rate);
-
-/*
- * The rate a new program gets: the one set, else known (a running
- * program's, -1: none), else BW_LOG_RATE_DEFAULT.
- */
-__u32 bw_prog_log_rate(long known);
-
-/* log_consts for a rate (0: all zero, no logging code). */
-struct bw_log_consts;
-void bw_log_consts_init(__u32 rate, struct bw_log_consts *lc);
-
-/*
  * The drop log's constants a loaded bloomwall program runs with (its
  * .rodata copy). -ENOENT: a program from before the drop log.
  */
+struct bw_log_consts;
 int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc);
-
-/*
- * Gives an opened, not yet loaded skeleton filter m's header as its
- * constants (filter_hdr, region_consts and dns_consts in .rodata, and
- * log_consts for bw_prog_log_rate(-1)): the
- * program is made for one filter, and must be loaded again when the header
- * or the DNS block changes (the name allowlist's flag too). -EINVAL for a
- * map that holds no valid filter, or whose header says BW_F_DNS without a
- * DNS block in the map.
- */
-int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m);
 
 /*
  * The header a loaded bloomwall program was specialised with (its .rodata
