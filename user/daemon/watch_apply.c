@@ -17,6 +17,7 @@
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 
+#include "filter/build_figures.h"
 #include "base/log.h"
 #include "daemon/watch_apply.h"
 #include "filter/provenance.h"

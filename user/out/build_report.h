@@ -6,7 +6,7 @@
 #ifndef __BW_BUILD_REPORT_H
 #define __BW_BUILD_REPORT_H
 
-#include "filter/builder.h"
+#include "filter/build_figures.h"
 
 /*
  * Prints a build's one line: "LABEL: filter generation N: ... target fpr
