@@ -12,50 +12,19 @@
 
 #include "filter/bloom.h"
 #include "filter/records.h"
+#include "image/check_fail.h"
 #include "image/image_check.h"
+#include "image/image_check_rec.h"
 
 #define KNOWN_FLAGS                                                     \
 	(BW_F_MATCH_SRC | BW_F_MATCH_DST | BW_F_MONITOR | BW_F_VERIFY | \
 	 BW_F_ALLOW | BW_F_DNS)
-/* The header flags a build record keeps (builder.c, make_records). */
-#define BUILD_FLAGS \
-	(BW_F_MATCH_SRC | BW_F_MATCH_DST | BW_F_MONITOR | BW_F_VERIFY)
-#define BUILD_OPTS (BW_REC_OPT_MASK_HOST_BITS | BW_REC_OPT_SKIP_INVALID)
 /* Format 2's rate in parts per billion, below 0.5. */
 #define PPB_MAX 499999999U
-
-static const char *const fam_names[BW_FAMILIES] = { "IPv4", "IPv6" };
-
-static int bad(char *why, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(char *why, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static bool probes_ok(unsigned int p)
 {
 	return p && p <= BW_MAX_PROBES && !(p % BW_ROUND_PROBES);
-}
-
-/* A rate --fpr takes; NaN and subnormals fail isnormal. */
-static bool fpr_ok(double f)
-{
-	return isnormal(f) && f >= BW_MIN_FPR && f < 0.5;
-}
-
-static double fpr_of(__u64 bits)
-{
-	double f;
-
-	memcpy(&f, &bits, sizeof(f));
-	return f;
 }
 
 static bool all_zero(const void *p, size_t n)
@@ -69,45 +38,42 @@ static bool all_zero(const void *p, size_t n)
 	return true;
 }
 
-static const struct bw_info *info_of(const void *mem)
-{
-	return (const struct bw_info *)bw_block_at(mem, 1);
-}
-
 static int check_hdr(const struct bw_hdr *h, char *why, size_t errlen)
 {
 	if (h->magic != BW_MAGIC)
-		return bad(why, errlen,
-			   "filter header: magic 0x%08x, not 0x%08x (\"BLOM\")",
-			   h->magic, BW_MAGIC);
+		return bw_check_fail(
+			why, errlen,
+			"filter header: magic 0x%08x, not 0x%08x (\"BLOM\")",
+			h->magic, BW_MAGIC);
 	if (h->version < BW_VERSION_MIN || h->version > BW_VERSION)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter header: version %u; this bloomwall reads %u to %u",
 			h->version, BW_VERSION_MIN, BW_VERSION);
 	if (h->flags & ~KNOWN_FLAGS)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter header: flags 0x%04x: bits 0x%04x are none this bloomwall knows",
 			h->flags, h->flags & ~KNOWN_FLAGS);
 	if (!(h->flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST)))
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter header: flags 0x%04x match neither source (0x%x) nor destination (0x%x)",
 			h->flags, BW_F_MATCH_SRC, BW_F_MATCH_DST);
 	if ((h->flags & BW_F_DNS) && h->version < 3)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter header: flags 0x%04x name a DNS block (0x%x), which a format %u filter has not",
 			h->flags, BW_F_DNS, h->version);
 	if (h->exact_slot >= BW_EXACT_SLOTS)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter header: exact_slot %u; the slots are 0 to %d",
 			h->exact_slot, BW_EXACT_SLOTS - 1);
 	if (h->pad)
-		return bad(why, errlen, "filter header: pad 0x%02x, not zero",
-			   h->pad);
+		return bw_check_fail(why, errlen,
+				     "filter header: pad 0x%02x, not zero",
+				     h->pad);
 	return 0;
 }
 
@@ -119,14 +85,14 @@ static int check_unused(const void *mem, int f, int i, char *why, size_t errlen)
 	__u32 blocks = h->region_end[r] - bw_region_start(h, r);
 
 	if (!blocks && !h->plen[f][i] && !h->probes[r] &&
-	    !info_of(mem)->region_entries[r])
+	    !bw_check_info_of(mem)->region_entries[r])
 		return 0;
-	return bad(
+	return bw_check_fail(
 		why, errlen,
 		"filter header: region %d is past nlengths[%s] = %u, but has %u blocks, plen[%s][%d] %u, probes[%d] %u, region_entries[%d] %u (all 0 in a build)",
-		r, fam_names[f], h->nlengths[f], blocks, fam_names[f], i,
-		h->plen[f][i], r, h->probes[r], r,
-		info_of(mem)->region_entries[r]);
+		r, bw_check_fam_names[f], h->nlengths[f], blocks,
+		bw_check_fam_names[f], i, h->plen[f][i], r, h->probes[r], r,
+		bw_check_info_of(mem)->region_entries[r]);
 }
 
 /* A region a build made: a length, its keys, its blocks. */
@@ -136,39 +102,40 @@ static int check_used(const void *mem, int f, int i, __u64 *sum, char *why,
 	const struct bw_hdr *h = mem;
 	unsigned int maxlen = f == BW_V4 ? 32 : 128, plen = h->plen[f][i];
 	int r = f * BW_MAX_LENGTHS + i;
-	__u32 e = info_of(mem)->region_entries[r];
+	__u32 e = bw_check_info_of(mem)->region_entries[r];
 
 	if (plen > maxlen)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter header: plen[%s][%d] is %u; an %s prefix has at most %u bits",
-			fam_names[f], i, plen, fam_names[f], maxlen);
+			bw_check_fam_names[f], i, plen, bw_check_fam_names[f],
+			maxlen);
 	if (i && plen >= h->plen[f][i - 1])
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter header: plen[%s][%d] is /%u after /%u: target lengths go longest first, each once",
-			fam_names[f], i, plen, h->plen[f][i - 1]);
+			bw_check_fam_names[f], i, plen, h->plen[f][i - 1]);
 	if (!probes_ok(h->probes[r]))
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter header: probes[%d] is %u; a region has 8 or 16 bits per key",
 			r, h->probes[r]);
 	if (h->region_end[r] == bw_region_start(h, r))
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter header: region %d (%s /%u) has no blocks (region_end[%d] %u)",
-			r, fam_names[f], plen, r, h->region_end[r]);
+			r, bw_check_fam_names[f], plen, r, h->region_end[r]);
 	if (!e)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter info: region_entries[%d] (%s /%u) is 0; a build makes a region only for entries",
-			r, fam_names[f], plen);
+			r, bw_check_fam_names[f], plen);
 	/* A length holds at most 2^plen distinct prefixes. */
 	if (plen < 32 && e > 1ULL << plen)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter info: region_entries[%d] is %u, more than the %llu %s prefixes of length /%u",
-			r, e, 1ULL << plen, fam_names[f], plen);
+			r, e, 1ULL << plen, bw_check_fam_names[f], plen);
 	*sum += e;
 	return 0;
 }
@@ -182,20 +149,21 @@ static int check_regions(const void *mem, __u32 nblocks, __u64 *sum, char *why,
 
 	for (f = 0; f < BW_FAMILIES; f++) {
 		if (h->nlengths[f] > BW_MAX_LENGTHS)
-			return bad(
+			return bw_check_fail(
 				why, errlen,
 				"filter header: nlengths[%s] is %u; at most %d",
-				fam_names[f], h->nlengths[f], BW_MAX_LENGTHS);
+				bw_check_fam_names[f], h->nlengths[f],
+				BW_MAX_LENGTHS);
 		for (i = 0; i < BW_MAX_LENGTHS; i++) {
 			r = f * BW_MAX_LENGTHS + i;
 			start = bw_region_start(h, r);
 			if (h->region_end[r] < start)
-				return bad(
+				return bw_check_fail(
 					why, errlen,
 					"filter header: region_end[%d] is %u, before the region's start at block %u",
 					r, h->region_end[r], start);
 			if (h->region_end[r] > nblocks)
-				return bad(
+				return bw_check_fail(
 					why, errlen,
 					"filter header: region_end[%d] is %u, past the filter's %u blocks",
 					r, h->region_end[r], nblocks);
@@ -209,27 +177,17 @@ static int check_regions(const void *mem, __u32 nblocks, __u64 *sum, char *why,
 	return 0;
 }
 
-static int check_rate(const char *what, __u64 bits, char *why, size_t errlen)
-{
-	if (fpr_ok(fpr_of(bits)))
-		return 0;
-	return bad(
-		why, errlen,
-		"%s is %g (bits 0x%016llx); a build takes a rate from %g to 0.5",
-		what, fpr_of(bits), (unsigned long long)bits, BW_MIN_FPR);
-}
-
 static int check_info(const void *mem, __u64 sum, char *why, size_t errlen)
 {
 	const struct bw_hdr *h = mem;
-	const struct bw_info *info = info_of(mem);
+	const struct bw_info *info = bw_check_info_of(mem);
 
 	if (!info->generation)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter info: generation 0; a build numbers filters from 1");
 	if (info->entries != sum)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter info: entries %llu, but its region_entries add up to %llu",
 			(unsigned long long)info->entries,
@@ -238,9 +196,9 @@ static int check_info(const void *mem, __u64 sum, char *why, size_t errlen)
 	if (!info->fpr_hi && h->version == 2 && info->fpr_lo &&
 	    info->fpr_lo <= PPB_MAX)
 		return 0;
-	return check_rate("filter info: fpr",
-			  (__u64)info->fpr_hi << 32 | info->fpr_lo, why,
-			  errlen);
+	return bw_check_rate("filter info: fpr",
+			     (__u64)info->fpr_hi << 32 | info->fpr_lo, why,
+			     errlen);
 }
 
 /* Without BW_F_DNS the block after the regions is the record area's. */
@@ -256,7 +214,7 @@ static int check_no_dns(const void *mem, __u32 nblocks, char *why,
 	memcpy(&magic, bw_block_at(mem, blk), sizeof(magic));
 	if (magic != BW_DNS_MAGIC)
 		return 0;
-	return bad(
+	return bw_check_fail(
 		why, errlen,
 		"filter header: flags 0x%04x lack BW_F_DNS (0x%x), but block %u after the regions is a DNS block",
 		h->flags, BW_F_DNS, blk);
@@ -266,26 +224,28 @@ static int check_dns_fields(const struct bw_dns_hdr *d, char *why,
 			    size_t errlen)
 {
 	if (d->magic != BW_DNS_MAGIC)
-		return bad(why, errlen,
-			   "DNS block: magic 0x%08x, not 0x%08x (\"BDNS\")",
-			   d->magic, BW_DNS_MAGIC);
+		return bw_check_fail(
+			why, errlen,
+			"DNS block: magic 0x%08x, not 0x%08x (\"BDNS\")",
+			d->magic, BW_DNS_MAGIC);
 	if (d->action >= BW_DNS_ACTIONS)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"DNS block: action %u; the actions are 0 to %d (null, nxdomain, refused, drop)",
 			d->action, BW_DNS_ACTIONS - 1);
 	if (d->flags & ~BW_DNS_F_ALLOW)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"DNS block: flags 0x%02x: bits 0x%02x are none this bloomwall knows",
 			d->flags, d->flags & ~BW_DNS_F_ALLOW);
 	if (d->ttl > BW_MAX_DNS_TTL)
-		return bad(why, errlen,
-			   "DNS block: ttl %u; --dns-ttl takes 0 to %u seconds",
-			   d->ttl, BW_MAX_DNS_TTL);
+		return bw_check_fail(
+			why, errlen,
+			"DNS block: ttl %u; --dns-ttl takes 0 to %u seconds",
+			d->ttl, BW_MAX_DNS_TTL);
 	if (d->pad || !all_zero(d->pad2, sizeof(d->pad2)))
-		return bad(why, errlen, "DNS block: pad not zero");
-	return check_rate("DNS block: fpr", d->fpr_bits, why, errlen);
+		return bw_check_fail(why, errlen, "DNS block: pad not zero");
+	return bw_check_rate("DNS block: fpr", d->fpr_bits, why, errlen);
 }
 
 static int check_dns(const void *mem, __u32 nblocks, char *why, size_t errlen)
@@ -299,7 +259,7 @@ static int check_dns(const void *mem, __u32 nblocks, char *why, size_t errlen)
 	if (!(h->flags & BW_F_DNS))
 		return check_no_dns(mem, nblocks, why, errlen);
 	if (bw_dns_block(h) >= nblocks)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"filter header: flags 0x%04x name a DNS block at block %u, past the filter's %u blocks",
 			h->flags, bw_dns_block(h), nblocks);
@@ -311,188 +271,27 @@ static int check_dns(const void *mem, __u32 nblocks, char *why, size_t errlen)
 	for (n = 0; n < BW_NAME_REGIONS; n++, prev = end) {
 		end = d->region_end[n];
 		if (end < prev || end > nblocks)
-			return bad(
+			return bw_check_fail(
 				why, errlen,
 				"DNS block: region_end[%d] is %u, outside blocks %u to %u",
 				n, end, prev, nblocks);
 		if (!probes_ok(d->probes[n]))
-			return bad(
+			return bw_check_fail(
 				why, errlen,
 				"DNS block: probes[%d] is %u; a region has 8 or 16 bits per key",
 				n, d->probes[n]);
 		if ((end > prev) != (d->region_entries[n] > 0))
-			return bad(
+			return bw_check_fail(
 				why, errlen,
 				"DNS block: region_entries[%d] is %u for a region of %u blocks",
 				n, d->region_entries[n], end - prev);
 		total += d->region_entries[n];
 	}
 	if (!total)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"DNS block: both name regions are empty; a build writes the block only for names");
 	return 0;
-}
-
-/* The area's place: right after the regions, ending the filter. */
-static int check_area(const void *mem, __u32 nblocks, char *why, size_t errlen)
-{
-	__u32 start = bw_records_start(mem);
-	struct bw_rec_area a;
-	__u64 room;
-
-	if (start >= nblocks)
-		return bad(
-			why, errlen,
-			"record area: none (the regions end at block %u, the filter's end); a build always writes one",
-			start);
-	memcpy(&a, bw_block_at(mem, start), sizeof(a));
-	if (a.magic != BW_REC_MAGIC)
-		return bad(
-			why, errlen,
-			"record area: magic 0x%08x at block %u (where the regions end), not 0x%08x (\"BREC\")",
-			a.magic, start, BW_REC_MAGIC);
-	if (a.version != BW_REC_VERSION)
-		return bad(why, errlen,
-			   "record area: version %u; this bloomwall reads %u",
-			   a.version, BW_REC_VERSION);
-	room = (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES;
-	if (a.records_len > room)
-		return bad(
-			why, errlen,
-			"record area: records_len %llu, past the %llu bytes to the filter's end",
-			(unsigned long long)a.records_len,
-			(unsigned long long)room);
-	if (room - a.records_len >= BW_BLOCK_BYTES)
-		return bad(
-			why, errlen,
-			"record area: records_len %llu, but %llu bytes follow its block: the filter has blocks after its records",
-			(unsigned long long)a.records_len,
-			(unsigned long long)room);
-	return 0;
-}
-
-static int check_build_rec(const struct bw_records *rec, const void *mem,
-			   char *why, size_t errlen)
-{
-	const struct bw_hdr *h = mem;
-	const struct bw_info *info = info_of(mem);
-	const struct bw_rec_build *b = &rec->build;
-	int f, err;
-
-	if (!rec->have_build)
-		return bad(
-			why, errlen,
-			"record area: no build record (type %d); a build always writes one",
-			BW_REC_BUILD);
-	err = check_rate("build record: fpr", b->fpr_bits, why, errlen);
-	if (err)
-		return err;
-	if (info->fpr_hi &&
-	    b->fpr_bits != ((__u64)info->fpr_hi << 32 | info->fpr_lo))
-		return bad(why, errlen,
-			   "build record: fpr %g, but the filter info's is %g",
-			   fpr_of(b->fpr_bits), bw_info_fpr(info));
-	if (b->flags != (h->flags & BUILD_FLAGS))
-		return bad(
-			why, errlen,
-			"build record: flags 0x%04x, but the filter header's are 0x%04x",
-			b->flags, h->flags & BUILD_FLAGS);
-	for (f = 0; f < BW_FAMILIES; f++)
-		if (b->max_lengths[f] > BW_MAX_LENGTHS)
-			return bad(
-				why, errlen,
-				"build record: max_lengths[%s] is %u; at most %d",
-				fam_names[f], b->max_lengths[f],
-				BW_MAX_LENGTHS);
-	if (b->opts & ~BUILD_OPTS)
-		return bad(
-			why, errlen,
-			"build record: opts 0x%02x: bits 0x%02x are none this bloomwall knows",
-			b->opts, b->opts & ~BUILD_OPTS);
-	return 0;
-}
-
-static int check_dns_rec(const struct bw_records *rec, const void *mem,
-			 char *why, size_t errlen)
-{
-	const struct bw_dns_hdr *d = bw_filter_dns(mem);
-	const struct bw_rec_dns *r = &rec->dns;
-
-	if (!rec->have_dns)
-		return 0;
-	if (r->ttl > BW_MAX_DNS_TTL)
-		return bad(
-			why, errlen,
-			"DNS record: ttl %u; --dns-ttl takes 0 to %u seconds",
-			r->ttl, BW_MAX_DNS_TTL);
-	if (r->opts & ~BW_REC_DNS_SUBDOMAINS)
-		return bad(
-			why, errlen,
-			"DNS record: opts 0x%02x: bits 0x%02x are none this bloomwall knows",
-			r->opts, r->opts & ~BW_REC_DNS_SUBDOMAINS);
-	if (d && (d->action != r->action || d->ttl != r->ttl))
-		return bad(
-			why, errlen,
-			"DNS record: action %u, ttl %u, but the DNS block's are %u, %u",
-			r->action, r->ttl, d->action, d->ttl);
-	return 0;
-}
-
-/* The counts the regions were sized for are the info block's own. */
-static int check_sized_rec(const struct bw_records *rec, const void *mem,
-			   char *why, size_t errlen)
-{
-	const struct bw_info *info = info_of(mem);
-	const struct bw_dns_hdr *d = bw_filter_dns(mem);
-	const struct bw_rec_sized *s = &rec->sized;
-	int i;
-
-	if (!rec->have_sized)
-		return 0;
-	if (s->entries != info->entries)
-		return bad(
-			why, errlen,
-			"sizing record: entries %llu, but the filter info's are %llu",
-			(unsigned long long)s->entries,
-			(unsigned long long)info->entries);
-	for (i = 0; i < BW_REGIONS; i++)
-		if (s->region_entries[i] != info->region_entries[i])
-			return bad(
-				why, errlen,
-				"sizing record: region_entries[%d] %u, but the filter info's is %u",
-				i, s->region_entries[i],
-				info->region_entries[i]);
-	for (i = 0; i < BW_NAME_REGIONS; i++)
-		if (s->name_region_entries[i] != (d ? d->region_entries[i] : 0))
-			return bad(
-				why, errlen,
-				"sizing record: name_region_entries[%d] %u, but the DNS block's is %u",
-				i, s->name_region_entries[i],
-				d ? d->region_entries[i] : 0);
-	return 0;
-}
-
-static int check_records(const void *mem, __u32 nblocks, char *why,
-			 size_t errlen)
-{
-	struct bw_records rec;
-	int err;
-
-	err = check_area(mem, nblocks, why, errlen);
-	if (err)
-		return err;
-	if (bw_records_read(mem, nblocks, &rec))
-		return bad(
-			why, errlen,
-			"record area: its records are malformed (a length past the area, a duplicate or an unknown field)");
-	err = check_build_rec(&rec, mem, why, errlen);
-	if (!err)
-		err = check_dns_rec(&rec, mem, why, errlen);
-	if (!err)
-		err = check_sized_rec(&rec, mem, why, errlen);
-	bw_records_free(&rec);
-	return err;
 }
 
 int bw_image_check_filter(const void *mem, __u32 nblocks, char *why,
@@ -502,7 +301,7 @@ int bw_image_check_filter(const void *mem, __u32 nblocks, char *why,
 	int err;
 
 	if (nblocks < BW_HDR_BLOCKS)
-		return bad(
+		return bw_check_fail(
 			why, errlen,
 			"%u blocks: a filter has at least its header and info blocks",
 			nblocks);
@@ -514,9 +313,10 @@ int bw_image_check_filter(const void *mem, __u32 nblocks, char *why,
 	if (!err)
 		err = check_dns(mem, nblocks, why, errlen);
 	if (!err)
-		err = check_records(mem, nblocks, why, errlen);
+		err = bw_image_check_records(mem, nblocks, why, errlen);
 	/* The data path's own check, which the rules above imply. */
 	if (!err && bw_filter_check(mem, nblocks))
-		err = bad(why, errlen, "the filter's regions do not fit it");
+		err = bw_check_fail(why, errlen,
+				    "the filter's regions do not fit it");
 	return err;
 }

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The record area of an image's filter held to what a build writes
+ * (image_check_rec.h): records_write.c's area and builder.c's records,
+ * stated as checks.
+ */
+#include <string.h>
+
+#include "filter/bloom.h"
+#include "filter/records.h"
+#include "image/check_fail.h"
+#include "image/image_check_rec.h"
+
+/* The header flags a build record keeps (builder.c, make_records). */
+#define BUILD_FLAGS \
+	(BW_F_MATCH_SRC | BW_F_MATCH_DST | BW_F_MONITOR | BW_F_VERIFY)
+#define BUILD_OPTS (BW_REC_OPT_MASK_HOST_BITS | BW_REC_OPT_SKIP_INVALID)
+
+/* The area's place: right after the regions, ending the filter. */
+static int check_area(const void *mem, __u32 nblocks, char *why, size_t errlen)
+{
+	__u32 start = bw_records_start(mem);
+	struct bw_rec_area a;
+	__u64 room;
+
+	if (start >= nblocks)
+		return bw_check_fail(
+			why, errlen,
+			"record area: none (the regions end at block %u, the filter's end); a build always writes one",
+			start);
+	memcpy(&a, bw_block_at(mem, start), sizeof(a));
+	if (a.magic != BW_REC_MAGIC)
+		return bw_check_fail(
+			why, errlen,
+			"record area: magic 0x%08x at block %u (where the regions end), not 0x%08x (\"BREC\")",
+			a.magic, start, BW_REC_MAGIC);
+	if (a.version != BW_REC_VERSION)
+		return bw_check_fail(
+			why, errlen,
+			"record area: version %u; this bloomwall reads %u",
+			a.version, BW_REC_VERSION);
+	room = (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES;
+	if (a.records_len > room)
+		return bw_check_fail(
+			why, errlen,
+			"record area: records_len %llu, past the %llu bytes to the filter's end",
+			(unsigned long long)a.records_len,
+			(unsigned long long)room);
+	if (room - a.records_len >= BW_BLOCK_BYTES)
+		return bw_check_fail(
+			why, errlen,
+			"record area: records_len %llu, but %llu bytes follow its block: the filter has blocks after its records",
+			(unsigned long long)a.records_len,
+			(unsigned long long)room);
+	return 0;
+}
+
+static int check_build_rec(const struct bw_records *rec, const void *mem,
+			   char *why, size_t errlen)
+{
+	const struct bw_hdr *h = mem;
+	const struct bw_info *info = bw_check_info_of(mem);
+	const struct bw_rec_build *b = &rec->build;
+	int f, err;
+
+	if (!rec->have_build)
+		return bw_check_fail(
+			why, errlen,
+			"record area: no build record (type %d); a build always writes one",
+			BW_REC_BUILD);
+	err = bw_check_rate("build record: fpr", b->fpr_bits, why, errlen);
+	if (err)
+		return err;
+	if (info->fpr_hi &&
+	    b->fpr_bits != ((__u64)info->fpr_hi << 32 | info->fpr_lo))
+		return bw_check_fail(
+			why, errlen,
+			"build record: fpr %g, but the filter info's is %g",
+			bw_check_fpr_of(b->fpr_bits), bw_info_fpr(info));
+	if (b->flags != (h->flags & BUILD_FLAGS))
+		return bw_check_fail(
+			why, errlen,
+			"build record: flags 0x%04x, but the filter header's are 0x%04x",
+			b->flags, h->flags & BUILD_FLAGS);
+	for (f = 0; f < BW_FAMILIES; f++)
+		if (b->max_lengths[f] > BW_MAX_LENGTHS)
+			return bw_check_fail(
+				why, errlen,
+				"build record: max_lengths[%s] is %u; at most %d",
+				bw_check_fam_names[f], b->max_lengths[f],
+				BW_MAX_LENGTHS);
+	if (b->opts & ~BUILD_OPTS)
+		return bw_check_fail(
+			why, errlen,
+			"build record: opts 0x%02x: bits 0x%02x are none this bloomwall knows",
+			b->opts, b->opts & ~BUILD_OPTS);
+	return 0;
+}
+
+static int check_dns_rec(const struct bw_records *rec, const void *mem,
+			 char *why, size_t errlen)
+{
+	const struct bw_dns_hdr *d = bw_filter_dns(mem);
+	const struct bw_rec_dns *r = &rec->dns;
+
+	if (!rec->have_dns)
+		return 0;
+	if (r->ttl > BW_MAX_DNS_TTL)
+		return bw_check_fail(
+			why, errlen,
+			"DNS record: ttl %u; --dns-ttl takes 0 to %u seconds",
+			r->ttl, BW_MAX_DNS_TTL);
+	if (r->opts & ~BW_REC_DNS_SUBDOMAINS)
+		return bw_check_fail(
+			why, errlen,
+			"DNS record: opts 0x%02x: bits 0x%02x are none this bloomwall knows",
+			r->opts, r->opts & ~BW_REC_DNS_SUBDOMAINS);
+	if (d && (d->action != r->action || d->ttl != r->ttl))
+		return bw_check_fail(
+			why, errlen,
+			"DNS record: action %u, ttl %u, but the DNS block's are %u, %u",
+			r->action, r->ttl, d->action, d->ttl);
+	return 0;
+}
+
+/* The counts the regions were sized for are the info block's own. */
+static int check_sized_rec(const struct bw_records *rec, const void *mem,
+			   char *why, size_t errlen)
+{
+	const struct bw_info *info = bw_check_info_of(mem);
+	const struct bw_dns_hdr *d = bw_filter_dns(mem);
+	const struct bw_rec_sized *s = &rec->sized;
+	int i;
+
+	if (!rec->have_sized)
+		return 0;
+	if (s->entries != info->entries)
+		return bw_check_fail(
+			why, errlen,
+			"sizing record: entries %llu, but the filter info's are %llu",
+			(unsigned long long)s->entries,
+			(unsigned long long)info->entries);
+	for (i = 0; i < BW_REGIONS; i++)
+		if (s->region_entries[i] != info->region_entries[i])
+			return bw_check_fail(
+				why, errlen,
+				"sizing record: region_entries[%d] %u, but the filter info's is %u",
+				i, s->region_entries[i],
+				info->region_entries[i]);
+	for (i = 0; i < BW_NAME_REGIONS; i++)
+		if (s->name_region_entries[i] != (d ? d->region_entries[i] : 0))
+			return bw_check_fail(
+				why, errlen,
+				"sizing record: name_region_entries[%d] %u, but the DNS block's is %u",
+				i, s->name_region_entries[i],
+				d ? d->region_entries[i] : 0);
+	return 0;
+}
+
+int bw_image_check_records(const void *mem, __u32 nblocks, char *why,
+			   size_t errlen)
+{
+	struct bw_records rec;
+	int err;
+
+	err = check_area(mem, nblocks, why, errlen);
+	if (err)
+		return err;
+	if (bw_records_read(mem, nblocks, &rec))
+		return bw_check_fail(
+			why, errlen,
+			"record area: its records are malformed (a length past the area, a duplicate or an unknown field)");
+	err = check_build_rec(&rec, mem, why, errlen);
+	if (!err)
+		err = check_dns_rec(&rec, mem, why, errlen);
+	if (!err)
+		err = check_sized_rec(&rec, mem, why, errlen);
+	bw_records_free(&rec);
+	return err;
+}
