@@ -26,10 +26,10 @@ DESTDIR ?=
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 ARCH := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
 
-LIBS_PC := libbpf libxdp libelf zlib json-c libxxhash
+LIBS_PC := libbpf libxdp libelf zlib json-c libxxhash libcurl libsodium libsystemd
 # Recursive (=) on purpose, like CLANG_BPF_SYS_INCLUDES: on a fresh machine
 # the tools appear only once make deps (or make test, make demo) has run.
-LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz -ljson-c -lxxhash) -lm
+LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz -ljson-c -lxxhash -lcurl -lsodium -lsystemd) -lm
 
 # clang -target bpf does not search Debian's multiarch include dir, where
 # asm/types.h lives; ask clang for the host's system dirs and pass them on
@@ -64,8 +64,8 @@ ALL_BPF_CFLAGS = -g -target bpf -D__TARGET_ARCH_$(ARCH) $(WARNINGS) \
 # own folder and of the folders below it, and no two files depend on each
 # other (make check-layers; README "Layers"). The kernel-free layers build
 # into one archive that the unit tests and the fuzz harnesses link alone.
-LAYERS := base lists filter image kernel ops out daemon cmd
-CORE_LAYERS := base lists filter image
+LAYERS := base lists filter image net kernel ops out daemon cmd
+CORE_LAYERS := base lists filter image net
 UPPER_LAYERS := $(filter-out $(CORE_LAYERS),$(LAYERS))
 CORE_SRCS := $(wildcard $(patsubst %,user/%/*.c,$(CORE_LAYERS)))
 UPPER_SRCS := $(wildcard $(patsubst %,user/%/*.c,$(UPPER_LAYERS)))
@@ -118,7 +118,8 @@ deps:
 BUILD_TOOLS = $(firstword $(CLANG)):clang $(firstword $(CC)):gcc \
 	      $(firstword $(BPFTOOL)):bpftool $(firstword $(PKG_CONFIG)):pkg-config
 BUILD_LIBS := libbpf:libbpf-dev libxdp:libxdp-dev libelf:libelf-dev zlib:zlib1g-dev \
-	json-c:libjson-c-dev libxxhash:libxxhash-dev
+	json-c:libjson-c-dev libxxhash:libxxhash-dev libcurl:libcurl4-openssl-dev \
+	libsodium:libsodium-dev libsystemd:libsystemd-dev
 
 ifneq ($(filter deps test unit datapath e2e crash-sweep demo bench soak fuzz fuzz-%,$(MAKECMDGOALS)),)
 check-tools: deps

@@ -10,7 +10,8 @@ set -eu
 PKGS="make gcc clang llvm pkg-config libbpf-dev libxdp-dev xdp-tools bpftool
 libelf-dev zlib1g-dev iproute2 iputils-ping tcpdump python3 python3-scapy
 util-linux libcap2-bin libclang-rt-14-dev libjson-c-dev libxxhash-dev clang-format shellcheck strace
-unbound bind9-dnsutils dnsperf systemd prometheus"
+unbound bind9-dnsutils dnsperf systemd prometheus libcurl4-openssl-dev
+libsodium-dev libsystemd-dev nginx fail2ban crowdsec inotify-tools"
 
 missing=""
 for p in $PKGS; do
@@ -26,6 +27,14 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 echo "install-deps: installing$missing"
+# CrowdSec's package registers with the central API at install unless this
+# file is there; holding only a comment, it registers with none (the tests
+# run only a local API of their own).
+if [ ! -e /etc/crowdsec/online_api_credentials.yaml ]; then
+	mkdir -p /etc/crowdsec
+	echo '# no central API: bloomwall tests run a local API only' \
+		>/etc/crowdsec/online_api_credentials.yaml
+fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The state file a running watch publishes (daemon_state.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/file.h"
+#include "out/daemon_state.h"
+
+/* A state file is small; a larger one is not ours. */
+#define STATE_MAX (1U << 20)
+
+static int state_path(char *buf, size_t cap, const char *iface, bool tmp)
+{
+	int n;
+
+	if (!*iface || strchr(iface, '/') || iface[0] == '.')
+		return -EINVAL;
+	n = snprintf(buf, cap, "%s/%s%s.json%s", BW_STATE_DIR, tmp ? "." : "",
+		     iface, tmp ? ".XXXXXX" : "");
+	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
+}
+
+static int state_dir(void)
+{
+	struct stat st;
+
+	if (mkdir(BW_STATE_DIR, 0700) && errno != EEXIST)
+		return -errno;
+	if (lstat(BW_STATE_DIR, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		return -EPERM;
+	return 0;
+}
+
+int bw_dstate_write(const char *iface, struct json_object *root)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	const char *s;
+	int fd, err;
+	size_t len;
+
+	err = state_path(path, sizeof(path), iface, false);
+	if (!err)
+		err = state_path(tmp, sizeof(tmp), iface, true);
+	if (!err)
+		err = state_dir();
+	if (err)
+		return err;
+	json_object_object_add(root, "pid", json_object_new_int64(getpid()));
+	json_object_object_add(root, "updated",
+			       json_object_new_int64(time(NULL)));
+	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
+	len = strlen(s);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, len) != (ssize_t)len || write(fd, "\n", 1) != 1)
+		err = errno ? -errno : -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+static int read_all(const char *path, char **out)
+{
+	struct stat st;
+	int fd = bw_open_regular(path, "state file", &st);
+	char *buf;
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	if (st.st_size > STATE_MAX) {
+		close(fd);
+		return -EINVAL;
+	}
+	buf = malloc(st.st_size + 1);
+	n = buf ? read(fd, buf, st.st_size) : -1;
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	return 0;
+}
+
+int bw_dstate_read(const char *iface, struct json_object **root)
+{
+	struct json_object *pid;
+	char path[PATH_MAX];
+	char *buf = NULL;
+	int err;
+
+	*root = NULL;
+	err = state_path(path, sizeof(path), iface, false);
+	if (err)
+		return err;
+	if (access(path, F_OK))
+		return -errno;
+	err = read_all(path, &buf);
+	if (err)
+		return err;
+	*root = json_tokener_parse(buf);
+	free(buf);
+	if (!*root || !json_object_is_type(*root, json_type_object)) {
+		json_object_put(*root);
+		*root = NULL;
+		return -EINVAL;
+	}
+	if (!json_object_object_get_ex(*root, "pid", &pid) ||
+	    kill((pid_t)json_object_get_int64(pid), 0))
+		return -ESRCH;
+	return 0;
+}
+
+void bw_dstate_remove(const char *iface)
+{
+	char path[PATH_MAX];
+
+	if (!state_path(path, sizeof(path), iface, false))
+		unlink(path);
+}
