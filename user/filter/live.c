@@ -29,7 +29,7 @@ void bw_live_init(struct bw_live *l)
 
 void bw_live_free(struct bw_live *l)
 {
-	bw_live_blk_clear(l);
+	bw_live_blk_clear(&l->blocks);
 	free(l->ent);
 	memset(l, 0, sizeof(*l));
 }
@@ -176,7 +176,7 @@ static void keys_out(struct bw_live *l, void *mem, const struct bw_prefix *p,
 	/* Without memory for the list, each block is written as it goes. */
 	pend = calloc(it.ap.nkeys, sizeof(*pend));
 	while (key_next(l, &it, &hash, &idx)) {
-		b = bw_live_blk_find(l, idx);
+		b = bw_live_blk_find(&l->blocks, idx);
 		if (!b)
 			continue;
 		bw_live_blk_pop(b, hash);
@@ -191,7 +191,7 @@ static void keys_out(struct bw_live *l, void *mem, const struct bw_prefix *p,
 		if (mem && !l->stale)
 			bw_live_blk_write(b, mem);
 		if (!b->nkeys)
-			bw_live_blk_drop(l, b);
+			bw_live_blk_drop(&l->blocks, b);
 	}
 	for (i = 0; i < n; i++) {
 		b = pend[i];
@@ -199,7 +199,7 @@ static void keys_out(struct bw_live *l, void *mem, const struct bw_prefix *p,
 		if (mem && !l->stale)
 			bw_live_blk_write(b, mem);
 		if (!b->nkeys)
-			bw_live_blk_drop(l, b);
+			bw_live_blk_drop(&l->blocks, b);
 	}
 	free(pend);
 }
@@ -222,12 +222,13 @@ static int keys_in(struct bw_live *l, const void *mem,
 	if (err)
 		return err;
 	while (key_next(l, &it, &hash, &idx)) {
-		b = bw_live_blk_get(l, idx, l->hdr.probes[it.ap.region], mem);
+		b = bw_live_blk_get(&l->blocks, idx,
+				    l->hdr.probes[it.ap.region], mem);
 		if (!b)
 			return -ENOMEM;
-		if (bw_live_blk_push(l, b, hash)) {
+		if (bw_live_blk_push(&l->blocks, b, hash)) {
 			if (!b->nkeys)
-				bw_live_blk_drop(l, b);
+				bw_live_blk_drop(&l->blocks, b);
 			return -ENOMEM;
 		}
 		l->nkeys++;
@@ -281,7 +282,7 @@ int bw_live_layout(struct bw_live *l, const void *mem)
 	size_t i;
 	int err;
 
-	bw_live_blk_clear(l);
+	bw_live_blk_clear(&l->blocks);
 	l->nkeys = 0;
 	memcpy(&l->hdr, mem, sizeof(l->hdr));
 	l->have_hdr = true;
@@ -403,14 +404,34 @@ size_t bw_live_expire(struct bw_live *l, void *mem, __u64 now)
 	return n;
 }
 
+void bw_live_reapply(const struct bw_live *l, void *mem)
+{
+	bw_live_blocks_or(&l->blocks, mem);
+}
+
+void bw_live_snapshot(const struct bw_live *l, const void *mem,
+		      struct bw_live_rec *out)
+{
+	bw_live_blocks_snapshot(&l->blocks, mem, out);
+}
+
+int bw_live_rebase(struct bw_live *l, void *mem, struct bw_live_rec *recs,
+		   size_t n)
+{
+	bw_live_blocks_rebase(&l->blocks, mem, recs, n,
+			      l->hdr.region_end[BW_REGIONS - 1]);
+	l->stale = false;
+	return 0;
+}
+
 void bw_live_stats(const struct bw_live *l, struct bw_live_stats *s)
 {
 	size_t i;
 
 	s->entries = l->nent;
 	s->keys = l->nkeys;
-	s->blocks = l->nblk;
-	s->bytes = l->bytes;
+	s->blocks = l->blocks.n;
+	s->bytes = l->bytes + l->blocks.bytes;
 	s->next_expiry = 0;
 	for (i = 0; l->nexpiring && i < l->ent_cap; i++)
 		if (l->ent[i].refs && l->ent[i].expires &&

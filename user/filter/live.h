@@ -23,7 +23,6 @@
  * bw_live_reapply() and bw_live_rebase().
  *
  * int functions return 0 or -errno.
- * (The whole-set block steps, reapply to rebase, are in live_blocks.c.)
  */
 #ifndef __BW_LIVE_H
 #define __BW_LIVE_H
@@ -33,9 +32,9 @@
 #include <linux/types.h>
 
 #include "bloomwall.h"
+#include "filter/live_blocks.h"
 #include "lists/list.h"
 
-struct bw_live_blk;
 struct bw_live_ent;
 
 struct bw_live {
@@ -50,19 +49,10 @@ struct bw_live {
 	/* Entries, open addressing on the prefix. */
 	struct bw_live_ent *ent;
 	size_t ent_cap, nent;
-	/* Blocks with live keys, open addressing on the block index. */
-	struct bw_live_blk **blk;
-	size_t blk_cap, nblk;
+	struct bw_live_blocks blocks; /* those with live keys */
 	size_t nkeys;	 /* keys held (an entry's, once per entry) */
-	size_t bytes;	 /* memory held for it all */
+	size_t bytes;	 /* held for the entries */
 	__u64 nexpiring; /* entries with an expiry */
-};
-
-/* A block's base, as handed from a rebuild (bw_live_snapshot). */
-struct bw_live_rec {
-	__u32 idx;
-	__u32 pad;
-	struct bw_block base;
 };
 
 /* What a live set holds. */
@@ -113,7 +103,7 @@ void bw_live_reapply(const struct bw_live *l, void *mem);
 /* Blocks with live keys: how many bw_live_snapshot() writes. */
 static inline size_t bw_live_nblocks(const struct bw_live *l)
 {
-	return l->nblk;
+	return l->blocks.n;
 }
 
 /*

@@ -15,16 +15,15 @@ static size_t slot_of(__u32 idx, size_t cap)
 	return (size_t)(bw_mix64(idx) & (cap - 1));
 }
 
-struct bw_live_blk *bw_live_blk_find(const struct bw_live *l, __u32 idx)
+struct bw_live_blk *bw_live_blk_find(const struct bw_live_blocks *t, __u32 idx)
 {
 	size_t i;
 
-	if (!l->blk_cap)
+	if (!t->cap)
 		return NULL;
-	for (i = slot_of(idx, l->blk_cap); l->blk[i];
-	     i = (i + 1) & (l->blk_cap - 1))
-		if (l->blk[i]->idx == idx)
-			return l->blk[i];
+	for (i = slot_of(idx, t->cap); t->blk[i]; i = (i + 1) & (t->cap - 1))
+		if (t->blk[i]->idx == idx)
+			return t->blk[i];
 	return NULL;
 }
 
@@ -38,23 +37,23 @@ static void put(struct bw_live_blk **tab, size_t cap, struct bw_live_blk *b)
 }
 
 /* Room for one more block at a load of at most a half. */
-static int grow(struct bw_live *l)
+static int grow(struct bw_live_blocks *t)
 {
 	struct bw_live_blk **tab;
-	size_t cap = l->blk_cap ? l->blk_cap * 2 : 64, i;
+	size_t cap = t->cap ? t->cap * 2 : 64, i;
 
-	if ((l->nblk + 1) * 2 <= l->blk_cap)
+	if ((t->n + 1) * 2 <= t->cap)
 		return 0;
 	tab = calloc(cap, sizeof(*tab));
 	if (!tab)
 		return -ENOMEM;
-	for (i = 0; i < l->blk_cap; i++)
-		if (l->blk[i])
-			put(tab, cap, l->blk[i]);
-	free(l->blk);
-	l->bytes += (cap - l->blk_cap) * sizeof(*tab);
-	l->blk = tab;
-	l->blk_cap = cap;
+	for (i = 0; i < t->cap; i++)
+		if (t->blk[i])
+			put(tab, cap, t->blk[i]);
+	free(t->blk);
+	t->bytes += (cap - t->cap) * sizeof(*tab);
+	t->blk = tab;
+	t->cap = cap;
 	return 0;
 }
 
@@ -67,14 +66,14 @@ static void load_block(const void *mem, __u32 idx, struct bw_block *out)
 		out->w[w] = __atomic_load_n(&src->w[w], __ATOMIC_RELAXED);
 }
 
-struct bw_live_blk *bw_live_blk_get(struct bw_live *l, __u32 idx, __u8 probes,
-				    const void *mem)
+struct bw_live_blk *bw_live_blk_get(struct bw_live_blocks *t, __u32 idx,
+				    __u8 probes, const void *mem)
 {
-	struct bw_live_blk *b = bw_live_blk_find(l, idx);
+	struct bw_live_blk *b = bw_live_blk_find(t, idx);
 
 	if (b)
 		return b;
-	if (grow(l))
+	if (grow(t))
 		return NULL;
 	b = calloc(1, sizeof(*b));
 	if (!b)
@@ -85,13 +84,14 @@ struct bw_live_blk *bw_live_blk_get(struct bw_live *l, __u32 idx, __u8 probes,
 	b->cap = BW_LIVE_INLINE_KEYS;
 	if (mem)
 		load_block(mem, idx, &b->base);
-	put(l->blk, l->blk_cap, b);
-	l->nblk++;
-	l->bytes += sizeof(*b);
+	put(t->blk, t->cap, b);
+	t->n++;
+	t->bytes += sizeof(*b);
 	return b;
 }
 
-int bw_live_blk_push(struct bw_live *l, struct bw_live_blk *b, __u64 hash)
+int bw_live_blk_push(struct bw_live_blocks *t, struct bw_live_blk *b,
+		     __u64 hash)
 {
 	__u64 *k;
 	__u32 cap;
@@ -102,9 +102,9 @@ int bw_live_blk_push(struct bw_live *l, struct bw_live_blk *b, __u64 hash)
 		if (!k)
 			return -ENOMEM;
 		memcpy(k, b->keys, b->nkeys * sizeof(*k));
-		l->bytes += cap * sizeof(*k);
+		t->bytes += cap * sizeof(*k);
 		if (b->keys != b->inl) {
-			l->bytes -= b->cap * sizeof(*k);
+			t->bytes -= b->cap * sizeof(*k);
 			free(b->keys);
 		}
 		b->keys = k;
@@ -125,48 +125,47 @@ void bw_live_blk_pop(struct bw_live_blk *b, __u64 hash)
 		}
 }
 
-static void blk_free(struct bw_live *l, struct bw_live_blk *b)
+static void blk_free(struct bw_live_blocks *t, struct bw_live_blk *b)
 {
 	if (b->keys != b->inl) {
-		l->bytes -= b->cap * sizeof(*b->keys);
+		t->bytes -= b->cap * sizeof(*b->keys);
 		free(b->keys);
 	}
-	l->bytes -= sizeof(*b);
+	t->bytes -= sizeof(*b);
 	free(b);
 }
 
-void bw_live_blk_drop(struct bw_live *l, struct bw_live_blk *b)
+void bw_live_blk_drop(struct bw_live_blocks *t, struct bw_live_blk *b)
 {
-	size_t mask = l->blk_cap - 1, i, j, home;
+	size_t mask = t->cap - 1, i, j, home;
 
-	for (i = slot_of(b->idx, l->blk_cap); l->blk[i] != b;
-	     i = (i + 1) & mask)
+	for (i = slot_of(b->idx, t->cap); t->blk[i] != b; i = (i + 1) & mask)
 		;
 	/* Backward shift: what follows in the run moves up if it may. */
-	for (j = (i + 1) & mask; l->blk[j]; j = (j + 1) & mask) {
-		home = slot_of(l->blk[j]->idx, l->blk_cap);
+	for (j = (i + 1) & mask; t->blk[j]; j = (j + 1) & mask) {
+		home = slot_of(t->blk[j]->idx, t->cap);
 		if (((j - home) & mask) >= ((j - i) & mask)) {
-			l->blk[i] = l->blk[j];
+			t->blk[i] = t->blk[j];
 			i = j;
 		}
 	}
-	l->blk[i] = NULL;
-	l->nblk--;
-	blk_free(l, b);
+	t->blk[i] = NULL;
+	t->n--;
+	blk_free(t, b);
 }
 
-void bw_live_blk_clear(struct bw_live *l)
+void bw_live_blk_clear(struct bw_live_blocks *t)
 {
 	size_t i;
 
-	for (i = 0; i < l->blk_cap; i++)
-		if (l->blk[i])
-			blk_free(l, l->blk[i]);
-	l->bytes -= l->blk_cap * sizeof(*l->blk);
-	free(l->blk);
-	l->blk = NULL;
-	l->blk_cap = 0;
-	l->nblk = 0;
+	for (i = 0; i < t->cap; i++)
+		if (t->blk[i])
+			blk_free(t, t->blk[i]);
+	t->bytes -= t->cap * sizeof(*t->blk);
+	free(t->blk);
+	t->blk = NULL;
+	t->cap = 0;
+	t->n = 0;
 }
 
 void bw_live_blk_bits(const struct bw_live_blk *b, bool with_base,
@@ -208,33 +207,26 @@ void bw_live_blk_or(const struct bw_live_blk *b, void *mem)
 			__atomic_fetch_or(&dst->w[w], v.w[w], __ATOMIC_RELAXED);
 }
 
-/* ---- live.h: the set's blocks as a whole ------------------------------- */
-
-void bw_live_reapply(const struct bw_live *l, void *mem)
+void bw_live_blocks_or(const struct bw_live_blocks *t, void *mem)
 {
 	size_t i;
 
-	for (i = 0; i < l->blk_cap; i++)
-		if (l->blk[i])
-			bw_live_blk_or(l->blk[i], mem);
+	for (i = 0; i < t->cap; i++)
+		if (t->blk[i])
+			bw_live_blk_or(t->blk[i], mem);
 }
 
-void bw_live_snapshot(const struct bw_live *l, const void *mem,
-		      struct bw_live_rec *out)
+void bw_live_blocks_snapshot(const struct bw_live_blocks *t, const void *mem,
+			     struct bw_live_rec *out)
 {
-	const struct bw_block *src;
 	size_t i, n = 0;
-	int w;
 
-	for (i = 0; i < l->blk_cap; i++) {
-		if (!l->blk[i])
+	for (i = 0; i < t->cap; i++) {
+		if (!t->blk[i])
 			continue;
-		out[n].idx = l->blk[i]->idx;
+		out[n].idx = t->blk[i]->idx;
 		out[n].pad = 0;
-		src = bw_block_at(mem, out[n].idx);
-		for (w = 0; w < BW_BLOCK_WORDS; w++)
-			out[n].base.w[w] =
-				__atomic_load_n(&src->w[w], __ATOMIC_RELAXED);
+		load_block(mem, out[n].idx, &out[n].base);
 		n++;
 	}
 }
@@ -246,43 +238,36 @@ static int rec_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* The blocks a key of the layout may be in: the address regions. */
-static bool in_regions(const struct bw_live *l, __u32 idx)
+static void store_block(void *mem, __u32 idx, const struct bw_block *v)
 {
-	return idx >= BW_HDR_BLOCKS && idx < l->hdr.region_end[BW_REGIONS - 1];
-}
-
-int bw_live_rebase(struct bw_live *l, void *mem, struct bw_live_rec *recs,
-		   size_t n)
-{
-	struct bw_live_rec key = { 0 }, *r;
-	struct bw_block *dst;
-	size_t i;
+	struct bw_block *dst = bw_block_at(mem, idx);
 	int w;
 
+	for (w = 0; w < BW_BLOCK_WORDS; w++)
+		__atomic_store_n(&dst->w[w], v->w[w], __ATOMIC_RELAXED);
+}
+
+void bw_live_blocks_rebase(struct bw_live_blocks *t, void *mem,
+			   struct bw_live_rec *recs, size_t n, __u32 end)
+{
+	struct bw_live_rec key = { 0 }, *r;
+	size_t i;
+
 	qsort(recs, n, sizeof(*recs), rec_cmp);
-	for (i = 0; i < l->blk_cap; i++) {
-		if (!l->blk[i])
+	for (i = 0; i < t->cap; i++) {
+		if (!t->blk[i])
 			continue;
-		key.idx = l->blk[i]->idx;
+		key.idx = t->blk[i]->idx;
 		r = n ? bsearch(&key, recs, n, sizeof(*recs), rec_cmp) : NULL;
 		if (r)
-			l->blk[i]->base = r->base;
+			t->blk[i]->base = r->base;
 		else
-			memcpy(&l->blk[i]->base, bw_block_at(mem, key.idx),
-			       sizeof(struct bw_block));
-		bw_live_blk_write(l->blk[i], mem);
+			load_block(mem, key.idx, &t->blk[i]->base);
+		bw_live_blk_write(t->blk[i], mem);
 	}
 	/* Blocks whose live keys all went since the snapshot: their base. */
-	for (i = 0; i < n; i++) {
-		if (!in_regions(l, recs[i].idx) ||
-		    bw_live_blk_find(l, recs[i].idx))
-			continue;
-		dst = bw_block_at(mem, recs[i].idx);
-		for (w = 0; w < BW_BLOCK_WORDS; w++)
-			__atomic_store_n(&dst->w[w], recs[i].base.w[w],
-					 __ATOMIC_RELAXED);
-	}
-	l->stale = false;
-	return 0;
+	for (i = 0; i < n; i++)
+		if (recs[i].idx >= BW_HDR_BLOCKS && recs[i].idx < end &&
+		    !bw_live_blk_find(t, recs[i].idx))
+			store_block(mem, recs[i].idx, &recs[i].base);
 }

@@ -7,9 +7,27 @@
 #ifndef __BW_LIVE_BLOCKS_H
 #define __BW_LIVE_BLOCKS_H
 
-#include "filter/live.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bloomwall.h"
 
 #define BW_LIVE_INLINE_KEYS 2
+
+/* The blocks with live keys, open addressing on the block index. */
+struct bw_live_blocks {
+	struct bw_live_blk **blk;
+	size_t cap, n;
+	size_t bytes; /* held for the blocks and their keys */
+};
+
+/* A block's base, as handed from a rebuild (bw_live_snapshot). */
+struct bw_live_rec {
+	__u32 idx;
+	__u32 pad;
+	struct bw_block base;
+};
 
 struct bw_live_blk {
 	__u32 idx;    /* block index in the filter */
@@ -23,26 +41,27 @@ struct bw_live_blk {
 };
 
 /* The block idx of the set, or NULL. */
-struct bw_live_blk *bw_live_blk_find(const struct bw_live *l, __u32 idx);
+struct bw_live_blk *bw_live_blk_find(const struct bw_live_blocks *t, __u32 idx);
 
 /*
  * The block idx, made when missing (its base read from mem, zero when mem
  * is NULL); NULL without memory.
  */
-struct bw_live_blk *bw_live_blk_get(struct bw_live *l, __u32 idx, __u8 probes,
-				    const void *mem);
+struct bw_live_blk *bw_live_blk_get(struct bw_live_blocks *t, __u32 idx,
+				    __u8 probes, const void *mem);
 
 /* Adds a key's hash to b: 0 or -ENOMEM. */
-int bw_live_blk_push(struct bw_live *l, struct bw_live_blk *b, __u64 hash);
+int bw_live_blk_push(struct bw_live_blocks *t, struct bw_live_blk *b,
+		     __u64 hash);
 
 /* Takes one of the key's hash out of b (if there). */
 void bw_live_blk_pop(struct bw_live_blk *b, __u64 hash);
 
 /* Drops b (no keys left) from the set. */
-void bw_live_blk_drop(struct bw_live *l, struct bw_live_blk *b);
+void bw_live_blk_drop(struct bw_live_blocks *t, struct bw_live_blk *b);
 
 /* Drops every block. */
-void bw_live_blk_clear(struct bw_live *l);
+void bw_live_blk_clear(struct bw_live_blocks *t);
 
 /* b's base with all its keys' bits. */
 void bw_live_blk_bits(const struct bw_live_blk *b, bool with_base,
@@ -53,5 +72,19 @@ void bw_live_blk_write(const struct bw_live_blk *b, void *mem);
 
 /* ORs b's keys into mem (64-bit atomic ORs). */
 void bw_live_blk_or(const struct bw_live_blk *b, void *mem);
+
+/* ORs every block's keys into mem. */
+void bw_live_blocks_or(const struct bw_live_blocks *t, void *mem);
+
+/* Every block as it is in mem: out[t->n]. */
+void bw_live_blocks_snapshot(const struct bw_live_blocks *t, const void *mem,
+			     struct bw_live_rec *out);
+
+/*
+ * Bases from recs (sorted here), else from mem; every block written as
+ * base | keys, recs' blocks without keys as their base (those below end).
+ */
+void bw_live_blocks_rebase(struct bw_live_blocks *t, void *mem,
+			   struct bw_live_rec *recs, size_t n, __u32 end);
 
 #endif /* __BW_LIVE_BLOCKS_H */
