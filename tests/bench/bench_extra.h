@@ -30,6 +30,10 @@ void print_prog_cost(FILE *f);
 int bench_droplog(const struct bench_cfg *cfg);
 void print_droplog(FILE *f);
 
+/* Live entries in place against rebuild and swap (live.c). */
+int bench_live(const struct bench_cfg *cfg);
+void print_live(FILE *f);
+
 /* Sections 2 and 3 of the output. */
 void print_extra(FILE *f);
 void print_swap_results(FILE *f);

@@ -38,7 +38,8 @@ static void usage(void)
 		"parts: t table of random lists, 6 the same for IPv6, m mixed list,\n"
 		"       s build and swap, v veth, d DNS names, a DNS answers on the veth,\n"
 		"       c one packet through the CLI's program (small, real lists, verify)\n"
-		"       l the drop log: listed path with logging off, limited, writing\n");
+		"       l the drop log: listed path with logging off, limited, writing\n"
+		"       i live entries in place against rebuild and swap\n");
 }
 
 /* --sizes 1000000,10000000: the random list sizes to run, instead of the default. */
@@ -262,6 +263,7 @@ static void print_all(FILE *f, const struct bench_cfg *cfg, int argc,
 	print_dns_flood(f);
 	print_prog_cost(f);
 	print_droplog(f);
+	print_live(f);
 	print_targets(f, sets, nsets);
 }
 
@@ -306,6 +308,8 @@ int main(int argc, char **argv)
 		err = bench_prog_cost(&cfg);
 	if (!err && part(&cfg, 'l'))
 		err = bench_droplog(&cfg);
+	if (!err && part(&cfg, 'i'))
+		err = bench_live(&cfg);
 	print_all(stdout, &cfg, argc, argv);
 	if (cfg.results_path)
 		out = fopen(cfg.results_path, "w");

@@ -89,7 +89,7 @@ static int ent_grow(struct bw_live *l)
 	struct bw_live_ent *tab;
 	struct bw_prefix p;
 
-	if ((l->nent + 1) * 2 <= l->ent_cap)
+	if ((l->nent + 1) * 4 <= l->ent_cap * 3)
 		return 0;
 	tab = calloc(cap, sizeof(*tab));
 	if (!tab)

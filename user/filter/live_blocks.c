@@ -36,13 +36,13 @@ static void put(struct bw_live_blk **tab, size_t cap, struct bw_live_blk *b)
 	tab[i] = b;
 }
 
-/* Room for one more block at a load of at most a half. */
+/* Room for one more block at a load of at most three quarters. */
 static int grow(struct bw_live_blocks *t)
 {
 	struct bw_live_blk **tab;
 	size_t cap = t->cap ? t->cap * 2 : 64, i;
 
-	if ((t->n + 1) * 2 <= t->cap)
+	if ((t->n + 1) * 4 <= t->cap * 3)
 		return 0;
 	tab = calloc(cap, sizeof(*tab));
 	if (!tab)
