@@ -143,8 +143,8 @@ test_expiry_readd()
 		"remove's rebuild keeps the other's expiry"
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 	bw 0 add "$BW_RX" "$BW_C4"
-	assert_line "$OUT" "$BW_C4  already in the filter" \
-		"an add without --timeout says no expiry"
+	assert_line "$OUT" "$BW_C4  already in the filter, no longer expires" \
+		"an add without --timeout ends the expiry"
 	assert_eq "$(expiry_json 'e["entries"]')" 0 "the entry is permanent now"
 	bw 0 status --json "$BW_RX"
 	assert_eq "$(json "$OUT" 'd[0]["filter"]["added_kept"]')" 1 "still kept"
@@ -259,7 +259,8 @@ f2b_banned()
 
 # Debian's fail2ban, in the foreground on a jail of the test's own: two bad
 # logins from C ban it (its frames drop, with the jail's bantime as the
-# entry's expiry); unbanip lets them pass again.
+# entry's expiry); unbanip lets them pass again; a permanent ban (bantime
+# -1) is kept with no expiry.
 test_expiry_fail2ban()
 {
 	local l
@@ -290,6 +291,16 @@ test_expiry_fail2ban()
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	bw 0 status "$BW_RX"
 	assert_kv "$OUT" "added entries kept" 0 "the unban took the entry out"
+	# A permanent ban (bantime -1): kept with no expiry.
+	f2b set "$F2B_JAIL" bantime -1 >/dev/null || fail "set bantime failed"
+	f2b set "$F2B_JAIL" banip "$BW_C4" >/dev/null || fail "banip failed"
+	f2b_until "the permanent ban in the filter" f2b_drops "$BW_C4"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	assert_eq "$(expiry_json 'e["entries"]')" 0 "a permanent ban expires not"
+	assert_eq "$(json "$OUT" 'd[0]["filter"]["added_kept"]')" 1 "but is kept"
+	f2b set "$F2B_JAIL" unbanip "$BW_C4" >/dev/null || fail "unbanip failed"
+	f2b_until "the second unban in the filter" f2b_passes "$BW_C4"
+	expect_delivered "$BW_C4" "$BW_RX4"
 	grep -E "Ban|Unban|ERROR" "$F2B_DIR/fail2ban.log" | sed 's/^/  f /'
 	grep -q ERROR "$F2B_DIR/fail2ban.log" && fail "fail2ban logged an error"
 	f2b_stop

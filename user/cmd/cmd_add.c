@@ -75,7 +75,8 @@ struct add_ctx {
 	const struct bw_args *a;
 	const struct bw_prefix *keys;
 	const struct bw_add_plan *plan;
-	__u32 *fresh;		      /* per entry: keys that set a bit */
+	__u32 *fresh;	 /* per entry: keys that set a bit */
+	bool *unexpired; /* per entry: it had an expiry, an add without ended it */
 	const struct bw_records *rec; /* the copy's records, entries added */
 	__u64 expires, now; /* --timeout: when they end (0: never), and now */
 	double worst;	    /* highest estimated rate of a region touched */
@@ -130,8 +131,11 @@ static int insert_all(void *mem, __u32 nblocks, void *arg)
 	return 0;
 }
 
-/* ", expires TIME (in 4h)" for an entry added with --timeout. */
-static void say_expiry(const struct add_ctx *c)
+/*
+ * ", expires TIME (in 4h)" for an entry added with --timeout; ", no
+ * longer expires" for one that had an expiry and now has none.
+ */
+static void say_expiry(const struct add_ctx *c, int i)
 {
 	char t[96];
 
@@ -139,6 +143,8 @@ static void say_expiry(const struct add_ctx *c)
 	if (c->expires)
 		bw_out_text(", expires %s",
 			    bw_expiry_text(c->expires, c->now, t, sizeof(t)));
+	else if (c->unexpired[i])
+		bw_out_text(", no longer expires");
 	bw_out_text("\n");
 }
 
@@ -146,9 +152,12 @@ static void say_expiry(const struct add_ctx *c)
  * "ADDR  added" (or why not); JSON {address, result, keys, new_keys,
  * prefix, expires, expires_in}.
  */
-static void say_entry(const struct add_ctx *c, const char *addr, __u32 fresh,
-		      const struct bw_add_plan *ap)
+static void say_entry(const struct add_ctx *c, int i)
 {
+	const struct bw_add_plan *ap = &c->plan[i];
+	const char *addr = c->a->pos[i];
+	__u32 fresh = c->fresh[i];
+
 	bw_out_open_object(NULL);
 	bw_out_string("address", "%s  ", addr);
 	bw_out_string("result", NULL, fresh ? "added" : "already");
@@ -162,7 +171,7 @@ static void say_entry(const struct add_ctx *c, const char *addr, __u32 fresh,
 	else
 		bw_out_text("added (%u of its %u keys at /%u were new)", fresh,
 			    ap->nkeys, ap->tlen);
-	say_expiry(c);
+	say_expiry(c, i);
 	bw_out_close_object();
 }
 
@@ -174,7 +183,7 @@ static void say_added(const struct add_ctx *c, const struct bw_info *before)
 
 	bw_out_open_array("addresses");
 	for (i = 0; i < a->npos; i++) {
-		say_entry(c, a->pos[i], c->fresh[i], &c->plan[i]);
+		say_entry(c, i);
 		added += c->fresh[i] > 0;
 	}
 	bw_out_close_array();
@@ -235,13 +244,18 @@ static int keep_entries(const struct add_ctx *c, const struct bw_running *r,
 {
 	__u32 need;
 	int i, err;
+	long k;
 
 	err = bw_running_records(r, rec);
 	/* A new timeout replaces the old one; none makes it permanent. */
-	for (i = 0; !err && i < c->a->npos; i++)
+	for (i = 0; !err && i < c->a->npos; i++) {
+		k = bw_records_find(rec, &c->keys[i]);
+		c->unexpired[i] =
+			k >= 0 && rec->added_expires[k] && !c->expires;
 		err = bw_records_add_until(rec, &c->keys[i], c->expires) < 0
 			      ? -ENOMEM
 			      : 0;
+	}
 	if (err)
 		return err;
 	bw_prov_change(rec, BW_CHANGE_ADD);
@@ -311,9 +325,10 @@ static int do_add(struct bw_args *a)
 		return err;
 	plan = calloc(a->npos, sizeof(*plan));
 	c.fresh = calloc(a->npos, sizeof(*c.fresh));
+	c.unexpired = calloc(a->npos, sizeof(*c.unexpired));
 	c.keys = keys;
 	c.plan = plan;
-	err = plan && c.fresh ? 0 : -ENOMEM;
+	err = plan && c.fresh && c.unexpired ? 0 : -ENOMEM;
 	if (!err)
 		err = bw_check_privileges("add");
 	if (!err) {
@@ -322,6 +337,7 @@ static int do_add(struct bw_args *a)
 		bw_lock_release(lock);
 	}
 	free(c.fresh);
+	free(c.unexpired);
 	free(plan);
 	free(keys);
 	return err;
