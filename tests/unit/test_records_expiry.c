@@ -269,3 +269,34 @@ BW_TEST(test_expiry_edits)
 	bw_records_free(&r);
 	bw_records_free(&s);
 }
+
+/*
+ * An area listing an entry twice (hostile: add never does) with one
+ * expiry for it: the first holds it, as bw_records_find finds that one,
+ * and written back it reads the same (found by fuzz_records).
+ */
+BW_TEST(test_expiry_entry_twice)
+{
+	struct bw_prefix a = pfx("192.0.2.0/24");
+	struct bw_records w, r, again;
+	struct area h = {};
+
+	bw_records_init(&w);
+	bw_records_push_added(&w, &a);
+	bw_records_push_added(&w, &a);
+	w.added_expires[0] = 1700000000;
+	if (!ASSERT_TRUE(area_write(&h, &w), "write"))
+		goto out;
+	ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read");
+	ASSERT_EQ(r.nadded, 2, "both");
+	ASSERT_EQ_U64(r.added_expires[0], 1700000000, "the first expires");
+	ASSERT_EQ_U64(r.added_expires[1], 0, "the second not");
+	ASSERT_OK(bw_records_write(h.mem, h.nblocks, &r), "written back");
+	ASSERT_OK(bw_records_read(h.mem, h.nblocks, &again), "read again");
+	ASSERT_TRUE(bw_records_same_added(&r, &again), "the same");
+	bw_records_free(&again);
+	bw_records_free(&r);
+out:
+	free(h.mem);
+	bw_records_free(&w);
+}

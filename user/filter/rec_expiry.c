@@ -33,6 +33,7 @@ int bw_rec_expiries_read(struct bw_rec_expiries *e, const __u8 *body, __u32 len)
 		err = bw_rec_prefix_read(&o.prefix, &e->v[e->n].p);
 		if (err)
 			return err;
+		e->v[e->n].taken = false;
 		e->v[e->n++].expires = o.expires;
 	}
 	return 0;
@@ -69,15 +70,17 @@ int bw_rec_expiries_sort(struct bw_rec_expiries *e)
 	return 0;
 }
 
-__u64 bw_rec_expiries_find(const struct bw_rec_expiries *e,
-			   const struct bw_prefix *p)
+__u64 bw_rec_expiries_take(struct bw_rec_expiries *e, const struct bw_prefix *p)
 {
 	struct bw_rec_exp key = { .p = *p }, *hit;
 
 	if (!e->n)
 		return 0;
 	hit = bsearch(&key, e->v, e->n, sizeof(e->v[0]), cmp_exp);
-	return hit ? hit->expires : 0;
+	if (!hit || hit->taken)
+		return 0;
+	hit->taken = true;
+	return hit->expires;
 }
 
 void bw_rec_expiries_free(struct bw_rec_expiries *e)

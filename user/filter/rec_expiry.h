@@ -8,6 +8,7 @@
 #ifndef __BW_REC_EXPIRY_H
 #define __BW_REC_EXPIRY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -16,6 +17,7 @@
 struct bw_rec_exp {
 	struct bw_prefix p;
 	__u64 expires; /* Unix seconds, 1 to BW_REC_EXPIRES_MAX */
+	bool taken;    /* found once: an entry listed twice expires once */
 };
 
 struct bw_rec_expiries {
@@ -33,8 +35,12 @@ int bw_rec_expiries_read(struct bw_rec_expiries *e, const __u8 *body,
 /* Sorts e for lookups: 0, or -EINVAL when it names a prefix twice. */
 int bw_rec_expiries_sort(struct bw_rec_expiries *e);
 
-/* p's expiry in a sorted e, 0 when e does not name it (never expires). */
-__u64 bw_rec_expiries_find(const struct bw_rec_expiries *e,
+/*
+ * p's expiry in a sorted e, 0 when e does not name it (never expires) or
+ * gave it already: of an entry an area lists twice (hostile, the writer
+ * never does), the first holds the expiry, as bw_records_find finds it.
+ */
+__u64 bw_rec_expiries_take(struct bw_rec_expiries *e,
 			   const struct bw_prefix *p);
 
 void bw_rec_expiries_free(struct bw_rec_expiries *e);

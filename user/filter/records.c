@@ -346,7 +346,7 @@ static int read_records(struct bw_records *r, const __u8 *p, __u64 len,
 	if (!err)
 		err = bw_rec_expiries_sort(&exp);
 	for (n = 0; !err && n < r->nadded; n++)
-		r->added_expires[n] = bw_rec_expiries_find(&exp, &r->added[n]);
+		r->added_expires[n] = bw_rec_expiries_take(&exp, &r->added[n]);
 	bw_rec_expiries_free(&exp);
 	return err;
 }
