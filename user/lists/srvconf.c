@@ -116,7 +116,7 @@ static int dnsmasq_line(struct bw_srvconf *c, struct bw_list *l, const char *s,
 			size_t errlen)
 {
 	const char *eq = memchr(s, '=', len), *v, *last;
-	char key[8];
+	char key[32];
 	size_t klen, vlen;
 	int what;
 
