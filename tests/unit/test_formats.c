@@ -475,4 +475,10 @@ BW_TEST(test_formats_mixed)
 	ASSERT_TRUE(!strstr(msgs, "note:"), "no note for a plain list");
 	free(msgs);
 	bw_list_free(&l);
+	/* Hosts lines whose names look like record types are no zone. */
+	ASSERT_OK(load_text("fe80::1%lo0 a\n10.0.0.1 ns\n", false, &l, &msgs),
+		  "hosts");
+	ASSERT_STREQ(bw_fmt_test_dump(&l), "a ns", "hosts names");
+	free(msgs);
+	bw_list_free(&l);
 }

@@ -113,8 +113,12 @@ bool bw_rpz_detect(const char *line, size_t len)
 		return true;
 	if (!split_rr(line, len, &r))
 		return false;
-	/* A hosts line is never "ADDR TYPE": the owner is a name. */
-	return !r.owner || !strchr("0123456789:", r.owner[0]) ||
+	/* A hosts line ("0.0.0.0 ns") is no record: an owner is a name. */
+	if (!r.owner)
+		return true;
+	if (memchr(r.owner, ':', r.owner_len))
+		return false;
+	return !strchr("0123456789", r.owner[0]) ||
 	       bw_name_form(r.owner, r.owner_len);
 }
 
