@@ -364,7 +364,7 @@ BW_TEST(test_formats_ipset_errors)
 		{ "create s hash:ip\nadd s 10.0.0.1 timeout\n",
 		  "f:2: option without value" },
 		{ "create s hash:ip\nadd s example.com\n",
-		  "f:2: a name where an address is expected" },
+		  "f:2: a name where an address is expected: \"example.com\"" },
 		{ "create s hash:ip\nadd s 10.0.0.300\n",
 		  "f:2: not an IP address: \"10.0.0.300\"" },
 		{ "create s hash:ip\ncreate s hash:net\n",

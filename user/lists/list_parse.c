@@ -351,6 +351,10 @@ int bw_list_parse_addr(struct bw_list *l, const char *tok, size_t len,
 	struct entry e;
 	int ret;
 
+	if (bw_name_form(tok, len))
+		return bw_list_fail(err, errlen,
+				    "a name where an address is expected", tok,
+				    len);
 	ret = parse_token(tok, len, opts, &e, err, errlen);
 	if (ret)
 		return ret;
