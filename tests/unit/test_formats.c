@@ -184,6 +184,18 @@ BW_TEST(test_formats_rpz)
 	ASSERT_STREQ(bw_fmt_test_dump(&l), "abs.example.com", "as written");
 	free(msgs);
 	bw_list_free(&l);
+
+	/* URLhaus' style: CRLF, a comment after each record. */
+	ASSERT_OK(load_text("$TTL 30\r\n@ SOA rpz.urlhaus.abuse.ch. "
+			    "hostmaster.urlhaus.abuse.ch. 2109201437 300 1800 "
+			    "604800 30\r\n NS localhost.\r\n;\r\n"
+			    "0-0-0.ml CNAME . ; Malware download, see "
+			    "https://urlhaus.abuse.ch/host/0-0-0.ml/\r\n",
+			    false, &l, &msgs),
+		  "urlhaus");
+	ASSERT_STREQ(bw_fmt_test_dump(&l), "0-0-0.ml", "CRLF and comments");
+	free(msgs);
+	bw_list_free(&l);
 }
 
 BW_TEST(test_formats_rpz_errors)
