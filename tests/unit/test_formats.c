@@ -460,7 +460,7 @@ BW_TEST(test_formats_mixed)
 		{ "local-zone: \"a.example.\" static\nads.example CNAME .\n",
 		  "f:2: an RPZ line in a file read as Unbound lines (since line 1)" },
 		{ "create s hash:ip\nadd element inet t s { 10.0.0.1 }\n",
-		  "f:2: a nftables line in a file read as ipset lines" },
+		  "f:2: an nftables line in a file read as ipset lines" },
 	};
 	struct bw_list l;
 	char *msgs;

@@ -66,8 +66,8 @@ static void other_format(const struct bw_fmt *f, const char *line, size_t len,
 		return;
 	snprintf(
 		err, errlen,
-		"a%s %s line in a file read as %s lines (since line %zu): a list file is one format: \"%s\"",
-		k == BW_FMT_RPZ ? "n" : "", bw_fmt_name(k),
+		"%s %s line in a file read as %s lines (since line %zu): a list file is one format: \"%s\"",
+		k == BW_FMT_DNSMASQ ? "a" : "an", bw_fmt_name(k),
 		bw_fmt_name(f->kind), f->since,
 		bw_quote(q, sizeof(q), line, len));
 }
