@@ -98,6 +98,9 @@ ALL_TESTS="$ALL_TESTS $LOG_TESTS"
 # shellcheck source=demo_tests.sh
 . "$TOP/tests/e2e/demo_tests.sh"
 ALL_TESTS="$ALL_TESTS $DEMO_TESTS"
+# shellcheck source=formats_tests.sh
+. "$TOP/tests/e2e/formats_tests.sh"
+ALL_TESTS="$ALL_TESTS $FORMATS_TESTS"
 
 summary()
 {
