@@ -262,6 +262,8 @@ fuzz_list_SEEDS := tests/fuzz/seeds
 fuzz_names_SEEDS := tests/fuzz/seeds
 fuzz_image_SEEDS := tests/fuzz/seeds_image
 fuzz_name_filter_SEEDS := tests/fuzz/seeds
+fuzz_formats_SEEDS := tests/fuzz/seeds_formats
+fuzz_records_SEEDS := tests/fuzz/seeds_records
 
 $(OUTPUT)/fuzz/user/%.o: user/%.c | $(OUTPUT)/fuzz
 	$(call msg,FUZZ-CC,$@)
@@ -325,11 +327,19 @@ install: $(BIN)
 	install -m 0644 scripts/bloomwall.bash-completion $(DESTDIR)$(BASHCOMPDIR)/bloomwall
 	install -m 0644 scripts/bloomwall.conf.example \
 		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
+	# The fail2ban action, where fail2ban is (README "fail2ban").
+	if [ -d $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d ]; then \
+		sed 's|^bloomwall = bloomwall$$|bloomwall = $(SBINDIR)/bloomwall|' \
+			scripts/fail2ban/action.d/bloomwall.conf \
+			>$(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d/bloomwall.conf; \
+		chmod 0644 $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d/bloomwall.conf; \
+	fi
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/bloomwall $(DESTDIR)$(MANDIR)/man8/bloomwall.8
 	rm -f $(DESTDIR)$(UNITDIR)/bloomwall@.service $(DESTDIR)$(BASHCOMPDIR)/bloomwall
 	rm -f $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
+	rm -f $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d/bloomwall.conf
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/bloomwall 2>/dev/null
 
 # tests/*.h keep their hand-aligned macro and vector tables.

@@ -424,6 +424,15 @@ enum bw_rec_type {
 	BW_REC_CHANGE = 9,
 	/* The keys the regions were sized for at build: struct bw_rec_sized. */
 	BW_REC_SIZED = 10,
+	/*
+	 * When added entries end ('add --timeout'): an array of struct
+	 * bw_rec_expiry, one for each BW_REC_ADDED entry that expires, by
+	 * its prefix (an entry without one never expires). Apart from
+	 * BW_REC_ADDED so that an older bloomwall reads the entries (as
+	 * permanent) and carries this record over; one naming no added
+	 * entry (an older bloomwall removed it) is ignored.
+	 */
+	BW_REC_ADDED_EXPIRES = 11,
 };
 
 /* A prefix of either family; addr in network byte order, IPv4 first 4. */
@@ -433,6 +442,15 @@ struct bw_rec_prefix {
 	__u8 pad[6];
 	__u8 addr[16];
 };
+
+/* An added entry's end: Unix seconds, 1 to BW_REC_EXPIRES_MAX. */
+struct bw_rec_expiry {
+	struct bw_rec_prefix prefix;
+	__u64 expires;
+};
+
+/* 9999-12-31T23:59:59Z: anything later is no time a reader can print. */
+#define BW_REC_EXPIRES_MAX 253402300799ULL
 
 /* The options a rebuild without new lists reuses (not the seed). */
 struct bw_rec_build {
@@ -566,7 +584,8 @@ _Static_assert(sizeof(struct bw_rec_head) == BW_REC_ALIGN &&
 		       sizeof(struct bw_rec_origin) % BW_REC_ALIGN == 0 &&
 		       sizeof(struct bw_rec_dns) % BW_REC_ALIGN == 0 &&
 		       sizeof(struct bw_rec_change) % BW_REC_ALIGN == 0 &&
-		       sizeof(struct bw_rec_sized) % BW_REC_ALIGN == 0,
+		       sizeof(struct bw_rec_sized) % BW_REC_ALIGN == 0 &&
+		       sizeof(struct bw_rec_expiry) % BW_REC_ALIGN == 0,
 	       "records stay 8-byte aligned");
 /* region_end holds block numbers up to BW_MAX_BLOCKS in a __u32. */
 _Static_assert(BW_MAX_BLOCKS <= 0xffffffffU - BW_HDR_BLOCKS,

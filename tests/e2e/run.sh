@@ -95,6 +95,15 @@ ALL_TESTS="$ALL_TESTS $RESOLVER_TESTS"
 # shellcheck source=log_tests.sh
 . "$TOP/tests/e2e/log_tests.sh"
 ALL_TESTS="$ALL_TESTS $LOG_TESTS"
+# shellcheck source=demo_tests.sh
+. "$TOP/tests/e2e/demo_tests.sh"
+ALL_TESTS="$ALL_TESTS $DEMO_TESTS"
+# shellcheck source=formats_tests.sh
+. "$TOP/tests/e2e/formats_tests.sh"
+ALL_TESTS="$ALL_TESTS $FORMATS_TESTS"
+# shellcheck source=expiry_tests.sh
+. "$TOP/tests/e2e/expiry_tests.sh"
+ALL_TESTS="$ALL_TESTS $EXPIRY_TESTS"
 
 summary()
 {

@@ -150,7 +150,7 @@ BW_TEST(test_cli_missing_positionals)
 			    "IFACE [OPTIONS] ADDR|NAME...") },
 		{ &bw_verb_add, "lo",
 		  USAGE_ERR("add", "missing arguments",
-			    "IFACE ADDR|CIDR|NAME...") },
+			    "IFACE [OPTIONS] ADDR|CIDR|NAME...") },
 		{ &bw_verb_remove, "lo",
 		  USAGE_ERR("remove", "missing arguments",
 			    "IFACE ADDR|CIDR|NAME...") },
@@ -456,6 +456,55 @@ BW_TEST(test_cli_mode)
 	PARSE(&r, watch, "lo", "a.txt", "--mode", "hw");
 	refused(&r, "bloomwall: --mode must be native, skb or auto, not 'hw'\n",
 		"--mode hw");
+}
+
+#define TIMEOUT_ERR(v)                                                        \
+	"bloomwall: --timeout takes a duration up to 3650d: seconds, or "     \
+	"numbers with units s, m, h, d, w (30s, 5m, 4h, 7d, 1h30m; 0: never " \
+	"expires), not '" v "'\n"
+
+/* add --timeout: durations, and names refused by the verb itself. */
+BW_TEST(test_cli_add_timeout)
+{
+	static const struct {
+		const char *s;
+		long long secs; /* -1: refused */
+	} cases[] = { { "3s", 3 },	{ "90", 90 }, { "1h30m", 5400 },
+		      { "7d", 604800 }, { "0", 0 },   { "5x", -1 },
+		      { "-1", -1 },	{ "", -1 },   { "4000d", -1 } };
+	char want[256];
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		PARSE(&r, add, "lo", "--timeout", cases[i].s, "10.0.0.1");
+		if (cases[i].secs < 0) {
+			snprintf(want, sizeof(want), TIMEOUT_ERR("%s"),
+				 cases[i].s);
+			refused(&r, want, cases[i].s);
+			continue;
+		}
+		if (accepted(&r, cases[i].s)) {
+			ASSERT_TRUE(r.a.timeout_set, "set");
+			ASSERT_EQ(r.a.timeout, cases[i].secs, cases[i].s);
+		}
+		run_free(&r);
+	}
+	PARSE(&r, add, "lo", "10.0.0.1");
+	if (accepted(&r, "no --timeout"))
+		ASSERT_FALSE(r.a.timeout_set, "not set");
+	run_free(&r);
+	PARSE(&r, add, "lo", "--timeout", "1h", "bad.example");
+	if (accepted(&r, "parsed")) {
+		run_verb(&r, &bw_verb_add);
+		ASSERT_EQ(r.ret, -BW_EUSAGE, "a name with --timeout");
+		ASSERT_TRUE(
+			r.err &&
+				strstr(r.err,
+				       "names added at run time do not expire"),
+			"said why");
+	}
+	run_free(&r);
 }
 
 #define LOG_RATE_ERR(v)                                                     \

@@ -24,6 +24,7 @@
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
 #include "lists/names.h"
+#include "base/duration.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "kernel/pin.h"
@@ -176,6 +177,15 @@ int bw_parse_log_rate(const char *s, __u32 *rate)
 	}
 	*rate = (__u32)n;
 	return 0;
+}
+
+int bw_parse_timeout(const char *s, __u64 *secs)
+{
+	if (!bw_parse_duration(s, secs))
+		return 0;
+	pr_warn("bloomwall: --timeout takes a duration up to 3650d: seconds, or numbers with units s, m, h, d, w (30s, 5m, 4h, 7d, 1h30m; 0: never expires), not '%s'\n",
+		s);
+	return -BW_EUSAGE;
 }
 
 static int parse_one_length(const char *s, char **end, unsigned int *v)

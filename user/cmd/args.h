@@ -30,6 +30,8 @@ int bw_parse_dns_action(const char *s, __u8 *action);
 int bw_parse_dns_ttl(const char *s, __u32 *ttl);
 /* "N" (both families) or "N,M" (IPv4, IPv6), each 1..BW_MAX_LENGTHS. */
 int bw_parse_max_lengths(const char *s, unsigned int *max_lengths);
+/* add --timeout: a duration (base/duration.h) in seconds, 0: never. */
+int bw_parse_timeout(const char *s, __u64 *secs);
 /* --log-rate: events a second per CPU, 0 to BW_LOG_RATE_MAX. */
 int bw_parse_log_rate(const char *s, __u32 *rate);
 

@@ -293,6 +293,9 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 			return -BW_EUSAGE;
 		a->count = n;
 		return 0;
+	case BW_OPT_TIMEOUT:
+		a->timeout_set = true;
+		return bw_parse_timeout(arg, &a->timeout);
 	case BW_OPT_ALLOW:
 		if (b->nallow == BW_MAX_ALLOW_FILES)
 			return usage_error(

@@ -50,7 +50,8 @@ enum bw_opt_id {
 	BW_OPT_SUBDOMAINS,
 	BW_OPT_NO_SUBDOMAINS,
 	BW_OPT_LOG_RATE,
-	BW_OPT_COUNT, /* log --count */
+	BW_OPT_COUNT,	/* log --count */
+	BW_OPT_TIMEOUT, /* add --timeout */
 };
 
 /* What the options of any verb parse into; each verb reads its own. */
@@ -65,6 +66,8 @@ struct bw_args {
 	struct bw_build_args build; /* the build options (reload.h) */
 	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
 	long count;		    /* log --count; 0: until stopped */
+	bool timeout_set;	    /* add --timeout DURATION: */
+	__u64 timeout;		    /* seconds; 0: never expires */
 	char **pos;		    /* positional arguments after the first */
 	int npos;
 };

@@ -4,7 +4,9 @@
  * the running filter, a prefix as the keys that cover it at one of the
  * filter's target lengths, records the entries in the copy's record area
  * (records.h) and swaps the copy in: the entries and their record go in
- * together or not at all, and every later rebuild builds them in.
+ * together or not at all, and every later rebuild builds them in. With
+ * --timeout each records when it ends (BW_REC_ADDED_EXPIRES): a rebuild
+ * after that leaves it out, a running watch takes it out in place.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +34,7 @@
 #include "filter/records.h"
 #include "ops/reload.h"
 #include "kernel/running.h"
+#include "out/expiry_view.h"
 
 /* All or nothing: every entry must fit before any bit is set. */
 static int plan_all(const struct bw_args *a, const void *mem,
@@ -72,9 +75,11 @@ struct add_ctx {
 	const struct bw_args *a;
 	const struct bw_prefix *keys;
 	const struct bw_add_plan *plan;
-	__u32 *fresh;		      /* per entry: keys that set a bit */
+	__u32 *fresh;	 /* per entry: keys that set a bit */
+	bool *unexpired; /* per entry: it had an expiry, an add without ended it */
 	const struct bw_records *rec; /* the copy's records, entries added */
-	double worst; /* highest estimated rate of a region touched */
+	__u64 expires, now; /* --timeout: when they end (0: never), and now */
+	double worst;	    /* highest estimated rate of a region touched */
 	__u64 generation, entries;
 };
 
@@ -126,10 +131,33 @@ static int insert_all(void *mem, __u32 nblocks, void *arg)
 	return 0;
 }
 
-/* "ADDR  added" (or why not); JSON {address, result, keys, new_keys, prefix}. */
-static void say_entry(const char *addr, __u32 fresh,
-		      const struct bw_add_plan *ap)
+/*
+ * ", expires TIME (in 4h)" for an entry added with --timeout; ", no
+ * longer expires" for one that had an expiry and now has none.
+ */
+static void say_expiry(const struct add_ctx *c, int i)
 {
+	char t[96];
+
+	bw_expiry_json(c->expires, c->now);
+	if (c->expires)
+		bw_out_text(", expires %s",
+			    bw_expiry_text(c->expires, c->now, t, sizeof(t)));
+	else if (c->unexpired[i])
+		bw_out_text(", no longer expires");
+	bw_out_text("\n");
+}
+
+/*
+ * "ADDR  added" (or why not); JSON {address, result, keys, new_keys,
+ * prefix, expires, expires_in}.
+ */
+static void say_entry(const struct add_ctx *c, int i)
+{
+	const struct bw_add_plan *ap = &c->plan[i];
+	const char *addr = c->a->pos[i];
+	__u32 fresh = c->fresh[i];
+
 	bw_out_open_object(NULL);
 	bw_out_string("address", "%s  ", addr);
 	bw_out_string("result", NULL, fresh ? "added" : "already");
@@ -137,12 +165,13 @@ static void say_entry(const char *addr, __u32 fresh,
 	bw_out_u64("new_keys", NULL, fresh);
 	bw_out_u64("prefix", NULL, ap->tlen);
 	if (!fresh)
-		bw_out_text("already in the filter\n");
+		bw_out_text("already in the filter");
 	else if (ap->nkeys == 1)
-		bw_out_text("added\n");
+		bw_out_text("added");
 	else
-		bw_out_text("added (%u of its %u keys at /%u were new)\n",
-			    fresh, ap->nkeys, ap->tlen);
+		bw_out_text("added (%u of its %u keys at /%u were new)", fresh,
+			    ap->nkeys, ap->tlen);
+	say_expiry(c, i);
 	bw_out_close_object();
 }
 
@@ -154,7 +183,7 @@ static void say_added(const struct add_ctx *c, const struct bw_info *before)
 
 	bw_out_open_array("addresses");
 	for (i = 0; i < a->npos; i++) {
-		say_entry(a->pos[i], c->fresh[i], &c->plan[i]);
+		say_entry(c, i);
 		added += c->fresh[i] > 0;
 	}
 	bw_out_close_array();
@@ -215,10 +244,18 @@ static int keep_entries(const struct add_ctx *c, const struct bw_running *r,
 {
 	__u32 need;
 	int i, err;
+	long k;
 
 	err = bw_running_records(r, rec);
-	for (i = 0; !err && i < c->a->npos; i++)
-		err = bw_records_add(rec, &c->keys[i]) < 0 ? -ENOMEM : 0;
+	/* A new timeout replaces the old one; none makes it permanent. */
+	for (i = 0; !err && i < c->a->npos; i++) {
+		k = bw_records_find(rec, &c->keys[i]);
+		c->unexpired[i] =
+			k >= 0 && rec->added_expires[k] && !c->expires;
+		err = bw_records_add_until(rec, &c->keys[i], c->expires) < 0
+			      ? -ENOMEM
+			      : 0;
+	}
 	if (err)
 		return err;
 	bw_prov_change(rec, BW_CHANGE_ADD);
@@ -259,6 +296,14 @@ static int add_locked(struct add_ctx *c, struct bw_add_plan *plan)
 	return err;
 }
 
+static const struct bw_opt add_only_opts[] = {
+	{ "timeout", BW_OPT_TIMEOUT, "DURATION",
+	  "the entries expire after DURATION (30s, 5m, 4h, 7d, 1h30m; 0: never)" },
+	{ 0 },
+};
+
+static const struct bw_opt *const add_opts[] = { add_only_opts, NULL };
+
 static int do_add(struct bw_args *a)
 {
 	struct add_ctx c = { .a = a };
@@ -267,16 +312,23 @@ static int do_add(struct bw_args *a)
 	int lock, err;
 
 	bw_out_string("iface", NULL, a->iface);
+	if (bw_arg_is_name(a->pos[0]) && a->timeout_set) {
+		pr_warn("bloomwall add: --timeout takes addresses and prefixes; names added at run time do not expire (add them without --timeout, 'bloomwall remove' takes them out)\n");
+		return -BW_EUSAGE;
+	}
 	if (bw_arg_is_name(a->pos[0]))
 		return bw_add_names(a);
+	c.now = bw_expiry_now();
+	c.expires = a->timeout ? c.now + a->timeout : 0;
 	err = bw_parse_addrs("add", a->pos, a->npos, &keys);
 	if (err)
 		return err;
 	plan = calloc(a->npos, sizeof(*plan));
 	c.fresh = calloc(a->npos, sizeof(*c.fresh));
+	c.unexpired = calloc(a->npos, sizeof(*c.unexpired));
 	c.keys = keys;
 	c.plan = plan;
-	err = plan && c.fresh ? 0 : -ENOMEM;
+	err = plan && c.fresh && c.unexpired ? 0 : -ENOMEM;
 	if (!err)
 		err = bw_check_privileges("add");
 	if (!err) {
@@ -285,6 +337,7 @@ static int do_add(struct bw_args *a)
 		bw_lock_release(lock);
 	}
 	free(c.fresh);
+	free(c.unexpired);
 	free(plan);
 	free(keys);
 	return err;
@@ -310,8 +363,16 @@ const struct bw_verb bw_verb_add = {
 		"Names (NAME blocks that name, *.NAME or ||NAME^ it and every name under\n"
 		"it) are added the same way, to the filter's name regions; a filter without\n"
 		"the region a name needs is rebuilt from its lists to get it. One add takes\n"
-		"addresses or names, not both. JSON: \"names\": [{\"name\", \"result\"}].\n",
-	.opts = NULL,
+		"addresses or names, not both. JSON: \"names\": [{\"name\", \"result\"}].\n"
+		"--timeout DURATION (30s, 5m, 4h, 7d, 1h30m, or seconds) makes the entries\n"
+		"expire, as ipset's and nftables' timeout: the expiry is recorded with each\n"
+		"(JSON \"expires\", Unix seconds, and \"expires_in\"); a running 'bloomwall\n"
+		"watch' takes an entry out within a second of it, and any rebuild after it\n"
+		"leaves it out (reload says how many). Adding an entry again sets its\n"
+		"expiry anew: a new --timeout replaces the old one, an add without one (or\n"
+		"--timeout 0) makes it permanent. status and query show what expires when.\n"
+		"Names do not take --timeout.\n",
+	.opts = add_opts,
 	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_add,
 };

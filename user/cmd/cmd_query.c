@@ -26,6 +26,7 @@
 #include "kernel/pin.h"
 #include "kernel/running.h"
 #include "filter/why.h"
+#include "out/expiry_view.h"
 #include "out/why_out.h"
 
 static const struct bw_opt query_only_opts[] = {
@@ -258,6 +259,8 @@ static int do_query(struct bw_args *a)
 	/* --why reads the recorded lists, once for all the addresses. */
 	if (a->why)
 		err = why_prepare(&why, &rec, &r, a->pos, a->npos);
+	else if (bw_running_records(&r, &rec)) /* for the expiries only */
+		bw_records_init(&rec);
 	if (err)
 		goto out;
 	exact = open_exact(&r);
@@ -269,6 +272,8 @@ static int do_query(struct bw_args *a)
 		answer(a->pos[i], &r, exact, &q[i].addr);
 		if (a->why)
 			bw_why_out(&why, i, &r, &rec);
+		else
+			bw_expiry_out_covering(&rec, &q[i].addr, true);
 		bw_out_close_object();
 	}
 	bw_out_close_array();

@@ -21,6 +21,7 @@
 #include "base/output.h"
 #include "kernel/pin.h"
 #include "filter/provenance.h"
+#include "out/expiry_view.h"
 #include "out/prov_view.h"
 #include "kernel/running.h"
 #include "kernel/stats.h"
@@ -269,6 +270,7 @@ static void out_filter(const struct bw_status_view *v)
 	bw_out_string("match", NULL, bw_match_name(v->hdr.flags));
 	bw_status_kv_u64("entries", "entries", v->info.entries);
 	out_kept(v);
+	bw_expiry_out_iface(v->iface, v->ifindex);
 	out_cidr(v);
 	bw_out_kv("blocks", "%'u (%'llu bytes)", v->nblocks,
 		  (unsigned long long)v->nblocks * BW_BLOCK_BYTES);
@@ -475,6 +477,10 @@ const struct bw_verb bw_verb_status = {
 		"image with its hash) and each list it was read from, with the entries it\n"
 		"gave, its lines, bytes and mtime, and whether the file is unchanged,\n"
 		"changed (its XXH3-128 hash differs) or missing now.\n"
+		"Expiring entries ('add --timeout'): how many, the next, each with its\n"
+		"expiry (JSON \"expiring\": {\"entries\", \"next\", \"list\", \"past\",\n"
+		"\"watch_pid\"}); entries past their expiry still in the filter are named,\n"
+		"and whether a watch runs to take them out.\n"
 		"Counters are the sums of the per-CPU stats map.\n"
 		"What is shown is what the interface's XDP hook runs; the pins under\n" BW_PIN_ROOT
 		"/IFACE are a cache of it (\"pins\" says whether\n"

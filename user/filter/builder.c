@@ -243,7 +243,12 @@ static int make_records(const struct bw_build_req *req,
 	if (!err)
 		err = record_allow(req, r);
 	for (i = 0; !err && i < req->nadded; i++)
-		err = bw_records_add(r, &req->added[i]) < 0 ? -ENOMEM : 0;
+		err = bw_records_add_until(r, &req->added[i],
+					   req->added_expires
+						   ? req->added_expires[i]
+						   : 0) < 0
+			      ? -ENOMEM
+			      : 0;
 	if (!err)
 		err = push_names(&r->names, req->added_names);
 	if (err)

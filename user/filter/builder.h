@@ -39,6 +39,8 @@ struct bw_build_req {
 	/* Entries kept from 'bloomwall add', built in as list entries are. */
 	const struct bw_prefix *added;
 	size_t nadded;
+	/* nadded of them, when each ends (records.h), or NULL: never. */
+	const __u64 *added_expires;
 	/* Names kept from 'bloomwall add' (domain entries), or NULL. */
 	const struct bw_list *added_names;
 	bool subdomains;      /* --subdomains: every name entry is a subtree */

@@ -3,12 +3,13 @@
  * A filter's record area: read (checked against the map's size) and
  * written back (records.h); records_edit.c changes it in memory.
  */
-#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "filter/records.h"
+#include "filter/rec_expiry.h"
+#include "filter/rec_prefix.h"
 #include "lists/names.h"
 
 void bw_records_init(struct bw_records *r)
@@ -30,6 +31,7 @@ void bw_records_free(struct bw_records *r)
 	free(r->allow);
 	free(r->allow_src);
 	free(r->added);
+	free(r->added_expires);
 	bw_list_free(&r->names);
 	free(r->other);
 	bw_records_init(r);
@@ -49,36 +51,10 @@ __u32 bw_records_start(const void *mem)
 
 /* ---- prefixes ------------------------------------------------------------ */
 
-static int prefix_from_rec(const struct bw_rec_prefix *o, struct bw_prefix *p)
-{
-	__u64 hi, lo, mhi, mlo;
-	__u32 v4;
-
-	memset(p, 0, sizeof(*p));
-	p->family = o->family;
-	p->plen = o->plen;
-	if (o->family == BW_V4) {
-		if (o->plen > 32)
-			return -EINVAL;
-		memcpy(&v4, o->addr, sizeof(v4));
-		p->lo = be32toh(v4);
-		mlo = o->plen ? ~0ULL << (32 - o->plen) : 0;
-		return p->lo & ~mlo & 0xffffffffULL ? -EINVAL : 0;
-	}
-	if (o->family != BW_V6 || o->plen > 128)
-		return -EINVAL;
-	memcpy(&hi, o->addr, sizeof(hi));
-	memcpy(&lo, o->addr + 8, sizeof(lo));
-	p->hi = be64toh(hi);
-	p->lo = be64toh(lo);
-	mhi = o->plen >= 64 ? ~0ULL : (o->plen ? ~0ULL << (64 - o->plen) : 0);
-	mlo = o->plen <= 64 ? 0 : ~0ULL << (128 - o->plen);
-	return (p->hi & ~mhi) || (p->lo & ~mlo) ? -EINVAL : 0;
-}
-
 int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p)
 {
 	struct bw_prefix *n;
+	__u64 *e;
 	size_t cap;
 
 	if (r->nadded == r->cap) {
@@ -87,8 +63,13 @@ int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p)
 		if (!n)
 			return -ENOMEM;
 		r->added = n;
+		e = realloc(r->added_expires, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		r->added_expires = e;
 		r->cap = cap;
 	}
+	r->added_expires[r->nadded] = 0;
 	r->added[r->nadded++] = *p;
 	return 0;
 }
@@ -132,7 +113,8 @@ bool bw_records_same_added(const struct bw_records *a,
 	if (a->nadded != b->nadded)
 		return false;
 	for (i = 0; i < a->nadded; i++)
-		if (!same_prefix(&a->added[i], &b->added[i]))
+		if (!same_prefix(&a->added[i], &b->added[i]) ||
+		    a->added_expires[i] != b->added_expires[i])
 			return false;
 	return same_names(&a->names, &b->names);
 }
@@ -175,7 +157,8 @@ static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
 		return -EINVAL;
 	for (off = 0; off < len; off += sizeof(o)) {
 		memcpy(&o, body + off, sizeof(o));
-		err = prefix_from_rec(&o, &p) ?: bw_records_push_added(r, &p);
+		err = bw_rec_prefix_read(&o, &p)
+			      ?: bw_records_push_added(r, &p);
 		if (err)
 			return err;
 	}
@@ -291,12 +274,14 @@ static int keep_other(struct bw_records *r, const __u8 *rec, size_t len)
 	return 0;
 }
 
-static int read_one(struct bw_records *r, const struct bw_rec_head *h,
-		    const __u8 *rec)
+static int read_one(struct bw_records *r, struct bw_rec_expiries *exp,
+		    const struct bw_rec_head *h, const __u8 *rec)
 {
 	const __u8 *body = rec + sizeof(*h);
 
 	switch (h->type) {
+	case BW_REC_ADDED_EXPIRES:
+		return bw_rec_expiries_read(exp, body, h->len);
 	case BW_REC_ADDED:
 		return read_added(r, body, h->len);
 	case BW_REC_BUILD:
@@ -336,23 +321,34 @@ static int read_one(struct bw_records *r, const struct bw_rec_head *h,
 static int read_records(struct bw_records *r, const __u8 *p, __u64 len,
 			__u32 nrecords)
 {
+	struct bw_rec_expiries exp = {};
 	struct bw_rec_head h;
 	__u64 off = 0;
 	__u32 n;
-	int err;
+	int err = 0;
 
-	for (n = 0; n < nrecords; n++) {
-		if (len - off < sizeof(h))
-			return -EINVAL;
+	for (n = 0; !err && n < nrecords; n++) {
+		if (len - off < sizeof(h)) {
+			err = -EINVAL;
+			break;
+		}
 		memcpy(&h, p + off, sizeof(h));
-		if (h.flags || bw_rec_padded(h.len) > len - off - sizeof(h))
-			return -EINVAL;
-		err = read_one(r, &h, p + off);
-		if (err)
-			return err;
+		if (h.flags || bw_rec_padded(h.len) > len - off - sizeof(h)) {
+			err = -EINVAL;
+			break;
+		}
+		err = read_one(r, &exp, &h, p + off);
 		off += sizeof(h) + bw_rec_padded(h.len);
 	}
-	return off == len ? 0 : -EINVAL;
+	if (!err && off != len)
+		err = -EINVAL;
+	/* The expiries name their entries: known once every record is read. */
+	if (!err)
+		err = bw_rec_expiries_sort(&exp);
+	for (n = 0; !err && n < r->nadded; n++)
+		r->added_expires[n] = bw_rec_expiries_take(&exp, &r->added[n]);
+	bw_rec_expiries_free(&exp);
+	return err;
 }
 
 static bool all_zero(const void *p, size_t len)

@@ -35,6 +35,12 @@ struct bw_rec_src {
 
 struct bw_records {
 	struct bw_prefix *added; /* in the order they were added */
+	/*
+	 * nadded of them, parallel to added (NULL only while nadded is 0):
+	 * Unix seconds the entry ends ('add --timeout'), 0: never
+	 * (BW_REC_ADDED_EXPIRES).
+	 */
+	__u64 *added_expires;
 	size_t nadded, cap;
 	/*
 	 * Names added at run time, in the order they were added: domain
@@ -82,13 +88,19 @@ __u32 bw_records_start(const void *mem);
  */
 int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r);
 
-/* Appends p to the added entries, there or not (the reader): 0 or -ENOMEM. */
+/*
+ * Appends p to the added entries, there or not (the reader), never
+ * expiring: 0 or -ENOMEM.
+ */
 int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p);
 
 /* Index of p among the added entries, or -1. */
 long bw_records_find(const struct bw_records *r, const struct bw_prefix *p);
 
-/* Whether a and b hold the same added entries in the same order. */
+/*
+ * Whether a and b hold the same added entries in the same order, each
+ * with the same expiry, and the same names.
+ */
 bool bw_records_same_added(const struct bw_records *a,
 			   const struct bw_records *b);
 

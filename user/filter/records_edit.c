@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "filter/records.h"
 #include "filter/records_edit.h"
@@ -21,13 +22,85 @@ int bw_records_add(struct bw_records *r, const struct bw_prefix *p)
 	return err ?: 1;
 }
 
+int bw_records_add_until(struct bw_records *r, const struct bw_prefix *p,
+			 __u64 expires)
+{
+	long i = bw_records_find(r, p);
+	int err;
+
+	if (i >= 0) {
+		r->added_expires[i] = expires;
+		return 0;
+	}
+	err = bw_records_push_added(r, p);
+	if (err)
+		return err;
+	r->added_expires[r->nadded - 1] = expires;
+	return 1;
+}
+
 void bw_records_drop(struct bw_records *r, size_t i)
 {
 	if (i >= r->nadded)
 		return;
 	memmove(&r->added[i], &r->added[i + 1],
 		(r->nadded - i - 1) * sizeof(r->added[0]));
+	memmove(&r->added_expires[i], &r->added_expires[i + 1],
+		(r->nadded - i - 1) * sizeof(r->added_expires[0]));
 	r->nadded--;
+}
+
+size_t bw_records_expiring(const struct bw_records *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nadded; i++)
+		n += r->added_expires[i] != 0;
+	return n;
+}
+
+size_t bw_records_expired(const struct bw_records *r, __u64 now)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nadded; i++)
+		n += r->added_expires[i] && r->added_expires[i] <= now;
+	return n;
+}
+
+size_t bw_records_drop_expired(struct bw_records *r, __u64 now)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < r->nadded; i++) {
+		if (r->added_expires[i] && r->added_expires[i] <= now)
+			continue;
+		r->added[j] = r->added[i];
+		r->added_expires[j++] = r->added_expires[i];
+	}
+	i = r->nadded - j;
+	r->nadded = j;
+	return i;
+}
+
+__u64 bw_records_next_expiry(const struct bw_records *r)
+{
+	__u64 next = 0;
+	size_t i;
+
+	for (i = 0; i < r->nadded; i++)
+		if (r->added_expires[i] &&
+		    (!next || r->added_expires[i] < next))
+			next = r->added_expires[i];
+	return next;
+}
+
+__u64 bw_expiry_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (__u64)ts.tv_sec;
 }
 
 /* The arena keeps the name's bytes: a few bytes, freed with the records. */

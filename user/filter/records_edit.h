@@ -8,15 +8,42 @@
 #define __BW_RECORDS_EDIT_H
 
 #include <stddef.h>
+#include <linux/types.h>
 
 #include "filter/records.h"
 #include "lists/list.h"
 
-/* Appends p to the added entries unless there: 1 if new, 0 if not, -ENOMEM. */
+/*
+ * Appends p to the added entries unless there: 1 if new (it never
+ * expires), 0 if not (its expiry stays), -ENOMEM.
+ */
 int bw_records_add(struct bw_records *r, const struct bw_prefix *p);
+
+/*
+ * As bw_records_add, and p's expiry becomes expires (Unix seconds, 0:
+ * never) whether it was there or not: a new timeout replaces the old one,
+ * an add without one makes the entry permanent (ipset's semantics).
+ */
+int bw_records_add_until(struct bw_records *r, const struct bw_prefix *p,
+			 __u64 expires);
 
 /* Takes added entry i out, keeping the order of the others. */
 void bw_records_drop(struct bw_records *r, size_t i);
+
+/* Added entries that expire at all. */
+size_t bw_records_expiring(const struct bw_records *r);
+
+/* Added entries whose expiry is at or before now (Unix seconds): past it. */
+size_t bw_records_expired(const struct bw_records *r, __u64 now);
+
+/* Takes the added entries past their expiry at now out: how many. */
+size_t bw_records_drop_expired(struct bw_records *r, __u64 now);
+
+/* The earliest expiry among the added entries, 0 when none expires. */
+__u64 bw_records_next_expiry(const struct bw_records *r);
+
+/* Now as expiries count it: CLOCK_REALTIME's seconds. */
+__u64 bw_expiry_now(void);
 
 /* Takes added name i out, keeping the order of the others. */
 void bw_records_drop_name(struct bw_records *r, size_t i);

@@ -4,30 +4,23 @@
  * head and body, padded to BW_REC_ALIGN, in the order a reader takes
  * them (records.c reads them back).
  */
-#include <endian.h>
 #include <errno.h>
 #include <string.h>
 
 #include "filter/records.h"
+#include "filter/rec_prefix.h"
 #include "filter/records_write.h"
 
-static void prefix_to_rec(const struct bw_prefix *p, struct bw_rec_prefix *o)
+/* Added entries that expire: each has a BW_REC_ADDED_EXPIRES pair. */
+static size_t expiring(const struct bw_records *r)
 {
-	__u64 hi = htobe64(p->hi), lo = htobe64(p->lo);
-	__u32 v4 = htobe32((__u32)p->lo);
+	size_t i, n = 0;
 
-	memset(o, 0, sizeof(*o));
-	o->family = p->family;
-	o->plen = p->plen;
-	if (p->family == BW_V4) {
-		memcpy(o->addr, &v4, sizeof(v4));
-	} else {
-		memcpy(o->addr, &hi, sizeof(hi));
-		memcpy(o->addr + 8, &lo, sizeof(lo));
-	}
+	for (i = 0; i < r->nadded; i++)
+		n += r->added_expires[i] != 0;
+	return n;
 }
 
-/* Only what add could have written: a valid length, no host bits. */
 /* Bytes of the added names' body: kind, length and name each. */
 static size_t names_len(const struct bw_list *l)
 {
@@ -57,6 +50,11 @@ static __u64 records_len(const struct bw_records *r, __u32 *n)
 	if (r->nadded) {
 		len += sizeof(struct bw_rec_head) +
 		       r->nadded * sizeof(struct bw_rec_prefix);
+		++*n;
+	}
+	if (expiring(r)) {
+		len += sizeof(struct bw_rec_head) +
+		       expiring(r) * sizeof(struct bw_rec_expiry);
 		++*n;
 	}
 	if (r->have_build) {
@@ -136,6 +134,26 @@ static __u8 *put_fixed(__u8 *p, __u16 type, const void *body, size_t len)
 	return p + len;
 }
 
+/* The expiring entries' ends, in the order of the added entries. */
+static __u8 *put_expiries(__u8 *p, const struct bw_records *r)
+{
+	struct bw_rec_expiry o;
+	size_t i;
+
+	p = put_head(p, BW_REC_ADDED_EXPIRES, expiring(r) * sizeof(o));
+	for (i = 0; i < r->nadded; i++) {
+		if (!r->added_expires[i])
+			continue;
+		bw_rec_prefix_write(&r->added[i], &o.prefix);
+		o.expires = r->added_expires[i] < BW_REC_EXPIRES_MAX
+				    ? r->added_expires[i]
+				    : BW_REC_EXPIRES_MAX;
+		memcpy(p, &o, sizeof(o));
+		p += sizeof(o);
+	}
+	return p;
+}
+
 static __u8 *put_names(__u8 *p, const struct bw_list *l)
 {
 	size_t len = names_len(l), i;
@@ -172,10 +190,12 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 	if (r->nadded) {
 		p = put_head(p, BW_REC_ADDED, r->nadded * sizeof(o));
 		for (i = 0; i < r->nadded; i++, p += sizeof(o)) {
-			prefix_to_rec(&r->added[i], &o);
+			bw_rec_prefix_write(&r->added[i], &o);
 			memcpy(p, &o, sizeof(o));
 		}
 	}
+	if (expiring(r))
+		p = put_expiries(p, r);
 	if (r->have_build)
 		p = put_fixed(p, BW_REC_BUILD, &r->build, sizeof(r->build));
 	if (r->have_origin)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "filter/why.h"
+#include "lists/list_format.h"
 #include "lists/list_parse.h"
 #include "lists/names.h"
 
@@ -27,6 +28,7 @@ struct scan {
 	int list;
 	struct bw_list scratch; /* the entries of the current line */
 	struct bw_list_opts opts;
+	struct bw_fmt fmt; /* the list's format, as the load tells it */
 	__u64 lineno;
 };
 
@@ -177,7 +179,8 @@ static int scan_line(struct scan *s, char *line, size_t len)
 		line += 3;
 	l->n4 = l->n6 = l->ndom = l->names_len = 0;
 	/* A bad line holds no entry the build took: nothing to report. */
-	if (bw_list_parse_line(l, line, &s->opts, err, sizeof(err)) ||
+	if (bw_fmt_line(&s->fmt, l, line, s->lineno, &s->opts, err,
+			sizeof(err)) ||
 	    !(l->n4 + l->n6 + l->ndom))
 		return 0;
 	for (i = 0; i < s->nt; i++) {
@@ -317,6 +320,7 @@ static int scan_list(struct scan *s, const char *path,
 		return ret;
 	}
 	s->lineno = 0;
+	bw_fmt_init(&s->fmt);
 	ret = scan_fd(s, fd, &hs);
 	close(fd);
 	if (ret && ret != -ENOMEM) {

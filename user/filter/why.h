@@ -3,7 +3,7 @@
  * query --why: which list entries cover an address or a name. The lists
  * the running filter recorded (records.h, provenance.h) are read again
  * only when asked, each once for every argument together, line by line
- * through the lists' own parser (bw_list_parse_line into a scratch list):
+ * through the lists' own parser (bw_fmt_line into a scratch list):
  * a single pass, no index, no cost on attach or on the data path.
  *
  * Each list is hashed while it is read, so the answer says whether the

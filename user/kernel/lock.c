@@ -286,6 +286,27 @@ static int open_watch_dir(const char *iface, char *name, size_t len)
 	return bw_state_open_dir(root, name, path);
 }
 
+int bw_lock_watch_holder(const char *iface)
+{
+	char name[64], path[320];
+	int root, fd;
+	pid_t pid;
+
+	root = bw_state_dir_fd(false);
+	if (root < 0)
+		return root == -ENOENT ? 0 : root;
+	if (!bw_iface_name_ok(iface))
+		return -EINVAL;
+	snprintf(name, sizeof(name), "watch:%s", iface);
+	snprintf(path, sizeof(path), "%s/%s", BW_PIN_ROOT, name);
+	fd = bw_state_open_dir(root, name, path);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	pid = lock_holder(fd);
+	close(fd);
+	return (int)pid;
+}
+
 int bw_lock_watch(const char *iface)
 {
 	static const struct lock_role role = {

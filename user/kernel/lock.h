@@ -42,6 +42,14 @@ int bw_lock_log_reader(const char *iface);
 int bw_lock_watch(const char *iface);
 
 /*
+ * The pid of the watch holding iface's watch lock (status: is a daemon
+ * taking expired entries out?), read from /proc/locks without taking the
+ * lock (a try would make a watch starting just then refuse): 0 when none
+ * holds it (or the holder is in a pid namespace we do not see), -errno.
+ */
+int bw_lock_watch_holder(const char *iface);
+
+/*
  * For the lock's message, exposed for the unit tests: the pid holding a
  * flock on (dev, ino) in f, read as /proc/locks (0: none, or in a pid
  * namespace we do not see); and a NUL-separated command line as one

@@ -17,99 +17,7 @@
 #include "base/log.h"
 #include "lists/cidr.h"
 #include "lists/cidr_choose.h"
-#include "lists/list_parse.h"
-
-typedef unsigned __int128 u128;
-
-struct cpfx {
-	u128 a;
-	unsigned int plen;
-};
-
-static const char *const fam_name[BW_FAMILIES] = { "IPv4", "IPv6" };
-
-static size_t fam_count(const struct bw_list *l, int f)
-{
-	return f == BW_V4 ? l->n4 : l->n6;
-}
-
-static struct cpfx get_pfx(const struct bw_list *l, int f, size_t i)
-{
-	struct cpfx p;
-
-	if (f == BW_V4) {
-		p.a = (u128)bw_v4key_addr(l->v4[i]) << 96;
-		p.plen = bw_v4key_plen(l->v4[i]);
-	} else {
-		p.a = (u128)l->v6[i].hi << 64 | l->v6[i].lo;
-		p.plen = l->v6[i].plen;
-	}
-	return p;
-}
-
-static void put_pfx(__u64 *v4, struct bw_v6key *v6, int f, size_t i,
-		    struct cpfx p)
-{
-	if (f == BW_V4) {
-		v4[i] = bw_v4key((__u32)(p.a >> 96), p.plen);
-		return;
-	}
-	v6[i].hi = (__u64)(p.a >> 64);
-	v6[i].lo = (__u64)p.a;
-	v6[i].plen = p.plen;
-	v6[i].pad = 0;
-}
-
-static void put_list(struct bw_list *l, int f, size_t i, struct cpfx p)
-{
-	put_pfx(l->v4, l->v6, f, i, p);
-}
-
-/*
- * bw_cidr_prepare's private copy keeps, beside each merged prefix, the
- * shortest length listed inside it, in bits the entry does not use (an
- * IPv4 key's top byte, an IPv6 key's pad): a /31 made of two listed /32s
- * is the operator's own entries, expanded back, not a short prefix. The
- * keys written out never carry it.
- */
-static unsigned int get_origin(const struct bw_list *l, int f, size_t i)
-{
-	return f == BW_V4 ? (unsigned int)(l->v4[i] >> 40) & 0xff
-			  : l->v6[i].pad;
-}
-
-static void put_origin(struct bw_list *l, int f, size_t i, unsigned int o)
-{
-	if (f == BW_V4)
-		l->v4[i] = (l->v4[i] & ((1ULL << 40) - 1)) | (__u64)o << 40;
-	else
-		l->v6[i].pad = o;
-}
-
-/* Network bits of a prefix of length plen (plen 0: none). */
-static u128 net_mask(unsigned int plen)
-{
-	return plen ? ~(u128)0 << (BW_CIDR_MAXW - plen) : 0;
-}
-
-/* Lowest address bit that a prefix of length plen (>= 1) still fixes. */
-static u128 len_bit(unsigned int plen)
-{
-	return (u128)1 << (BW_CIDR_MAXW - plen);
-}
-
-static struct bw_prefix to_prefix(int f, struct cpfx p)
-{
-	struct bw_prefix out = { .family = (__u8)f, .plen = (__u8)p.plen };
-
-	if (f == BW_V4) {
-		out.lo = (__u32)(p.a >> 96);
-	} else {
-		out.hi = (__u64)(p.a >> 64);
-		out.lo = (__u64)p.a;
-	}
-	return out;
-}
+#include "lists/cidr_report.h"
 
 struct bw_prefix bw_cidr_key(const struct bw_prefix *p, unsigned int tlen,
 			     __u64 j)
@@ -148,7 +56,7 @@ static int copy_masked(const struct bw_list *in, struct bw_list *l)
 
 			if (p.plen > BW_CIDR_WIDTH(f)) {
 				pr_warn("%s prefix length /%u is too long\n",
-					fam_name[f], p.plen);
+					fam_name(f), p.plen);
 				bw_list_free(l);
 				return -EINVAL;
 			}
@@ -249,11 +157,6 @@ static void target_map(const struct bw_cidr_family_stats *fs,
 	}
 }
 
-struct fam_plan {
-	__u64 count[BW_CIDR_MAXW + 1]; /* merged prefixes per length */
-	unsigned int tgt[BW_CIDR_MAXW + 1];
-};
-
 /* Lengths, targets and key counts of one merged family. */
 static int plan_family(const struct bw_list *l, int f, unsigned int k,
 		       struct fam_plan *fp, struct bw_cidr_family_stats *fs)
@@ -285,98 +188,6 @@ static int plan_family(const struct bw_list *l, int f, unsigned int k,
 		if (fp->count[j])
 			fs->shortest = (unsigned int)j;
 	return 0;
-}
-
-/*
- * Expanded prefixes of one family, by merged length: short ones (some
- * listed entry in them is shorter than their target) and merged neighbours
- * (every listed entry in them is at least as long as the target: the keys
- * are those entries, aggregated at the target length), each with the
- * index of its first.
- */
-struct fam_cost {
-	__u64 shorts[BW_CIDR_MAXW + 1], merged[BW_CIDR_MAXW + 1];
-	size_t first_short[BW_CIDR_MAXW + 1], first_merged[BW_CIDR_MAXW + 1];
-};
-
-static void split_cost(const struct bw_list *l, int f,
-		       const struct fam_plan *fp, struct fam_cost *c)
-{
-	size_t j, n = fam_count(l, f);
-	unsigned int len;
-
-	memset(c, 0, sizeof(*c));
-	/* Backwards: the first of each length is the one kept. */
-	for (j = n; j-- > 0;) {
-		len = get_pfx(l, f, j).plen;
-		if (fp->tgt[len] == len)
-			continue;
-		if (get_origin(l, f, j) < fp->tgt[len]) {
-			c->shorts[len]++;
-			c->first_short[len] = j;
-		} else {
-			c->merged[len]++;
-			c->first_merged[len] = j;
-		}
-	}
-}
-
-/* One line of the cost report: count prefixes of /len -> keys of /tgt. */
-static void report_line(const struct bw_list *l, int f, unsigned int len,
-			unsigned int tgt, __u64 count, size_t first,
-			const char *note)
-{
-	char buf[INET6_ADDRSTRLEN + 8];
-	struct bw_prefix ex = to_prefix(f, get_pfx(l, f, first));
-
-	pr_warn("  %llu prefixes of /%u (e.g. %s) -> %llu keys of /%u%s\n",
-		(unsigned long long)count, len,
-		bw_prefix_str(&ex, buf, sizeof(buf)),
-		(unsigned long long)bw_sat_shl(count, tgt - len), tgt, note);
-}
-
-/*
- * Says which lengths cost the most keys, with an example of each, and
- * what to do: shorten the short prefixes, or, when the keys are the lists'
- * own entries, list fewer.
- */
-static void report_cost(const struct bw_list *l, int f,
-			const struct fam_plan *fp,
-			const struct bw_cidr_family_stats *fs, unsigned int k)
-{
-	unsigned int len, shown = 0, width = BW_CIDR_WIDTH(f);
-	struct fam_cost *c = malloc(sizeof(*c));
-
-	pr_warn("%s: %llu prefixes expand to %llu keys at %u target lengths:\n",
-		fam_name[f], (unsigned long long)fs->merged,
-		(unsigned long long)fs->expanded, fs->nlengths);
-	if (!c)
-		return;
-	split_cost(l, f, fp, c);
-	/* The shortest lengths are the expensive ones: list them first. */
-	for (len = 0; len <= width && shown < 4; len++) {
-		if (!c->shorts[len])
-			continue;
-		report_line(l, f, len, fp->tgt[len], c->shorts[len],
-			    c->first_short[len], "");
-		shown++;
-	}
-	for (len = width + 1; len-- > 0;)
-		if (c->merged[len])
-			report_line(l, f, len, fp->tgt[len], c->merged[len],
-				    c->first_merged[len],
-				    " (merged neighbours: the listed entries)");
-	free(c);
-	if (!shown) {
-		pr_warn("  the keys are the lists' own entries: use fewer or smaller lists\n");
-		return;
-	}
-	if (k < BW_MAX_LENGTHS)
-		pr_warn("  raise --max-lengths (now %u, at most %d), or ", k,
-			BW_MAX_LENGTHS);
-	else
-		pr_warn("  ");
-	pr_warn("remove or split the short prefixes above, or use fewer lists\n");
 }
 
 /* Writes the expanded keys of one merged family into fresh arrays. */
@@ -429,7 +240,7 @@ static int check_sorted(const struct bw_list *l, int f)
 
 		if (a.a > b.a || (a.a == b.a && a.plen >= b.plen)) {
 			pr_warn("internal error: %s keys overlap after expansion\n",
-				fam_name[f]);
+				fam_name(f));
 			return -EFAULT;
 		}
 	}
@@ -473,7 +284,9 @@ static int plan_all(const struct bw_list *work, const unsigned int *k,
 		cap_why ? " (" : "", cap_why ?: "", cap_why ? ")" : "");
 	for (f = 0; f < BW_FAMILIES; f++)
 		if (st->fam[f].expanded > st->fam[f].merged)
-			report_cost(work, f, &fp[f], &st->fam[f], k[f]);
+			bw_cidr_report_cost(work, f, &fp[f], st->fam[f].merged,
+					    st->fam[f].expanded,
+					    st->fam[f].nlengths, k[f]);
 	return -E2BIG;
 }
 

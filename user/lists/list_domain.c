@@ -140,6 +140,21 @@ int bw_domain_line(struct bw_list *l, const char *tok, size_t len,
 	return ret ? push_failed(ret, err, errlen) : 0;
 }
 
+int bw_domain_entry(struct bw_list *l, const char *s, size_t len, __u8 flags,
+		    const struct bw_list_opts *opts, char *err, size_t errlen)
+{
+	char name[BW_NAME_MAX];
+	int ret;
+
+	ret = bw_name_check(s, len, name, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (!opts->domains)
+		return bw_list_fail(err, errlen, REFUSED, s, len);
+	ret = bw_domain_push(l, name, (size_t)ret, flags);
+	return ret ? push_failed(ret, err, errlen) : 0;
+}
+
 bool bw_adblock_comment(const char *s, size_t len)
 {
 	return len && (*s == '!' || (*s == '[' && s[len - 1] == ']'));

@@ -44,6 +44,14 @@ int bw_domain_line(struct bw_list *l, const char *tok, size_t len,
 int bw_hosts_line(struct bw_list *l, const char *s, size_t len, bool host,
 		  const struct bw_list_opts *opts, char *err, size_t errlen);
 
+/*
+ * One name of another list format (RPZ, dnsmasq, Unbound): s[0..len)
+ * checked and folded (one trailing dot allowed), pushed with flags, or
+ * refused without opts->domains. 0, -EINVAL with the reason, -ENOMEM.
+ */
+int bw_domain_entry(struct bw_list *l, const char *s, size_t len, __u8 flags,
+		    const struct bw_list_opts *opts, char *err, size_t errlen);
+
 /* Adblock lists' "! comment" lines and "[Adblock Plus 2.0]" header. */
 bool bw_adblock_comment(const char *s, size_t len);
 

@@ -18,8 +18,10 @@
 
 #include "base/file.h"
 #include "base/log.h"
+#include "lists/list_format.h"
 #include "lists/list_load.h"
 #include "lists/list_parse.h"
+#include "lists/list_reader.h"
 
 /* Says what went wrong with the file and what to check. */
 static void warn_unreadable(const char *path, int err)
@@ -35,130 +37,11 @@ static void warn_unreadable(const char *path, int err)
 	pr_warn("%s: %s (%s)\n", path, strerror(-err), hint);
 }
 
-/* Reads at most this much a read(2): a few lines' worth of BW_LINE_MAX. */
-#define READ_CHUNK (16 * BW_LINE_MAX)
-
-/*
- * A list file read a line at a time, in bounded memory. stdio's getline()
- * grows its buffer to the longest line, and its end of file and its errors
- * (ENOMEM among them) look alike: a read error taken as the end would
- * swap in the part of the list read before it.
- */
-struct reader {
-	int fd;
-	bool pread; /* read with pread(2) from pos (the half's thread) */
-	off_t pos;  /* file offset of the next read: buf[end] */
-	const char *name;
-	char *buf; /* READ_CHUNK bytes, and a byte for a last line's NUL */
-	size_t start, end; /* the bytes not handed out yet */
-	bool eof;
-	size_t lineno;
-	size_t skipped; /* bad lines of this file, skipped */
-	bool noted;	/* an IPv4-mapped entry was noted in this file */
-	struct bw_list_tap *tap; /* provenance: the bytes read */
-};
-
-/* More bytes into the buffer. 0, or -errno: never an end taken for an error. */
-static int fill(struct reader *r)
-{
-	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
-	ssize_t n;
-
-	if (r->start) {
-		memmove(r->buf, r->buf + r->start, r->end - r->start);
-		r->end -= r->start;
-		r->start = 0;
-	}
-	for (;;) {
-		n = r->pread
-			    ? pread(r->fd, r->buf + r->end, READ_CHUNK - r->end,
-				    r->pos)
-			    : read(r->fd, r->buf + r->end, READ_CHUNK - r->end);
-		if (n > 0) {
-			if (r->tap)
-				r->tap->bytes(r->tap->ctx, r->buf + r->end,
-					      (size_t)n);
-			r->end += (size_t)n;
-			r->pos += n;
-			return 0;
-		}
-		if (!n) {
-			r->eof = true;
-			return 0;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN)
-			return -errno;
-		/* A non-blocking pipe (a shared standard input): wait. */
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
-			return -errno;
-	}
-}
-
-enum { LINE_OK, LINE_EOF, LINE_TOO_LONG };
-
-/*
- * The next line, NUL-terminated in place, in *line and *len. A line longer
- * than BW_LINE_MAX is LINE_TOO_LONG: *line then holds its first
- * BW_LINE_MAX + 1 bytes (not terminated), the rest is still unread.
- * Returns LINE_* or -errno.
- */
-static int next_line(struct reader *r, char **line, size_t *len)
-{
-	size_t scanned = 0, n;
-	char *nl;
-	int err;
-
-	for (;;) {
-		n = r->end - r->start;
-		nl = memchr(r->buf + r->start + scanned, '\n', n - scanned);
-		if (nl)
-			n = (size_t)(nl - (r->buf + r->start));
-		*line = r->buf + r->start;
-		*len = n;
-		if (n > BW_LINE_MAX)
-			return LINE_TOO_LONG;
-		if (nl || (r->eof && n)) {
-			(*line)[n] = '\0';
-			r->start += n + (nl != NULL);
-			return LINE_OK;
-		}
-		if (r->eof)
-			return LINE_EOF;
-		scanned = n;
-		err = fill(r);
-		if (err)
-			return err;
-	}
-}
-
-/* Drops the rest of a line found too long, up to its newline. */
-static int skip_rest(struct reader *r)
-{
-	char *nl;
-	int err;
-
-	for (;;) {
-		nl = memchr(r->buf + r->start, '\n', r->end - r->start);
-		if (nl) {
-			r->start = (size_t)(nl - r->buf) + 1;
-			return 0;
-		}
-		r->start = r->end = 0;
-		if (r->eof)
-			return 0;
-		err = fill(r);
-		if (err)
-			return err;
-	}
-}
-
 /*
  * A bad line: skipped under skip_invalid (the first few said one by one),
  * else the error that ends the read.
  */
-static int bad_line(struct bw_list *l, struct reader *r, const char *why,
+static int bad_line(struct bw_list *l, struct bw_reader *r, const char *why,
 		    const struct bw_list_opts *opts)
 {
 	if (!opts->skip_invalid) {
@@ -172,7 +55,7 @@ static int bad_line(struct bw_list *l, struct reader *r, const char *why,
 }
 
 /* One line read from a file: reports a bad line as path:line: reason. */
-static int load_line(struct bw_list *l, struct reader *r, char *line,
+static int load_line(struct bw_list *l, struct bw_reader *r, char *line,
 		     size_t len, const struct bw_list_opts *opts)
 {
 	struct bw_list_opts o = *opts;
@@ -192,7 +75,7 @@ static int load_line(struct bw_list *l, struct reader *r, char *line,
 		return -EINVAL;
 	}
 	o.note_mapped = !r->noted;
-	ret = bw_list_parse_line(l, line, &o, err, sizeof(err));
+	ret = bw_fmt_line(&r->fmt, l, line, r->lineno, &o, err, sizeof(err));
 	if (l->mapped != mapped)
 		r->noted = true;
 	if (!ret) {
@@ -207,8 +90,8 @@ static int load_line(struct bw_list *l, struct reader *r, char *line,
 }
 
 /* A line over the bound; its first bytes tell a binary file apart. */
-static int load_too_long(struct bw_list *l, struct reader *r, const char *line,
-			 const struct bw_list_opts *opts)
+static int load_too_long(struct bw_list *l, struct bw_reader *r,
+			 const char *line, const struct bw_list_opts *opts)
 {
 	char why[64];
 	int ret;
@@ -223,10 +106,32 @@ static int load_too_long(struct bw_list *l, struct reader *r, const char *line,
 	ret = bad_line(l, r, why, opts);
 	if (ret)
 		return ret;
-	ret = skip_rest(r);
+	ret = bw_reader_skip_rest(r);
 	if (ret)
 		warn_unreadable(r->name, ret);
 	return ret;
+}
+
+/*
+ * The end of the file: what its format still expects (a block left open)
+ * is a bad line at the last line; a format other than plain says how the
+ * file was read and what it counted.
+ */
+static int load_end(struct bw_list *l, struct bw_reader *r,
+		    const struct bw_list_opts *opts)
+{
+	char err[BW_ERRLEN], note[BW_ERRLEN * 2];
+	int ret;
+
+	if (bw_fmt_end(&r->fmt, err, sizeof(err))) {
+		ret = bad_line(l, r, err, opts);
+		if (ret)
+			return ret;
+	}
+	bw_fmt_note(&r->fmt, note, sizeof(note));
+	if (note[0])
+		pr_warn("%s: note: %s\n", r->name, note);
+	return 0;
 }
 
 /* ---- a regular file read by two threads -------------------------------- */
@@ -256,19 +161,19 @@ struct half {
 static void *half_run(void *arg)
 {
 	struct half *h = arg;
-	struct reader r = { .fd = h->fd, .pread = true, .pos = h->start };
+	struct bw_reader r = { .fd = h->fd, .pread = true, .pos = h->start };
 	char err[BW_ERRLEN], *line;
 	size_t len;
 	int ret;
 
-	r.buf = malloc(READ_CHUNK + 1);
+	r.buf = malloc(BW_READ_CHUNK + 1);
 	while (r.buf) {
-		ret = next_line(&r, &line, &len);
-		if (ret == LINE_EOF) {
+		ret = bw_reader_next(&r, &line, &len);
+		if (ret == BW_LINE_EOF) {
 			h->clean = true;
 			break;
 		}
-		if (ret != LINE_OK || memchr(line, '\0', len))
+		if (ret != BW_LINE_OK || memchr(line, '\0', len))
 			break;
 		h->lines++;
 		if (bw_list_parse_line(&h->l, line, &h->opts, err,
@@ -288,7 +193,7 @@ static unsigned int want_threads(const struct bw_list_opts *opts)
 }
 
 /* Starts the second half's thread; false: the file is read by one. */
-static bool half_start(struct half *h, struct reader *r,
+static bool half_start(struct half *h, struct bw_reader *r,
 		       const struct bw_list_opts *opts)
 {
 	char buf[BW_LINE_MAX + 1], *nl;
@@ -342,23 +247,19 @@ static int half_merge(struct bw_list *l, const struct bw_list *h)
 	return 0;
 }
 
-/* Where the next line starts in the file. */
-static off_t line_offset(const struct reader *r)
-{
-	return r->pos - (off_t)(r->end - r->start);
-}
-
 /*
  * At the half (or past it): 1 if its entries were taken and the rest of
  * the file read (for the tap, not parsed again), 0 to read on alone,
  * -errno on a read error.
  */
-static int half_join(struct bw_list *l, struct reader *r, struct half *h)
+static int half_join(struct bw_list *l, struct bw_reader *r, struct half *h)
 {
 	int err = 0;
 
 	pthread_join(h->tid, NULL);
-	if (!h->clean || line_offset(r) != h->start || half_merge(l, &h->l)) {
+	/* The half was read as plain lines: only a plain file takes it. */
+	if (!h->clean || r->fmt.kind != BW_FMT_PLAIN ||
+	    bw_reader_offset(r) != h->start || half_merge(l, &h->l)) {
 		bw_list_free(&h->l);
 		return 0;
 	}
@@ -366,7 +267,7 @@ static int half_join(struct bw_list *l, struct reader *r, struct half *h)
 	r->lineno += h->lines;
 	while (!err && !r->eof) {
 		r->start = r->end = 0;
-		err = fill(r);
+		err = bw_reader_fill(r);
 	}
 	r->start = r->end;
 	return err ?: 1;
@@ -375,14 +276,16 @@ static int half_join(struct bw_list *l, struct reader *r, struct half *h)
 int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
 		    const struct bw_list_opts *opts)
 {
-	struct reader r = { .fd = fd, .name = name, .tap = opts->tap };
+	struct bw_reader r = { .fd = fd, .name = name, .tap = opts->tap };
 	struct half h;
 	bool split;
 	size_t len;
 	char *line;
 	int ret;
 
-	r.buf = malloc(READ_CHUNK + 1);
+	bw_fmt_init(&r.fmt);
+
+	r.buf = malloc(BW_READ_CHUNK + 1);
 	if (!r.buf) {
 		warn_unreadable(name, -ENOMEM);
 		return -ENOMEM;
@@ -390,7 +293,7 @@ int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
 	r.pos = lseek(fd, 0, SEEK_CUR);
 	split = r.pos >= 0 && half_start(&h, &r, opts);
 	for (;;) {
-		if (split && line_offset(&r) >= h.start) {
+		if (split && bw_reader_offset(&r) >= h.start) {
 			split = false;
 			ret = half_join(l, &r, &h);
 			if (ret < 0)
@@ -398,8 +301,8 @@ int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
 			if (ret)
 				break;
 		}
-		ret = next_line(&r, &line, &len);
-		if (ret == LINE_EOF) {
+		ret = bw_reader_next(&r, &line, &len);
+		if (ret == BW_LINE_EOF) {
 			ret = 0;
 			break;
 		}
@@ -408,7 +311,7 @@ int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
 			break;
 		}
 		r.lineno++;
-		if (ret == LINE_TOO_LONG)
+		if (ret == BW_LINE_TOO_LONG)
 			ret = load_too_long(l, &r, line, opts);
 		else
 			ret = load_line(l, &r, line, len, opts);
@@ -421,6 +324,8 @@ int bw_list_load_fd(struct bw_list *l, int fd, const char *name,
 	}
 	if (ret > 0)
 		ret = 0;
+	if (!ret)
+		ret = load_end(l, &r, opts);
 	if (!ret && r.skipped > BW_SKIP_SHOWN)
 		pr_warn("%s: %zu more bad %s skipped\n", name,
 			r.skipped - BW_SKIP_SHOWN,

@@ -344,6 +344,33 @@ int bw_list_parse_line(struct bw_list *l, const char *line,
 	return 0;
 }
 
+int bw_list_parse_addr(struct bw_list *l, const char *tok, size_t len,
+		       const struct bw_list_opts *opts, char *err,
+		       size_t errlen)
+{
+	struct entry e;
+	int ret;
+
+	if (bw_name_form(tok, len))
+		return bw_list_fail(err, errlen,
+				    "a name where an address is expected", tok,
+				    len);
+	ret = parse_token(tok, len, opts, &e, err, errlen);
+	if (ret)
+		return ret;
+	ret = e.range ? push_range(l, e.first, e.last) : bw_list_push(l, &e.p);
+	if (ret) {
+		snprintf(err, errlen, "out of memory while reading the list");
+		return ret;
+	}
+	if (e.mapped) {
+		l->mapped++;
+		if (opts->note_mapped)
+			note_mapped(err, errlen, tok, len, &e);
+	}
+	return 0;
+}
+
 int bw_parse_prefix(const char *s, struct bw_prefix *p, char *err,
 		    size_t errlen)
 {

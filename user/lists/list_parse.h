@@ -29,6 +29,17 @@ int bw_list_parse_line(struct bw_list *l, const char *line,
 		       size_t errlen);
 
 /*
+ * One address, prefix or IPv4 range tok[0..len) of another list format
+ * (an ipset or nftables set element), pushed to l as a line's entry is;
+ * a name or anything else is -EINVAL with the reason in err. Notes and
+ * warnings as bw_list_parse_line() (clear err first). l->lines is not
+ * counted: the caller counts its lines.
+ */
+int bw_list_parse_addr(struct bw_list *l, const char *tok, size_t len,
+		       const struct bw_list_opts *opts, char *err,
+		       size_t errlen);
+
+/*
  * Parses one address or prefix as typed on the command line ("10.0.0.1",
  * "2001:db8::1", "10.0.0.0/8"); plen defaults to the host length.
  * Returns 0 or -EINVAL with the reason in err. An IPv4-mapped address is

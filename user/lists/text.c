@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lists/text.h"
 
@@ -57,4 +58,29 @@ int bw_list_fail(char *err, size_t errlen, const char *what, const char *s,
 	snprintf(err, errlen, "%s: \"%s\"", what,
 		 bw_quote(q, sizeof(q), s, len));
 	return -EINVAL;
+}
+
+size_t bw_word(const char *s, size_t len, size_t *pos, const char **w)
+{
+	size_t i = *pos, start;
+	const char *q;
+
+	while (i < len && bw_is_blank(s[i]))
+		i++;
+	start = i;
+	if (i < len && s[i] == '"') {
+		q = memchr(s + i + 1, '"', len - i - 1);
+		i = q ? (size_t)(q - s) + 1 : len;
+	} else {
+		while (i < len && !bw_is_blank(s[i]))
+			i++;
+	}
+	*w = s + start;
+	*pos = i;
+	return i - start;
+}
+
+bool bw_word_is(const char *w, size_t n, const char *kw)
+{
+	return strlen(kw) == n && !strncasecmp(w, kw, n);
 }

@@ -31,7 +31,8 @@ static int record_kept(const struct bw_records *kept, bool own_allow,
 	size_t i;
 
 	for (i = 0; i < kept->nadded; i++)
-		if (bw_records_add(rec, &kept->added[i]) < 0)
+		if (bw_records_add_until(rec, &kept->added[i],
+					 kept->added_expires[i]) < 0)
 			return -ENOMEM;
 	for (i = 0; i < l->ndom; i++)
 		if (bw_records_add_name(rec, bw_domain_name(l, &l->dom[i]),

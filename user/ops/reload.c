@@ -108,6 +108,7 @@ struct reload_ctx {
 	struct running_settings st;
 	struct bw_records kept; /* the adds built in: the running ones, less */
 	size_t forgot;	      /* kept adds left out (--forget-added, remove) */
+	size_t expired;	      /* kept adds past their expiry, left out */
 	struct bw_list allow; /* --allow: the new allowlist */
 	struct bw_rec_source *allow_src; /* --allow: what each file was */
 	struct bw_built b;
@@ -126,6 +127,8 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 	bw_records_free(k);
 	err = bw_running_records(r, k);
 	c->forgot = 0;
+	/* Past its expiry, an add is never built in again. */
+	c->expired = err ? 0 : bw_records_drop_expired(k, bw_expiry_now());
 	if (!err && rq->args->forget_added) {
 		c->forgot = k->nadded + k->names.ndom;
 		k->nadded = 0;
@@ -211,6 +214,7 @@ static int build(struct reload_ctx *c)
 	req.exact_slot = !c->st.hdr.exact_slot;
 	req.added = c->kept.added;
 	req.nadded = c->kept.nadded;
+	req.added_expires = c->kept.added_expires;
 	req.origin = r->origin ?: BW_ORIGIN_RELOAD;
 	req.change = r->nremove || r->remove_names ? BW_CHANGE_REMOVE
 		     : r->add_names		   ? BW_CHANGE_ADD
@@ -349,6 +353,7 @@ static void say_swapped(struct reload_ctx *c, size_t added, size_t removed)
 	res->allow_removed = removed;
 	res->kept = c->kept.nadded + c->kept.names.ndom;
 	res->left_out = c->forgot;
+	res->expired = c->expired;
 }
 
 /*

@@ -84,6 +84,7 @@ struct bw_reload_result {
 	__u64 allow_entries, allow_added, allow_removed;
 	size_t kept;	 /* entries added at run time built in */
 	size_t left_out; /* and those left out */
+	size_t expired;	 /* and those past their expiry, dropped */
 	double seconds;	 /* the whole reload took */
 };
 

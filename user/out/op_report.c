@@ -43,6 +43,7 @@ static void report_kept(const char *iface, const struct bw_reload_result *res)
 {
 	bw_out_u64("added_kept", NULL, res->kept);
 	bw_out_u64("added_forgotten", NULL, res->left_out);
+	bw_out_u64("added_expired", NULL, res->expired);
 	if (res->kept)
 		bw_out_text(
 			"%s: %'zu %s added at run time kept ('bloomwall remove %s ADDR|NAME...' takes one out)\n",
@@ -52,6 +53,12 @@ static void report_kept(const char *iface, const struct bw_reload_result *res)
 		bw_out_text("%s: %'zu %s added at run time left out\n", iface,
 			    res->left_out,
 			    bw_plural(res->left_out, "entry", "entries"));
+	if (res->expired)
+		bw_out_text(
+			"%s: %'zu %s added at run time past %s expiry dropped\n",
+			iface, res->expired,
+			bw_plural(res->expired, "entry", "entries"),
+			res->expired == 1 ? "its" : "their");
 }
 
 void bw_reload_report(const char *iface, const struct bw_reload_result *res)

@@ -21,6 +21,7 @@
 #include "filter/why.h"
 #include "lists/list_parse.h"
 #include "lists/names.h"
+#include "out/expiry_view.h"
 #include "out/why_out.h"
 
 static const char *hit_note(const struct bw_why_hit *h, bool in_allow_file,
@@ -94,25 +95,6 @@ static void out_added_entry(const char *entry)
 {
 	bw_out_string(NULL, "  why: added at run time: %s", entry);
 	bw_out_text(" (bloomwall add; 'bloomwall remove' takes it out)\n");
-}
-
-/* The runtime adds that cover a: "  why: added at run time: P". */
-
-static size_t out_added(const struct bw_records *rec, const struct bw_prefix *a)
-{
-	char buf[64];
-	size_t k, n = 0;
-
-	bw_out_open_array("added");
-	for (k = 0; rec && k < rec->nadded; k++) {
-		if (!bw_why_covers(&rec->added[k], a))
-			continue;
-		bw_prefix_str(&rec->added[k], buf, sizeof(buf));
-		out_added_entry(buf);
-		n++;
-	}
-	bw_out_close_array();
-	return n;
 }
 
 /* Whether every allowlist file the filter records is as it was built. */
@@ -476,7 +458,7 @@ void bw_why_out(const struct bw_why *w, int i, const struct bw_running *rn,
 	hit = bw_filter_lookup(rn->filter.mem, a, &region);
 	bw_out_open_object("why");
 	listed = out_entries(w, i, false);
-	added = out_added(rec, a);
+	added = bw_expiry_why_added(rec, a);
 	allowed = out_allow(w, i, rn, a);
 	doubt = out_lists(w);
 	if (hit && !listed && !added && !block_lists(w)) {

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Expiries of entries added at run time, shown (expiry_view.h).
+ */
+#include <stdio.h>
+#include <time.h>
+
+#include "base/duration.h"
+#include "base/log.h"
+#include "base/output.h"
+#include "filter/records_edit.h"
+#include "filter/why.h"
+#include "kernel/lock.h"
+#include "kernel/running.h"
+#include "lists/list_parse.h"
+#include "out/expiry_view.h"
+
+const char *bw_expiry_text(__u64 expires, __u64 now, char *buf, size_t len)
+{
+	time_t t = (time_t)expires;
+	char at[40], d[32];
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) ||
+	    !strftime(at, sizeof(at), "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(at, sizeof(at), "%llu", (unsigned long long)expires);
+	if (expires > now)
+		snprintf(buf, len, "%s (in %s)", at,
+			 bw_duration_str(expires - now, d, sizeof(d)));
+	else
+		snprintf(buf, len, "%s (%s ago)", at,
+			 bw_duration_str(now - expires, d, sizeof(d)));
+	return buf;
+}
+
+void bw_expiry_json(__u64 expires, __u64 now)
+{
+	if (!expires) {
+		bw_out_null("expires", NULL);
+		bw_out_null("expires_in", NULL);
+		return;
+	}
+	bw_out_u64("expires", NULL, expires);
+	bw_out_int("expires_in", NULL, (long long)expires - (long long)now);
+}
+
+/* One expiring entry: "      ENTRY   TIME (in 2m58s)"; JSON an object. */
+static void out_row(const struct bw_prefix *p, __u64 expires, __u64 now,
+		    bool text)
+{
+	char e[64], t[96];
+
+	bw_prefix_str(p, e, sizeof(e));
+	bw_out_open_object(NULL);
+	bw_out_string("entry", NULL, e);
+	bw_expiry_json(expires, now);
+	if (text)
+		bw_out_text("      %-*s %s\n", BW_OUT_KEY_WIDTH - 2, e,
+			    bw_expiry_text(expires, now, t, sizeof(t)));
+	bw_out_close_object();
+}
+
+/* Past entries: the watch takes them out, or nothing does until a reload. */
+static void out_past(const char *iface, size_t past)
+{
+	int pid = bw_lock_watch_holder(iface);
+
+	bw_out_u64("past", NULL, past);
+	if (pid > 0)
+		bw_out_int("watch_pid", NULL, pid);
+	else
+		bw_out_null("watch_pid", NULL);
+	if (!past)
+		return;
+	if (pid > 0)
+		bw_out_kv(
+			"past expiry",
+			"%zu %s past %s expiry: the watch (pid %d) takes %s out",
+			past, bw_plural(past, "entry", "entries"),
+			bw_plural(past, "its", "their"), pid,
+			bw_plural(past, "it", "them"));
+	else
+		bw_out_kv(
+			"past expiry",
+			"%zu %s past %s expiry %s still in the filter: no watch runs to take %s out (bloomwall reload drops %s)",
+			past, bw_plural(past, "entry", "entries"),
+			bw_plural(past, "its", "their"),
+			bw_plural(past, "is", "are"),
+			bw_plural(past, "it", "them"),
+			bw_plural(past, "it", "them"));
+}
+
+static void out_expiring(const char *iface, const struct bw_records *r)
+{
+	size_t n = bw_records_expiring(r), i, shown = 0;
+	__u64 now = bw_expiry_now(), next = bw_records_next_expiry(r);
+	char t[96];
+
+	bw_out_open_object("expiring");
+	bw_out_u64("entries", NULL, n);
+	if (n)
+		bw_out_kv("expiring entries", "%zu (next %s)", n,
+			  bw_expiry_text(next, now, t, sizeof(t)));
+	else
+		bw_out_kv("expiring entries", "none");
+	if (next)
+		bw_out_u64("next", NULL, next);
+	else
+		bw_out_null("next", NULL);
+	bw_out_open_array("list");
+	for (i = 0; i < r->nadded; i++) {
+		if (!r->added_expires[i])
+			continue;
+		out_row(&r->added[i], r->added_expires[i], now,
+			shown < BW_EXPIRY_ROWS);
+		shown++;
+	}
+	bw_out_close_array();
+	if (shown > BW_EXPIRY_ROWS)
+		bw_out_text("      ... and %zu more (--json lists them all)\n",
+			    shown - BW_EXPIRY_ROWS);
+	out_past(iface, bw_records_expired(r, now));
+	bw_out_close_object();
+}
+
+void bw_expiry_out_iface(const char *iface, int ifindex)
+{
+	struct bw_running rn = BW_RUNNING_INIT;
+	struct bw_records rec;
+
+	if (!ifindex ||
+	    bw_running_open(iface, ifindex, BW_RUN_QUIET | BW_RUN_OLD_OK, &rn))
+		return;
+	bw_records_init(&rec);
+	if (!rn.filter_err && !bw_running_records(&rn, &rec))
+		out_expiring(iface, &rec);
+	bw_records_free(&rec);
+	bw_running_close(&rn);
+}
+
+void bw_expiry_out_covering(const struct bw_records *rec,
+			    const struct bw_prefix *a, bool text)
+{
+	__u64 now = bw_expiry_now();
+	char e[64], t[96];
+	size_t i;
+	bool open = false;
+
+	for (i = 0; rec && i < rec->nadded; i++) {
+		if (!rec->added_expires[i] || !bw_why_covers(&rec->added[i], a))
+			continue;
+		if (!open)
+			bw_out_open_array("expires");
+		open = true;
+		bw_prefix_str(&rec->added[i], e, sizeof(e));
+		bw_out_open_object(NULL);
+		bw_out_string("entry", NULL, e);
+		bw_expiry_json(rec->added_expires[i], now);
+		if (text)
+			bw_out_text("  expires: %s (added at run time) %s\n", e,
+				    bw_expiry_text(rec->added_expires[i], now,
+						   t, sizeof(t)));
+		bw_out_close_object();
+	}
+	if (open)
+		bw_out_close_array();
+}
+
+size_t bw_expiry_why_added(const struct bw_records *rec,
+			   const struct bw_prefix *a)
+{
+	char buf[64], t[96];
+	size_t k, n = 0;
+
+	bw_out_open_array("added");
+	for (k = 0; rec && k < rec->nadded; k++) {
+		if (!bw_why_covers(&rec->added[k], a))
+			continue;
+		bw_prefix_str(&rec->added[k], buf, sizeof(buf));
+		bw_out_string(NULL, "  why: added at run time: %s", buf);
+		if (rec->added_expires[k])
+			bw_out_text(" (bloomwall add --timeout), expires %s\n",
+				    bw_expiry_text(rec->added_expires[k],
+						   bw_expiry_now(), t,
+						   sizeof(t)));
+		else
+			bw_out_text(
+				" (bloomwall add; 'bloomwall remove' takes it out)\n");
+		n++;
+	}
+	bw_out_close_array();
+	bw_expiry_out_covering(rec, a, false);
+	return n;
+}

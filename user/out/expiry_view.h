@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * What expires when: the entries 'bloomwall add --timeout' put in, as add,
+ * status and query show them (text and JSON), and status's warning when
+ * entries past their expiry are still in the filter with no watch running
+ * to take them out.
+ */
+#ifndef __BW_EXPIRY_VIEW_H
+#define __BW_EXPIRY_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "filter/records.h"
+#include "lists/list.h"
+
+/*
+ * "2026-12-02 03:45:10 UTC (in 2m58s)", or "(5s ago)" once past; expires
+ * is Unix seconds. Returns buf.
+ */
+const char *bw_expiry_text(__u64 expires, __u64 now, char *buf, size_t len);
+
+/*
+ * JSON only: "expires" (Unix seconds, null: never) and "expires_in"
+ * (seconds left, negative once past; null: never).
+ */
+void bw_expiry_json(__u64 expires, __u64 now);
+
+/*
+ * status, in the filter's section: the entries that expire, the next, each
+ * with its expiry (text: the first BW_EXPIRY_ROWS, JSON all, object
+ * "expiring"), and how many are past with whether a watch takes them out.
+ */
+void bw_expiry_out_iface(const char *iface, int ifindex);
+
+#define BW_EXPIRY_ROWS 20
+
+/*
+ * query --why: the runtime adds that cover a, a line each ("  why: added
+ * at run time: P (...)", with its expiry if it has one); JSON "added" (the
+ * entries) and "expires" (bw_expiry_out_covering's). Returns how many.
+ */
+size_t bw_expiry_why_added(const struct bw_records *rec,
+			   const struct bw_prefix *a);
+
+/*
+ * query: the expiring runtime adds that cover a, a line each
+ * ("  expires: ENTRY (added at run time) TIME (in 2m)"); JSON array
+ * "expires" of {"entry", "expires", "expires_in"}. Nothing when none.
+ * text false: JSON only (query --why says it in its own lines).
+ */
+void bw_expiry_out_covering(const struct bw_records *rec,
+			    const struct bw_prefix *a, bool text);
+
+#endif /* __BW_EXPIRY_VIEW_H */
