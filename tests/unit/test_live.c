@@ -355,7 +355,7 @@ BW_TEST(test_live_rebuild_handover)
 	recs = calloc(n ? n : 1, sizeof(*recs));
 	if (!ASSERT_OK_PTR(recs, "recs"))
 		goto out;
-	bw_live_snapshot(&child, mem2, recs);
+	bw_live_snapshot(&child, recs);
 	bw_live_reapply(&child, mem2);
 	/* The parent, meanwhile, on the old filter. */
 	for (i = 0; i < NLIVE / 4; i++)

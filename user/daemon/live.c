@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/mman.h>
 
 #include "base/log.h"
@@ -28,6 +29,7 @@ void bw_wlive_init(struct bw_wlive *l, const char *iface)
 void bw_wlive_free(struct bw_wlive *l)
 {
 	bw_live_free(&l->set);
+	bw_adopted_free(&l->adopted);
 	bw_filter_close(&l->map);
 	if (l->memfd >= 0)
 		close(l->memfd);
@@ -74,6 +76,21 @@ static void *mem_of(const struct bw_wlive *l)
 	return l->map.mem;
 }
 
+/* The expiring adds of mem's records as live entries (set in target). */
+static int adopt(struct bw_wlive *l, const struct bw_filter_map *m,
+		 void *target, bool strict)
+{
+	__u64 next;
+	int err;
+
+	if (l->expiring_in_base)
+		return 0;
+	err = bw_adopted_sync(&l->adopted, &l->set, m->mem, m->nblocks, target,
+			      strict, (__u64)time(NULL), &next);
+	l->changed = true;
+	return err;
+}
+
 /* A filter not of this watch's making now runs: every live key set in it. */
 static void take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 {
@@ -89,10 +106,11 @@ static void take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 			l->iface, strerror(-err));
 		return;
 	}
-	if (!l->set.nent)
-		return;
 	/* Its blocks may hold another command's bits: no base from them. */
 	l->set.stale = had;
+	adopt(l, &l->map, l->map.mem, false);
+	if (!l->set.nent)
+		return;
 	bw_live_reapply(&l->set, l->map.mem);
 	l->want_rebuild = had;
 	l->takeovers += had;
@@ -162,6 +180,8 @@ void bw_wlive_expire(struct bw_wlive *l, __u64 now)
 
 	l->expired += n;
 	l->changed |= n > 0;
+	if (n)
+		bw_adopted_prune(&l->adopted, &l->set);
 }
 
 bool bw_wlive_step(struct bw_wlive *l, __u64 now)
@@ -169,25 +189,35 @@ bool bw_wlive_step(struct bw_wlive *l, __u64 now)
 	if (l->set.nent || l->map.fd >= 0)
 		sync_map(l);
 	bw_wlive_expire(l, now);
-	return l->want_rebuild && l->set.nent;
+	/* An add built in ended: a rebuild leaves it out. */
+	if (l->expiring_in_base && l->base_expiry && now >= l->base_expiry) {
+		l->base_expiry = 0;
+		l->want_rebuild = true;
+	}
+	/* Asked for again every BW_WLIVE_RETRY while none went through. */
+	if (!l->want_rebuild || now < l->retry_at)
+		return false;
+	l->retry_at = now + BW_WLIVE_RETRY;
+	return true;
 }
 
 /* ---- the rebuild's hand-over -------------------------------------------- */
 
 #define STAGE_MAGIC 0x564c5742U /* "BWLV" */
+/* stage_hdr.flags: an expiring add the new filter cannot keep live. */
+#define STAGE_IN_BASE 1U
 
 /* At the start of the memfd; the bases follow. */
 struct stage_hdr {
 	__u32 magic;
 	__u32 map_id; /* of the new filter they are of */
-	__u64 n;
+	__u32 n;
+	__u32 flags;
 };
 
 int bw_wlive_fork_begin(struct bw_wlive *l)
 {
-	l->staged = l->set.nent > 0;
-	if (!l->staged)
-		return 0;
+	l->staged = true;
 	if (l->memfd < 0)
 		l->memfd = memfd_create("bloomwall-live", MFD_CLOEXEC);
 	if (l->memfd < 0 || ftruncate(l->memfd, 0)) {
@@ -223,17 +253,26 @@ int bw_wlive_stage(void *ctx, const struct bw_filter_map *m)
 	struct bw_live_rec *recs;
 	int err;
 
-	if (!l || !l->staged || !l->set.nent)
+	if (!l || !l->staged)
 		return 0;
 	err = bw_live_layout(&l->set, m->mem);
-	h.n = bw_live_nblocks(&l->set);
+	if (!err)
+		err = adopt(l, m, m->mem, true);
+	if (err == -ENOENT || err == -E2BIG) {
+		h.flags = STAGE_IN_BASE;
+		write_all(l->memfd, &h, sizeof(h), 0);
+		pr_warn("%s: not swapped in; the next rebuild builds the expiring adds in\n",
+			l->iface);
+		return err;
+	}
+	h.n = (__u32)bw_live_nblocks(&l->set);
 	recs = err ? NULL : calloc(h.n ? h.n : 1, sizeof(*recs));
 	if (!recs) {
 		pr_warn("%s: live entries: no memory for the new filter's bases\n",
 			l->iface);
 		return -ENOMEM;
 	}
-	bw_live_snapshot(&l->set, m->mem, recs);
+	bw_live_snapshot(&l->set, recs);
 	err = write_all(l->memfd, recs, h.n * sizeof(*recs), sizeof(h));
 	free(recs);
 	/* The header last: a child killed before it leaves none. */
@@ -249,7 +288,7 @@ int bw_wlive_stage(void *ctx, const struct bw_filter_map *m)
 }
 
 /* The child's bases for map_id: mapped from the memfd, or NULL. */
-static struct bw_live_rec *staged_recs(const struct bw_wlive *l, __u32 map_id,
+static struct bw_live_rec *staged_recs(struct bw_wlive *l, __u32 map_id,
 				       size_t *n, void **map, size_t *len)
 {
 	struct stage_hdr h;
@@ -258,7 +297,13 @@ static struct bw_live_rec *staged_recs(const struct bw_wlive *l, __u32 map_id,
 	*map = NULL;
 	if (!l->staged || l->memfd < 0 ||
 	    pread(l->memfd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
-	    h.magic != STAGE_MAGIC || h.map_id != map_id)
+	    h.magic != STAGE_MAGIC)
+		return NULL;
+	if (h.flags & STAGE_IN_BASE) {
+		l->expiring_in_base = true;
+		l->want_rebuild = true;
+	}
+	if (h.map_id != map_id)
 		return NULL;
 	size = lseek(l->memfd, 0, SEEK_END);
 	if (size < 0 ||
@@ -275,24 +320,46 @@ static struct bw_live_rec *staged_recs(const struct bw_wlive *l, __u32 map_id,
 	return (struct bw_live_rec *)((char *)*map + sizeof(h));
 }
 
+/*
+ * A filter the watch built the expiring adds into: rebuilt at their next
+ * end, and kept so while its records hold one.
+ */
+static void adopt_built(struct bw_wlive *l)
+{
+	struct bw_adopted none = { 0 };
+	struct bw_live scratch;
+	__u64 next = 0;
+
+	if (!l->expiring_in_base)
+		return;
+	bw_live_init(&scratch);
+	bw_adopted_sync(&none, &scratch, l->map.mem, l->map.nblocks, NULL,
+			false, (__u64)time(NULL), &next);
+	bw_adopted_free(&none);
+	bw_live_free(&scratch);
+	l->base_expiry = next;
+	if (!next)
+		l->expiring_in_base = false;
+}
+
 void bw_wlive_fork_end(struct bw_wlive *l)
 {
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	struct bw_live_rec *recs;
 	__u32 prog = 0;
 	size_t n = 0, len = 0;
-	void *map;
+	void *map = NULL;
 
 	if (open_running(l, &m, &prog))
 		goto out;
+	recs = staged_recs(l, m.id, &n, &map, &len);
 	if (m.id == l->map.id && l->map.fd >= 0) {
 		/* Not swapped: the old filter runs, as the set left it. */
 		bw_filter_close(&m);
 		l->prog_id = prog;
 		goto out;
 	}
-	recs = staged_recs(l, m.id, &n, &map, &len);
-	if (!recs && l->staged) {
+	if (!recs) {
 		/* Not the filter the child staged: someone else's. */
 		take_over(l, &m, prog);
 		goto out;
@@ -300,16 +367,18 @@ void bw_wlive_fork_end(struct bw_wlive *l)
 	bw_filter_close(&l->map);
 	l->map = m;
 	l->prog_id = prog;
-	if (bw_live_layout(&l->set, l->map.mem))
+	adopt_built(l);
+	if (bw_live_layout(&l->set, l->map.mem) ||
+	    adopt(l, &l->map, NULL, false))
 		pr_warn("%s: live entries: no memory to lay them out\n",
 			l->iface);
 	else
-		bw_live_rebase(&l->set, l->map.mem, recs, recs ? n : 0);
+		bw_live_rebase(&l->set, l->map.mem, recs, n);
 	l->want_rebuild = false;
 	l->changed = true;
+out:
 	if (map)
 		munmap(map, len);
-out:
 	l->staged = false;
 	if (l->memfd >= 0 && ftruncate(l->memfd, 0))
 		pr_debug("%s: live entries: memfd: %s\n", l->iface,

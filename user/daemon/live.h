@@ -19,6 +19,12 @@
  *   blocks may hold that command's bits) and a rebuild is asked for, which
  *   gives true bases and applies them.
  * - nothing attached: entries are kept, and set in the next filter.
+ * - entries added with 'bloomwall add --timeout' (the filter's records):
+ *   the watch's rebuilds leave them out of the blocks (reload's
+ *   expiring_live) and stage sets them as live entries, so that they end
+ *   in place; one the new filter has no target length for refuses that
+ *   swap, and the watch builds them in from then on (rebuilding at each
+ *   end) while the records hold one.
  *
  * The entries live in the daemon's memory only: a watch that ends takes
  * none with it (they stay set in the filter it leaves running until that
@@ -32,9 +38,13 @@
 #include <json-c/json.h>
 #include <linux/types.h>
 
+#include "daemon/live_rec.h"
 #include "filter/live.h"
 #include "kernel/filter_map.h"
 #include "lists/list.h"
+
+/* Seconds between the rebuilds asked for while none goes through. */
+#define BW_WLIVE_RETRY 10
 
 /* Lives inside the watch; callers use the functions only. */
 struct bw_wlive {
@@ -43,9 +53,18 @@ struct bw_wlive {
 	struct bw_filter_map map; /* the running filter, mapped read-write */
 	__u32 prog_id;		  /* the program it was found from; 0: none */
 	bool want_rebuild;	  /* for true bases (bw_wlive_step) */
+	__u64 retry_at;		  /* when to ask for it again, Unix seconds */
 	bool changed;		  /* since the state was last published */
 	bool staged;		  /* this fork's child was asked to stage */
 	int memfd;		  /* a rebuild's bases, -1: none */
+	/* The CLI's expiring adds kept live (live_rec.h). */
+	struct bw_adopted adopted;
+	/*
+	 * One of them has no target length to be kept live in: the watch's
+	 * rebuilds build them in, and rebuild at base_expiry, the next end.
+	 */
+	bool expiring_in_base;
+	__u64 base_expiry;
 	__u64 adds, deletes, expired, takeovers;
 };
 
@@ -74,6 +93,12 @@ int bw_wlive_add(struct bw_wlive *l, const struct bw_prefix *p, __u64 expires);
 
 /* One add of p less; the last takes it out in place. 0 or -ENOENT. */
 int bw_wlive_del(struct bw_wlive *l, const struct bw_prefix *p);
+
+/* Whether the watch's rebuilds leave expiring adds to the hook. */
+static inline bool bw_wlive_expiring_live(const struct bw_wlive *l)
+{
+	return l && !l->expiring_in_base;
+}
 
 /* Whether p is live. */
 bool bw_wlive_has(const struct bw_wlive *l, const struct bw_prefix *p);

@@ -39,8 +39,9 @@ static int push_names(struct bw_list *l, const struct bw_list *src)
  */
 static int load_files(const char *const *files, int n,
 		      const struct bw_list_opts *lo,
-		      const struct bw_prefix *more, size_t nmore, bool finish,
-		      struct bw_list *l, struct bw_rec_source *src)
+		      const struct bw_prefix *more, size_t nmore,
+		      const __u64 *skip, bool finish, struct bw_list *l,
+		      struct bw_rec_source *src)
 {
 	size_t j;
 	int i, err;
@@ -53,6 +54,9 @@ static int load_files(const char *const *files, int n,
 			return err;
 	}
 	for (j = 0; j < nmore; j++) {
+		/* An expiring add a watch keeps live: not in the blocks. */
+		if (skip && skip[j])
+			continue;
 		err = bw_list_push(l, &more[j]);
 		if (err) {
 			pr_warn("bloomwall: no memory for the entries added at run time\n");
@@ -378,7 +382,8 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 	int err;
 
 	err = load_files(req->lists, req->nlists, lo, req->added, req->nadded,
-			 false, &b->exact, src);
+			 req->expiring_live ? req->added_expires : NULL, false,
+			 &b->exact, src);
 	if (!err && req->added_names && req->added_names->ndom) {
 		err = push_names(&b->exact, req->added_names);
 		if (err)
@@ -478,7 +483,7 @@ int bw_load_allow_src(const char *label, const char *const *files, int n,
 				   .domains = true };
 	int err;
 
-	err = load_files(files, n, &lo, NULL, 0, true, l, src);
+	err = load_files(files, n, &lo, NULL, 0, NULL, true, l, src);
 	if (err) {
 		pr_warn("%s: the allowlist is not usable; nothing changed\n",
 			label);

@@ -41,6 +41,12 @@ struct bw_build_req {
 	size_t nadded;
 	/* nadded of them, when each ends (records.h), or NULL: never. */
 	const __u64 *added_expires;
+	/*
+	 * Those with an expiry go in the records but not in the blocks: a
+	 * watch sets them as live entries, taken out in place when they end
+	 * (daemon/live.h).
+	 */
+	bool expiring_live;
 	/* Names kept from 'bloomwall add' (domain entries), or NULL. */
 	const struct bw_list *added_names;
 	bool subdomains;      /* --subdomains: every name entry is a subtree */

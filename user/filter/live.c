@@ -409,10 +409,9 @@ void bw_live_reapply(const struct bw_live *l, void *mem)
 	bw_live_blocks_or(&l->blocks, mem);
 }
 
-void bw_live_snapshot(const struct bw_live *l, const void *mem,
-		      struct bw_live_rec *out)
+void bw_live_snapshot(const struct bw_live *l, struct bw_live_rec *out)
 {
-	bw_live_blocks_snapshot(&l->blocks, mem, out);
+	bw_live_blocks_snapshot(&l->blocks, out);
 }
 
 int bw_live_rebase(struct bw_live *l, void *mem, struct bw_live_rec *recs,

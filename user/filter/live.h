@@ -107,11 +107,11 @@ static inline size_t bw_live_nblocks(const struct bw_live *l)
 }
 
 /*
- * The blocks with live keys as they are in mem now (a new filter of the
- * set's layout, before any live key is set in it): out[bw_live_nblocks].
+ * The bases of the blocks with live keys (each block as it was before a
+ * live key landed in it: on a new filter just laid out, the blocks as
+ * built): out[bw_live_nblocks].
  */
-void bw_live_snapshot(const struct bw_live *l, const void *mem,
-		      struct bw_live_rec *out);
+void bw_live_snapshot(const struct bw_live *l, struct bw_live_rec *out);
 
 /*
  * Takes the bases from a snapshot (recs, n; any order) of the filter that

@@ -216,7 +216,7 @@ void bw_live_blocks_or(const struct bw_live_blocks *t, void *mem)
 			bw_live_blk_or(t->blk[i], mem);
 }
 
-void bw_live_blocks_snapshot(const struct bw_live_blocks *t, const void *mem,
+void bw_live_blocks_snapshot(const struct bw_live_blocks *t,
 			     struct bw_live_rec *out)
 {
 	size_t i, n = 0;
@@ -226,7 +226,7 @@ void bw_live_blocks_snapshot(const struct bw_live_blocks *t, const void *mem,
 			continue;
 		out[n].idx = t->blk[i]->idx;
 		out[n].pad = 0;
-		load_block(mem, out[n].idx, &out[n].base);
+		out[n].base = t->blk[i]->base;
 		n++;
 	}
 }

@@ -76,8 +76,8 @@ void bw_live_blk_or(const struct bw_live_blk *b, void *mem);
 /* ORs every block's keys into mem. */
 void bw_live_blocks_or(const struct bw_live_blocks *t, void *mem);
 
-/* Every block as it is in mem: out[t->n]. */
-void bw_live_blocks_snapshot(const struct bw_live_blocks *t, const void *mem,
+/* Every block's base: out[t->n]. */
+void bw_live_blocks_snapshot(const struct bw_live_blocks *t,
 			     struct bw_live_rec *out);
 
 /*

@@ -56,6 +56,11 @@ struct bw_reload_req {
 	 * (-errno) stops the reload, as before_swap's does.
 	 */
 	int (*before_swap_filter)(void *ctx, const struct bw_filter_map *m);
+	/*
+	 * Kept adds with an expiry stay in the records but out of the
+	 * blocks (bw_build_req.expiring_live): the hook sets them (watch).
+	 */
+	bool expiring_live;
 	void *ctx;
 	/*
 	 * What the caller opened of what runs (bw_running_open() with

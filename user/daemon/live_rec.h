@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The CLI's expiring adds ('bloomwall add --timeout') a watch keeps as
+ * live entries (live.h): read from a filter's records, set in a live set,
+ * taken out of it when the records no longer hold them (a remove, a new
+ * timeout) or when they end.
+ */
+#ifndef __BW_DAEMON_LIVE_REC_H
+#define __BW_DAEMON_LIVE_REC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "filter/live.h"
+#include "lists/list.h"
+
+/* The adds taken into a set, each with the expiry it was taken with. */
+struct bw_adopted {
+	struct bw_prefix *p;
+	__u64 *expires;
+	size_t n, cap;
+};
+
+void bw_adopted_free(struct bw_adopted *a);
+
+/*
+ * Makes the adds a set holds from mem's records (a filter of nblocks)
+ * those of its records that end after now: each new one added to set
+ * (its keys set in target, NULL: none), each gone one deleted (from
+ * target). strict: an add the set's layout cannot hold fails it (-ENOENT,
+ * -E2BIG: said, naming it), else it is passed over. The records' next
+ * expiry in *next (0: none). 0 or -errno.
+ */
+int bw_adopted_sync(struct bw_adopted *a, struct bw_live *set, const void *mem,
+		    __u32 nblocks, void *target, bool strict, __u64 now,
+		    __u64 *next);
+
+/* Drops those the set no longer holds (ended there). */
+void bw_adopted_prune(struct bw_adopted *a, const struct bw_live *set);
+
+#endif /* __BW_DAEMON_LIVE_REC_H */
