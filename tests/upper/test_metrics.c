@@ -259,6 +259,45 @@ BW_TEST(test_metrics_watch)
 	free(t);
 }
 
+/* The watch's live entries (daemon/live.h): only when it says it has them. */
+BW_TEST(test_metrics_live)
+{
+	struct bw_watch_counts w = { .last_seconds = -1,
+				     .live = true,
+				     .live_entries = 3,
+				     .live_keys = 18,
+				     .live_bytes = 4096,
+				     .live_adds = 7,
+				     .live_deletes = 4,
+				     .live_expired = 2 };
+	struct bw_status_view v;
+	char *t;
+
+	make_view(&v, "eth1", 1000, 0.001);
+	t = render(&v, &w);
+	if (!t)
+		return;
+	ASSERT_LINE(t, "bloomwall_live_entries{iface=\"eth1\"} 3");
+	ASSERT_LINE(t, "bloomwall_live_keys{iface=\"eth1\"} 18");
+	ASSERT_LINE(t, "bloomwall_live_memory_bytes{iface=\"eth1\"} 4096");
+	ASSERT_LINE(
+		t,
+		"bloomwall_live_changes_total{iface=\"eth1\",kind=\"add\"} 7");
+	ASSERT_LINE(
+		t,
+		"bloomwall_live_changes_total{iface=\"eth1\",kind=\"delete\"} 4");
+	ASSERT_LINE(
+		t,
+		"bloomwall_live_changes_total{iface=\"eth1\",kind=\"expired\"} 2");
+	free(t);
+	w.live = false;
+	t = render(&v, &w);
+	if (!t)
+		return;
+	ASSERT_FALSE(strstr(t, "bloomwall_live_"), "no live lines without");
+	free(t);
+}
+
 /*
  * A locale whose decimal point is ',': an installed one, or one made with
  * localedef into a temporary LOCPATH dir (no root needed).
