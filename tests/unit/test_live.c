@@ -329,6 +329,7 @@ BW_TEST(test_live_rebuild_handover)
 {
 	struct bw_live parent, child;
 	struct bw_live_rec *recs = NULL;
+	struct bw_live_stats st;
 	struct bw_plan plan2;
 	struct fixture f;
 	void *mem2 = NULL, *base2 = NULL;
@@ -349,8 +350,12 @@ BW_TEST(test_live_rebuild_handover)
 		bw_live_add(&parent, f.mem, &f.live[i], 0);
 		bw_live_add(&child, NULL, &f.live[i], 0);
 	}
+	bw_live_stats(&child, &st);
+	ASSERT_EQ(st.unplaced, NLIVE / 2, "no layout yet: none placed");
 	/* The child. */
 	ASSERT_OK(bw_live_layout(&child, mem2), "child layout");
+	bw_live_stats(&child, &st);
+	ASSERT_EQ(st.unplaced, 0, "all placed");
 	n = bw_live_nblocks(&child);
 	recs = calloc(n ? n : 1, sizeof(*recs));
 	if (!ASSERT_OK_PTR(recs, "recs"))

@@ -397,6 +397,7 @@ void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s)
 	s->blocks = ls.blocks;
 	s->bytes = ls.bytes;
 	s->next_expiry = ls.next_expiry;
+	s->unplaced = ls.unplaced;
 	s->adds = l->adds;
 	s->deletes = l->deletes;
 	s->expired = l->expired;
@@ -422,6 +423,7 @@ void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root)
 	put_u64(o, "blocks", s.blocks);
 	put_u64(o, "bytes", s.bytes);
 	put_u64(o, "next_expiry", s.next_expiry);
+	put_u64(o, "unplaced", s.unplaced);
 	put_u64(o, "adds", s.adds);
 	put_u64(o, "deletes", s.deletes);
 	put_u64(o, "expired", s.expired);

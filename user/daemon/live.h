@@ -73,6 +73,11 @@ struct bw_wlive_stats {
 	size_t entries, keys, blocks;
 	size_t bytes;	   /* memory held for them */
 	__u64 next_expiry; /* Unix seconds; 0: none */
+	/*
+	 * Entries not in the filter: nothing runs, or it has no target
+	 * length for them (set once a filter that has one runs).
+	 */
+	size_t unplaced;
 	__u64 adds, deletes, expired;
 	__u64 takeovers; /* filters other commands swapped in, taken over */
 	bool pending;	 /* deletes kept back until a rebuild */

@@ -432,10 +432,15 @@ void bw_live_stats(const struct bw_live *l, struct bw_live_stats *s)
 	s->blocks = l->blocks.n;
 	s->bytes = l->bytes + l->blocks.bytes;
 	s->next_expiry = 0;
-	for (i = 0; l->nexpiring && i < l->ent_cap; i++)
-		if (l->ent[i].refs && l->ent[i].expires &&
+	s->unplaced = 0;
+	for (i = 0; i < l->ent_cap; i++) {
+		if (!l->ent[i].refs)
+			continue;
+		s->unplaced += !l->ent[i].nkeys;
+		if (l->ent[i].expires &&
 		    (!s->next_expiry || l->ent[i].expires < s->next_expiry))
 			s->next_expiry = l->ent[i].expires;
+	}
 }
 
 int bw_live_each(const struct bw_live *l,

@@ -59,6 +59,8 @@ struct bw_live {
 struct bw_live_stats {
 	size_t entries, keys, blocks, bytes;
 	__u64 next_expiry; /* Unix seconds, 0: none */
+	/* Entries with no keys: no layout yet, or none for them in it. */
+	size_t unplaced;
 };
 
 void bw_live_init(struct bw_live *l);
