@@ -367,6 +367,7 @@ void bw_wlive_fork_end(struct bw_wlive *l)
 	bw_filter_close(&l->map);
 	l->map = m;
 	l->prog_id = prog;
+	l->own_map = m.id;
 	adopt_built(l);
 	if (bw_live_layout(&l->set, l->map.mem) ||
 	    adopt(l, &l->map, NULL, false))

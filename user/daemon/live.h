@@ -52,6 +52,7 @@ struct bw_wlive {
 	const char *iface;
 	struct bw_filter_map map; /* the running filter, mapped read-write */
 	__u32 prog_id;		  /* the program it was found from; 0: none */
+	__u32 own_map;		  /* the map of the watch's last own rebuild */
 	bool want_rebuild;	  /* for true bases (bw_wlive_step) */
 	__u64 retry_at;		  /* when to ask for it again, Unix seconds */
 	bool changed;		  /* since the state was last published */
@@ -103,6 +104,16 @@ int bw_wlive_del(struct bw_wlive *l, const struct bw_prefix *p);
 static inline bool bw_wlive_expiring_live(const struct bw_wlive *l)
 {
 	return l && !l->expiring_in_base;
+}
+
+/*
+ * Whether the filter map map_id is the watch's own last rebuild: its keys
+ * beyond the lists' are live entries, which a rebuild sets again (no
+ * rebuild for the rate then).
+ */
+static inline bool bw_wlive_own_map(const struct bw_wlive *l, __u32 map_id)
+{
+	return map_id && l->own_map == map_id && l->set.nkeys;
 }
 
 /* Whether p is live. */

@@ -243,7 +243,9 @@ static bool check_adds(struct watch *w, const struct bw_status_view *v)
 	int f;
 
 	f = v->prog_err || v->filter_err ? -1 : over_target(v);
-	if (f < 0 || v->map_id == w->auto_map)
+	/* Its own build with live entries: a rebuild would set them again. */
+	if (f < 0 || v->map_id == w->auto_map ||
+	    bw_wlive_own_map(&w->live, v->map_id))
 		return false;
 	w->auto_map = v->map_id;
 	snprintf(
