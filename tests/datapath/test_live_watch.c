@@ -188,6 +188,17 @@ BW_TEST(test_live_watch_in_place)
 	bw_wlive_step(&t.live, 1000);
 	ASSERT_EQ(verdict(&t, src, &id2), XDP_PASS, "expired: passed");
 	ASSERT_EQ(id2, id, "no swap for the expiry");
+
+	/* Another command's swap with nothing live: its blocks are bases. */
+	ASSERT_OK(rebuild(&t, false), "another reload, nothing live");
+	ASSERT_FALSE(bw_wlive_step(&t.live, (__u64)time(NULL)),
+		     "no rebuild asked for it");
+	ASSERT_OK(bw_wlive_add(&t.live, &p, 0), "live add on their filter");
+	ASSERT_EQ(verdict(&t, src, &id), XDP_DROP, "dropped");
+	ASSERT_OK(bw_wlive_del(&t.live, &p), "live del on their filter");
+	ASSERT_EQ(verdict(&t, src, &id2), XDP_PASS, "passed: not kept back");
+	ASSERT_EQ(id2, id, "in place");
+	ASSERT_EQ(verdict(&t, "10.9.0.1", &id), XDP_DROP, "listed still");
 out:
 	teardown(&t);
 	bw_wlive_free(&t.live);

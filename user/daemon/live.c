@@ -109,8 +109,11 @@ static void take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 	/* Its blocks may hold another command's bits: no base from them. */
 	l->set.stale = had;
 	adopt(l, &l->map, l->map.mem, false);
-	if (!l->set.nent)
+	/* None of this watch's keys in it: its blocks are bases. */
+	if (!l->set.nent) {
+		l->set.stale = false;
 		return;
+	}
 	bw_live_reapply(&l->set, l->map.mem);
 	l->want_rebuild = had;
 	l->takeovers += had;
