@@ -10,7 +10,7 @@
 # one-minute A/B of bloomwall against the bare lookup); --parts tmsvc picks
 # the parts (t table, 6 IPv6 table, m mixed list, d DNS names, s build and
 # swap, v veth, a DNS answers on the veth, c one packet through the CLI's
-# program); --trials N.
+# program, i live entries in place against rebuild and swap); --trials N.
 # Then, unless BENCH_E2E=0, the end-to-end DNS run (dnsperf.sh: dnsperf
 # against unbound, and against bloomwall in front of it), appended to the
 # results.
