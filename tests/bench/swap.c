@@ -25,6 +25,7 @@
 #include "filter/records_write.h"
 #include "lists/cidr.h"
 #include "image/image.h"
+#include "image/image_file.h"
 #include "lists/list.h"
 #include "kernel/swap.h"
 #include "lists/list_load.h"

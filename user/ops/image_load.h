@@ -24,6 +24,8 @@ struct bw_image_stage_req {
 	bool allow_names; /* and its name allowlist */
 	__u8 exact_slot;
 	__u64 generation;
+	/* Take an image older than the running filter's (image_serial.h). */
+	bool allow_rollback;
 };
 
 /*
@@ -32,6 +34,10 @@ struct bw_image_stage_req {
  * if st->allow_names), its exact slot st->exact_slot, with the entries kept from
  * 'bloomwall add' set in it and recorded (those it has no region for are
  * taken out of kept, said, and counted in *left_out); prints one line.
+ * kept holds the running filter's records: an image older than the one
+ * that runs (by serial) is refused, -BW_EROLLBACK, unless
+ * st->allow_rollback. The new filter's image record says who signed the
+ * image (st->img->sig).
  * Nothing in the kernel changes: the caller commits b or closes it. On
  * failure b is closed.
  */
