@@ -139,6 +139,14 @@ test_sign_load()
 	bw 0 status "$BW_RX"
 	assert_kv "$OUT" image "serial 1700000000 (of 2023-11-14 22:13:20 UTC), signed by key $id, verified when loaded" \
 		"status shows the running image"
+	bw 0 stats "$BW_RX" --prometheus
+	assert_line "$OUT" "bloomwall_image_serial{iface=\"$BW_RX\"} 1700000000" \
+		"the metrics: the running image's serial"
+	assert_grep "$OUT" "^bloomwall_image_info\\{iface=\"$BW_RX\",hash=\"[0-9a-f]{32}\",signer=\"$id\",verified=\"1\"\\} 1\$" \
+		"the metrics: its hash and signer"
+	if command -v promtool >/dev/null; then
+		promtool check metrics <"$OUT" || fail "promtool refuses the metrics"
+	fi
 
 	bw 1 load "$BW_RX" --verify-key "$d/a.pub" "$TMP_DIR/other.img"
 	assert_grep "$ERR" "^$TMP_DIR/other.img: refused: signed by key [0-9a-f]{16}, which is not a trusted key \\($d/a.pub: $id\\)\$" \
