@@ -16,7 +16,9 @@
 #include "image/image_serial.h"
 #include "image/sign_key.h"
 #include "base/output.h"
+#include "ops/image_load.h"
 #include "ops/reload.h"
+#include "base/log.h"
 #include "out/op_report.h"
 
 /* "IFACE: image serial N (of T), signed by key K, verified (FILE)". */
@@ -49,6 +51,18 @@ static void say_image(const char *iface, const struct bw_image *img)
 	bw_out_close_object();
 }
 
+static int check_rollback(const struct bw_args *a, const struct bw_image *img)
+{
+	char why[320];
+	int err;
+
+	err = bw_image_rollback_running(a->iface, a->ifindex, img, why,
+					sizeof(why));
+	if (err == -BW_EROLLBACK)
+		pr_warn("%s: refused: %s\n", a->pos[0], why);
+	return err;
+}
+
 static int do_load(struct bw_args *a)
 {
 	/* The running adds go into the image's filter, as reload builds them in. */
@@ -75,6 +89,12 @@ static int do_load(struct bw_args *a)
 	err = bw_image_read_file_keys(a->pos[0], &keys, &img);
 	if (err)
 		return err;
+	/* Said before anything is built; the reload checks again, locked. */
+	err = a->sign.allow_rollback ? 0 : check_rollback(a, &img);
+	if (err) {
+		bw_image_free(&img);
+		return err;
+	}
 	err = bw_reload(&r, &res);
 	bw_reload_report(a->iface, &res);
 	if (!err)

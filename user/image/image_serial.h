@@ -19,6 +19,7 @@
 #ifndef __BW_IMAGE_SERIAL_H
 #define __BW_IMAGE_SERIAL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>

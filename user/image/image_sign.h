@@ -25,6 +25,7 @@
 #ifndef __BW_IMAGE_SIGN_H
 #define __BW_IMAGE_SIGN_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>

@@ -19,6 +19,7 @@
 #include "image/image_sec.h"
 #include "image/image_serial.h"
 #include "kernel/lpm.h"
+#include "kernel/running.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
 #include "lists/list_parse.h"
@@ -188,6 +189,34 @@ static int check_rollback(const struct bw_image_stage_req *st,
 				      sizeof(why));
 	if (err)
 		pr_warn("%s: refused: %s\n", st->path, why);
+	return err;
+}
+
+int bw_image_rollback_running(const char *iface, int ifindex,
+			      const struct bw_image *img, char *why,
+			      size_t errlen)
+{
+	struct bw_running rn = BW_RUNNING_INIT;
+	struct bw_records rec;
+	struct bw_rec_image ri;
+	int err, have;
+
+	err = bw_running_open(iface, ifindex, BW_RUN_QUIET | BW_RUN_OLD_OK,
+			      &rn);
+	if (err == -ENOENT)
+		return 0; /* nothing runs: nothing to roll back */
+	if (err)
+		return err;
+	bw_records_init(&rec);
+	err = rn.filter_err ? 0 : bw_running_records(&rn, &rec);
+	bw_running_close(&rn);
+	have = err ? err : bw_image_rec_read(img, &ri);
+	if (!err && (have == 0 || have == -ENOENT))
+		err = bw_image_rollback_check(have ? NULL : &ri, &rec, why,
+					      errlen);
+	else if (!err)
+		err = have;
+	bw_records_free(&rec);
 	return err;
 }
 

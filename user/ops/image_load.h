@@ -44,4 +44,15 @@ struct bw_image_stage_req {
 int bw_image_stage(const struct bw_image_stage_req *st, struct bw_records *kept,
 		   size_t *left_out, struct bw_built *b);
 
+/*
+ * Whether img may replace what iface (ifindex) runs now by the rollback
+ * rule (image_serial.h): 0 (also when nothing, or a filter without an
+ * image record, runs), -BW_EROLLBACK with why, or -errno (said) when the
+ * running filter cannot be read. Advice before a download is put in
+ * place: the reload checks again under the lock (bw_image_stage).
+ */
+int bw_image_rollback_running(const char *iface, int ifindex,
+			      const struct bw_image *img, char *why,
+			      size_t errlen);
+
 #endif /* __BW_IMAGE_LOAD_H */
