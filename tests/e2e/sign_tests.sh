@@ -184,19 +184,31 @@ test_sign_load()
 	bw 0 detach "$BW_RX"
 }
 
-# /etc/bloomwall/verify.pub, on a tmpfs of this test's mount namespace only.
+# /etc/bloomwall/verify.pub, on a tmpfs of this test's mount namespace only
+# (run.sh makes every mount private): the host never sees the key, and the
+# directory is removed again if the test made it.
+# Takes the test's tmpfs off /etc/bloomwall, and the directory if it made it.
+sign_etc_cleanup()
+{
+	umount /etc/bloomwall 2>/dev/null
+	[ -n "${SIGN_ETC_MADE:-}" ] && rmdir /etc/bloomwall 2>/dev/null
+	return 0
+}
+
 test_sign_default_key()
 {
-	local d=$TMP_DIR/keys-default l id made=
+	local d=$TMP_DIR/keys-default l id
 
 	mkdir -p "$d"
 	id=$(sign_keys "$d" a)
 	l=$(list a.txt "$BW_A4")
 	sign_image "$TMP_DIR/s.img" 1700000000 "$l" --sign-key "$d/a.key"
 	sign_image "$TMP_DIR/u.img" 1700000000 "$l"
+	SIGN_ETC_MADE=
+	trap sign_etc_cleanup EXIT
 	if [ ! -d /etc/bloomwall ]; then
 		mkdir /etc/bloomwall || skip "cannot make /etc/bloomwall"
-		made=1
+		SIGN_ETC_MADE=1
 	fi
 	mount -t tmpfs -o size=64k,mode=755 bwtest-etc /etc/bloomwall ||
 		skip "cannot mount a tmpfs on /etc/bloomwall"
@@ -214,8 +226,8 @@ test_sign_default_key()
 	assert_line "$ERR" "/etc/bloomwall/verify.pub:1: not a bloomwall public key (\"bloomwall-ed25519-pub BASE64\"): it does not start with the key's tag" \
 		"a broken default is an error, not no key"
 	bw 0 detach "$BW_RX"
-	umount /etc/bloomwall
-	[ -n "$made" ] && rmdir /etc/bloomwall
+	sign_etc_cleanup
+	[ -e /etc/bloomwall/verify.pub ] && fail "the test's key is left in /etc/bloomwall"
 	return 0
 }
 

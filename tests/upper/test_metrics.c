@@ -355,8 +355,9 @@ BW_TEST(test_metrics_image)
 	out = render(&v, NULL);
 	if (!out)
 		return;
-	ASSERT_LINE(out,
-		    "bloomwall_image_info{iface=\"eth0\",hash=\"000102030405060708090a0b0c0d0e0f\",signer=\"1011121314151617\",verified=\"1\"} 1");
+	ASSERT_LINE(
+		out,
+		"bloomwall_image_info{iface=\"eth0\",hash=\"000102030405060708090a0b0c0d0e0f\",signer=\"1011121314151617\",verified=\"1\"} 1");
 	ASSERT_LINE(out, "bloomwall_image_serial{iface=\"eth0\"} 1700000000");
 	ASSERT_LINE(out,
 		    "bloomwall_image_time_seconds{iface=\"eth0\"} 1700000001");

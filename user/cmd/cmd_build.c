@@ -345,9 +345,17 @@ const struct bw_verb bw_verb_build = {
 		"addresses and names), and the lists' allow entries for names\n"
 		"(@@||name^). 'load' applies them as 'reload' with the same lists and\n"
 		"flags would.\n"
+		"The image carries a serial (--serial N, else the newest mtime of the lists\n"
+		"and --allow files, in seconds) and a time (SOURCE_DATE_EPOCH, else that\n"
+		"mtime): 'load' and 'watch --image' refuse an image with a lower serial than\n"
+		"the running filter's. --sign-key SECRET ('bloomwall keygen') signs it with\n"
+		"Ed25519; the signature is deterministic, so the same input and key give\n"
+		"the same bytes.\n"
 		"With --json: {\"filter\": {the build's figures}, \"image\": {\"path\",\n"
 		"\"bytes\", \"format\", \"seed\", \"seed_from\", \"crc32\"}, \"sections\":\n"
-		"{\"exact\", \"allow\", \"allow_names\": entries, null when not carried}}.\n",
+		"{\"exact\", \"allow\", \"allow_names\": entries, null when not carried},\n"
+		"\"release\": {\"path\", \"serial\", \"serial_from\", \"time_ns\", \"time\",\n"
+		"\"signer\": key id or null}}.\n",
 	.opts = build_opts,
 	.pos = { .first = BW_POS_FILE,
 		 .rest = "LIST",

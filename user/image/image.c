@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Filter images in plain memory and in files (image.h): encoding, the
- * checks a reader makes before it trusts one, the atomic write, the seed
- * derived from the lists. No bpf().
+ * Filter images in plain memory (image.h): encoding, and the checks a
+ * reader makes before it trusts one (files: image_file.c; signatures:
+ * image_sign.c). No bpf().
  */
 #include <errno.h>
 #include <stddef.h>

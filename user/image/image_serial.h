@@ -28,8 +28,8 @@
 #include "filter/records.h"
 #include "image/image.h"
 
-/* A rollback refused. */
-#define BW_EROLLBACK ESTALE
+/* A rollback refused (no other layer returns EDOM; ESTALE is the hook's). */
+#define BW_EROLLBACK EDOM
 
 /*
  * The record a build writes for its input files (lists and --allow files;
