@@ -19,6 +19,7 @@
 #include "base/output.h"
 #include "cmd/args.h"
 #include "cmd/ops_args.h"
+#include "cmd/sign_args.h"
 #include "ops/reload.h"
 
 #define BW_EXIT_OK 0
@@ -65,6 +66,7 @@ struct bw_args {
 	bool why;		    /* query --why */
 	struct bw_build_args build; /* the build options (reload.h) */
 	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
+	struct bw_sign_args sign;   /* signed images (sign_args.h) */
 	long count;		    /* log --count; 0: until stopped */
 	bool timeout_set;	    /* add --timeout DURATION: */
 	__u64 timeout;		    /* seconds; 0: never expires */
