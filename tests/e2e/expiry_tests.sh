@@ -176,6 +176,11 @@ f2b_stop()
 
 	[ -n "${F2B_DIR:-}" ] || return 0
 	f2b stop >/dev/null 2>&1
+	# It ends its jails (their actions run to the end) and exits.
+	for _ in $(seq 100); do
+		kill -0 "${F2B_PID:-0}" 2>/dev/null || break
+		sleep 0.1
+	done
 	pid=$(cat "$F2B_DIR/pid" 2>/dev/null)
 	[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
 	[ -n "${F2B_PID:-}" ] && kill -KILL "$F2B_PID" 2>/dev/null
@@ -257,13 +262,18 @@ f2b_banned()
 	f2b get "$F2B_JAIL" banip 2>/dev/null | grep -qw "$1"
 }
 
+f2b_unbanned()
+{
+	[ "$(grep -c "Unban $1\$" "$F2B_DIR/fail2ban.log")" -ge 2 ]
+}
+
 # Debian's fail2ban, in the foreground on a jail of the test's own: two bad
 # logins from C ban it (its frames drop, with the jail's bantime as the
 # entry's expiry); unbanip lets them pass again; a permanent ban (bantime
 # -1) is kept with no expiry.
 test_expiry_fail2ban()
 {
-	local l
+	local l log
 
 	command -v fail2ban-server >/dev/null || skip "no fail2ban-server"
 	l=$(list a.txt "$BW_A4")
@@ -298,10 +308,18 @@ test_expiry_fail2ban()
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 	assert_eq "$(expiry_json 'e["entries"]')" 0 "a permanent ban expires not"
 	assert_eq "$(json "$OUT" 'd[0]["filter"]["added_kept"]')" 1 "but is kept"
+	# Taken out meanwhile (as the watch takes an expired entry out): the
+	# action's remove fails, but the address passes, so the unban is done.
+	bw 0 remove "$BW_RX" "$BW_C4"
 	f2b set "$F2B_JAIL" unbanip "$BW_C4" >/dev/null || fail "unbanip failed"
-	f2b_until "the second unban in the filter" f2b_passes "$BW_C4"
+	f2b_until "the second unban" f2b_unbanned "$BW_C4"
 	expect_delivered "$BW_C4" "$BW_RX4"
-	grep -E "Ban|Unban|ERROR" "$F2B_DIR/fail2ban.log" | sed 's/^/  f /'
-	grep -q ERROR "$F2B_DIR/fail2ban.log" && fail "fail2ban logged an error"
+	# Stopped first: its actions have all run, and said any failure.
+	log=$F2B_DIR/fail2ban.log
 	f2b_stop
+	grep -E "Ban|Unban|ERROR|stopped" "$log" | sed 's/^/  f /'
+	grep -q "Jail '$F2B_JAIL' stopped" "$log" || fail "the jail did not stop"
+	if grep -q ERROR "$log"; then
+		fail "fail2ban logged an error"
+	fi
 }
