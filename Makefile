@@ -262,6 +262,7 @@ fuzz_list_SEEDS := tests/fuzz/seeds
 fuzz_names_SEEDS := tests/fuzz/seeds
 fuzz_image_SEEDS := tests/fuzz/seeds_image
 fuzz_name_filter_SEEDS := tests/fuzz/seeds
+fuzz_cs_stream_SEEDS := tests/fuzz/seeds_cs_stream
 
 $(OUTPUT)/fuzz/user/%.o: user/%.c | $(OUTPUT)/fuzz
 	$(call msg,FUZZ-CC,$@)
