@@ -365,3 +365,32 @@ BW_TEST(test_cs_set_100k_in_and_out)
 	ASSERT_EQ(bw_cs_set_values(set), 0, "no value left");
 	bw_cs_set_free(set);
 }
+
+/* The LAPI 1.4's way: two decisions on a value, cscli deletes both, the
+ * stream names one (even one it never sent). */
+BW_TEST(test_cs_set_collapsed_deletion_asks_resync)
+{
+	struct seen s;
+	struct bw_cs_set *set = new_set(NULL, &s);
+	struct bw_cs_decision d;
+
+	if (!ASSERT_OK_PTR(set, "set"))
+		return;
+	apply(set, dec(3, "Ip", "10.77.0.2", 3600000), NOW);
+	apply(set, dec(2, "Range", "10.78.0.0/16", 3600000), NOW);
+	ASSERT_FALSE(bw_cs_set_want_resync(set), "no need yet");
+	d = dec(1, "Ip", "10.77.0.2", -16);
+	d.list = BW_CS_DELETED;
+	apply(set, d, NOW);
+	ASSERT_TRUE(bw_cs_set_want_resync(set), "a value still covered");
+	ASSERT_FALSE(bw_cs_set_want_resync(set), "cleared");
+	d = dec(2, "Range", "10.78.0.0/16", -16);
+	d.list = BW_CS_DELETED;
+	apply(set, d, NOW);
+	ASSERT_FALSE(bw_cs_set_want_resync(set), "its last decision gone");
+	/* The full answer: 10.77.0.2 is no more. */
+	bw_cs_set_sync_begin(set);
+	bw_cs_set_sync_end(set);
+	ASSERT_EQ(s.covered, 0, "uncovered by the resync");
+	bw_cs_set_free(set);
+}

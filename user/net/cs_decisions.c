@@ -49,6 +49,7 @@ struct bw_cs_set {
 	struct bw_cs_heap ends;
 	__u32 gen;
 	__u64 skipped[BW_CS_SKIP_KINDS];
+	bool want_resync;
 };
 
 /* ---- the filter ---------------------------------------------------------- */
@@ -327,6 +328,30 @@ static int skip_as(struct bw_cs_set *s, int kind, int *skip)
 	return 0;
 }
 
+/*
+ * A deletion whose value other decisions held still cover: the LAPI (1.4)
+ * sends one deletion a value however many decisions of it went, and one
+ * decision a value in its answers (the longest), so only a full answer
+ * says which of the others still hold.
+ */
+static void deleted_value(struct bw_cs_set *s, const struct bw_cs_decision *d)
+{
+	struct bw_prefix p;
+
+	if (d->value[0] && d->scope[0] &&
+	    !bw_cs_value_prefix(d->scope, d->value, s->min_plen, &p) &&
+	    bw_cs_valmap_get(&s->vals, &p))
+		s->want_resync = true;
+}
+
+bool bw_cs_set_want_resync(struct bw_cs_set *s)
+{
+	bool w = s->want_resync;
+
+	s->want_resync = false;
+	return w;
+}
+
 int bw_cs_set_apply(struct bw_cs_set *s, const struct bw_cs_decision *d,
 		    __s64 now_ms, int *skip)
 {
@@ -336,10 +361,12 @@ int bw_cs_set_apply(struct bw_cs_set *s, const struct bw_cs_decision *d,
 
 	*skip = -1;
 	if (d->list == BW_CS_DELETED) {
-		if (h && !d->refused[0])
+		if (d->refused[0])
+			return skip_as(s, BW_CS_REFUSED_FIELD, skip);
+		if (h)
 			drop(s, h);
-		return d->refused[0] ? skip_as(s, BW_CS_REFUSED_FIELD, skip)
-				     : 0;
+		deleted_value(s, d);
+		return 0;
 	}
 	if (d->refused[0])
 		return skip_as(s, BW_CS_REFUSED_FIELD, skip);

@@ -13,6 +13,9 @@
  * it came): one that expires while the LAPI cannot be reached still goes.
  * A full answer (startup=true) is a resync: decisions held but not in it
  * are deleted, new ones added, the others kept (their ends updated).
+ * Crowdsec's LAPI (1.4) names one decision a value in its answers (the
+ * longest) and one deletion a value when several go at once: a deletion
+ * of a value still covered here makes the set ask for a full answer.
  *
  * What is enforced: scopes Ip and Range (any case; an Ip value may carry
  * /32 or /128), types in the filter's list (ban by default), origins and
@@ -102,6 +105,14 @@ void bw_cs_set_sync_end(struct bw_cs_set *s);
  */
 int bw_cs_set_apply(struct bw_cs_set *s, const struct bw_cs_decision *d,
 		    __s64 now_ms, int *skip);
+
+/*
+ * Whether a deletion came for a value that other decisions held still
+ * cover (cleared by the call): the LAPI sends one deletion a value however
+ * many of its decisions went, so the caller asks for a full answer
+ * (startup=true) next, which names the ones that remain.
+ */
+bool bw_cs_set_want_resync(struct bw_cs_set *s);
 
 /*
  * Removes the decisions whose end is at or before now_ms. Returns how many
