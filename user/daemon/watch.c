@@ -16,12 +16,14 @@
 
 #include "base/log.h"
 #include "base/output.h"
+#include "daemon/live.h"
 #include "daemon/watch.h"
 #include "daemon/watch_apply.h"
 #include "daemon/watch_files.h"
 #include "daemon/watch_log.h"
 #include "kernel/lock.h"
 #include "ops/detach.h"
+#include "out/daemon_state.h"
 #include "out/metrics.h"
 #include "out/op_report.h"
 #include "out/status_view.h"
@@ -48,6 +50,8 @@ struct watch {
 	__u32 auto_map;
 	struct bw_watch_counts counts;
 	struct bw_watch_signals sig;
+	struct bw_wlive live; /* entries kept in place (daemon/live.h) */
+	bool state_said;      /* a state file error said */
 };
 
 static double mono(void)
@@ -87,12 +91,45 @@ static const char *renamed_to(const struct watch *w, char *buf)
 	return strcmp(buf, w->c->iface) ? buf : NULL;
 }
 
+/* What the watch publishes beside the kernel's state (daemon_state.h). */
+static void publish(struct watch *w)
+{
+	struct json_object *root = json_object_new_object();
+	int err;
+
+	if (!root)
+		return;
+	bw_wlive_publish(&w->live, root);
+	err = bw_dstate_write(w->c->iface, root);
+	if (err && !w->state_said)
+		pr_warn("%s: cannot write its state under %s: %s\n",
+			w->c->iface, BW_STATE_DIR, strerror(-err));
+	w->state_said = err != 0;
+	json_object_put(root);
+	w->live.changed = false;
+}
+
+static void live_counts(struct watch *w)
+{
+	struct bw_wlive_stats s;
+
+	bw_wlive_stats(&w->live, &s);
+	w->counts.live = true;
+	w->counts.live_entries = s.entries;
+	w->counts.live_keys = s.keys;
+	w->counts.live_bytes = s.bytes;
+	w->counts.live_adds = s.adds;
+	w->counts.live_deletes = s.deletes;
+	w->counts.live_expired = s.expired;
+}
+
 static void write_metrics(struct watch *w)
 {
 	struct bw_status_view v;
 
 	if (!w->c->metrics_file)
 		return;
+	live_counts(w);
 	running_view(w, &v);
 	bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
 }
@@ -139,8 +176,9 @@ static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
 {
 	struct bw_watch_guard g = { .fs = &w->fs,
 				    .last_keys = w->last_keys,
-				    .allow_shrink = allow_shrink ||
-						    w->c->allow_shrink };
+				    .allow_shrink =
+					    allow_shrink || w->c->allow_shrink,
+				    .live = &w->live };
 	struct bw_watch_outcome o;
 	struct bw_watch_rebuilt r = { .iface = w->c->iface,
 				      .trigger = trigger,
@@ -256,8 +294,23 @@ static void tick(struct watch *w)
 	check_running(w, &v);
 	if (check_shrunk(w) || check_adds(w, &v))
 		return;
-	if (w->c->metrics_file)
+	if (w->c->metrics_file) {
+		live_counts(w);
 		bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
+	}
+}
+
+/*
+ * Once a second: live entries whose time came out in place, a filter
+ * another command swapped in taken over (and rebuilt for true bases).
+ */
+static void live_step(struct watch *w)
+{
+	if (bw_wlive_step(&w->live, (__u64)time(NULL)))
+		rebuild(w, "live entries: a filter another command swapped in",
+			false);
+	if (w->live.changed)
+		publish(w);
 }
 
 /* ---- the loop ------------------------------------------------------------ */
@@ -288,13 +341,14 @@ static void loop(struct watch *w)
 	struct pollfd p[2] = { { .fd = w->fs.ifd, .events = POLLIN },
 			       { .fd = w->sig.fd, .events = POLLIN } };
 	double interval = w->c->interval ?: BW_WATCH_TICK;
-	double next_tick = mono() + interval;
+	double next_tick = mono() + interval, next_live = mono() + 1;
 	struct timespec ts;
 
 	w->settle = -1;
 	while (!w->sig.stop) {
-		ts = until(w->settle >= 0 ? fmin(w->settle, next_tick)
-					  : next_tick);
+		ts = until(fmin(w->settle >= 0 ? fmin(w->settle, next_tick)
+					       : next_tick,
+				next_live));
 		if (ppoll(p, 2, &ts, NULL) > 0 && p[0].revents &&
 		    bw_watch_files_events(&w->fs))
 			w->settle = mono() + w->c->debounce;
@@ -311,6 +365,10 @@ static void loop(struct watch *w)
 		if (!w->sig.stop && mono() >= next_tick) {
 			tick(w);
 			next_tick = mono() + interval;
+		}
+		if (!w->sig.stop && mono() >= next_live) {
+			live_step(w);
+			next_live = mono() + 1;
 		}
 	}
 }
@@ -392,6 +450,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	w.counts.started = (__u64)time(NULL);
 	w.ifindex = (int)if_nametoindex(c->iface);
 	w.fs.ifd = -1;
+	bw_wlive_init(&w.live, c->iface);
 	err = bw_watch_signals_open(&w.sig);
 	if (!err) {
 		w.lock_fd = bw_lock_watch(c->iface);
@@ -400,9 +459,13 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	if (!err)
 		err = start(&w);
 	if (!err) {
+		publish(&w);
 		loop(&w);
 		stop(&w);
 	}
+	if (!err)
+		bw_dstate_remove(c->iface);
+	bw_wlive_free(&w.live);
 	fflush(stdout);
 	bw_watch_files_free(&w.fs);
 	bw_watch_signals_close(&w.sig);

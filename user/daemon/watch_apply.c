@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "filter/build_figures.h"
 #include "base/log.h"
@@ -137,6 +138,14 @@ static int guard_check(void *ctx, const struct bw_build_figures *f)
 	return -BW_WATCH_ESHRUNK;
 }
 
+/* With the new filter, before the swap: the watch's live entries in it. */
+static int live_stage(void *ctx, const struct bw_filter_map *m)
+{
+	const struct guard_ctx *gc = ctx;
+
+	return gc && gc->g->live ? bw_wlive_stage(gc->g->live, m) : 0;
+}
+
 static void outcome_of(const struct bw_build_figures *f, __u64 generation,
 		       struct bw_watch_outcome *o)
 {
@@ -159,6 +168,8 @@ static int attach(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 				    .lists = lists,
 				    .nlists = nlists,
 				    .before_swap = gc ? guard_check : NULL,
+				    .before_swap_filter =
+					    gc ? live_stage : NULL,
 				    .ctx = gc };
 	struct bw_attach_result res;
 	int err;
@@ -206,6 +217,7 @@ static int load_image(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 				   .image_path = c->image,
 				   .origin = BW_ORIGIN_WATCH,
 				   .before_swap = guard_check,
+				   .before_swap_filter = live_stage,
 				   .ctx = gc };
 	struct bw_reload_result res;
 	int err;
@@ -229,6 +241,7 @@ static int apply(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 				   .nlists = c->nlists,
 				   .origin = BW_ORIGIN_WATCH,
 				   .before_swap = guard_check,
+				   .before_swap_filter = live_stage,
 				   .ctx = gc };
 	struct bw_reload_result res;
 	int ifindex, err;
@@ -318,7 +331,7 @@ void bw_watch_signals_close(struct bw_watch_signals *s)
 
 /* Waits for the child's message; kills it once SIGTERM or SIGINT came. */
 static int wait_child(pid_t pid, int in, struct bw_watch_signals *sig,
-		      struct child_msg *m)
+		      struct bw_wlive *live, struct child_msg *m)
 {
 	struct pollfd p[2] = { { .fd = in, .events = POLLIN },
 			       { .fd = sig->fd, .events = POLLIN } };
@@ -326,9 +339,12 @@ static int wait_child(pid_t pid, int in, struct bw_watch_signals *sig,
 	int status;
 
 	while (!sig->stop) {
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
+		if (poll(p, 2, live ? 1000 : -1) < 0 && errno != EINTR)
 			break;
 		bw_watch_signals_read(sig);
+		/* Live entries end on time, also while a rebuild runs. */
+		if (live)
+			bw_wlive_expire(live, (__u64)time(NULL));
 		if (p[0].revents)
 			break;
 	}
@@ -356,6 +372,11 @@ int bw_watch_apply(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
 	int fds[2], err;
 
 	memset(o, 0, sizeof(*o));
+	if (g->live) {
+		err = bw_wlive_fork_begin(g->live);
+		if (err)
+			return err;
+	}
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
 	fflush(stdout);
@@ -372,8 +393,11 @@ int bw_watch_apply(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
 		child(c, g, parent, close_fd, sig->fd, fds[1]);
 	}
 	close(fds[1]);
-	err = wait_child(pid, fds[0], sig, &m);
+	err = wait_child(pid, fds[0], sig, g->live, &m);
 	close(fds[0]);
+	/* Whatever the child did: the filter that runs now, taken over. */
+	if (g->live)
+		bw_wlive_fork_end(g->live);
 	if (err)
 		return err;
 	*o = m.o;

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include <xdp/libxdp.h>
 
+#include "daemon/live.h"
 #include "daemon/watch_files.h"
 #include "bloomwall.h"
 #include "ops/build.h"
@@ -65,6 +66,9 @@ struct bw_watch_guard {
 	 * is refused; 0: no check. */
 	__u64 last_keys;
 	bool allow_shrink; /* this once, or --allow-shrink */
+	/* The watch's live entries, set in the new filter before the swap
+	 * (daemon/live.h), or NULL. */
+	struct bw_wlive *live;
 };
 
 /* What a rebuild did, for the log line. */

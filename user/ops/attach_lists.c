@@ -145,6 +145,8 @@ int bw_attach_lists(const struct bw_attach_req *rq,
 			goto out;
 		if (rq->before_swap)
 			err = rq->before_swap(rq->ctx, &b.fig);
+		if (!err && rq->before_swap_filter)
+			err = rq->before_swap_filter(rq->ctx, &b.filter);
 	}
 	if (!err)
 		err = bw_attach(rq->iface, rq->ifindex, rq->mode, rq->own_link,

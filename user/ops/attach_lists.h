@@ -23,6 +23,7 @@ struct bw_attach_req {
 	__u8 origin; /* enum bw_origin; 0: BW_ORIGIN_ATTACH */
 	/* As reload's (reload.h): before the attach, under the lock. */
 	int (*before_swap)(void *ctx, const struct bw_build_figures *f);
+	int (*before_swap_filter)(void *ctx, const struct bw_filter_map *m);
 	void *ctx;
 };
 

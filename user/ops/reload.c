@@ -370,6 +370,8 @@ static int swap_locked(struct reload_ctx *c, struct bw_running *r)
 	err = rebase(c, r);
 	if (!err && rq->before_swap)
 		err = rq->before_swap(rq->ctx, &c->b.fig);
+	if (!err && rq->before_swap_filter)
+		err = rq->before_swap_filter(rq->ctx, &c->b.filter);
 	if (!err)
 		err = bw_maps_dup(&r->maps, &maps);
 	if (!err && r->old_tries)

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 #include "bloomwall.h"
+#include "kernel/filter_map.h"
 #include "ops/build.h"
 
 struct bw_image;
@@ -47,6 +48,14 @@ struct bw_reload_req {
 	 * read, and that the lists did not shrink too far.
 	 */
 	int (*before_swap)(void *ctx, const struct bw_build_figures *f);
+	/*
+	 * Called right after before_swap, with the new filter's map (its
+	 * blocks as built, mapped read-write; m->nblocks, m->id), which it
+	 * may change before the swap (watch sets its live entries there, and
+	 * keeps the blocks they land in as built); may be NULL. Non-zero
+	 * (-errno) stops the reload, as before_swap's does.
+	 */
+	int (*before_swap_filter)(void *ctx, const struct bw_filter_map *m);
 	void *ctx;
 	/*
 	 * What the caller opened of what runs (bw_running_open() with

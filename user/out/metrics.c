@@ -297,6 +297,33 @@ static void write_watch(FILE *f, const char *iface,
 	      iface, w->last_ok);
 }
 
+/* The watch's live entries (daemon/live.h): kept in place, no swap. */
+static void write_live(FILE *f, const char *iface,
+		       const struct bw_watch_counts *w)
+{
+	gauge(f, "bloomwall_live_entries",
+	      "Entries the watch keeps in the running filter in place.", iface,
+	      (double)w->live_entries);
+	gauge(f, "bloomwall_live_keys", "Keys of the live entries.", iface,
+	      (double)w->live_keys);
+	gauge(f, "bloomwall_live_memory_bytes",
+	      "Memory the watch holds for the live entries.", iface,
+	      (double)w->live_bytes);
+	help(f, "bloomwall_live_changes_total", "counter",
+	     "Live entries set or taken out in place, by kind.");
+	fputs("bloomwall_live_changes_total{", f);
+	put_label(f, "iface", iface, true);
+	fprintf(f, ",kind=\"add\"} %llu\n", (unsigned long long)w->live_adds);
+	fputs("bloomwall_live_changes_total{", f);
+	put_label(f, "iface", iface, true);
+	fprintf(f, ",kind=\"delete\"} %llu\n",
+		(unsigned long long)w->live_deletes);
+	fputs("bloomwall_live_changes_total{", f);
+	put_label(f, "iface", iface, true);
+	fprintf(f, ",kind=\"expired\"} %llu\n",
+		(unsigned long long)w->live_expired);
+}
+
 static void write_all(FILE *f, const struct bw_status_view *v,
 		      const struct bw_watch_counts *w)
 {
@@ -313,6 +340,8 @@ static void write_all(FILE *f, const struct bw_status_view *v,
 		write_filter(f, v);
 	if (w)
 		write_watch(f, v->iface, w);
+	if (w && w->live)
+		write_live(f, v->iface, w);
 }
 
 int bw_metrics_write(FILE *f, const struct bw_status_view *v,

@@ -32,6 +32,10 @@ struct bw_watch_counts {
 	double last_time;    /* when it ended, Unix seconds */
 	bool last_ok;
 	__u64 started; /* when the watch started, Unix seconds */
+	/* Its live entries (daemon/live.h), when live is set. */
+	bool live;
+	__u64 live_entries, live_keys, live_bytes;
+	__u64 live_adds, live_deletes, live_expired;
 };
 
 /*

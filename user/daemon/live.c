@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The watch's live entries (live.h): the running map found from the hook
+ * and mapped read-write, the set (filter/live.c) applied to it in place,
+ * the hand-over across rebuilds and other commands' swaps.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "base/log.h"
+#include "daemon/live.h"
+#include "kernel/hook.h"
+#include "kernel/running.h"
+
+void bw_wlive_init(struct bw_wlive *l, const char *iface)
+{
+	memset(l, 0, sizeof(*l));
+	bw_live_init(&l->set);
+	l->iface = iface;
+	l->map = (struct bw_filter_map)BW_FILTER_MAP_INIT;
+	l->memfd = -1;
+}
+
+void bw_wlive_free(struct bw_wlive *l)
+{
+	bw_live_free(&l->set);
+	bw_filter_close(&l->map);
+	if (l->memfd >= 0)
+		close(l->memfd);
+	l->memfd = -1;
+}
+
+/* The program the hook runs now: its id, 0 when none. */
+static __u32 hook_prog(const struct bw_wlive *l)
+{
+	int ifindex = (int)if_nametoindex(l->iface), fd;
+	struct bw_xdp_info x;
+	__u32 id;
+
+	fd = ifindex ? bw_hook_find(ifindex, &x) : -ENOENT;
+	if (fd < 0)
+		return 0;
+	id = bw_obj_id(fd);
+	close(fd);
+	return id;
+}
+
+/*
+ * The running filter, mapped read-write into m (its program's id in
+ * *prog): 0, or -ENOENT when nothing (valid) runs.
+ */
+static int open_running(const struct bw_wlive *l, struct bw_filter_map *m,
+			__u32 *prog)
+{
+	struct bw_running r;
+	int err;
+
+	err = bw_running_open(l->iface, (int)if_nametoindex(l->iface),
+			      BW_RUN_QUIET | BW_RUN_OLD_OK, &r);
+	if (err)
+		return -ENOENT;
+	err = r.filter_err ? -ENOENT : bw_filter_open_id(r.filter.id, true, m);
+	*prog = r.prog_id;
+	bw_running_close(&r);
+	return err;
+}
+
+static void *mem_of(const struct bw_wlive *l)
+{
+	return l->map.mem;
+}
+
+/* A filter not of this watch's making now runs: every live key set in it. */
+static void take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
+{
+	bool had = l->map.fd >= 0;
+	int err;
+
+	bw_filter_close(&l->map);
+	l->map = *m;
+	l->prog_id = prog;
+	err = bw_live_layout(&l->set, l->map.mem);
+	if (err) {
+		pr_warn("%s: live entries: no memory to lay them out: %s\n",
+			l->iface, strerror(-err));
+		return;
+	}
+	if (!l->set.nent)
+		return;
+	/* Its blocks may hold another command's bits: no base from them. */
+	l->set.stale = had;
+	bw_live_reapply(&l->set, l->map.mem);
+	l->want_rebuild = had;
+	l->takeovers += had;
+	l->changed = true;
+	if (had)
+		printf("%s: another command swapped the filter in: %zu live %s set in it; deletes wait for the rebuild this starts\n",
+		       l->iface, l->set.nent,
+		       l->set.nent == 1 ? "entry" : "entries");
+}
+
+/* Makes sure the map that runs is the one open: 0, or -ENOENT (none). */
+static int sync_map(struct bw_wlive *l)
+{
+	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	__u32 prog = hook_prog(l);
+
+	if (prog && prog == l->prog_id && l->map.fd >= 0)
+		return 0;
+	if (!prog || open_running(l, &m, &prog)) {
+		bw_filter_close(&l->map);
+		l->prog_id = 0;
+		return -ENOENT;
+	}
+	/* A new program for the same map (a reload of the settings only). */
+	if (m.id == l->map.id && l->map.fd >= 0) {
+		bw_filter_close(&m);
+		l->prog_id = prog;
+		return 0;
+	}
+	take_over(l, &m, prog);
+	return 0;
+}
+
+int bw_wlive_add(struct bw_wlive *l, const struct bw_prefix *p, __u64 expires)
+{
+	int err;
+
+	if (l->map.fd < 0)
+		sync_map(l);
+	err = bw_live_add(&l->set, mem_of(l), p, expires);
+	if (!err) {
+		l->adds++;
+		l->changed = true;
+	}
+	return err;
+}
+
+int bw_wlive_del(struct bw_wlive *l, const struct bw_prefix *p)
+{
+	int err = bw_live_del(&l->set, mem_of(l), p);
+
+	if (!err) {
+		l->deletes++;
+		l->changed = true;
+	}
+	return err;
+}
+
+bool bw_wlive_has(const struct bw_wlive *l, const struct bw_prefix *p)
+{
+	return bw_live_has(&l->set, p, NULL);
+}
+
+void bw_wlive_expire(struct bw_wlive *l, __u64 now)
+{
+	size_t n = bw_live_expire(&l->set, mem_of(l), now);
+
+	l->expired += n;
+	l->changed |= n > 0;
+}
+
+bool bw_wlive_step(struct bw_wlive *l, __u64 now)
+{
+	if (l->set.nent || l->map.fd >= 0)
+		sync_map(l);
+	bw_wlive_expire(l, now);
+	return l->want_rebuild && l->set.nent;
+}
+
+/* ---- the rebuild's hand-over -------------------------------------------- */
+
+#define STAGE_MAGIC 0x564c5742U /* "BWLV" */
+
+/* At the start of the memfd; the bases follow. */
+struct stage_hdr {
+	__u32 magic;
+	__u32 map_id; /* of the new filter they are of */
+	__u64 n;
+};
+
+int bw_wlive_fork_begin(struct bw_wlive *l)
+{
+	l->staged = l->set.nent > 0;
+	if (!l->staged)
+		return 0;
+	if (l->memfd < 0)
+		l->memfd = memfd_create("bloomwall-live", MFD_CLOEXEC);
+	if (l->memfd < 0 || ftruncate(l->memfd, 0)) {
+		pr_warn("%s: live entries: memfd: %s\n", l->iface,
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len, off_t off)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = pwrite(fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return 0;
+}
+
+int bw_wlive_stage(void *ctx, const struct bw_filter_map *m)
+{
+	struct bw_wlive *l = ctx;
+	struct stage_hdr h = { .magic = STAGE_MAGIC, .map_id = m->id };
+	struct bw_live_rec *recs;
+	int err;
+
+	if (!l || !l->staged || !l->set.nent)
+		return 0;
+	err = bw_live_layout(&l->set, m->mem);
+	h.n = bw_live_nblocks(&l->set);
+	recs = err ? NULL : calloc(h.n ? h.n : 1, sizeof(*recs));
+	if (!recs) {
+		pr_warn("%s: live entries: no memory for the new filter's bases\n",
+			l->iface);
+		return -ENOMEM;
+	}
+	bw_live_snapshot(&l->set, m->mem, recs);
+	err = write_all(l->memfd, recs, h.n * sizeof(*recs), sizeof(h));
+	free(recs);
+	/* The header last: a child killed before it leaves none. */
+	if (!err)
+		err = write_all(l->memfd, &h, sizeof(h), 0);
+	if (err) {
+		pr_warn("%s: live entries: cannot hand the bases over: %s\n",
+			l->iface, strerror(-err));
+		return err;
+	}
+	bw_live_reapply(&l->set, m->mem);
+	return 0;
+}
+
+/* The child's bases for map_id: mapped from the memfd, or NULL. */
+static struct bw_live_rec *staged_recs(const struct bw_wlive *l, __u32 map_id,
+				       size_t *n, void **map, size_t *len)
+{
+	struct stage_hdr h;
+	off_t size;
+
+	*map = NULL;
+	if (!l->staged || l->memfd < 0 ||
+	    pread(l->memfd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    h.magic != STAGE_MAGIC || h.map_id != map_id)
+		return NULL;
+	size = lseek(l->memfd, 0, SEEK_END);
+	if (size < 0 ||
+	    (__u64)size < sizeof(h) + h.n * sizeof(struct bw_live_rec))
+		return NULL;
+	*len = (size_t)size;
+	*map = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE, l->memfd,
+		    0);
+	if (*map == MAP_FAILED) {
+		*map = NULL;
+		return NULL;
+	}
+	*n = (size_t)h.n;
+	return (struct bw_live_rec *)((char *)*map + sizeof(h));
+}
+
+void bw_wlive_fork_end(struct bw_wlive *l)
+{
+	struct bw_filter_map m = BW_FILTER_MAP_INIT;
+	struct bw_live_rec *recs;
+	__u32 prog = 0;
+	size_t n = 0, len = 0;
+	void *map;
+
+	if (open_running(l, &m, &prog))
+		goto out;
+	if (m.id == l->map.id && l->map.fd >= 0) {
+		/* Not swapped: the old filter runs, as the set left it. */
+		bw_filter_close(&m);
+		l->prog_id = prog;
+		goto out;
+	}
+	recs = staged_recs(l, m.id, &n, &map, &len);
+	if (!recs && l->staged) {
+		/* Not the filter the child staged: someone else's. */
+		take_over(l, &m, prog);
+		goto out;
+	}
+	bw_filter_close(&l->map);
+	l->map = m;
+	l->prog_id = prog;
+	if (bw_live_layout(&l->set, l->map.mem))
+		pr_warn("%s: live entries: no memory to lay them out\n",
+			l->iface);
+	else
+		bw_live_rebase(&l->set, l->map.mem, recs, recs ? n : 0);
+	l->want_rebuild = false;
+	l->changed = true;
+	if (map)
+		munmap(map, len);
+out:
+	l->staged = false;
+	if (l->memfd >= 0 && ftruncate(l->memfd, 0))
+		pr_debug("%s: live entries: memfd: %s\n", l->iface,
+			 strerror(errno));
+}
+
+/* ---- what it holds ------------------------------------------------------- */
+
+void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s)
+{
+	struct bw_live_stats ls;
+
+	bw_live_stats(&l->set, &ls);
+	s->entries = ls.entries;
+	s->keys = ls.keys;
+	s->blocks = ls.blocks;
+	s->bytes = ls.bytes;
+	s->next_expiry = ls.next_expiry;
+	s->adds = l->adds;
+	s->deletes = l->deletes;
+	s->expired = l->expired;
+	s->takeovers = l->takeovers;
+	s->pending = l->set.stale;
+}
+
+static void put_u64(struct json_object *o, const char *k, __u64 v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root)
+{
+	struct json_object *o = json_object_new_object();
+	struct bw_wlive_stats s;
+
+	if (!o)
+		return;
+	bw_wlive_stats(l, &s);
+	put_u64(o, "entries", s.entries);
+	put_u64(o, "keys", s.keys);
+	put_u64(o, "blocks", s.blocks);
+	put_u64(o, "bytes", s.bytes);
+	put_u64(o, "next_expiry", s.next_expiry);
+	put_u64(o, "adds", s.adds);
+	put_u64(o, "deletes", s.deletes);
+	put_u64(o, "expired", s.expired);
+	put_u64(o, "takeovers", s.takeovers);
+	json_object_object_add(o, "deletes_pending",
+			       json_object_new_boolean(s.pending));
+	json_object_object_add(root, "live", o);
+}
