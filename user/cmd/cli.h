@@ -18,6 +18,7 @@
 
 #include "base/output.h"
 #include "cmd/args.h"
+#include "cmd/cs_args.h"
 #include "cmd/ops_args.h"
 #include "ops/reload.h"
 
@@ -64,6 +65,7 @@ struct bw_args {
 	bool why;		    /* query --why */
 	struct bw_build_args build; /* the build options (reload.h) */
 	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
+	struct bw_cs_args cs;	    /* watch --crowdsec (cs_args.h) */
 	long count;		    /* log --count; 0: until stopped */
 	char **pos;		    /* positional arguments after the first */
 	int npos;

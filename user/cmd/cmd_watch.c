@@ -29,15 +29,48 @@ static const struct bw_opt watch_only_opts[] = {
 	{ 0 },
 };
 
+/* A CrowdSec decision source (daemon/crowdsec.h, README "CrowdSec bouncer"). */
+static const struct bw_opt watch_cs_opts[] = {
+	{ "crowdsec", BW_OPT_CROWDSEC, "URL",
+	  "enforce the decisions of the CrowdSec local API at URL (a bouncer)" },
+	{ "crowdsec-key-file", BW_OPT_CS_KEY_FILE, "FILE",
+	  "the bouncer's API key ('cscli bouncers add'), in FILE (0600, root's)" },
+	{ "crowdsec-cert", BW_OPT_CS_CERT, "FILE",
+	  "a TLS client certificate (PEM) instead of a key (https:// only)" },
+	{ "crowdsec-cert-key", BW_OPT_CS_CERT_KEY, "FILE",
+	  "its private key, when not in the --crowdsec-cert FILE" },
+	{ "crowdsec-ca", BW_OPT_CS_CA, "FILE",
+	  "CA certificates for the LAPI's (default: the system's)" },
+	{ "update-frequency", BW_OPT_CS_UPDATE_FREQUENCY, "SECS",
+	  "ask the LAPI for new and deleted decisions every SECS (default 10)" },
+	{ "decision-types", BW_OPT_CS_TYPES, "LIST",
+	  "decision types to enforce, comma-separated (default: ban)" },
+	{ "origins", BW_OPT_CS_ORIGINS, "LIST",
+	  "only decisions of these origins (crowdsec,cscli,CAPI,lists...)" },
+	{ "scenarios-containing", BW_OPT_CS_SCENARIOS_IN, "LIST",
+	  "only decisions whose scenario contains one of these words" },
+	{ "scenarios-not-containing", BW_OPT_CS_SCENARIOS_OUT, "LIST",
+	  "no decision whose scenario contains one of these words" },
+	{ "widest-range4", BW_OPT_CS_WIDEST4, "LEN",
+	  "refuse IPv4 range decisions wider than /LEN (default 8)" },
+	{ "widest-range6", BW_OPT_CS_WIDEST6, "LEN",
+	  "refuse IPv6 range decisions wider than /LEN (default 19)" },
+	{ 0 },
+};
+
 static const struct bw_opt *const watch_opts[] = { watch_only_opts,
-						   bw_build_opts, bw_log_opts,
-						   NULL };
+						   watch_cs_opts, bw_build_opts,
+						   bw_log_opts, NULL };
 
 static int do_watch(struct bw_args *a)
 {
-	struct bw_watch_cfg cfg;
+	struct bw_watch_cfg cfg = { 0 };
+	const struct bw_cs_cfg *cs;
 	int err;
 
+	cs = bw_cs_args_cfg(&a->cs, &err);
+	if (err)
+		return err;
 	if (!a->ops.image == !a->npos) {
 		pr_warn("bloomwall watch: give LIST files or --image FILE (one of the two)\n");
 		return -BW_EUSAGE;
@@ -60,6 +93,7 @@ static int do_watch(struct bw_args *a)
 		.detach_on_exit = a->ops.detach_on_exit,
 		.json = bw_out_is_json(),
 		.allow_shrink = a->ops.allow_shrink,
+		.crowdsec = cs,
 	};
 	return bw_watch_run(&cfg);
 }
@@ -68,7 +102,9 @@ const struct bw_verb bw_verb_watch = {
 	.name = "watch",
 	.summary =
 		"keep IFACE's filter built from LIST files or an image as they change",
-	.synopsis = "IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE",
+	.synopsis =
+		"IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE\n"
+		"       (with --crowdsec URL --crowdsec-key-file FILE: a CrowdSec bouncer too)",
 	.details =
 		"Stays in the foreground (a systemd unit's ExecStart, see bloomwall@.service).\n"
 		"At start the filter is built from the files (attached if IFACE runs none).\n"
@@ -91,7 +127,16 @@ const struct bw_verb bw_verb_watch = {
 		"family's estimated rate past twice the target rebuild it from the lists\n"
 		"(with --image: said, not rebuilt); --metrics-file PATH is rewritten\n"
 		"atomically then and after each rebuild. SIGHUP rebuilds; SIGTERM and\n"
-		"SIGINT end it, the filter left attached unless --detach-on-exit.\n",
+		"SIGINT end it, the filter left attached unless --detach-on-exit.\n"
+		"With --crowdsec URL the watch is also a bouncer of CrowdSec's local API:\n"
+		"it asks URL/v1/decisions/stream?startup=true at start, then the new and\n"
+		"deleted decisions every --update-frequency SECS, and sets the Ip and\n"
+		"Range bans in the running filter in place (on top of the lists or the\n"
+		"image; the allowlist still wins), each until its last decision is\n"
+		"deleted or ends by the watch's own clock. A failed poll leaves the\n"
+		"filter as it is, is said and counted, and the next (after a backoff)\n"
+		"is a full one. Ranges wider than --widest-range4/6 are refused.\n"
+		"'status' shows the source, 'query --why' the decisions on an address.\n",
 	.opts = watch_opts,
 	.pos = { .rest = "LIST", .min_rest = 0, .rest_many = true },
 	.run = do_watch,

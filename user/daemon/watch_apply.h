@@ -25,6 +25,8 @@
 /* A rebuild cut short by SIGTERM or SIGINT. */
 #define BW_WATCH_ESTOPPED EINTR
 
+struct bw_cs_cfg; /* daemon/crowdsec.h */
+
 /* What a watch keeps running, and how (bloomwall watch's options). */
 struct bw_watch_cfg {
 	const char *iface;
@@ -40,6 +42,8 @@ struct bw_watch_cfg {
 	bool detach_on_exit;
 	bool json;	   /* one JSON record a rebuild */
 	bool allow_shrink; /* --allow-shrink */
+	/* A CrowdSec decision source (--crowdsec URL), or NULL. */
+	const struct bw_cs_cfg *crowdsec;
 };
 
 /*

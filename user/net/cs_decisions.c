@@ -399,6 +399,8 @@ void bw_cs_set_sync_begin(struct bw_cs_set *s)
 
 void bw_cs_set_sync_end(struct bw_cs_set *s)
 {
+	/* The full answer said what remains: no other one is needed. */
+	s->want_resync = false;
 	for (size_t i = 0; i < s->nd; i++)
 		if (s->d[i].id && s->d[i].gen != s->gen)
 			drop(s, &s->d[i]);

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* watch's CrowdSec options (cs_args.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "base/log.h"
+#include "base/output.h"
+#include "cmd/cs_args.h"
+
+static int seconds(const char *verb, const char *s, double *v)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(d) || d < 0.1 ||
+	    d > 86400.0) {
+		pr_warn("bloomwall %s: --update-frequency takes seconds from 0.1 to 86400, not '%s'\n",
+			verb, s);
+		return -BW_EUSAGE;
+	}
+	*v = d;
+	return 0;
+}
+
+/* A prefix length 1..max ("8" or "/8"). */
+static int plen(const char *verb, const char *opt, const char *s,
+		unsigned int max, unsigned int *v)
+{
+	const char *p = *s == '/' ? s + 1 : s;
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(p, &end, 10);
+	if (errno || end == p || *end || n < 1 || n > max || *p == '-' ||
+	    *p == '+') {
+		pr_warn("bloomwall %s: %s takes a prefix length from 1 to %u, not '%s'\n",
+			verb, opt, max, s);
+		return -BW_EUSAGE;
+	}
+	*v = (unsigned int)n;
+	return 0;
+}
+
+int bw_cs_opt(const char *verb, struct bw_cs_args *a, int id, const char *arg)
+{
+	struct bw_cs_cfg *c = &a->cfg;
+
+	a->any = true;
+	switch (id) {
+	case BW_OPT_CROWDSEC:
+		c->url = arg;
+		return 0;
+	case BW_OPT_CS_KEY_FILE:
+		c->key_file = arg;
+		return 0;
+	case BW_OPT_CS_CERT:
+		c->cert_file = arg;
+		return 0;
+	case BW_OPT_CS_CERT_KEY:
+		c->cert_key_file = arg;
+		return 0;
+	case BW_OPT_CS_CA:
+		c->ca_file = arg;
+		return 0;
+	case BW_OPT_CS_UPDATE_FREQUENCY:
+		return seconds(verb, arg, &c->update_frequency);
+	case BW_OPT_CS_TYPES:
+		c->filter.types = arg;
+		return 0;
+	case BW_OPT_CS_ORIGINS:
+		c->filter.origins = arg;
+		return 0;
+	case BW_OPT_CS_SCENARIOS_IN:
+		c->filter.scenarios_containing = arg;
+		return 0;
+	case BW_OPT_CS_SCENARIOS_OUT:
+		c->filter.scenarios_not_containing = arg;
+		return 0;
+	case BW_OPT_CS_WIDEST4:
+		return plen(verb, "--widest-range4", arg, 32,
+			    &c->filter.min_plen[0]);
+	case BW_OPT_CS_WIDEST6:
+		return plen(verb, "--widest-range6", arg, 128,
+			    &c->filter.min_plen[1]);
+	}
+	pr_warn("bloomwall %s: internal error: unhandled option\n", verb);
+	return -BW_EUSAGE;
+}
+
+const struct bw_cs_cfg *bw_cs_args_cfg(const struct bw_cs_args *a, int *err)
+{
+	*err = 0;
+	if (a->cfg.url)
+		return &a->cfg;
+	if (a->any) {
+		pr_warn("bloomwall watch: the CrowdSec options need --crowdsec URL\n");
+		*err = -BW_EUSAGE;
+	}
+	return NULL;
+}
