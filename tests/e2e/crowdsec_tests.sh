@@ -25,8 +25,9 @@ SYNC_OK='crowdsec: full sync ok: '
 # and a bouncer key in $CS_KEY (0600); the LAPI not started yet.
 cs_setup()
 {
-	command -v crowdsec >/dev/null && command -v cscli >/dev/null ||
+	if ! command -v crowdsec >/dev/null || ! command -v cscli >/dev/null; then
 		skip "no crowdsec package"
+	fi
 	CS_DIR=$TMP_DIR/crowdsec
 	CS_CONF=$CS_DIR/config.yaml
 	CS_KEY=$CS_DIR/bouncer.key
@@ -331,7 +332,7 @@ test_cs_wrong_key()
 }
 
 # Range decisions: one the filter has a target length for drops; /0 and
-# one wider than --widest-range4 are refused and counted, and drop
+# one wider than --widest-range are refused and counted, and drop
 # nothing.
 test_cs_ranges()
 {
@@ -340,14 +341,14 @@ test_cs_ranges()
 	trap cs_cleanup EXIT
 	cs_setup
 	cs_start
-	cs_watch --widest-range4 16 "$(cs_list)"
+	cs_watch --widest-range 16,19 "$(cs_list)"
 	n=$(updates)
 	cs_add --range 0.0.0.0/0 --duration 1h
 	cs_add --range 10.0.0.0/8 --duration 1h
 	cs_add --range 10.77.0.0/16 --duration 1h
 	cs_add --range 10.78.0.0/20 --duration 1h
 	wait_updates $((n + 1))
-	wait_line "$WATCH_OUT" "crowdsec: decision [0-9]+ \\(Range 0.0.0.0/0, origin cscli\\) refused: a range wider than the limit \\(/16 IPv4, /19 IPv6: --widest-range4/6\\)"
+	wait_line "$WATCH_OUT" "crowdsec: decision [0-9]+ \\(Range 0.0.0.0/0, origin cscli\\) refused: a range wider than the limit \\(/16 IPv4, /19 IPv6: --widest-range\\)"
 	assert_grep "$WATCH_OUT" "crowdsec: decision [0-9]+ \\(Range 10.0.0.0/8, origin cscli\\) refused: a range wider" \
 		"the /8 refused"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4

@@ -51,10 +51,8 @@ static const struct bw_opt watch_cs_opts[] = {
 	  "only decisions whose scenario contains one of these words" },
 	{ "scenarios-not-containing", BW_OPT_CS_SCENARIOS_OUT, "LIST",
 	  "no decision whose scenario contains one of these words" },
-	{ "widest-range4", BW_OPT_CS_WIDEST4, "LEN",
-	  "refuse IPv4 range decisions wider than /LEN (default 8)" },
-	{ "widest-range6", BW_OPT_CS_WIDEST6, "LEN",
-	  "refuse IPv6 range decisions wider than /LEN (default 19)" },
+	{ "widest-range", BW_OPT_CS_WIDEST, "LEN4,LEN6",
+	  "refuse range decisions wider than /LEN4 (IPv4), /LEN6 (default 8,19)" },
 	{ 0 },
 };
 
@@ -135,7 +133,7 @@ const struct bw_verb bw_verb_watch = {
 		"image; the allowlist still wins), each until its last decision is\n"
 		"deleted or ends by the watch's own clock. A failed poll leaves the\n"
 		"filter as it is, is said and counted, and the next (after a backoff)\n"
-		"is a full one. Ranges wider than --widest-range4/6 are refused.\n"
+		"is a full one. Ranges wider than --widest-range (/8, /19) are refused.\n"
 		"'status' shows the source, 'query --why' the decisions on an address.\n",
 	.opts = watch_opts,
 	.pos = { .rest = "LIST", .min_rest = 0, .rest_many = true },

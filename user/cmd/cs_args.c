@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/log.h"
 #include "base/output.h"
@@ -25,23 +26,39 @@ static int seconds(const char *verb, const char *s, double *v)
 	return 0;
 }
 
-/* A prefix length 1..max ("8" or "/8"). */
-static int plen(const char *verb, const char *opt, const char *s,
-		unsigned int max, unsigned int *v)
+/* A prefix length 1..max ("8" or "/8") from s, len bytes. */
+static int one_plen(const char *s, size_t len, unsigned int max,
+		    unsigned int *v)
 {
-	const char *p = *s == '/' ? s + 1 : s;
-	char *end;
-	unsigned long n;
+	unsigned int n = 0;
+	size_t i = 0;
 
-	errno = 0;
-	n = strtoul(p, &end, 10);
-	if (errno || end == p || *end || n < 1 || n > max || *p == '-' ||
-	    *p == '+') {
-		pr_warn("bloomwall %s: %s takes a prefix length from 1 to %u, not '%s'\n",
-			verb, opt, max, s);
+	if (len && s[0] == '/')
+		i++;
+	if (i == len || len - i > 3)
+		return -1;
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		n = n * 10 + (unsigned int)(s[i] - '0');
+	}
+	if (n < 1 || n > max)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+/* --widest-range LEN4,LEN6 ("8,19", "/8,/19"). */
+static int widest(const char *verb, const char *s, unsigned int *v)
+{
+	const char *comma = strchr(s, ',');
+
+	if (!comma || one_plen(s, (size_t)(comma - s), 32, &v[0]) ||
+	    one_plen(comma + 1, strlen(comma + 1), 128, &v[1])) {
+		pr_warn("bloomwall %s: --widest-range takes LEN4,LEN6: the widest IPv4 range (1-32) and IPv6 range (1-128) taken, as 8,19; not '%s'\n",
+			verb, s);
 		return -BW_EUSAGE;
 	}
-	*v = (unsigned int)n;
 	return 0;
 }
 
@@ -80,12 +97,8 @@ int bw_cs_opt(const char *verb, struct bw_cs_args *a, int id, const char *arg)
 	case BW_OPT_CS_SCENARIOS_OUT:
 		c->filter.scenarios_not_containing = arg;
 		return 0;
-	case BW_OPT_CS_WIDEST4:
-		return plen(verb, "--widest-range4", arg, 32,
-			    &c->filter.min_plen[0]);
-	case BW_OPT_CS_WIDEST6:
-		return plen(verb, "--widest-range6", arg, 128,
-			    &c->filter.min_plen[1]);
+	case BW_OPT_CS_WIDEST:
+		return widest(verb, arg, c->filter.min_plen);
 	}
 	pr_warn("bloomwall %s: internal error: unhandled option\n", verb);
 	return -BW_EUSAGE;

@@ -24,8 +24,7 @@ enum bw_cs_opt_id {
 	BW_OPT_CS_ORIGINS,
 	BW_OPT_CS_SCENARIOS_IN,
 	BW_OPT_CS_SCENARIOS_OUT,
-	BW_OPT_CS_WIDEST4,
-	BW_OPT_CS_WIDEST6,
+	BW_OPT_CS_WIDEST,
 };
 
 struct bw_cs_args {

@@ -201,7 +201,7 @@ static void say_skipped(struct bw_crowdsec *cs, const struct bw_cs_decision *d,
 	else if (kind == BW_CS_REFUSED_WIDE)
 		snprintf(
 			why, sizeof(why),
-			"a range wider than the limit (/%u IPv4, /%u IPv6: --widest-range4/6)",
+			"a range wider than the limit (/%u IPv4, /%u IPv6: --widest-range)",
 			cs->c.filter.min_plen[0] ?: BW_CS_MIN_PLEN4,
 			cs->c.filter.min_plen[1] ?: BW_CS_MIN_PLEN6);
 	else
