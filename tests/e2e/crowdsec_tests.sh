@@ -116,6 +116,39 @@ cs_cleanup()
 {
 	kill_watch
 	cs_stop
+	[ -n "${NOTIFY_PID:-}" ] && kill "$NOTIFY_PID" 2>/dev/null
+	NOTIFY_PID=
+	return 0
+}
+
+# notify_listen: a datagram socket as systemd's NOTIFY_SOCKET (exported),
+# what comes in appended to $NOTIFY_OUT, one message a line.
+notify_listen()
+{
+	NOTIFY_OUT=$TMP_DIR/notify.out
+	export NOTIFY_SOCKET=$TMP_DIR/notify.sock
+	: >"$NOTIFY_OUT"
+	rm -f "$NOTIFY_SOCKET"
+	python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+while True:
+    d = s.recv(4096)
+    with open(sys.argv[2], "ab") as f:
+        f.write(d.replace(b"\n", b" ") + b"\n")' "$NOTIFY_SOCKET" "$NOTIFY_OUT" &
+	NOTIFY_PID=$!
+	wait_for_file "$NOTIFY_SOCKET"
+}
+
+wait_for_file()
+{
+	local i
+
+	for i in $(seq 100); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "no $1"
 }
 
 # cs_add ARGS...: cscli decisions add ARGS; the decision's line said.
@@ -182,7 +215,8 @@ cs_watch()
 # The decisions of the LAPI go in and out of the running filter as they
 # come and go: an add drops within an update, a delete passes again; two
 # decisions on a value (two reasons) keep it until both went; query
-# --why names the decision, status the source, the metrics the counts.
+# --why names the decision, status the source; systemd hears READY=1
+# after the first full sync.
 test_cs_decisions()
 {
 	local n id
@@ -190,8 +224,11 @@ test_cs_decisions()
 	trap cs_cleanup EXIT
 	cs_setup
 	cs_start
+	notify_listen
 	cs_watch "$(cs_list)"
+	unset NOTIFY_SOCKET
 	assert_grep "$WATCH_OUT" "^$BW_RX: crowdsec: bouncer of $CS_URL, every 0.5 s\$" "start line"
+	wait_line "$NOTIFY_OUT" "^READY=1 STATUS=0 CrowdSec decisions from $CS_URL\$"
 	expect_delivered "$BW_A4" "$BW_RX4"
 
 	n=$(updates)
@@ -302,8 +339,9 @@ test_cs_lapi_restart()
 	stop_watch TERM
 }
 
-# A wrong key: 403 said and counted, the lists' filter keeps running; a
-# key file others can read is refused before anything is attached.
+# A wrong key: 403 said and counted, the lists' filter keeps running, and
+# systemd is told why it is not ready (no READY=1); a key file others can
+# read is refused before anything is attached.
 test_cs_wrong_key()
 {
 	local l
@@ -313,11 +351,15 @@ test_cs_wrong_key()
 	cs_start
 	l=$(list a.txt "$BW_A4")
 	(umask 077 && echo 0123456789abcdef0123456789abcdef >"$TMP_DIR/wrong.key")
+	notify_listen
 	start_watch "${SEED[@]}" --crowdsec "$CS_URL" --crowdsec-key-file "$TMP_DIR/wrong.key" \
 		--update-frequency 0.5 "$l"
 	wait_line "$WATCH_OUT" "crowdsec: full poll of $CS_URL failed: HTTP 403 \\(a wrong or revoked API key: 'cscli bouncers list'\\); the filter keeps what it holds \\(0 decisions\\), next try in 0.5 s \\(full\\)"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	wait_line "$WATCH_OUT" "failed: HTTP 403" 2
+	unset NOTIFY_SOCKET
+	wait_line "$NOTIFY_OUT" "^STATUS=waiting for the CrowdSec LAPI: HTTP 403"
+	grep -q READY "$NOTIFY_OUT" && fail "READY=1 without a sync"
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "^    last sync +never; last try [0-9]+ s ago: forbidden: HTTP 403" "status says why"
 	stop_watch TERM
