@@ -323,6 +323,9 @@ install: $(BIN)
 	sed 's|/usr/local/sbin/bloomwall|$(SBINDIR)/bloomwall|' \
 		scripts/bloomwall@.service >$(DESTDIR)$(UNITDIR)/bloomwall@.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/bloomwall@.service
+	sed 's|/usr/local/sbin/bloomwall|$(SBINDIR)/bloomwall|' \
+		scripts/bloomwall-crowdsec@.service >$(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
 	install -m 0644 scripts/bloomwall.bash-completion $(DESTDIR)$(BASHCOMPDIR)/bloomwall
 	install -m 0644 scripts/bloomwall.conf.example \
 		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
@@ -330,6 +333,7 @@ install: $(BIN)
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/bloomwall $(DESTDIR)$(MANDIR)/man8/bloomwall.8
 	rm -f $(DESTDIR)$(UNITDIR)/bloomwall@.service $(DESTDIR)$(BASHCOMPDIR)/bloomwall
+	rm -f $(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
 	rm -f $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/bloomwall 2>/dev/null
 

@@ -31,16 +31,14 @@ struct bw_crowdsec {
 	struct bw_cs_set *set;
 	char stream_url[1024], startup_url[1024];
 	char key_header[BW_CS_KEY_MAX + 16];
-	double due;	    /* CLOCK_MONOTONIC */
-	double next_second; /* the next ends check */
-	bool startup;	    /* the next poll is a full one */
-	bool ready;	    /* READY=1 sent */
-	int fails;	    /* in a row */
-	__u64 requests[BW_CS_RESULTS];
-	enum bw_cs_result last_result;
-	char last_error[320];
-	double last_ok, last_try; /* Unix seconds; 0: never */
-	__u64 changes;		  /* value transitions, for publish */
+	double due;		/* CLOCK_MONOTONIC */
+	double last_full;	/* of the last whole full answer, or 0 */
+	double next_second;	/* the next ends check */
+	bool startup;		/* the next poll is a full one */
+	bool ready;		/* READY=1 sent */
+	int fails;		/* in a row */
+	struct bw_cs_status st; /* what status and the metrics show */
+	__u64 changes;		/* value transitions, for publish */
 	/* The poll under way. */
 	struct bw_cs_stream *stream;
 	__s64 now_ms;
@@ -167,6 +165,8 @@ int bw_crowdsec_open(struct bw_crowdsec **out, const struct bw_cs_cfg *c,
 		bw_crowdsec_close(cs);
 		return err;
 	}
+	cs->st.url = c->url;
+	cs->st.update_frequency = freq(cs);
 	cs->startup = true;
 	cs->due = mono();
 	cs->next_second = mono() + 1;
@@ -287,14 +287,14 @@ static void failure_text(struct bw_crowdsec *cs, enum bw_cs_result r,
 		hint = " (a wrong or revoked API key: 'cscli bouncers list')";
 	if (r == BW_CS_FORBIDDEN || r == BW_CS_SERVER_ERROR ||
 	    r == BW_CS_BAD_STATUS)
-		snprintf(cs->last_error, sizeof(cs->last_error), "HTTP %ld%s",
-			 res->status, hint);
+		snprintf(cs->st.last_error, sizeof(cs->st.last_error),
+			 "HTTP %ld%s", res->status, hint);
 	else if (r == BW_CS_MALFORMED)
-		snprintf(cs->last_error, sizeof(cs->last_error),
+		snprintf(cs->st.last_error, sizeof(cs->st.last_error),
 			 "the answer is not a decision stream: %s",
 			 bw_cs_stream_error(cs->stream));
 	else
-		snprintf(cs->last_error, sizeof(cs->last_error), "%s",
+		snprintf(cs->st.last_error, sizeof(cs->st.last_error), "%s",
 			 res->reason);
 }
 
@@ -357,9 +357,11 @@ static void notify(struct bw_crowdsec *cs)
 
 static void succeeded(struct bw_crowdsec *cs, bool full, double t0)
 {
-	if (full)
+	if (full) {
 		bw_cs_set_sync_end(cs->set);
-	cs->last_ok = (double)time(NULL);
+		cs->last_full = mono();
+	}
+	cs->st.last_ok = (double)time(NULL);
 	cs->fails = 0;
 	cs->startup = bw_cs_set_want_resync(cs->set);
 	cs->due = cs->startup ? mono() : t0 + freq(cs);
@@ -382,16 +384,16 @@ static void failed(struct bw_crowdsec *cs, bool full, bool stopped)
 	cs->due = mono() + wait;
 	printf("%s: crowdsec: %s of %s failed: %s; the filter keeps what it holds (%zu decisions), next try in %.3g s (full)\n",
 	       cs->iface, full ? "full poll" : "poll", cs->c.url,
-	       cs->last_error, bw_cs_set_count(cs->set), wait);
+	       cs->st.last_error, bw_cs_set_count(cs->set), wait);
 	if (!cs->ready)
 		sd_notifyf(0, "STATUS=waiting for the CrowdSec LAPI: %s",
-			   cs->last_error);
+			   cs->st.last_error);
 }
 
 static void poll_once(struct bw_crowdsec *cs, bool (*stop)(void *), int wake_fd,
 		      void *ctx)
 {
-	bool full = cs->startup;
+	bool full = cs->startup || mono() - cs->last_full >= BW_CS_RESYNC;
 	double t0 = mono();
 	enum bw_cs_result r;
 	int err;
@@ -403,18 +405,19 @@ static void poll_once(struct bw_crowdsec *cs, bool (*stop)(void *), int wake_fd,
 	}
 	cs->now_ms = now_ms();
 	cs->got_new = cs->got_deleted = cs->said = 0;
+	cs->startup = full;
 	if (full)
 		bw_cs_set_sync_begin(cs->set);
-	cs->last_try = (double)time(NULL);
+	cs->st.last_try = (double)time(NULL);
 	cs->stop = stop;
 	cs->stop_ctx = ctx;
 	r = request(cs, wake_fd, &err);
-	cs->requests[r]++;
-	cs->last_result = r;
+	cs->st.requests[r]++;
+	cs->st.last_result = r;
 	bw_cs_stream_free(cs->stream);
 	cs->stream = NULL;
 	if (r == BW_CS_OK) {
-		cs->last_error[0] = '\0';
+		cs->st.last_error[0] = '\0';
 		succeeded(cs, full, t0);
 	} else {
 		failed(cs, full, err == -EINTR);
@@ -448,87 +451,7 @@ const struct bw_cs_set *bw_crowdsec_set(const struct bw_crowdsec *cs)
 	return cs->set;
 }
 
-static int count_pair(void *ctx, const struct bw_cs_held *h)
+const struct bw_cs_status *bw_crowdsec_status(const struct bw_crowdsec *cs)
 {
-	bw_cs_metrics_count(ctx, h->origin, h->range ? "Range" : "Ip");
-	return 0;
-}
-
-void bw_crowdsec_metrics(const struct bw_crowdsec *cs, struct bw_cs_metrics *m)
-{
-	int i;
-
-	memset(m, 0, sizeof(*m));
-	memcpy(m->requests, cs->requests, sizeof(m->requests));
-	for (i = 0; i < BW_CS_SKIP_KINDS; i++)
-		m->skipped[i] = bw_cs_set_skipped(cs->set, i);
-	m->last_sync = cs->last_ok;
-	bw_cs_set_foreach(cs->set, count_pair, m);
-}
-
-static struct json_object *counts(const __u64 *n, const char *const *names,
-				  int k)
-{
-	struct json_object *o = json_object_new_object();
-
-	for (int i = 0; o && i < k; i++)
-		json_object_object_add(o, names[i],
-				       json_object_new_int64((int64_t)n[i]));
-	return o;
-}
-
-static struct json_object *pairs(const struct bw_cs_metrics *m)
-{
-	struct json_object *a = json_object_new_array(), *o;
-
-	for (int i = 0; a && i < m->npairs; i++) {
-		o = json_object_new_object();
-		json_object_object_add(
-			o, "origin",
-			json_object_new_string(m->pairs[i].origin));
-		json_object_object_add(
-			o, "scope", json_object_new_string(m->pairs[i].scope));
-		json_object_object_add(
-			o, "decisions",
-			json_object_new_int64((int64_t)m->pairs[i].n));
-		json_object_array_add(a, o);
-	}
-	return a;
-}
-
-void bw_crowdsec_publish(const struct bw_crowdsec *cs, struct json_object *root)
-{
-	struct json_object *o = json_object_new_object();
-	struct bw_cs_metrics m;
-
-	if (!o)
-		return;
-	bw_crowdsec_metrics(cs, &m);
-	json_object_object_add(o, "url", json_object_new_string(cs->c.url));
-	json_object_object_add(o, "update_frequency",
-			       json_object_new_double(freq(cs)));
-	json_object_object_add(o, "last_ok",
-			       json_object_new_int64((int64_t)cs->last_ok));
-	json_object_object_add(o, "last_try",
-			       json_object_new_int64((int64_t)cs->last_try));
-	json_object_object_add(
-		o, "last_result",
-		json_object_new_string(bw_cs_result_names[cs->last_result]));
-	json_object_object_add(o, "last_error",
-			       json_object_new_string(cs->last_error));
-	json_object_object_add(
-		o, "decisions",
-		json_object_new_int64((int64_t)bw_cs_set_count(cs->set)));
-	json_object_object_add(
-		o, "values",
-		json_object_new_int64((int64_t)bw_cs_set_values(cs->set)));
-	json_object_object_add(o, "by", pairs(&m));
-	json_object_object_add(o, "other", json_object_new_int64(m.other));
-	json_object_object_add(
-		o, "skipped",
-		counts(m.skipped, bw_cs_skip_names, BW_CS_SKIP_KINDS));
-	json_object_object_add(
-		o, "requests",
-		counts(m.requests, bw_cs_result_names, BW_CS_RESULTS));
-	json_object_object_add(root, "crowdsec", o);
+	return &cs->st;
 }

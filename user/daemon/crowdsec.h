@@ -32,6 +32,12 @@
 #define BW_CS_UPDATE_FREQUENCY 10.0
 /* The longest wait between tries after failures, seconds. */
 #define BW_CS_BACKOFF_MAX 300.0
+/*
+ * A full answer at least this often (seconds): the LAPI (1.4) says nothing
+ * of a decision deleted while another covers its value, which would
+ * otherwise be held until its own end.
+ */
+#define BW_CS_RESYNC 3600.0
 /* The largest answer read (a million decisions is about 250 MB). */
 #define BW_CS_MAX_BYTES (2ULL << 30)
 
@@ -46,6 +52,16 @@ struct bw_cs_cfg {
 };
 
 struct bw_crowdsec;
+
+/* How the source goes (crowdsec_state.c publishes it). */
+struct bw_cs_status {
+	const char *url;
+	double update_frequency;
+	__u64 requests[BW_CS_RESULTS]; /* polls by result */
+	enum bw_cs_result last_result;
+	char last_error[320];	  /* of the last poll, "" when it went well */
+	double last_ok, last_try; /* Unix seconds; 0: never */
+};
 
 /*
  * Checks c and reads the key file (said when refused: not a regular file,
@@ -68,14 +84,8 @@ double bw_crowdsec_due(const struct bw_crowdsec *cs);
 bool bw_crowdsec_step(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
 		      int wake_fd, void *ctx);
 
-/* Sets the "crowdsec" section of the state file's root. */
-void bw_crowdsec_publish(const struct bw_crowdsec *cs,
-			 struct json_object *root);
-
-/* Fills m for the metrics file (out/cs_metrics.h). */
-void bw_crowdsec_metrics(const struct bw_crowdsec *cs, struct bw_cs_metrics *m);
-
-/* The decision set, for the why server. */
+/* Its status, and its decision set. */
+const struct bw_cs_status *bw_crowdsec_status(const struct bw_crowdsec *cs);
 const struct bw_cs_set *bw_crowdsec_set(const struct bw_crowdsec *cs);
 
 #endif /* __BW_CROWDSEC_H */

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "daemon/crowdsec_state.h"
 #include "daemon/crowdsec_why.h"
 #include "daemon/watch_cs.h"
 #include "out/daemon_state.h"
