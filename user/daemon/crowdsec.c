@@ -209,7 +209,7 @@ static void say_skipped(struct bw_crowdsec *cs, const struct bw_cs_decision *d,
 			why, sizeof(why),
 			"the running filter cannot take it: %s",
 			cs->cover_err == -ENOENT
-				? "no target length for its prefix length (build with --max-lengths)"
+				? "no target length for its family and prefix length (the lists hold no entry this long: add one, or raise --max-lengths)"
 			: cs->cover_err == -E2BIG ? "too many live keys"
 						  : strerror(-cs->cover_err));
 	printf("%s: crowdsec: decision %lld (%s %s, origin %s) refused: %s\n",
