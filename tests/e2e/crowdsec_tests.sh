@@ -15,7 +15,8 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 CROWDSEC_TESTS="test_cs_decisions test_cs_expiry_offline test_cs_lapi_restart
-test_cs_wrong_key test_cs_ranges test_cs_import_100k test_cs_systemd_unit"
+test_cs_wrong_key test_cs_hostile_lapi test_cs_ranges test_cs_import_100k
+test_cs_systemd_unit"
 
 CS_PORT=18080
 CS_URL=http://127.0.0.1:$CS_PORT
@@ -371,6 +372,67 @@ test_cs_wrong_key()
 	assert_line "$ERR" "bloomwall watch: --crowdsec-key-file $CS_KEY refused: mode 0644 lets other users read or change the key (chmod 600 $CS_KEY)" \
 		"a readable key file is refused"
 	assert_detached
+}
+
+# fake_lapi MODE: the misbehaving LAPI (fake_lapi.py) on $FAKE_URL, in MODE.
+fake_lapi()
+{
+	FAKE_MODE=$TMP_DIR/fake.mode
+	FAKE_LOG=$TMP_DIR/fake.log
+	FAKE_URL=http://127.0.0.1:18081
+	echo "$1" >"$FAKE_MODE"
+	: >"$FAKE_LOG"
+	python3 "$TOP/tests/e2e/fake_lapi.py" 18081 "$FAKE_MODE" "$FAKE_LOG" &
+	FAKE_PID=$!
+	for i in $(seq 100); do
+		curl -s -o /dev/null "$FAKE_URL/" && return 0
+		sleep 0.05
+	done
+	fail "the fake LAPI did not come up"
+}
+
+fake_cleanup()
+{
+	kill_watch
+	[ -n "${FAKE_PID:-}" ] && kill "$FAKE_PID" 2>/dev/null
+	FAKE_PID=
+	return 0
+}
+
+# A LAPI that answers 500, too slowly, cut short, or not JSON: each is
+# said with its reason and counted, the decision held keeps dropping, and
+# every next poll is a full one; once it answers again, a full sync.
+test_cs_hostile_lapi()
+{
+	local n mode want
+
+	trap fake_cleanup EXIT
+	(umask 077 && echo 0123456789abcdef0123456789abcdef >"$TMP_DIR/fake.key")
+	fake_lapi ok
+	start_watch "${SEED[@]}" --crowdsec "$FAKE_URL" --crowdsec-key-file "$TMP_DIR/fake.key" \
+		--update-frequency 0.2 --crowdsec-timeout 1 "$(cs_list)"
+	wait_line "$WATCH_OUT" "${SYNC_OK}1 new"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	for mode in 500 slow cut malformed; do
+		echo "$mode" >"$FAKE_MODE"
+		case $mode in
+		500) want="failed: HTTP 500;" ;;
+		slow) want="failed: Operation timed out after 1[0-9]{3} milliseconds with 0 bytes received;" ;;
+		cut) want="failed: transfer closed with [0-9]+ bytes remaining to read;" ;;
+		malformed) want="failed: the answer is not a decision stream: not JSON at byte 31;" ;;
+		esac
+		wait_line "$WATCH_OUT" "crowdsec: (full )?poll of $FAKE_URL $want the filter keeps what it holds \\(1 decisions\\)"
+		expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	done
+	tail -n 1 "$FAKE_LOG" | grep -q "startup=true" || fail "the poll after a failure is not a full one"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^    requests +[0-9]+ ok, [0-9]+ server_error, [0-9]+ timeout, [0-9]+ cut, [0-9]+ malformed\$" \
+		"each failure counted by its result"
+	n=$(grep -c "$SYNC_OK" "$WATCH_OUT")
+	echo ok >"$FAKE_MODE"
+	wait_line "$WATCH_OUT" "${SYNC_OK}1 new, 0 deleted; 1 decision held on 1 value" $((n + 1))
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	stop_watch TERM
 }
 
 # Range decisions: one the filter has a target length for drops; /0 and

@@ -41,6 +41,8 @@ static const struct bw_opt watch_cs_opts[] = {
 	  "its private key, when not in the --crowdsec-cert FILE" },
 	{ "crowdsec-ca", BW_OPT_CS_CA, "FILE",
 	  "CA certificates for the LAPI's (default: the system's)" },
+	{ "crowdsec-timeout", BW_OPT_CS_TIMEOUT, "SECS",
+	  "give up a request to the LAPI after SECS (default 60)" },
 	{ "update-frequency", BW_OPT_CS_UPDATE_FREQUENCY, "SECS",
 	  "ask the LAPI for new and deleted decisions every SECS (default 10)" },
 	{ "decision-types", BW_OPT_CS_TYPES, "LIST",

@@ -9,7 +9,7 @@
 #include "base/output.h"
 #include "cmd/cs_args.h"
 
-static int seconds(const char *verb, const char *s, double *v)
+static int seconds(const char *verb, const char *opt, const char *s, double *v)
 {
 	char *end;
 	double d;
@@ -18,8 +18,8 @@ static int seconds(const char *verb, const char *s, double *v)
 	d = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(d) || d < 0.1 ||
 	    d > 86400.0) {
-		pr_warn("bloomwall %s: --update-frequency takes seconds from 0.1 to 86400, not '%s'\n",
-			verb, s);
+		pr_warn("bloomwall %s: %s takes seconds from 0.1 to 86400, not '%s'\n",
+			verb, opt, s);
 		return -BW_EUSAGE;
 	}
 	*v = d;
@@ -84,7 +84,10 @@ int bw_cs_opt(const char *verb, struct bw_cs_args *a, int id, const char *arg)
 		c->ca_file = arg;
 		return 0;
 	case BW_OPT_CS_UPDATE_FREQUENCY:
-		return seconds(verb, arg, &c->update_frequency);
+		return seconds(verb, "--update-frequency", arg,
+			       &c->update_frequency);
+	case BW_OPT_CS_TIMEOUT:
+		return seconds(verb, "--crowdsec-timeout", arg, &c->timeout);
 	case BW_OPT_CS_TYPES:
 		c->filter.types = arg;
 		return 0;

@@ -25,6 +25,7 @@ enum bw_cs_opt_id {
 	BW_OPT_CS_SCENARIOS_IN,
 	BW_OPT_CS_SCENARIOS_OUT,
 	BW_OPT_CS_WIDEST,
+	BW_OPT_CS_TIMEOUT,
 };
 
 struct bw_cs_args {
