@@ -519,3 +519,70 @@ test_cs_systemd_unit()
 		"After=sys-subsystem-net-devices-%i.device network-pre.target crowdsec.service" \
 		"ordered after crowdsec"
 }
+
+# ---- bench (make bench-crowdsec; not in CROWDSEC_TESTS) -------------------
+
+# now_ms: CLOCK_REALTIME in milliseconds.
+now_ms()
+{
+	date +%s%3N
+}
+
+# median of the numbers on stdin.
+median()
+{
+	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The time from 'cscli decisions add' to the first dropped frame, 20
+# times (median), at --update-frequency 1; then the time from a startup
+# answer of 100,000 and of 1,000,000 decisions (fake_lapi.py, streamed) to
+# the filter holding them, with the watch's peak memory.
+test_cs_bench()
+{
+	local i t0 t1 before lat=$TMP_DIR/lat.txt big=$TMP_DIR/big.txt n pid
+
+	trap 'cs_cleanup; fake_cleanup' EXIT
+	cs_setup
+	cs_start
+	cs_watch --update-frequency 1 "$(cs_list)"
+	: >"$lat"
+	for i in $(seq 20); do
+		before=$(bw_stat "$BW_RX" dropped_v4)
+		t0=$(now_ms)
+		cs decisions add --ip "$BW_A4" --duration 1h >/dev/null 2>&1
+		while [ "$(bw_stat "$BW_RX" dropped_v4)" = "$before" ]; do
+			ip netns exec "$BW_NS" ping -n -q -c 1 -W 0.02 -I "$BW_A4" "$BW_RX4" >/dev/null 2>&1
+			[ $(($(now_ms) - t0)) -gt 30000 ] && fail "no drop within 30 s"
+		done
+		t1=$(now_ms)
+		echo $((t1 - t0)) >>"$lat"
+		n=$(grep -cE ': (update|full sync ok): .*; 0 decisions held' "$WATCH_OUT")
+		cs decisions delete --ip "$BW_A4" >/dev/null 2>&1
+		wait_line "$WATCH_OUT" ': (update|full sync ok): .*; 0 decisions held' $((n + 1))
+	done
+	echo "BENCH add-to-drop at --update-frequency 1: median $(median <"$lat") ms of 20 (min $(sort -n "$lat" | head -n 1), max $(sort -n "$lat" | tail -n 1); cscli's own run included)"
+	stop_watch TERM
+	cs_stop
+
+	awk 'BEGIN { for (i = 0; i < 2000000; i += 2)
+		printf "100.%d.%d.%d\n", 128 + int(i / 65536), int(i / 256) % 256, i % 256 }' >"$big"
+	for n in 100000 1000000; do
+		"$BLOOMWALL" detach "$BW_RX" >/dev/null 2>&1
+		BIG=$n fake_lapi big
+		(umask 077 && echo 0123456789abcdef0123456789abcdef >"$TMP_DIR/fake.key")
+		t0=$(now_ms)
+		start_watch "${SEED[@]}" --crowdsec "$FAKE_URL" --crowdsec-key-file "$TMP_DIR/fake.key" \
+			--crowdsec-timeout 600 --update-frequency 60 "$big"
+		pid=$WATCH_PID
+		wait_line "$WATCH_OUT" "$RELOAD_OK"
+		t1=$(now_ms)
+		for i in $(seq 6000); do
+			grep -q "$SYNC_OK" "$WATCH_OUT" && break
+			sleep 0.1
+		done
+		echo "BENCH startup from $n decisions: filter of the list after $((t1 - t0)) ms, decisions in after $(($(now_ms) - t0)) ms; $(grep "$SYNC_OK" "$WATCH_OUT"); watch peak RSS $(awk '/VmHWM/ { print $2, $3 }' /proc/"$pid"/status)"
+		stop_watch TERM
+		fake_cleanup
+	done
+}
