@@ -401,7 +401,8 @@ fake_cleanup()
 
 # A LAPI that answers 500, too slowly, cut short, or not JSON: each is
 # said with its reason and counted, the decision held keeps dropping, and
-# every next poll is a full one; once it answers again, a full sync.
+# every next poll is a full one; once it answers again, a full sync. One
+# that never answers does not keep SIGTERM from ending the watch.
 test_cs_hostile_lapi()
 {
 	local n mode want
@@ -433,6 +434,20 @@ test_cs_hostile_lapi()
 	wait_line "$WATCH_OUT" "${SYNC_OK}1 new, 0 deleted; 1 decision held on 1 value" $((n + 1))
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	stop_watch TERM
+
+	# A LAPI that never answers: SIGTERM still ends the watch, in the
+	# middle of the request (the fake answers after 120 s, if ever).
+	echo hang >"$FAKE_MODE"
+	n=$(grep -c "startup=true" "$FAKE_LOG")
+	start_watch "${SEED[@]}" --crowdsec "$FAKE_URL" --crowdsec-key-file "$TMP_DIR/fake.key" \
+		--crowdsec-timeout 300 "$(cs_list)"
+	wait_line "$FAKE_LOG" "startup=true" $((n + 1))
+	kill -TERM "$WATCH_PID"
+	wait_gone "$WATCH_PID" || fail "the watch did not end on SIGTERM during a request"
+	wait "$WATCH_PID"
+	assert_eq "$?" 0 "its exit status"
+	WATCH_PID=
+	assert_grep "$WATCH_OUT" "watch stopped \\(SIGTERM\\)" "it says so"
 }
 
 # Range decisions: one the filter has a target length for drops; /0 and

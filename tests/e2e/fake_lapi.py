@@ -9,6 +9,7 @@ MODE_FILE and answers:
              (startup=true), nothing new in a delta
   500        500 with an HTML page
   slow       the answer after 5 s
+  hang       no answer for 120 s
   cut        200 whose body ends before its Content-Length
   malformed  200 with bytes that are not a decision stream
   big        200, a full answer of BIG decisions (env BIG, default
@@ -85,6 +86,8 @@ class Handler(BaseHTTPRequestHandler):
         elif mode == "slow":
             time.sleep(5)
             self.reply(200, b'{"deleted":null,"new":null}')
+        elif mode == "hang":
+            time.sleep(120)
         elif mode == "cut":
             self.reply(200, b'{"deleted":null,"new":[{"id":1', length=1000)
             self.close_connection = True
