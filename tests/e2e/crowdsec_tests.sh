@@ -15,7 +15,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 CROWDSEC_TESTS="test_cs_decisions test_cs_expiry_offline test_cs_lapi_restart
-test_cs_wrong_key test_cs_hostile_lapi test_cs_ranges test_cs_import_100k
+test_cs_wrong_key test_cs_hostile_lapi test_cs_tls test_cs_ranges test_cs_import_100k
 test_cs_systemd_unit"
 
 CS_PORT=18080
@@ -448,6 +448,79 @@ test_cs_hostile_lapi()
 	assert_eq "$?" 0 "its exit status"
 	WATCH_PID=
 	assert_grep "$WATCH_OUT" "watch stopped \\(SIGTERM\\)" "it says so"
+}
+
+# tls_certs DIR: a CA, a server certificate for 127.0.0.1 and a client
+# certificate (P-256, a day), all signed by the CA; and another CA.
+tls_certs()
+{
+	local d=$1 n
+
+	mkdir -p "$d"
+	for n in ca other; do
+		openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+			-keyout "$d/$n.key" -out "$d/$n.pem" -days 1 -subj "/CN=test-$n" \
+			2>/dev/null || fail "openssl: $n"
+	done
+	for n in srv client; do
+		openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+			-keyout "$d/$n.key" -out "$d/$n.csr" -subj "/CN=$n" 2>/dev/null ||
+			fail "openssl req: $n"
+		openssl x509 -req -in "$d/$n.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" \
+			-CAcreateserial -out "$d/$n.pem" -days 1 \
+			-extfile <(printf 'subjectAltName=IP:127.0.0.1\n') 2>/dev/null ||
+			fail "openssl x509: $n"
+	done
+}
+
+# TLS client certificates instead of a key: a LAPI over https that asks
+# for one takes the bouncer's; the same LAPI without the certificate
+# (a key instead), or checked against another CA, refuses or is refused.
+test_cs_tls()
+{
+	local d=$TMP_DIR/tls
+
+	command -v openssl >/dev/null || skip "no openssl"
+	trap fake_cleanup EXIT
+	tls_certs "$d"
+	TLS_DIR=$d fake_lapi_tls
+	start_watch "${SEED[@]}" --crowdsec "$FAKE_URL" --crowdsec-cert "$d/client.pem" \
+		--crowdsec-cert-key "$d/client.key" --crowdsec-ca "$d/ca.pem" \
+		--update-frequency 0.5 "$(cs_list)"
+	wait_line "$WATCH_OUT" "${SYNC_OK}1 new, 0 deleted; 1 decision held on 1 value"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	stop_watch TERM
+
+	start_watch "${SEED[@]}" --crowdsec "$FAKE_URL" --crowdsec-cert "$d/client.pem" \
+		--crowdsec-cert-key "$d/client.key" --crowdsec-ca "$d/other.pem" "$(cs_list)"
+	wait_line "$WATCH_OUT" "crowdsec: full poll of $FAKE_URL failed: SSL certificate problem: "
+	stop_watch TERM
+	bw 0 status "$BW_RX"
+	(umask 077 && echo 0123456789abcdef0123456789abcdef >"$TMP_DIR/tls.key")
+	start_watch "${SEED[@]}" --crowdsec "$FAKE_URL" --crowdsec-key-file "$TMP_DIR/tls.key" \
+		--crowdsec-ca "$d/ca.pem" "$(cs_list)"
+	wait_line "$WATCH_OUT" "crowdsec: full poll of $FAKE_URL failed: "
+	grep -q "$SYNC_OK" "$WATCH_OUT" && fail "a sync without a client certificate"
+	stop_watch TERM
+	bw 1 watch "$BW_RX" --crowdsec "http://127.0.0.1:1" --crowdsec-cert "$d/client.pem" "$(cs_list)"
+	assert_line "$ERR" "bloomwall watch: --crowdsec-cert needs an https:// URL" "cert over http refused"
+}
+
+# fake_lapi_tls: fake_lapi ok over https (TLS_DIR in the environment).
+fake_lapi_tls()
+{
+	FAKE_MODE=$TMP_DIR/fake.mode
+	FAKE_LOG=$TMP_DIR/fake.log
+	FAKE_URL=https://127.0.0.1:18082
+	echo ok >"$FAKE_MODE"
+	: >"$FAKE_LOG"
+	python3 "$TOP/tests/e2e/fake_lapi.py" 18082 "$FAKE_MODE" "$FAKE_LOG" &
+	FAKE_PID=$!
+	for i in $(seq 100); do
+		python3 -c 'import socket; socket.create_connection(("127.0.0.1", 18082), 1)' 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "the fake LAPI did not come up"
 }
 
 # Range decisions: one the filter has a target length for drops; /0 and

@@ -14,9 +14,12 @@ MODE_FILE and answers:
   malformed  200 with bytes that are not a decision stream
   big        200, a full answer of BIG decisions (env BIG, default
              1000000), streamed, ids 1..BIG on 100.64.0.0/10, plus id 1
-Each request's path is appended to LOG_FILE.
+Each request's path is appended to LOG_FILE. With TLS_DIR set in the
+environment: https with TLS_DIR/srv.pem and srv.key, a client certificate
+signed by TLS_DIR/ca.pem required.
 """
 import os
+import ssl
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -97,4 +100,12 @@ class Handler(BaseHTTPRequestHandler):
             self.big()
 
 
-ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()
+server = ThreadingHTTPServer(("127.0.0.1", PORT), Handler)
+if os.environ.get("TLS_DIR"):
+    d = os.environ["TLS_DIR"]
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(d + "/srv.pem", d + "/srv.key")
+    ctx.load_verify_locations(d + "/ca.pem")
+    ctx.verify_mode = ssl.CERT_REQUIRED
+    server.socket = ctx.wrap_socket(server.socket, server_side=True)
+server.serve_forever()
