@@ -102,9 +102,7 @@ const struct bw_verb bw_verb_watch = {
 	.name = "watch",
 	.summary =
 		"keep IFACE's filter built from LIST files or an image as they change",
-	.synopsis =
-		"IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE\n"
-		"       (with --crowdsec URL --crowdsec-key-file FILE: a CrowdSec bouncer too)",
+	.synopsis = "IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE",
 	.details =
 		"Stays in the foreground (a systemd unit's ExecStart, see bloomwall@.service).\n"
 		"At start the filter is built from the files (attached if IFACE runs none).\n"
