@@ -209,7 +209,7 @@ cs_list()
 cs_watch()
 {
 	start_watch "${SEED[@]}" --crowdsec "$CS_URL" --crowdsec-key-file "$CS_KEY" \
-		--update-frequency 0.5 "$@"
+		--update-frequency 0.5 --log-rate 100 "$@"
 	wait_line "$WATCH_OUT" "$SYNC_OK"
 }
 
@@ -241,6 +241,11 @@ test_cs_decisions()
 	assert_grep "$OUT" "^$BW_A4  drop " "query says drop"
 	assert_grep "$OUT" "^  why: CrowdSec decision [0-9]+ \\(origin cscli, scenario 'first-reason'\\): Ip $BW_A4, ban until [0-9-]+ [0-9:]+ UTC \\(in 59m[0-9]{2}s\\)\$" \
 		"query --why names the decision"
+	# The drop log names the decision behind a drop.
+	bw 0 log "$BW_RX" --count 1
+	assert_grep "$OUT" " $BW_RX ipv4 icmp $BW_A4 -> $BW_RX4 address drop gen 1\$" "a drop event"
+	assert_grep "$OUT" "^  why: CrowdSec decision [0-9]+ \\(origin cscli, scenario 'first-reason'\\)" \
+		"the event names the decision's origin"
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "^  CrowdSec$" "status has the source"
 	assert_kv "$OUT" "url" "$CS_URL (every 0.5 s)" "the source's URL"
