@@ -312,6 +312,10 @@ BW_TEST(test_cs_set_filter_refuses_value)
 	ASSERT_EQ(apply(set, dec(1, "Range", "10.0.0.0/20", 1000), NOW),
 		  BW_CS_REFUSED_FILTER, "no target length for it");
 	ASSERT_EQ(bw_cs_set_count(set), 0, "not held");
+	/* Its slot is free: a resync finds nothing there to take out. */
+	bw_cs_set_sync_begin(set);
+	bw_cs_set_sync_end(set);
+	ASSERT_EQ(s.uncovers, 0, "nothing uncovered");
 	s.refuse = 0;
 	ASSERT_EQ(apply(set, dec(1, "Range", "10.0.0.0/20", 1000), NOW), -1,
 		  "taken when the filter can");

@@ -259,6 +259,8 @@ static long take_slot(struct bw_cs_set *s)
 		s->free = t;
 		s->capd = cap;
 	}
+	/* Marked free until the decision is written in. */
+	s->d[s->nd].id = 0;
 	return (long)s->nd++;
 }
 
@@ -308,6 +310,7 @@ static int add(struct bw_cs_set *s, const struct bw_cs_decision *in,
 		if (n > 0)
 			bw_cs_valmap_dec(&s->vals, p);
 		bw_cs_idmap_del(&s->ids, d.id);
+		s->d[slot].id = 0;
 		s->free[s->nfree++] = (__u32)slot;
 		return err > 0 ? 0 : err;
 	}
