@@ -530,7 +530,8 @@ fake_lapi_tls()
 
 # Range decisions: one the filter has a target length for drops; /0 and
 # one wider than --widest-range are refused and counted, and drop
-# nothing.
+# nothing. A decision of a family the lists lack comes in once they have
+# it.
 test_cs_ranges()
 {
 	local n
@@ -552,6 +553,18 @@ test_cs_ranges()
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	bw 0 status "$BW_RX"
 	assert_kv "$OUT" "refused" "2 too_wide" "refused ones counted"
+
+	# An IPv6 decision the filter has no target length for (the lists
+	# hold no IPv6 entry): refused; the lists get one, the watch rebuilds,
+	# and a full answer brings the decision in.
+	cs_add --ip "$BW_A6" --duration 1h
+	wait_line "$WATCH_OUT" "crowdsec: decision [0-9]+ \\(Ip $BW_A6, origin cscli\\) refused: the running filter cannot take it: no target length"
+	expect_delivered "$BW_A6" "$BW_RX6"
+	n=$(grep -c "$SYNC_OK" "$WATCH_OUT")
+	printf '%s\n' "$BW_C4" 198.18.0.0/16 2001:db8:ffff::1 >"$TMP_DIR/cs.txt.new"
+	mv "$TMP_DIR/cs.txt.new" "$TMP_DIR/cs.txt"
+	wait_line "$WATCH_OUT" "$SYNC_OK" $((n + 1))
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
 	stop_watch TERM
 }
 

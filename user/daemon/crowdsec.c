@@ -44,6 +44,9 @@ struct bw_crowdsec {
 	__s64 now_ms;
 	__u64 got_new, got_deleted, said;
 	int cover_err;
+	/* A decision the running filter could not take: a rebuild may give
+	 * it the target length, then a full answer brings it in. */
+	bool filter_refused;
 	bool (*stop)(void *ctx); /* the watch's, and its ctx */
 	void *stop_ctx;
 };
@@ -229,6 +232,8 @@ static int on_decision(void *ctx, const struct bw_cs_decision *d)
 	err = bw_cs_set_apply(cs->set, d, cs->now_ms, &skip);
 	if (!err && skip >= 0)
 		say_skipped(cs, d, skip);
+	if (skip == BW_CS_REFUSED_FILTER)
+		cs->filter_refused = true;
 	return err;
 }
 
@@ -406,8 +411,10 @@ static void poll_once(struct bw_crowdsec *cs, bool (*stop)(void *), int wake_fd,
 	cs->now_ms = now_ms();
 	cs->got_new = cs->got_deleted = cs->said = 0;
 	cs->startup = full;
-	if (full)
+	if (full) {
 		bw_cs_set_sync_begin(cs->set);
+		cs->filter_refused = false;
+	}
 	cs->st.last_try = (double)time(NULL);
 	cs->stop = stop;
 	cs->stop_ctx = ctx;
@@ -454,4 +461,12 @@ const struct bw_cs_set *bw_crowdsec_set(const struct bw_crowdsec *cs)
 const struct bw_cs_status *bw_crowdsec_status(const struct bw_crowdsec *cs)
 {
 	return &cs->st;
+}
+
+void bw_crowdsec_rebuilt(struct bw_crowdsec *cs)
+{
+	if (!cs->filter_refused)
+		return;
+	cs->startup = true;
+	cs->due = mono();
 }

@@ -84,6 +84,12 @@ double bw_crowdsec_due(const struct bw_crowdsec *cs);
 bool bw_crowdsec_step(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
 		      int wake_fd, void *ctx);
 
+/*
+ * The watch rebuilt the filter: decisions it refused for want of a target
+ * length are asked for again (a full answer, at once).
+ */
+void bw_crowdsec_rebuilt(struct bw_crowdsec *cs);
+
 /* Its status, and its decision set. */
 const struct bw_cs_status *bw_crowdsec_status(const struct bw_crowdsec *cs);
 const struct bw_cs_set *bw_crowdsec_set(const struct bw_crowdsec *cs);

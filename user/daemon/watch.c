@@ -206,6 +206,7 @@ static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
 	if (r.err != -BW_WATCH_ETORN)
 		count(w, r.err, r.seconds);
 	after(w, r.err, &o);
+	bw_watch_cs_rebuilt(&w->cs, r.err);
 	write_metrics(w);
 	return r.err;
 }

@@ -73,6 +73,12 @@ bool bw_watch_cs_step(struct bw_watch_cs *x, const struct pollfd *sock,
 	return bw_crowdsec_step(x->cs, stop, wake_fd, ctx);
 }
 
+void bw_watch_cs_rebuilt(struct bw_watch_cs *x, int err)
+{
+	if (x->cs && !err)
+		bw_crowdsec_rebuilt(x->cs);
+}
+
 void bw_watch_cs_publish(const struct bw_watch_cs *x, struct json_object *root)
 {
 	if (x->cs)

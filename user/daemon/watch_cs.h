@@ -43,6 +43,9 @@ double bw_watch_cs_wake(const struct bw_watch_cs *x, double t);
 bool bw_watch_cs_step(struct bw_watch_cs *x, const struct pollfd *sock,
 		      bool (*stop)(void *ctx), int wake_fd, void *ctx);
 
+/* A rebuild ended with err (0: it went in; see bw_crowdsec_rebuilt). */
+void bw_watch_cs_rebuilt(struct bw_watch_cs *x, int err);
+
 /* Its state section and its metrics (NULL without a source). */
 void bw_watch_cs_publish(const struct bw_watch_cs *x, struct json_object *root);
 const struct bw_cs_metrics *bw_watch_cs_metrics(struct bw_watch_cs *x);
