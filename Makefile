@@ -264,6 +264,7 @@ fuzz_image_SEEDS := tests/fuzz/seeds_image
 fuzz_name_filter_SEEDS := tests/fuzz/seeds
 fuzz_formats_SEEDS := tests/fuzz/seeds_formats
 fuzz_records_SEEDS := tests/fuzz/seeds_records
+fuzz_cs_stream_SEEDS := tests/fuzz/seeds_cs_stream
 
 $(OUTPUT)/fuzz/user/%.o: user/%.c | $(OUTPUT)/fuzz
 	$(call msg,FUZZ-CC,$@)
@@ -324,6 +325,9 @@ install: $(BIN)
 	sed 's|/usr/local/sbin/bloomwall|$(SBINDIR)/bloomwall|' \
 		scripts/bloomwall@.service >$(DESTDIR)$(UNITDIR)/bloomwall@.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/bloomwall@.service
+	sed 's|/usr/local/sbin/bloomwall|$(SBINDIR)/bloomwall|' \
+		scripts/bloomwall-crowdsec@.service >$(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
 	install -m 0644 scripts/bloomwall.bash-completion $(DESTDIR)$(BASHCOMPDIR)/bloomwall
 	install -m 0644 scripts/bloomwall.conf.example \
 		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
@@ -338,6 +342,7 @@ install: $(BIN)
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/bloomwall $(DESTDIR)$(MANDIR)/man8/bloomwall.8
 	rm -f $(DESTDIR)$(UNITDIR)/bloomwall@.service $(DESTDIR)$(BASHCOMPDIR)/bloomwall
+	rm -f $(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
 	rm -f $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
 	rm -f $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d/bloomwall.conf
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/bloomwall 2>/dev/null

@@ -110,6 +110,9 @@ ALL_TESTS="$ALL_TESTS $EXPIRY_TESTS"
 # shellcheck source=live_tests.sh
 . "$TOP/tests/e2e/live_tests.sh"
 ALL_TESTS="$ALL_TESTS $LIVE_TESTS"
+# shellcheck source=crowdsec_tests.sh
+. "$TOP/tests/e2e/crowdsec_tests.sh"
+ALL_TESTS="$ALL_TESTS $CROWDSEC_TESTS"
 
 summary()
 {

@@ -18,6 +18,7 @@
 
 #include "base/output.h"
 #include "cmd/args.h"
+#include "cmd/cs_args.h"
 #include "cmd/ops_args.h"
 #include "cmd/sign_args.h"
 #include "ops/reload.h"
@@ -67,6 +68,7 @@ struct bw_args {
 	struct bw_build_args build; /* the build options (reload.h) */
 	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
 	struct bw_sign_args sign;   /* signed images (sign_args.h) */
+	struct bw_cs_args cs;	    /* watch --crowdsec (cs_args.h) */
 	long count;		    /* log --count; 0: until stopped */
 	bool timeout_set;	    /* add --timeout DURATION: */
 	__u64 timeout;		    /* seconds; 0: never expires */

@@ -23,6 +23,7 @@
 #include "cmd/args.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_log.h"
+#include "out/cs_why.h"
 #include "out/droplog.h"
 #include "base/log.h"
 #include "base/output.h"
@@ -59,6 +60,21 @@ static const char *event_iface(const struct follow *f, __u32 ifindex, char *buf)
 	return ifindex && if_indextoname(ifindex, buf) ? buf : f->iface;
 }
 
+/*
+ * An address drop a CrowdSec decision explains: its decisions (origin,
+ * scenario) under the event, asked of the interface's watch (nothing
+ * without one with --crowdsec).
+ */
+static void crowdsec_why(const struct bw_log_event *ev, const char *iface)
+{
+	char src[64];
+
+	if (ev->reason != BW_LOG_ADDRESS)
+		return;
+	bw_log_addr(ev, false, src, sizeof(src));
+	bw_cs_why_out(iface, src);
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct follow *f = ctx;
@@ -71,6 +87,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	real = (__u64)((__s64)ev->time_ns + f->real_minus_mono);
 	bw_out_record_begin();
 	bw_log_out(ev, event_iface(f, ev->ifindex, name), real);
+	crowdsec_why(ev, event_iface(f, ev->ifindex, name));
 	errno = 0;
 	if (bw_out_record_end()) {
 		f->write_err = errno ? -errno : -EIO;

@@ -27,6 +27,7 @@
 #include "kernel/running.h"
 #include "filter/why.h"
 #include "out/expiry_view.h"
+#include "out/cs_why.h"
 #include "out/why_out.h"
 
 static const struct bw_opt query_only_opts[] = {
@@ -233,6 +234,27 @@ static int why_prepare(struct bw_why *w, struct bw_records *rec,
 	return ret;
 }
 
+/* Whether the list scan found an entry for target i. */
+static bool listed(const struct bw_why *w, int i)
+{
+	for (size_t k = 0; k < w->nhits; k++)
+		if (w->hits[k].target == i)
+			return true;
+	return false;
+}
+
+/*
+ * --why of an address: the CrowdSec decisions of a running watch on it,
+ * then the lists' answer (not when decisions alone explain a drop: a
+ * "false positive" would be wrong).
+ */
+static void why_addr(const struct bw_why *w, int i, const struct bw_running *r,
+		     const struct bw_records *rec, const struct bw_args *a)
+{
+	if (bw_cs_why_out(a->iface, a->pos[i]) <= 0 || listed(w, i))
+		bw_why_out(w, i, r, rec);
+}
+
 static int do_query(struct bw_args *a)
 {
 	struct bw_running r = BW_RUNNING_INIT;
@@ -271,7 +293,7 @@ static int do_query(struct bw_args *a)
 		bw_out_open_object(NULL);
 		answer(a->pos[i], &r, exact, &q[i].addr);
 		if (a->why)
-			bw_why_out(&why, i, &r, &rec);
+			why_addr(&why, i, &r, &rec, a);
 		else
 			bw_expiry_out_covering(&rec, &q[i].addr, true);
 		bw_out_close_object();

@@ -25,6 +25,7 @@
 #include "out/prov_view.h"
 #include "kernel/running.h"
 #include "kernel/stats.h"
+#include "out/cs_status.h"
 #include "out/status_text.h"
 #include "out/status_view.h"
 
@@ -388,6 +389,7 @@ static void out_view(const struct bw_status_view *v, bool first)
 	out_counters(v);
 	out_dns_counters(v);
 	out_log(v);
+	bw_cs_status_out(v->iface);
 	bw_out_close_object();
 }
 

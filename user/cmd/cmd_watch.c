@@ -31,8 +31,38 @@ static const struct bw_opt watch_only_opts[] = {
 	{ 0 },
 };
 
+/* A CrowdSec decision source (daemon/crowdsec.h, README "CrowdSec bouncer"). */
+static const struct bw_opt watch_cs_opts[] = {
+	{ "crowdsec", BW_OPT_CROWDSEC, "URL",
+	  "enforce the decisions of the CrowdSec local API at URL (a bouncer)" },
+	{ "crowdsec-key-file", BW_OPT_CS_KEY_FILE, "FILE",
+	  "the bouncer's API key ('cscli bouncers add'), in FILE (0600, root's)" },
+	{ "crowdsec-cert", BW_OPT_CS_CERT, "FILE",
+	  "a TLS client certificate (PEM) instead of a key (https:// only)" },
+	{ "crowdsec-cert-key", BW_OPT_CS_CERT_KEY, "FILE",
+	  "its private key, when not in the --crowdsec-cert FILE" },
+	{ "crowdsec-ca", BW_OPT_CS_CA, "FILE",
+	  "CA certificates for the LAPI's (default: the system's)" },
+	{ "crowdsec-timeout", BW_OPT_CS_TIMEOUT, "SECS",
+	  "give up a request to the LAPI after SECS (default 60)" },
+	{ "update-frequency", BW_OPT_CS_UPDATE_FREQUENCY, "SECS",
+	  "ask the LAPI for new and deleted decisions every SECS (default 10)" },
+	{ "decision-types", BW_OPT_CS_TYPES, "LIST",
+	  "decision types to enforce, comma-separated (default: ban)" },
+	{ "origins", BW_OPT_CS_ORIGINS, "LIST",
+	  "only decisions of these origins (crowdsec,cscli,CAPI,lists...)" },
+	{ "scenarios-containing", BW_OPT_CS_SCENARIOS_IN, "LIST",
+	  "only decisions whose scenario contains one of these words" },
+	{ "scenarios-not-containing", BW_OPT_CS_SCENARIOS_OUT, "LIST",
+	  "no decision whose scenario contains one of these words" },
+	{ "widest-range", BW_OPT_CS_WIDEST, "LEN4,LEN6",
+	  "refuse range decisions wider than /LEN4 (IPv4), /LEN6 (default 8,19)" },
+	{ 0 },
+};
+
 static const struct bw_opt *const watch_opts[] = {
-	watch_only_opts, bw_verify_load_opts, bw_build_opts, bw_log_opts, NULL
+	watch_only_opts, watch_cs_opts, bw_verify_load_opts, bw_build_opts,
+	bw_log_opts, NULL
 };
 
 /* The keys an image must be signed by: read once, at the start. */
@@ -52,9 +82,13 @@ static int watch_keys(const struct bw_args *a, struct bw_verify_keys *keys)
 static int do_watch(struct bw_args *a)
 {
 	static struct bw_verify_keys keys;
-	struct bw_watch_cfg cfg;
+	struct bw_watch_cfg cfg = { 0 };
+	const struct bw_cs_cfg *cs;
 	int err;
 
+	cs = bw_cs_args_cfg(&a->cs, &err);
+	if (err)
+		return err;
 	if (!a->ops.image == !a->npos) {
 		pr_warn("bloomwall watch: give LIST files or --image FILE (one of the two)\n");
 		return -BW_EUSAGE;
@@ -80,6 +114,7 @@ static int do_watch(struct bw_args *a)
 		.allow_shrink = a->ops.allow_shrink,
 		.keys = &keys,
 		.allow_rollback = a->sign.allow_rollback,
+		.crowdsec = cs,
 	};
 	return bw_watch_run(&cfg);
 }
@@ -115,7 +150,16 @@ const struct bw_verb bw_verb_watch = {
 		"keys; one with a lower serial than the running filter's is refused as a\n"
 		"rollback unless --allow-rollback: the filter that runs stays. SIGHUP\n"
 		"rebuilds; SIGTERM and\n"
-		"SIGINT end it, the filter left attached unless --detach-on-exit.\n",
+		"SIGINT end it, the filter left attached unless --detach-on-exit.\n"
+		"With --crowdsec URL the watch is also a bouncer of CrowdSec's local API:\n"
+		"it asks URL/v1/decisions/stream?startup=true at start, then the new and\n"
+		"deleted decisions every --update-frequency SECS, and sets the Ip and\n"
+		"Range bans in the running filter in place (on top of the lists or the\n"
+		"image; the allowlist still wins), each until its last decision is\n"
+		"deleted or ends by the watch's own clock. A failed poll leaves the\n"
+		"filter as it is, is said and counted, and the next (after a backoff)\n"
+		"is a full one. Ranges wider than --widest-range (/8, /19) are refused.\n"
+		"'status' shows the source, 'query --why' the decisions on an address.\n",
 	.opts = watch_opts,
 	.pos = { .rest = "LIST", .min_rest = 0, .rest_many = true },
 	.run = do_watch,

@@ -19,6 +19,7 @@
 #include "daemon/live.h"
 #include "daemon/watch.h"
 #include "daemon/watch_apply.h"
+#include "daemon/watch_cs.h"
 #include "daemon/watch_files.h"
 #include "daemon/watch_log.h"
 #include "kernel/lock.h"
@@ -50,8 +51,9 @@ struct watch {
 	__u32 auto_map;
 	struct bw_watch_counts counts;
 	struct bw_watch_signals sig;
-	struct bw_wlive live; /* entries kept in place (daemon/live.h) */
-	bool state_said;      /* a state file error said */
+	struct bw_wlive live;  /* entries kept in place (daemon/live.h) */
+	bool state_said;       /* a state file error said */
+	struct bw_watch_cs cs; /* a CrowdSec source (--crowdsec) */
 };
 
 static double mono(void)
@@ -100,6 +102,7 @@ static void publish(struct watch *w)
 	if (!root)
 		return;
 	bw_wlive_publish(&w->live, root);
+	bw_watch_cs_publish(&w->cs, root);
 	err = bw_dstate_write(w->c->iface, root);
 	if (err && !w->state_said)
 		pr_warn("%s: cannot write its state under %s: %s\n",
@@ -121,6 +124,7 @@ static void live_counts(struct watch *w)
 	w->counts.live_adds = s.adds;
 	w->counts.live_deletes = s.deletes;
 	w->counts.live_expired = s.expired;
+	w->counts.cs = bw_watch_cs_metrics(&w->cs);
 }
 
 static void write_metrics(struct watch *w)
@@ -202,6 +206,7 @@ static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
 	if (r.err != -BW_WATCH_ETORN)
 		count(w, r.err, r.seconds);
 	after(w, r.err, &o);
+	bw_watch_cs_rebuilt(&w->cs, r.err);
 	write_metrics(w);
 	return r.err;
 }
@@ -338,20 +343,32 @@ static void settled(struct watch *w)
 		rebuild(w, what, false);
 }
 
+/* A CrowdSec poll stops at once on SIGTERM or SIGINT. */
+static bool cs_stop(void *ctx)
+{
+	struct watch *w = ctx;
+
+	bw_watch_signals_read(&w->sig);
+	return w->sig.stop != 0;
+}
+
 static void loop(struct watch *w)
 {
-	struct pollfd p[2] = { { .fd = w->fs.ifd, .events = POLLIN },
-			       { .fd = w->sig.fd, .events = POLLIN } };
+	struct pollfd p[3] = { { .fd = w->fs.ifd, .events = POLLIN },
+			       { .fd = w->sig.fd, .events = POLLIN },
+			       bw_watch_cs_pollfd(&w->cs) };
 	double interval = w->c->interval ?: BW_WATCH_TICK;
 	double next_tick = mono() + interval, next_live = mono() + 1;
 	struct timespec ts;
 
 	w->settle = -1;
 	while (!w->sig.stop) {
-		ts = until(fmin(w->settle >= 0 ? fmin(w->settle, next_tick)
-					       : next_tick,
-				next_live));
-		if (ppoll(p, 2, &ts, NULL) > 0 && p[0].revents &&
+		ts = until(bw_watch_cs_wake(
+			&w->cs, fmin(w->settle >= 0 ? fmin(w->settle, next_tick)
+						    : next_tick,
+				     next_live)));
+		p[2].revents = 0;
+		if (ppoll(p, 3, &ts, NULL) > 0 && p[0].revents &&
 		    bw_watch_files_events(&w->fs))
 			w->settle = mono() + w->c->debounce;
 		bw_watch_signals_read(&w->sig);
@@ -368,6 +385,9 @@ static void loop(struct watch *w)
 			tick(w);
 			next_tick = mono() + interval;
 		}
+		if (!w->sig.stop &&
+		    bw_watch_cs_step(&w->cs, &p[2], cs_stop, w->sig.fd, w))
+			publish(w);
 		if (!w->sig.stop && mono() >= next_live) {
 			live_step(w);
 			next_live = mono() + 1;
@@ -453,11 +473,15 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	w.ifindex = (int)if_nametoindex(c->iface);
 	w.fs.ifd = -1;
 	bw_wlive_init(&w.live, c->iface);
+	bw_watch_cs_init(&w.cs, c);
 	err = bw_watch_signals_open(&w.sig);
 	if (!err) {
 		w.lock_fd = bw_lock_watch(c->iface);
 		err = w.lock_fd < 0 ? w.lock_fd : 0;
 	}
+	/* The CrowdSec options checked before anything is attached. */
+	if (!err)
+		err = bw_watch_cs_open(&w.cs, &w.live);
 	if (!err)
 		err = start(&w);
 	if (!err) {
@@ -467,6 +491,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	}
 	if (!err)
 		bw_dstate_remove(c->iface);
+	bw_watch_cs_close(&w.cs);
 	bw_wlive_free(&w.live);
 	fflush(stdout);
 	bw_watch_files_free(&w.fs);

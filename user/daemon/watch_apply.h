@@ -26,6 +26,8 @@
 /* A rebuild cut short by SIGTERM or SIGINT. */
 #define BW_WATCH_ESTOPPED EINTR
 
+struct bw_cs_cfg; /* daemon/crowdsec.h */
+
 /* What a watch keeps running, and how (bloomwall watch's options). */
 struct bw_watch_cfg {
 	const char *iface;
@@ -44,6 +46,8 @@ struct bw_watch_cfg {
 	/* An image must be signed by one of these (NULL or none: need not). */
 	const struct bw_verify_keys *keys;
 	bool allow_rollback; /* --allow-rollback: take an older image */
+	/* A CrowdSec decision source (--crowdsec URL), or NULL. */
+	const struct bw_cs_cfg *crowdsec;
 };
 
 /*

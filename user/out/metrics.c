@@ -374,6 +374,8 @@ static void write_all(FILE *f, const struct bw_status_view *v,
 		write_watch(f, v->iface, w);
 	if (w && w->live)
 		write_live(f, v->iface, w);
+	if (w && w->cs)
+		bw_cs_metrics_write(f, v->iface, w->cs);
 }
 
 int bw_metrics_write(FILE *f, const struct bw_status_view *v,

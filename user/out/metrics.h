@@ -21,6 +21,7 @@
 #include <linux/types.h>
 
 #include "kernel/stats.h"
+#include "out/cs_metrics.h"
 #include "out/status_view.h"
 
 /* What a watch adds to the metrics: its reloads, by result. */
@@ -36,6 +37,8 @@ struct bw_watch_counts {
 	bool live;
 	__u64 live_entries, live_keys, live_bytes;
 	__u64 live_adds, live_deletes, live_expired;
+	/* Its CrowdSec source (out/cs_metrics.h), or NULL. */
+	const struct bw_cs_metrics *cs;
 };
 
 /*

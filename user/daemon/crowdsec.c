@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The CrowdSec decision source (crowdsec.h): the key, one poll of the
+ * stream through net/http.h into net/cs_stream.h and the set, results and
+ * backoff, the ends each second, what it publishes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <systemd/sd-daemon.h>
+
+#include "base/file.h"
+#include "base/log.h"
+#include "daemon/crowdsec.h"
+#include "daemon/crowdsec_key.h"
+#include "lists/list_parse.h"
+#include "net/cs_stream.h"
+#include "net/http.h"
+
+/* Refused decisions said one by one in a poll; then a count. */
+#define SAID_MAX 5
+
+struct bw_crowdsec {
+	struct bw_cs_cfg c;
+	const char *iface;
+	struct bw_wlive *live;
+	struct bw_cs_set *set;
+	char stream_url[1024], startup_url[1024];
+	char key_header[BW_CS_KEY_MAX + 16];
+	double due;		/* CLOCK_MONOTONIC */
+	double last_full;	/* of the last whole full answer, or 0 */
+	double next_second;	/* the next ends check */
+	bool startup;		/* the next poll is a full one */
+	bool ready;		/* READY=1 sent */
+	int fails;		/* in a row */
+	struct bw_cs_status st; /* what status and the metrics show */
+	__u64 changes;		/* value transitions, for publish */
+	/* The poll under way. */
+	struct bw_cs_stream *stream;
+	__s64 now_ms;
+	__u64 got_new, got_deleted, said;
+	int cover_err;
+	/* A decision the running filter could not take: a rebuild may give
+	 * it the target length, then a full answer brings it in. */
+	bool filter_refused;
+	bool (*stop)(void *ctx); /* the watch's, and its ctx */
+	void *stop_ctx;
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static __s64 now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (__s64)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static double freq(const struct bw_crowdsec *cs)
+{
+	return cs->c.update_frequency > 0 ? cs->c.update_frequency
+					  : BW_CS_UPDATE_FREQUENCY;
+}
+
+/* ---- the live entries ---------------------------------------------------- */
+
+static int on_cover(void *ctx, const struct bw_prefix *p, __s64 until_ms)
+{
+	struct bw_crowdsec *cs = ctx;
+	int err;
+
+	(void)until_ms; /* ends are the set's: a value may be extended */
+	err = bw_wlive_add(cs->live, p, 0);
+	cs->cover_err = err;
+	if (!err)
+		cs->changes++;
+	return err;
+}
+
+static void on_uncover(void *ctx, const struct bw_prefix *p)
+{
+	struct bw_crowdsec *cs = ctx;
+
+	bw_wlive_del(cs->live, p);
+	cs->changes++;
+}
+
+/* ---- open and close ------------------------------------------------------ */
+
+static int make_urls(struct bw_crowdsec *cs)
+{
+	size_t n = strlen(cs->c.url);
+	int a, b;
+
+	while (n && cs->c.url[n - 1] == '/')
+		n--;
+	a = snprintf(cs->stream_url, sizeof(cs->stream_url),
+		     "%.*s/v1/decisions/stream", (int)n, cs->c.url);
+	b = snprintf(cs->startup_url, sizeof(cs->startup_url),
+		     "%.*s/v1/decisions/stream?startup=true", (int)n,
+		     cs->c.url);
+	if (a < 0 || b < 0 || (size_t)b >= sizeof(cs->startup_url)) {
+		pr_warn("bloomwall watch: --crowdsec URL too long\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_cfg(const struct bw_cs_cfg *c)
+{
+	if (!bw_http_scheme(c->url)) {
+		pr_warn("bloomwall watch: --crowdsec takes the local API's http:// or https:// URL, not '%s'\n",
+			c->url);
+		return -EINVAL;
+	}
+	if (!c->key_file && !c->cert_file) {
+		pr_warn("bloomwall watch: --crowdsec needs --crowdsec-key-file FILE (the key 'cscli bouncers add' printed) or --crowdsec-cert FILE\n");
+		return -EINVAL;
+	}
+	if (c->cert_file && strcmp(bw_http_scheme(c->url), "https")) {
+		pr_warn("bloomwall watch: --crowdsec-cert needs an https:// URL\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int bw_crowdsec_open(struct bw_crowdsec **out, const struct bw_cs_cfg *c,
+		     const char *iface, struct bw_wlive *live)
+{
+	struct bw_crowdsec *cs;
+	struct bw_cs_sink sink = { on_cover, on_uncover, NULL };
+	char key[BW_CS_KEY_MAX + 1];
+	int err;
+
+	*out = NULL;
+	err = check_cfg(c);
+	if (!err && c->key_file)
+		err = bw_cs_key_read(c->key_file, key, sizeof(key));
+	if (err)
+		return err;
+	cs = calloc(1, sizeof(*cs));
+	if (!cs)
+		return -ENOMEM;
+	cs->c = *c;
+	cs->iface = iface;
+	cs->live = live;
+	sink.ctx = cs;
+	if (c->key_file)
+		snprintf(cs->key_header, sizeof(cs->key_header),
+			 "X-Api-Key: %s", key);
+	memset(key, 0, sizeof(key));
+	err = make_urls(cs);
+	cs->set = err ? NULL : bw_cs_set_new(&c->filter, &sink);
+	if (!err && !cs->set)
+		err = -ENOMEM;
+	if (err) {
+		bw_crowdsec_close(cs);
+		return err;
+	}
+	cs->st.url = c->url;
+	cs->st.update_frequency = freq(cs);
+	cs->startup = true;
+	cs->due = mono();
+	cs->next_second = mono() + 1;
+	*out = cs;
+	return 0;
+}
+
+void bw_crowdsec_close(struct bw_crowdsec *cs)
+{
+	if (!cs)
+		return;
+	bw_cs_set_free(cs->set);
+	bw_cs_stream_free(cs->stream);
+	memset(cs->key_header, 0, sizeof(cs->key_header));
+	free(cs);
+}
+
+/* ---- one poll ------------------------------------------------------------ */
+
+static void say_skipped(struct bw_crowdsec *cs, const struct bw_cs_decision *d,
+			int kind)
+{
+	char why[160];
+
+	if (kind > BW_CS_REFUSED_FILTER || ++cs->said > SAID_MAX)
+		return;
+	if (kind == BW_CS_REFUSED_FIELD)
+		snprintf(why, sizeof(why), "a bad field: %s", d->refused);
+	else if (kind == BW_CS_REFUSED_VALUE)
+		snprintf(why, sizeof(why),
+			 "not an address or prefix of scope %s", d->scope);
+	else if (kind == BW_CS_REFUSED_WIDE)
+		snprintf(
+			why, sizeof(why),
+			"a range wider than the limit (/%u IPv4, /%u IPv6: --widest-range)",
+			cs->c.filter.min_plen[0] ?: BW_CS_MIN_PLEN4,
+			cs->c.filter.min_plen[1] ?: BW_CS_MIN_PLEN6);
+	else
+		snprintf(
+			why, sizeof(why),
+			"the running filter cannot take it: %s",
+			cs->cover_err == -ENOENT
+				? "no target length for its family and prefix length (the lists hold no entry this long: add one, or raise --max-lengths)"
+			: cs->cover_err == -E2BIG ? "too many live keys"
+						  : strerror(-cs->cover_err));
+	printf("%s: crowdsec: decision %lld (%s %s, origin %s) refused: %s\n",
+	       cs->iface, (long long)d->id, d->scope, d->value,
+	       d->origin[0] ? d->origin : "-", why);
+}
+
+static int on_decision(void *ctx, const struct bw_cs_decision *d)
+{
+	struct bw_crowdsec *cs = ctx;
+	int skip, err;
+
+	if (d->list == BW_CS_NEW)
+		cs->got_new++;
+	else
+		cs->got_deleted++;
+	err = bw_cs_set_apply(cs->set, d, cs->now_ms, &skip);
+	if (!err && skip >= 0)
+		say_skipped(cs, d, skip);
+	if (skip == BW_CS_REFUSED_FILTER)
+		cs->filter_refused = true;
+	return err;
+}
+
+static int on_body(void *ctx, const void *buf, size_t len)
+{
+	struct bw_crowdsec *cs = ctx;
+
+	return bw_cs_stream_feed(cs->stream, buf, len);
+}
+
+static bool stop_poll(void *ctx)
+{
+	struct bw_crowdsec *cs = ctx;
+
+	return cs->stop && cs->stop(cs->stop_ctx);
+}
+
+static enum bw_cs_result result_of(int err, long status)
+{
+	if (!err && status == 200)
+		return BW_CS_OK;
+	/* An error page's body is no stream: the status says what went on. */
+	if ((!err || err == -EBADMSG) && status && status != 200) {
+		if (status == 401 || status == 403)
+			return BW_CS_FORBIDDEN;
+		return status >= 500 ? BW_CS_SERVER_ERROR : BW_CS_BAD_STATUS;
+	}
+	switch (err) {
+	case 0:
+		return BW_CS_BAD_STATUS;
+	case -ECONNREFUSED:
+	case -EHOSTUNREACH:
+		return BW_CS_DOWN;
+	case -ETIMEDOUT:
+		return BW_CS_TIMEOUT;
+	case -EPIPE:
+		return BW_CS_CUT;
+	case -EBADMSG:
+		return BW_CS_MALFORMED;
+	case -EFBIG:
+		return BW_CS_TOO_LARGE;
+	case -EPROTO:
+		return BW_CS_TLS;
+	default:
+		return BW_CS_ERROR;
+	}
+}
+
+/* The reason of a failed poll, for its log line and the state. */
+static void failure_text(struct bw_crowdsec *cs, enum bw_cs_result r,
+			 const struct bw_http_res *res)
+{
+	const char *hint = "";
+
+	if (r == BW_CS_FORBIDDEN)
+		hint = " (a wrong or revoked API key: 'cscli bouncers list')";
+	if (r == BW_CS_FORBIDDEN || r == BW_CS_SERVER_ERROR ||
+	    r == BW_CS_BAD_STATUS)
+		snprintf(cs->st.last_error, sizeof(cs->st.last_error),
+			 "HTTP %ld%s", res->status, hint);
+	else if (r == BW_CS_MALFORMED)
+		snprintf(cs->st.last_error, sizeof(cs->st.last_error),
+			 "the answer is not a decision stream: %s",
+			 bw_cs_stream_error(cs->stream));
+	else
+		snprintf(cs->st.last_error, sizeof(cs->st.last_error), "%s",
+			 res->reason);
+}
+
+/* The request: 0 with the answer in the set, or its result. */
+static enum bw_cs_result request(struct bw_crowdsec *cs, int wake_fd, int *err)
+{
+	const char *hdrs[] = { cs->key_header[0] ? cs->key_header : NULL,
+			       NULL };
+	struct bw_http_req rq;
+	struct bw_http_res res;
+
+	bw_http_req_init(&rq, cs->startup ? cs->startup_url : cs->stream_url);
+	rq.headers = hdrs[0] ? hdrs : NULL;
+	rq.ca_file = cs->c.ca_file;
+	rq.cert_file = cs->c.cert_file;
+	rq.key_file = cs->c.cert_key_file;
+	rq.timeout = cs->c.timeout;
+	rq.max_bytes = BW_CS_MAX_BYTES;
+	rq.body = on_body;
+	rq.stop = stop_poll;
+	rq.wake_fd = wake_fd;
+	rq.ctx = cs;
+	*err = bw_http_get(&rq, &res);
+	/* A stream that did not end whole is malformed, or cut. */
+	if (!*err && res.status == 200)
+		*err = bw_cs_stream_end(cs->stream);
+	if (*err == -EBADMSG && bw_cs_stream_count(cs->stream) == 0 &&
+	    res.bytes == 0)
+		*err = -EPIPE;
+	failure_text(cs, result_of(*err, res.status), &res);
+	return result_of(*err, res.status);
+}
+
+static void log_ok(struct bw_crowdsec *cs, bool full, double secs)
+{
+	size_t held = bw_cs_set_count(cs->set);
+
+	if (!full && !cs->got_new && !cs->got_deleted)
+		return;
+	printf("%s: crowdsec: %s: %llu new, %llu deleted; %zu %s held on %zu %s (%.2f s)\n",
+	       cs->iface, full ? "full sync ok" : "update",
+	       (unsigned long long)cs->got_new,
+	       (unsigned long long)cs->got_deleted, held,
+	       bw_plural(held, "decision", "decisions"),
+	       bw_cs_set_values(cs->set),
+	       bw_plural(bw_cs_set_values(cs->set), "value", "values"), secs);
+	if (cs->said > SAID_MAX)
+		printf("%s: crowdsec: %llu more decisions refused in this answer (see 'bloomwall status')\n",
+		       cs->iface, (unsigned long long)(cs->said - SAID_MAX));
+}
+
+static void notify(struct bw_crowdsec *cs)
+{
+	if (cs->ready)
+		return;
+	sd_notifyf(0, "READY=1\nSTATUS=%zu CrowdSec decisions from %s",
+		   bw_cs_set_count(cs->set), cs->c.url);
+	cs->ready = true;
+}
+
+static void succeeded(struct bw_crowdsec *cs, bool full, double t0)
+{
+	if (full) {
+		bw_cs_set_sync_end(cs->set);
+		cs->last_full = mono();
+	}
+	cs->st.last_ok = (double)time(NULL);
+	cs->fails = 0;
+	cs->startup = bw_cs_set_want_resync(cs->set);
+	cs->due = cs->startup ? mono() : t0 + freq(cs);
+	log_ok(cs, full, mono() - t0);
+	notify(cs);
+}
+
+static void failed(struct bw_crowdsec *cs, bool full, bool stopped)
+{
+	double wait;
+
+	cs->startup = true;
+	if (stopped) {
+		cs->due = mono();
+		return;
+	}
+	cs->fails++;
+	wait = fmin(freq(cs) * pow(2, fmin(cs->fails - 1, 16)),
+		    BW_CS_BACKOFF_MAX);
+	cs->due = mono() + wait;
+	printf("%s: crowdsec: %s of %s failed: %s; the filter keeps what it holds (%zu decisions), next try in %.3g s (full)\n",
+	       cs->iface, full ? "full poll" : "poll", cs->c.url,
+	       cs->st.last_error, bw_cs_set_count(cs->set), wait);
+	if (!cs->ready)
+		sd_notifyf(0, "STATUS=waiting for the CrowdSec LAPI: %s",
+			   cs->st.last_error);
+}
+
+static void poll_once(struct bw_crowdsec *cs, bool (*stop)(void *), int wake_fd,
+		      void *ctx)
+{
+	bool full = cs->startup || mono() - cs->last_full >= BW_CS_RESYNC;
+	double t0 = mono();
+	enum bw_cs_result r;
+	int err;
+
+	cs->stream = bw_cs_stream_new(on_decision, cs);
+	if (!cs->stream) {
+		cs->due = mono() + freq(cs);
+		return;
+	}
+	cs->now_ms = now_ms();
+	cs->got_new = cs->got_deleted = cs->said = 0;
+	cs->startup = full;
+	if (full) {
+		bw_cs_set_sync_begin(cs->set);
+		cs->filter_refused = false;
+	}
+	cs->st.last_try = (double)time(NULL);
+	cs->stop = stop;
+	cs->stop_ctx = ctx;
+	r = request(cs, wake_fd, &err);
+	cs->st.requests[r]++;
+	cs->st.last_result = r;
+	bw_cs_stream_free(cs->stream);
+	cs->stream = NULL;
+	if (r == BW_CS_OK) {
+		cs->st.last_error[0] = '\0';
+		succeeded(cs, full, t0);
+	} else {
+		failed(cs, full, err == -EINTR);
+	}
+}
+
+/* ---- the loop's calls ---------------------------------------------------- */
+
+double bw_crowdsec_due(const struct bw_crowdsec *cs)
+{
+	return fmin(cs->due, cs->next_second);
+}
+
+bool bw_crowdsec_step(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
+		      int wake_fd, void *ctx)
+{
+	__u64 before = cs->changes;
+	bool polled = mono() >= cs->due;
+
+	if (polled)
+		poll_once(cs, stop, wake_fd, ctx);
+	if (mono() >= cs->next_second) {
+		bw_cs_set_expire(cs->set, now_ms(), NULL);
+		cs->next_second = mono() + 1;
+	}
+	return polled || cs->changes != before;
+}
+
+const struct bw_cs_set *bw_crowdsec_set(const struct bw_crowdsec *cs)
+{
+	return cs->set;
+}
+
+const struct bw_cs_status *bw_crowdsec_status(const struct bw_crowdsec *cs)
+{
+	return &cs->st;
+}
+
+void bw_crowdsec_rebuilt(struct bw_crowdsec *cs)
+{
+	if (!cs->filter_refused)
+		return;
+	cs->startup = true;
+	cs->due = mono();
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The watch's CrowdSec decision source (watch --crowdsec URL): a bouncer
+ * of the local API. GET URL/v1/decisions/stream?startup=true at start
+ * (every decision), then the deltas every --update-frequency, header
+ * X-Api-Key from a file (0600, owned by root) or TLS client certificates;
+ * the decisions go into the set (net/cs_decisions.h), whose value
+ * transitions set and take out live entries in the running filter in
+ * place (daemon/live.h). Ends are enforced by the set's own clock each
+ * second.
+ *
+ * A poll that fails (LAPI down, 403, 5xx, timeout, an answer cut or not
+ * JSON, past the size bound) changes nothing the filter holds: one log
+ * line, counted by result, the next try after a backoff (the update
+ * frequency doubled each failure, up to 5 minutes), and that next try is
+ * a full one (startup=true) diffed against what is held. The state file's
+ * "crowdsec" section (out/daemon_state.h) and the metrics say how it goes;
+ * query --why asks the daemon over a unix socket (crowdsec_why.h). After
+ * the first whole sync the daemon tells systemd READY=1 (sd_notify;
+ * nothing without NOTIFY_SOCKET).
+ */
+#ifndef __BW_CROWDSEC_H
+#define __BW_CROWDSEC_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+
+#include "daemon/live.h"
+#include "net/cs_decisions.h"
+#include "out/cs_metrics.h"
+
+#define BW_CS_UPDATE_FREQUENCY 10.0
+/* The longest wait between tries after failures, seconds. */
+#define BW_CS_BACKOFF_MAX 300.0
+/*
+ * A full answer at least this often (seconds): the LAPI (1.4) says nothing
+ * of a decision deleted while another covers its value, which would
+ * otherwise be held until its own end.
+ */
+#define BW_CS_RESYNC 3600.0
+/* The largest answer read (a million decisions is about 250 MB). */
+#define BW_CS_MAX_BYTES (2ULL << 30)
+
+/* watch's --crowdsec options. */
+struct bw_cs_cfg {
+	const char *url;      /* the LAPI's base URL */
+	const char *key_file; /* the bouncer's API key, or NULL with a cert */
+	const char *cert_file, *cert_key_file, *ca_file; /* TLS, or NULL */
+	double update_frequency; /* seconds; 0: BW_CS_UPDATE_FREQUENCY */
+	double timeout;		 /* of one request; 0: http.h's default */
+	struct bw_cs_filter filter;
+};
+
+struct bw_crowdsec;
+
+/* How the source goes (crowdsec_state.c publishes it). */
+struct bw_cs_status {
+	const char *url;
+	double update_frequency;
+	__u64 requests[BW_CS_RESULTS]; /* polls by result */
+	enum bw_cs_result last_result;
+	char last_error[320];	  /* of the last poll, "" when it went well */
+	double last_ok, last_try; /* Unix seconds; 0: never */
+};
+
+/*
+ * Checks c and reads the key file (said when refused: not a regular file,
+ * readable by others, not root's, empty or not one line of printable
+ * text). The source is then *out; its first poll is due at once. 0 or
+ * -errno.
+ */
+int bw_crowdsec_open(struct bw_crowdsec **out, const struct bw_cs_cfg *c,
+		     const char *iface, struct bw_wlive *live);
+void bw_crowdsec_close(struct bw_crowdsec *cs);
+
+/* When (CLOCK_MONOTONIC seconds) the source wants bw_crowdsec_step. */
+double bw_crowdsec_due(const struct bw_crowdsec *cs);
+
+/*
+ * A poll when one is due (stopped at once when stop(ctx) says so, wake_fd
+ * readable makes it look), then the ends by the set's clock. Returns true
+ * when a poll ran or what is held changed (the state is to be published).
+ */
+bool bw_crowdsec_step(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
+		      int wake_fd, void *ctx);
+
+/*
+ * The watch rebuilt the filter: decisions it refused for want of a target
+ * length are asked for again (a full answer, at once).
+ */
+void bw_crowdsec_rebuilt(struct bw_crowdsec *cs);
+
+/* Its status, and its decision set. */
+const struct bw_cs_status *bw_crowdsec_status(const struct bw_crowdsec *cs);
+const struct bw_cs_set *bw_crowdsec_set(const struct bw_crowdsec *cs);
+
+#endif /* __BW_CROWDSEC_H */

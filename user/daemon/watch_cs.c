@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The watch's CrowdSec part (watch_cs.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/log.h"
+#include "daemon/crowdsec_state.h"
+#include "daemon/crowdsec_why.h"
+#include "daemon/watch_cs.h"
+#include "out/daemon_state.h"
+
+void bw_watch_cs_init(struct bw_watch_cs *x, const struct bw_watch_cfg *c)
+{
+	memset(x, 0, sizeof(*x));
+	x->c = c;
+	x->sock = -1;
+}
+
+int bw_watch_cs_open(struct bw_watch_cs *x, struct bw_wlive *live)
+{
+	const struct bw_watch_cfg *c = x->c;
+	int err;
+
+	if (!c->crowdsec)
+		return 0;
+	err = bw_crowdsec_open(&x->cs, c->crowdsec, c->iface, live);
+	if (err) {
+		printf("%s: watch stopped: the CrowdSec source could not start\n",
+		       c->iface);
+		return err;
+	}
+	x->sock = bw_cs_why_listen(c->iface);
+	if (x->sock < 0)
+		pr_warn("%s: no socket for 'query --why' under %s: %s\n",
+			c->iface, BW_STATE_DIR, strerror(-x->sock));
+	printf("%s: crowdsec: bouncer of %s, every %g s\n", c->iface,
+	       c->crowdsec->url,
+	       c->crowdsec->update_frequency > 0 ? c->crowdsec->update_frequency
+						 : BW_CS_UPDATE_FREQUENCY);
+	return 0;
+}
+
+struct pollfd bw_watch_cs_pollfd(const struct bw_watch_cs *x)
+{
+	return (struct pollfd){ .fd = x->sock, .events = POLLIN };
+}
+
+double bw_watch_cs_wake(const struct bw_watch_cs *x, double t)
+{
+	return x->cs ? fmin(t, bw_crowdsec_due(x->cs)) : t;
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+bool bw_watch_cs_step(struct bw_watch_cs *x, const struct pollfd *sock,
+		      bool (*stop)(void *ctx), int wake_fd, void *ctx)
+{
+	if (!x->cs)
+		return false;
+	if (x->sock >= 0 && sock->revents)
+		bw_cs_why_serve(x->sock, bw_crowdsec_set(x->cs),
+				x->c->crowdsec->url);
+	if (mono() < bw_crowdsec_due(x->cs))
+		return false;
+	return bw_crowdsec_step(x->cs, stop, wake_fd, ctx);
+}
+
+void bw_watch_cs_rebuilt(struct bw_watch_cs *x, int err)
+{
+	if (x->cs && !err)
+		bw_crowdsec_rebuilt(x->cs);
+}
+
+void bw_watch_cs_publish(const struct bw_watch_cs *x, struct json_object *root)
+{
+	if (x->cs)
+		bw_crowdsec_publish(x->cs, root);
+}
+
+const struct bw_cs_metrics *bw_watch_cs_metrics(struct bw_watch_cs *x)
+{
+	if (!x->cs)
+		return NULL;
+	bw_crowdsec_metrics(x->cs, &x->m);
+	return &x->m;
+}
+
+void bw_watch_cs_close(struct bw_watch_cs *x)
+{
+	bw_crowdsec_close(x->cs);
+	x->cs = NULL;
+	bw_cs_why_close(x->sock, x->c->iface);
+	x->sock = -1;
+}

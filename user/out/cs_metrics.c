@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The CrowdSec source's metrics (cs_metrics.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "out/cs_metrics.h"
+
+const char *const bw_cs_result_names[BW_CS_RESULTS] = {
+	[BW_CS_OK] = "ok",
+	[BW_CS_FORBIDDEN] = "forbidden",
+	[BW_CS_SERVER_ERROR] = "server_error",
+	[BW_CS_BAD_STATUS] = "bad_status",
+	[BW_CS_DOWN] = "down",
+	[BW_CS_TIMEOUT] = "timeout",
+	[BW_CS_CUT] = "cut",
+	[BW_CS_MALFORMED] = "malformed",
+	[BW_CS_TOO_LARGE] = "too_large",
+	[BW_CS_TLS] = "tls",
+	[BW_CS_ERROR] = "error",
+};
+
+void bw_cs_metrics_count(struct bw_cs_metrics *m, const char *origin,
+			 const char *scope)
+{
+	struct bw_cs_pair *p;
+	int i;
+
+	for (i = 0; i < m->npairs; i++) {
+		p = &m->pairs[i];
+		if (!strcmp(p->origin, origin) && !strcmp(p->scope, scope)) {
+			p->n++;
+			return;
+		}
+	}
+	if (m->npairs == BW_CS_METRIC_PAIRS) {
+		m->other++;
+		return;
+	}
+	p = &m->pairs[m->npairs++];
+	snprintf(p->origin, sizeof(p->origin), "%s", origin);
+	snprintf(p->scope, sizeof(p->scope), "%s", scope);
+	p->n = 1;
+}
+
+static void label(FILE *f, const char *name, const char *val, bool first)
+{
+	fprintf(f, "%s%s=\"", first ? "" : ",", name);
+	for (; *val; val++) {
+		if (*val == '\\' || *val == '"')
+			fprintf(f, "\\%c", *val);
+		else if (*val == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*val, f);
+	}
+	fputc('"', f);
+}
+
+static void help(FILE *f, const char *name, const char *type, const char *text)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);
+}
+
+/* name{iface="...",key="val"} n */
+static void sample2(FILE *f, const char *name, const char *iface,
+		    const char *key, const char *val, unsigned long long n)
+{
+	fprintf(f, "%s{", name);
+	label(f, "iface", iface, true);
+	if (key)
+		label(f, key, val, false);
+	fprintf(f, "} %llu\n", n);
+}
+
+static void write_decisions(FILE *f, const char *iface,
+			    const struct bw_cs_metrics *m)
+{
+	int i;
+
+	help(f, "bloomwall_decisions", "gauge",
+	     "CrowdSec decisions the watch enforces, by origin and scope.");
+	for (i = 0; i < m->npairs; i++) {
+		fputs("bloomwall_decisions{", f);
+		label(f, "iface", iface, true);
+		label(f, "origin", m->pairs[i].origin, false);
+		label(f, "scope", m->pairs[i].scope, false);
+		fprintf(f, "} %llu\n", (unsigned long long)m->pairs[i].n);
+	}
+	if (m->other) {
+		fputs("bloomwall_decisions{", f);
+		label(f, "iface", iface, true);
+		fprintf(f, ",origin=\"other\",scope=\"other\"} %llu\n",
+			(unsigned long long)m->other);
+	}
+}
+
+void bw_cs_metrics_write(FILE *f, const char *iface,
+			 const struct bw_cs_metrics *m)
+{
+	int i;
+
+	write_decisions(f, iface, m);
+	help(f, "bloomwall_decisions_refused_total", "counter",
+	     "CrowdSec decisions not enforced, by reason (refused or filtered out).");
+	for (i = 0; i < BW_CS_SKIP_KINDS; i++)
+		sample2(f, "bloomwall_decisions_refused_total", iface, "reason",
+			bw_cs_skip_names[i], m->skipped[i]);
+	help(f, "bloomwall_lapi_requests_total", "counter",
+	     "Requests to the CrowdSec local API, by result.");
+	for (i = 0; i < BW_CS_RESULTS; i++)
+		sample2(f, "bloomwall_lapi_requests_total", iface, "result",
+			bw_cs_result_names[i], m->requests[i]);
+	help(f, "bloomwall_lapi_last_sync_timestamp_seconds", "gauge",
+	     "When the last whole answer of the local API came (Unix time; 0: none yet).");
+	fputs("bloomwall_lapi_last_sync_timestamp_seconds{", f);
+	label(f, "iface", iface, true);
+	fprintf(f, "} %.3f\n", m->last_sync);
+}
