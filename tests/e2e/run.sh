@@ -95,6 +95,9 @@ ALL_TESTS="$ALL_TESTS $RESOLVER_TESTS"
 # shellcheck source=log_tests.sh
 . "$TOP/tests/e2e/log_tests.sh"
 ALL_TESTS="$ALL_TESTS $LOG_TESTS"
+# shellcheck source=fleet_tests.sh
+. "$TOP/tests/e2e/fleet_tests.sh"
+ALL_TESTS="$ALL_TESTS $FLEET_TESTS"
 
 summary()
 {

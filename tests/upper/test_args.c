@@ -782,7 +782,7 @@ BW_TEST(test_cli_verb_checks)
 		ASSERT_EQ(r.ret, -BW_EUSAGE, "watch with nothing to watch");
 		ASSERT_STREQ(
 			r.err,
-			"bloomwall watch: give LIST files or --image FILE (one of the two)\n",
+			"bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n",
 			"says what it needs");
 	}
 	run_free(&r);
@@ -792,8 +792,18 @@ BW_TEST(test_cli_verb_checks)
 		ASSERT_EQ(r.ret, -BW_EUSAGE, "watch with both");
 		ASSERT_STREQ(
 			r.err,
-			"bloomwall watch: give LIST files or --image FILE (one of the two)\n",
+			"bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n",
 			"one of the two");
+	}
+	run_free(&r);
+	PARSE(&r, watch, "lo", "--url", "http://a/f.img", "--image", "f.img");
+	if (accepted(&r, "watch lo --url URL --image f.img parses")) {
+		run_verb(&r, &bw_verb_watch);
+		ASSERT_EQ(r.ret, -BW_EUSAGE, "watch with --url and --image");
+		ASSERT_STREQ(
+			r.err,
+			"bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n",
+			"--url is one of the three");
 	}
 	run_free(&r);
 }

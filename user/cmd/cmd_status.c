@@ -25,6 +25,7 @@
 #include "kernel/running.h"
 #include "kernel/stats.h"
 #include "out/status_text.h"
+#include "out/pull_out.h"
 #include "out/status_view.h"
 
 /*
@@ -386,6 +387,7 @@ static void out_view(const struct bw_status_view *v, bool first)
 	out_counters(v);
 	out_dns_counters(v);
 	out_log(v);
+	bw_pull_status_out(v->iface);
 	bw_out_close_object();
 }
 

@@ -29,17 +29,36 @@ static const struct bw_opt watch_only_opts[] = {
 	{ 0 },
 };
 
-static const struct bw_opt *const watch_opts[] = { watch_only_opts,
-						   bw_build_opts, bw_log_opts,
-						   NULL };
+static const struct bw_opt watch_pull_opts[] = {
+	{ "url", BW_OPT_URL, "URL",
+	  "pull the image from URL (http/https; again: mirrors, tried in order)" },
+	{ "ca-file", BW_OPT_CA_FILE, "FILE",
+	  "trust the CAs in FILE (PEM) for https, not the system's" },
+	{ "client-cert", BW_OPT_CLIENT_CERT, "FILE",
+	  "present the TLS client certificate in FILE (PEM)" },
+	{ "client-key", BW_OPT_CLIENT_KEY, "FILE",
+	  "its private key (default: in --client-cert's file)" },
+	{ "connect-timeout", BW_OPT_CONNECT_TIMEOUT, "SECS",
+	  "give up connecting after SECS (default 10)" },
+	{ "timeout", BW_OPT_TIMEOUT, "SECS",
+	  "give up a whole pull of one URL after SECS (default 60)" },
+	{ "state-dir", BW_OPT_STATE_DIR, "DIR",
+	  "keep the downloads and the last good image in DIR/IFACE (default " BW_PULL_STATE_DIR
+	  ")" },
+	{ 0 },
+};
+
+static const struct bw_opt *const watch_opts[] = {
+	watch_only_opts, watch_pull_opts, bw_build_opts, bw_log_opts, NULL
+};
 
 static int do_watch(struct bw_args *a)
 {
 	struct bw_watch_cfg cfg;
 	int err;
 
-	if (!a->ops.image == !a->npos) {
-		pr_warn("bloomwall watch: give LIST files or --image FILE (one of the two)\n");
+	if (!!a->ops.image + !!a->npos + !!a->pull.nurls != 1) {
+		pr_warn("bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n");
 		return -BW_EUSAGE;
 	}
 	err = bw_check_privileges("watch");
@@ -60,7 +79,9 @@ static int do_watch(struct bw_args *a)
 		.detach_on_exit = a->ops.detach_on_exit,
 		.json = bw_out_is_json(),
 		.allow_shrink = a->ops.allow_shrink,
+		.pull = a->pull.nurls ? &a->pull : NULL,
 	};
+	a->pull.interval = a->ops.interval;
 	return bw_watch_run(&cfg);
 }
 

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include <xdp/libxdp.h>
 
+#include "daemon/pull.h"
 #include "daemon/watch_files.h"
 #include "bloomwall.h"
 #include "ops/build.h"
@@ -37,8 +38,9 @@ struct bw_watch_cfg {
 	double debounce; /* seconds without events before a rebuild */
 	const char *metrics_file;
 	bool detach_on_exit;
-	bool json;	   /* one JSON record a rebuild */
-	bool allow_shrink; /* --allow-shrink */
+	bool json;			/* one JSON record a rebuild */
+	bool allow_shrink;		/* --allow-shrink */
+	const struct bw_pull_cfg *pull; /* --url ...: the image pulled */
 };
 
 /*

@@ -313,6 +313,8 @@ static void write_all(FILE *f, const struct bw_status_view *v,
 		write_filter(f, v);
 	if (w)
 		write_watch(f, v->iface, w);
+	if (w && w->pull)
+		bw_pull_metrics_write(f, v->iface, w->pull);
 }
 
 int bw_metrics_write(FILE *f, const struct bw_status_view *v,

@@ -21,6 +21,7 @@
 #include <linux/types.h>
 
 #include "kernel/stats.h"
+#include "out/pull_out.h"
 #include "out/status_view.h"
 
 /* What a watch adds to the metrics: its reloads, by result. */
@@ -32,6 +33,7 @@ struct bw_watch_counts {
 	double last_time;    /* when it ended, Unix seconds */
 	bool last_ok;
 	__u64 started; /* when the watch started, Unix seconds */
+	const struct bw_pull_figures *pull; /* watch --url's, or NULL */
 };
 
 /*
