@@ -136,7 +136,7 @@ error_log $d/error.log;
 events { worker_connections 512; }
 http {
 	default_type application/octet-stream;
-	log_format fleet '\$remote_addr \$status \$request_uri \$body_bytes_sent';
+	log_format fleet '\$remote_addr \$status \$request_uri \$body_bytes_sent \$server_port';
 	access_log $d/access.log fleet;
 	client_body_temp_path $d/tmp/body;
 	proxy_temp_path $d/tmp/proxy;
@@ -483,11 +483,11 @@ test_pull_mirrors_https()
 	fl_watch 1 --url "https://$FL_SRV_IP:$FL_TLS_PORT/redirect/x" \
 		--url "http://$FL_SRV_IP:$FL_PORT/nothing.img" \
 		--ca-file "$tls/ca.crt" --interval 0.5
-	wait_line "$FL_DIR/w1.out" "pull FAILED \\(http_status\\): https://$FL_SRV_IP:$FL_TLS_PORT/redirect/x: .*; http://$FL_SRV_IP:$FL_PORT/nothing.img: HTTP status 404: the last good filter stays \\(generation 2\\)" 1
+	wait_line "$FL_DIR/w1.out" "pull FAILED \\(http_status\\): https://$FL_SRV_IP:$FL_TLS_PORT/redirect/x: redirected \\(HTTP 302\\) to http://$FL_SRV_IP:$FL_PORT/f.img, not followed: only https:// is; http://$FL_SRV_IP:$FL_PORT/nothing.img: HTTP status 404: the last good filter stays \\(generation 2\\)" 1
 	sed 's/^/  w /' "$FL_DIR/w1.out"
 	fl_query 1 "$FL_A" drop
-	grep -q "10.80.1.1 200 /f.img" "$FL_DIR/nginx/access.log" ||
-		true
+	grep -qE "^10\\.80\\.1\\.1 [0-9]+ /f.img [0-9]+ $FL_PORT\$" "$FL_DIR/nginx/access.log" &&
+		fail "the redirect to http was followed"
 	kill -TERM "${FL_PIDS[1]}"
 	wait "${FL_PIDS[1]}" || fail "the watch's exit status on SIGTERM"
 	FL_PIDS=()

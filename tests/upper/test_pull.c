@@ -40,9 +40,10 @@ BW_TEST(test_pull_jitter_bounds)
 
 BW_TEST(test_pull_backoff_cap)
 {
-	ASSERT_TRUE(bw_pull_delay(2, 1, 0.5) == 4.0, "1 failure: twice");
-	ASSERT_TRUE(bw_pull_delay(2, 2, 0.5) == 8.0, "2: four times");
-	ASSERT_TRUE(bw_pull_delay(2, BW_PULL_BACKOFF_MAX, 0.5) == 32.0,
+	ASSERT_TRUE(bw_pull_delay(2, 1, 0.5) == 2.0, "1 failure: the interval");
+	ASSERT_TRUE(bw_pull_delay(2, 2, 0.5) == 4.0, "2: twice");
+	ASSERT_TRUE(bw_pull_delay(2, 3, 0.5) == 8.0, "3: four times");
+	ASSERT_TRUE(bw_pull_delay(2, BW_PULL_BACKOFF_MAX + 1, 0.5) == 32.0,
 		    "the cap: 16 times");
 	ASSERT_TRUE(bw_pull_delay(2, 1000, 0.5) == 32.0, "never past it");
 	ASSERT_TRUE(bw_pull_delay(2, 1000, 0.999999) <= 35.2, "jitter on it");

@@ -295,7 +295,7 @@ static void fetched(struct bw_pull *p, int i, struct sink *s,
 /* Why a transfer that did not complete failed, into s. */
 static void failed(struct sink *s, int err, const struct bw_http_res *res)
 {
-	if (res->status >= 300 && res->status != 304) {
+	if (err != -EPROTO && res->status >= 300 && res->status != 304) {
 		snprintf(s->msg, sizeof(s->msg), "HTTP status %ld",
 			 res->status);
 		s->why = BW_PULL_R_STATUS;

@@ -28,8 +28,10 @@ static double clamp_u(double u)
 
 double bw_pull_delay(double interval, unsigned int fails, double u)
 {
-	unsigned int shift =
-		fails < BW_PULL_BACKOFF_MAX ? fails : BW_PULL_BACKOFF_MAX;
+	/* The first failure waits an interval: one lost answer is common. */
+	unsigned int shift = fails > BW_PULL_BACKOFF_MAX ? BW_PULL_BACKOFF_MAX
+			     : fails			 ? fails - 1
+							 : 0;
 	double base = interval * (double)(1U << shift);
 
 	return base *

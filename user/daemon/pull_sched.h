@@ -2,8 +2,9 @@
 /*
  * When the watch pulls its image next (watch --url): every interval, each
  * wait drawn uniformly from interval +- BW_PULL_JITTER of it; after a
- * failed pull the interval doubles with each failure in a row, up to
- * 2^BW_PULL_BACKOFF_MAX times, drawn the same way.
+ * failed pull the next comes after an interval too, and the wait doubles
+ * with each further failure in a row, up to 2^BW_PULL_BACKOFF_MAX times
+ * the interval, drawn the same way.
  *
  * Why +-10 % and not a wait added on top: the mean period stays the
  * interval (a server sees hosts/interval requests a second, whatever the

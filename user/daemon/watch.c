@@ -368,6 +368,11 @@ static void stop(struct watch *w)
 		       w->c->iface, sig, w->c->iface, renamed);
 		return;
 	}
+	if (!w->c->detach_on_exit && !running_generation(w)) {
+		printf("%s: watch stopped (%s); no filter runs\n", w->c->iface,
+		       sig);
+		return;
+	}
 	if (!w->c->detach_on_exit) {
 		printf("%s: watch stopped (%s); the filter stays attached (generation %llu)\n",
 		       w->c->iface, sig,
