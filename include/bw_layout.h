@@ -424,6 +424,11 @@ enum bw_rec_type {
 	BW_REC_CHANGE = 9,
 	/* The keys the regions were sized for at build: struct bw_rec_sized. */
 	BW_REC_SIZED = 10,
+	/*
+	 * The image the filter came from: one struct bw_rec_image. 'build
+	 * -o' writes its serial and time; 'load' stamps who signed it.
+	 */
+	BW_REC_IMAGE = 12,
 };
 
 /* A prefix of either family; addr in network byte order, IPv4 first 4. */
@@ -499,6 +504,25 @@ struct bw_rec_sized {
 	__u32 name_region_entries[BW_NAME_REGIONS];
 };
 
+/*
+ * What an image is, for the rollback check and for status: its serial
+ * (--serial, else its lists' newest mtime in seconds) and time (in ns:
+ * SOURCE_DATE_EPOCH, else that mtime), which the builder writes with
+ * signer and flags zero; load fills those in for the running filter.
+ */
+struct bw_rec_image {
+	__u64 serial;
+	__u64 time_ns;
+	__u8 signer[8]; /* key id of the key that signed the image */
+	__u8 flags;	/* BW_REC_IMAGE_* */
+	__u8 pad[7];
+};
+
+/* The image was signed (by signer). */
+#define BW_REC_IMAGE_SIGNED (1U << 0)
+/* Its signature was checked against a trusted key when it was loaded. */
+#define BW_REC_IMAGE_VERIFIED (1U << 1)
+
 #define BW_REC_OPT_MASK_HOST_BITS (1U << 0)
 #define BW_REC_OPT_SKIP_INVALID (1U << 1)
 
@@ -566,7 +590,8 @@ _Static_assert(sizeof(struct bw_rec_head) == BW_REC_ALIGN &&
 		       sizeof(struct bw_rec_origin) % BW_REC_ALIGN == 0 &&
 		       sizeof(struct bw_rec_dns) % BW_REC_ALIGN == 0 &&
 		       sizeof(struct bw_rec_change) % BW_REC_ALIGN == 0 &&
-		       sizeof(struct bw_rec_sized) % BW_REC_ALIGN == 0,
+		       sizeof(struct bw_rec_sized) % BW_REC_ALIGN == 0 &&
+		       sizeof(struct bw_rec_image) % BW_REC_ALIGN == 0,
 	       "records stay 8-byte aligned");
 /* region_end holds block numbers up to BW_MAX_BLOCKS in a __u32. */
 _Static_assert(BW_MAX_BLOCKS <= 0xffffffffU - BW_HDR_BLOCKS,

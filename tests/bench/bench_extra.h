@@ -35,6 +35,10 @@ void print_extra(FILE *f);
 void print_swap_results(FILE *f);
 void print_veth_results(FILE *f);
 
+/* The signature check of the image at path (n entries), signed here (sign.c). */
+int bench_sign_image(const char *path, __u64 n);
+void print_sign_results(FILE *f);
+
 /* Median seconds from list file to swapped filter for n entries, or -1. */
 double swap_total_median(__u64 n);
 

@@ -25,6 +25,7 @@
 #include "filter/records_write.h"
 #include "lists/cidr.h"
 #include "image/image.h"
+#include "image/image_file.h"
 #include "lists/list.h"
 #include "kernel/swap.h"
 #include "lists/list_load.h"
@@ -189,6 +190,8 @@ static int swap_size(const struct bw_maps *maps, const char *dir, __u64 n)
 		err = one_trial(path, img, maps, r, t);
 		r->trials = t + 1;
 	}
+	if (!err)
+		err = bench_sign_image(img, n);
 	unlink(path);
 	unlink(img);
 	return err;
@@ -256,6 +259,7 @@ void print_swap_results(FILE *f)
 		"\nparse = bw_list_load of the file; build = bw_cidr_prepare + bw_plan_filter + "
 		"bw_filter_create + bw_fill_filter; swap = bw_filter_commit (load the program for the new filter; reload then replaces the program on the interface with one bpf_xdp_attach); "
 		"load of its image = what `bloomwall load` does with an image of the same filter: bw_image_read_file (read, crc32 and checks) + bw_filter_create + copy + bw_filter_commit; x faster = total / load (target: at least 5x at 10M).\n\n");
+	print_sign_results(f);
 }
 
 double swap_total_median(__u64 n)

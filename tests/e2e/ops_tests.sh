@@ -504,7 +504,7 @@ _bloomwall; printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
 	}
 	got=$(comp bloomwall "")
 	for v in attach reload status query add remove allow unallow detach \
-		build inspect load watch stats log; do
+		build inspect load watch stats log keygen; do
 		[[ " $got " == *" $v "* ]] || fail "verb $v not completed: $got"
 		want=$("$BLOOMWALL" "$v" --help | sed -n '/^Options:/,/^$/p' |
 			grep -oE -- '^ +(-[a-zA-Z], )?--[a-z-]+' |

@@ -77,6 +77,9 @@ ALL_TESTS="$ALL_TESTS $ADDS_TESTS"
 # shellcheck source=image_tests.sh
 . "$TOP/tests/e2e/image_tests.sh"
 ALL_TESTS="$ALL_TESTS $IMAGE_TESTS"
+# shellcheck source=sign_tests.sh
+. "$TOP/tests/e2e/sign_tests.sh"
+ALL_TESTS="$ALL_TESTS $SIGN_TESTS"
 # shellcheck source=ops_tests.sh
 . "$TOP/tests/e2e/ops_tests.sh"
 ALL_TESTS="$ALL_TESTS $OPS_TESTS"

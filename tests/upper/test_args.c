@@ -166,7 +166,7 @@ BW_TEST(test_cli_missing_positionals)
 		  USAGE_ERR("build", "missing arguments",
 			    "-o FILE [OPTIONS] LIST...") },
 		{ &bw_verb_inspect, NULL,
-		  USAGE_ERR("inspect", "missing arguments", "FILE") },
+		  USAGE_ERR("inspect", "missing arguments", "FILE [OPTIONS]") },
 		{ &bw_verb_load, "lo",
 		  USAGE_ERR("load", "missing arguments",
 			    "IFACE [OPTIONS] FILE") },
@@ -220,7 +220,9 @@ BW_TEST(test_cli_too_many_positionals)
 			  "IFACE [OPTIONS] FILE"),
 		"load takes one FILE");
 	PARSE(&r, inspect, "a.img", "b.img");
-	refused(&r, USAGE_ERR("inspect", "unexpected argument 'b.img'", "FILE"),
+	refused(&r,
+		USAGE_ERR("inspect", "unexpected argument 'b.img'",
+			  "FILE [OPTIONS]"),
 		"inspect takes one FILE");
 }
 
@@ -901,9 +903,10 @@ BW_TEST(test_cli_defaults)
 
 /* ---- --help ---- */
 
-/* The Options section of a verb with none of its own, and the last line. */
+/* The Options section of a verb with one of its own, and the last line. */
 static const char inspect_tail[] =
 	"\nOptions:\n"
+	"      --verify-key PUBLIC    require a signature by a key in PUBLIC (default: /etc/bloomwall/verify.pub if there)\n"
 	"  -h, --help                 show this help and exit\n"
 	"  -v, --verbose              also show libbpf/libxdp messages\n"
 	"  -j, --json                 print one JSON document on stdout\n"
@@ -953,13 +956,13 @@ BW_TEST(test_cli_help)
 	ASSERT_FALSE(strstr(r.out, "--enforce"), "no option of reload");
 	run_free(&r);
 
-	/* A verb with no options of its own: the whole Options section. */
+	/* A verb with one option of its own: the whole Options section. */
 	PARSE(&r, inspect, "-h");
 	ASSERT_EQ(r.ret, 1, "-h shown");
 	ASSERT_STREQ(r.err, "", "nothing on stderr");
 	ASSERT_TRUE(
 		starts_with(r.out,
-			    "Usage: bloomwall inspect FILE\n"
+			    "Usage: bloomwall inspect FILE [OPTIONS]\n"
 			    "Check an image FILE and show what it holds.\n\n"),
 		"inspect's usage line and summary");
 	ASSERT_STRSTR(r.out,

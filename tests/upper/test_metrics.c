@@ -331,6 +331,46 @@ BW_TEST(test_metrics_sized)
 		    "the recorded keys, not the model");
 }
 
+/* The running image's hash, signer, serial and time; none without one. */
+BW_TEST(test_metrics_image)
+{
+	struct bw_status_view v;
+	char *out;
+	int i;
+
+	make_view(&v, "eth0", 1000, 0.001);
+	out = render(&v, NULL);
+	if (out)
+		ASSERT_TRUE(!strstr(out, "bloomwall_image_"),
+			    "a filter from lists: no image metrics");
+	free(out);
+	v.have_image = true;
+	v.image.serial = 1700000000;
+	v.image.time_ns = 1700000001ULL * 1000000000ULL;
+	v.image.flags = BW_REC_IMAGE_SIGNED | BW_REC_IMAGE_VERIFIED;
+	for (i = 0; i < 8; i++)
+		v.image.signer[i] = (__u8)(0x10 + i);
+	for (i = 0; i < 16; i++)
+		v.image_hash[i] = (__u8)i;
+	out = render(&v, NULL);
+	if (!out)
+		return;
+	ASSERT_LINE(
+		out,
+		"bloomwall_image_info{iface=\"eth0\",hash=\"000102030405060708090a0b0c0d0e0f\",signer=\"1011121314151617\",verified=\"1\"} 1");
+	ASSERT_LINE(out, "bloomwall_image_serial{iface=\"eth0\"} 1700000000");
+	ASSERT_LINE(out,
+		    "bloomwall_image_time_seconds{iface=\"eth0\"} 1700000001");
+	ASSERT_LINE(out, "# TYPE bloomwall_image_info gauge");
+	free(out);
+	v.image.flags = 0;
+	out = render(&v, NULL);
+	if (out)
+		ASSERT_STRSTR(out, "signer=\"\",verified=\"0\"} 1",
+			      "unsigned: an empty signer");
+	free(out);
+}
+
 BW_TEST(test_metrics_file)
 {
 	char dir[] = "/tmp/bw-metrics-XXXXXX", path[64];

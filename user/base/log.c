@@ -67,6 +67,10 @@ const char *bw_errno_hint(int err)
 		return "the interface's XDP program changed meanwhile; run the command again";
 	case EOPNOTSUPP:
 		return "not supported by this kernel or driver; try --mode skb";
+	case EKEYREJECTED: /* image/image_sign.h */
+		return "the image's signature is refused (unsigned where a key is required, another key's, or bad)";
+	case EDOM: /* image/image_serial.h */
+		return "the image is older than the running filter's (a rollback; --allow-rollback takes it)";
 	default:
 		return strerror(err < 0 ? -err : err);
 	}

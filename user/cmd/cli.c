@@ -303,6 +303,8 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 	}
 	if (id >= BW_OPT_PULL_FIRST) /* watch --url's (pull_args.c) */
 		return bw_pull_opt(v->name, &a->pull, id, arg);
+	if (id >= BW_OPT_SIGN_FIRST) /* signed images' (sign_args.c) */
+		return bw_sign_opt(v->name, &a->sign, id, arg);
 	if (id >= BW_OPT_OPS_FIRST) /* watch's and stats' (ops_args.c) */
 		return bw_ops_opt(v->name, &a->ops, id, arg);
 	return usage_error(v, "%s", "internal error: unhandled option");

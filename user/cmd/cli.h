@@ -20,6 +20,7 @@
 #include "cmd/args.h"
 #include "cmd/ops_args.h"
 #include "cmd/pull_args.h"
+#include "cmd/sign_args.h"
 #include "ops/reload.h"
 
 #define BW_EXIT_OK 0
@@ -66,6 +67,7 @@ struct bw_args {
 	struct bw_build_args build; /* the build options (reload.h) */
 	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
 	struct bw_pull_cfg pull;    /* watch --url (pull_args.h) */
+	struct bw_sign_args sign;   /* signed images (sign_args.h) */
 	long count;		    /* log --count; 0: until stopped */
 	char **pos;		    /* positional arguments after the first */
 	int npos;

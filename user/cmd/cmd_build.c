@@ -23,11 +23,16 @@
 #include "cmd/cli.h"
 #include "cmd/cmd_build.h"
 #include "image/image.h"
+#include "image/image_file.h"
+#include "image/image_serial.h"
+#include "image/image_sign.h"
+#include "image/sign_key.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "image/image_sec.h"
 #include "image/image_seed.h"
 #include "ops/reload.h"
+#include "cmd/sign_opts.h"
 #include "out/build_report.h"
 
 static const struct bw_opt build_only_opts[] = {
@@ -37,6 +42,7 @@ static const struct bw_opt build_only_opts[] = {
 };
 
 static const struct bw_opt *const build_opts[] = { build_only_opts,
+						   bw_sign_build_opts,
 						   bw_build_opts, NULL };
 
 /* The options the seed is derived from, zero padding included. */
@@ -107,13 +113,35 @@ static void say_sections(const char *path, const struct bw_image_lists *ls)
 	bw_out_close_object();
 }
 
-static int write_image(const struct bw_build_req *req, struct bw_build *b,
-		       const struct bw_image_lists *ls, const char *path,
-		       bool seed_given)
+/* "FILE: serial N (from the lists' mtime), time T, signed by key K". */
+static void say_serial(const char *path, const struct bw_rec_image *ri,
+		       const struct bw_args *a, const struct bw_seckey *k)
+{
+	char t[64], hex[BW_KEY_ID_HEX];
+
+	bw_out_open_object("release");
+	bw_out_string("path", "%s: ", path);
+	bw_out_u64("serial", "serial %llu ", ri->serial);
+	bw_out_string("serial_from", "(%s), ",
+		      a->sign.serial_set ? "given" : "from the lists' mtime");
+	bw_out_u64("time_ns", NULL, ri->time_ns);
+	bw_out_string("time", "time %s, ",
+		      bw_image_time_str(ri->time_ns, t, sizeof(t)));
+	if (k)
+		bw_out_string("signer", "signed by key %s\n",
+			      bw_key_id_hex(k->pub.id, hex));
+	else
+		bw_out_null("signer", "unsigned\n");
+	bw_out_close_object();
+}
+
+/* The image of b's filter and sections, signed with k if not NULL. */
+static int encode(struct bw_build *b, const struct bw_image_lists *ls,
+		  const struct bw_seckey *k, const char *path, void **img,
+		  size_t *len)
 {
 	__u32 nblocks = bw_build_blocks(b);
-	void *mem, *img = NULL;
-	size_t len;
+	void *mem;
 	int err;
 
 	mem = calloc(nblocks, BW_BLOCK_BYTES);
@@ -123,10 +151,25 @@ static int write_image(const struct bw_build_req *req, struct bw_build *b,
 		return -ENOMEM;
 	}
 	bw_build_fill(b, mem);
-	err = bw_image_encode_lists(mem, nblocks, ls, &img, &len);
+	err = bw_image_encode_lists(mem, nblocks, ls, img, len);
 	free(mem);
+	if (!err && k)
+		err = bw_image_sign(img, len, k);
 	if (err)
 		pr_warn("%s: no memory for the image\n", path);
+	return err;
+}
+
+static int write_image(const struct bw_build_req *req, struct bw_build *b,
+		       const struct bw_image_lists *ls, const struct bw_args *a,
+		       const struct bw_seckey *k)
+{
+	const char *path = a->output;
+	void *img = NULL;
+	size_t len;
+	int err;
+
+	err = encode(b, ls, k, path, &img, &len);
 	if (!err)
 		err = bw_image_write_file(path, img, len);
 	if (!err) {
@@ -134,11 +177,39 @@ static int write_image(const struct bw_build_req *req, struct bw_build *b,
 
 		bw_build_figures_get(req, b, &fig);
 		bw_build_report(&fig);
-		say_image(path, img, len, seed_given);
+		say_image(path, img, len, a->build.seed_set);
 		say_sections(path, ls);
+		say_serial(path, &b->rec.image, a, k);
 	}
 	free(img);
 	return err;
+}
+
+/* The image record: its serial and time from the lists and --allow files. */
+static int record_image(const struct bw_args *a, const char *const *lists,
+			int nlists, struct bw_build *b)
+{
+	const struct bw_build_args *ba = &a->build;
+	const char **files = calloc(nlists + ba->nallow + 1, sizeof(*files));
+	bool derived;
+	int i;
+
+	if (!files) {
+		pr_warn("bloomwall build: out of memory\n");
+		return -ENOMEM;
+	}
+	for (i = 0; i < nlists; i++)
+		files[i] = lists[i];
+	for (i = 0; i < ba->nallow; i++)
+		files[nlists + i] = ba->allow[i];
+	bw_image_rec_make(files, nlists + ba->nallow, a->sign.serial_set,
+			  a->sign.serial, &b->rec.image, &derived);
+	free(files);
+	b->rec.have_image = true;
+	if (!derived && !a->sign.serial_set)
+		pr_warn("%s: serial 0: no list is a file with an mtime to take it from; give --serial N, or the image counts as older than any other\n",
+			a->output);
+	return 0;
 }
 
 /*
@@ -214,10 +285,11 @@ static const char **list_paths(const struct bw_args *a)
 
 static int do_build(struct bw_args *a)
 {
-	int nlists = a->npos + 1, err;
+	int nlists = a->npos + 1, err = 0;
 	struct bw_image_lists ls;
 	struct bw_build_req req;
 	struct bw_list allow;
+	struct bw_seckey key;
 	const char **lists;
 	struct bw_build b;
 
@@ -231,14 +303,22 @@ static int do_build(struct bw_args *a)
 	}
 	bw_list_init(&allow);
 	bw_image_lists_init(&ls);
-	err = make_req(a, lists, nlists, &allow, &req);
+	/* The key first: a build that cannot sign is not run. */
+	if (a->sign.sign_key)
+		err = bw_seckey_read(a->sign.sign_key, &key);
+	if (!err)
+		err = make_req(a, lists, nlists, &allow, &req);
 	if (!err)
 		err = bw_build_plan(&req, &b);
 	if (!err) {
 		take_sections(&a->build, &b, &allow, &ls);
-		err = write_image(&req, &b, &ls, a->output, a->build.seed_set);
+		err = record_image(a, lists, nlists, &b);
+		if (!err)
+			err = write_image(&req, &b, &ls, a,
+					  a->sign.sign_key ? &key : NULL);
 		bw_build_free(&b);
 	}
+	bw_seckey_wipe(&key);
 	bw_image_lists_free(&ls);
 	bw_list_free(&allow);
 	free(lists);
@@ -265,9 +345,17 @@ const struct bw_verb bw_verb_build = {
 		"addresses and names), and the lists' allow entries for names\n"
 		"(@@||name^). 'load' applies them as 'reload' with the same lists and\n"
 		"flags would.\n"
+		"The image carries a serial (--serial N, else the newest mtime of the lists\n"
+		"and --allow files, in seconds) and a time (SOURCE_DATE_EPOCH, else that\n"
+		"mtime): 'load' and 'watch --image' refuse an image with a lower serial than\n"
+		"the running filter's. --sign-key SECRET ('bloomwall keygen') signs it with\n"
+		"Ed25519; the signature is deterministic, so the same input and key give\n"
+		"the same bytes.\n"
 		"With --json: {\"filter\": {the build's figures}, \"image\": {\"path\",\n"
 		"\"bytes\", \"format\", \"seed\", \"seed_from\", \"crc32\"}, \"sections\":\n"
-		"{\"exact\", \"allow\", \"allow_names\": entries, null when not carried}}.\n",
+		"{\"exact\", \"allow\", \"allow_names\": entries, null when not carried},\n"
+		"\"release\": {\"path\", \"serial\", \"serial_from\", \"time_ns\", \"time\",\n"
+		"\"signer\": key id or null}}.\n",
 	.opts = build_opts,
 	.pos = { .first = BW_POS_FILE,
 		 .rest = "LIST",

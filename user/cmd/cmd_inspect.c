@@ -11,6 +11,10 @@
 #include "cmd/cli.h"
 #include "cmd/cmd_inspect.h"
 #include "image/image.h"
+#include "image/image_file.h"
+#include "image/image_serial.h"
+#include "image/sign_key.h"
+#include "cmd/sign_opts.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "filter/provenance.h"
@@ -20,6 +24,49 @@
 #include "ops/reload.h"
 #include "out/status_text.h"
 #include "out/status_view.h"
+
+/* Who signed it, checked against what; its serial and time. */
+static void out_sig(const struct bw_image *img)
+{
+	const struct bw_image_sig *s = &img->sig;
+	char hex[BW_KEY_ID_HEX], t[64];
+	struct bw_rec_image ri;
+
+	bw_out_bool("signed", NULL, s->present);
+	bw_out_bool("verified", NULL, s->verified);
+	if (!s->present) {
+		bw_out_kv("signature", "none (unsigned)");
+		bw_out_null("signer", NULL);
+	} else {
+		bw_key_id_hex(s->key_id, hex);
+		if (s->verified)
+			bw_out_kv(
+				"signature",
+				"signed by key %s, verified (a trusted key of %s)",
+				hex, s->source);
+		else
+			bw_out_kv(
+				"signature",
+				"signed by key %s, not checked against a trusted key (no --verify-key): it holds for the key it names",
+				hex);
+		bw_out_string("signer", NULL, hex);
+	}
+	if (s->verified)
+		bw_out_string("trusted_keys", NULL, s->source);
+	else
+		bw_out_null("trusted_keys", NULL);
+	if (bw_image_rec_read(img, &ri)) {
+		bw_out_kv("serial", "none (an older bloomwall built it)");
+		bw_out_null("serial", NULL);
+		bw_out_null("time", NULL);
+		return;
+	}
+	bw_out_kv("serial", "%llu", (unsigned long long)ri.serial);
+	bw_out_u64("serial", NULL, ri.serial);
+	bw_out_kv("time", "%s", bw_image_time_str(ri.time_ns, t, sizeof(t)));
+	bw_out_string("time", NULL, t);
+	bw_out_u64("time_ns", NULL, ri.time_ns);
+}
 
 static void out_image(const char *path, const struct bw_image *img)
 {
@@ -39,6 +86,7 @@ static void out_image(const char *path, const struct bw_image *img)
 	bw_out_u64("blocks", NULL, h->nblocks);
 	bw_out_kv("crc32", "0x%08x (good)", h->crc);
 	bw_out_u64("crc32", NULL, h->crc);
+	out_sig(img);
 	bw_out_close_object();
 }
 
@@ -187,10 +235,15 @@ static int out_records(const struct bw_image *img)
 
 static int do_inspect(struct bw_args *a)
 {
+	struct bw_verify_keys keys;
 	struct bw_image img;
 	int err;
 
-	err = bw_image_read_file(a->file, &img);
+	err = bw_verify_keys_resolve(a->sign.verify_key, BW_VERIFY_KEY_DEFAULT,
+				     &keys);
+	if (err)
+		return err;
+	err = bw_image_read_file_keys(a->file, &keys, &img);
 	if (err)
 		return err;
 	out_image(a->file, &img);
@@ -205,6 +258,11 @@ const struct bw_verb bw_verb_inspect = {
 	.name = "inspect",
 	.summary = "check an image FILE and show what it holds",
 	.details =
+		"With --verify-key PUBLIC, or when /etc/bloomwall/verify.pub is there, the\n"
+		"image's signature is checked first against the keys of that file, and an\n"
+		"unsigned image, another key's or a bad signature is refused; without, a\n"
+		"signature it carries must still hold for the key it names. It says\n"
+		"whether the image is signed and by which key id, its serial and time.\n"
 		"Checks the image whole (size, version, byte order, crc32, the filter\n"
 		"inside) and refuses a truncated, corrupted, wrong-version or wrong-endian\n"
 		"one, saying which. Then shows its header, the filter's settings, per region\n"
@@ -214,11 +272,12 @@ const struct bw_verb bw_verb_inspect = {
 		"exact prefix set of --verify, the allowlist of --allow, the lists' allow\n"
 		"entries for names, each counted, or none. Needs no root.\n"
 		"With --json: {\"image\": {\"path\", \"format\", \"filter_format\", \"byte_order\",\n"
-		"\"bytes\", \"blocks\", \"crc32\"}, \"filter\": {\"generation\", \"action\", \"match\",\n"
+		"\"bytes\", \"blocks\", \"crc32\", \"signed\", \"verified\", \"signer\",\n"
+		"\"trusted_keys\", \"serial\", \"time\", \"time_ns\"}, \"filter\": {\"generation\", \"action\", \"match\",\n"
 		"\"entries\", \"source_entries\", \"target_fpr\", \"seed\", \"regions\": [...],\n"
 		"\"est_fpr\"}, \"sections\": {\"exact\", \"allow\", \"allow_names\": entries, or\n"
 		"null}, \"lists\": [...], \"options\": {...}, \"added\"}.\n",
-	.opts = NULL,
+	.opts = (const struct bw_opt *const[]){ bw_verify_opts, NULL },
 	.pos = { .first = BW_POS_FILE },
 	.run = do_inspect,
 };

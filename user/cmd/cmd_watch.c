@@ -8,6 +8,8 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "daemon/watch.h"
+#include "cmd/sign_opts.h"
+#include "image/sign_key.h"
 
 static const struct bw_opt watch_only_opts[] = {
 	{ "image", BW_OPT_IMAGE, "FILE",
@@ -49,11 +51,26 @@ static const struct bw_opt watch_pull_opts[] = {
 };
 
 static const struct bw_opt *const watch_opts[] = {
-	watch_only_opts, watch_pull_opts, bw_build_opts, bw_log_opts, NULL
+	watch_only_opts, watch_pull_opts, bw_verify_load_opts, bw_build_opts, bw_log_opts, NULL
 };
+
+/* The keys an image must be signed by: read once, at the start. */
+static int watch_keys(const struct bw_args *a, struct bw_verify_keys *keys)
+{
+	keys->n = 0;
+	if (a->npos && (a->sign.verify_key || a->sign.allow_rollback)) {
+		pr_warn("bloomwall watch: --verify-key and --allow-rollback check images: they go with --image, not with LIST files\n");
+		return -BW_EUSAGE;
+	}
+	if (a->npos)
+		return 0;
+	return bw_verify_keys_resolve(a->sign.verify_key, BW_VERIFY_KEY_DEFAULT,
+				      keys);
+}
 
 static int do_watch(struct bw_args *a)
 {
+	static struct bw_verify_keys keys;
 	struct bw_watch_cfg cfg;
 	int err;
 
@@ -62,6 +79,7 @@ static int do_watch(struct bw_args *a)
 		return -BW_EUSAGE;
 	}
 	err = bw_check_privileges("watch");
+	err = err ?: watch_keys(a, &keys);
 	if (err)
 		return err;
 	cfg = (struct bw_watch_cfg){
@@ -80,6 +98,8 @@ static int do_watch(struct bw_args *a)
 		.json = bw_out_is_json(),
 		.allow_shrink = a->ops.allow_shrink,
 		.pull = a->pull.nurls ? &a->pull : NULL,
+		.keys = &keys,
+		.allow_rollback = a->sign.allow_rollback,
 	};
 	a->pull.interval = a->ops.interval;
 	return bw_watch_run(&cfg);
@@ -111,7 +131,11 @@ const struct bw_verb bw_verb_watch = {
 		"--interval SECS the running filter is read: runtime adds that pushed a\n"
 		"family's estimated rate past twice the target rebuild it from the lists\n"
 		"(with --image: said, not rebuilt); --metrics-file PATH is rewritten\n"
-		"atomically then and after each rebuild. SIGHUP rebuilds; SIGTERM and\n"
+		"atomically then and after each rebuild. With --verify-key PUBLIC (or when\n"
+		"/etc/bloomwall/verify.pub is there) an image must be signed by one of its\n"
+		"keys; one with a lower serial than the running filter's is refused as a\n"
+		"rollback unless --allow-rollback: the filter that runs stays. SIGHUP\n"
+		"rebuilds; SIGTERM and\n"
 		"SIGINT end it, the filter left attached unless --detach-on-exit.\n",
 	.opts = watch_opts,
 	.pos = { .rest = "LIST", .min_rest = 0, .rest_many = true },

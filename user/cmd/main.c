@@ -25,6 +25,7 @@
 #include "cmd/cmd_detach.h"
 #include "cmd/cmd_build.h"
 #include "cmd/cmd_inspect.h"
+#include "cmd/cmd_keygen.h"
 #include "cmd/cmd_load.h"
 #include "cmd/cmd_watch.h"
 #include "cmd/cmd_stats.h"
@@ -40,7 +41,7 @@ static const struct bw_verb *const verbs[] = {
 	&bw_verb_attach, &bw_verb_reload, &bw_verb_status,  &bw_verb_query,
 	&bw_verb_add,	 &bw_verb_remove, &bw_verb_allow,   &bw_verb_unallow,
 	&bw_verb_detach, &bw_verb_build,  &bw_verb_inspect, &bw_verb_load,
-	&bw_verb_watch,	 &bw_verb_stats,  &bw_verb_log,
+	&bw_verb_watch,	 &bw_verb_stats,  &bw_verb_log,	    &bw_verb_keygen,
 };
 
 #define NVERBS (sizeof(verbs) / sizeof(verbs[0]))

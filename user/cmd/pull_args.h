@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * watch --url's options (daemon/pull.h): their ids (from BW_OPT_PULL_FIRST
- * on, above ops_args.h's) and their parser, which cli.c hands every id of
+ * on, above ops_args.h's and sign_args.h's) and their parser, which cli.c hands every id of
  * that range.
  */
 #ifndef __BW_PULL_ARGS_H
@@ -10,7 +10,7 @@
 #include "daemon/pull.h"
 
 enum bw_pull_opt_id {
-	BW_OPT_PULL_FIRST = 768,
+	BW_OPT_PULL_FIRST = 1024,
 	BW_OPT_URL = BW_OPT_PULL_FIRST,
 	BW_OPT_CA_FILE,
 	BW_OPT_CLIENT_CERT,

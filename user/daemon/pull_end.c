@@ -12,6 +12,8 @@
 #include "base/log.h"
 #include "daemon/pull_end.h"
 #include "daemon/pull_sched.h"
+#include "image/image_serial.h"
+#include "image/image_sign.h"
 
 static double mono(void)
 {
@@ -54,27 +56,39 @@ static void keep(struct bw_pull *p)
 	u->last_modified = p->fetched_lm;
 }
 
-/* A check's refusal, or something of this host's. */
-static bool refusal(int err)
+/* Why the swap of a download failed: a refusal, or this host's doing. */
+static enum bw_pull_reason swap_reason(int err)
 {
 	switch (-err) {
+	case BW_EKEYREJECTED:
+		return BW_PULL_R_SIGNATURE;
+	case BW_EROLLBACK:
+		return BW_PULL_R_ROLLBACK;
 	case EINVAL:
 	case EPROTO:
 	case EBADMSG:
-	case EKEYREJECTED:
-	case ESTALE:
-		return true;
+		return BW_PULL_R_REFUSED;
 	default:
-		return false;
+		return BW_PULL_R_LOCAL;
 	}
 }
 
 static void swap_failed(struct bw_pull *p, int err)
 {
-	p->why = refusal(err) ? BW_PULL_R_REFUSED : BW_PULL_R_LOCAL;
-	snprintf(p->reason, sizeof(p->reason), "%s: %s", p->url[p->fetched].url,
-		 refusal(err) ? "the image was refused (the reason is above)"
-			      : strerror(-err));
+	static const char *const what[BW_PULL_NREASONS] = {
+		[BW_PULL_R_SIGNATURE] = "its signature was refused",
+		[BW_PULL_R_ROLLBACK] = "older than the image that runs",
+		[BW_PULL_R_REFUSED] = "the image was refused",
+	};
+
+	p->why = swap_reason(err);
+	if (what[p->why])
+		snprintf(p->reason, sizeof(p->reason),
+			 "%s: %s (the reason is above)", p->url[p->fetched].url,
+			 what[p->why]);
+	else
+		snprintf(p->reason, sizeof(p->reason), "%s: %s",
+			 p->url[p->fetched].url, strerror(-err));
 	unlink(p->tmp);
 }
 

@@ -22,6 +22,7 @@
 #include "daemon/watch_apply.h"
 #include "filter/provenance.h"
 #include "image/image.h"
+#include "image/image_file.h"
 #include "kernel/hook.h"
 #include "ops/attach_lists.h"
 #include "ops/reload.h"
@@ -194,8 +195,12 @@ static void reloaded(const struct bw_reload_result *res,
 			   res->swapped ? res->generation : 0, o);
 }
 
+/*
+ * The image, checked (its signature first) before anything changes: on
+ * an interface that runs nothing, an empty filter first, then the image.
+ */
 static int load_image(const struct bw_watch_cfg *c, struct guard_ctx *gc,
-		      int ifindex, struct bw_watch_outcome *o)
+		      int ifindex, bool attached, struct bw_watch_outcome *o)
 {
 	struct bw_build_args ba = { .forget_added = true };
 	struct bw_image img;
@@ -205,16 +210,20 @@ static int load_image(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 				   .image = &img,
 				   .image_path = c->image,
 				   .origin = BW_ORIGIN_WATCH,
+				   .allow_rollback = c->allow_rollback,
 				   .before_swap = guard_check,
 				   .ctx = gc };
 	struct bw_reload_result res;
 	int err;
 
-	err = bw_image_read_file(c->image, &img);
+	err = bw_image_read_file_keys(c->image, c->keys, &img);
 	if (err)
 		return err;
-	err = bw_reload(&r, &res);
-	reloaded(&res, o);
+	err = attached ? 0 : attach_empty(c, ifindex);
+	if (!err) {
+		err = bw_reload(&r, &res);
+		reloaded(&res, o);
+	}
 	bw_image_free(&img);
 	return err;
 }
@@ -239,14 +248,11 @@ static int apply(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 		return -ENODEV;
 	}
 	guard_arm(gc);
-	if (!bw_watch_attached(ifindex)) {
-		if (!c->image)
-			return attach(c, gc, ifindex, c->lists, c->nlists, o);
-		err = attach_empty(c, ifindex);
-		return err ?: load_image(c, gc, ifindex, o);
-	}
 	if (c->image)
-		return load_image(c, gc, ifindex, o);
+		return load_image(c, gc, ifindex, bw_watch_attached(ifindex),
+				  o);
+	if (!bw_watch_attached(ifindex))
+		return attach(c, gc, ifindex, c->lists, c->nlists, o);
 	r.ifindex = ifindex;
 	err = bw_reload(&r, &res);
 	reloaded(&res, o);

@@ -15,6 +15,7 @@
 #include "daemon/watch_files.h"
 #include "bloomwall.h"
 #include "ops/build.h"
+#include "image/sign_key.h"
 
 /* A rebuild not swapped in: a list changed while it was read. */
 #define BW_WATCH_ETORN EAGAIN
@@ -38,8 +39,11 @@ struct bw_watch_cfg {
 	double debounce; /* seconds without events before a rebuild */
 	const char *metrics_file;
 	bool detach_on_exit;
-	bool json;			/* one JSON record a rebuild */
-	bool allow_shrink;		/* --allow-shrink */
+	bool json;	   /* one JSON record a rebuild */
+	bool allow_shrink; /* --allow-shrink */
+	/* An image must be signed by one of these (NULL or none: need not). */
+	const struct bw_verify_keys *keys;
+	bool allow_rollback; /* --allow-rollback: take an older image */
 	const struct bw_pull_cfg *pull; /* --url ...: the image pulled */
 };
 

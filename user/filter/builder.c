@@ -189,6 +189,9 @@ static void record_sources(const struct bw_build_req *req,
 		r->origin = req->prev->origin;
 		r->have_change = req->prev->have_change;
 		r->change = req->prev->change;
+		/* And the image it came from: rollback checks still hold. */
+		r->have_image = req->prev->have_image;
+		r->image = req->prev->image;
 		bw_prov_change(r, req->change);
 		return;
 	}

@@ -317,6 +317,9 @@ static int read_one(struct bw_records *r, const struct bw_rec_head *h,
 	case BW_REC_SIZED:
 		return read_fixed(&r->have_sized, &r->sized, sizeof(r->sized),
 				  body, h->len);
+	case BW_REC_IMAGE:
+		return read_fixed(&r->have_image, &r->image, sizeof(r->image),
+				  body, h->len);
 	case BW_REC_ADDED_NAMES:
 		return read_names(r, body, h->len);
 	case BW_REC_DNS:

@@ -58,6 +58,8 @@ struct bw_records {
 	struct bw_rec_change change; /* the last change since the build */
 	bool have_sized;
 	struct bw_rec_sized sized; /* what the build sized the regions for */
+	bool have_image;
+	struct bw_rec_image image; /* the image it came from (BW_REC_IMAGE) */
 	/* Records of types this bloomwall does not know, heads and bodies. */
 	void *other;
 	size_t other_len, other_cap;

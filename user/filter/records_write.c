@@ -75,6 +75,10 @@ static __u64 records_len(const struct bw_records *r, __u32 *n)
 		len += sizeof(struct bw_rec_head) + sizeof(r->sized);
 		++*n;
 	}
+	if (r->have_image) {
+		len += sizeof(struct bw_rec_head) + sizeof(r->image);
+		++*n;
+	}
 	for (i = 0; i < r->nlists; i++) {
 		len += sizeof(struct bw_rec_head) +
 		       bw_rec_padded(strlen(r->lists[i]));
@@ -184,6 +188,8 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 		p = put_fixed(p, BW_REC_CHANGE, &r->change, sizeof(r->change));
 	if (r->have_sized)
 		p = put_fixed(p, BW_REC_SIZED, &r->sized, sizeof(r->sized));
+	if (r->have_image)
+		p = put_fixed(p, BW_REC_IMAGE, &r->image, sizeof(r->image));
 	if (r->names.ndom)
 		p = put_names(p, &r->names);
 	if (r->have_dns)

@@ -25,3 +25,14 @@ __u32 bw_crc32(const void *buf, size_t len)
 {
 	return bw_crc32_more((__u32)crc32(0, NULL, 0), buf, len);
 }
+
+__u32 bw_crc32_hole(const void *buf, size_t len, size_t off)
+{
+	static const __u8 zero[4];
+	const char *p = buf;
+	__u32 crc = bw_crc32(p, off);
+
+	crc = bw_crc32_more(crc, zero, sizeof(zero));
+	return bw_crc32_more(crc, p + off + sizeof(zero),
+			     len - off - sizeof(zero));
+}

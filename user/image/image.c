@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Filter images in plain memory and in files (image.h): encoding, the
- * checks a reader makes before it trusts one, the atomic write, the seed
- * derived from the lists. No bpf().
+ * Filter images in plain memory (image.h): encoding, and the checks a
+ * reader makes before it trusts one (files: image_file.c; signatures:
+ * image_sign.c). No bpf().
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/file.h"
 #include "base/log.h"
@@ -22,17 +19,13 @@
 #include "image/image_check.h"
 #include "image/image_sec.h"
 
-/* crc32 of an image with its crc field taken as zero. */
+/*
+ * crc32 of an image with its crc field taken as zero: of its len bytes,
+ * those before a signature section (whose header said how many).
+ */
 static __u32 image_crc(const void *buf, size_t len)
 {
-	struct bw_image_hdr h;
-	__u32 crc;
-
-	memcpy(&h, buf, sizeof(h));
-	h.crc = 0;
-	crc = bw_crc32(&h, sizeof(h));
-	return bw_crc32_more(crc, (const char *)buf + sizeof(h),
-			     len - sizeof(h));
+	return bw_crc32_hole(buf, len, offsetof(struct bw_image_hdr, crc));
 }
 
 int bw_image_encode(const void *mem, __u32 nblocks, void **out, size_t *len)
@@ -119,6 +112,12 @@ static int check_sizes(const struct bw_image_hdr *h, char *why, size_t errlen)
 			"corrupt header: image_bytes %llu in a format 1 image, which ends with its filter at %llu",
 			(unsigned long long)h->image_bytes,
 			(unsigned long long)min);
+	if ((h->flags & BW_IMAGE_F_SIG) &&
+	    h->image_bytes - min < BW_IMAGE_SIG_BYTES)
+		return why_set(
+			why, errlen, -EINVAL,
+			"corrupt header: image_bytes %llu, too few for the filter and the signature section its flags say",
+			(unsigned long long)h->image_bytes);
 	if (h->image_bytes - min > BW_IMAGE_SEC_MAX)
 		return why_set(
 			why, errlen, -EINVAL,
@@ -152,12 +151,13 @@ static int check_fields(const struct bw_image_hdr *h, char *why, size_t errlen)
 		return why_set(why, errlen, -EINVAL,
 			       "corrupt header: header size %u, not %zu",
 			       h->hdr_bytes, sizeof(*h));
-	if ((h->flags & ~BW_IMAGE_S_ALL) || (h->version == 1 && h->flags))
+	if ((h->flags & ~(BW_IMAGE_S_ALL | BW_IMAGE_F_SIG)) ||
+	    (h->version == 1 && h->flags))
 		return why_set(
 			why, errlen, -EPROTO,
 			"has sections this bloomwall does not know (flags 0x%x; format %u knows 0x%x)",
 			h->flags, h->version,
-			h->version == 1 ? 0 : BW_IMAGE_S_ALL);
+			h->version == 1 ? 0 : BW_IMAGE_S_ALL | BW_IMAGE_F_SIG);
 	for (i = 0; i < sizeof(h->pad); i++)
 		if (h->pad[i])
 			return why_set(
@@ -245,10 +245,18 @@ static int check_filter(const struct bw_image_hdr *h, void *mem, char *why,
 	return err ?: check_agree(h, fh, mem, why, errlen);
 }
 
+__u64 bw_image_signed_bytes(const struct bw_image_hdr *h)
+{
+	if (!(h->flags & BW_IMAGE_F_SIG))
+		return h->image_bytes;
+	return h->image_bytes - BW_IMAGE_SIG_BYTES;
+}
+
 int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
 		   size_t errlen)
 {
 	const struct bw_image_hdr *h = buf;
+	__u64 body;
 	__u32 crc;
 	int err;
 
@@ -269,7 +277,8 @@ int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
 	err = bw_image_check_hdr(h, len, why, errlen);
 	if (err)
 		return err;
-	crc = image_crc(buf, len);
+	body = bw_image_signed_bytes(h);
+	crc = image_crc(buf, body);
 	if (crc != h->crc)
 		return why_set(
 			why, errlen, -EINVAL,
@@ -277,8 +286,9 @@ int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
 			h->crc);
 	err = check_filter(h, (char *)buf + sizeof(*h), why, errlen);
 	if (!err)
-		err = bw_image_sec_check(buf, len, sizeof(*h) + h->filter_bytes,
-					 h->flags, img->sec, why, errlen);
+		err = bw_image_sec_check(
+			buf, body, sizeof(*h) + h->filter_bytes,
+			h->flags & BW_IMAGE_S_ALL, img->sec, why, errlen);
 	if (err) {
 		memset(img, 0, sizeof(*img));
 		return err;
@@ -289,180 +299,6 @@ int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
 	img->filter = (char *)buf + sizeof(*h);
 	img->nblocks = h->nblocks;
 	return 0;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* The directory path is in, for the temporary file and its fsync. */
-static char *dir_of(const char *path)
-{
-	char *copy = strdup(path), *d;
-
-	if (!copy)
-		return NULL;
-	d = strdup(dirname(copy));
-	free(copy);
-	return d;
-}
-
-static int sync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-int bw_image_write_file(const char *path, const void *buf, size_t len)
-{
-	char *dir = dir_of(path), *tmp = NULL;
-	mode_t mask;
-	int fd = -1, err;
-
-	err = bw_check_replaceable(path, "image");
-	if (err) {
-		free(dir);
-		return err;
-	}
-	err = -ENOMEM;
-	if (dir && asprintf(&tmp, "%s/.bloomwall-image.XXXXXX", dir) < 0)
-		tmp = NULL;
-	if (!tmp)
-		goto out;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		pr_warn("%s: cannot create a temporary file in %s: %s\n", path,
-			dir, strerror(-err));
-		goto out;
-	}
-	mask = umask(0);
-	umask(mask);
-	err = fchmod(fd, 0666 & ~mask) ? -errno : 0;
-	err = err ?: write_all(fd, buf, len);
-	if (!err && fsync(fd))
-		err = -errno;
-	if (!err && close(fd))
-		err = -errno;
-	fd = -1;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err) {
-		pr_warn("%s: cannot write the image: %s\n", path,
-			strerror(-err));
-		unlink(tmp);
-		goto out;
-	}
-	err = sync_dir(dir);
-	if (err)
-		pr_warn("%s: written, but the directory's fsync failed: %s\n",
-			path, strerror(-err));
-out:
-	if (err == -ENOMEM)
-		pr_warn("%s: out of memory\n", path);
-	if (fd >= 0)
-		close(fd);
-	free(tmp);
-	free(dir);
-	return err;
-}
-
-static int pread_all(int fd, void *buf, size_t len, off_t off)
-{
-	char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = pread(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return -EIO; /* shrank while read */
-		p += n;
-		off += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/*
- * How many bytes to read: the header's image_bytes once the header alone
- * checks out against the file's size, so that no byte past a bad header
- * is read, nor more than an image may hold. A file shorter than a header
- * is read whole (a few bytes) for bw_image_check to say what it is.
- */
-static int image_size(int fd, const char *path, __u64 size, size_t *len)
-{
-	struct bw_image_hdr h;
-	char why[256];
-	int err;
-
-	*len = size;
-	if (size < sizeof(h))
-		return 0;
-	err = pread_all(fd, &h, sizeof(h), 0);
-	if (err) {
-		pr_warn("%s: cannot read the image: %s\n", path,
-			strerror(-err));
-		return err;
-	}
-	err = bw_image_check_hdr(&h, size, why, sizeof(why));
-	if (err)
-		pr_warn("%s: refused: %s\n", path, why);
-	return err;
-}
-
-int bw_image_read_file(const char *path, struct bw_image *img)
-{
-	char why[256];
-	struct stat st;
-	void *buf = NULL;
-	size_t len = 0;
-	int fd, err;
-
-	memset(img, 0, sizeof(*img));
-	fd = bw_open_regular(path, "image", &st);
-	if (fd < 0)
-		return fd;
-	err = image_size(fd, path, (__u64)st.st_size, &len);
-	if (!err) {
-		buf = malloc(len ?: 1);
-		err = buf ? pread_all(fd, buf, len, 0) : -ENOMEM;
-		if (err)
-			pr_warn("%s: cannot read the image: %s\n", path,
-				strerror(-err));
-	}
-	close(fd);
-	if (!err) {
-		err = bw_image_check(buf, len, img, why, sizeof(why));
-		if (err)
-			pr_warn("%s: refused: %s\n", path, why);
-	}
-	if (err)
-		free(buf);
-	return err;
 }
 
 void bw_image_free(struct bw_image *img)

@@ -15,12 +15,15 @@
  *               files (prefixes and names), the lists' allow entries for
  *               names (@@||name^); each struct bw_image_sec and its
  *               payload, 8-byte aligned, under a crc32 of its own
+ *   last        a signed image's signature section (image_sign.h, flag
+ *               BW_IMAGE_F_SIG), over every byte before it
  *
  * Format 1 images (header and filter, no sections) still read.
  *
  * Every field is in the byte order of the host that wrote it, as the
  * filter's own words are; bom tells a reader of the other order. crc is
- * zlib's crc32 of the whole file with the crc field zero. A reader checks
+ * zlib's crc32 of the whole file with the crc field zero (of the bytes
+ * before the signature section in a signed image). A reader checks
  * every field before it trusts the filter, then the filter itself
  * (bw_filter_check, the record area): a truncated, corrupted, wrong-version
  * or wrong-endian image is refused with a message saying which.
@@ -28,11 +31,13 @@
 #ifndef __BW_IMAGE_H
 #define __BW_IMAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
 #include "bloomwall.h"
 #include "image/image_sec.h"
+#include "image/sign_key.h"
 #include "lists/list.h"
 
 #define BW_IMAGE_MAGIC "BWIMAGE" /* 8 bytes with its NUL */
@@ -56,6 +61,18 @@ struct bw_image_hdr {
 
 _Static_assert(sizeof(struct bw_image_hdr) == 64, "image header is 64 bytes");
 
+/* The header flag of the signature section (image_sign.h), and its size. */
+#define BW_IMAGE_F_SIG (1U << 3)
+#define BW_IMAGE_SIG_BYTES 112
+
+/* What a checked image's signature is (bw_image_check_keys). */
+struct bw_image_sig {
+	bool present;  /* the image is signed */
+	bool verified; /* by one of the trusted keys the reader required */
+	__u8 key_id[BW_KEY_ID_BYTES];
+	char source[320]; /* the trusted keys' source, when verified */
+};
+
 /* An image read and checked: filter points into buf. */
 struct bw_image {
 	void *buf;
@@ -65,6 +82,8 @@ struct bw_image {
 	__u32 nblocks;
 	/* The sections, checked, in buf; NULL for one it does not carry. */
 	const struct bw_image_sec *sec[BW_IMAGE_NSEC];
+	/* Whether, and by whom, it is signed: bw_image_check_keys says. */
+	struct bw_image_sig sig;
 };
 
 /*
@@ -101,21 +120,13 @@ int bw_image_check(void *buf, size_t len, struct bw_image *img, char *why,
 		   size_t errlen);
 
 /*
- * Writes len bytes to path atomically: a temporary file in the same
- * directory, fsync, rename over path, fsync of the directory. An existing
- * path that is not a regular file (a FIFO, a device node) is refused
- * before anything is written (bw_check_replaceable). Says what failed;
- * -errno.
+ * The bytes of an image before its signature section: all of them
+ * (image_bytes) for an unsigned one. bw_image_check takes a signed
+ * image's section as its last BW_IMAGE_SIG_BYTES, unread: the signature
+ * is image_sign.h's to check (bw_image_check_keys).
  */
-int bw_image_write_file(const char *path, const void *buf, size_t len);
+__u64 bw_image_signed_bytes(const struct bw_image_hdr *h);
 
-/*
- * Reads and checks the image at path, a regular file (a FIFO or a device
- * is refused unopened): the header first, then only the bytes it says,
- * never more than an image may hold. img->buf is the caller's to free
- * (bw_image_free). Says what is wrong, naming path; -errno.
- */
-int bw_image_read_file(const char *path, struct bw_image *img);
 void bw_image_free(struct bw_image *img);
 
 /* A checked image's sections into ls (initialised here). -ENOMEM. */

@@ -157,6 +157,29 @@ static int check_sized_rec(const struct bw_records *rec, const void *mem,
 	return 0;
 }
 
+/* The image record as a build writes it: who signed it is load's to say. */
+static int check_image_rec(const struct bw_records *rec, char *why,
+			   size_t errlen)
+{
+	static const __u8 zero[sizeof(rec->image.signer)];
+	const struct bw_rec_image *r = &rec->image;
+	size_t i;
+
+	if (!rec->have_image)
+		return 0;
+	if (memcmp(r->signer, zero, sizeof(zero)) || r->flags)
+		return bw_check_fail(
+			why, errlen,
+			"image record: signer or flags set (0x%02x), which only a load writes",
+			r->flags);
+	for (i = 0; i < sizeof(r->pad); i++)
+		if (r->pad[i])
+			return bw_check_fail(
+				why, errlen,
+				"image record: pad[%zu] is not zero", i);
+	return 0;
+}
+
 int bw_image_check_records(const void *mem, __u32 nblocks, char *why,
 			   size_t errlen)
 {
@@ -175,6 +198,8 @@ int bw_image_check_records(const void *mem, __u32 nblocks, char *why,
 		err = check_dns_rec(&rec, mem, why, errlen);
 	if (!err)
 		err = check_sized_rec(&rec, mem, why, errlen);
+	if (!err)
+		err = check_image_rec(&rec, why, errlen);
 	bw_records_free(&rec);
 	return err;
 }

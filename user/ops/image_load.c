@@ -17,7 +17,9 @@
 #include "image/image.h"
 #include "base/log.h"
 #include "image/image_sec.h"
+#include "image/image_serial.h"
 #include "kernel/lpm.h"
+#include "kernel/running.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
 #include "lists/list_parse.h"
@@ -167,6 +169,57 @@ static int stage_names(const char *iface, const struct bw_image *img,
 	return err;
 }
 
+/* Not older than what runs, unless the operator said so. */
+static int check_rollback(const struct bw_image_stage_req *st,
+			  const struct bw_records *running)
+{
+	struct bw_rec_image ri;
+	char why[320];
+	int err;
+
+	if (st->allow_rollback || !running->have_image)
+		return 0;
+	err = bw_image_rec_read(st->img, &ri);
+	if (err && err != -ENOENT) {
+		pr_warn("%s: the image's record area is malformed: %s\n",
+			st->path, strerror(-err));
+		return err;
+	}
+	err = bw_image_rollback_check(err ? NULL : &ri, running, why,
+				      sizeof(why));
+	if (err)
+		pr_warn("%s: refused: %s\n", st->path, why);
+	return err;
+}
+
+int bw_image_rollback_running(const char *iface, int ifindex,
+			      const struct bw_image *img, char *why,
+			      size_t errlen)
+{
+	struct bw_running rn = BW_RUNNING_INIT;
+	struct bw_records rec;
+	struct bw_rec_image ri;
+	int err, have;
+
+	err = bw_running_open(iface, ifindex, BW_RUN_QUIET | BW_RUN_OLD_OK,
+			      &rn);
+	if (err == -ENOENT)
+		return 0; /* nothing runs: nothing to roll back */
+	if (err)
+		return err;
+	bw_records_init(&rec);
+	err = rn.filter_err ? 0 : bw_running_records(&rn, &rec);
+	bw_running_close(&rn);
+	have = err ? err : bw_image_rec_read(img, &ri);
+	if (!err && (have == 0 || have == -ENOENT))
+		err = bw_image_rollback_check(have ? NULL : &ri, &rec, why,
+					      errlen);
+	else if (!err)
+		err = have;
+	bw_records_free(&rec);
+	return err;
+}
+
 int bw_image_stage(const struct bw_image_stage_req *st, struct bw_records *kept,
 		   size_t *left_out, struct bw_built *b)
 {
@@ -181,6 +234,9 @@ int bw_image_stage(const struct bw_image_stage_req *st, struct bw_records *kept,
 	__u8 hash[16];
 	int err;
 
+	err = check_rollback(st, kept);
+	if (err)
+		return err;
 	/* Provenance: the image's lists as it recorded them, and its hash. */
 	bw_prov_hash(img->buf, img->len, hash);
 	err = bw_prov_image_records(path, img->filter, img->nblocks,
@@ -189,6 +245,7 @@ int bw_image_stage(const struct bw_image_stage_req *st, struct bw_records *kept,
 	if (err)
 		return err;
 	*left_out = 0;
+	bw_image_rec_stamp(&rec, &img->sig);
 	err = record_kept(kept, img->sec[BW_IMAGE_ALLOW] != NULL, &rec);
 	nblocks = bw_records_start(img->filter) + bw_records_blocks(&rec);
 	if (!err)

@@ -173,6 +173,7 @@ static int build_image(struct reload_ctx *c, __u16 flags)
 						 : c->st.allow_names,
 		.exact_slot = !c->st.hdr.exact_slot,
 		.generation = c->st.info.generation + 1,
+		.allow_rollback = r->allow_rollback,
 	};
 	size_t out = 0;
 	int err;
@@ -251,6 +252,9 @@ static int rebase(struct reload_ctx *c, const struct bw_running *r)
 	bw_records_init(&c->kept);
 	err = read_kept(c, r);
 	same = bw_records_same_added(&built, &c->kept);
+	/* Another image swapped in meanwhile: the rollback check again. */
+	same = same && built.have_image == c->kept.have_image &&
+	       !memcmp(&built.image, &c->kept.image, sizeof(built.image));
 	bw_records_free(&built);
 	if (err)
 		return err;

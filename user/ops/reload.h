@@ -32,6 +32,8 @@ struct bw_reload_req {
 	/* bloomwall load: this image's filter instead of the lists' */
 	const struct bw_image *image;
 	const char *image_path;
+	/* An image older than the running one's is taken (image_serial.h). */
+	bool allow_rollback;
 	/*
 	 * Provenance: how the new filter came to be (enum bw_origin; 0:
 	 * BW_ORIGIN_RELOAD, BW_ORIGIN_LOAD for an image; bloomwall watch says

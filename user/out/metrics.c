@@ -16,6 +16,8 @@
 #include "base/file.h"
 #include "base/log.h"
 #include "filter/bloom_size.h"
+#include "filter/provenance.h"
+#include "image/sign_key.h"
 #include "out/metrics.h"
 
 /* Never below zero: the maps are read one after the other. */
@@ -268,6 +270,34 @@ static void write_filter(FILE *f, const struct bw_status_view *v)
 	write_family_fpr(f, v);
 }
 
+/* The image the running filter came from: hash, serial, time, signer. */
+static void write_image(FILE *f, const struct bw_status_view *v)
+{
+	const struct bw_rec_image *im = &v->image;
+	char hash[BW_PROV_HEX], signer[BW_KEY_ID_HEX];
+
+	if (!v->have_image)
+		return;
+	bw_prov_hex(v->image_hash, hash);
+	bw_key_id_hex(im->signer, signer);
+	help(f, "bloomwall_image_info", "gauge",
+	     "The image the running filter was loaded from: 1, its hash and signer as labels.");
+	fputs("bloomwall_image_info{", f);
+	put_label(f, "iface", v->iface, true);
+	put_label(f, "hash", hash, false);
+	put_label(f, "signer", im->flags & BW_REC_IMAGE_SIGNED ? signer : "",
+		  false);
+	put_label(f, "verified", im->flags & BW_REC_IMAGE_VERIFIED ? "1" : "0",
+		  false);
+	fputs("} 1\n", f);
+	gauge(f, "bloomwall_image_serial",
+	      "Serial of the image the running filter was loaded from.",
+	      v->iface, (double)im->serial);
+	gauge(f, "bloomwall_image_time_seconds",
+	      "Time of the image the running filter was loaded from, Unix time.",
+	      v->iface, (double)(im->time_ns / 1000000000ULL));
+}
+
 static void write_watch(FILE *f, const char *iface,
 			const struct bw_watch_counts *w)
 {
@@ -309,8 +339,10 @@ static void write_all(FILE *f, const struct bw_status_view *v,
 		write_packets(f, v);
 	if (up && !v->log_stats_err)
 		write_log(f, v);
-	if (up && !v->filter_err)
+	if (up && !v->filter_err) {
 		write_filter(f, v);
+		write_image(f, v);
+	}
 	if (w)
 		write_watch(f, v->iface, w);
 	if (w && w->pull)

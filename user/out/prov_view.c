@@ -10,6 +10,8 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "filter/provenance.h"
+#include "image/image_serial.h"
+#include "image/sign_key.h"
 #include "kernel/running.h"
 #include "out/prov_view.h"
 
@@ -67,6 +69,43 @@ static void out_origin(const struct bw_records *r)
 		bw_out_string("image_hash", NULL, hex);
 	else
 		bw_out_null("image_hash", NULL);
+}
+
+/*
+ * "image": the serial, time and signer of the image a loaded filter came
+ * from (BW_REC_IMAGE, as load stamped it); an image file's own is shown
+ * by inspect, whose signature says more.
+ */
+static void out_image(const struct bw_records *r)
+{
+	const struct bw_rec_image *im = &r->image;
+	char t[64], hex[BW_KEY_ID_HEX];
+
+	if (!r->have_image || !r->have_origin) {
+		bw_out_null("image", NULL);
+		return;
+	}
+	bw_key_id_hex(im->signer, hex);
+	bw_out_kv("image", "serial %llu (of %s), %s%s%s",
+		  (unsigned long long)im->serial,
+		  bw_image_time_str(im->time_ns, t, sizeof(t)),
+		  im->flags & BW_REC_IMAGE_SIGNED ? "signed by key "
+						  : "unsigned",
+		  im->flags & BW_REC_IMAGE_SIGNED ? hex : "",
+		  !(im->flags & BW_REC_IMAGE_SIGNED) ? ""
+		  : im->flags & BW_REC_IMAGE_VERIFIED
+			  ? ", verified when loaded"
+			  : ", not checked against a trusted key when loaded");
+	bw_out_open_object("image");
+	bw_out_u64("serial", NULL, im->serial);
+	bw_out_u64("time_ns", NULL, im->time_ns);
+	bw_out_string("time", NULL, t);
+	if (im->flags & BW_REC_IMAGE_SIGNED)
+		bw_out_string("signer", NULL, hex);
+	else
+		bw_out_null("signer", NULL);
+	bw_out_bool("verified", NULL, im->flags & BW_REC_IMAGE_VERIFIED);
+	bw_out_close_object();
 }
 
 /* "changed": the last change since the build, when there was one. */
@@ -150,6 +189,7 @@ void bw_prov_out(const struct bw_records *r)
 	bw_out_text("  Provenance\n");
 	bw_out_open_object("provenance");
 	out_origin(r);
+	out_image(r);
 	out_change(r);
 	out_sized(r);
 	bw_out_open_array("lists");

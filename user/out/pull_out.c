@@ -28,6 +28,8 @@ static const char *const reason_names[BW_PULL_NREASONS] = {
 	[BW_PULL_R_CUT] = "cut",
 	[BW_PULL_R_NOT_IMAGE] = "not_image",
 	[BW_PULL_R_REFUSED] = "refused",
+	[BW_PULL_R_SIGNATURE] = "signature",
+	[BW_PULL_R_ROLLBACK] = "rollback",
 	[BW_PULL_R_LOCAL] = "local",
 };
 

@@ -79,6 +79,11 @@ static void gather_records(struct bw_status_view *v,
 	v->names_kept = (long long)rec.names.ndom;
 	v->have_sized = rec.have_sized;
 	v->sized_entries = rec.sized.entries;
+	v->have_image = rec.have_image && rec.have_origin;
+	v->image = rec.image;
+	if (rec.have_origin)
+		memcpy(v->image_hash, rec.origin.image_hash,
+		       sizeof(v->image_hash));
 	bw_dns_settings(m->mem, &rec, &v->dns_opts);
 	bw_records_free(&rec);
 }

@@ -50,6 +50,10 @@ struct bw_status_view {
 	/* The address keys the build sized the regions for (BW_REC_SIZED) */
 	bool have_sized;
 	__u64 sized_entries;
+	/* The image it came from (BW_REC_IMAGE, BW_REC_ORIGIN's hash) */
+	bool have_image;
+	struct bw_rec_image image;
+	__u8 image_hash[16];  /* zero: none recorded */
 	long long filter_mem; /* memlock of the filter map, < 0 unknown */
 	/* Tries: entries and memory; < 0 when there is none (or unreadable) */
 	long long allow_entries, allow_mem;
