@@ -20,7 +20,7 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $FLEET_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-FLEET_TESTS="test_fleet_pull test_pull_mirrors_https"
+FLEET_TESTS="test_fleet_pull test_fleet_signed test_pull_mirrors_https"
 
 FLEET_HOSTS=${FLEET_HOSTS:-5}
 FL_SRV_IP=10.80.0.1
@@ -425,6 +425,94 @@ test_fleet_pull()
 		sed 's/^/  nginx: 200 answers: /'
 	grep -c ' 304 /f.img ' "$FL_DIR/nginx/access.log" |
 		sed 's/^/  nginx: 304 answers: /'
+}
+
+# fl_signed NAME SERIAL KEY ADDR...: an image of ADDRs with --serial
+# SERIAL, signed with KEY ("-": unsigned), its path.
+fl_signed()
+{
+	local name=$1 serial=$2 key=$3 sign=()
+
+	shift 3
+	[ "$key" != - ] && sign=(--sign-key "$key")
+	printf '%s\n' "$@" >"$FL_DIR/$name.txt"
+	"$BLOOMWALL" build -o "$FL_DIR/$name.img" "${SEED[@]}" --serial "$serial" \
+		"${sign[@]}" "$FL_DIR/$name.txt" >/dev/null || fail "build $name"
+	echo "$FL_DIR/$name.img"
+}
+
+# fl_refused_everywhere N IMAGE REASON: IMAGE published; every host
+# refuses it for REASON, counts it, and keeps generation GEN (B dropped).
+fl_refused_everywhere()
+{
+	local n=$1 img=$2 why=$3 gen=$4 i before=()
+
+	for i in $(seq "$n"); do
+		before[i]=$(grep -c "pull FAILED ($why)" "$FL_DIR/w$i.out")
+	done
+	fl_publish "$img"
+	for i in $(seq "$n"); do
+		WATCH_PID=${FL_PIDS[$i]} WATCH_ERR=$FL_DIR/w$i.err \
+			wait_line "$FL_DIR/w$i.out" "pull FAILED \\($why\\): " $((before[i] + 1))
+	done
+	grep "pull FAILED ($why)" "$FL_DIR/w1.out" | tail -n 1 | sed 's/^/  w1 /'
+	tail -n 1 "$FL_DIR/w1.err" | sed 's/^/  w1! /'
+	fl_all_kept "$n" "$gen"
+	for i in $(seq "$n"); do
+		[ "$(fl_failures "$i" "$why")" -ge 1 ] ||
+			fail "host $i: metrics count no '$why' failure"
+	done
+}
+
+# Signed images (--verify-key): the fleet takes the one signed with its
+# key, refuses an unsigned one, one of another key, a tampered one and an
+# older one (a rollback: a stale mirror, a replayed file), and takes the
+# next newer one.
+test_fleet_signed()
+{
+	local n=$FLEET_HOSTS i url k=$TMP_DIR/keys good bad
+
+	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	trap fleet_down EXIT
+	FL_INTERVAL=${FLEET_INTERVAL:-1}
+	fleet_up "$n" || fail "cannot make the fleet's namespaces"
+	mkdir -p "$k"
+	"$BLOOMWALL" keygen "$k/a.key" "$k/a.pub" >/dev/null || fail "keygen a"
+	"$BLOOMWALL" keygen "$k/b.key" "$k/b.pub" >/dev/null || fail "keygen b"
+	fl_nginx_conf
+	fl_nginx_start
+	good=$(fl_signed v1 100 "$k/a.key" "$FL_B" "$FL_C")
+	fl_publish "$good"
+	url=http://$FL_SRV_IP:$FL_PORT/f.img
+	for i in $(seq "$n"); do
+		fl_watch "$i" --url "$url" --interval "$FL_INTERVAL" \
+			--verify-key "$k/a.pub"
+	done
+	fl_wait_all "$n" "reload ok: generation 2, 2 entries, .* \\(pull of $url, ETag " 1
+	fl_all_kept "$n" 2
+
+	fl_refused_everywhere "$n" "$(fl_signed unsigned 200 - "$FL_A")" signature 2
+	fl_refused_everywhere "$n" "$(fl_signed other 300 "$k/b.key" "$FL_A")" signature 2
+	bad=$FL_DIR/tampered.img
+	cp "$(fl_signed t 400 "$k/a.key" "$FL_A")" "$bad"
+	printf '\x5a' | dd of="$bad" bs=1 seek=300 conv=notrunc status=none
+	fl_refused_everywhere "$n" "$bad" signature 2
+	fl_refused_everywhere "$n" "$(fl_signed old 50 "$k/a.key" "$FL_A")" rollback 2
+	assert_grep "$FL_DIR/w1.err" "refused: a rollback: serial 50 " \
+		"the watch says why"
+
+	fl_publish "$(fl_signed v2 500 "$k/a.key" "$FL_A" "$FL_C")"
+	fl_wait_all "$n" "reload ok: generation 3, 2 entries, .* \\(pull of $url, ETag " 1
+	for i in $(seq "$n"); do
+		fl_query "$i" "$FL_A" drop
+		fl_query "$i" "$FL_B" pass
+	done
+	fl_in 1 "$BLOOMWALL" status "$(fl_iface 1)" >"$OUT" 2>&1
+	sed -n '/^  Pull$/,$p' "$OUT"
+	assert_kv "$OUT" "image sha256" "$(sha256sum "$FL_DIR/v2.img" | cut -d' ' -f1)" \
+		"status: the hash of the image that runs"
+	fleet_down
+	trap - EXIT
 }
 
 # One host: a dead mirror first, https with a CA of the test's own
