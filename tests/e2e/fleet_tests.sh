@@ -389,7 +389,7 @@ test_fleet_pull()
 	fl_in 1 "$BLOOMWALL" status "$(fl_iface 1)" >"$OUT" 2>&1
 	sed -n '/^  Pull$/,$p' "$OUT"
 	assert_kv "$OUT" source "$url (answered last)" "status: the source"
-	assert_kv "$OUT" "last pull" "unchanged: unchanged from $url" "status: the last pull"
+	assert_kv "$OUT" "last pull" "unchanged from $url" "status: the last pull"
 	assert_kv "$OUT" "consecutive failures" 0 "status: no failure in a row"
 	assert_kv "$OUT" "image sha256" "$(sha256sum "$new" | cut -d' ' -f1)" \
 		"status: the running image's hash"
@@ -420,6 +420,8 @@ test_fleet_pull()
 	gen=$(fl_generation 1)
 	fleet_down
 	trap - EXIT
+	sed 's/^/  w1 /' "$FL_DIR/w1.out"
+	sed 's/^/  w1! /' "$FL_DIR/w1.err"
 	assert_eq "$gen" 3 "the last good filter ran to the end"
 	grep -c ' 200 /f.img ' "$FL_DIR/nginx/access.log" |
 		sed 's/^/  nginx: 200 answers: /'

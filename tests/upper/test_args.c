@@ -173,7 +173,7 @@ BW_TEST(test_cli_missing_positionals)
 		{ &bw_verb_watch, NULL,
 		  USAGE_ERR(
 			  "watch", "missing arguments",
-			  "IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE") },
+			  "IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE  |  IFACE [OPTIONS] --url URL...") },
 		{ &bw_verb_stats, NULL,
 		  USAGE_ERR("stats", "missing arguments", "IFACE [OPTIONS]") },
 		{ &bw_verb_log, NULL,

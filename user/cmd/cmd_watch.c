@@ -51,7 +51,8 @@ static const struct bw_opt watch_pull_opts[] = {
 };
 
 static const struct bw_opt *const watch_opts[] = {
-	watch_only_opts, watch_pull_opts, bw_verify_load_opts, bw_build_opts, bw_log_opts, NULL
+	watch_only_opts, watch_pull_opts, bw_verify_load_opts,
+	bw_build_opts,	 bw_log_opts,	  NULL
 };
 
 /* The keys an image must be signed by: read once, at the start. */
@@ -109,7 +110,9 @@ const struct bw_verb bw_verb_watch = {
 	.name = "watch",
 	.summary =
 		"keep IFACE's filter built from LIST files or an image as they change",
-	.synopsis = "IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE",
+	.synopsis =
+		"IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE  |  "
+		"IFACE [OPTIONS] --url URL...",
 	.details =
 		"Stays in the foreground (a systemd unit's ExecStart, see bloomwall@.service).\n"
 		"At start the filter is built from the files (attached if IFACE runs none).\n"
@@ -136,7 +139,18 @@ const struct bw_verb bw_verb_watch = {
 		"keys; one with a lower serial than the running filter's is refused as a\n"
 		"rollback unless --allow-rollback: the filter that runs stays. SIGHUP\n"
 		"rebuilds; SIGTERM and\n"
-		"SIGINT end it, the filter left attached unless --detach-on-exit.\n",
+		"SIGINT end it, the filter left attached unless --detach-on-exit.\n"
+		"With --url the image is pulled over HTTP(S) every --interval SECS\n"
+		"(default 60, each wait +-10%; at once at start when nothing runs), the\n"
+		"URLs in order (mirrors), with If-None-Match / If-Modified-Since: 304\n"
+		"changes nothing. The download goes to --state-dir/IFACE/pull.tmp,\n"
+		"checked as it comes and fsync'd, then swapped in as --image does\n"
+		"(--verify-key, the rollback rule); once in it is current.img there, the\n"
+		"last good image, swapped in at start if nothing runs. A timeout, a TLS\n"
+		"failure, a redirect to another scheme, an HTTP error, a cut body or a\n"
+		"refused image leaves the last good filter: one line with the reason,\n"
+		"counted by reason, the next try after 1, 2, 4... up to 16 intervals.\n"
+		"SIGHUP pulls at once; status shows the source and the last pull.\n",
 	.opts = watch_opts,
 	.pos = { .rest = "LIST", .min_rest = 0, .rest_many = true },
 	.run = do_watch,

@@ -216,9 +216,10 @@ static void out_last(struct json_object *p)
 		bw_out_kv("last pull", "none yet");
 	else if (!strcmp(res, "failed"))
 		bw_out_kv("last pull", "FAILED: %s", why ?: "?");
+	else if (why && *why) /* "swapped in from URL", "unchanged from URL" */
+		bw_out_kv("last pull", "%s", why);
 	else
-		bw_out_kv("last pull", "%s%s%s", res, why && *why ? ": " : "",
-			  why ?: "");
+		bw_out_kv("last pull", "%s", res);
 	bw_out_string("last_result", NULL, res ?: "");
 	bw_out_string("last_reason", NULL, why ?: "");
 	kv_time("last pull at", "last_time", int_of(p, "last_time"));
