@@ -418,6 +418,7 @@ test_fleet_pull()
 			fail "host $i: metrics count no refused image"
 	done
 	gen=$(fl_generation 1)
+	grep -E '^bloomwall_pull_[a-z_]+\{.*\} [1-9]' "$FL_DIR/m1.prom" | sed 's/^/  m1 /'
 	fleet_down
 	trap - EXIT
 	sed 's/^/  w1 /' "$FL_DIR/w1.out"
