@@ -20,7 +20,8 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $FLEET_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-FLEET_TESTS="test_fleet_pull test_fleet_signed test_pull_mirrors_https"
+FLEET_TESTS="test_fleet_pull test_fleet_signed test_pull_mirrors_https
+test_pull_slow_server"
 
 FLEET_HOSTS=${FLEET_HOSTS:-5}
 FL_SRV_IP=10.80.0.1
@@ -146,6 +147,7 @@ http {
 	server {
 		listen $FL_SRV_IP:$FL_PORT;
 		root $FL_DIR/www;
+		location /slow/ { limit_rate 10k; }
 	}
 	$tls
 }
@@ -582,4 +584,55 @@ test_pull_mirrors_https()
 	kill -TERM "${FL_PIDS[1]}"
 	wait "${FL_PIDS[1]}" || fail "the watch's exit status on SIGTERM"
 	FL_PIDS=()
+}
+
+# A server that trickles (nginx's limit_rate): --timeout ends the pull (a
+# timeout, counted); SIGTERM in the middle of a download ends the watch at
+# once, exit 0, the download removed.
+test_pull_slow_server()
+{
+	local url tmp i
+
+	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	trap fleet_down EXIT
+	fleet_up 1 || fail "cannot make the namespaces"
+	fl_nginx_conf
+	fl_nginx_start
+	mkdir -p "$FL_DIR/www/slow" "$FL_DIR/stage/slow"
+	# Random addresses: no prefix merges them, the image is ~400 KB.
+	awk 'BEGIN { srand(7); for (i = 0; i < 200000; i++)
+		printf "%d.%d.%d.%d\n", 1 + int(rand() * 222), int(rand() * 256),
+			int(rand() * 256), int(rand() * 256) }' \
+		>"$FL_DIR/big.txt"
+	"$BLOOMWALL" build -o "$FL_DIR/big.img" "${SEED[@]}" "$FL_DIR/big.txt" \
+		>/dev/null || fail "build"
+	fl_publish "$FL_DIR/big.img" slow/f.img
+	url=http://$FL_SRV_IP:$FL_PORT/slow/f.img
+	tmp=$FL_DIR/state/$(fl_iface 1)/pull.tmp
+
+	fl_watch 1 --url "$url" --timeout 1 --interval 30
+	wait_line "$FL_DIR/w1.out" "pull FAILED \\(timeout\\): $url: .*: no filter runs; next try in" 1
+	[ -e "$tmp" ] && fail "the cut download was left behind"
+	kill -TERM "${FL_PIDS[1]}"
+	wait "${FL_PIDS[1]}" || fail "the watch's exit status on SIGTERM"
+
+	fl_watch 1 --url "$url" --interval 30
+	for i in $(seq 100); do
+		[ -s "$tmp" ] && break
+		sleep 0.1
+	done
+	[ -s "$tmp" ] || fail "no download under way"
+	echo "  $(stat -c %s "$tmp") of $(stat -c %s "$FL_DIR/big.img") bytes came; SIGTERM"
+	kill -TERM "${FL_PIDS[1]}"
+	WATCH_PID=${FL_PIDS[1]}
+	wait_gone "$WATCH_PID" || fail "the watch did not stop on SIGTERM in the middle of a download"
+	wait "$WATCH_PID" || fail "the watch's exit status on SIGTERM"
+	WATCH_PID=
+	FL_PIDS=()
+	sed 's/^/  w /' "$FL_DIR/w1.out"
+	assert_grep "$FL_DIR/w1.out" "^$(fl_iface 1): watch stopped \\(SIGTERM\\); no filter runs\$" \
+		"the stop said"
+	[ -e "$tmp" ] && fail "the download was left behind"
+	fleet_down
+	trap - EXIT
 }

@@ -798,6 +798,16 @@ BW_TEST(test_cli_verb_checks)
 			"one of the two");
 	}
 	run_free(&r);
+	PARSE(&r, watch, "lo", "--ca-file", "ca.pem", "a.txt");
+	if (accepted(&r, "watch lo --ca-file ca.pem a.txt parses")) {
+		run_verb(&r, &bw_verb_watch);
+		ASSERT_EQ(r.ret, -BW_EUSAGE, "a pull option without --url");
+		ASSERT_STREQ(
+			r.err,
+			"bloomwall watch: --ca-file, --client-cert, --client-key, --connect-timeout, --timeout and --state-dir go with --url\n",
+			"says they go with --url");
+	}
+	run_free(&r);
 	PARSE(&r, watch, "lo", "--url", "http://a/f.img", "--image", "f.img");
 	if (accepted(&r, "watch lo --url URL --image f.img parses")) {
 		run_verb(&r, &bw_verb_watch);

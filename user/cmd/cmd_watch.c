@@ -79,6 +79,12 @@ static int do_watch(struct bw_args *a)
 		pr_warn("bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n");
 		return -BW_EUSAGE;
 	}
+	if (!a->pull.nurls &&
+	    (a->pull.ca_file || a->pull.cert_file || a->pull.key_file ||
+	     a->pull.connect_timeout || a->pull.timeout || a->pull.state_dir)) {
+		pr_warn("bloomwall watch: --ca-file, --client-cert, --client-key, --connect-timeout, --timeout and --state-dir go with --url\n");
+		return -BW_EUSAGE;
+	}
 	err = bw_check_privileges("watch");
 	err = err ?: watch_keys(a, &keys);
 	if (err)

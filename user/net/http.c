@@ -300,7 +300,10 @@ int bw_http_get(const struct bw_http_req *rq, struct bw_http_res *res)
 	h = curl_easy_init();
 	m = curl_multi_init();
 	hdrs = request_headers(rq);
-	err = !h || !m || ((rq->headers || rq->etag) && !hdrs) ? -ENOMEM : 0;
+	/* An empty ETag sends no header: no list is no failure then. */
+	err = !h || !m || ((rq->headers || (rq->etag && *rq->etag)) && !hdrs)
+		      ? -ENOMEM
+		      : 0;
 	if (!err)
 		err = setup(h, &x, hdrs, errbuf);
 	if (err == -EINVAL)
