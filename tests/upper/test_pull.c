@@ -138,9 +138,17 @@ BW_TEST(test_pull_finish)
 	ASSERT_EQ_U64(p.fig.consecutive, 1, "one in a row");
 	/* A transfer's failure, then an unchanged pull: the row ends. */
 	p.why = BW_PULL_R_TIMEOUT;
+	snprintf(p.reason, sizeof(p.reason), "http://a.example/f.img: slow");
+	p.json = true;
 	bw_capture_fd(&cap, STDOUT_FILENO);
 	bw_pull_finish(&p, -ETIMEDOUT, 0, 2);
-	free(bw_capture_end(&cap));
+	s = bw_capture_end(&cap);
+	p.json = false;
+	ASSERT_STRSTR(
+		s,
+		"{\"iface\":\"eth9\",\"event\":\"pull\",\"result\":\"failed\",\"reason\":\"timeout\",\"why\":\"http://a.example/f.img: slow\",\"generation\":2,\"consecutive_failures\":2,",
+		"--json: one record");
+	free(s);
 	ASSERT_EQ_U64(p.fig.consecutive, 2, "two in a row");
 	ASSERT_EQ_U64(p.fig.failures[BW_PULL_R_TIMEOUT], 1, "timeout");
 	p.answered = 1;

@@ -70,6 +70,7 @@ struct bw_pull {
 	char reason[512];	 /* the last pull's, for the log and status */
 	double next;		 /* when to pull next, CLOCK_MONOTONIC s */
 	double next_real;	 /* the same, Unix s, for status */
+	bool json;		 /* the log's lines as JSON records */
 };
 
 /* The options checked, the state directory made: 0 or -errno (said). */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/output.h"
 #include "daemon/pull_end.h"
 #include "daemon/pull_sched.h"
 #include "image/image_serial.h"
@@ -106,10 +107,36 @@ static enum bw_pull_result result_of(struct bw_pull *p, int rc, int swap_err)
 	return BW_PULL_OK;
 }
 
+/* With --json: one record a failure and a row's end, as the rebuilds'. */
+static void log_json(const struct bw_pull *p, __u64 gen, double delay)
+{
+	const struct bw_pull_figures *f = &p->fig;
+
+	bw_out_begin(true, NULL);
+	bw_out_stream_begin();
+	bw_out_record_begin();
+	bw_out_string("iface", NULL, p->iface);
+	bw_out_string("event", NULL, "pull");
+	bw_out_string("result", NULL, bw_pull_result_name(f->last));
+	if (f->last == BW_PULL_FAILED)
+		bw_out_string("reason", NULL, bw_pull_reason_name(p->why));
+	bw_out_string("why", NULL, p->reason);
+	bw_out_u64("generation", NULL, gen);
+	bw_out_u64("consecutive_failures", NULL, f->consecutive);
+	bw_out_double("next_try", NULL, delay);
+	bw_out_record_end();
+	bw_out_begin(false, NULL);
+	fflush(stdout);
+}
+
 static void log_failed(const struct bw_pull *p, __u64 gen, double delay)
 {
 	char runs[64];
 
+	if (p->json) {
+		log_json(p, gen, delay);
+		return;
+	}
 	if (gen)
 		snprintf(runs, sizeof(runs),
 			 "the last good filter stays (generation %llu)",
@@ -135,7 +162,12 @@ void bw_pull_finish(struct bw_pull *p, int rc, int swap_err, __u64 gen)
 		f->failures[p->why]++;
 		f->consecutive++;
 	} else {
-		if (f->consecutive)
+		snprintf(p->reason, sizeof(p->reason), "%s from %s",
+			 r == BW_PULL_OK ? "swapped in" : "unchanged",
+			 p->url[p->answered].url);
+		if (f->consecutive && p->json)
+			log_json(p, gen, 0);
+		else if (f->consecutive)
 			printf("%s: pull from %s works again (%s) after %llu failed\n",
 			       p->iface, p->url[p->answered].url,
 			       bw_pull_result_name(r),
@@ -143,9 +175,6 @@ void bw_pull_finish(struct bw_pull *p, int rc, int swap_err, __u64 gen)
 		fflush(stdout);
 		f->consecutive = 0;
 		f->last_ok = f->last_time;
-		snprintf(p->reason, sizeof(p->reason), "%s from %s",
-			 r == BW_PULL_OK ? "swapped in" : "unchanged",
-			 p->url[p->answered].url);
 	}
 	delay = bw_pull_delay(
 		p->interval,

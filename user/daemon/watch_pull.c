@@ -41,6 +41,7 @@ int bw_watch_pull_start(struct bw_pull *p, const struct bw_watch_cfg *c,
 	err = bw_pull_init(p, c->iface, pc);
 	if (err)
 		return err;
+	p->json = c->json;
 	printf("%s: pulling from %s%s every %g s (+-%g%%), state in %s\n",
 	       c->iface, pc->urls[0], pc->nurls > 1 ? " (and mirrors)" : "",
 	       p->interval, 100 * BW_PULL_JITTER, p->dir);
