@@ -77,6 +77,8 @@ fleet_up()
 	FL_ID=$(printf '%04x' $((RANDOM % 65536)))
 	FL_SRV=fl-srv-$FL_ID
 	FL_DIR=$TMP_DIR/fleet
+	# The runner's directory outlives a test: nothing of the last one's.
+	rm -rf "$FL_DIR"
 	mkdir -p "$FL_DIR/www" "$FL_DIR/stage" "$FL_DIR/nginx/tmp" \
 		"$FL_DIR/state" || return 1
 	ip netns add "$FL_SRV" || return 1
@@ -580,7 +582,7 @@ test_pull_mirrors_https()
 	sed 's/^/  w /' "$FL_DIR/w1.out"
 	fl_query 1 "$FL_A" drop
 	grep -qE "^10\\.80\\.1\\.1 [0-9]+ /f.img [0-9]+ $FL_PORT\$" "$FL_DIR/nginx/access.log" &&
-		fail "the redirect to http was followed"
+		fail "the redirect to http was followed: $(cat "$FL_DIR/nginx/access.log")"
 	kill -TERM "${FL_PIDS[1]}"
 	wait "${FL_PIDS[1]}" || fail "the watch's exit status on SIGTERM"
 	FL_PIDS=()
