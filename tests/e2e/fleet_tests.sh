@@ -477,12 +477,13 @@ fl_refused_everywhere()
 # next newer one.
 test_fleet_signed()
 {
-	local n=$FLEET_HOSTS i url k=$TMP_DIR/keys good bad
+	local n=$FLEET_HOSTS i url k good bad
 
 	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
 	trap fleet_down EXIT
 	FL_INTERVAL=${FLEET_INTERVAL:-1}
 	fleet_up "$n" || fail "cannot make the fleet's namespaces"
+	k=$FL_DIR/keys
 	mkdir -p "$k"
 	"$BLOOMWALL" keygen "$k/a.key" "$k/a.pub" >/dev/null || fail "keygen a"
 	"$BLOOMWALL" keygen "$k/b.key" "$k/b.pub" >/dev/null || fail "keygen b"
