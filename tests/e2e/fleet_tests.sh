@@ -587,6 +587,18 @@ test_pull_mirrors_https()
 	kill -TERM "${FL_PIDS[1]}"
 	wait "${FL_PIDS[1]}" || fail "the watch's exit status on SIGTERM"
 	FL_PIDS=()
+
+	# A reboot with the servers away: nothing runs, the last good image
+	# (STATE/IFACE/current.img) goes in before the first pull fails.
+	fl_in 1 "$BLOOMWALL" detach "$(fl_iface 1)" >/dev/null ||
+		fail "detach"
+	fl_watch 1 --url "$dead" --interval 0.5
+	wait_line "$FL_DIR/w1.out" "reload ok: generation [0-9]+, 1 entries, .*\\(start: the last good image pulled\\)\$" 1
+	wait_line "$FL_DIR/w1.out" "pull FAILED \\(connect\\): $dead: .*: the last good filter stays" 1
+	fl_query 1 "$FL_A" drop
+	kill -TERM "${FL_PIDS[1]}"
+	wait "${FL_PIDS[1]}" || fail "the watch's exit status on SIGTERM"
+	FL_PIDS=()
 }
 
 # A server that trickles (nginx's limit_rate): --timeout ends the pull (a
