@@ -97,7 +97,7 @@ endif
 
 .DELETE_ON_ERROR:
 .SECONDARY:
-.PHONY: all deps check-tools check-layers test build-tests unit datapath e2e crash-sweep demo bench \
+.PHONY: all deps check-tools check-layers test build-tests unit datapath e2e crash-sweep fleet demo bench \
 	fuzz build-fuzz install uninstall clean format format-check
 
 all: $(BIN) bloomwall
@@ -121,7 +121,7 @@ BUILD_LIBS := libbpf:libbpf-dev libxdp:libxdp-dev libelf:libelf-dev zlib:zlib1g-
 	json-c:libjson-c-dev libxxhash:libxxhash-dev libcurl:libcurl4-openssl-dev \
 	libsodium:libsodium-dev libsystemd:libsystemd-dev
 
-ifneq ($(filter deps test unit datapath e2e crash-sweep demo bench soak fuzz fuzz-%,$(MAKECMDGOALS)),)
+ifneq ($(filter deps test unit datapath e2e crash-sweep fleet demo bench soak fuzz fuzz-%,$(MAKECMDGOALS)),)
 check-tools: deps
 endif
 
@@ -238,6 +238,12 @@ e2e: $(BIN)
 crash-sweep: $(BIN)
 	$(Q)BW_CRASH_FULL=1 V=1 BLOOMWALL=$(abspath $(BIN)) \
 		tests/e2e/run.sh test_crash_sweep test_crash_sweep_watch
+
+# A fleet of 20 hosts pulling from nginx (make test runs 5): the spread of
+# the new image's arrival is printed (tests/e2e/fleet_tests.sh).
+fleet: $(BIN)
+	$(Q)FLEET_HOSTS=$${FLEET_HOSTS:-20} FLEET_INTERVAL=$${FLEET_INTERVAL:-2} V=1 \
+		BLOOMWALL=$(abspath $(BIN)) tests/e2e/run.sh test_fleet_pull test_fleet_signed
 
 demo: all
 	$(Q)BLOOMWALL=$(abspath $(BIN)) scripts/demo.sh

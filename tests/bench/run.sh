@@ -13,7 +13,8 @@
 # program, i live entries in place against rebuild and swap); --trials N.
 # Then, unless BENCH_E2E=0, the end-to-end DNS run (dnsperf.sh: dnsperf
 # against unbound, and against bloomwall in front of it), appended to the
-# results.
+# results; then, unless BENCH_PULL=0, a watch --url's pull from nginx
+# against a reload (pull.sh).
 
 set -u
 
@@ -59,6 +60,15 @@ if [ $rc = 0 ] && [ "${BENCH_E2E:-1}" != 0 ]; then
 		tests/bench/dnsperf.sh "$bin" "$results" 20000 3
 	else
 		tests/bench/dnsperf.sh "$bin" "$results" 100000 10
+	fi
+	rc=$?
+fi
+# The fleet's pull against a reload (pull.sh), unless BENCH_PULL=0.
+if [ $rc = 0 ] && [ "${BENCH_PULL:-1}" != 0 ]; then
+	if [ "${BENCH_QUICK:-0}" != 0 ]; then
+		tests/bench/pull.sh "$(dirname "$bin")/../bloomwall" "$results" 1000000
+	else
+		tests/bench/pull.sh "$(dirname "$bin")/../bloomwall" "$results" 10000000
 	fi
 	rc=$?
 fi

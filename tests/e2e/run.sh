@@ -113,6 +113,9 @@ ALL_TESTS="$ALL_TESTS $LIVE_TESTS"
 # shellcheck source=crowdsec_tests.sh
 . "$TOP/tests/e2e/crowdsec_tests.sh"
 ALL_TESTS="$ALL_TESTS $CROWDSEC_TESTS"
+# shellcheck source=fleet_tests.sh
+. "$TOP/tests/e2e/fleet_tests.sh"
+ALL_TESTS="$ALL_TESTS $FLEET_TESTS"
 
 summary()
 {

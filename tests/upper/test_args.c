@@ -173,7 +173,7 @@ BW_TEST(test_cli_missing_positionals)
 		{ &bw_verb_watch, NULL,
 		  USAGE_ERR(
 			  "watch", "missing arguments",
-			  "IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE") },
+			  "IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE  |  IFACE [OPTIONS] --url URL...") },
 		{ &bw_verb_stats, NULL,
 		  USAGE_ERR("stats", "missing arguments", "IFACE [OPTIONS]") },
 		{ &bw_verb_log, NULL,
@@ -833,7 +833,7 @@ BW_TEST(test_cli_verb_checks)
 		ASSERT_EQ(r.ret, -BW_EUSAGE, "watch with nothing to watch");
 		ASSERT_STREQ(
 			r.err,
-			"bloomwall watch: give LIST files or --image FILE (one of the two)\n",
+			"bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n",
 			"says what it needs");
 	}
 	run_free(&r);
@@ -843,8 +843,28 @@ BW_TEST(test_cli_verb_checks)
 		ASSERT_EQ(r.ret, -BW_EUSAGE, "watch with both");
 		ASSERT_STREQ(
 			r.err,
-			"bloomwall watch: give LIST files or --image FILE (one of the two)\n",
+			"bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n",
 			"one of the two");
+	}
+	run_free(&r);
+	PARSE(&r, watch, "lo", "--ca-file", "ca.pem", "a.txt");
+	if (accepted(&r, "watch lo --ca-file ca.pem a.txt parses")) {
+		run_verb(&r, &bw_verb_watch);
+		ASSERT_EQ(r.ret, -BW_EUSAGE, "a pull option without --url");
+		ASSERT_STREQ(
+			r.err,
+			"bloomwall watch: --ca-file, --client-cert, --client-key, --connect-timeout, --timeout and --state-dir go with --url\n",
+			"says they go with --url");
+	}
+	run_free(&r);
+	PARSE(&r, watch, "lo", "--url", "http://a/f.img", "--image", "f.img");
+	if (accepted(&r, "watch lo --url URL --image f.img parses")) {
+		run_verb(&r, &bw_verb_watch);
+		ASSERT_EQ(r.ret, -BW_EUSAGE, "watch with --url and --image");
+		ASSERT_STREQ(
+			r.err,
+			"bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n",
+			"--url is one of the three");
 	}
 	run_free(&r);
 }

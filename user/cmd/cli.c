@@ -306,6 +306,8 @@ static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
 	}
 	if (id >= BW_OPT_CS_FIRST) /* watch's CrowdSec options (cs_args.c) */
 		return bw_cs_opt(v->name, &a->cs, id, arg);
+	if (id >= BW_OPT_PULL_FIRST) /* watch --url's (pull_args.c) */
+		return bw_pull_opt(v->name, &a->pull, id, arg);
 	if (id >= BW_OPT_SIGN_FIRST) /* signed images' (sign_args.c) */
 		return bw_sign_opt(v->name, &a->sign, id, arg);
 	if (id >= BW_OPT_OPS_FIRST) /* watch's and stats' (ops_args.c) */

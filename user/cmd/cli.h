@@ -20,6 +20,7 @@
 #include "cmd/args.h"
 #include "cmd/cs_args.h"
 #include "cmd/ops_args.h"
+#include "cmd/pull_args.h"
 #include "cmd/sign_args.h"
 #include "ops/reload.h"
 
@@ -67,6 +68,7 @@ struct bw_args {
 	bool why;		    /* query --why */
 	struct bw_build_args build; /* the build options (reload.h) */
 	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
+	struct bw_pull_cfg pull;    /* watch --url (pull_args.h) */
 	struct bw_sign_args sign;   /* signed images (sign_args.h) */
 	struct bw_cs_args cs;	    /* watch --crowdsec (cs_args.h) */
 	long count;		    /* log --count; 0: until stopped */

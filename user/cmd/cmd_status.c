@@ -27,6 +27,7 @@
 #include "kernel/stats.h"
 #include "out/cs_status.h"
 #include "out/status_text.h"
+#include "out/pull_out.h"
 #include "out/status_view.h"
 
 /*
@@ -390,6 +391,7 @@ static void out_view(const struct bw_status_view *v, bool first)
 	out_dns_counters(v);
 	out_log(v);
 	bw_cs_status_out(v->iface);
+	bw_pull_status_out(v->iface);
 	bw_out_close_object();
 }
 

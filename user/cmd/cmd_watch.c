@@ -60,10 +60,32 @@ static const struct bw_opt watch_cs_opts[] = {
 	{ 0 },
 };
 
-static const struct bw_opt *const watch_opts[] = {
-	watch_only_opts, watch_cs_opts, bw_verify_load_opts, bw_build_opts,
-	bw_log_opts, NULL
+static const struct bw_opt watch_pull_opts[] = {
+	{ "url", BW_OPT_URL, "URL",
+	  "pull the image from URL (http/https; again: mirrors, tried in order)" },
+	{ "ca-file", BW_OPT_CA_FILE, "FILE",
+	  "trust the CAs in FILE (PEM) for https, not the system's" },
+	{ "client-cert", BW_OPT_CLIENT_CERT, "FILE",
+	  "present the TLS client certificate in FILE (PEM)" },
+	{ "client-key", BW_OPT_CLIENT_KEY, "FILE",
+	  "its private key (default: in --client-cert's file)" },
+	{ "connect-timeout", BW_OPT_CONNECT_TIMEOUT, "SECS",
+	  "give up connecting after SECS (default 10)" },
+	{ "timeout", BW_OPT_PULL_TIMEOUT, "SECS",
+	  "give up a whole pull of one URL after SECS (default 60)" },
+	{ "state-dir", BW_OPT_STATE_DIR, "DIR",
+	  "keep the downloads and the last good image in DIR/IFACE (default " BW_PULL_STATE_DIR
+	  ")" },
+	{ 0 },
 };
+
+static const struct bw_opt *const watch_opts[] = { watch_only_opts,
+						   watch_cs_opts,
+						   watch_pull_opts,
+						   bw_verify_load_opts,
+						   bw_build_opts,
+						   bw_log_opts,
+						   NULL };
 
 /* The keys an image must be signed by: read once, at the start. */
 static int watch_keys(const struct bw_args *a, struct bw_verify_keys *keys)
@@ -89,8 +111,14 @@ static int do_watch(struct bw_args *a)
 	cs = bw_cs_args_cfg(&a->cs, &err);
 	if (err)
 		return err;
-	if (!a->ops.image == !a->npos) {
-		pr_warn("bloomwall watch: give LIST files or --image FILE (one of the two)\n");
+	if (!!a->ops.image + !!a->npos + !!a->pull.nurls != 1) {
+		pr_warn("bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n");
+		return -BW_EUSAGE;
+	}
+	if (!a->pull.nurls &&
+	    (a->pull.ca_file || a->pull.cert_file || a->pull.key_file ||
+	     a->pull.connect_timeout || a->pull.timeout || a->pull.state_dir)) {
+		pr_warn("bloomwall watch: --ca-file, --client-cert, --client-key, --connect-timeout, --timeout and --state-dir go with --url\n");
 		return -BW_EUSAGE;
 	}
 	err = bw_check_privileges("watch");
@@ -112,10 +140,12 @@ static int do_watch(struct bw_args *a)
 		.detach_on_exit = a->ops.detach_on_exit,
 		.json = bw_out_is_json(),
 		.allow_shrink = a->ops.allow_shrink,
+		.pull = a->pull.nurls ? &a->pull : NULL,
 		.keys = &keys,
 		.allow_rollback = a->sign.allow_rollback,
 		.crowdsec = cs,
 	};
+	a->pull.interval = a->ops.interval;
 	return bw_watch_run(&cfg);
 }
 
@@ -123,7 +153,9 @@ const struct bw_verb bw_verb_watch = {
 	.name = "watch",
 	.summary =
 		"keep IFACE's filter built from LIST files or an image as they change",
-	.synopsis = "IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE",
+	.synopsis =
+		"IFACE [OPTIONS] LIST...  |  IFACE [OPTIONS] --image FILE  |  "
+		"IFACE [OPTIONS] --url URL...",
 	.details =
 		"Stays in the foreground (a systemd unit's ExecStart, see bloomwall@.service).\n"
 		"At start the filter is built from the files (attached if IFACE runs none).\n"
@@ -159,7 +191,18 @@ const struct bw_verb bw_verb_watch = {
 		"deleted or ends by the watch's own clock. A failed poll leaves the\n"
 		"filter as it is, is said and counted, and the next (after a backoff)\n"
 		"is a full one. Ranges wider than --widest-range (/8, /19) are refused.\n"
-		"'status' shows the source, 'query --why' the decisions on an address.\n",
+		"'status' shows the source, 'query --why' the decisions on an address.\n"
+		"With --url the image is pulled over HTTP(S) every --interval SECS\n"
+		"(default 60, each wait +-10%; at once at start when nothing runs), the\n"
+		"URLs in order (mirrors), with If-None-Match / If-Modified-Since: 304\n"
+		"changes nothing. The download goes to --state-dir/IFACE/pull.tmp,\n"
+		"checked as it comes and fsync'd, then swapped in as --image does\n"
+		"(--verify-key, the rollback rule); once in it is current.img there, the\n"
+		"last good image, swapped in at start if nothing runs. A timeout, a TLS\n"
+		"failure, a redirect to another scheme, an HTTP error, a cut body or a\n"
+		"refused image leaves the last good filter: one line with the reason,\n"
+		"counted by reason, the next try after 1, 2, 4... up to 16 intervals.\n"
+		"SIGHUP pulls at once; status shows the source and the last pull.\n",
 	.opts = watch_opts,
 	.pos = { .rest = "LIST", .min_rest = 0, .rest_many = true },
 	.run = do_watch,

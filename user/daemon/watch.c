@@ -17,12 +17,15 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "daemon/live.h"
+#include "daemon/pull_end.h"
 #include "daemon/watch.h"
 #include "daemon/watch_apply.h"
 #include "daemon/watch_cs.h"
 #include "daemon/watch_files.h"
 #include "daemon/watch_log.h"
+#include "daemon/watch_pull.h"
 #include "kernel/lock.h"
+#include "out/daemon_state.h"
 #include "ops/detach.h"
 #include "out/daemon_state.h"
 #include "out/metrics.h"
@@ -54,6 +57,7 @@ struct watch {
 	struct bw_wlive live;  /* entries kept in place (daemon/live.h) */
 	bool state_said;       /* a state file error said */
 	struct bw_watch_cs cs; /* a CrowdSec source (--crowdsec) */
+	struct bw_pull *pull;  /* --url: the pull source, else NULL */
 };
 
 static double mono(void)
@@ -103,6 +107,8 @@ static void publish(struct watch *w)
 		return;
 	bw_wlive_publish(&w->live, root);
 	bw_watch_cs_publish(&w->cs, root);
+	if (w->pull)
+		bw_pull_json(w->pull, root);
 	err = bw_dstate_write(w->c->iface, root);
 	if (err && !w->state_said)
 		pr_warn("%s: cannot write its state under %s: %s\n",
@@ -176,7 +182,8 @@ static void after(struct watch *w, int err, const struct bw_watch_outcome *o)
  * results give the log line (the one thing printed), their warnings go to
  * stderr as ever. Returns 0 or the rebuild's error.
  */
-static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
+static int rebuild_cfg(struct watch *w, const struct bw_watch_cfg *c,
+		       const char *trigger, bool allow_shrink)
 {
 	struct bw_watch_guard g = { .fs = &w->fs,
 				    .last_keys = w->last_keys,
@@ -193,7 +200,7 @@ static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
 	r.old_gen = running_generation(w);
 	/* A bad file is tried again only when it changes. */
 	bw_watch_files_remember(&w->fs);
-	r.err = bw_watch_apply(w->c, &g, &w->sig, w->lock_fd, &o);
+	r.err = bw_watch_apply(c, &g, &w->sig, w->lock_fd, &o);
 	r.seconds = mono() - t0;
 	if (r.err == -BW_WATCH_ESTOPPED)
 		return r.err;
@@ -209,6 +216,41 @@ static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
 	bw_watch_cs_rebuilt(&w->cs, r.err);
 	write_metrics(w);
 	return r.err;
+}
+
+static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
+{
+	return rebuild_cfg(w, w->c, trigger, allow_shrink);
+}
+
+/* ---- watch --url: the pull swaps its download in as --image would -------- */
+
+static int pull_swap(void *ctx, const char *path, const char *trigger)
+{
+	struct watch *w = ctx;
+	struct bw_watch_cfg c = *w->c;
+
+	c.image = path;
+	return rebuild_cfg(w, &c, trigger, false);
+}
+
+static __u64 pull_generation(void *ctx)
+{
+	return running_generation(ctx);
+}
+
+static void pull_publish(void *ctx)
+{
+	publish(ctx);
+}
+
+static void pull(struct watch *w, bool force)
+{
+	const struct bw_watch_pull_ops ops = { pull_swap, pull_generation,
+					       pull_publish, w };
+
+	if (bw_watch_pull_run(w->pull, w->c, &w->sig, force, &ops))
+		write_metrics(w);
 }
 
 /* ---- the tick: runtime adds, other commands, metrics ---------------------- */
@@ -258,7 +300,7 @@ static bool check_adds(struct watch *w, const struct bw_status_view *v)
 		"runtime adds: %s est. fpr %.3g%%, past twice the target %.3g%%",
 		f == BW_V4 ? "IPv4" : "IPv6", 100 * v->fam_fpr[f],
 		100 * bw_info_fpr(&v->info));
-	if (!w->c->image) {
+	if (!w->c->image && !w->c->pull) {
 		w->counts.rebuilds_auto++;
 		rebuild(w, trigger, false);
 		return true;
@@ -364,9 +406,11 @@ static void loop(struct watch *w)
 	w->settle = -1;
 	while (!w->sig.stop) {
 		ts = until(bw_watch_cs_wake(
-			&w->cs, fmin(w->settle >= 0 ? fmin(w->settle, next_tick)
-						    : next_tick,
-				     next_live)));
+			&w->cs,
+			fmin(fmin(w->settle >= 0 ? fmin(w->settle, next_tick)
+						 : next_tick,
+				  next_live),
+			     w->pull ? w->pull->next : next_tick)));
 		p[2].revents = 0;
 		if (ppoll(p, 3, &ts, NULL) > 0 && p[0].revents &&
 		    bw_watch_files_events(&w->fs))
@@ -377,8 +421,13 @@ static void loop(struct watch *w)
 		if (w->sig.hup) {
 			w->sig.hup = false;
 			w->writer_said = false;
-			rebuild(w, "SIGHUP", false);
+			if (w->pull)
+				pull(w, true);
+			else
+				rebuild(w, "SIGHUP", false);
 		}
+		if (!w->sig.stop && w->pull && mono() >= w->pull->next)
+			pull(w, false);
 		if (!w->sig.stop && w->settle >= 0 && mono() >= w->settle)
 			settled(w);
 		if (!w->sig.stop && mono() >= next_tick) {
@@ -409,6 +458,11 @@ static void stop(struct watch *w)
 		       w->c->iface, sig, w->c->iface, renamed);
 		return;
 	}
+	if (!w->c->detach_on_exit && !running_generation(w)) {
+		printf("%s: watch stopped (%s); no filter runs\n", w->c->iface,
+		       sig);
+		return;
+	}
 	if (!w->c->detach_on_exit) {
 		printf("%s: watch stopped (%s); the filter stays attached (generation %llu)\n",
 		       w->c->iface, sig,
@@ -436,8 +490,17 @@ static void start_keys(struct watch *w)
 static int start(struct watch *w)
 {
 	const struct bw_watch_cfg *c = w->c;
+	const struct bw_watch_pull_ops ops = { pull_swap, pull_generation,
+					       pull_publish, w };
 	int err;
 
+	if (c->pull) {
+		w->pull = calloc(1, sizeof(*w->pull));
+		w->counts.pull = w->pull ? &w->pull->fig : NULL;
+		err = w->pull ? bw_watch_files_init(&w->fs, c->iface, NULL, 0)
+			      : -ENOMEM;
+		return err ?: bw_watch_pull_start(w->pull, c, &ops);
+	}
 	err = bw_watch_files_init(&w->fs, c->iface,
 				  c->image ? &c->image : c->lists,
 				  c->image ? 1 : c->nlists);
@@ -494,6 +557,9 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	bw_watch_cs_close(&w.cs);
 	bw_wlive_free(&w.live);
 	fflush(stdout);
+	if (w.pull)
+		bw_dstate_remove(c->iface);
+	free(w.pull);
 	bw_watch_files_free(&w.fs);
 	bw_watch_signals_close(&w.sig);
 	bw_lock_release(w.lock_fd);

@@ -12,6 +12,7 @@
 #include <xdp/libxdp.h>
 
 #include "daemon/live.h"
+#include "daemon/pull.h"
 #include "daemon/watch_files.h"
 #include "bloomwall.h"
 #include "ops/build.h"
@@ -48,6 +49,7 @@ struct bw_watch_cfg {
 	bool allow_rollback; /* --allow-rollback: take an older image */
 	/* A CrowdSec decision source (--crowdsec URL), or NULL. */
 	const struct bw_cs_cfg *crowdsec;
+	const struct bw_pull_cfg *pull; /* --url ...: the image pulled */
 };
 
 /*

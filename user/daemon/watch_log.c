@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/output.h"
 #include "daemon/watch_log.h"
@@ -58,7 +59,9 @@ static void log_failed(const struct bw_watch_rebuilt *r)
 		       (unsigned long long)r->old_gen,
 		       r->err == -BW_WATCH_ESHRUNK
 			       ? "it goes in once the lists stay as they are, or with --allow-shrink"
-			       : "fix the file and it is tried again");
+		       : strncmp(r->trigger, "pull of ", 8)
+			       ? "fix the file and it is tried again"
+			       : "the next pull tries again");
 	else
 		printf("%s: reload FAILED after %.3f s (%s): no filter runs; fix the file and it is tried again\n",
 		       r->iface, r->seconds, r->trigger);

@@ -18,7 +18,8 @@
 struct xfer {
 	const struct bw_http_req *rq;
 	struct bw_http_res *res;
-	int body_err; /* the callback's error, or -EFBIG */
+	int body_err;	    /* the callback's error, or -EFBIG */
+	char location[256]; /* the last response's Location, or "" */
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -87,10 +88,14 @@ static size_t on_header(char *buf, size_t size, size_t n, void *ctx)
 	/* A new status line: a redirect's headers are not the answer's. */
 	if (len >= 5 && !strncmp(buf, "HTTP/", 5)) {
 		x->res->etag[0] = '\0';
+		x->location[0] = '\0';
 		x->res->content_type[0] = '\0';
 	} else if (len > 5 && !strncasecmp(buf, "ETag:", 5)) {
 		header_value(x->res->etag, sizeof(x->res->etag), buf + 5,
 			     len - 5);
+	} else if (len > 9 && !strncasecmp(buf, "Location:", 9)) {
+		header_value(x->location, sizeof(x->location), buf + 9,
+			     len - 9);
 	} else if (len > 13 && !strncasecmp(buf, "Content-Type:", 13)) {
 		header_value(x->res->content_type, sizeof(x->res->content_type),
 			     buf + 13, len - 13);
@@ -239,6 +244,16 @@ static int run(CURLM *m, const struct bw_http_req *rq, CURLcode *rc)
 	return 0;
 }
 
+/* A redirect to a scheme other than the URL's: not followed, -EPROTO. */
+static int redirect_refused(struct xfer *x, struct bw_http_res *res)
+{
+	snprintf(res->reason, sizeof(res->reason),
+		 "redirected (HTTP %ld) to %.150s, not followed: only %s:// is",
+		 res->status, *x->location ? x->location : "another scheme",
+		 bw_http_scheme(x->rq->url));
+	return -EPROTO;
+}
+
 static int finish(CURL *h, struct xfer *x, CURLcode rc, const char *errbuf)
 {
 	struct bw_http_res *res = x->res;
@@ -254,6 +269,9 @@ static int finish(CURL *h, struct xfer *x, CURLcode rc, const char *errbuf)
 					       : strerror(-x->body_err));
 		return x->body_err;
 	}
+	if (rc == CURLE_UNSUPPORTED_PROTOCOL && res->status >= 300 &&
+	    res->status < 400)
+		return redirect_refused(x, res);
 	err = curl_errno(rc);
 	if (err)
 		snprintf(res->reason, sizeof(res->reason), "%s",
@@ -282,7 +300,10 @@ int bw_http_get(const struct bw_http_req *rq, struct bw_http_res *res)
 	h = curl_easy_init();
 	m = curl_multi_init();
 	hdrs = request_headers(rq);
-	err = !h || !m || ((rq->headers || rq->etag) && !hdrs) ? -ENOMEM : 0;
+	/* An empty ETag sends no header: no list is no failure then. */
+	err = !h || !m || ((rq->headers || (rq->etag && *rq->etag)) && !hdrs)
+		      ? -ENOMEM
+		      : 0;
 	if (!err)
 		err = setup(h, &x, hdrs, errbuf);
 	if (err == -EINVAL)

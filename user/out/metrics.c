@@ -376,6 +376,8 @@ static void write_all(FILE *f, const struct bw_status_view *v,
 		write_live(f, v->iface, w);
 	if (w && w->cs)
 		bw_cs_metrics_write(f, v->iface, w->cs);
+	if (w && w->pull)
+		bw_pull_metrics_write(f, v->iface, w->pull);
 }
 
 int bw_metrics_write(FILE *f, const struct bw_status_view *v,

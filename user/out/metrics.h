@@ -22,6 +22,7 @@
 
 #include "kernel/stats.h"
 #include "out/cs_metrics.h"
+#include "out/pull_out.h"
 #include "out/status_view.h"
 
 /* What a watch adds to the metrics: its reloads, by result. */
@@ -39,6 +40,7 @@ struct bw_watch_counts {
 	__u64 live_adds, live_deletes, live_expired;
 	/* Its CrowdSec source (out/cs_metrics.h), or NULL. */
 	const struct bw_cs_metrics *cs;
+	const struct bw_pull_figures *pull; /* watch --url's, or NULL */
 };
 
 /*

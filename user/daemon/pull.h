@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The watch's pull source (watch --url): the image fetched over HTTP(S)
+ * from the URLs given, in their order (the first that answers wins; the
+ * others are mirrors tried when one before them fails), with conditional
+ * requests (If-None-Match with the ETag, If-Modified-Since with the
+ * Last-Modified of the image each URL last gave that went in), into a
+ * temporary file of the state directory (STATE/IFACE, 0700), checked as
+ * it comes (an image's header first, then exactly the bytes it says,
+ * never more than the largest image bloomwall builds), fsync'd, then
+ * swapped in by the watch through load's path. Only once it went in does
+ * it become STATE/IFACE/current.img, the last good image, which a watch
+ * that starts on an interface running nothing loads before its first pull.
+ *
+ * A 304, or the image that runs already, changes nothing. A failure (a
+ * timeout, no connection, a TLS failure, a redirect to another scheme, an
+ * HTTP error, a cut or oversized body, no image, an image its check
+ * refuses) leaves the last good filter running: counted by reason, one log
+ * line with the reason, and the next try backs off (pull_sched.h).
+ */
+#ifndef __BW_PULL_H
+#define __BW_PULL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <json-c/json.h>
+#include <linux/types.h>
+
+#include "out/pull_out.h"
+
+#define BW_PULL_STATE_DIR "/var/lib/bloomwall"
+#define BW_PULL_MAX_URLS 8
+
+/* watch --url's options. */
+struct bw_pull_cfg {
+	const char *urls[BW_PULL_MAX_URLS];
+	int nurls;
+	const char *ca_file;	/* NULL: the system's CAs */
+	const char *cert_file;	/* TLS client certificate, or NULL */
+	const char *key_file;	/* its key, or NULL */
+	double connect_timeout; /* seconds; 0: net/http.h's default */
+	double timeout;		/* the whole transfer; 0: the default */
+	double interval;	/* seconds; 0: BW_PULL_INTERVAL */
+	const char *state_dir;	/* NULL: BW_PULL_STATE_DIR */
+};
+
+struct bw_pull_url {
+	const char *url;
+	char etag[256];	     /* of its last image that went in, or "" */
+	__s64 last_modified; /* the same's Last-Modified, or <= 0 */
+};
+
+struct bw_pull {
+	const struct bw_pull_cfg *c;
+	const char *iface;
+	double interval;
+	char dir[PATH_MAX - 32]; /* STATE/IFACE */
+	char tmp[PATH_MAX];	 /* the download */
+	char cur[PATH_MAX];	 /* the last image that went in */
+	struct bw_pull_url url[BW_PULL_MAX_URLS];
+	int answered; /* the URL that answered last, -1: none yet */
+	/* The download in tmp: its URL, headers and hash. */
+	int fetched;
+	char fetched_etag[256];
+	__s64 fetched_lm;
+	char fetched_sha[65];
+	char sha[65]; /* sha256 of cur (hex), "" when there is none */
+	struct bw_pull_figures fig;
+	enum bw_pull_reason why; /* the last failure's */
+	char reason[512];	 /* the last pull's, for the log and status */
+	double next;		 /* when to pull next, CLOCK_MONOTONIC s */
+	double next_real;	 /* the same, Unix s, for status */
+	bool json;		 /* the log's lines as JSON records */
+};
+
+/* The options checked, the state directory made: 0 or -errno (said). */
+int bw_pull_init(struct bw_pull *p, const char *iface,
+		 const struct bw_pull_cfg *c);
+
+/* Whether there is a last good image (p->cur) to start from. */
+bool bw_pull_have_last(const struct bw_pull *p);
+
+/*
+ * One pull, the URLs in order. force: no conditional request, and an
+ * image like the one that runs is taken as new (SIGHUP, or nothing runs).
+ * stop(ctx) and wake_fd as in net/http.h. 0: a new image is in p->tmp,
+ * to be swapped in, then bw_pull_finish(); 1: unchanged; -EINTR: stopped;
+ * else -errno, p->why and p->reason saying why.
+ */
+int bw_pull_fetch(struct bw_pull *p, bool force, bool (*stop)(void *),
+		  int wake_fd, void *ctx);
+
+#endif /* __BW_PULL_H */
