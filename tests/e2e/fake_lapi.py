@@ -8,6 +8,8 @@ MODE_FILE and answers:
   ok         200, one decision (id 1, Ip 10.77.0.2, 1h) in a full answer
              (startup=true), nothing new in a delta
   500        500 with an HTML page
+  500stream  500 whose body is a well-formed stream deleting decision 1
+             (a proxy's or a broken LAPI's): never to be applied
   slow       the answer after 5 s
   hang       no answer for 120 s
   cut        200 whose body ends before its Content-Length
@@ -86,6 +88,9 @@ class Handler(BaseHTTPRequestHandler):
         elif mode == "500":
             self.reply(500, b"<html><body>500 Internal Server Error</body></html>",
                        "text/html")
+        elif mode == "500stream":
+            self.reply(500, ('{"deleted":[%s],"new":null}' %
+                             (DECISION % ("1h", 1, "fake", "10.77.0.2"))).encode())
         elif mode == "slow":
             time.sleep(5)
             self.reply(200, b'{"deleted":null,"new":null}')

@@ -16,6 +16,7 @@
 #include "net/http.h"
 
 struct xfer {
+	CURL *h;
 	const struct bw_http_req *rq;
 	struct bw_http_res *res;
 	int body_err;	    /* the callback's error, or -EFBIG */
@@ -46,6 +47,19 @@ const char *bw_http_scheme(const char *url)
 	return NULL;
 }
 
+/*
+ * Whether the response being received is a 2xx: an error page's body
+ * never reaches the callback, so a body that happens to parse (a proxy's
+ * cached stream behind a 5xx) cannot be taken for the answer.
+ */
+static bool answer_ok(struct xfer *x)
+{
+	long status = 0;
+
+	curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+	return status >= 200 && status < 300;
+}
+
 static size_t on_body(char *buf, size_t size, size_t n, void *ctx)
 {
 	struct xfer *x = ctx;
@@ -57,7 +71,7 @@ static size_t on_body(char *buf, size_t size, size_t n, void *ctx)
 		return 0;
 	}
 	x->res->bytes += len;
-	if (!x->rq->body)
+	if (!x->rq->body || !answer_ok(x))
 		return len;
 	err = x->rq->body(x->rq->ctx, buf, len);
 	if (err) {
@@ -298,6 +312,7 @@ int bw_http_get(const struct bw_http_req *rq, struct bw_http_res *res)
 		return -EIO;
 	}
 	h = curl_easy_init();
+	x.h = h;
 	m = curl_multi_init();
 	hdrs = request_headers(rq);
 	/* An empty ETag sends no header: no list is no failure then. */

@@ -38,7 +38,8 @@ struct bw_http_req {
 	const char *etag;	 /* If-None-Match, or NULL */
 	__s64 if_modified_since; /* unix seconds, 0: none */
 	/*
-	 * The body of the final response (after redirects), as it comes:
+	 * The body of the final response (after redirects), as it comes,
+	 * when it is a 2xx (an error page's body is counted and dropped):
 	 * 0 goes on, -errno ends the transfer with that error. NULL: dropped.
 	 */
 	int (*body)(void *ctx, const void *buf, size_t len);
