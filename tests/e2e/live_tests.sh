@@ -14,7 +14,7 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $LIVE_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-LIVE_TESTS="test_watch_live_expiry"
+LIVE_TESTS="test_watch_live_expiry test_watch_live_remove"
 
 test_watch_live_expiry()
 {
@@ -50,6 +50,40 @@ test_watch_live_expiry()
 	assert_eq "$(grep -cE "$RELOAD_OK" "$WATCH_OUT")" "$n" "no rebuild"
 	assert_eq "$(json "$state" '[d["live"]["entries"], d["live"]["expired"]]')" \
 		"[0,1]" "the state file counts it expired"
+	stop_watch TERM
+	trap - EXIT
+}
+
+# fail2ban's unban with a watch running: 'remove' of an entry the watch
+# keeps live (an 'add --timeout' it took over) takes it out for good: the
+# watch must not set it again in the filter remove swapped in.
+test_watch_live_remove()
+{
+	local d=$TMP_DIR/lists l i state=/run/bloomwall/$BW_RX.json
+
+	trap kill_watch EXIT
+	mkdir -p "$d"
+	l=$d/block.txt
+	printf '%s\n' "$BW_A4" >"$l"
+	start_watch "${SEED[@]}" --debounce 0.2 "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	bw 0 add "$BW_RX" --timeout 1h "$BW_C4"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"'live entries: a filter another command swapped in\)$'
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	assert_eq "$(json "$state" 'd["live"]["entries"]')" 1 "kept live"
+	bw 0 remove "$BW_RX" "$BW_C4"
+	# The watch sees remove's swap within a second and lets the entry go
+	# (the bound only ends a hang), then must not set it again.
+	for i in $(seq 100); do
+		[ "$(json "$state" 'd["live"]["entries"]')" = 0 ] && break
+		sleep 0.1
+	done
+	assert_eq "$(json "$state" 'd["live"]["entries"]')" 0 \
+		"the watch let the removed entry go"
+	sleep 1.5
+	query_is "$BW_C4" pass
+	expect_delivered "$BW_C4" "$BW_RX4"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	stop_watch TERM
 	trap - EXIT
 }
