@@ -14,7 +14,8 @@
 # Then, unless BENCH_E2E=0, the end-to-end DNS run (dnsperf.sh: dnsperf
 # against unbound, and against bloomwall in front of it), appended to the
 # results; then, unless BENCH_PULL=0, a watch --url's pull from nginx
-# against a reload (pull.sh).
+# against a reload (pull.sh); then, unless BENCH_CROWDSEC=0, the CrowdSec
+# bouncer against the real LAPI (test_cs_bench in crowdsec_tests.sh).
 
 set -u
 
@@ -71,6 +72,21 @@ if [ $rc = 0 ] && [ "${BENCH_PULL:-1}" != 0 ]; then
 		tests/bench/pull.sh "$(dirname "$bin")/../bloomwall" "$results" 10000000
 	fi
 	rc=$?
+fi
+# The CrowdSec bouncer against the real LAPI (crowdsec_tests.sh
+# test_cs_bench: cscli decisions add to the first dropped frame, startup
+# from 100k and 1M decisions), unless BENCH_CROWDSEC=0 or no crowdsec.
+if [ $rc = 0 ] && [ "${BENCH_CROWDSEC:-1}" != 0 ] && command -v crowdsec >/dev/null; then
+	cs_out=$(V=1 BLOOMWALL=$(realpath "$(dirname "$bin")/../bloomwall") \
+		tests/e2e/run.sh test_cs_bench 2>&1)
+	rc=$?
+	{
+		echo
+		echo "## CrowdSec bouncer (real LAPI, crowdsec_tests.sh test_cs_bench)"
+		echo
+		grep -E '^ *BENCH ' <<<"$cs_out" | sed 's/^ *BENCH /- /'
+	} >>"$results"
+	grep -E '^ *BENCH |^\[' <<<"$cs_out" >&2
 fi
 [ $rc = 0 ] && echo "bench: results written to $results" >&2
 exit $rc
