@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bloomwall.h"
+#include "filter/bloom_add.h"
 #include "filter/builder.h"
 #include "filter/live.h"
 #include "filter/live_room.h"
@@ -146,5 +147,39 @@ BW_TEST(test_live_room_sizing)
 out:
 	free(mem);
 	free(live);
+	unlink(path);
+}
+
+/*
+ * A /48 where the family's one target length is /128 is 2^80 keys: too
+ * many (the shift wrapped to 2^16 before, and 65,536 of its addresses
+ * were let in as if they were all of it).
+ */
+BW_TEST(test_live_room_wide_refused)
+{
+	char path[] = "/tmp/bw-room-XXXXXX";
+	const char *lists[] = { path };
+	struct bw_prefix p = { .family = BW_V6, .plen = 48 };
+	struct bw_live_room room;
+	struct bw_build_req req;
+	struct bw_add_plan ap;
+	struct bw_build b;
+
+	p.hi = 0x20010db800770000ULL;
+	if (!ASSERT_TRUE(room_list(path), "list file"))
+		return;
+	bw_room_init(&room);
+	room.host_targets = true;
+	bw_build_req_init(&req, "test");
+	req.lists = lists;
+	req.nlists = 1;
+	req.room = &room;
+	if (ASSERT_OK(bw_build_plan(&req, &b), "build")) {
+		ASSERT_EQ(b.plan.hdr.nlengths[BW_V6], 1, "one IPv6 target");
+		ASSERT_EQ(b.plan.hdr.plen[BW_V6][0], 128, "/128");
+		ASSERT_EQ(bw_add_plan(&b.plan.hdr, &p, &ap), -E2BIG,
+			  "the /48 refused");
+		bw_build_free(&b);
+	}
 	unlink(path);
 }

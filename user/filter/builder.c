@@ -232,7 +232,7 @@ static int prepare(const struct bw_build_req *req, struct bw_build *b,
 
 	key_cap(req, &co, why, sizeof(why));
 	if (with_room) {
-		bw_room_extra(&r, extra);
+		bw_room_extra(&r, co.max_lengths, extra);
 		for (f = 0; f < BW_FAMILIES; f++)
 			co.extra[f] = extra[f];
 	}

@@ -32,6 +32,7 @@ bool bw_room_any(const struct bw_live_room *r)
 }
 
 void bw_room_extra(const struct bw_live_room *r,
+		   const unsigned int *max_lengths,
 		   __u64 extra[BW_FAMILIES][BW_CIDR_MAXW + 1])
 {
 	unsigned int f, w;
@@ -40,7 +41,7 @@ void bw_room_extra(const struct bw_live_room *r,
 	for (f = 0; f < BW_FAMILIES; f++) {
 		w = BW_CIDR_WIDTH(f);
 		/* One host key: the host length is always a target then. */
-		if (r->host_targets && !extra[f][w])
+		if (r->host_targets && !extra[f][w] && max_lengths[f] != 1)
 			extra[f][w] = 1;
 	}
 }

@@ -47,8 +47,14 @@ void bw_room_add(struct bw_live_room *r, const struct bw_prefix *p);
 /* Whether r asks for anything. */
 bool bw_room_any(const struct bw_live_room *r);
 
-/* The counts the target lengths are chosen with (bw_cidr_opts.extra). */
+/*
+ * The counts the target lengths are chosen with (bw_cidr_opts.extra);
+ * max_lengths: the build's per family (0: BW_MAX_LENGTHS). A family held
+ * to one target length gets no host target it did not ask for: its lists'
+ * short prefixes would expand to it.
+ */
 void bw_room_extra(const struct bw_live_room *r,
+		   const unsigned int *max_lengths,
 		   __u64 extra[BW_FAMILIES][BW_CIDR_MAXW + 1]);
 
 /*
