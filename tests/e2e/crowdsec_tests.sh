@@ -16,7 +16,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 CROWDSEC_TESTS="test_cs_decisions test_cs_expiry_offline test_cs_lapi_restart
 test_cs_wrong_key test_cs_hostile_lapi test_cs_tls test_cs_ranges test_cs_import_100k
-test_cs_systemd_unit"
+test_cs_sizing test_cs_systemd_unit"
 
 CS_PORT=18080
 CS_URL=http://127.0.0.1:$CS_PORT
@@ -559,30 +559,34 @@ test_cs_ranges()
 	bw 0 status "$BW_RX"
 	assert_kv "$OUT" "refused" "2 too_wide" "refused ones counted"
 
-	# An IPv6 decision the filter has no target length for (the lists
-	# hold no IPv6 entry): refused; the lists get one, the watch rebuilds,
-	# and a full answer brings the decision in.
+	# An IPv6 ban with IPv4-only lists: a watch with a decision source
+	# always has a /128 target (README "Live entries: room"): taken.
+	n=$(updates)
 	cs_add --ip "$BW_A6" --duration 1h
-	wait_line "$WATCH_OUT" "crowdsec: decision [0-9]+ \\(Ip $BW_A6, origin cscli\\) refused: the running filter cannot take it: no target length"
-	expect_delivered "$BW_A6" "$BW_RX6"
-	n=$(grep -c "$SYNC_OK" "$WATCH_OUT")
-	printf '%s\n' "$BW_C4" 198.18.0.0/16 2001:db8:ffff::1 >"$TMP_DIR/cs.txt.new"
-	mv "$TMP_DIR/cs.txt.new" "$TMP_DIR/cs.txt"
-	wait_line "$WATCH_OUT" "$SYNC_OK" $((n + 1))
+	wait_updates $((n + 1))
+	grep -qE "Ip $BW_A6, origin cscli\\) refused" "$WATCH_OUT" && fail "the IPv6 ban refused"
 	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	# An IPv6 /48 where the only IPv6 target is /128 (2^80 keys):
+	# refused, one rebuild gives it a target length of its own, and the
+	# full answer after it brings it in.
+	cs_add --range 2001:db8:77::/48 --duration 1h
+	wait_line "$WATCH_OUT" "Range 2001:db8:77::/48, origin cscli\\) refused: the running filter cannot take it: too many live keys"
+	wait_line "$WATCH_OUT" "reload ok: .*\\(live entries: 1 refused for want of a target length\\)"
+	wait_line "$WATCH_OUT" "$SYNC_OK" 2
+	bw 0 query "$BW_RX" 2001:db8:77:ffff::1
+	assert_grep "$OUT" "^2001:db8:77:ffff::1  drop " "the /48 in after the rebuild"
 	stop_watch TERM
 }
 
 # 100,000 addresses of a real list imported at once (cscli decisions
 # import), then the bouncer started: its first full answer holds them all,
 # parsed as it streams, and every one is in the filter, the test's sender
-# among them. The filter is built from a list of 1,000,000 addresses of
-# 100.64.0.0/10 (every other one), so that 100,000 live keys more keep it near its target
-# rate (README "CrowdSec bouncer": size the lists for the decisions).
+# among them. The list holds 2 entries: the watch sizes its rebuilds for
+# the live entries (README "Live entries: room").
 test_cs_import_100k()
 {
 	local f=$TMP_DIR/import.csv src=$BW_DATA_DIR/ipv4/ipsum/ipsum.txt
-	local big=$TMP_DIR/big.txt probe
+	local probe
 
 	[ -f "$src" ] || skip "no $src"
 	trap cs_cleanup EXIT
@@ -596,10 +600,7 @@ test_cs_import_100k()
 	probe=$(sed -n 5000p "$f")
 	echo "+ cscli decisions import -i $f ($(($(wc -l <"$f") - 1)) values)"
 	cs decisions import -i "$f" --duration 1h 2>&1 | tail -n 1 | sed 's/^/  c /'
-	# Every other address: no two merge into a shorter prefix.
-	awk 'BEGIN { for (i = 0; i < 2000000; i += 2)
-		printf "100.%d.%d.%d\n", 64 + int(i / 65536), int(i / 256) % 256, i % 256 }' >"$big"
-	cs_watch "$big"
+	cs_watch "$(cs_list)"
 	assert_grep "$WATCH_OUT" "${SYNC_OK}100000 new, 0 deleted; 100000 decisions held on 100000 values" \
 		"the full answer holds the 100,000"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
@@ -607,6 +608,45 @@ test_cs_import_100k()
 	bw 0 query "$BW_RX" --why "$probe"
 	assert_grep "$OUT" "^$probe  drop " "an imported address drops"
 	assert_grep "$OUT" "^  why: CrowdSec decision [0-9]+ \\(origin cscli-import, " "named by its decision"
+	stop_watch TERM
+}
+
+# sizing_drops: how many of 20,000 addresses of 11.0.0.0/8 (in no list,
+# no decision; the same ones every run) the running filter drops.
+sizing_drops()
+{
+	local addrs
+
+	mapfile -t addrs < <(awk 'BEGIN { x = 12345; for (i = 0; i < 20000; i++) {
+		x = (x * 69069 + 1) % 4294967296
+		printf "11.%d.%d.%d\n", int(x / 65536) % 256, int(x / 256) % 256, x % 256 } }')
+	"$BLOOMWALL" query "$BW_RX" "${addrs[@]}" >"$TMP_DIR/sizing.txt" 2>&1
+	grep -c '  drop ' "$TMP_DIR/sizing.txt"
+}
+
+# 20,000 decisions on a 2-entry IPv4-only list: past the room the first
+# build gave, the watch rebuilds once with room for them, and random
+# unlisted addresses drop near the target rate (0.1 %: under 5 x, i.e.
+# fewer than 100 of 20,000) where the filter sized for the list alone
+# dropped nearly all.
+test_cs_sizing()
+{
+	local drops
+
+	trap fake_cleanup EXIT
+	BIG=20000 fake_lapi big
+	(umask 077 && echo 0123456789abcdef0123456789abcdef >"$TMP_DIR/fake.key")
+	start_watch "${SEED[@]}" --crowdsec "$FAKE_URL" --crowdsec-key-file "$TMP_DIR/fake.key" \
+		--update-frequency 60 "$(cs_list)"
+	wait_line "$WATCH_OUT" "${SYNC_OK}20001 new"
+	wait_line "$WATCH_OUT" "reload ok: .*\\(live entries: [0-9]+ keys at IPv4 /32, past the room for [0-9]+\\)"
+	bw 0 query "$BW_RX" 100.64.0.2 100.64.156.62 10.77.0.2
+	assert_eq "$(grep -c '  drop ' "$OUT")" 3 "decisions drop after the rebuild"
+	drops=$(sizing_drops)
+	echo "  $drops of 20000 unlisted addresses drop"
+	[ "$drops" -lt 100 ] || fail "$drops of 20000 unlisted addresses drop (target 0.1 %)"
+	bw 0 status "$BW_RX"
+	grep -iE 'fpr|false|bytes|size' "$OUT" | sed 's/^/  s /' | head -n 8
 	stop_watch TERM
 }
 

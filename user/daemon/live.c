@@ -21,6 +21,7 @@ void bw_wlive_init(struct bw_wlive *l, const char *iface)
 {
 	memset(l, 0, sizeof(*l));
 	bw_live_init(&l->set);
+	bw_wsize_init(&l->size);
 	l->iface = iface;
 	l->map = (struct bw_filter_map)BW_FILTER_MAP_INIT;
 	l->memfd = -1;
@@ -29,6 +30,7 @@ void bw_wlive_init(struct bw_wlive *l, const char *iface)
 void bw_wlive_free(struct bw_wlive *l)
 {
 	bw_live_free(&l->set);
+	bw_wsize_free(&l->size);
 	bw_adopted_free(&l->adopted);
 	bw_filter_close(&l->map);
 	if (l->memfd >= 0)
@@ -157,6 +159,11 @@ int bw_wlive_add(struct bw_wlive *l, const struct bw_prefix *p, __u64 expires)
 	if (!err) {
 		l->adds++;
 		l->changed = true;
+		bw_wsize_placed(&l->size, p);
+	}
+	if (err == -ENOENT || err == -E2BIG) {
+		bw_wsize_refused(&l->size, p);
+		l->changed = true;
 	}
 	return err;
 }
@@ -170,6 +177,17 @@ int bw_wlive_del(struct bw_wlive *l, const struct bw_prefix *p)
 		l->changed = true;
 	}
 	return err;
+}
+
+void bw_wlive_room(const struct bw_wlive *l, struct bw_live_room *r)
+{
+	bw_wsize_room(&l->size, &l->set, r);
+}
+
+bool bw_wlive_outgrown(struct bw_wlive *l, double now, char *why, size_t len)
+{
+	return bw_wsize_outgrown(&l->size, &l->set, &l->map, l->own_map, now,
+				 why, len);
 }
 
 bool bw_wlive_has(const struct bw_wlive *l, const struct bw_prefix *p)
@@ -221,6 +239,7 @@ struct stage_hdr {
 int bw_wlive_fork_begin(struct bw_wlive *l)
 {
 	l->staged = true;
+	bw_wsize_begin(&l->size);
 	if (l->memfd < 0)
 		l->memfd = memfd_create("bloomwall-live", MFD_CLOEXEC);
 	if (l->memfd < 0 || ftruncate(l->memfd, 0)) {
@@ -352,6 +371,7 @@ void bw_wlive_fork_end(struct bw_wlive *l)
 	__u32 prog = 0;
 	size_t n = 0, len = 0;
 	void *map = NULL;
+	bool own = false;
 
 	if (open_running(l, &m, &prog))
 		goto out;
@@ -380,7 +400,9 @@ void bw_wlive_fork_end(struct bw_wlive *l)
 		bw_live_rebase(&l->set, l->map.mem, recs, n);
 	l->want_rebuild = false;
 	l->changed = true;
+	own = true;
 out:
+	bw_wsize_end(&l->size, own);
 	if (map)
 		munmap(map, len);
 	l->staged = false;
@@ -407,6 +429,8 @@ void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s)
 	s->expired = l->expired;
 	s->takeovers = l->takeovers;
 	s->pending = l->set.stale;
+	s->refused = l->size.refused;
+	s->refused_pending = bw_wsize_pending(&l->size);
 }
 
 static void put_u64(struct json_object *o, const char *k, __u64 v)
@@ -432,6 +456,8 @@ void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root)
 	put_u64(o, "deletes", s.deletes);
 	put_u64(o, "expired", s.expired);
 	put_u64(o, "takeovers", s.takeovers);
+	put_u64(o, "refused", s.refused);
+	put_u64(o, "refused_pending", s.refused_pending);
 	json_object_object_add(o, "deletes_pending",
 			       json_object_new_boolean(s.pending));
 	json_object_object_add(root, "live", o);

@@ -39,6 +39,7 @@
 #include <linux/types.h>
 
 #include "daemon/live_rec.h"
+#include "daemon/live_size.h"
 #include "filter/live.h"
 #include "kernel/filter_map.h"
 #include "lists/list.h"
@@ -67,6 +68,7 @@ struct bw_wlive {
 	bool expiring_in_base;
 	__u64 base_expiry;
 	__u64 adds, deletes, expired, takeovers;
+	struct bw_wsize size; /* rebuilds sized for them (live_size.h) */
 };
 
 /* What bw_wlive_stats() says (also in the state file and the metrics). */
@@ -82,6 +84,8 @@ struct bw_wlive_stats {
 	__u64 adds, deletes, expired;
 	__u64 takeovers; /* filters other commands swapped in, taken over */
 	bool pending;	 /* deletes kept back until a rebuild */
+	__u64 refused;	 /* adds refused for want of a target length */
+	size_t refused_pending; /* of them, for the next rebuild to size for */
 };
 
 void bw_wlive_init(struct bw_wlive *l, const char *iface);
@@ -93,7 +97,8 @@ void bw_wlive_free(struct bw_wlive *l);
  * delete); expires: Unix seconds it ends (0: never; the daemon takes it
  * out in place within a second of it). 0, or -ENOENT (the filter has no
  * target length/region for it), -E2BIG (too many keys), -ENOMEM,
- * -EINVAL (no such prefix).
+ * -EINVAL (no such prefix). One refused with -ENOENT or -E2BIG is kept
+ * for the next rebuild to size for (live_size.h).
  */
 int bw_wlive_add(struct bw_wlive *l, const struct bw_prefix *p, __u64 expires);
 
@@ -115,6 +120,16 @@ static inline bool bw_wlive_own_map(const struct bw_wlive *l, __u32 map_id)
 {
 	return map_id && l->own_map == map_id && l->set.nkeys;
 }
+
+/* What the next rebuild sizes for besides the lists (in the child). */
+void bw_wlive_room(const struct bw_wlive *l, struct bw_live_room *r);
+
+/*
+ * Whether the live entries outgrew the running filter, or adds were
+ * refused for want of a target length: a rebuild with room is due
+ * (live_size.h); why says why. now: CLOCK_MONOTONIC seconds.
+ */
+bool bw_wlive_outgrown(struct bw_wlive *l, double now, char *why, size_t len);
 
 /* Whether p is live. */
 bool bw_wlive_has(const struct bw_wlive *l, const struct bw_prefix *p);

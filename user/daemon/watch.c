@@ -22,6 +22,7 @@
 #include "daemon/watch_apply.h"
 #include "daemon/watch_cs.h"
 #include "daemon/watch_files.h"
+#include "daemon/watch_live.h"
 #include "daemon/watch_log.h"
 #include "daemon/watch_pull.h"
 #include "kernel/lock.h"
@@ -118,28 +119,13 @@ static void publish(struct watch *w)
 	w->live.changed = false;
 }
 
-static void live_counts(struct watch *w)
-{
-	struct bw_wlive_stats s;
-
-	bw_wlive_stats(&w->live, &s);
-	w->counts.live = true;
-	w->counts.live_entries = s.entries;
-	w->counts.live_keys = s.keys;
-	w->counts.live_bytes = s.bytes;
-	w->counts.live_adds = s.adds;
-	w->counts.live_deletes = s.deletes;
-	w->counts.live_expired = s.expired;
-	w->counts.cs = bw_watch_cs_metrics(&w->cs);
-}
-
 static void write_metrics(struct watch *w)
 {
 	struct bw_status_view v;
 
 	if (!w->c->metrics_file)
 		return;
-	live_counts(w);
+	bw_watch_live_counts(&w->counts, &w->live, &w->cs);
 	running_view(w, &v);
 	bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
 }
@@ -255,18 +241,6 @@ static void pull(struct watch *w, bool force)
 
 /* ---- the tick: runtime adds, other commands, metrics ---------------------- */
 
-/* The family whose estimated rate is past twice the target, or -1. */
-static int over_target(const struct bw_status_view *v)
-{
-	double target = bw_info_fpr(&v->info);
-	int f;
-
-	for (f = 0; f < BW_FAMILIES; f++)
-		if (v->fam_fpr[f] > 2 * target)
-			return f;
-	return -1;
-}
-
 /* Another command detached the filter, or replaced it: said once. */
 static void check_running(struct watch *w, const struct bw_status_view *v)
 {
@@ -289,7 +263,7 @@ static bool check_adds(struct watch *w, const struct bw_status_view *v)
 	char trigger[160];
 	int f;
 
-	f = v->prog_err || v->filter_err ? -1 : over_target(v);
+	f = v->prog_err || v->filter_err ? -1 : bw_watch_over_target(v);
 	/* Its own build with live entries: a rebuild would set them again. */
 	if (f < 0 || v->map_id == w->auto_map ||
 	    bw_wlive_own_map(&w->live, v->map_id))
@@ -344,7 +318,7 @@ static void tick(struct watch *w)
 	if (check_shrunk(w) || check_adds(w, &v))
 		return;
 	if (w->c->metrics_file) {
-		live_counts(w);
+		bw_watch_live_counts(&w->counts, &w->live, &w->cs);
 		bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
 	}
 }
@@ -355,9 +329,15 @@ static void tick(struct watch *w)
  */
 static void live_step(struct watch *w)
 {
+	char why[160];
+
 	if (bw_wlive_step(&w->live, (__u64)time(NULL)))
 		rebuild(w, "live entries: a filter another command swapped in",
 			false);
+	/* Outgrown: a rebuild with room (an image fixes the layout). */
+	else if (!w->c->image &&
+		 bw_wlive_outgrown(&w->live, mono(), why, sizeof(why)))
+		rebuild(w, why, false);
 	if (w->live.changed)
 		publish(w);
 }
@@ -536,6 +516,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	w.ifindex = (int)if_nametoindex(c->iface);
 	w.fs.ifd = -1;
 	bw_wlive_init(&w.live, c->iface);
+	w.live.size.host_targets = c->crowdsec != NULL;
 	bw_watch_cs_init(&w.cs, c);
 	err = bw_watch_signals_open(&w.sig);
 	if (!err) {

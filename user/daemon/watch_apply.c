@@ -159,7 +159,7 @@ static void outcome_of(const struct bw_build_figures *f, __u64 generation,
 
 static int attach(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 		  int ifindex, const char *const *lists, int nlists,
-		  struct bw_watch_outcome *o)
+		  const struct bw_live_room *room, struct bw_watch_outcome *o)
 {
 	struct bw_attach_req rq = { .iface = c->iface,
 				    .ifindex = ifindex,
@@ -171,6 +171,7 @@ static int attach(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 				    .before_swap = gc ? guard_check : NULL,
 				    .before_swap_filter =
 					    gc ? live_stage : NULL,
+				    .room = room,
 				    .ctx = gc };
 	struct bw_attach_result res;
 	int err;
@@ -193,7 +194,7 @@ static int attach_empty(const struct bw_watch_cfg *c, int ifindex)
 		return -errno;
 	/* A regular file with nothing in it, and no file left behind. */
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	err = attach(c, NULL, ifindex, empty, 1, &o);
+	err = attach(c, NULL, ifindex, empty, 1, NULL, &o);
 	close(fd);
 	return err;
 }
@@ -255,8 +256,14 @@ static int apply(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 					   bw_wlive_expiring_live(gc->g->live),
 				   .ctx = gc };
 	struct bw_reload_result res;
+	struct bw_live_room room;
 	int ifindex, err;
 
+	/* Room for what is live (and refused), on top of the lists. */
+	if (gc->g->live) {
+		bw_wlive_room(gc->g->live, &room);
+		r.room = &room;
+	}
 	ifindex = (int)if_nametoindex(c->iface);
 	if (!ifindex) {
 		pr_warn("%s: there is no such interface (anymore)\n", c->iface);
@@ -267,7 +274,7 @@ static int apply(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 		return load_image(c, gc, ifindex, bw_watch_attached(ifindex),
 				  o);
 	if (!bw_watch_attached(ifindex))
-		return attach(c, gc, ifindex, c->lists, c->nlists, o);
+		return attach(c, gc, ifindex, c->lists, c->nlists, r.room, o);
 	r.ifindex = ifindex;
 	err = bw_reload(&r, &res);
 	reloaded(&res, o);

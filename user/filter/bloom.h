@@ -44,6 +44,13 @@ struct bw_build_opts {
 	__u8 dns_action;
 	__u8 dns_flags;
 	__u32 dns_ttl;
+	/*
+	 * Keys besides the list's each address region is sized for, per
+	 * family by prefix length 0..width (a watch's live entries and
+	 * their headroom: set at run time, not by the fill); NULL: none. A
+	 * length with room and no key of the list still gets its region.
+	 */
+	const __u64 *room[BW_FAMILIES];
 };
 
 struct bw_plan {
@@ -51,6 +58,8 @@ struct bw_plan {
 	struct bw_hdr hdr;
 	struct bw_info info;
 	struct bw_dns_hdr dns; /* with BW_F_DNS in hdr.flags */
+	/* Keys each address region was sized for: its entries and room. */
+	__u64 sized[BW_REGIONS];
 };
 
 void bw_build_opts_init(struct bw_build_opts *o);

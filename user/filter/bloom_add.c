@@ -29,7 +29,10 @@ int bw_add_plan(const struct bw_hdr *hdr, const struct bw_prefix *p,
 	if (ap->region < 0)
 		return -ENOENT;
 	ap->tlen = best;
-	if ((1ULL << (best - p->plen)) > BW_ADD_MAX_KEYS)
+	/* A shift of 64 or more is undefined (it wrapped: a /48 to /128 let
+	 * 2^16 of its 2^80 keys in). */
+	if (best - p->plen >= 32 ||
+	    (1ULL << (best - p->plen)) > BW_ADD_MAX_KEYS)
 		return -E2BIG;
 	ap->nkeys = 1U << (best - p->plen);
 	return 0;

@@ -197,11 +197,22 @@ int bw_size_fit(const __u64 *hash, __u64 n, double share, __u32 *nblocks,
 	return fit_region(hash, n, share, *probes, nblocks);
 }
 
-static int size_and_fit(const struct bw_list *l, int family, int len,
-			__u32 seed, __u64 n, double share, __u32 *nblocks,
-			__u8 *probes)
+/* splitmix64: stand-ins for the keys a region has room for. */
+static __u64 mix(__u64 *x)
 {
-	__u64 *hash;
+	__u64 z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* n keys: the list's nlist of this length, then stand-ins for the room. */
+static int size_and_fit(const struct bw_list *l, int family, int len,
+			__u32 seed, __u64 nlist, __u64 n, double share,
+			__u32 *nblocks, __u8 *probes)
+{
+	__u64 *hash, i, x = seed ^ ((__u64)len << 32 | (__u64)family << 40);
 	int err;
 
 	err = bw_size_region(n, share, nblocks, probes);
@@ -210,6 +221,8 @@ static int size_and_fit(const struct bw_list *l, int family, int len,
 	hash = region_hashes(l, family, len, seed, n);
 	if (!hash)
 		return -ENOMEM;
+	for (i = nlist; i < n; i++)
+		hash[i] = mix(&x);
 	err = fit_region(hash, n, share, *probes, nblocks);
 	free(hash);
 	return err;
@@ -233,17 +246,21 @@ static void count_lengths(const struct bw_list *l, int family, __u64 *count)
 
 /* One family's regions, longest length first, from *next_block on. */
 static int plan_family(struct bw_plan *plan, const struct bw_list *l,
-		       int family, double fpr, __u32 *next_block)
+		       int family, const struct bw_build_opts *o,
+		       __u32 *next_block)
 {
 	int maxlen = family == BW_V4 ? V4_HOST_LEN : V6_HOST_LEN;
-	__u64 count[V6_HOST_LEN + 1], total = 0;
+	__u64 count[V6_HOST_LEN + 1], nlist[V6_HOST_LEN + 1], total = 0;
+	const __u64 *room = o->room[family];
 	struct bw_hdr *hdr = &plan->hdr;
 	int len, n = 0, err;
-	double share;
+	double share, fpr = o->fpr;
 
-	count_lengths(l, family, count);
-	for (len = 0; len <= maxlen; len++)
+	count_lengths(l, family, nlist);
+	for (len = 0; len <= maxlen; len++) {
+		count[len] = nlist[len] + (room ? room[len] : 0);
 		total += count[len];
+	}
 	for (len = maxlen; len >= 0; len--) {
 		int r = family * BW_MAX_LENGTHS + n;
 		__u32 nblocks;
@@ -265,12 +282,14 @@ static int plan_family(struct bw_plan *plan, const struct bw_list *l,
 		 */
 		if (ldexp(1.0, -len) > fpr / 16)
 			share = fmin(share, 0.001 * ldexp(1.0, -len));
-		err = size_and_fit(l, family, len, hdr->seed, count[len], share,
-				   &nblocks, &hdr->probes[r]);
+		err = size_and_fit(l, family, len, hdr->seed, nlist[len],
+				   count[len], share, &nblocks,
+				   &hdr->probes[r]);
 		if (err)
 			return err;
 		hdr->plen[family][n] = len;
-		plan->info.region_entries[r] = count[len];
+		plan->info.region_entries[r] = nlist[len];
+		plan->sized[r] = count[len];
 		*next_block += nblocks;
 		hdr->region_end[r] = *next_block;
 		n++;
@@ -296,10 +315,10 @@ int bw_plan_prefixes(const struct bw_list *l, const struct bw_build_opts *o,
 	plan->hdr.flags = o->flags;
 	plan->hdr.seed = o->seed;
 	/* Each region is at most BW_MAX_BLOCKS: the sum cannot wrap. */
-	err = plan_family(plan, l, BW_V4, o->fpr, &next);
+	err = plan_family(plan, l, BW_V4, o, &next);
 	if (err)
 		return err;
-	err = plan_family(plan, l, BW_V6, o->fpr, &next);
+	err = plan_family(plan, l, BW_V6, o, &next);
 	if (err)
 		return err;
 	if (next > BW_MAX_BLOCKS)

@@ -12,26 +12,13 @@
 #include "base/log.h"
 #include "filter/bloom_plan.h"
 #include "filter/bloom_size.h"
+#include "filter/build_records.h"
 #include "filter/builder.h"
 #include "filter/provenance.h"
 #include "filter/records_edit.h"
 #include "filter/records_write.h"
 #include "lists/list_load.h"
 #include "lists/names.h"
-
-/* Appends the domain entries of src to l. */
-static int push_names(struct bw_list *l, const struct bw_list *src)
-{
-	const struct bw_domain *d;
-	size_t i;
-
-	for (i = 0; src && i < src->ndom; i++) {
-		d = &src->dom[i];
-		if (bw_domain_push(l, bw_domain_name(src, d), d->len, d->flags))
-			return -ENOMEM;
-	}
-	return 0;
-}
 
 /*
  * The files, then more entries (NULL: none); sorted and de-duplicated if
@@ -68,199 +55,12 @@ static int load_files(const char *const *files, int n,
 	return 0;
 }
 
-void bw_build_req_init(struct bw_build_req *req, const char *label)
-{
-	memset(req, 0, sizeof(*req));
-	req->label = label;
-	bw_build_opts_init(&req->opts);
-	bw_cidr_opts_init(&req->cidr);
-	req->generation = 1;
-	req->origin = BW_ORIGIN_ATTACH;
-}
-
 void bw_build_free(struct bw_build *b)
 {
 	bw_list_free(&b->keys);
 	bw_list_free(&b->exact);
 	bw_list_free(&b->allow_names);
 	bw_records_free(&b->rec);
-}
-
-/* Frees n paths and the array. */
-static void free_paths(char **p, int n)
-{
-	int i;
-
-	for (i = 0; p && i < n; i++)
-		free(p[i]);
-	free(p);
-}
-
-/*
- * Files by their absolute paths: a rebuild, status and query --why may run
- * from another directory. NULL without memory.
- */
-static char **abs_paths(const char *const *files, int n)
-{
-	char **abs = calloc(n ?: 1, sizeof(*abs));
-	int i;
-
-	if (!abs)
-		return NULL;
-	for (i = 0; i < n; i++)
-		if (strcmp(files[i], "-"))
-			abs[i] = realpath(files[i], NULL);
-	for (i = 0; i < n; i++)
-		if (!abs[i])
-			abs[i] = strdup(files[i]);
-	for (i = 0; i < n && abs[i]; i++)
-		;
-	if (i == n)
-		return abs;
-	free_paths(abs, n);
-	return NULL;
-}
-
-static int record_lists(const struct bw_build_req *req, struct bw_records *r)
-{
-	char **abs = abs_paths(req->lists, req->nlists);
-	int err;
-
-	if (!abs)
-		return -ENOMEM;
-	err = bw_records_set_lists(r, (const char *const *)abs, req->nlists);
-	free_paths(abs, req->nlists);
-	return err;
-}
-
-/* What each allowlist file was, read once more when the caller had not. */
-static int allow_sources(const struct bw_build_req *req,
-			 struct bw_rec_source *src)
-{
-	struct bw_list_opts lo = { .mask_host_bits = req->mask_host_bits,
-				   .domains = true };
-	struct bw_list l;
-	int i, err = 0;
-
-	if (req->allow_src) {
-		memcpy(src, req->allow_src, req->nallow_files * sizeof(*src));
-		return 0;
-	}
-	bw_list_init(&l);
-	for (i = 0; !err && i < req->nallow_files; i++)
-		err = bw_prov_load(&l, req->allow_files[i], &lo, &src[i]);
-	bw_list_free(&l);
-	return err;
-}
-
-/* The allowlist files: those given, or those the running filter kept. */
-static int record_allow(const struct bw_build_req *req, struct bw_records *r)
-{
-	int i, n = req->nallow_files, err;
-	struct bw_rec_source *src;
-	char **abs;
-
-	if (!n)
-		return req->keep_allow
-			       ? bw_records_copy_allow(r, req->keep_allow)
-			       : 0;
-	src = calloc(n, sizeof(*src));
-	abs = abs_paths(req->allow_files, n);
-	err = src && abs ? allow_sources(req, src) : -ENOMEM;
-	for (i = 0; !err && !req->origin && i < n; i++)
-		src[i].mtime_ns = 0;
-	if (!err)
-		err = bw_records_set_allow(r, (const char *const *)abs, src, n);
-	free_paths(abs, n);
-	free(src);
-	return err;
-}
-
-/* Each list's source, and when and how (provenance.h). */
-static void record_sources(const struct bw_build_req *req,
-			   struct bw_rec_source *src, struct bw_records *r)
-{
-	int i;
-
-	for (i = 0; src && i < req->nlists; i++) {
-		if (!req->origin)
-			src[i].mtime_ns = 0;
-		bw_records_set_source(r, i, &src[i]);
-	}
-	if (req->change && req->prev) {
-		/* A change keeps how the filter was built, and says so. */
-		r->have_origin = req->prev->have_origin;
-		r->origin = req->prev->origin;
-		r->have_change = req->prev->have_change;
-		r->change = req->prev->change;
-		/* And the image it came from: rollback checks still hold. */
-		r->have_image = req->prev->have_image;
-		r->image = req->prev->image;
-		bw_prov_change(r, req->change);
-		return;
-	}
-	r->have_origin = req->origin != 0;
-	if (req->origin)
-		bw_prov_origin(&r->origin, req->origin, NULL);
-}
-
-/* What the regions were sized for, before any runtime add (records.h). */
-static void record_sized(const struct bw_plan *p, struct bw_records *r)
-{
-	struct bw_rec_sized *s = &r->sized;
-	int i;
-
-	memset(s, 0, sizeof(*s));
-	r->have_sized = true;
-	s->entries = p->info.entries;
-	memcpy(s->region_entries, p->info.region_entries,
-	       sizeof(s->region_entries));
-	if (!(p->hdr.flags & BW_F_DNS))
-		return;
-	for (i = 0; i < BW_NAME_REGIONS; i++) {
-		s->name_region_entries[i] = p->dns.region_entries[i];
-		s->name_entries += p->dns.region_entries[i];
-	}
-}
-
-/* What the filter was built from, for its record area. */
-static int make_records(const struct bw_build_req *req,
-			struct bw_rec_source *src, struct bw_records *r)
-{
-	struct bw_rec_build *rb = &r->build;
-	size_t i;
-	int f, err;
-
-	bw_records_init(r);
-	r->have_build = true;
-	memcpy(&rb->fpr_bits, &req->opts.fpr, sizeof(rb->fpr_bits));
-	rb->flags = req->opts.flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST |
-				       BW_F_MONITOR | BW_F_VERIFY);
-	for (f = 0; f < BW_FAMILIES; f++)
-		rb->max_lengths[f] = (__u8)req->cidr.max_lengths[f];
-	rb->opts = (req->mask_host_bits ? BW_REC_OPT_MASK_HOST_BITS : 0) |
-		   (req->skip_invalid ? BW_REC_OPT_SKIP_INVALID : 0);
-	r->have_dns = true;
-	r->dns.action = req->opts.dns_action;
-	r->dns.ttl = req->opts.dns_ttl;
-	r->dns.opts = req->subdomains ? BW_REC_DNS_SUBDOMAINS : 0;
-	err = record_lists(req, r);
-	if (!err)
-		record_sources(req, src, r);
-	if (!err)
-		err = record_allow(req, r);
-	for (i = 0; !err && i < req->nadded; i++)
-		err = bw_records_add_until(r, &req->added[i],
-					   req->added_expires
-						   ? req->added_expires[i]
-						   : 0) < 0
-			      ? -ENOMEM
-			      : 0;
-	if (!err)
-		err = push_names(&r->names, req->added_names);
-	if (err)
-		pr_warn("%s: no memory for the filter's records\n", req->label);
-	return err;
 }
 
 static void explain_plan_error(int err, const struct bw_build_req *req)
@@ -388,7 +188,7 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 			 req->expiring_live ? req->added_expires : NULL, false,
 			 &b->exact, src);
 	if (!err && req->added_names && req->added_names->ndom) {
-		err = push_names(&b->exact, req->added_names);
+		err = bw_build_push_names(&b->exact, req->added_names);
 		if (err)
 			pr_warn("bloomwall: no memory for the names added at run time\n");
 	}
@@ -403,17 +203,61 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 	return 0;
 }
 
+/* The room to choose target lengths and size for: req's, expiring adds. */
+static bool want_room(const struct bw_build_req *req, struct bw_live_room *r)
+{
+	size_t i;
+
+	bw_room_init(r);
+	if (req->room)
+		*r = *req->room;
+	for (i = 0; req->expiring_live && req->added_expires && i < req->nadded;
+	     i++)
+		if (req->added_expires[i])
+			bw_room_add(r, &req->added[i]);
+	return bw_room_any(r);
+}
+
+/* Lists and room: target lengths for both, the keys of the lists. */
+static int prepare(const struct bw_build_req *req, struct bw_build *b,
+		   struct bw_build_req *rq, struct bw_cidr_stats *st,
+		   __u64 room[BW_FAMILIES][BW_CIDR_MAXW + 1])
+{
+	__u64 extra[BW_FAMILIES][BW_CIDR_MAXW + 1];
+	struct bw_cidr_opts co = req->cidr;
+	struct bw_live_room r;
+	bool with_room = want_room(req, &r);
+	char why[160];
+	int f, err;
+
+	key_cap(req, &co, why, sizeof(why));
+	if (with_room) {
+		bw_room_extra(&r, co.max_lengths, extra);
+		for (f = 0; f < BW_FAMILIES; f++)
+			co.extra[f] = extra[f];
+	}
+	err = bw_cidr_prepare(&b->exact, &co, &b->keys, st);
+	if (err && err != -E2BIG)
+		pr_warn("%s: cannot expand the prefixes: %s\n", req->label,
+			bw_errno_hint(err));
+	if (err || !with_room)
+		return err;
+	bw_room_sizes(st, room);
+	for (f = 0; f < BW_FAMILIES; f++)
+		rq->opts.room[f] = room[f];
+	return 0;
+}
+
 int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 {
+	__u64 room[BW_FAMILIES][BW_CIDR_MAXW + 1];
 	struct bw_list_opts lo = { .skip_invalid = req->skip_invalid,
 				   .mask_host_bits = req->mask_host_bits,
 				   .domains = true,
 				   .threads = req->threads };
 	struct bw_build_req rq = *req;
 	struct bw_rec_source *src = calloc(req->nlists ?: 1, sizeof(*src));
-	struct bw_cidr_opts co = req->cidr;
 	struct bw_cidr_stats st;
-	char why[160];
 	int err;
 
 	memset(b, 0, sizeof(*b));
@@ -423,13 +267,8 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 	/* Without memory for it, the filter is built without provenance. */
 	err = load_all(req, b, &lo, src);
 
-	if (!err) {
-		key_cap(req, &co, why, sizeof(why));
-		err = bw_cidr_prepare(&b->exact, &co, &b->keys, &st);
-		if (err && err != -E2BIG)
-			pr_warn("%s: cannot expand the prefixes: %s\n",
-				req->label, bw_errno_hint(err));
-	}
+	if (!err)
+		err = prepare(req, b, &rq, &st, room);
 	if (!err)
 		err = take_names(req, b);
 	if (!err) {
@@ -441,9 +280,9 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b)
 		err = plan(&rq, &st, b);
 	}
 	if (!err)
-		err = make_records(req, src, &b->rec);
+		err = bw_build_records(req, src, &b->rec);
 	if (!err)
-		record_sized(&b->plan, &b->rec);
+		bw_build_record_sized(&b->plan, &b->rec);
 	free(src);
 	b->sum.duplicates = b->exact.duplicates - b->sum.name_duplicates;
 	b->sum.skipped = b->exact.skipped;

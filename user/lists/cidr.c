@@ -137,8 +137,10 @@ void bw_cidr_opts_init(struct bw_cidr_opts *o)
 {
 	int f;
 
-	for (f = 0; f < BW_FAMILIES; f++)
+	for (f = 0; f < BW_FAMILIES; f++) {
 		o->max_lengths[f] = BW_MAX_LENGTHS;
+		o->extra[f] = NULL;
+	}
 	o->max_keys = BW_CIDR_MAX_KEYS;
 	o->cap_why = NULL;
 }
@@ -158,31 +160,50 @@ static void target_map(const struct bw_cidr_family_stats *fs,
 }
 
 /* Lengths, targets and key counts of one merged family. */
-static int plan_family(const struct bw_list *l, int f, unsigned int k,
-		       struct fam_plan *fp, struct bw_cidr_family_stats *fs)
+/* Keys of count[0..width] per target length of fs, into keys. */
+static __u64 keys_at(const struct bw_cidr_family_stats *fs,
+		     const unsigned int *tgt, const __u64 *count,
+		     unsigned int width, __u64 *keys)
 {
-	unsigned int i, width = BW_CIDR_WIDTH(f);
+	__u64 total = 0, c;
+	unsigned int i, j;
+
+	for (i = 0; i < fs->nlengths; i++)
+		keys[i] = 0;
+	for (j = 0; count && j <= width; j++) {
+		for (i = 0; i < fs->nlengths; i++) {
+			if (!count[j] || fs->plen[i] != tgt[j])
+				continue;
+			c = bw_sat_shl(count[j], tgt[j] - j);
+			keys[i] = bw_sat_add(keys[i], c);
+			total = bw_sat_add(total, c);
+		}
+	}
+	return total;
+}
+
+static int plan_family(const struct bw_list *l, int f, unsigned int k,
+		       const __u64 *extra, struct fam_plan *fp,
+		       struct bw_cidr_family_stats *fs)
+{
+	unsigned int width = BW_CIDR_WIDTH(f);
 	size_t j, n = fam_count(l, f);
+	__u64 all[BW_CIDR_MAXW + 1];
 	int err;
 
 	memset(fp->count, 0, sizeof(fp->count));
 	for (j = 0; j < n; j++)
 		fp->count[get_pfx(l, f, j).plen]++;
-	err = bw_cidr_choose(fp->count, width, k, fs->plen, &fs->nlengths,
+	/* The extra prefixes choose target lengths with the lists'. */
+	for (j = 0; j <= width; j++)
+		all[j] = bw_sat_add(fp->count[j], extra ? extra[j] : 0);
+	err = bw_cidr_choose(all, width, k, fs->plen, &fs->nlengths,
 			     &fs->expanded);
 	if (err)
 		return err;
 	target_map(fs, width, fp->tgt);
-	for (i = 0; i < fs->nlengths; i++)
-		fs->keys[i] = 0;
-	for (j = 0; j <= width; j++) {
-		for (i = 0; i < fs->nlengths; i++)
-			if (fp->count[j] && fs->plen[i] == fp->tgt[j])
-				fs->keys[i] =
-					bw_sat_add(fs->keys[i],
-						   bw_sat_shl(fp->count[j],
-							      fp->tgt[j] - j));
-	}
+	fs->expanded = keys_at(fs, fp->tgt, fp->count, width, fs->keys);
+	keys_at(fs, fp->tgt, extra, width, fs->extra_keys);
 	fs->shortest = fs->nlengths ? fs->plen[fs->nlengths - 1] : 0;
 	for (j = width + 1; j-- > 0;)
 		if (fp->count[j])
@@ -265,14 +286,15 @@ static int check_opts(const struct bw_cidr_opts *o, unsigned int *k, __u64 *cap)
 
 /* Plans both families of a merged list; -E2BIG past the key cap. */
 static int plan_all(const struct bw_list *work, const unsigned int *k,
-		    __u64 cap, const char *cap_why, struct fam_plan *fp,
-		    struct bw_cidr_stats *st)
+		    const struct bw_cidr_opts *o, __u64 cap,
+		    struct fam_plan *fp, struct bw_cidr_stats *st)
 {
 	__u64 total = 0;
 	int f, err;
 
 	for (f = 0; f < BW_FAMILIES; f++) {
-		err = plan_family(work, f, k[f], &fp[f], &st->fam[f]);
+		err = plan_family(work, f, k[f], o->extra[f], &fp[f],
+				  &st->fam[f]);
 		if (err)
 			return err;
 		total = bw_sat_add(total, st->fam[f].expanded);
@@ -281,7 +303,8 @@ static int plan_all(const struct bw_list *work, const unsigned int *k,
 		return 0;
 	pr_warn("Prefix expansion needs %llu keys, more than the cap of %llu%s%s%s\n",
 		(unsigned long long)total, (unsigned long long)cap,
-		cap_why ? " (" : "", cap_why ?: "", cap_why ? ")" : "");
+		o->cap_why ? " (" : "", o->cap_why ?: "",
+		o->cap_why ? ")" : "");
 	for (f = 0; f < BW_FAMILIES; f++)
 		if (st->fam[f].expanded > st->fam[f].merged)
 			bw_cidr_report_cost(work, f, &fp[f], st->fam[f].merged,
@@ -319,7 +342,7 @@ int bw_cidr_prepare(const struct bw_list *in, const struct bw_cidr_opts *o,
 	st->fam[BW_V4].source = in->n4;
 	st->fam[BW_V6].source = in->n6;
 	fp = calloc(BW_FAMILIES, sizeof(*fp));
-	err = fp ? plan_all(&work, k, cap, o->cap_why, fp, st) : -ENOMEM;
+	err = fp ? plan_all(&work, k, o, cap, fp, st) : -ENOMEM;
 	for (f = 0; f < BW_FAMILIES && !err; f++) {
 		err = expand_family(&work, f, &fp[f], st->fam[f].expanded, out);
 		if (!err)

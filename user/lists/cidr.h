@@ -59,6 +59,13 @@ struct bw_cidr_opts {
 	__u64 max_keys;
 	/* What the cap is, for the message past it; NULL: not said. */
 	const char *cap_why;
+	/*
+	 * Prefixes to choose target lengths for as if they were entries, but
+	 * not expanded into out (a watch's live entries: set at run time),
+	 * per family by length 0..width; NULL: none. They are not merged, not
+	 * counted in expanded nor against the cap.
+	 */
+	const __u64 *extra[BW_FAMILIES];
 };
 
 struct bw_cidr_family_stats {
@@ -69,6 +76,8 @@ struct bw_cidr_family_stats {
 	/* Target lengths, longest first (the order of bw_hdr.plen). */
 	__u8 plen[BW_MAX_LENGTHS];
 	__u64 keys[BW_MAX_LENGTHS]; /* keys per target length */
+	/* The extra prefixes' keys per target length (bw_cidr_opts.extra). */
+	__u64 extra_keys[BW_MAX_LENGTHS];
 	unsigned int shortest; /* shortest merged prefix length (if merged) */
 };
 

@@ -97,6 +97,7 @@ static int build(const struct bw_attach_req *rq, struct bw_list *allow,
 		req.origin = rq->origin;
 	req.allow_src = ba->nallow ? src : NULL;
 	req.allow_names = allow->ndom > 0;
+	req.room = rq->room;
 	return bw_build_lists(&req, b);
 }
 

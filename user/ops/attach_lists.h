@@ -6,6 +6,7 @@
 #ifndef __BW_ATTACH_LISTS_H
 #define __BW_ATTACH_LISTS_H
 
+#include "filter/live_room.h"
 #include <stdbool.h>
 #include <xdp/libxdp.h>
 
@@ -24,6 +25,8 @@ struct bw_attach_req {
 	/* As reload's (reload.h): before the attach, under the lock. */
 	int (*before_swap)(void *ctx, const struct bw_build_figures *f);
 	int (*before_swap_filter)(void *ctx, const struct bw_filter_map *m);
+	/* Live entries to size the new filter for (filter/live_room.h). */
+	const struct bw_live_room *room;
 	void *ctx;
 };
 

@@ -217,6 +217,7 @@ static int build(struct reload_ctx *c)
 	req.nadded = c->kept.nadded;
 	req.added_expires = c->kept.added_expires;
 	req.expiring_live = r->expiring_live;
+	req.room = r->room;
 	req.origin = r->origin ?: BW_ORIGIN_RELOAD;
 	req.change = r->nremove || r->remove_names ? BW_CHANGE_REMOVE
 		     : r->add_names		   ? BW_CHANGE_ADD

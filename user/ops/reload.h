@@ -7,6 +7,7 @@
 #ifndef __BW_RELOAD_H
 #define __BW_RELOAD_H
 
+#include "filter/live_room.h"
 #include <stdbool.h>
 #include <linux/types.h>
 
@@ -63,6 +64,8 @@ struct bw_reload_req {
 	 * blocks (bw_build_req.expiring_live): the hook sets them (watch).
 	 */
 	bool expiring_live;
+	/* Live entries to size the new filter for (filter/live_room.h). */
+	const struct bw_live_room *room;
 	void *ctx;
 	/*
 	 * What the caller opened of what runs (bw_running_open() with

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Sizing the watch's rebuilds for its live entries (filter/live_room.h):
+ * the room a rebuild sizes for (every live entry, and the adds refused for
+ * want of a target length or for too many keys), and when the live
+ * entries have outgrown the running filter so that a rebuild with more
+ * room is due:
+ * - an add refused: kept pending, counted, and one rebuild asked for
+ *   BW_WLIVE_REFUSED_SETTLE seconds after the last such refusal; one
+ *   refused again after a rebuild that went in sized for it is counted
+ *   only (never retried in a loop);
+ * - the live keys of a region past what the watch's own build sized it
+ *   for (BW_REC_SIZED): one rebuild, and another for the same filter only
+ *   once the live keys doubled; never two within BW_WLIVE_RETRY seconds.
+ */
+#ifndef __BW_DAEMON_LIVE_SIZE_H
+#define __BW_DAEMON_LIVE_SIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "filter/live.h"
+#include "filter/live_room.h"
+#include "kernel/filter_map.h"
+
+/* Seconds after the last refused add before the rebuild for them. */
+#define BW_WLIVE_REFUSED_SETTLE 1.0
+/* Most refused adds kept for the next rebuild; past it only counted. */
+#define BW_WLIVE_PENDING_MAX 65536
+
+/* Seconds between the rebuilds for room (as BW_WLIVE_RETRY). */
+#define BW_WSIZE_RETRY 10
+
+/* Lives in the watch's live entries (live.h). */
+struct bw_wsize {
+	bool host_targets;	/* a decision source: /32 and /128 targets */
+	struct bw_live pending; /* refused adds, for the next rebuild */
+	struct bw_live staged;	/* those the rebuild under way sizes for */
+	struct bw_live tried;	/* refused after a rebuild sized for them */
+	__u64 refused;		/* adds refused */
+	double refused_at;	/* the last new refusal, CLOCK_MONOTONIC */
+	double grow_at;	  /* no rebuild for room before, CLOCK_MONOTONIC */
+	__u32 grow_map;	  /* the filter the last one was asked for */
+	size_t grow_keys; /* live keys then */
+	__u32 sized_map;  /* the filter sized[] is of */
+	bool have_sized;
+	__u32 sized[BW_REGIONS]; /* its BW_REC_SIZED */
+};
+
+void bw_wsize_init(struct bw_wsize *z);
+void bw_wsize_free(struct bw_wsize *z);
+
+/* An add the running filter refused (-ENOENT or -E2BIG): kept, counted. */
+void bw_wsize_refused(struct bw_wsize *z, const struct bw_prefix *p);
+
+/* An add that went in: no longer pending or refused. */
+void bw_wsize_placed(struct bw_wsize *z, const struct bw_prefix *p);
+
+/* Refused adds the next rebuild sizes for. */
+size_t bw_wsize_pending(const struct bw_wsize *z);
+
+/* What the next rebuild sizes for besides the lists: set's entries too. */
+void bw_wsize_room(const struct bw_wsize *z, const struct bw_live *set,
+		   struct bw_live_room *r);
+
+/* The rebuild's fork: the pending refused adds are what it sizes for. */
+void bw_wsize_begin(struct bw_wsize *z);
+
+/* Its end; own: the rebuild went in (the filter is the watch's own). */
+void bw_wsize_end(struct bw_wsize *z, bool own);
+
+/*
+ * Whether a rebuild for room is due now (now: CLOCK_MONOTONIC seconds):
+ * set is the live set on map, own_map the watch's last own rebuild's
+ * map; why says why (the log line's trigger).
+ */
+bool bw_wsize_outgrown(struct bw_wsize *z, const struct bw_live *set,
+		       const struct bw_filter_map *map, __u32 own_map,
+		       double now, char *why, size_t len);
+
+#endif /* __BW_DAEMON_LIVE_SIZE_H */

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Room for live entries in a filter a watch builds (live_room.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "filter/live_room.h"
+#include "filter/records.h"
+
+void bw_room_init(struct bw_live_room *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void bw_room_add(struct bw_live_room *r, const struct bw_prefix *p)
+{
+	if (p->family >= BW_FAMILIES || p->plen > BW_CIDR_WIDTH(p->family))
+		return;
+	r->count[p->family][p->plen]++;
+}
+
+bool bw_room_any(const struct bw_live_room *r)
+{
+	unsigned int f, j;
+
+	if (r->host_targets)
+		return true;
+	for (f = 0; f < BW_FAMILIES; f++)
+		for (j = 0; j <= BW_CIDR_WIDTH(f); j++)
+			if (r->count[f][j])
+				return true;
+	return false;
+}
+
+void bw_room_extra(const struct bw_live_room *r,
+		   const unsigned int *max_lengths,
+		   __u64 extra[BW_FAMILIES][BW_CIDR_MAXW + 1])
+{
+	unsigned int f, w;
+
+	memcpy(extra, r->count, sizeof(r->count));
+	for (f = 0; f < BW_FAMILIES; f++) {
+		w = BW_CIDR_WIDTH(f);
+		/* One host key: the host length is always a target then. */
+		if (r->host_targets && !extra[f][w] && max_lengths[f] != 1)
+			extra[f][w] = 1;
+	}
+}
+
+void bw_room_sizes(const struct bw_cidr_stats *st,
+		   __u64 room[BW_FAMILIES][BW_CIDR_MAXW + 1])
+{
+	const struct bw_cidr_family_stats *fs;
+	unsigned int f, i;
+
+	memset(room, 0, sizeof(__u64) * BW_FAMILIES * (BW_CIDR_MAXW + 1));
+	for (f = 0; f < BW_FAMILIES; f++) {
+		fs = &st->fam[f];
+		for (i = 0; i < fs->nlengths; i++)
+			room[f][fs->plen[i]] = bw_room_for(fs->extra_keys[i]);
+	}
+}
+
+int bw_room_sized(const void *mem, __u32 nblocks, __u32 *sized)
+{
+	struct bw_records r;
+	int err = bw_records_read(mem, nblocks, &r);
+
+	if (err)
+		return err;
+	err = r.have_sized ? 0 : -ENOENT;
+	if (!err)
+		memcpy(sized, r.sized.region_entries,
+		       sizeof(r.sized.region_entries));
+	bw_records_free(&r);
+	return err;
+}
+
+/* The region block idx is in, or -1. */
+static int region_of(const struct bw_hdr *h, __u32 idx)
+{
+	int r;
+
+	for (r = 0; r < BW_REGIONS; r++)
+		if (idx < h->region_end[r])
+			return r;
+	return -1;
+}
+
+int bw_room_outgrown(const struct bw_live *l, const struct bw_info *info,
+		     const __u32 *sized, __u64 *keys)
+{
+	const struct bw_live_blk *b;
+	size_t i;
+	int r;
+
+	memset(keys, 0, BW_REGIONS * sizeof(*keys));
+	if (!l->have_hdr)
+		return -1;
+	for (i = 0; i < l->blocks.cap; i++) {
+		b = l->blocks.blk[i];
+		r = b ? region_of(&l->hdr, b->idx) : -1;
+		if (r >= 0)
+			keys[r] += b->nkeys;
+	}
+	for (r = 0; r < BW_REGIONS; r++)
+		if (keys[r] && info->region_entries[r] + keys[r] > sized[r])
+			return r;
+	return -1;
+}
