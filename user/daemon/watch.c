@@ -25,121 +25,15 @@
 #include "daemon/watch_live.h"
 #include "daemon/watch_log.h"
 #include "daemon/watch_pull.h"
+#include "daemon/watch_state.h"
 #include "kernel/lock.h"
-#include "out/daemon_state.h"
 #include "ops/detach.h"
 #include "out/daemon_state.h"
 #include "out/metrics.h"
 #include "out/op_report.h"
 #include "out/status_view.h"
 
-struct watch {
-	const struct bw_watch_cfg *c;
-	struct bw_watch_files fs;
-	int ifindex;	  /* at start: a rename keeps it */
-	int lock_fd;	  /* the watch's own, for its life */
-	double settle;	  /* when to act on the events seen; < 0: none */
-	bool writer_said; /* "waiting for ... to be closed" said */
-	bool gone_said;	  /* "not attached anymore" said once */
-	/* The generation this watch last put in, and whether another command
-	 * replacing it was said. */
-	__u64 kept_gen;
-	bool replaced_said;
-	__u64 last_keys; /* of the filter it keeps, for the shrink check */
-	/* A shrunk rebuild was kept out: checks since with the files the
-	 * same (BW_WATCH_SHRINK_TICKS of them let it in). */
-	bool shrunk;
-	int shrunk_ticks;
-	/* The filter map a rebuild for adds was last tried for: an add swaps
-	 * in a copy (a new map) of the same generation. */
-	__u32 auto_map;
-	struct bw_watch_counts counts;
-	struct bw_watch_signals sig;
-	struct bw_wlive live;  /* entries kept in place (daemon/live.h) */
-	bool state_said;       /* a state file error said */
-	struct bw_watch_cs cs; /* a CrowdSec source (--crowdsec) */
-	struct bw_pull *pull;  /* --url: the pull source, else NULL */
-};
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* ---- one rebuild --------------------------------------------------------- */
-
-static void running_view(const struct watch *w, struct bw_status_view *v)
-{
-	bw_status_gather(v, w->c->iface);
-}
-
-static __u64 generation_on(const char *iface)
-{
-	struct bw_status_view v;
-
-	bw_status_gather(&v, iface);
-	return v.filter_err ? 0 : v.info.generation;
-}
-
-static __u64 running_generation(const struct watch *w)
-{
-	return generation_on(w->c->iface);
-}
-
-/* The interface's new name, if the one watch started on was renamed. */
-static const char *renamed_to(const struct watch *w, char *buf)
-{
-	if (if_nametoindex(w->c->iface) || !w->ifindex ||
-	    !if_indextoname((unsigned int)w->ifindex, buf))
-		return NULL;
-	return strcmp(buf, w->c->iface) ? buf : NULL;
-}
-
-/* What the watch publishes beside the kernel's state (daemon_state.h). */
-static void publish(struct watch *w)
-{
-	struct json_object *root = json_object_new_object();
-	int err;
-
-	if (!root)
-		return;
-	bw_wlive_publish(&w->live, root);
-	bw_watch_cs_publish(&w->cs, root);
-	if (w->pull)
-		bw_pull_json(w->pull, root);
-	err = bw_dstate_write(w->c->iface, root);
-	if (err && !w->state_said)
-		pr_warn("%s: cannot write its state under %s: %s\n",
-			w->c->iface, BW_STATE_DIR, strerror(-err));
-	w->state_said = err != 0;
-	json_object_put(root);
-	w->live.changed = false;
-}
-
-static void write_metrics(struct watch *w)
-{
-	struct bw_status_view v;
-
-	if (!w->c->metrics_file)
-		return;
-	bw_watch_live_counts(&w->counts, &w->live, &w->cs);
-	running_view(w, &v);
-	bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
-}
-
-static void count(struct watch *w, int err, double secs)
-{
-	if (err)
-		w->counts.reloads_failed++;
-	else
-		w->counts.reloads_ok++;
-	w->counts.last_ok = !err;
-	w->counts.last_seconds = secs;
-	w->counts.last_time = (double)time(NULL);
-}
 
 /* What a rebuild's end means for the next: kept, kept out, read again. */
 static void after(struct watch *w, int err, const struct bw_watch_outcome *o)
@@ -147,11 +41,11 @@ static void after(struct watch *w, int err, const struct bw_watch_outcome *o)
 	w->shrunk = err == -BW_WATCH_ESHRUNK;
 	w->shrunk_ticks = 0;
 	if (err == -BW_WATCH_ETORN)
-		w->settle = mono() + fmax(w->c->debounce, 0.1);
+		w->settle = bw_watch_mono() + fmax(w->c->debounce, 0.1);
 	/* The rebuild died (killed, out of memory): tried again, later. */
 	if (err == -EIO) {
 		bw_watch_files_forget(&w->fs);
-		w->settle = mono() + fmax(w->c->debounce, 1.0);
+		w->settle = bw_watch_mono() + fmax(w->c->debounce, 1.0);
 	}
 	if (err)
 		return;
@@ -181,26 +75,26 @@ static int rebuild_cfg(struct watch *w, const struct bw_watch_cfg *c,
 				      .trigger = trigger,
 				      .o = &o };
 	char name[IF_NAMESIZE];
-	double t0 = mono();
+	double t0 = bw_watch_mono();
 
-	r.old_gen = running_generation(w);
+	r.old_gen = bw_watch_running_generation(w);
 	/* A bad file is tried again only when it changes. */
 	bw_watch_files_remember(&w->fs);
 	r.err = bw_watch_apply(c, &g, &w->sig, w->lock_fd, &o);
-	r.seconds = mono() - t0;
+	r.seconds = bw_watch_mono() - t0;
 	if (r.err == -BW_WATCH_ESTOPPED)
 		return r.err;
 	if (r.err == -ENODEV)
-		r.renamed = renamed_to(w, name);
+		r.renamed = bw_watch_renamed_to(w, name);
 	/* What runs now: a rebuild that died may have swapped in first. */
 	if (r.err)
-		r.old_gen = generation_on(r.renamed ?: w->c->iface);
+		r.old_gen = bw_watch_generation_on(r.renamed ?: w->c->iface);
 	bw_watch_log_rebuild(&r, w->c->json);
 	if (r.err != -BW_WATCH_ETORN)
-		count(w, r.err, r.seconds);
+		bw_watch_count(w, r.err, r.seconds);
 	after(w, r.err, &o);
 	bw_watch_cs_rebuilt(&w->cs, r.err);
-	write_metrics(w);
+	bw_watch_write_metrics(w);
 	return r.err;
 }
 
@@ -222,12 +116,12 @@ static int pull_swap(void *ctx, const char *path, const char *trigger)
 
 static __u64 pull_generation(void *ctx)
 {
-	return running_generation(ctx);
+	return bw_watch_running_generation(ctx);
 }
 
 static void pull_publish(void *ctx)
 {
-	publish(ctx);
+	bw_watch_publish(ctx);
 }
 
 static void pull(struct watch *w, bool force)
@@ -236,7 +130,7 @@ static void pull(struct watch *w, bool force)
 					       pull_publish, w };
 
 	if (bw_watch_pull_run(w->pull, w->c, &w->sig, force, &ops))
-		write_metrics(w);
+		bw_watch_write_metrics(w);
 }
 
 /* ---- the tick: runtime adds, other commands, metrics ---------------------- */
@@ -307,13 +201,13 @@ static void tick(struct watch *w)
 	const char *writer = bw_watch_files_writing(&w->fs);
 
 	if (bw_watch_files_rearm(&w->fs))
-		w->settle = mono();
+		w->settle = bw_watch_mono();
 	if (writer && !w->writer_said) {
 		printf("%s: %s is being written; it is read once its writer closes it (SIGHUP reads it now)\n",
 		       w->c->iface, writer);
 		w->writer_said = true;
 	}
-	running_view(w, &v);
+	bw_status_gather(&v, w->c->iface);
 	check_running(w, &v);
 	if (check_shrunk(w) || check_adds(w, &v))
 		return;
@@ -336,17 +230,17 @@ static void live_step(struct watch *w)
 			false);
 	/* Outgrown: a rebuild with room (an image fixes the layout). */
 	else if (!w->c->image &&
-		 bw_wlive_outgrown(&w->live, mono(), why, sizeof(why)))
+		 bw_wlive_outgrown(&w->live, bw_watch_mono(), why, sizeof(why)))
 		rebuild(w, why, false);
 	if (w->live.changed)
-		publish(w);
+		bw_watch_publish(w);
 }
 
 /* ---- the loop ------------------------------------------------------------ */
 
 static struct timespec until(double deadline)
 {
-	double d = fmax(0.0, deadline - mono());
+	double d = fmax(0.0, deadline - bw_watch_mono());
 
 	return (struct timespec){ .tv_sec = (time_t)d,
 				  .tv_nsec = (long)((d - (time_t)d) * 1e9) };
@@ -380,7 +274,8 @@ static void loop(struct watch *w)
 			       { .fd = w->sig.fd, .events = POLLIN },
 			       bw_watch_cs_pollfd(&w->cs) };
 	double interval = w->c->interval ?: BW_WATCH_TICK;
-	double next_tick = mono() + interval, next_live = mono() + 1;
+	double next_tick = bw_watch_mono() + interval,
+	       next_live = bw_watch_mono() + 1;
 	struct timespec ts;
 
 	w->settle = -1;
@@ -394,7 +289,7 @@ static void loop(struct watch *w)
 		p[2].revents = 0;
 		if (ppoll(p, 3, &ts, NULL) > 0 && p[0].revents &&
 		    bw_watch_files_events(&w->fs))
-			w->settle = mono() + w->c->debounce;
+			w->settle = bw_watch_mono() + w->c->debounce;
 		bw_watch_signals_read(&w->sig);
 		if (w->sig.stop)
 			break;
@@ -406,20 +301,21 @@ static void loop(struct watch *w)
 			else
 				rebuild(w, "SIGHUP", false);
 		}
-		if (!w->sig.stop && w->pull && mono() >= w->pull->next)
+		if (!w->sig.stop && w->pull && bw_watch_mono() >= w->pull->next)
 			pull(w, false);
-		if (!w->sig.stop && w->settle >= 0 && mono() >= w->settle)
+		if (!w->sig.stop && w->settle >= 0 &&
+		    bw_watch_mono() >= w->settle)
 			settled(w);
-		if (!w->sig.stop && mono() >= next_tick) {
+		if (!w->sig.stop && bw_watch_mono() >= next_tick) {
 			tick(w);
-			next_tick = mono() + interval;
+			next_tick = bw_watch_mono() + interval;
 		}
 		if (!w->sig.stop &&
 		    bw_watch_cs_step(&w->cs, &p[2], cs_stop, w->sig.fd, w))
-			publish(w);
-		if (!w->sig.stop && mono() >= next_live) {
+			bw_watch_publish(w);
+		if (!w->sig.stop && bw_watch_mono() >= next_live) {
 			live_step(w);
-			next_live = mono() + 1;
+			next_live = bw_watch_mono() + 1;
 		}
 	}
 }
@@ -430,7 +326,7 @@ static void stop(struct watch *w)
 	struct bw_detach_req rq = { .iface = w->c->iface };
 	struct bw_detach_result res;
 	char name[IF_NAMESIZE];
-	const char *renamed = renamed_to(w, name);
+	const char *renamed = bw_watch_renamed_to(w, name);
 	int err;
 
 	if (renamed) {
@@ -438,7 +334,7 @@ static void stop(struct watch *w)
 		       w->c->iface, sig, w->c->iface, renamed);
 		return;
 	}
-	if (!w->c->detach_on_exit && !running_generation(w)) {
+	if (!w->c->detach_on_exit && !bw_watch_running_generation(w)) {
 		printf("%s: watch stopped (%s); no filter runs\n", w->c->iface,
 		       sig);
 		return;
@@ -446,7 +342,7 @@ static void stop(struct watch *w)
 	if (!w->c->detach_on_exit) {
 		printf("%s: watch stopped (%s); the filter stays attached (generation %llu)\n",
 		       w->c->iface, sig,
-		       (unsigned long long)running_generation(w));
+		       (unsigned long long)bw_watch_running_generation(w));
 		return;
 	}
 	rq.ifindex = (int)if_nametoindex(w->c->iface);
@@ -462,7 +358,7 @@ static void start_keys(struct watch *w)
 {
 	struct bw_status_view v;
 
-	running_view(w, &v);
+	bw_status_gather(&v, w->c->iface);
 	if (!v.prog_err && !v.filter_err)
 		w->last_keys = bw_watch_keys(&v.hdr, &v.info, &v.dns);
 }
@@ -529,7 +425,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	if (!err)
 		err = start(&w);
 	if (!err) {
-		publish(&w);
+		bw_watch_publish(&w);
 		loop(&w);
 		stop(&w);
 	}

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* What a running watch holds, and what it does with it (watch_state.h). */
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/log.h"
+#include "daemon/pull_end.h"
+#include "daemon/watch_live.h"
+#include "daemon/watch_state.h"
+#include "out/daemon_state.h"
+#include "out/status_view.h"
+
+double bw_watch_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+__u64 bw_watch_generation_on(const char *iface)
+{
+	struct bw_status_view v;
+
+	bw_status_gather(&v, iface);
+	return v.filter_err ? 0 : v.info.generation;
+}
+
+__u64 bw_watch_running_generation(const struct watch *w)
+{
+	return bw_watch_generation_on(w->c->iface);
+}
+
+/* The interface's new name, if the one watch started on was renamed. */
+const char *bw_watch_renamed_to(const struct watch *w, char *buf)
+{
+	if (if_nametoindex(w->c->iface) || !w->ifindex ||
+	    !if_indextoname((unsigned int)w->ifindex, buf))
+		return NULL;
+	return strcmp(buf, w->c->iface) ? buf : NULL;
+}
+
+/* What the watch publishes beside the kernel's state (daemon_state.h). */
+void bw_watch_publish(struct watch *w)
+{
+	struct json_object *root = json_object_new_object();
+	int err;
+
+	if (!root)
+		return;
+	bw_wlive_publish(&w->live, root);
+	bw_watch_cs_publish(&w->cs, root);
+	if (w->pull)
+		bw_pull_json(w->pull, root);
+	err = bw_dstate_write(w->c->iface, root);
+	if (err && !w->state_said)
+		pr_warn("%s: cannot write its state under %s: %s\n",
+			w->c->iface, BW_STATE_DIR, strerror(-err));
+	w->state_said = err != 0;
+	json_object_put(root);
+	w->live.changed = false;
+}
+
+void bw_watch_write_metrics(struct watch *w)
+{
+	struct bw_status_view v;
+
+	if (!w->c->metrics_file)
+		return;
+	bw_watch_live_counts(&w->counts, &w->live, &w->cs);
+	bw_status_gather(&v, w->c->iface);
+	bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
+}
+
+void bw_watch_count(struct watch *w, int err, double secs)
+{
+	if (err)
+		w->counts.reloads_failed++;
+	else
+		w->counts.reloads_ok++;
+	w->counts.last_ok = !err;
+	w->counts.last_seconds = secs;
+	w->counts.last_time = (double)time(NULL);
+}

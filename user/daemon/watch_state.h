@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * What a running watch holds (watch.h), and the small things every part
+ * of its loop does with it: the clock, what runs on the interface, the
+ * state file it publishes, the metrics file, the reload counts.
+ */
+#ifndef __BW_WATCH_STATE_H
+#define __BW_WATCH_STATE_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "daemon/live.h"
+#include "daemon/pull.h"
+#include "daemon/watch_apply.h"
+#include "daemon/watch_cs.h"
+#include "daemon/watch_files.h"
+#include "out/metrics.h"
+
+struct watch {
+	const struct bw_watch_cfg *c;
+	struct bw_watch_files fs;
+	int ifindex;	  /* at start: a rename keeps it */
+	int lock_fd;	  /* the watch's own, for its life */
+	double settle;	  /* when to act on the events seen; < 0: none */
+	bool writer_said; /* "waiting for ... to be closed" said */
+	bool gone_said;	  /* "not attached anymore" said once */
+	/* The generation this watch last put in, and whether another command
+	 * replacing it was said. */
+	__u64 kept_gen;
+	bool replaced_said;
+	__u64 last_keys; /* of the filter it keeps, for the shrink check */
+	/* A shrunk rebuild was kept out: checks since with the files the
+	 * same (BW_WATCH_SHRINK_TICKS of them let it in). */
+	bool shrunk;
+	int shrunk_ticks;
+	/* The filter map a rebuild for adds was last tried for: an add swaps
+	 * in a copy (a new map) of the same generation. */
+	__u32 auto_map;
+	struct bw_watch_counts counts;
+	struct bw_watch_signals sig;
+	struct bw_wlive live;  /* entries kept in place (daemon/live.h) */
+	bool state_said;       /* a state file error said */
+	struct bw_watch_cs cs; /* a CrowdSec source (--crowdsec) */
+	struct bw_pull *pull;  /* --url: the pull source, else NULL */
+};
+
+/* Seconds on the monotonic clock. */
+double bw_watch_mono(void);
+
+/* The generation running on iface, 0 when no filter of ours runs. */
+__u64 bw_watch_generation_on(const char *iface);
+__u64 bw_watch_running_generation(const struct watch *w);
+
+/* The interface's new name (in buf), if the one watched was renamed. */
+const char *bw_watch_renamed_to(const struct watch *w, char *buf);
+
+/* Writes the state file: live entries, CrowdSec, the pull (said once). */
+void bw_watch_publish(struct watch *w);
+
+/* Writes the metrics file, if one was asked for. */
+void bw_watch_write_metrics(struct watch *w);
+
+/* Counts a rebuild that ended with err after secs. */
+void bw_watch_count(struct watch *w, int err, double secs);
+
+#endif /* __BW_WATCH_STATE_H */
