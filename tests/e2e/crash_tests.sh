@@ -680,7 +680,7 @@ test_crash_sweep_watch()
 # them live in place). The watch, not its rebuilds' children, is killed at
 # each of its system calls from that start line to the short ones' expiry.
 
-CRASH_LIVE_STRIDE=${BW_CRASH_LIVE_STRIDE:-150}
+CRASH_LIVE_STRIDE=${BW_CRASH_LIVE_STRIDE:-180}
 # Seconds: the short adds' timeout (ends inside the traced window).
 CRASH_LIVE_SHORT_S=${BW_CRASH_LIVE_SHORT_S:-4}
 CRASH_LIVE_LONG=(10.77.0.11 10.77.0.12)
@@ -747,7 +747,11 @@ crash_live_expired()
 # crash_live_run STRACE_ARGS...: the watch under strace STRACE_ARGS; after
 # its start line the fresh add (F, also after the watch's end if it came
 # first), after F's takeover the short adds' expiry in the watch, then
-# SIGTERM. Sets CRASH_RC, CRASH_HUNG as crash_watch_run does.
+# SIGTERM. Sets CRASH_RC, CRASH_HUNG as crash_watch_run does. With
+# CRASH_LIVE_TIMED=DELAY, the watch is SIGKILLed DELAY s after F's add
+# returned: somewhere in its takeover (the one-second check, the ORs into
+# the CLI's filter, the rebuild's child: memory writes strace cannot stop
+# between).
 crash_live_run()
 {
 	local spid tpid wpid="" i phase=start last
@@ -775,6 +779,10 @@ crash_live_run()
 			if grep -qE "$RELOAD_OK" "$TMP_DIR/w.out"; then
 				crash_live_add 1h "$CRASH_LIVE_FRESH" >"$TMP_DIR/lf.out"
 				phase=add
+				if [ -n "${CRASH_LIVE_TIMED:-}" ]; then
+					sleep "$CRASH_LIVE_TIMED"
+					kill -KILL "$wpid" 2>/dev/null
+				fi
 			fi
 			;;
 		add)
@@ -972,7 +980,7 @@ crash_live_points()
 
 test_crash_sweep_live()
 {
-	local s k calls window t0 bad=0 points=0 killed=0 phases
+	local s k calls window t0 bad=0 points=0 killed=0 phases d delays
 
 	command -v strace >/dev/null || skip "strace is not installed"
 	declare -gA CRASH_LIVE_EXP=()
@@ -1014,7 +1022,19 @@ test_crash_sweep_live()
 		crash_live_check "watch killed at $s #$k" ||
 			bad=$((bad + 1))
 	done <"$TMP_DIR/points.live"
-	echo "crash sweep: live: $points points of $window (stride $CRASH_LIVE_STRIDE), $killed killed, $bad inconsistent; killed in phase: $(tr ' ' '\n' <<<"$phases" | grep . | sort | uniq -c | tr -s ' \n' ' '); $((SECONDS - t0)) s"
+	delays=0.5
+	[ "${BW_CRASH_FULL:-0}" = 1 ] && delays=$(seq -s ' ' 0.1 0.1 1.5)
+	delays=${BW_CRASH_LIVE_TIMED:-$delays}
+	for d in $delays; do
+		points=$((points + 1))
+		crash_live_setup || fail "cannot set the sweep's state up"
+		CRASH_LIVE_TIMED=$d crash_live_run -qq -o /dev/null -e trace=none
+		[ "$CRASH_RC" -eq 137 ] && killed=$((killed + 1))
+		phases="$phases $CRASH_LIVE_PHASE"
+		crash_live_check "watch SIGKILLed $d s after F's add" ||
+			bad=$((bad + 1))
+	done
+	echo "crash sweep: live: $points points ($(($(wc -l <"$TMP_DIR/points.live") - 1)) of the $window calls from the start line on, stride $CRASH_LIVE_STRIDE; $(echo "$delays" | wc -w) timed), $killed killed, $bad inconsistent; killed in phase: $(tr ' ' '\n' <<<"$phases" | grep . | sort | uniq -c | tr -s ' \n' ' '); $((SECONDS - t0)) s"
 	[ "$killed" -gt 0 ] || fail "no kill took effect: strace injection broken?"
 	assert_eq "$bad" 0 "inconsistent states after a kill"
 }
