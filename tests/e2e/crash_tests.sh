@@ -350,9 +350,11 @@ crash_watch_run()
 	# Bounds, not times to meet: 20 s for the start, 10 s for the stop.
 	for i in $(seq 400); do
 		kill -0 "$spid" 2>/dev/null || break
+		# The watch by its name: strace forks a short-lived probe first
+		# (taken for the watch, it got the SIGTERM, and the watch ran on).
 		if [ -z "$wpid" ]; then
 			tpid=$(pgrep -x -P "$spid" strace)
-			[ -n "$tpid" ] && wpid=$(pgrep -P "$tpid")
+			[ -n "$tpid" ] && wpid=$(pgrep -x -P "$tpid" bloomwall)
 		fi
 		if [ $termed = 0 ] && [ -n "$wpid" ] &&
 			grep -qE "^$BW_RX: reload (ok|FAILED)" "$TMP_DIR/w.out"; then
@@ -770,9 +772,10 @@ crash_live_run()
 	# Bounds, not times to meet: 40 s in all.
 	for i in $(seq 800); do
 		kill -0 "$spid" 2>/dev/null || break
+		# The watch by its name: strace forks a short-lived probe first.
 		if [ -z "$wpid" ]; then
 			tpid=$(pgrep -x -P "$spid" strace)
-			[ -n "$tpid" ] && wpid=$(pgrep -P "$tpid")
+			[ -n "$tpid" ] && wpid=$(pgrep -x -P "$tpid" bloomwall)
 		fi
 		case $phase in
 		start)
@@ -801,7 +804,8 @@ crash_live_run()
 		if [ "$i" -eq 800 ]; then
 			CRASH_HUNG=1
 			crash_watch_hung "$wpid" >"$TMP_DIR/w.hung"
-			[ -n "$wpid" ] && kill -KILL "$wpid" 2>/dev/null
+			# shellcheck disable=SC2046 # pids
+			kill -KILL $(crash_watch_pids) 2>/dev/null
 		fi
 		sleep 0.05
 	done
