@@ -18,9 +18,13 @@
 # (a reload from the old filter to the list's, in its child), its parent
 # and child killed, and checks after each kill that no watch process is
 # left and that the next watch takes over.
+# test_crash_sweep_live does it to a watch holding live entries, over its
+# takeover of a CLI add --timeout (an in-place add) and an entry's expiry
+# (an in-place delete): after each kill no live entry is missed, and a
+# next watch converges to the exact decision set.
 
 # shellcheck disable=SC2034 # read by run.sh, which sources this file
-CRASH_TESTS="test_crash_sweep test_crash_sweep_watch"
+CRASH_TESTS="test_crash_sweep test_crash_sweep_watch test_crash_sweep_live"
 
 CRASH_STRIDE=${BW_CRASH_STRIDE:-12}
 # The watch's points are many more (its parent, and its child's reload):
@@ -346,9 +350,11 @@ crash_watch_run()
 	# Bounds, not times to meet: 20 s for the start, 10 s for the stop.
 	for i in $(seq 400); do
 		kill -0 "$spid" 2>/dev/null || break
+		# The watch by its name: strace forks a short-lived probe first
+		# (taken for the watch, it got the SIGTERM, and the watch ran on).
 		if [ -z "$wpid" ]; then
 			tpid=$(pgrep -x -P "$spid" strace)
-			[ -n "$tpid" ] && wpid=$(pgrep -P "$tpid")
+			[ -n "$tpid" ] && wpid=$(pgrep -x -P "$tpid" bloomwall)
 		fi
 		if [ $termed = 0 ] && [ -n "$wpid" ] &&
 			grep -qE "^$BW_RX: reload (ok|FAILED)" "$TMP_DIR/w.out"; then
@@ -664,4 +670,375 @@ test_crash_sweep_watch()
 	[ $((CRASH_W_PARENT + CRASH_W_CHILD)) -gt 0 ] ||
 		fail "no kill took effect: strace injection broken?"
 	assert_eq "$CRASH_W_BAD" 0 "inconsistent states after a kill"
+}
+
+# ------------------------------------------------------- the live entries
+# A watch on $CRASH_LL (A's entry), with a runtime add (B) and expiring
+# adds in the records: long ones (an hour: live through the sweep) and
+# short ones (their expiry, a few seconds into the watch's run, is an
+# in-place delete). Once its start rebuild is out, a fresh add --timeout
+# (F) is taken over by the watch (it ORs the live keys into the CLI's
+# filter, then rebuilds with the expiring adds out of the blocks and sets
+# them live in place). The watch, not its rebuilds' children, is killed at
+# each of its system calls from that start line to the short ones' expiry.
+
+CRASH_LIVE_STRIDE=${BW_CRASH_LIVE_STRIDE:-180}
+# Seconds: the short adds' timeout (ends inside the traced window).
+CRASH_LIVE_SHORT_S=${BW_CRASH_LIVE_SHORT_S:-4}
+CRASH_LIVE_LONG=(10.77.0.11 10.77.0.12)
+CRASH_LIVE_FRESH=10.77.0.13
+CRASH_LIVE_SHORT=(10.77.0.21 10.77.0.22)
+CRASH_LIVE_UNLISTED=(10.77.0.4 10.77.0.31)
+
+crash_live_watch_args()
+{
+	echo "watch $BW_RX --debounce 0 --interval 60 ${SEED[*]} $CRASH_LL"
+}
+
+# crash_live_add TIMEOUT ADDR: add --timeout; its expiry (Unix seconds)
+# into CRASH_LIVE_EXP[ADDR].
+crash_live_add()
+{
+	local t
+
+	"$BLOOMWALL" add "$BW_RX" --timeout "$1" "$2" >"$TMP_DIR/la.out" \
+		2>&1 || {
+		cat "$TMP_DIR/la.out"
+		return 1
+	}
+	t=$(sed -nE "s/^$2  added, expires ([0-9-]+ [0-9:]+ UTC).*/\\1/p" \
+		"$TMP_DIR/la.out")
+	CRASH_LIVE_EXP[$2]=$(date -d "$t" +%s) || return 1
+}
+
+# The state each point starts from: A listed, B added, the expiring adds.
+crash_live_setup()
+{
+	local a
+
+	crash_reset
+	"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" "$CRASH_LL" \
+		>/dev/null 2>&1 || return 1
+	"$BLOOMWALL" add "$BW_RX" "$BW_B4" >/dev/null 2>&1 || return 1
+	for a in "${CRASH_LIVE_LONG[@]}"; do
+		crash_live_add 1h "$a" || return 1
+	done
+	for a in "${CRASH_LIVE_SHORT[@]}"; do
+		crash_live_add "${CRASH_LIVE_SHORT_S}s" "$a" || return 1
+	done
+}
+
+# The short adds' last expiry.
+crash_live_last_expiry()
+{
+	local a e=0
+
+	for a in "${CRASH_LIVE_SHORT[@]}"; do
+		[ "${CRASH_LIVE_EXP[$a]}" -gt "$e" ] && e=${CRASH_LIVE_EXP[$a]}
+	done
+	echo "$e"
+}
+
+# The live section's "expired" count in the watch's state file.
+crash_live_expired()
+{
+	grep -oE '"expired": *[0-9]+' "/run/bloomwall/$BW_RX.json" 2>/dev/null |
+		head -n 1 | grep -oE '[0-9]+$' || echo 0
+}
+
+# crash_live_run STRACE_ARGS...: the watch under strace STRACE_ARGS; after
+# its start line the fresh add (F, also after the watch's end if it came
+# first), after F's takeover the short adds' expiry in the watch, then
+# SIGTERM. Sets CRASH_RC, CRASH_HUNG as crash_watch_run does. With
+# CRASH_LIVE_TIMED=DELAY, the watch is SIGKILLed DELAY s after F's add
+# returned: somewhere in its takeover (the one-second check, the ORs into
+# the CLI's filter, the rebuild's child: memory writes strace cannot stop
+# between).
+crash_live_run()
+{
+	local spid tpid wpid="" i phase=start last
+
+	CRASH_HUNG=0
+	CRASH_LIVE_EXPIRED=0
+	last=$(crash_live_last_expiry)
+	: >"$TMP_DIR/w.out"
+	# shellcheck disable=SC2046 # the command line, split on purpose
+	(
+		strace "$@" "$BLOOMWALL" $(crash_live_watch_args) \
+			>"$TMP_DIR/w.out" 2>"$TMP_DIR/w.err"
+		echo $? >"$TMP_DIR/w.rc"
+	) 2>/dev/null &
+	spid=$!
+	# Bounds, not times to meet: 40 s in all.
+	for i in $(seq 800); do
+		kill -0 "$spid" 2>/dev/null || break
+		# The watch by its name: strace forks a short-lived probe first.
+		if [ -z "$wpid" ]; then
+			tpid=$(pgrep -x -P "$spid" strace)
+			[ -n "$tpid" ] && wpid=$(pgrep -x -P "$tpid" bloomwall)
+		fi
+		case $phase in
+		start)
+			if grep -qE "$RELOAD_OK" "$TMP_DIR/w.out"; then
+				crash_live_add 1h "$CRASH_LIVE_FRESH" >"$TMP_DIR/lf.out"
+				phase=add
+				if [ -n "${CRASH_LIVE_TIMED:-}" ]; then
+					sleep "$CRASH_LIVE_TIMED"
+					kill -KILL "$wpid" 2>/dev/null
+				fi
+			fi
+			;;
+		add)
+			grep -qE "${RELOAD_OK}live entries: a filter another command swapped in" \
+				"$TMP_DIR/w.out" && phase=expiry
+			;;
+		expiry)
+			CRASH_LIVE_EXPIRED=$(crash_live_expired)
+			if [ "$(date +%s)" -gt "$last" ] &&
+				[ "$CRASH_LIVE_EXPIRED" -ge ${#CRASH_LIVE_SHORT[@]} ]; then
+				kill -TERM "$wpid" 2>/dev/null
+				phase=term
+			fi
+			;;
+		esac
+		if [ "$i" -eq 800 ]; then
+			CRASH_HUNG=1
+			crash_watch_hung "$wpid" >"$TMP_DIR/w.hung"
+			# shellcheck disable=SC2046 # pids
+			kill -KILL $(crash_watch_pids) 2>/dev/null
+		fi
+		sleep 0.05
+	done
+	wait "$spid"
+	CRASH_RC=$(cat "$TMP_DIR/w.rc")
+	CRASH_LIVE_PHASE=$phase
+	[ $phase = start ] &&
+		crash_live_add 1h "$CRASH_LIVE_FRESH" >"$TMP_DIR/lf.out"
+	return 0
+}
+
+# crash_live_frames: a frame per address of the sweep, in $TMP_DIR/lf.ADDR.
+crash_live_frames()
+{
+	local a
+
+	for a in "$BW_A4" "$BW_B4" "${CRASH_LIVE_LONG[@]}" "$CRASH_LIVE_FRESH" \
+		"${CRASH_LIVE_SHORT[@]}" "${CRASH_LIVE_UNLISTED[@]}"; do
+		crash_frame "$a" "$TMP_DIR/lf.$a"
+	done
+}
+
+# crash_live_verdicts WANT ADDR...: each ADDR as the hook's program judges
+# its frame (bpftool prog run) and as query says; prints a line per ADDR
+# that is not WANT (drop or pass) in either, or that nothing runs.
+crash_live_verdicts()
+{
+	local want=$1 id a rv q
+
+	shift
+	id=$(hook_prog_id)
+	if [ -z "$id" ]; then
+		echo "the hook runs no program"
+		return
+	fi
+	"$BLOOMWALL" query "$BW_RX" "$@" >"$TMP_DIR/lq.out" 2>&1
+	for a in "$@"; do
+		rv=$(bpftool prog run id "$id" data_in "$TMP_DIR/lf.$a" \
+			repeat 1 2>&1 | sed -nE 's/.*[Rr]eturn value: ([0-9]+).*/\1/p')
+		case $rv in
+		1) rv=drop ;;
+		2) rv=pass ;;
+		esac
+		q=$(sed -nE "s/^$a  (drop|pass)( .*)?\$/\\1/p" "$TMP_DIR/lq.out")
+		[ "$rv" = "$want" ] && [ "$q" = "$want" ] && continue
+		echo "$a: the hook's program says '$rv', query '$q', not $want"
+	done
+}
+
+# After a kill, NOW the time the check began: every entry that is live
+# drops (the lists', B, the long adds, F, the short ones not yet ended:
+# the watch is gone, so none was taken out after NOW); the unlisted pass;
+# an ended short one may match still.
+crash_live_after_kill()
+{
+	local now=$1 a must=("$BW_A4" "$BW_B4" "${CRASH_LIVE_LONG[@]}" "$CRASH_LIVE_FRESH")
+
+	for a in "${CRASH_LIVE_SHORT[@]}"; do
+		[ "$now" -lt "${CRASH_LIVE_EXP[$a]}" ] && must+=("$a")
+	done
+	crash_live_verdicts drop "${must[@]}"
+	crash_live_verdicts pass "${CRASH_LIVE_UNLISTED[@]}"
+}
+
+# Then a next watch takes over at once, and converges: once the short
+# adds' ends are a second past, every unexpired entry drops and the rest
+# pass, and its state file counts the unexpired expiring adds live; it
+# ends on SIGTERM with 0 (a bound of 5 s). Prints why not.
+crash_live_recover()
+{
+	local i pid rc last bad want=$((${#CRASH_LIVE_LONG[@]} + 1)) n=""
+	local state=/run/bloomwall/$BW_RX.json
+
+	: >"$TMP_DIR/n.out"
+	# shellcheck disable=SC2046 # the command line, split on purpose
+	"$BLOOMWALL" $(crash_live_watch_args) >>"$TMP_DIR/n.out" \
+		2>"$TMP_DIR/n.err" &
+	pid=$!
+	for i in $(seq 200); do
+		grep -qE "$RELOAD_OK" "$TMP_DIR/n.out" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! grep -qE "$RELOAD_OK" "$TMP_DIR/n.out"; then
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		echo "the next watch did not take over"
+		return 1
+	fi
+	last=$(crash_live_last_expiry)
+	# A bound: 20 s past the short adds' last end.
+	for i in $(seq 300); do
+		if [ "$(date +%s)" -gt $((last + 1)) ]; then
+			n=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["live"]["entries"])' "$state" 2>/dev/null)
+			bad=$(crash_live_verdicts pass "${CRASH_LIVE_SHORT[@]}")
+			[ -z "$bad" ] && [ "$n" = "$want" ] && break
+		fi
+		sleep 0.1
+	done
+	bad=$(crash_live_verdicts drop "$BW_A4" "$BW_B4" "${CRASH_LIVE_LONG[@]}" \
+		"$CRASH_LIVE_FRESH")
+	bad=$bad$(crash_live_verdicts pass "${CRASH_LIVE_SHORT[@]}" \
+		"${CRASH_LIVE_UNLISTED[@]}")
+	[ "$n" = "$want" ] ||
+		bad="$bad; the state file says ${n:-no} live entries, not $want"
+	kill -TERM "$pid"
+	for i in $(seq 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		bad="$bad; the next watch did not end within 5 s of SIGTERM"
+	fi
+	wait "$pid"
+	rc=$?
+	[ $rc -eq 0 ] || bad="$bad; the next watch exited $rc on SIGTERM"
+	[ -z "$bad" ] && return 0
+	echo "the next watch does not converge: $bad"
+	sed 's/^/    n /' "$TMP_DIR/n.out"
+	sed 's/^/    n! /' "$TMP_DIR/n.err"
+	return 1
+}
+
+# crash_live_check WHAT: after a killed watch. Prints what failed.
+crash_live_check()
+{
+	local now bad
+
+	if [ "$CRASH_HUNG" = 1 ]; then
+		echo "  $1: the watch did not end (killed after the bound)"
+		sed 's/^/    h /' "$TMP_DIR/w.hung"
+		return 1
+	fi
+	if ! crash_watch_gone >"$TMP_DIR/why" 2>&1; then
+		echo "  $1: $(cat "$TMP_DIR/why")"
+		return 1
+	fi
+	now=$(date +%s)
+	bad=$(crash_live_after_kill "$now")
+	if [ -n "$bad" ]; then
+		echo "  $1: MISS after the kill (phase $CRASH_LIVE_PHASE):"
+		# shellcheck disable=SC2001 # a prefix on every line
+		sed 's/^/    /' <<<"$bad"
+		sed 's/^/    w /' "$TMP_DIR/w.out"
+		sed 's/^/    w! /' "$TMP_DIR/w.err"
+		return 1
+	fi
+	if ! crash_live_recover >"$TMP_DIR/why" 2>&1; then
+		echo "  $1: $(cat "$TMP_DIR/why")"
+		return 1
+	fi
+}
+
+# The watch's points from one clean run traced without -f (its own calls,
+# a line each): "NAME K" for each call from its start line's write on,
+# every STRIDE-th unless BW_CRASH_FULL=1; the last line "n CALLS WINDOW".
+crash_live_points()
+{
+	awk -v full="${BW_CRASH_FULL:-0}" -v stride="$CRASH_LIVE_STRIDE" '
+	match($0, /^[a-z_0-9]+\(/) {
+		name = substr($0, 1, RLENGTH - 1)
+		k = ++n[name]
+		calls++
+		if (!on && /^write\(1, "[^"]*: reload ok/)
+			on = 1
+		if (!on)
+			next
+		w++
+		if (full || w % stride == 1)
+			print name, k
+	}
+	END { print "n", calls, w + 0 }' "$1"
+}
+
+test_crash_sweep_live()
+{
+	local s k calls window t0 bad=0 points=0 killed=0 phases d delays
+
+	command -v strace >/dev/null || skip "strace is not installed"
+	declare -gA CRASH_LIVE_EXP=()
+	mkdir -p "$TMP_DIR/ll"
+	# In a directory of its own: the traces are no events for the watch.
+	CRASH_LL=$TMP_DIR/ll/list.txt
+	# Twenty more: the adds are not most of what the filter holds (the
+	# watch would keep the list's filter out as a cut download).
+	printf '%s\n' "$BW_A4" 10.77.1.{1..20} >"$CRASH_LL"
+	crash_live_frames
+
+	# One clean run: the takeover, the expiry, and a next watch converging.
+	crash_live_setup || fail "cannot set the sweep's state up"
+	crash_live_run -qq -o "$TMP_DIR/ltrace"
+	sed 's/^/  w /' "$TMP_DIR/w.out"
+	sed 's/^/  w! /' "$TMP_DIR/w.err"
+	if [ "$CRASH_RC" -ne 0 ] || [ "$CRASH_HUNG" = 1 ]; then
+		fail "the clean watch under strace exited $CRASH_RC"
+	fi
+	assert_eq "$CRASH_LIVE_PHASE" term "the clean watch's run: took F over and expired the short adds"
+	assert_eq "$CRASH_LIVE_EXPIRED" "${#CRASH_LIVE_SHORT[@]}" \
+		"the clean watch's state file: the short adds expired in place"
+	crash_live_recover || fail "the next watch after the clean one"
+	crash_live_points "$TMP_DIR/ltrace" >"$TMP_DIR/points.live"
+	read -r _ calls window < <(grep '^n ' "$TMP_DIR/points.live")
+	echo "the clean run: $calls calls, $window from its start line on"
+	[ "$window" -gt 0 ] || fail "no start line's write in the trace"
+
+	t0=$SECONDS
+	phases=""
+	while read -r s k; do
+		[ "$s" = n ] && continue
+		points=$((points + 1))
+		crash_live_setup || fail "cannot set the sweep's state up"
+		crash_live_run -qq -o /dev/null -e trace="$s" \
+			-e inject="$s":signal=SIGKILL:when="$k"
+		[ "$CRASH_RC" -eq 137 ] && killed=$((killed + 1))
+		phases="$phases $CRASH_LIVE_PHASE"
+		crash_live_check "watch killed at $s #$k" ||
+			bad=$((bad + 1))
+	done <"$TMP_DIR/points.live"
+	delays=0.5
+	[ "${BW_CRASH_FULL:-0}" = 1 ] && delays=$(seq -s ' ' 0.1 0.1 1.5)
+	delays=${BW_CRASH_LIVE_TIMED:-$delays}
+	for d in $delays; do
+		points=$((points + 1))
+		crash_live_setup || fail "cannot set the sweep's state up"
+		CRASH_LIVE_TIMED=$d crash_live_run -qq -o /dev/null -e trace=none
+		[ "$CRASH_RC" -eq 137 ] && killed=$((killed + 1))
+		phases="$phases $CRASH_LIVE_PHASE"
+		crash_live_check "watch SIGKILLed $d s after F's add" ||
+			bad=$((bad + 1))
+	done
+	echo "crash sweep: live: $points points ($(($(wc -l <"$TMP_DIR/points.live") - 1)) of the $window calls from the start line on, stride $CRASH_LIVE_STRIDE; $(echo "$delays" | wc -w) timed), $killed killed, $bad inconsistent; killed in phase: $(tr ' ' '\n' <<<"$phases" | grep . | sort | uniq -c | tr -s ' \n' ' '); $((SECONDS - t0)) s"
+	[ "$killed" -gt 0 ] || fail "no kill took effect: strace injection broken?"
+	assert_eq "$bad" 0 "inconsistent states after a kill"
 }
