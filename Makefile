@@ -232,9 +232,9 @@ datapath: $(OUTPUT)/tests/test_datapath
 e2e: $(BIN)
 	$(Q)BLOOMWALL=$(abspath $(BIN)) tests/e2e/run.sh
 
-# Every mutating verb, and the watch's rebuild, killed before each of its
-# system calls (make test runs a sample of the points; this runs them all,
-# about 45 minutes).
+# Every mutating verb, the watch's rebuild and its live entries' takeover
+# and expiry, killed before each of their system calls (make test runs a
+# sample of the points; this runs them all: about two hours).
 crash-sweep: $(BIN)
 	$(Q)BW_CRASH_FULL=1 V=1 BLOOMWALL=$(abspath $(BIN)) \
 		tests/e2e/run.sh test_crash_sweep test_crash_sweep_watch test_crash_sweep_live
