@@ -165,6 +165,11 @@ crash_setup()
 		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
 			"$TMP_DIR/a.txt" &&
 			"$BLOOMWALL" add "$BW_RX" "$CRASH_QNAME" ;;
+	detach_watch)
+		# What a killed watch leaves: its lock directory, no holder.
+		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
+			"$TMP_DIR/a.txt" &&
+			mkdir -m 0700 "$BW_PIN_ROOT/watch:$BW_RX" ;;
 	*)
 		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
 			"$TMP_DIR/a.txt" ;;
@@ -181,7 +186,7 @@ crash_cmd()
 	remove) echo "remove $BW_RX $BW_B4" ;;
 	allow) echo "allow $BW_RX $BW_A4" ;;
 	unallow) echo "unallow $BW_RX $BW_A4" ;;
-	detach) echo "detach $BW_RX" ;;
+	detach | detach_watch) echo "detach $BW_RX" ;;
 	load) echo "load $BW_RX $TMP_DIR/b.img" ;;
 	load_sections) echo "load $BW_RX $TMP_DIR/v.img" ;;
 	add_name) echo "add $BW_RX $CRASH_QNAME" ;;
@@ -212,6 +217,14 @@ crash_recover()
 		echo "pins not in step after the $verb: $(kv "$TMP_DIR/s.out" pins)"
 		return 1
 	fi
+}
+
+# After a detach killed with a killed watch's directory there: the next
+# detach removes it.
+crash_watch_dir_cleared()
+{
+	"$BLOOMWALL" detach "$BW_RX" >/dev/null 2>&1 || return 1
+	[ ! -e "$BW_PIN_ROOT/watch:$BW_RX" ]
 }
 
 # crash_points VERB: "SYSCALL K" per system call of one clean run, sampled
@@ -264,6 +277,9 @@ crash_verb()
 		elif ! crash_recover "$got" >"$TMP_DIR/why" 2>&1; then
 			echo "  $verb killed at $s #$k: $(cat "$TMP_DIR/why")"
 			bad=$((bad + 1))
+		elif [ "$verb" = detach_watch ] && ! crash_watch_dir_cleared; then
+			echo "  $verb killed at $s #$k: the next detach left $BW_PIN_ROOT/watch:$BW_RX"
+			bad=$((bad + 1))
 		fi
 	done <"$TMP_DIR/points.$verb"
 	echo "crash sweep: $verb: $points points, $killed killed, $bad inconsistent"
@@ -312,6 +328,7 @@ test_crash_sweep()
 	crash_verb allow_name "$named" "$listed"
 	crash_verb unallow_name "$listed" "$named"
 	crash_verb detach "$listed" none
+	crash_verb detach_watch "$listed" none
 	echo "crash sweep: $CRASH_POINTS points, $CRASH_KILLED killed, $CRASH_BAD inconsistent"
 	[ "$CRASH_KILLED" -gt 0 ] || fail "no kill took effect: strace injection broken?"
 	assert_eq "$CRASH_BAD" 0 "inconsistent states after a kill"

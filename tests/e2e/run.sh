@@ -1085,6 +1085,15 @@ run_test()
 		rc=$?
 	fi
 	"$BLOOMWALL" detach "$BW_RX" >/dev/null 2>&1
+	# A watch's lock directory outlives no test (its watch ended, or
+	# detach cleared what a killed one left).
+	if [ "$rc" = 0 ] && compgen -G "$BW_PIN_ROOT/watch:*" >/dev/null; then
+		{
+			echo "FAIL: left behind: $(cd "$BW_PIN_ROOT" && echo watch:*)"
+			pgrep -a bloomwall
+		} >>"$log"
+		rc=1
+	fi
 	bw_topo_down
 	case $rc in
 	0) echo "[$t] PASS" ;;

@@ -16,7 +16,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 WATCH_TESTS="test_watch_slow_writer test_watch_rewrites test_watch_shrink
 test_watch_sigterm_fifo test_watch_dir_recreated test_watch_second
-test_watch_renamed"
+test_watch_renamed test_watch_lock_dir"
 
 # reloads: how many "reload ok" lines the watch has printed.
 reloads()
@@ -310,4 +310,40 @@ test_watch_renamed()
 	assert_grep "$WATCH_OUT" "^$old: watch stopped \\(SIGTERM\\); there is no $old \\(renamed to $new, where its filter runs\\): nothing detached\$" \
 		"the stop says where the filter runs"
 	bw_has_xdp "$new" || fail "the filter left $new"
+}
+
+# The watch's lock directory (BW_PIN_ROOT/watch:IFACE) does not outlive
+# it: removed when the watch ends, and by detach after a watch was
+# killed; a watch running keeps it, whoever runs detach.
+test_watch_lock_dir()
+{
+	local l dir=$BW_PIN_ROOT/watch:$BW_RX
+
+	trap kill_watch EXIT
+	l=$(list a.txt "$BW_A4")
+	start_watch "${SEED[@]}" "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	[ -d "$dir" ] || fail "no $dir while the watch runs"
+	stop_watch TERM
+	[ -e "$dir" ] && fail "$dir left after the watch ended"
+	start_watch "${SEED[@]}" "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	kill -KILL "$WATCH_PID"
+	wait "$WATCH_PID" 2>/dev/null
+	WATCH_PID=
+	[ -d "$dir" ] || fail "a killed watch's $dir is gone (the test shows nothing)"
+	start_watch "${SEED[@]}" "$l"
+	wait_line "$WATCH_OUT" "watching 1 file"
+	bw 0 detach "$BW_RX"
+	[ -d "$dir" ] || fail "detach removed $dir while a watch held it"
+	stop_watch TERM
+	[ -e "$dir" ] && fail "$dir left after the second watch ended"
+	start_watch "${SEED[@]}" "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	kill -KILL "$WATCH_PID"
+	wait "$WATCH_PID" 2>/dev/null
+	WATCH_PID=
+	bw 0 detach "$BW_RX"
+	[ -e "$dir" ] && fail "detach left a killed watch's $dir"
+	trap - EXIT
 }

@@ -429,16 +429,15 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 		loop(&w);
 		stop(&w);
 	}
-	if (!err)
+	/* The state file is this watch's while it holds the lock. */
+	if (w.lock_fd >= 0)
 		bw_dstate_remove(c->iface);
 	bw_watch_cs_close(&w.cs);
 	bw_wlive_free(&w.live);
 	fflush(stdout);
-	if (w.pull)
-		bw_dstate_remove(c->iface);
 	free(w.pull);
 	bw_watch_files_free(&w.fs);
 	bw_watch_signals_close(&w.sig);
-	bw_lock_release(w.lock_fd);
+	bw_lock_watch_release(c->iface, w.lock_fd);
 	return err;
 }

@@ -266,24 +266,39 @@ int bw_lock_log_reader(const char *iface)
 }
 
 /*
- * BW_PIN_ROOT/watch:IFACE, made when missing and kept: no interface name
- * holds a ':', and detach, which removes IFACE's directory, leaves it.
+ * BW_PIN_ROOT/watch:IFACE, made when missing (no interface name holds a
+ * ':', and detach, which removes IFACE's directory, leaves it); removed by
+ * whoever holds its lock, when it lets go (bw_lock_watch_release) or finds
+ * it stale (bw_lock_watch_clear).
  */
-static int open_watch_dir(const char *iface, char *name, size_t len)
+static int open_watch_dir(const char *iface, char *name, size_t len, int *root)
 {
 	char path[320];
-	int root;
 
-	root = bw_state_dir_fd(true);
-	if (root < 0)
-		return root;
+	*root = bw_state_dir_fd(true);
+	if (*root < 0)
+		return *root;
 	if (!bw_iface_name_ok(iface))
 		return -EINVAL;
 	snprintf(name, len, "watch:%s", iface);
 	snprintf(path, sizeof(path), "%s/%s", BW_PIN_ROOT, name);
-	if (mkdirat(root, name, 0700) && errno != EEXIST)
+	if (mkdirat(*root, name, 0700) && errno != EEXIST)
 		return -errno;
-	return bw_state_open_dir(root, name, path);
+	return bw_state_open_dir(*root, name, path);
+}
+
+/*
+ * Whether fd is still the directory name names in root: one removed by
+ * the holder that let go before our flock came through is no lock (a
+ * watch starting beside us would take the new one).
+ */
+static bool still_named(int root, const char *name, int fd)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) &&
+	       !fstatat(root, name, &b, AT_SYMLINK_NOFOLLOW) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 int bw_lock_watch_holder(const char *iface)
@@ -315,9 +330,66 @@ int bw_lock_watch(const char *iface)
 		.what = "take the watch's lock",
 	};
 	char name[64], path[320];
-	int fd;
+	int fd, root, tries;
 
-	fd = open_watch_dir(iface, name, sizeof(name));
 	snprintf(path, sizeof(path), "%s/watch:%s", BW_PIN_ROOT, iface);
-	return lock_dir(iface, fd, path, &role);
+	/* A directory removed under our flock is taken again, made anew. */
+	for (tries = 0; tries < 8; tries++) {
+		fd = lock_dir(iface,
+			      open_watch_dir(iface, name, sizeof(name), &root),
+			      path, &role);
+		if (fd < 0 || still_named(root, name, fd))
+			return fd;
+		close(fd);
+	}
+	pr_warn("%s: cannot %s (%s): it keeps being removed\n", iface,
+		role.what, path);
+	return -EAGAIN;
+}
+
+/* Removes the watch directory fd (its lock held) names, then lets go. */
+static void remove_locked(const char *iface, int root, const char *name, int fd)
+{
+	if (still_named(root, name, fd) && unlinkat(root, name, AT_REMOVEDIR) &&
+	    errno != ENOENT && errno != ENOTEMPTY)
+		pr_warn("%s: cannot remove %s/%s: %s\n", iface, BW_PIN_ROOT,
+			name, strerror(errno));
+	close(fd);
+}
+
+void bw_lock_watch_release(const char *iface, int fd)
+{
+	char name[64];
+	int root;
+
+	if (fd < 0)
+		return;
+	root = bw_state_dir_fd(false);
+	snprintf(name, sizeof(name), "watch:%s", iface);
+	if (root < 0) {
+		close(fd);
+		return;
+	}
+	remove_locked(iface, root, name, fd);
+}
+
+void bw_lock_watch_clear(const char *iface)
+{
+	char name[64], path[320];
+	int root, fd;
+
+	root = bw_state_dir_fd(false);
+	if (root < 0 || !bw_iface_name_ok(iface))
+		return;
+	snprintf(name, sizeof(name), "watch:%s", iface);
+	snprintf(path, sizeof(path), "%s/%s", BW_PIN_ROOT, name);
+	fd = bw_state_open_dir(root, name, path);
+	if (fd < 0)
+		return;
+	/* A watch holds it (ours too, through another open): it stays. */
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return;
+	}
+	remove_locked(iface, root, name, fd);
 }

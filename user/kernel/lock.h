@@ -34,12 +34,20 @@ int bw_lock_log_reader(const char *iface);
 
 /*
  * The lock of the watch that keeps iface's filter, held for its life: a
- * flock on BW_PIN_ROOT/watch:IFACE (made when missing, and left: detach
- * does not take it). Does not wait: when another watch holds it, said
- * with the holder's pid and command line, -EALREADY. Returns the lock fd
- * or -errno (printed); release it with bw_lock_release().
+ * flock on BW_PIN_ROOT/watch:IFACE (made when missing). Does not wait:
+ * when another watch holds it, said with the holder's pid and command
+ * line, -EALREADY. A directory its last holder removed between our open
+ * and our flock is taken again. Returns the lock fd or -errno (printed);
+ * release it with bw_lock_watch_release().
  */
 int bw_lock_watch(const char *iface);
+/* Lets go of the watch lock fd, removing its directory first. */
+void bw_lock_watch_release(const char *iface, int fd);
+/*
+ * Removes iface's watch directory when no watch holds it (one a killed
+ * watch left): detach's, so that no interface leaves state behind.
+ */
+void bw_lock_watch_clear(const char *iface);
 
 /*
  * The pid of the watch holding iface's watch lock (status: is a daemon

@@ -63,6 +63,8 @@ int bw_detach_iface(const struct bw_detach_req *rq,
 	}
 	bw_running_close(&r);
 out:
+	/* What a killed watch left: no watch holds it (said in lock.h). */
+	bw_lock_watch_clear(rq->iface);
 	bw_lock_release(lock);
 	return err;
 }
