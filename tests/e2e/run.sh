@@ -1074,9 +1074,10 @@ teardown()
 # Per test: a fresh pair and bpffs before, everything removed after.
 run_test()
 {
-	local t=$1 log=$TMP_DIR/log rc
+	local t=$1 log=$TMP_DIR/log rc left
 
 	rm -f "$TMP_DIR"/*.txt
+	ls -A /run/bloomwall >"$TMP_DIR/run.before" 2>/dev/null
 	bw_bpffs_reset
 	if ! bw_topo_up bwtest >"$log" 2>&1; then
 		rc=1
@@ -1087,9 +1088,12 @@ run_test()
 	"$BLOOMWALL" detach "$BW_RX" >/dev/null 2>&1
 	# A watch's lock directory outlives no test (its watch ended, or
 	# detach cleared what a killed one left).
-	if [ "$rc" = 0 ] && compgen -G "$BW_PIN_ROOT/watch:*" >/dev/null; then
+	# Nor what a watch keeps in /run/bloomwall (state file, its temporary,
+	# the CrowdSec socket).
+	left=$(comm -13 "$TMP_DIR/run.before" <(ls -A /run/bloomwall 2>/dev/null))
+	if [ "$rc" = 0 ] && { compgen -G "$BW_PIN_ROOT/watch:*" >/dev/null || [ -n "$left" ]; }; then
 		{
-			echo "FAIL: left behind: $(cd "$BW_PIN_ROOT" && echo watch:*)"
+			echo "FAIL: left behind: $(cd "$BW_PIN_ROOT" && compgen -G 'watch:*') $left"
 			pgrep -a bloomwall
 		} >>"$log"
 		rc=1

@@ -317,7 +317,7 @@ test_watch_renamed()
 # killed; a watch running keeps it, whoever runs detach.
 test_watch_lock_dir()
 {
-	local l dir=$BW_PIN_ROOT/watch:$BW_RX
+	local l dir=$BW_PIN_ROOT/watch:$BW_RX state=/run/bloomwall/$BW_RX.json
 
 	trap kill_watch EXIT
 	l=$(list a.txt "$BW_A4")
@@ -326,6 +326,7 @@ test_watch_lock_dir()
 	[ -d "$dir" ] || fail "no $dir while the watch runs"
 	stop_watch TERM
 	[ -e "$dir" ] && fail "$dir left after the watch ended"
+	[ -e "$state" ] && fail "$state left after the watch ended"
 	start_watch "${SEED[@]}" "$l"
 	wait_line "$WATCH_OUT" "$RELOAD_OK"
 	kill -KILL "$WATCH_PID"
@@ -343,7 +344,12 @@ test_watch_lock_dir()
 	kill -KILL "$WATCH_PID"
 	wait "$WATCH_PID" 2>/dev/null
 	WATCH_PID=
+	[ -e "$state" ] || fail "a killed watch's $state is gone (the test shows nothing)"
+	# What an older watch killed mid-write would leave: its temporary.
+	: >"/run/bloomwall/.$BW_RX.json.tmp"
 	bw 0 detach "$BW_RX"
 	[ -e "$dir" ] && fail "detach left a killed watch's $dir"
+	[ -e "$state" ] && fail "detach left a killed watch's $state"
+	[ -e "/run/bloomwall/.$BW_RX.json.tmp" ] && fail "detach left the state file's temporary"
 	trap - EXIT
 }

@@ -11,22 +11,24 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "base/run_dir.h"
 #include "daemon/crowdsec_why.h"
 #include "filter/why.h"
 #include "lists/list_parse.h"
 #include "out/cs_why.h"
-#include "out/daemon_state.h"
 
 int bw_cs_why_listen(const char *iface)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd, err;
 
-	err = bw_cs_why_path(iface, sa.sun_path, sizeof(sa.sun_path));
+	err = bw_run_path(sa.sun_path, sizeof(sa.sun_path), iface,
+			  BW_RUN_SOCKET);
 	if (err)
 		return err;
-	if (mkdir(BW_STATE_DIR, 0700) && errno != EEXIST)
-		return -errno;
+	err = bw_run_dir();
+	if (err)
+		return err;
 	unlink(sa.sun_path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -47,7 +49,7 @@ void bw_cs_why_close(int fd, const char *iface)
 	if (fd < 0)
 		return;
 	close(fd);
-	if (!bw_cs_why_path(iface, path, sizeof(path)))
+	if (!bw_run_path(path, sizeof(path), iface, BW_RUN_SOCKET))
 		unlink(path);
 }
 

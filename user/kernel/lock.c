@@ -24,6 +24,7 @@
 #include <sys/sysmacros.h>
 
 #include "base/log.h"
+#include "base/run_dir.h"
 #include "kernel/lock.h"
 #include "kernel/pin.h"
 
@@ -384,12 +385,17 @@ void bw_lock_watch_clear(const char *iface)
 	snprintf(name, sizeof(name), "watch:%s", iface);
 	snprintf(path, sizeof(path), "%s/%s", BW_PIN_ROOT, name);
 	fd = bw_state_open_dir(root, name, path);
-	if (fd < 0)
+	if (fd < 0) {
+		/* No directory, no watch: what one left in BW_STATE_DIR goes. */
+		if (fd == -ENOENT)
+			bw_run_clear(iface);
 		return;
+	}
 	/* A watch holds it (ours too, through another open): it stays. */
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		close(fd);
 		return;
 	}
+	bw_run_clear(iface);
 	remove_locked(iface, root, name, fd);
 }

@@ -44,8 +44,9 @@ int bw_lock_watch(const char *iface);
 /* Lets go of the watch lock fd, removing its directory first. */
 void bw_lock_watch_release(const char *iface, int fd);
 /*
- * Removes iface's watch directory when no watch holds it (one a killed
- * watch left): detach's, so that no interface leaves state behind.
+ * Removes iface's watch directory, and the watch's files in BW_STATE_DIR
+ * (base/run_dir.h), when no watch holds its lock (what a killed watch
+ * left): detach's, so that no interface leaves state behind.
  */
 void bw_lock_watch_clear(const char *iface);
 

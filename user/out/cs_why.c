@@ -13,29 +13,20 @@
 
 #include "base/log.h"
 #include "base/output.h"
+#include "base/run_dir.h"
 #include "out/cs_why.h"
-#include "out/daemon_state.h"
 
 /* An answer is small: BW_CS_WHY_MAX decisions of some 500 bytes. */
 #define ANSWER_MAX (256U * 1024)
 #define TIMEOUT_MS 3000
-
-int bw_cs_why_path(const char *iface, char *buf, size_t cap)
-{
-	int n;
-
-	if (!*iface || strchr(iface, '/') || iface[0] == '.')
-		return -EINVAL;
-	n = snprintf(buf, cap, "%s/%s.sock", BW_STATE_DIR, iface);
-	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
-}
 
 static int connect_to(const char *iface)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd, err;
 
-	err = bw_cs_why_path(iface, sa.sun_path, sizeof(sa.sun_path));
+	err = bw_run_path(sa.sun_path, sizeof(sa.sun_path), iface,
+			  BW_RUN_SOCKET);
 	if (err)
 		return err;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -23,9 +23,6 @@
 /* Decisions listed in one answer. */
 #define BW_CS_WHY_MAX 64
 
-/* The socket's path for iface into buf. 0 or -ENAMETOOLONG / -EINVAL. */
-int bw_cs_why_path(const char *iface, char *buf, size_t cap);
-
 /*
  * Asks iface's watch about addr and prints its answer under query's line
  * ("  why: CrowdSec decision ID: ..." a decision; JSON: "crowdsec"

@@ -13,34 +13,11 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/run_dir.h"
 #include "out/daemon_state.h"
 
 /* A state file is small; a larger one is not ours. */
 #define STATE_MAX (1U << 20)
-
-static int state_path(char *buf, size_t cap, const char *iface, bool tmp)
-{
-	int n;
-
-	if (!*iface || strchr(iface, '/') || iface[0] == '.')
-		return -EINVAL;
-	n = snprintf(buf, cap, "%s/%s%s.json%s", BW_STATE_DIR, tmp ? "." : "",
-		     iface, tmp ? ".XXXXXX" : "");
-	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
-}
-
-static int state_dir(void)
-{
-	struct stat st;
-
-	if (mkdir(BW_STATE_DIR, 0700) && errno != EEXIST)
-		return -errno;
-	if (lstat(BW_STATE_DIR, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-		return -EPERM;
-	return 0;
-}
 
 int bw_dstate_write(const char *iface, struct json_object *root)
 {
@@ -49,11 +26,11 @@ int bw_dstate_write(const char *iface, struct json_object *root)
 	int fd, err;
 	size_t len;
 
-	err = state_path(path, sizeof(path), iface, false);
+	err = bw_run_path(path, sizeof(path), iface, BW_RUN_STATE);
 	if (!err)
-		err = state_path(tmp, sizeof(tmp), iface, true);
+		err = bw_run_path(tmp, sizeof(tmp), iface, BW_RUN_STATE_TEMP);
 	if (!err)
-		err = state_dir();
+		err = bw_run_dir();
 	if (err)
 		return err;
 	json_object_object_add(root, "pid", json_object_new_int64(getpid()));
@@ -61,7 +38,10 @@ int bw_dstate_write(const char *iface, struct json_object *root)
 			       json_object_new_int64(time(NULL)));
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
 	len = strlen(s);
-	fd = mkstemp(tmp);
+	/* One writer, the watch holding the lock: a temporary of one name,
+	 * so a killed watch leaves at most it (detach clears it). */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, s, len) != (ssize_t)len || write(fd, "\n", 1) != 1)
@@ -108,7 +88,7 @@ int bw_dstate_read(const char *iface, struct json_object **root)
 	int err;
 
 	*root = NULL;
-	err = state_path(path, sizeof(path), iface, false);
+	err = bw_run_path(path, sizeof(path), iface, BW_RUN_STATE);
 	if (err)
 		return err;
 	if (access(path, F_OK))
@@ -133,6 +113,8 @@ void bw_dstate_remove(const char *iface)
 {
 	char path[PATH_MAX];
 
-	if (!state_path(path, sizeof(path), iface, false))
+	if (!bw_run_path(path, sizeof(path), iface, BW_RUN_STATE))
+		unlink(path);
+	if (!bw_run_path(path, sizeof(path), iface, BW_RUN_STATE_TEMP))
 		unlink(path);
 }

@@ -17,7 +17,7 @@
 
 #include <json-c/json.h>
 
-#define BW_STATE_DIR "/run/bloomwall"
+#include "base/run_dir.h"
 
 /*
  * Writes root (the daemon's sections; "pid" and "updated" are added) as
