@@ -381,3 +381,22 @@ int bw_check_privileges(const char *verb)
 			verb, msg);
 	return -EPERM;
 }
+
+/* Seconds: a number from min to a day, fractions allowed. */
+int bw_parse_seconds(const char *verb, const char *opt, const char *s,
+		     double min, double *v)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(d) || d < min ||
+	    d > 86400.0) {
+		pr_warn("bloomwall %s: %s takes seconds from %g to 86400, not '%s'\n",
+			verb, opt, min, s);
+		return -BW_EUSAGE;
+	}
+	*v = d;
+	return 0;
+}

@@ -32,6 +32,9 @@ int bw_parse_dns_ttl(const char *s, __u32 *ttl);
 int bw_parse_max_lengths(const char *s, unsigned int *max_lengths);
 /* add --timeout: a duration (base/duration.h) in seconds, 0: never. */
 int bw_parse_timeout(const char *s, __u64 *secs);
+/* Seconds for verb's option opt: a number from min to a day, fractions. */
+int bw_parse_seconds(const char *verb, const char *opt, const char *s,
+		     double min, double *v);
 /* --log-rate: events a second per CPU, 0 to BW_LOG_RATE_MAX. */
 int bw_parse_log_rate(const char *s, __u32 *rate);
 

@@ -1,30 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* watch's CrowdSec options (cs_args.h). */
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/log.h"
 #include "base/output.h"
+#include "cmd/args.h"
 #include "cmd/cs_args.h"
-
-static int seconds(const char *verb, const char *opt, const char *s, double *v)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(d) || d < 0.1 ||
-	    d > 86400.0) {
-		pr_warn("bloomwall %s: %s takes seconds from 0.1 to 86400, not '%s'\n",
-			verb, opt, s);
-		return -BW_EUSAGE;
-	}
-	*v = d;
-	return 0;
-}
 
 /* A prefix length 1..max ("8" or "/8") from s, len bytes. */
 static int one_plen(const char *s, size_t len, unsigned int max,
@@ -84,10 +65,11 @@ int bw_cs_opt(const char *verb, struct bw_cs_args *a, int id, const char *arg)
 		c->ca_file = arg;
 		return 0;
 	case BW_OPT_CS_UPDATE_FREQUENCY:
-		return seconds(verb, "--update-frequency", arg,
-			       &c->update_frequency);
+		return bw_parse_seconds(verb, "--update-frequency", arg, 0.1,
+					&c->update_frequency);
 	case BW_OPT_CS_TIMEOUT:
-		return seconds(verb, "--crowdsec-timeout", arg, &c->timeout);
+		return bw_parse_seconds(verb, "--crowdsec-timeout", arg, 0.1,
+					&c->timeout);
 	case BW_OPT_CS_TYPES:
 		c->filter.types = arg;
 		return 0;

@@ -2,32 +2,10 @@
 /*
  * Parsing the options of watch and stats (ops_args.h).
  */
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
 
 #include "cmd/args.h"
 #include "base/log.h"
 #include "cmd/ops_args.h"
-
-/* Seconds: a number from min to a day, fractions allowed. */
-static int parse_seconds(const char *verb, const char *opt, const char *s,
-			 double min, double *v)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(d) || d < min ||
-	    d > 86400.0) {
-		pr_warn("bloomwall %s: %s takes seconds from %g to 86400, not '%s'\n",
-			verb, opt, min, s);
-		return -BW_EUSAGE;
-	}
-	*v = d;
-	return 0;
-}
 
 int bw_ops_opt(const char *verb, struct bw_ops_args *o, int id, const char *arg)
 {
@@ -36,8 +14,8 @@ int bw_ops_opt(const char *verb, struct bw_ops_args *o, int id, const char *arg)
 		o->prometheus = true;
 		return 0;
 	case BW_OPT_INTERVAL:
-		return parse_seconds(verb, "--interval", arg, 0.01,
-				     &o->interval);
+		return bw_parse_seconds(verb, "--interval", arg, 0.01,
+					&o->interval);
 	case BW_OPT_IMAGE:
 		o->image = arg;
 		return 0;
@@ -49,8 +27,8 @@ int bw_ops_opt(const char *verb, struct bw_ops_args *o, int id, const char *arg)
 		return 0;
 	case BW_OPT_DEBOUNCE:
 		o->debounce_set = true;
-		return parse_seconds(verb, "--debounce", arg, 0.0,
-				     &o->debounce);
+		return bw_parse_seconds(verb, "--debounce", arg, 0.0,
+					&o->debounce);
 	case BW_OPT_ALLOW_SHRINK:
 		o->allow_shrink = true;
 		return 0;

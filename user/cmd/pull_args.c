@@ -2,30 +2,10 @@
 /*
  * Parsing watch --url's options (pull_args.h).
  */
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
 
 #include "base/log.h"
 #include "cmd/args.h"
 #include "cmd/pull_args.h"
-
-static int seconds(const char *verb, const char *opt, const char *s, double *v)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(d) || d < 0.1 ||
-	    d > 86400.0) {
-		pr_warn("bloomwall %s: %s takes seconds from 0.1 to 86400, not '%s'\n",
-			verb, opt, s);
-		return -BW_EUSAGE;
-	}
-	*v = d;
-	return 0;
-}
 
 int bw_pull_opt(const char *verb, struct bw_pull_cfg *c, int id,
 		const char *arg)
@@ -49,10 +29,11 @@ int bw_pull_opt(const char *verb, struct bw_pull_cfg *c, int id,
 		c->key_file = arg;
 		return 0;
 	case BW_OPT_CONNECT_TIMEOUT:
-		return seconds(verb, "--connect-timeout", arg,
-			       &c->connect_timeout);
+		return bw_parse_seconds(verb, "--connect-timeout", arg, 0.1,
+					&c->connect_timeout);
 	case BW_OPT_PULL_TIMEOUT:
-		return seconds(verb, "--timeout", arg, &c->timeout);
+		return bw_parse_seconds(verb, "--timeout", arg, 0.1,
+					&c->timeout);
 	case BW_OPT_STATE_DIR:
 		c->state_dir = arg;
 		return 0;
