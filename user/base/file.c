@@ -4,6 +4,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -82,4 +84,32 @@ int bw_check_replaceable(const char *path, const char *what)
 	pr_warn("%s: is a %s, not a regular file: refusing to replace it with the %s\n",
 		path, bw_file_kind(st.st_mode), what);
 	return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
+}
+
+int bw_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+char *bw_dir_of(const char *path)
+{
+	char *copy = strdup(path), *d;
+
+	if (!copy)
+		return NULL;
+	d = strdup(dirname(copy));
+	free(copy);
+	return d;
 }

@@ -9,6 +9,7 @@
 #ifndef __BW_FILE_H
 #define __BW_FILE_H
 
+#include <stddef.h>
 #include <sys/stat.h>
 
 /* "FIFO", "character device", "directory" ...: what a message calls it. */
@@ -30,5 +31,12 @@ int bw_open_regular(const char *path, const char *what, struct stat *st);
  * else is refused, saying what it is: -EEXIST (-EISDIR for a directory).
  */
 int bw_check_replaceable(const char *path, const char *what);
+
+/* Writes all of buf to fd (again after EINTR): 0 or -errno. */
+int bw_write_all(int fd, const void *buf, size_t len);
+
+/* The directory path is in (for a temporary file beside it and its
+ * fsync), malloc()ed; NULL without memory. */
+char *bw_dir_of(const char *path);
 
 #endif /* __BW_FILE_H */

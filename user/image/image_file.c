@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,35 +17,6 @@
 #include "image/image.h"
 #include "image/image_file.h"
 #include "image/image_sign.h"
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* The directory path is in, for the temporary file and its fsync. */
-static char *dir_of(const char *path)
-{
-	char *copy = strdup(path), *d;
-
-	if (!copy)
-		return NULL;
-	d = strdup(dirname(copy));
-	free(copy);
-	return d;
-}
 
 static int sync_dir(const char *dir)
 {
@@ -63,7 +33,7 @@ static int sync_dir(const char *dir)
 
 int bw_image_write_file(const char *path, const void *buf, size_t len)
 {
-	char *dir = dir_of(path), *tmp = NULL;
+	char *dir = bw_dir_of(path), *tmp = NULL;
 	mode_t mask;
 	int fd = -1, err;
 
@@ -87,7 +57,7 @@ int bw_image_write_file(const char *path, const void *buf, size_t len)
 	mask = umask(0);
 	umask(mask);
 	err = fchmod(fd, 0666 & ~mask) ? -errno : 0;
-	err = err ?: write_all(fd, buf, len);
+	err = err ?: bw_write_all(fd, buf, len);
 	if (!err && fsync(fd))
 		err = -errno;
 	if (!err && close(fd))

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,34 +264,6 @@ const char *bw_verify_keys_ids(const struct bw_verify_keys *ks, char *buf,
 	return buf;
 }
 
-/* The directory of path, for the temporary file; free() it. */
-static char *dir_of(const char *path)
-{
-	char *copy = strdup(path), *d;
-
-	if (!copy)
-		return NULL;
-	d = strdup(dirname(copy));
-	free(copy);
-	return d;
-}
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * text into path, mode mode, atomically: a temporary file (0600 from its
  * creation) beside it, fsync, then link (no force: an existing path stays
@@ -301,7 +272,7 @@ static int write_all(int fd, const char *p, size_t len)
 static int write_key_file(const char *path, const char *text, mode_t mode,
 			  bool force)
 {
-	char *dir = dir_of(path), *tmp = NULL;
+	char *dir = bw_dir_of(path), *tmp = NULL;
 	int fd = -1, err = -ENOMEM;
 
 	if (dir && asprintf(&tmp, "%s/.bloomwall-key.XXXXXX", dir) < 0)
@@ -312,7 +283,7 @@ static int write_key_file(const char *path, const char *text, mode_t mode,
 		err = -errno;
 	if (fd >= 0) {
 		err = fchmod(fd, mode) ? -errno : 0;
-		err = err ?: write_all(fd, text, strlen(text));
+		err = err ?: bw_write_all(fd, text, strlen(text));
 		if (!err && fsync(fd))
 			err = -errno;
 		if (close(fd) && !err)
