@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "out/cs_metrics.h"
+#include "out/prom.h"
 
 const char *const bw_cs_result_names[BW_CS_RESULTS] = {
 	[BW_CS_OK] = "ok",
@@ -42,33 +43,14 @@ void bw_cs_metrics_count(struct bw_cs_metrics *m, const char *origin,
 	p->n = 1;
 }
 
-static void label(FILE *f, const char *name, const char *val, bool first)
-{
-	fprintf(f, "%s%s=\"", first ? "" : ",", name);
-	for (; *val; val++) {
-		if (*val == '\\' || *val == '"')
-			fprintf(f, "\\%c", *val);
-		else if (*val == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*val, f);
-	}
-	fputc('"', f);
-}
-
-static void help(FILE *f, const char *name, const char *type, const char *text)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);
-}
-
 /* name{iface="...",key="val"} n */
 static void sample2(FILE *f, const char *name, const char *iface,
 		    const char *key, const char *val, unsigned long long n)
 {
 	fprintf(f, "%s{", name);
-	label(f, "iface", iface, true);
+	bw_prom_label(f, "iface", iface, true);
 	if (key)
-		label(f, key, val, false);
+		bw_prom_label(f, key, val, false);
 	fprintf(f, "} %llu\n", n);
 }
 
@@ -77,18 +59,19 @@ static void write_decisions(FILE *f, const char *iface,
 {
 	int i;
 
-	help(f, "bloomwall_decisions", "gauge",
-	     "CrowdSec decisions the watch enforces, by origin and scope.");
+	bw_prom_help(
+		f, "bloomwall_decisions", "gauge",
+		"CrowdSec decisions the watch enforces, by origin and scope.");
 	for (i = 0; i < m->npairs; i++) {
 		fputs("bloomwall_decisions{", f);
-		label(f, "iface", iface, true);
-		label(f, "origin", m->pairs[i].origin, false);
-		label(f, "scope", m->pairs[i].scope, false);
+		bw_prom_label(f, "iface", iface, true);
+		bw_prom_label(f, "origin", m->pairs[i].origin, false);
+		bw_prom_label(f, "scope", m->pairs[i].scope, false);
 		fprintf(f, "} %llu\n", (unsigned long long)m->pairs[i].n);
 	}
 	if (m->other) {
 		fputs("bloomwall_decisions{", f);
-		label(f, "iface", iface, true);
+		bw_prom_label(f, "iface", iface, true);
 		fprintf(f, ",origin=\"other\",scope=\"other\"} %llu\n",
 			(unsigned long long)m->other);
 	}
@@ -100,19 +83,21 @@ void bw_cs_metrics_write(FILE *f, const char *iface,
 	int i;
 
 	write_decisions(f, iface, m);
-	help(f, "bloomwall_decisions_refused_total", "counter",
-	     "CrowdSec decisions not enforced, by reason (refused or filtered out).");
+	bw_prom_help(
+		f, "bloomwall_decisions_refused_total", "counter",
+		"CrowdSec decisions not enforced, by reason (refused or filtered out).");
 	for (i = 0; i < BW_CS_SKIP_KINDS; i++)
 		sample2(f, "bloomwall_decisions_refused_total", iface, "reason",
 			bw_cs_skip_names[i], m->skipped[i]);
-	help(f, "bloomwall_lapi_requests_total", "counter",
-	     "Requests to the CrowdSec local API, by result.");
+	bw_prom_help(f, "bloomwall_lapi_requests_total", "counter",
+		     "Requests to the CrowdSec local API, by result.");
 	for (i = 0; i < BW_CS_RESULTS; i++)
 		sample2(f, "bloomwall_lapi_requests_total", iface, "result",
 			bw_cs_result_names[i], m->requests[i]);
-	help(f, "bloomwall_lapi_last_sync_timestamp_seconds", "gauge",
-	     "When the last whole answer of the local API came (Unix time; 0: none yet).");
+	bw_prom_help(
+		f, "bloomwall_lapi_last_sync_timestamp_seconds", "gauge",
+		"When the last whole answer of the local API came (Unix time; 0: none yet).");
 	fputs("bloomwall_lapi_last_sync_timestamp_seconds{", f);
-	label(f, "iface", iface, true);
+	bw_prom_label(f, "iface", iface, true);
 	fprintf(f, "} %.3f\n", m->last_sync);
 }

@@ -19,6 +19,7 @@
 #include "filter/provenance.h"
 #include "image/sign_key.h"
 #include "out/metrics.h"
+#include "out/prom.h"
 
 /* Never below zero: the maps are read one after the other. */
 static __u64 minus(__u64 a, __u64 b)
@@ -107,26 +108,6 @@ double bw_metrics_sized_entries(const struct bw_status_view *v)
 	return sized;
 }
 
-/* A label value with \, " and newline escaped, as the format asks. */
-static void put_label(FILE *f, const char *name, const char *val, bool first)
-{
-	fprintf(f, "%s%s=\"", first ? "" : ",", name);
-	for (; *val; val++) {
-		if (*val == '\\' || *val == '"')
-			fprintf(f, "\\%c", *val);
-		else if (*val == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*val, f);
-	}
-	fputc('"', f);
-}
-
-static void help(FILE *f, const char *name, const char *type, const char *text)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, text, name, type);
-}
-
 /* A sample's value: Go's ParseFloat spellings for the special ones. */
 static void put_value(FILE *f, double v)
 {
@@ -144,14 +125,14 @@ static void put_value(FILE *f, double v)
 static void sample(FILE *f, const char *name, const char *iface, double v)
 {
 	fprintf(f, "%s{", name);
-	put_label(f, "iface", iface, true);
+	bw_prom_label(f, "iface", iface, true);
 	put_value(f, v);
 }
 
 static void gauge(FILE *f, const char *name, const char *text,
 		  const char *iface, double v)
 {
-	help(f, name, "gauge", text);
+	bw_prom_help(f, name, "gauge", text);
 	sample(f, name, iface, v);
 }
 
@@ -161,15 +142,16 @@ static void write_packets(FILE *f, const struct bw_status_view *v)
 	int i;
 
 	bw_packet_series(&v->stats, v->dns_drops_err ? NULL : &v->dns_drops, s);
-	help(f, "bloomwall_packets_total", "counter",
-	     "Packets the XDP program judged, by verdict and reason (summed over CPUs).");
+	bw_prom_help(
+		f, "bloomwall_packets_total", "counter",
+		"Packets the XDP program judged, by verdict and reason (summed over CPUs).");
 	for (i = 0; i < BW_PACKET_SERIES; i++) {
 		fputs("bloomwall_packets_total{", f);
-		put_label(f, "iface", v->iface, true);
-		put_label(f, "verdict", s[i].verdict, false);
-		put_label(f, "reason", s[i].reason, false);
+		bw_prom_label(f, "iface", v->iface, true);
+		bw_prom_label(f, "verdict", s[i].verdict, false);
+		bw_prom_label(f, "reason", s[i].reason, false);
 		if (s[i].family)
-			put_label(f, "family", s[i].family, false);
+			bw_prom_label(f, "family", s[i].family, false);
 		fprintf(f, "} %llu\n", (unsigned long long)s[i].value);
 	}
 }
@@ -182,12 +164,13 @@ static void write_log(FILE *f, const struct bw_status_view *v)
 	gauge(f, "bloomwall_log_rate",
 	      "Drop log events a second per CPU the program may write (0: off).",
 	      v->iface, v->log_rate > 0 ? (double)v->log_rate : 0.0);
-	help(f, "bloomwall_log_events_total", "counter",
-	     "Drop log events, by result: logged, lost to the rate limit, lost to a full ring.");
+	bw_prom_help(
+		f, "bloomwall_log_events_total", "counter",
+		"Drop log events, by result: logged, lost to the rate limit, lost to a full ring.");
 	for (i = 0; i < bw_log_stats_nfields; i++) {
 		fputs("bloomwall_log_events_total{", f);
-		put_label(f, "iface", v->iface, true);
-		put_label(f, "result", bw_log_stats_fields[i].name, false);
+		bw_prom_label(f, "iface", v->iface, true);
+		bw_prom_label(f, "result", bw_log_stats_fields[i].name, false);
 		fprintf(f, "} %llu\n",
 			(unsigned long long)*(
 				const __u64 *)((const char *)&v->log_stats +
@@ -208,14 +191,14 @@ static void write_regions(FILE *f, const struct bw_status_view *v,
 	char plen[8];
 	int i;
 
-	help(f, name, "gauge", text);
+	bw_prom_help(f, name, "gauge", text);
 	for (i = 0; i < v->nrows; i++) {
 		r = &v->rows[i];
 		snprintf(plen, sizeof(plen), "%u", r->plen);
 		fprintf(f, "%s{", name);
-		put_label(f, "iface", v->iface, true);
-		put_label(f, "family", family_label(r->family), false);
-		put_label(f, "prefix", plen, false);
+		bw_prom_label(f, "iface", v->iface, true);
+		bw_prom_label(f, "family", family_label(r->family), false);
+		bw_prom_label(f, "prefix", plen, false);
 		put_value(f, field == 0	  ? r->fill
 			     : field == 1 ? r->fpr
 					  : (double)r->entries);
@@ -226,14 +209,15 @@ static void write_family_fpr(FILE *f, const struct bw_status_view *v)
 {
 	int fam;
 
-	help(f, "bloomwall_filter_estimated_fpr", "gauge",
-	     "False-positive rate estimated from the fill, per family (an unlisted address hits if any region does).");
+	bw_prom_help(
+		f, "bloomwall_filter_estimated_fpr", "gauge",
+		"False-positive rate estimated from the fill, per family (an unlisted address hits if any region does).");
 	for (fam = 0; fam < BW_FAMILIES; fam++) {
 		if (v->fam_fpr[fam] < 0)
 			continue;
 		fputs("bloomwall_filter_estimated_fpr{", f);
-		put_label(f, "iface", v->iface, true);
-		put_label(f, "family", family_label(fam), false);
+		bw_prom_label(f, "iface", v->iface, true);
+		bw_prom_label(f, "family", family_label(fam), false);
 		put_value(f, v->fam_fpr[fam]);
 	}
 }
@@ -280,15 +264,16 @@ static void write_image(FILE *f, const struct bw_status_view *v)
 		return;
 	bw_prov_hex(v->image_hash, hash);
 	bw_key_id_hex(im->signer, signer);
-	help(f, "bloomwall_image_info", "gauge",
-	     "The image the running filter was loaded from: 1, its hash and signer as labels.");
+	bw_prom_help(
+		f, "bloomwall_image_info", "gauge",
+		"The image the running filter was loaded from: 1, its hash and signer as labels.");
 	fputs("bloomwall_image_info{", f);
-	put_label(f, "iface", v->iface, true);
-	put_label(f, "hash", hash, false);
-	put_label(f, "signer", im->flags & BW_REC_IMAGE_SIGNED ? signer : "",
-		  false);
-	put_label(f, "verified", im->flags & BW_REC_IMAGE_VERIFIED ? "1" : "0",
-		  false);
+	bw_prom_label(f, "iface", v->iface, true);
+	bw_prom_label(f, "hash", hash, false);
+	bw_prom_label(f, "signer",
+		      im->flags & BW_REC_IMAGE_SIGNED ? signer : "", false);
+	bw_prom_label(f, "verified",
+		      im->flags & BW_REC_IMAGE_VERIFIED ? "1" : "0", false);
 	fputs("} 1\n", f);
 	gauge(f, "bloomwall_image_serial",
 	      "Serial of the image the running filter was loaded from.",
@@ -301,17 +286,18 @@ static void write_image(FILE *f, const struct bw_status_view *v)
 static void write_watch(FILE *f, const char *iface,
 			const struct bw_watch_counts *w)
 {
-	help(f, "bloomwall_watch_reloads_total", "counter",
-	     "Reloads the watch daemon ran, by result.");
+	bw_prom_help(f, "bloomwall_watch_reloads_total", "counter",
+		     "Reloads the watch daemon ran, by result.");
 	fputs("bloomwall_watch_reloads_total{", f);
-	put_label(f, "iface", iface, true);
+	bw_prom_label(f, "iface", iface, true);
 	fprintf(f, ",result=\"ok\"} %llu\n", (unsigned long long)w->reloads_ok);
 	fputs("bloomwall_watch_reloads_total{", f);
-	put_label(f, "iface", iface, true);
+	bw_prom_label(f, "iface", iface, true);
 	fprintf(f, ",result=\"failed\"} %llu\n",
 		(unsigned long long)w->reloads_failed);
-	help(f, "bloomwall_watch_auto_rebuilds_total", "counter",
-	     "Rebuilds the watch started because runtime adds passed twice the target rate.");
+	bw_prom_help(
+		f, "bloomwall_watch_auto_rebuilds_total", "counter",
+		"Rebuilds the watch started because runtime adds passed twice the target rate.");
 	sample(f, "bloomwall_watch_auto_rebuilds_total", iface,
 	       (double)w->rebuilds_auto);
 	gauge(f, "bloomwall_watch_start_time_seconds",
@@ -339,17 +325,17 @@ static void write_live(FILE *f, const char *iface,
 	gauge(f, "bloomwall_live_memory_bytes",
 	      "Memory the watch holds for the live entries.", iface,
 	      (double)w->live_bytes);
-	help(f, "bloomwall_live_changes_total", "counter",
-	     "Live entries set or taken out in place, by kind.");
+	bw_prom_help(f, "bloomwall_live_changes_total", "counter",
+		     "Live entries set or taken out in place, by kind.");
 	fputs("bloomwall_live_changes_total{", f);
-	put_label(f, "iface", iface, true);
+	bw_prom_label(f, "iface", iface, true);
 	fprintf(f, ",kind=\"add\"} %llu\n", (unsigned long long)w->live_adds);
 	fputs("bloomwall_live_changes_total{", f);
-	put_label(f, "iface", iface, true);
+	bw_prom_label(f, "iface", iface, true);
 	fprintf(f, ",kind=\"delete\"} %llu\n",
 		(unsigned long long)w->live_deletes);
 	fputs("bloomwall_live_changes_total{", f);
-	put_label(f, "iface", iface, true);
+	bw_prom_label(f, "iface", iface, true);
 	fprintf(f, ",kind=\"expired\"} %llu\n",
 		(unsigned long long)w->live_expired);
 }

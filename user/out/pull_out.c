@@ -9,6 +9,7 @@
 
 #include "base/output.h"
 #include "out/daemon_state.h"
+#include "out/prom.h"
 #include "out/pull_out.h"
 #include "out/status_text.h"
 
@@ -45,27 +46,16 @@ const char *bw_pull_reason_name(enum bw_pull_reason r)
 
 /* ---- metrics --------------------------------------------------------------- */
 
-/* An interface name is [^/ \0]: only \ and " need escaping. */
 static void put_iface(FILE *f, const char *iface)
 {
-	fputs("{iface=\"", f);
-	for (; *iface; iface++) {
-		if (*iface == '\\' || *iface == '"')
-			fputc('\\', f);
-		fputc(*iface, f);
-	}
-	fputc('"', f);
-}
-
-static void head(FILE *f, const char *name, const char *type, const char *help)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	fputc('{', f);
+	bw_prom_label(f, "iface", iface, true);
 }
 
 static void gauge(FILE *f, const char *name, const char *help,
 		  const char *iface, double v)
 {
-	head(f, name, "gauge", help);
+	bw_prom_help(f, name, "gauge", help);
 	fputs(name, f);
 	put_iface(f, iface);
 	fprintf(f, "} %.0f\n", v);
@@ -76,16 +66,16 @@ void bw_pull_metrics_write(FILE *f, const char *iface,
 {
 	int i;
 
-	head(f, "bloomwall_pull_total", "counter",
-	     "Pulls of the image (watch --url), by result.");
+	bw_prom_help(f, "bloomwall_pull_total", "counter",
+		     "Pulls of the image (watch --url), by result.");
 	for (i = 0; i < BW_PULL_NRESULTS; i++) {
 		fputs("bloomwall_pull_total", f);
 		put_iface(f, iface);
 		fprintf(f, ",result=\"%s\"} %llu\n", result_names[i],
 			(unsigned long long)p->results[i]);
 	}
-	head(f, "bloomwall_pull_failures_total", "counter",
-	     "Failed pulls of the image, by reason.");
+	bw_prom_help(f, "bloomwall_pull_failures_total", "counter",
+		     "Failed pulls of the image, by reason.");
 	for (i = 0; i < BW_PULL_NREASONS; i++) {
 		fputs("bloomwall_pull_failures_total", f);
 		put_iface(f, iface);
