@@ -373,7 +373,12 @@ struct bw_rec_area {
 	__u16 version;
 	__u16 pad;
 	__u32 nrecords;
-	__u32 pad2;
+	/*
+	 * Entries marked BW_REC_PREFIX_GONE in place since the area was
+	 * written (0 as written): a daemon that keeps the added entries
+	 * live reads the area again when it moves.
+	 */
+	__u32 marks;
 	__u64 records_len; /* bytes of records after this block */
 };
 
@@ -442,11 +447,22 @@ enum bw_rec_type {
 
 /* A prefix of either family; addr in network byte order, IPv4 first 4. */
 struct bw_rec_prefix {
-	__u8 family; /* BW_V4 or BW_V6 */
+	__u8 family; /* BW_V4 or BW_V6, | BW_REC_PREFIX_GONE */
 	__u8 plen;
 	__u8 pad[6];
 	__u8 addr[16];
 };
+
+/*
+ * In a BW_REC_ADDED entry's family: the entry was taken out of the running
+ * filter in place ('bloomwall remove' with a watch running), by this one
+ * byte's store, so that a reader sees it in or out, never torn, and a CLI
+ * killed between two entries leaves each whole. A reader skips it (an
+ * older bloomwall refuses the area: a family it does not know), the next
+ * writer of the area leaves it out; its BW_REC_ADDED_EXPIRES entry, if
+ * any, then names no added entry and is ignored.
+ */
+#define BW_REC_PREFIX_GONE 0x80
 
 /* An added entry's end: Unix seconds, 1 to BW_REC_EXPIRES_MAX. */
 struct bw_rec_expiry {

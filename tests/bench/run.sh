@@ -14,8 +14,10 @@
 # Then, unless BENCH_E2E=0, the end-to-end DNS run (dnsperf.sh: dnsperf
 # against unbound, and against bloomwall in front of it), appended to the
 # results; then, unless BENCH_PULL=0, a watch --url's pull from nginx
-# against a reload (pull.sh); then, unless BENCH_CROWDSEC=0, the CrowdSec
-# bouncer against the real LAPI (test_cs_bench in crowdsec_tests.sh).
+# against a reload (pull.sh); then, unless BENCH_REMOVE=0, the CLI's
+# remove handed to a watch against its rebuild (remove.sh); then, unless
+# BENCH_CROWDSEC=0, the CrowdSec bouncer against the real LAPI
+# (test_cs_bench in crowdsec_tests.sh).
 
 set -u
 
@@ -70,6 +72,16 @@ if [ $rc = 0 ] && [ "${BENCH_PULL:-1}" != 0 ]; then
 		tests/bench/pull.sh "$(dirname "$bin")/../bloomwall" "$results" 1000000
 	else
 		tests/bench/pull.sh "$(dirname "$bin")/../bloomwall" "$results" 10000000
+	fi
+	rc=$?
+fi
+# remove with a watch (in place) against without (rebuild), the CLI
+# (remove.sh), unless BENCH_REMOVE=0.
+if [ $rc = 0 ] && [ "${BENCH_REMOVE:-1}" != 0 ]; then
+	if [ "${BENCH_QUICK:-0}" != 0 ]; then
+		tests/bench/remove.sh "$(dirname "$bin")/../bloomwall" "$results" 1000000 5
+	else
+		tests/bench/remove.sh "$(dirname "$bin")/../bloomwall" "$results" 10000000 10
 	fi
 	rc=$?
 fi

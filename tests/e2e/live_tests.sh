@@ -2,11 +2,11 @@
 # shellcheck shell=bash
 #
 # End-to-end tests of the watch's live entries (P9, items 1 and 2): an
-# entry added with 'bloomwall add --timeout' while a watch runs is taken
-# over by the watch (its rebuild leaves it out of the blocks and sets it
-# live), drops real frames, is published in the state file, and at its
-# expiry is taken out in place by the watch: the frames pass again with
-# the same program and generation, no rebuild.
+# entry added with 'bloomwall add' (--timeout or not) while a watch runs is
+# taken over by the watch (its rebuild leaves it out of the blocks and sets
+# it live), drops real frames, is published in the state file, and at its
+# expiry, or on 'bloomwall remove', is taken out in place by the watch: the
+# frames pass again with the same program and generation, no rebuild.
 # Sourced by tests/e2e/run.sh after ops_tests.sh, whose watch helpers
 # (start_watch, stop_watch, wait_line, kill_watch, query_is, RELOAD_OK) and
 # run.sh's (bw, json, expect_*, generation, hook_prog_id) they use.
@@ -14,7 +14,8 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $LIVE_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-LIVE_TESTS="test_watch_live_expiry test_watch_live_remove"
+LIVE_TESTS="test_watch_live_expiry test_watch_live_remove test_watch_remove_in_place
+test_crash_sweep_remove_live"
 
 test_watch_live_expiry()
 {
@@ -83,6 +84,205 @@ test_watch_live_remove()
 	sleep 1.5
 	query_is "$BW_C4" pass
 	expect_delivered "$BW_C4" "$BW_RX4"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	stop_watch TERM
+	trap - EXIT
+}
+
+# hang_up QUESTION: asks the watch's socket and closes without reading.
+hang_up()
+{
+	python3 - "/run/bloomwall/$BW_RX.sock" "$1" <<'EOF'
+import socket, sys
+
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall(sys.argv[2].encode() + b"\n")
+s.close()
+EOF
+}
+
+# added_kept: how many adds the running filter's records hold.
+added_kept()
+{
+	"$BLOOMWALL" status --json "$BW_RX" 2>/dev/null | python3 -c \
+		'import json, sys; print(json.load(sys.stdin)[0]["filter"]["added_kept"])'
+}
+
+# verdict ADDR: query's word for ADDR (drop or pass).
+verdict()
+{
+	"$BLOOMWALL" query "$BW_RX" "$1" 2>/dev/null | awk 'NR == 1 { print $2 }'
+}
+
+# remove with a watch running (P9 item 1): the adds are live entries of the
+# watch, remove marks one out of the running filter's records in place and
+# the watch rewrites its blocks: it passes at once, with the same program
+# and generation and no rebuild, while the other add and the list's entry
+# still drop (the rewritten blocks keep every live key). A remove killed
+# after its mark, before it asks the watch, is found by the watch itself.
+test_watch_remove_in_place()
+{
+	local d=$TMP_DIR/lists l gen prog n i rc state=/run/bloomwall/$BW_RX.json
+
+	trap kill_watch EXIT
+	mkdir -p "$d"
+	l=$d/block.txt
+	printf '%s\n' "$BW_A4" >"$l"
+	start_watch "${SEED[@]}" --debounce 0.2 "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	bw 0 add "$BW_RX" "$BW_B4" "$BW_C4"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"'live entries: a filter another command swapped in\)$'
+	assert_eq "$(json "$state" 'd["live"]["entries"]')" 2 \
+		"the permanent adds are kept live"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	gen=$(generation)
+	prog=$(hook_prog_id)
+	n=$(grep -cE "$RELOAD_OK" "$WATCH_OUT")
+
+	bw 0 remove "$BW_RX" "$BW_C4"
+	assert_grep "$OUT" "^$BW_C4  removed in place\$" "remove says it went in place"
+	assert_grep "$OUT" "^$BW_RX: 1 of 1 removed\$" "remove's count"
+	# No wait: remove returns once the watch has rewritten the blocks.
+	query_is "$BW_C4" pass
+	expect_delivered "$BW_C4" "$BW_RX4"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	assert_eq "$(generation)" "$gen" "in place: the same generation"
+	assert_eq "$(hook_prog_id)" "$prog" "in place: the same program"
+	assert_eq "$(grep -cE "$RELOAD_OK" "$WATCH_OUT")" "$n" "no rebuild"
+	assert_eq "$(json "$state" '[d["live"]["entries"], d["live"]["deletes"]]')" \
+		"[1,1]" "the state file: one live entry left, one delete"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" 'd[0]["filter"]["added_kept"]')" 1 \
+		"status: one add kept"
+	bw 1 --json remove "$BW_RX" "$BW_C4"
+	assert_eq "$(json "$OUT" '[a["result"] for a in d["addresses"]]')" \
+		'["not_added"]' "removed twice: not added any more"
+
+	# Killed at its first connect(): after the mark, before the question.
+	echo "+ strace (SIGKILL at connect) bloomwall remove $BW_RX $BW_B4"
+	rc=0
+	strace -f -qq -o /dev/null -e trace=connect \
+		-e inject=connect:signal=SIGKILL:when=1 \
+		"$BLOOMWALL" remove "$BW_RX" "$BW_B4" >"$OUT" 2>"$ERR" || rc=$?
+	assert_eq "$rc" 137 "remove killed at its connect"
+	# The watch finds the mark within a second (the bound only ends a hang).
+	for i in $(seq 100); do
+		"$BLOOMWALL" query "$BW_RX" "$BW_B4" 2>/dev/null |
+			grep -qE "^$BW_B4  pass( |\$)" && break
+		sleep 0.1
+	done
+	query_is "$BW_B4" pass
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	assert_eq "$(hook_prog_id)" "$prog" "the killed remove: the same program"
+	assert_eq "$(grep -cE "$RELOAD_OK" "$WATCH_OUT")" "$n" "still no rebuild"
+	# Clients that hang up at once, before the answer: the watch lives on
+	# (its answer to a closed socket raises no SIGPIPE).
+	for i in 1 2 3; do
+		hang_up "sync"
+		hang_up "why $BW_A4"
+	done
+	sleep 0.5
+	kill -0 "$WATCH_PID" || fail "the watch died of a client that hung up"
+	bw 0 query "$BW_RX" "$BW_A4" --why
+	stop_watch TERM
+	trap - EXIT
+	# What the watch left runs without them, and a rebuild keeps them out.
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l"
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_delivered "$BW_C4" "$BW_RX4"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+}
+
+# remove handed to a watch, killed before its system calls in turn (make
+# test: from its lock on every BW_REMOVE_STRIDE-th, default 6, before it
+# every 10th of that, and every flock and connect; BW_CRASH_FULL=1, make
+# crash-sweep: every one), each time of the next of 40 adds (one that
+# went is not added again: that would be a swap, and the watch's rebuild
+# for it): after each kill the entry is either still an add that drops,
+# or out of the records and passing within a second (the watch finds a
+# mark itself), never half; the other adds and the list's entry always
+# drop; no swap (the watch's program runs on); and the next command works
+# at once (the lock is free).
+test_crash_sweep_remove_live()
+{
+	local d=$TMP_DIR/lists l s k n kept got want i prog pool=() next=0
+	local points=0 bad=0
+
+	command -v strace >/dev/null || skip "strace is not installed"
+	trap kill_watch EXIT
+	mkdir -p "$d"
+	l=$d/block.txt
+	printf '%s\n' "$BW_A4" >"$l"
+	for i in $(seq 40); do
+		pool+=("192.0.2.$i")
+	done
+	start_watch "${SEED[@]}" --debounce 0.2 "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	bw 0 add "$BW_RX" "$BW_B4" "$BW_C4" "${pool[@]}"
+	wait_line "$WATCH_OUT" "$RELOAD_OK" 2
+	# The points: the system calls of one clean run.
+	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" remove "$BW_RX" "$BW_C4" \
+		>/dev/null 2>&1
+	assert_eq "$(verdict "$BW_C4")" pass "the clean run removed it"
+	awk -v full="${BW_CRASH_FULL:-0}" -v stride="${BW_REMOVE_STRIDE:-6}" '
+	match($0, /^[a-z_0-9]+\(/) {
+		name = substr($0, 1, RLENGTH - 1)
+		n[name]++
+		i++
+		locked = locked || name == "flock"
+		if (full || i % (locked ? stride : 10 * stride) == 0 ||
+		    name ~ /^(flock|connect)$/)
+			print name, n[name]
+	}' "$TMP_DIR/trace" >"$TMP_DIR/points"
+	prog=$(hook_prog_id)
+	while read -r s k; do
+		if [ "$next" -ge ${#pool[@]} ]; then
+			n=$(grep -cE "$RELOAD_OK" "$WATCH_OUT")
+			bw 0 add "$BW_RX" "${pool[@]}"
+			wait_line "$WATCH_OUT" "$RELOAD_OK" $((n + 1))
+			prog=$(hook_prog_id)
+			next=0
+		fi
+		points=$((points + 1))
+		n=$(added_kept)
+		strace -qq -o /dev/null -e trace="$s" \
+			-e inject="$s":signal=SIGKILL:when="$k" \
+			"$BLOOMWALL" remove "$BW_RX" "${pool[next]}" >/dev/null 2>&1
+		kept=$(added_kept)
+		want=drop
+		[ "$kept" = $((n - 1)) ] && want=pass
+		# Out of the records: the watch takes it out within a second.
+		for i in $(seq 30); do
+			got=$(verdict "${pool[next]}")
+			[ "$got" = "$want" ] && break
+			sleep 0.1
+		done
+		if [ "$kept" != "$n" ] && [ "$kept" != $((n - 1)) ]; then
+			echo "  killed at $s #$k: $kept adds kept ($n before)"
+			bad=$((bad + 1))
+		elif [ "$got" != "$want" ]; then
+			echo "  killed at $s #$k: $kept adds kept ($n before), but ${pool[next]} is '$got'"
+			bad=$((bad + 1))
+		elif [ "$(verdict "$BW_B4")" != drop ] ||
+			[ "$(verdict "$BW_A4")" != drop ] ||
+			[ "$(verdict "${pool[next + 1]:-$BW_B4}")" != drop ]; then
+			echo "  killed at $s #$k: another add or the list's entry passes"
+			bad=$((bad + 1))
+		elif [ "$(hook_prog_id)" != "$prog" ]; then
+			echo "  killed at $s #$k: the program changed (a swap)"
+			bad=$((bad + 1))
+		elif ! kill -0 "$WATCH_PID" 2>/dev/null; then
+			fail "killed at $s #$k: the watch died"
+		fi
+		[ "$want" = pass ] && next=$((next + 1))
+	done <"$TMP_DIR/points"
+	echo "crash sweep: remove handed to a watch: $points points, $bad inconsistent"
+	assert_eq "$bad" 0 "inconsistent points"
+	[ "$points" -ge 10 ] || fail "only $points points"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	stop_watch TERM
 	trap - EXIT

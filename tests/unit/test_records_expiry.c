@@ -13,6 +13,7 @@
 #include "bloomwall.h"
 #include "filter/records.h"
 #include "filter/records_edit.h"
+#include "filter/records_gone.h"
 #include "filter/records_write.h"
 #include "lists/list.h"
 #include "lists/list_parse.h"
@@ -296,6 +297,90 @@ BW_TEST(test_expiry_entry_twice)
 	ASSERT_TRUE(bw_records_same_added(&r, &again), "the same");
 	bw_records_free(&again);
 	bw_records_free(&r);
+out:
+	free(h.mem);
+	bw_records_free(&w);
+}
+
+/*
+ * Entries taken out in place (records_gone.c): the mark is the entry's
+ * family byte, one store; a reader then has the entry among the gone ones,
+ * not the added, and its expiry names no added entry; the marks count
+ * moves once a mark; writing the records back leaves it out.
+ */
+BW_TEST(test_gone_mark)
+{
+	struct bw_prefix b = pfx("10.1.0.0/16"), none = pfx("10.9.9.9");
+	struct bw_records w, r;
+	struct area h = {};
+	__u8 byte;
+
+	sample(&w);
+	if (!ASSERT_TRUE(area_write(&h, &w), "write"))
+		goto out;
+	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 0, "no mark as written");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &none), 0,
+		  "an entry the area does not hold");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &b), 1, "marked");
+	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 1, "one mark");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &b), 0,
+		  "marked already: not again");
+	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 1, "still one mark");
+	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
+		goto out;
+	ASSERT_EQ(r.nadded, 3, "three entries left");
+	ASSERT_EQ(bw_records_find(&r, &b), -1, "the marked one is not added");
+	ASSERT_EQ(r.ngone, 1, "one gone");
+	ASSERT_TRUE(r.ngone == 1 && bw_prefix_same(&r.gone[0], &b),
+		    "the gone one is it");
+	/* Its expiry names no added entry: the fourth's is the only one. */
+	ASSERT_EQ(bw_records_expiring(&r), 1, "one expiring entry left");
+	/* Written back: left out, no mark. */
+	free(h.mem);
+	h.mem = NULL;
+	if (ASSERT_TRUE(area_write(&h, &r), "write back")) {
+		bw_records_free(&r);
+		ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read back");
+		ASSERT_EQ(r.nadded, 3, "three entries");
+		ASSERT_EQ(r.ngone, 0, "none gone");
+		ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 0, "no mark");
+	}
+	bw_records_free(&r);
+	/* A hostile area is refused, nothing written. */
+	h.a->records_len += BW_BLOCK_BYTES * 1000;
+	byte = h.recs[sizeof(struct bw_rec_head)];
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &none), -EINVAL,
+		  "a malformed area");
+	ASSERT_EQ(h.recs[sizeof(struct bw_rec_head)], byte, "nothing written");
+out:
+	free(h.mem);
+	bw_records_free(&w);
+}
+
+/* Every entry marked, one by one: each read sees exactly those left. */
+BW_TEST(test_gone_each)
+{
+	const char *all[] = { "10.0.0.9", "10.1.0.0/16", "2001:db8::5",
+			      "2001:db8:1::/48" };
+	struct bw_records w, r;
+	struct area h = {};
+	struct bw_prefix p;
+	size_t i;
+
+	sample(&w);
+	if (!ASSERT_TRUE(area_write(&h, &w), "write"))
+		goto out;
+	for (i = 0; i < 4; i++) {
+		p = pfx(all[i]);
+		ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &p), 1,
+			  "marked");
+		if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
+			break;
+		ASSERT_EQ(r.nadded, 3 - i, "those left");
+		ASSERT_EQ(r.ngone, i + 1, "those gone");
+		ASSERT_EQ(bw_records_find(&r, &p), -1, "not added");
+		bw_records_free(&r);
+	}
 out:
 	free(h.mem);
 	bw_records_free(&w);

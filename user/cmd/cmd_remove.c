@@ -2,9 +2,13 @@
 /*
  * bloomwall remove IFACE ADDR|CIDR...: takes entries out of those kept
  * from 'bloomwall add'. A Bloom filter cannot unset a bit (another key may
- * share it), so removing is a rebuild: from the list files and options the
- * running filter records, and the kept adds less these, through reload's
- * path (build before the lock, swap under it, the same messages).
+ * share it). With a watch running, which keeps the adds as live entries
+ * and the blocks they live in as built (daemon/live.h), the entries are
+ * marked taken out in the running filter's records in place and the watch
+ * rewrites their blocks in place: no rebuild, no swap. Without one,
+ * removing is a rebuild: from the list files and options the running
+ * filter records, and the kept adds less these, through reload's path
+ * (build before the lock, swap under it, the same messages).
  */
 #include <errno.h>
 #include <math.h>
@@ -22,7 +26,14 @@
 #include "ops/rebuild.h"
 #include "out/op_report.h"
 #include "ops/reload.h"
+#include "kernel/lock.h"
 #include "kernel/running.h"
+#include "ops/remove_mark.h"
+#include "base/run_ask.h"
+#include "lists/list_parse.h"
+
+/* How long the watch may take to answer: a CrowdSec poll may hold it. */
+#define ASK_MS 10000
 
 static int count_kept(const struct bw_args *a, const struct bw_prefix *keys,
 		      const struct bw_records *rec)
@@ -76,6 +87,108 @@ static int rebuild(const struct bw_rebuild_req *rq,
 	return err;
 }
 
+/* The watch's word on key: "in_place", "held", "rebuild", or NULL. */
+static const char *how_of(struct json_object *ans, const struct bw_prefix *key)
+{
+	struct json_object *list, *o, *v;
+	char text[64];
+	size_t i, n;
+
+	if (!json_object_object_get_ex(ans, "removed", &list) ||
+	    !json_object_is_type(list, json_type_array))
+		return NULL;
+	bw_prefix_str(key, text, sizeof(text));
+	n = json_object_array_length(list);
+	for (i = 0; i < n; i++) {
+		o = json_object_array_get_idx(list, i);
+		if (json_object_object_get_ex(o, "entry", &v) &&
+		    !strcmp(json_object_get_string(v), text) &&
+		    json_object_object_get_ex(o, "how", &v))
+			return json_object_get_string(v);
+	}
+	return NULL;
+}
+
+/*
+ * "ADDR  removed in place" (or how else it goes, or "not added at run
+ * time"); JSON {address, result, how}.
+ */
+static void say_marked(const struct bw_args *a, const struct bw_prefix *keys,
+		       const bool *found, struct json_object *ans)
+{
+	const char *how;
+	int i;
+
+	bw_out_open_array("addresses");
+	for (i = 0; i < a->npos; i++) {
+		how = found[i] ? how_of(ans, &keys[i]) : NULL;
+		bw_out_open_object(NULL);
+		bw_out_string("address", "%s  ", a->pos[i]);
+		bw_out_string("result", NULL,
+			      found[i] ? "removed" : "not_added");
+		if (how)
+			bw_out_string("how", NULL, how);
+		if (!found[i])
+			bw_out_text("not added at run time\n");
+		else if (!how || !strcmp(how, "rebuild"))
+			bw_out_text(
+				"removed; the watch rebuilds the filter without it\n");
+		else if (!strcmp(how, "held"))
+			bw_out_text(
+				"removed; still dropped: a live entry of the watch (a decision) holds it\n");
+		else
+			bw_out_text("removed in place\n");
+		bw_out_close_object();
+	}
+	bw_out_close_array();
+}
+
+/*
+ * With a watch: the entries marked taken out in the records in place,
+ * then the watch asked to take them out of the blocks. A watch that does
+ * not answer finds the marks itself within a second; if none runs any
+ * more, a rebuild here leaves them out.
+ */
+static int remove_in_place(struct bw_args *a, const struct bw_prefix *keys,
+			   int pid)
+{
+	struct bw_mark_req rq = { .iface = a->iface,
+				  .ifindex = a->ifindex,
+				  .keys = keys,
+				  .n = (size_t)a->npos };
+	struct bw_mark_result res = { .found = calloc(a->npos, sizeof(bool)) };
+	struct bw_rebuild_req rb = { .iface = a->iface, .ifindex = a->ifindex };
+	struct bw_rebuild_result rr;
+	struct json_object *ans = NULL;
+	int err;
+
+	err = res.found ? bw_remove_mark(&rq, &res) : -ENOMEM;
+	if (!err && res.marked)
+		err = bw_run_ask(a->iface, "sync", ASK_MS, &ans);
+	if (err && res.marked && bw_lock_watch_holder(a->iface) <= 0) {
+		pr_warn("%s: the watch (pid %d) is gone: rebuilding without the entries\n",
+			a->iface, pid);
+		err = rebuild(&rb, &rr);
+		bw_rebuild_result_free(&rr);
+	} else if (err && res.marked) {
+		pr_warn("%s: the watch (pid %d) did not answer (%s): the entries are out of the records, and it takes them out of the filter once it reads them\n",
+			a->iface, pid, strerror(-err));
+		err = 0;
+	}
+	if (!err || res.marked) {
+		say_marked(a, keys, res.found, ans);
+		bw_out_text("%s: ", a->iface);
+		bw_out_int("removed", "%lld of ", (long long)res.marked);
+		bw_out_int("total", "%lld removed\n", a->npos);
+	}
+	if (res.found && res.marked < (size_t)a->npos)
+		pr_warn("%s: %d of %d entries were not added at run time: only those can be removed (an entry of a LIST goes when it is taken out of the file and the filter reloaded)\n",
+			a->iface, a->npos - (int)res.marked, a->npos);
+	json_object_put(ans);
+	free(res.found);
+	return err ?: (res.marked < (size_t)a->npos ? -ENOENT : 0);
+}
+
 /* Reads what runs, says what goes, rebuilds without it. */
 static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 {
@@ -84,8 +197,10 @@ static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 				     .remove = keys,
 				     .nremove = a->npos };
 	struct bw_rebuild_result res;
-	int err, found;
+	int err, found, pid = bw_lock_watch_holder(a->iface);
 
+	if (pid > 0)
+		return remove_in_place(a, keys, pid);
 	err = rebuild(&rq, &res);
 	if (!res.read)
 		return err;
@@ -184,15 +299,23 @@ const struct bw_verb bw_verb_remove = {
 	.name = "remove",
 	.summary = "take entries added with 'add' out of the filter on IFACE",
 	.details =
-		"A Bloom filter cannot unset bits, so this rebuilds it: from the list files\n"
-		"and build options the running filter records (those of its last attach or\n"
-		"reload; a new seed), and the entries kept from 'bloomwall add' but these,\n"
-		"and swaps it in as 'bloomwall reload' does (the same messages; on failure\n"
-		"nothing changes). Give an entry as it was added (a prefix as the prefix).\n"
+		"With a 'bloomwall watch' running on IFACE (it keeps the adds live), the\n"
+		"entries are taken out in place: marked out of the running filter's records,\n"
+		"then the watch rewrites the blocks they live in; no rebuild, no swap, and\n"
+		"remove returns once they no longer match (\"removed in place\"). Where the\n"
+		"watch has them built in it rebuilds (\"the watch rebuilds the filter without\n"
+		"it\"); a decision of its CrowdSec source covering one still drops it.\n"
+		"Without a watch (and for names), a Bloom filter cannot unset bits, so this\n"
+		"rebuilds it: from the list files and build options the running filter\n"
+		"records (those of its last attach or reload; a new seed), and the entries\n"
+		"kept from 'bloomwall add' but these, and swaps it in as 'bloomwall reload'\n"
+		"does (the same messages; on failure nothing changes). Give an entry as it\n"
+		"was added (a prefix as the prefix).\n"
 		"An entry that was not added at run time is reported and the exit status is\n"
 		"1; the others are still removed.\n"
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"removed\"|\n"
-		"\"not_added\"}], the reload's objects, \"removed\", \"total\"}.\n",
+		"\"not_added\", with a watch \"how\": \"in_place\"|\"held\"|\"rebuild\"}], the\n"
+		"reload's objects, \"removed\", \"total\"}.\n",
 	.opts = NULL,
 	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_remove,

@@ -14,8 +14,12 @@
 
 #include "base/log.h"
 #include "daemon/live.h"
+#include "filter/records.h"
+#include "filter/records_edit.h"
+#include "filter/records_gone.h"
 #include "kernel/hook.h"
 #include "kernel/running.h"
+#include "lists/list_parse.h"
 
 void bw_wlive_init(struct bw_wlive *l, const char *iface)
 {
@@ -78,14 +82,20 @@ static void *mem_of(const struct bw_wlive *l)
 	return l->map.mem;
 }
 
-/* The expiring adds of mem's records as live entries (set in target). */
+/* A verify-mode filter: its adds are built in (builder.c's adds_live). */
+static bool verify(const void *mem)
+{
+	return ((const struct bw_hdr *)mem)->flags & BW_F_VERIFY;
+}
+
+/* The adds of mem's records as live entries (set in target). */
 static int adopt(struct bw_wlive *l, const struct bw_filter_map *m,
 		 void *target, bool strict)
 {
 	__u64 next;
 	int err;
 
-	if (l->expiring_in_base)
+	if (l->adds_in_base || verify(m->mem))
 		return 0;
 	err = bw_adopted_sync(&l->adopted, &l->set, m->mem, m->nblocks, target,
 			      strict, (__u64)time(NULL), &next);
@@ -102,6 +112,7 @@ static void take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 	bw_filter_close(&l->map);
 	l->map = *m;
 	l->prog_id = prog;
+	l->marks = bw_records_marks(l->map.mem, l->map.nblocks);
 	err = bw_live_layout(&l->set, l->map.mem);
 	if (err) {
 		pr_warn("%s: live entries: no memory to lay them out: %s\n",
@@ -118,6 +129,7 @@ static void take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 	}
 	bw_live_reapply(&l->set, l->map.mem);
 	l->want_rebuild = had;
+	l->rebuild_why = "live entries: a filter another command swapped in";
 	l->takeovers += had;
 	l->changed = true;
 	if (had)
@@ -205,15 +217,85 @@ void bw_wlive_expire(struct bw_wlive *l, __u64 now)
 		bw_adopted_prune(&l->adopted, &l->set);
 }
 
+/*
+ * Whether the running map's blocks hold none of the adds: this watch's
+ * own build, with them left out, and no other command's bits since.
+ */
+static bool adds_out_of_blocks(const struct bw_wlive *l)
+{
+	return l->map.fd >= 0 && l->map.id == l->own_map && !l->set.stale &&
+	       !l->adds_in_base && !verify(l->map.mem);
+}
+
+static void say_removed(struct json_object *list, const struct bw_live *set,
+			const struct bw_prefix *p, bool in_place)
+{
+	struct json_object *o = json_object_new_object();
+	char text[64];
+
+	if (!o)
+		return;
+	bw_prefix_str(p, text, sizeof(text));
+	json_object_object_add(o, "entry", json_object_new_string(text));
+	json_object_object_add(
+		o, "how",
+		json_object_new_string(!in_place ? "rebuild"
+				       : bw_live_has(set, p, NULL)
+					       ? "held"
+					       : "in_place"));
+	json_object_array_add(list, o);
+}
+
+void bw_wlive_sync(struct bw_wlive *l, struct json_object *ans)
+{
+	struct json_object *list = NULL;
+	struct bw_records r;
+	bool in_place;
+	size_t i, before;
+
+	if (sync_map(l) || bw_records_read(l->map.mem, l->map.nblocks, &r)) {
+		if (ans)
+			json_object_object_add(
+				ans, "error",
+				json_object_new_string(
+					"no filter, or its records cannot be read"));
+		return;
+	}
+	l->marks = bw_records_marks(l->map.mem, l->map.nblocks);
+	in_place = adds_out_of_blocks(l);
+	before = l->set.nent;
+	adopt(l, &l->map, l->map.mem, false);
+	/* The same map: its records only lost entries. */
+	if (l->set.nent < before)
+		l->deletes += before - l->set.nent;
+	if (r.ngone && !in_place) {
+		l->want_rebuild = true;
+		l->rebuild_why = "live entries: a remove of adds built in";
+		l->retry_at = 0;
+	}
+	if (ans)
+		list = json_object_new_array();
+	for (i = 0; list && i < r.ngone; i++)
+		say_removed(list, &l->set, &r.gone[i], in_place);
+	if (list)
+		json_object_object_add(ans, "removed", list);
+	bw_records_free(&r);
+}
+
 bool bw_wlive_step(struct bw_wlive *l, __u64 now)
 {
 	if (l->set.nent || l->map.fd >= 0)
 		sync_map(l);
+	/* A remove killed before it asked is found here. */
+	if (l->map.fd >= 0 &&
+	    bw_records_marks(l->map.mem, l->map.nblocks) != l->marks)
+		bw_wlive_sync(l, NULL);
 	bw_wlive_expire(l, now);
 	/* An add built in ended: a rebuild leaves it out. */
-	if (l->expiring_in_base && l->base_expiry && now >= l->base_expiry) {
+	if (l->adds_in_base && l->base_expiry && now >= l->base_expiry) {
 		l->base_expiry = 0;
 		l->want_rebuild = true;
+		l->rebuild_why = "live entries: an add built in ended";
 	}
 	/* Asked for again every BW_WLIVE_RETRY while none went through. */
 	if (!l->want_rebuild || now < l->retry_at)
@@ -225,7 +307,7 @@ bool bw_wlive_step(struct bw_wlive *l, __u64 now)
 /* ---- the rebuild's hand-over -------------------------------------------- */
 
 #define STAGE_MAGIC 0x564c5742U /* "BWLV" */
-/* stage_hdr.flags: an expiring add the new filter cannot keep live. */
+/* stage_hdr.flags: an add the new filter cannot keep live. */
 #define STAGE_IN_BASE 1U
 
 /* At the start of the memfd; the bases follow. */
@@ -283,7 +365,7 @@ int bw_wlive_stage(void *ctx, const struct bw_filter_map *m)
 	if (err == -ENOENT || err == -E2BIG) {
 		h.flags = STAGE_IN_BASE;
 		write_all(l->memfd, &h, sizeof(h), 0);
-		pr_warn("%s: not swapped in; the next rebuild builds the expiring adds in\n",
+		pr_warn("%s: not swapped in; the next rebuild builds the adds in\n",
 			l->iface);
 		return err;
 	}
@@ -322,8 +404,10 @@ static struct bw_live_rec *staged_recs(struct bw_wlive *l, __u32 map_id,
 	    h.magic != STAGE_MAGIC)
 		return NULL;
 	if (h.flags & STAGE_IN_BASE) {
-		l->expiring_in_base = true;
+		l->adds_in_base = true;
 		l->want_rebuild = true;
+		l->rebuild_why =
+			"live entries: adds the new filter cannot keep live, built in";
 	}
 	if (h.map_id != map_id)
 		return NULL;
@@ -343,25 +427,28 @@ static struct bw_live_rec *staged_recs(struct bw_wlive *l, __u32 map_id,
 }
 
 /*
- * A filter the watch built the expiring adds into: rebuilt at their next
- * end, and kept so while its records hold one.
+ * A filter the watch built the adds into: rebuilt at their next end, and
+ * kept so while its records hold one.
  */
 static void adopt_built(struct bw_wlive *l)
 {
-	struct bw_adopted none = { 0 };
-	struct bw_live scratch;
-	__u64 next = 0;
+	__u64 now = (__u64)time(NULL);
+	struct bw_records r;
+	size_t held;
 
-	if (!l->expiring_in_base)
+	/* Verify mode builds them in: they end and go by rebuilds. */
+	if (verify(l->map.mem))
+		l->adds_in_base = true;
+	if (!l->adds_in_base)
 		return;
-	bw_live_init(&scratch);
-	bw_adopted_sync(&none, &scratch, l->map.mem, l->map.nblocks, NULL,
-			false, (__u64)time(NULL), &next);
-	bw_adopted_free(&none);
-	bw_live_free(&scratch);
-	l->base_expiry = next;
-	if (!next)
-		l->expiring_in_base = false;
+	l->base_expiry = 0;
+	if (bw_records_read(l->map.mem, l->map.nblocks, &r))
+		return;
+	held = r.nadded - bw_records_expired(&r, now);
+	l->base_expiry = bw_records_next_expiry(&r);
+	bw_records_free(&r);
+	if (!held)
+		l->adds_in_base = false;
 }
 
 void bw_wlive_fork_end(struct bw_wlive *l)
@@ -391,6 +478,7 @@ void bw_wlive_fork_end(struct bw_wlive *l)
 	l->map = m;
 	l->prog_id = prog;
 	l->own_map = m.id;
+	l->marks = bw_records_marks(l->map.mem, l->map.nblocks);
 	adopt_built(l);
 	if (bw_live_layout(&l->set, l->map.mem) ||
 	    adopt(l, &l->map, NULL, false))
@@ -409,56 +497,4 @@ out:
 	if (l->memfd >= 0 && ftruncate(l->memfd, 0))
 		pr_debug("%s: live entries: memfd: %s\n", l->iface,
 			 strerror(errno));
-}
-
-/* ---- what it holds ------------------------------------------------------- */
-
-void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s)
-{
-	struct bw_live_stats ls;
-
-	bw_live_stats(&l->set, &ls);
-	s->entries = ls.entries;
-	s->keys = ls.keys;
-	s->blocks = ls.blocks;
-	s->bytes = ls.bytes;
-	s->next_expiry = ls.next_expiry;
-	s->unplaced = ls.unplaced;
-	s->adds = l->adds;
-	s->deletes = l->deletes;
-	s->expired = l->expired;
-	s->takeovers = l->takeovers;
-	s->pending = l->set.stale;
-	s->refused = l->size.refused;
-	s->refused_pending = bw_wsize_pending(&l->size);
-}
-
-static void put_u64(struct json_object *o, const char *k, __u64 v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
-void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root)
-{
-	struct json_object *o = json_object_new_object();
-	struct bw_wlive_stats s;
-
-	if (!o)
-		return;
-	bw_wlive_stats(l, &s);
-	put_u64(o, "entries", s.entries);
-	put_u64(o, "keys", s.keys);
-	put_u64(o, "blocks", s.blocks);
-	put_u64(o, "bytes", s.bytes);
-	put_u64(o, "next_expiry", s.next_expiry);
-	put_u64(o, "unplaced", s.unplaced);
-	put_u64(o, "adds", s.adds);
-	put_u64(o, "deletes", s.deletes);
-	put_u64(o, "expired", s.expired);
-	put_u64(o, "takeovers", s.takeovers);
-	put_u64(o, "refused", s.refused);
-	put_u64(o, "refused_pending", s.refused_pending);
-	json_object_object_add(o, "deletes_pending",
-			       json_object_new_boolean(s.pending));
-	json_object_object_add(root, "live", o);
 }

@@ -19,12 +19,18 @@
  *   blocks may hold that command's bits) and a rebuild is asked for, which
  *   gives true bases and applies them.
  * - nothing attached: entries are kept, and set in the next filter.
- * - entries added with 'bloomwall add --timeout' (the filter's records):
- *   the watch's rebuilds leave them out of the blocks (reload's
- *   expiring_live) and stage sets them as live entries, so that they end
- *   in place; one the new filter has no target length for refuses that
- *   swap, and the watch builds them in from then on (rebuilding at each
- *   end) while the records hold one.
+ * - entries added with 'bloomwall add' (the filter's records, with or
+ *   without --timeout): the watch's rebuilds leave them out of the blocks
+ *   (reload's adds_live) and stage sets them as live entries, so that
+ *   they end, and go with a remove, in place; one the new filter has no
+ *   target length for refuses that swap, and the watch builds them in
+ *   from then on (rebuilding at each end and remove) while the records
+ *   hold one. A verify-mode filter has them built in (its exact trie
+ *   must hold them).
+ * - a remove marks adds taken out in the running filter's records, in
+ *   place (ops/remove_mark.h): bw_wlive_sync(), on the remove's question
+ *   or within a second of the mark, takes them out in place, or asks for
+ *   a rebuild where they are built in.
  *
  * The entries live in the daemon's memory only: a watch that ends takes
  * none with it (they stay set in the filter it leaves running until that
@@ -59,33 +65,19 @@ struct bw_wlive {
 	bool changed;		  /* since the state was last published */
 	bool staged;		  /* this fork's child was asked to stage */
 	int memfd;		  /* a rebuild's bases, -1: none */
-	/* The CLI's expiring adds kept live (live_rec.h). */
+	/* The CLI's adds kept live (live_rec.h). */
 	struct bw_adopted adopted;
 	/*
 	 * One of them has no target length to be kept live in: the watch's
 	 * rebuilds build them in, and rebuild at base_expiry, the next end.
 	 */
-	bool expiring_in_base;
+	bool adds_in_base;
 	__u64 base_expiry;
+	__u32 marks; /* the running map's records' marks, as last synced */
+	const char
+		*rebuild_why; /* what the rebuild bw_wlive_step asks is for */
 	__u64 adds, deletes, expired, takeovers;
 	struct bw_wsize size; /* rebuilds sized for them (live_size.h) */
-};
-
-/* What bw_wlive_stats() says (also in the state file and the metrics). */
-struct bw_wlive_stats {
-	size_t entries, keys, blocks;
-	size_t bytes;	   /* memory held for them */
-	__u64 next_expiry; /* Unix seconds; 0: none */
-	/*
-	 * Entries not in the filter: nothing runs, or it has no target
-	 * length for them (set once a filter that has one runs).
-	 */
-	size_t unplaced;
-	__u64 adds, deletes, expired;
-	__u64 takeovers; /* filters other commands swapped in, taken over */
-	bool pending;	 /* deletes kept back until a rebuild */
-	__u64 refused;	 /* adds refused for want of a target length */
-	size_t refused_pending; /* of them, for the next rebuild to size for */
 };
 
 void bw_wlive_init(struct bw_wlive *l, const char *iface);
@@ -105,10 +97,10 @@ int bw_wlive_add(struct bw_wlive *l, const struct bw_prefix *p, __u64 expires);
 /* One add of p less; the last takes it out in place. 0 or -ENOENT. */
 int bw_wlive_del(struct bw_wlive *l, const struct bw_prefix *p);
 
-/* Whether the watch's rebuilds leave expiring adds to the hook. */
-static inline bool bw_wlive_expiring_live(const struct bw_wlive *l)
+/* Whether the watch's rebuilds leave the adds to the hook. */
+static inline bool bw_wlive_adds_live(const struct bw_wlive *l)
 {
-	return l && !l->expiring_in_base;
+	return l && !l->adds_in_base;
 }
 
 /*
@@ -142,6 +134,15 @@ bool bw_wlive_has(const struct bw_wlive *l, const struct bw_prefix *p);
  */
 bool bw_wlive_step(struct bw_wlive *l, __u64 now);
 
+/*
+ * The running filter's records read again (a remove marked adds taken
+ * out): the adds kept live that they no longer hold go out in place;
+ * where the adds are built in, a rebuild is asked for. ans (NULL: none)
+ * gets "removed": [{"entry", "how": "in_place" | "held" (another live
+ * entry, a decision, keeps it) | "rebuild"}] for every mark, or "error".
+ */
+void bw_wlive_sync(struct bw_wlive *l, struct json_object *ans);
+
 /* Expiries only (while a rebuild runs: no filter is taken over). */
 void bw_wlive_expire(struct bw_wlive *l, __u64 now);
 
@@ -154,10 +155,5 @@ void bw_wlive_expire(struct bw_wlive *l, __u64 now);
 int bw_wlive_fork_begin(struct bw_wlive *l);
 int bw_wlive_stage(void *ctx, const struct bw_filter_map *m);
 void bw_wlive_fork_end(struct bw_wlive *l);
-
-void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s);
-
-/* Sets the "live" section of the state file's root (daemon_state.h). */
-void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root);
 
 #endif /* __BW_DAEMON_LIVE_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The CLI's expiring adds as live entries (live_rec.h).
+ * The CLI's adds as live entries (live_rec.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,8 +23,7 @@ static long find(const struct bw_adopted *a, const struct bw_prefix *p)
 	size_t i;
 
 	for (i = 0; i < a->n; i++)
-		if (a->p[i].family == p->family && a->p[i].plen == p->plen &&
-		    a->p[i].hi == p->hi && a->p[i].lo == p->lo)
+		if (bw_prefix_same(&a->p[i], p))
 			return (long)i;
 	return -1;
 }
@@ -57,14 +56,13 @@ static int push(struct bw_adopted *a, const struct bw_prefix *p, __u64 exp)
 	return 0;
 }
 
-/* Whether the records hold p with this expiry, ending after now. */
+/* Whether the records hold p with this expiry (0: never), not ended. */
 static bool held(const struct bw_records *r, const struct bw_prefix *p,
 		 __u64 exp, __u64 now)
 {
 	long k = bw_records_find(r, p);
 
-	return k >= 0 && r->added_expires && r->added_expires[k] == exp &&
-	       exp > now;
+	return k >= 0 && r->added_expires[k] == exp && (!exp || exp > now);
 }
 
 static void gone(struct bw_adopted *a, struct bw_live *set, void *target,
@@ -97,7 +95,7 @@ static int add(struct bw_adopted *a, struct bw_live *set, void *target,
 	if (!strict || err == -ENOMEM)
 		return err == -ENOMEM ? err : 0;
 	bw_prefix_str(p, text, sizeof(text));
-	pr_warn("the entry %s added with a timeout has no target length in the new filter to be kept live in: built in instead\n",
+	pr_warn("the entry %s added at run time has no target length in the new filter to be kept live in: built in instead\n",
 		text);
 	return err;
 }
@@ -115,12 +113,12 @@ int bw_adopted_sync(struct bw_adopted *a, struct bw_live *set, const void *mem,
 	if (bw_records_read(mem, nblocks, &r))
 		return 0;
 	gone(a, set, target, &r, now);
-	for (i = 0; !err && r.added_expires && i < r.nadded; i++) {
+	for (i = 0; !err && i < r.nadded; i++) {
 		__u64 exp = r.added_expires[i];
 
-		if (!exp || exp <= now)
+		if (exp && exp <= now)
 			continue;
-		if (!*next || exp < *next)
+		if (exp && (!*next || exp < *next))
 			*next = exp;
 		if (find(a, &r.added[i]) < 0)
 			err = add(a, set, target, &r.added[i], exp, strict);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The CLI's expiring adds ('bloomwall add --timeout') a watch keeps as
- * live entries (live.h): read from a filter's records, set in a live set,
- * taken out of it when the records no longer hold them (a remove, a new
- * timeout) or when they end.
+ * The CLI's adds ('bloomwall add', with or without --timeout) a watch
+ * keeps as live entries (live.h): read from a filter's records, set in a
+ * live set, taken out of it when the records no longer hold them (a
+ * remove, marked in place or through a swap; a new timeout) or when they
+ * end.
  */
 #ifndef __BW_DAEMON_LIVE_REC_H
 #define __BW_DAEMON_LIVE_REC_H
@@ -26,7 +27,7 @@ void bw_adopted_free(struct bw_adopted *a);
 
 /*
  * Makes the adds a set holds from mem's records (a filter of nblocks)
- * those of its records that end after now: each new one added to set
+ * those of its records that do not end by now: each new one added to set
  * (its keys set in target, NULL: none), each gone one deleted (from
  * target). strict: an add the set's layout cannot hold fails it (-ENOENT,
  * -E2BIG: said, naming it), else it is passed over. The records' next

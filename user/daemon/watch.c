@@ -16,6 +16,7 @@
 
 #include "base/log.h"
 #include "base/output.h"
+#include "base/run_dir.h"
 #include "daemon/live.h"
 #include "daemon/pull_end.h"
 #include "daemon/watch.h"
@@ -26,6 +27,7 @@
 #include "daemon/watch_log.h"
 #include "daemon/watch_pull.h"
 #include "daemon/watch_state.h"
+#include "daemon/watch_sock.h"
 #include "kernel/lock.h"
 #include "ops/detach.h"
 #include "out/daemon_state.h"
@@ -226,8 +228,7 @@ static void live_step(struct watch *w)
 	char why[160];
 
 	if (bw_wlive_step(&w->live, (__u64)time(NULL)))
-		rebuild(w, "live entries: a filter another command swapped in",
-			false);
+		rebuild(w, w->live.rebuild_why, false);
 	/* Outgrown: a rebuild with room (an image fixes the layout). */
 	else if (!w->c->image &&
 		 bw_wlive_outgrown(&w->live, bw_watch_mono(), why, sizeof(why)))
@@ -259,6 +260,34 @@ static void settled(struct watch *w)
 		rebuild(w, what, false);
 }
 
+/* One question on the watch's socket (watch_sock.h), answered at once. */
+static void serve(struct watch *w)
+{
+	struct json_object *ans;
+	char q[128];
+	int c = bw_wsock_accept(w->sock, q, sizeof(q));
+
+	if (c < 0)
+		return;
+	if (!strncmp(q, "why ", 4)) {
+		bw_watch_cs_why(&w->cs, c, q + 4);
+	} else if (!strcmp(q, "sync")) {
+		ans = json_object_new_object();
+		if (ans) {
+			bw_wlive_sync(&w->live, ans);
+			bw_wsock_answer(c,
+					json_object_to_json_string_ext(
+						ans, JSON_C_TO_STRING_PLAIN));
+			json_object_put(ans);
+		}
+		if (w->live.changed)
+			bw_watch_publish(w);
+	} else {
+		bw_wsock_answer(c, "{\"error\":\"unknown question\"}");
+	}
+	close(c);
+}
+
 /* A CrowdSec poll stops at once on SIGTERM or SIGINT. */
 static bool cs_stop(void *ctx)
 {
@@ -272,7 +301,7 @@ static void loop(struct watch *w)
 {
 	struct pollfd p[3] = { { .fd = w->fs.ifd, .events = POLLIN },
 			       { .fd = w->sig.fd, .events = POLLIN },
-			       bw_watch_cs_pollfd(&w->cs) };
+			       { .fd = w->sock, .events = POLLIN } };
 	double interval = w->c->interval ?: BW_WATCH_TICK;
 	double next_tick = bw_watch_mono() + interval,
 	       next_live = bw_watch_mono() + 1;
@@ -310,8 +339,10 @@ static void loop(struct watch *w)
 			tick(w);
 			next_tick = bw_watch_mono() + interval;
 		}
+		if (!w->sig.stop && p[2].revents)
+			serve(w);
 		if (!w->sig.stop &&
-		    bw_watch_cs_step(&w->cs, &p[2], cs_stop, w->sig.fd, w))
+		    bw_watch_cs_step(&w->cs, cs_stop, w->sig.fd, w))
 			bw_watch_publish(w);
 		if (!w->sig.stop && bw_watch_mono() >= next_live) {
 			live_step(w);
@@ -398,9 +429,20 @@ static int start(struct watch *w)
 	return 0;
 }
 
+/* The socket the other verbs ask: without it they ask nothing. */
+static void listen_sock(struct watch *w)
+{
+	w->sock = bw_wsock_listen(w->c->iface);
+	if (w->sock < 0)
+		pr_warn("%s: no socket under %s ('query --why' lists no decision, 'remove' rebuilds): %s\n",
+			w->c->iface, BW_STATE_DIR, strerror(-w->sock));
+}
+
 int bw_watch_run(const struct bw_watch_cfg *c)
 {
-	struct watch w = { .c = c, .lock_fd = -1, .sig = { .fd = -1 } };
+	struct watch w = {
+		.c = c, .lock_fd = -1, .sig = { .fd = -1 }, .sock = -1
+	};
 	int err;
 
 	/* A line as it happens, also into a pipe or the journal. */
@@ -423,6 +465,8 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	if (!err)
 		err = bw_watch_cs_open(&w.cs, &w.live);
 	if (!err)
+		listen_sock(&w);
+	if (!err)
 		err = start(&w);
 	if (!err) {
 		bw_watch_publish(&w);
@@ -433,6 +477,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	if (w.lock_fd >= 0)
 		bw_dstate_remove(c->iface);
 	bw_watch_cs_close(&w.cs);
+	bw_wsock_close(w.sock, c->iface);
 	bw_wlive_free(&w.live);
 	fflush(stdout);
 	free(w.pull);

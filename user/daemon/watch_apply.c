@@ -252,8 +252,7 @@ static int apply(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 				   .origin = BW_ORIGIN_WATCH,
 				   .before_swap = guard_check,
 				   .before_swap_filter = live_stage,
-				   .expiring_live =
-					   bw_wlive_expiring_live(gc->g->live),
+				   .adds_live = bw_wlive_adds_live(gc->g->live),
 				   .ctx = gc };
 	struct bw_reload_result res;
 	struct bw_live_room room;

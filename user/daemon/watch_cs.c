@@ -9,13 +9,13 @@
 #include "daemon/crowdsec_state.h"
 #include "daemon/crowdsec_why.h"
 #include "daemon/watch_cs.h"
+#include "daemon/watch_sock.h"
 #include "out/daemon_state.h"
 
 void bw_watch_cs_init(struct bw_watch_cs *x, const struct bw_watch_cfg *c)
 {
 	memset(x, 0, sizeof(*x));
 	x->c = c;
-	x->sock = -1;
 }
 
 int bw_watch_cs_open(struct bw_watch_cs *x, struct bw_wlive *live)
@@ -31,20 +31,11 @@ int bw_watch_cs_open(struct bw_watch_cs *x, struct bw_wlive *live)
 		       c->iface);
 		return err;
 	}
-	x->sock = bw_cs_why_listen(c->iface);
-	if (x->sock < 0)
-		pr_warn("%s: no socket for 'query --why' under %s: %s\n",
-			c->iface, BW_STATE_DIR, strerror(-x->sock));
 	printf("%s: crowdsec: bouncer of %s, every %g s\n", c->iface,
 	       c->crowdsec->url,
 	       c->crowdsec->update_frequency > 0 ? c->crowdsec->update_frequency
 						 : BW_CS_UPDATE_FREQUENCY);
 	return 0;
-}
-
-struct pollfd bw_watch_cs_pollfd(const struct bw_watch_cs *x)
-{
-	return (struct pollfd){ .fd = x->sock, .events = POLLIN };
 }
 
 double bw_watch_cs_wake(const struct bw_watch_cs *x, double t)
@@ -60,17 +51,23 @@ static double mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-bool bw_watch_cs_step(struct bw_watch_cs *x, const struct pollfd *sock,
-		      bool (*stop)(void *ctx), int wake_fd, void *ctx)
+bool bw_watch_cs_step(struct bw_watch_cs *x, bool (*stop)(void *ctx),
+		      int wake_fd, void *ctx)
 {
 	if (!x->cs)
 		return false;
-	if (x->sock >= 0 && sock->revents)
-		bw_cs_why_serve(x->sock, bw_crowdsec_set(x->cs),
-				x->c->crowdsec->url);
 	if (mono() < bw_crowdsec_due(x->cs))
 		return false;
 	return bw_crowdsec_step(x->cs, stop, wake_fd, ctx);
+}
+
+void bw_watch_cs_why(const struct bw_watch_cs *x, int c, const char *addr)
+{
+	if (x->cs)
+		bw_cs_why_answer(c, bw_crowdsec_set(x->cs), x->c->crowdsec->url,
+				 addr);
+	else
+		bw_wsock_answer(c, "{\"decisions\":[],\"more\":0}");
 }
 
 void bw_watch_cs_rebuilt(struct bw_watch_cs *x, int err)
@@ -97,6 +94,4 @@ void bw_watch_cs_close(struct bw_watch_cs *x)
 {
 	bw_crowdsec_close(x->cs);
 	x->cs = NULL;
-	bw_cs_why_close(x->sock, x->c->iface);
-	x->sock = -1;
 }

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The watch's CrowdSec part (watch --crowdsec URL): the decision source
- * (crowdsec.h) and its why socket (crowdsec_why.h) as the watch's loop
- * drives them. Without --crowdsec every call does nothing.
+ * (crowdsec.h) and its answers to query --why (crowdsec_why.h) as the
+ * watch's loop drives them. Without --crowdsec every call does nothing
+ * (a why question gets an answer that lists no decision).
  */
 #ifndef __BW_WATCH_CS_H
 #define __BW_WATCH_CS_H
 
-#include <poll.h>
 #include <stdbool.h>
 #include <json-c/json.h>
 
@@ -19,7 +19,6 @@
 struct bw_watch_cs {
 	const struct bw_watch_cfg *c;
 	struct bw_crowdsec *cs; /* NULL: no --crowdsec */
-	int sock;		/* the why socket, -1: none */
 	struct bw_cs_metrics m;
 };
 
@@ -29,19 +28,19 @@ void bw_watch_cs_init(struct bw_watch_cs *x, const struct bw_watch_cfg *c);
 /* Starts the source when c has one: 0, or -errno (said, the watch ends). */
 int bw_watch_cs_open(struct bw_watch_cs *x, struct bw_wlive *live);
 
-/* The pollfd of the why socket (fd -1 without one). */
-struct pollfd bw_watch_cs_pollfd(const struct bw_watch_cs *x);
-
 /* t, or sooner when the source wants its turn (CLOCK_MONOTONIC). */
 double bw_watch_cs_wake(const struct bw_watch_cs *x, double t);
 
 /*
- * Its turn in the loop: a why question when sock->revents, a poll and the
- * ends when due (a poll stopped when stop(ctx)). True when what the
- * source holds changed (the state is to be published).
+ * Its turn in the loop: a poll and the ends when due (a poll stopped when
+ * stop(ctx)). True when what the source holds changed (the state is to
+ * be published).
  */
-bool bw_watch_cs_step(struct bw_watch_cs *x, const struct pollfd *sock,
-		      bool (*stop)(void *ctx), int wake_fd, void *ctx);
+bool bw_watch_cs_step(struct bw_watch_cs *x, bool (*stop)(void *ctx),
+		      int wake_fd, void *ctx);
+
+/* Answers the watch socket's client c: "why ADDR" (watch_sock.h). */
+void bw_watch_cs_why(const struct bw_watch_cs *x, int c, const char *addr);
 
 /* A rebuild ended with err (0: it went in; see bw_crowdsec_rebuilt). */
 void bw_watch_cs_rebuilt(struct bw_watch_cs *x, int err);

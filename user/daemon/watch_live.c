@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The watch's live figures and rate check (watch_live.h). */
+#include "daemon/live_view.h"
 #include "daemon/watch_live.h"
 
 void bw_watch_live_counts(struct bw_watch_counts *c, const struct bw_wlive *l,

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "daemon/live_view.h"
 #include "daemon/pull_end.h"
 #include "daemon/watch_live.h"
 #include "daemon/watch_state.h"

@@ -22,6 +22,7 @@ struct watch {
 	struct bw_watch_files fs;
 	int ifindex;	  /* at start: a rename keeps it */
 	int lock_fd;	  /* the watch's own, for its life */
+	int sock;	  /* its socket (watch_sock.h), -1: none */
 	double settle;	  /* when to act on the events seen; < 0: none */
 	bool writer_said; /* "waiting for ... to be closed" said */
 	bool gone_said;	  /* "not attached anymore" said once */

@@ -27,15 +27,16 @@ struct bw_build_req {
 	/* nadded of them, when each ends (records.h), or NULL: never. */
 	const __u64 *added_expires;
 	/*
-	 * Those with an expiry go in the records but not in the blocks: a
-	 * watch sets them as live entries, taken out in place when they end
-	 * (daemon/live.h).
+	 * The adds go in the records but not in the blocks: a watch sets
+	 * them as live entries, taken out in place when they end or are
+	 * removed (daemon/live.h). Target lengths and room are chosen for
+	 * them as for the lists' entries.
 	 */
-	bool expiring_live;
+	bool adds_live;
 	/*
 	 * Live entries the filter must have target lengths and room for
-	 * besides the lists (live_room.h; those expiring_live leaves out
-	 * count too), set by the caller's hook, not the build; NULL: none.
+	 * besides the lists (live_room.h; those adds_live leaves out count
+	 * too), set by the caller's hook, not the build; NULL: none.
 	 */
 	const struct bw_live_room *room;
 	/* Names kept from 'bloomwall add' (domain entries), or NULL. */

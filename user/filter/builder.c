@@ -26,9 +26,8 @@
  */
 static int load_files(const char *const *files, int n,
 		      const struct bw_list_opts *lo,
-		      const struct bw_prefix *more, size_t nmore,
-		      const __u64 *skip, bool finish, struct bw_list *l,
-		      struct bw_rec_source *src)
+		      const struct bw_prefix *more, size_t nmore, bool finish,
+		      struct bw_list *l, struct bw_rec_source *src)
 {
 	size_t j;
 	int i, err;
@@ -41,9 +40,6 @@ static int load_files(const char *const *files, int n,
 			return err;
 	}
 	for (j = 0; j < nmore; j++) {
-		/* An expiring add a watch keeps live: not in the blocks. */
-		if (skip && skip[j])
-			continue;
 		err = bw_list_push(l, &more[j]);
 		if (err) {
 			pr_warn("bloomwall: no memory for the entries added at run time\n");
@@ -177,6 +173,16 @@ static void key_cap(const struct bw_build_req *req, struct bw_cidr_opts *co,
 		BW_MAX_BLOCKS, mib);
 }
 
+/*
+ * Whether the adds stay out of the blocks. Not in verify mode: the exact
+ * trie is built from the same entries, and a live entry has no place in
+ * it (the watch keeps such a filter's adds built in).
+ */
+static bool adds_live(const struct bw_build_req *req)
+{
+	return req->adds_live && !(req->opts.flags & BW_F_VERIFY);
+}
+
 /* The added names, then --subdomains, before the list is finished. */
 static int load_all(const struct bw_build_req *req, struct bw_build *b,
 		    const struct bw_list_opts *lo, struct bw_rec_source *src)
@@ -184,9 +190,10 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 	size_t ndom;
 	int err;
 
-	err = load_files(req->lists, req->nlists, lo, req->added, req->nadded,
-			 req->expiring_live ? req->added_expires : NULL, false,
-			 &b->exact, src);
+	/* Adds a watch keeps live: in the records, not in the blocks. */
+	err = load_files(req->lists, req->nlists, lo, req->added,
+			 adds_live(req) ? 0 : req->nadded, false, &b->exact,
+			 src);
 	if (!err && req->added_names && req->added_names->ndom) {
 		err = bw_build_push_names(&b->exact, req->added_names);
 		if (err)
@@ -203,7 +210,7 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 	return 0;
 }
 
-/* The room to choose target lengths and size for: req's, expiring adds. */
+/* The room to choose target lengths and size for: req's, adds kept live. */
 static bool want_room(const struct bw_build_req *req, struct bw_live_room *r)
 {
 	size_t i;
@@ -211,10 +218,8 @@ static bool want_room(const struct bw_build_req *req, struct bw_live_room *r)
 	bw_room_init(r);
 	if (req->room)
 		*r = *req->room;
-	for (i = 0; req->expiring_live && req->added_expires && i < req->nadded;
-	     i++)
-		if (req->added_expires[i])
-			bw_room_add(r, &req->added[i]);
+	for (i = 0; adds_live(req) && i < req->nadded; i++)
+		bw_room_add(r, &req->added[i]);
 	return bw_room_any(r);
 }
 
@@ -325,7 +330,7 @@ int bw_load_allow_src(const char *label, const char *const *files, int n,
 				   .domains = true };
 	int err;
 
-	err = load_files(files, n, &lo, NULL, 0, NULL, true, l, src);
+	err = load_files(files, n, &lo, NULL, 0, true, l, src);
 	if (err) {
 		pr_warn("%s: the allowlist is not usable; nothing changed\n",
 			label);

@@ -32,6 +32,7 @@ void bw_records_free(struct bw_records *r)
 	free(r->allow_src);
 	free(r->added);
 	free(r->added_expires);
+	free(r->gone);
 	bw_list_free(&r->names);
 	free(r->other);
 	bw_records_init(r);
@@ -74,18 +75,12 @@ int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p)
 	return 0;
 }
 
-static bool same_prefix(const struct bw_prefix *a, const struct bw_prefix *b)
-{
-	return a->family == b->family && a->plen == b->plen && a->hi == b->hi &&
-	       a->lo == b->lo;
-}
-
 long bw_records_find(const struct bw_records *r, const struct bw_prefix *p)
 {
 	size_t i;
 
 	for (i = 0; i < r->nadded; i++)
-		if (same_prefix(&r->added[i], p))
+		if (bw_prefix_same(&r->added[i], p))
 			return (long)i;
 	return -1;
 }
@@ -113,7 +108,7 @@ bool bw_records_same_added(const struct bw_records *a,
 	if (a->nadded != b->nadded)
 		return false;
 	for (i = 0; i < a->nadded; i++)
-		if (!same_prefix(&a->added[i], &b->added[i]) ||
+		if (!bw_prefix_same(&a->added[i], &b->added[i]) ||
 		    a->added_expires[i] != b->added_expires[i])
 			return false;
 	return same_names(&a->names, &b->names);
@@ -146,10 +141,23 @@ int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
 
 /* ---- reading ------------------------------------------------------------- */
 
+/* An entry taken out in place: said by r->gone, not added. */
+static int push_gone(struct bw_records *r, const struct bw_prefix *p)
+{
+	struct bw_prefix *n = realloc(r->gone, (r->ngone + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	r->gone = n;
+	r->gone[r->ngone++] = *p;
+	return 0;
+}
+
 static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
 {
 	struct bw_rec_prefix o;
 	struct bw_prefix p;
+	bool gone;
 	__u32 off;
 	int err;
 
@@ -157,8 +165,12 @@ static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
 		return -EINVAL;
 	for (off = 0; off < len; off += sizeof(o)) {
 		memcpy(&o, body + off, sizeof(o));
-		err = bw_rec_prefix_read(&o, &p)
-			      ?: bw_records_push_added(r, &p);
+		gone = o.family & BW_REC_PREFIX_GONE;
+		o.family &= (__u8)~BW_REC_PREFIX_GONE;
+		err = bw_rec_prefix_read(&o, &p);
+		if (!err)
+			err = gone ? push_gone(r, &p)
+				   : bw_records_push_added(r, &p);
 		if (err)
 			return err;
 	}

@@ -43,6 +43,13 @@ struct bw_records {
 	__u64 *added_expires;
 	size_t nadded, cap;
 	/*
+	 * Added entries the area marks as taken out in place
+	 * (BW_REC_PREFIX_GONE, records_gone.h): not added any more; kept to
+	 * say which, never written back.
+	 */
+	struct bw_prefix *gone;
+	size_t ngone;
+	/*
 	 * Names added at run time, in the order they were added: domain
 	 * entries (BW_DOM_SUBTREE or exact), checked and folded.
 	 */

@@ -25,6 +25,13 @@ struct bw_prefix {
 	__u8 plen;
 };
 
+static inline bool bw_prefix_same(const struct bw_prefix *a,
+				  const struct bw_prefix *b)
+{
+	return a->family == b->family && a->plen == b->plen && a->hi == b->hi &&
+	       a->lo == b->lo;
+}
+
 struct bw_v6key {
 	__u64 hi;
 	__u64 lo;

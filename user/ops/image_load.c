@@ -47,14 +47,19 @@ static int record_kept(const struct bw_records *kept, bool own_allow,
 	return own_allow ? 0 : bw_records_copy_allow(rec, kept);
 }
 
-/* Sets an added prefix in the image's filter; false if it has no room. */
-static bool set_prefix(const char *iface, void *mem, const struct bw_prefix *p)
+/*
+ * Sets an added prefix in the image's filter (live: only checks that it
+ * has a target length for it, the watch sets it); false if it has none.
+ */
+static bool set_prefix(const char *iface, void *mem, const struct bw_prefix *p,
+		       bool live)
 {
 	struct bw_add_plan ap;
 	char buf[64];
 
 	if (!bw_add_plan(mem, p, &ap)) {
-		bw_add_insert(mem, p, &ap);
+		if (!live)
+			bw_add_insert(mem, p, &ap);
 		return true;
 	}
 	pr_warn("%s: %s, added at run time, is left out: the image's filter has no target length that holds it ('bloomwall add' it again, or reload from lists)\n",
@@ -69,7 +74,7 @@ static bool set_prefix(const char *iface, void *mem, const struct bw_prefix *p)
  * Returns how many were left out.
  */
 static size_t set_kept(const char *iface, void *mem, struct bw_records *kept,
-		       struct bw_records *rec)
+		       struct bw_records *rec, bool live)
 {
 	struct bw_list *l = &kept->names;
 	const struct bw_domain *d;
@@ -77,7 +82,7 @@ static size_t set_kept(const char *iface, void *mem, struct bw_records *kept,
 	long k;
 
 	while (i < kept->nadded) {
-		if (set_prefix(iface, mem, &kept->added[i])) {
+		if (set_prefix(iface, mem, &kept->added[i], live)) {
 			i++;
 			continue;
 		}
@@ -254,7 +259,8 @@ int bw_image_stage(const struct bw_image_stage_req *st, struct bw_records *kept,
 	if (!err) {
 		memcpy(b->filter.mem, img->filter,
 		       (size_t)bw_records_start(img->filter) * BW_BLOCK_BYTES);
-		*left_out = set_kept(iface, b->filter.mem, kept, &rec);
+		*left_out = set_kept(iface, b->filter.mem, kept, &rec,
+				     st->adds_live);
 		err = bw_records_write(b->filter.mem, nblocks, &rec);
 	}
 	bw_records_free(&rec);

@@ -26,6 +26,8 @@ struct bw_image_stage_req {
 	__u64 generation;
 	/* Take an image older than the running filter's (image_serial.h). */
 	bool allow_rollback;
+	/* The kept adds go in the records only (bw_reload_req.adds_live). */
+	bool adds_live;
 };
 
 /*

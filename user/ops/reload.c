@@ -20,6 +20,7 @@
 #include "kernel/pin.h"
 #include "filter/records.h"
 #include "ops/image_load.h"
+#include "filter/records_gone.h"
 #include "ops/reload.h"
 #include "kernel/running.h"
 
@@ -65,6 +66,8 @@ struct running_settings {
 	bool allow_entries;    /* the running allowlist has entries */
 	struct bw_rec_dns dns; /* the DNS options */
 	bool allow_names;      /* the name allowlist has operator entries */
+	/* Its records' marks (a remove in place), read before the records. */
+	__u32 marks;
 };
 
 /*
@@ -84,6 +87,7 @@ static void read_settings(const struct bw_running *r,
 		bw_allow_names_any(r->maps.allow_names, BW_ALLOW_NAME_OPERATOR);
 	bw_dns_settings(NULL, NULL, &st->dns);
 	if (!r->filter_err) {
+		st->marks = bw_records_marks(r->filter.mem, r->filter.nblocks);
 		st->hdr = *bw_running_hdr(r);
 		st->info = *bw_running_info(r);
 		bw_records_init(&rec);
@@ -177,6 +181,7 @@ static int build_image(struct reload_ctx *c, __u16 flags)
 		.exact_slot = !c->st.hdr.exact_slot,
 		.generation = c->st.info.generation + 1,
 		.allow_rollback = r->allow_rollback,
+		.adds_live = r->adds_live,
 	};
 	size_t out = 0;
 	int err;
@@ -216,7 +221,7 @@ static int build(struct reload_ctx *c)
 	req.added = c->kept.added;
 	req.nadded = c->kept.nadded;
 	req.added_expires = c->kept.added_expires;
-	req.expiring_live = r->expiring_live;
+	req.adds_live = r->adds_live;
 	req.room = r->room;
 	req.origin = r->origin ?: BW_ORIGIN_RELOAD;
 	req.change = r->nremove || r->remove_names ? BW_CHANGE_REMOVE
@@ -251,7 +256,10 @@ static int rebase(struct reload_ctx *c, const struct bw_running *r)
 	bool same;
 	int err;
 
-	if (r->prog_id == c->st.prog_id)
+	/* A remove may have marked adds taken out in place: no new program. */
+	if (r->prog_id == c->st.prog_id &&
+	    (r->filter_err ||
+	     bw_records_marks(r->filter.mem, r->filter.nblocks) == c->st.marks))
 		return 0;
 	read_settings(r, &now);
 	/* An add (or a remove) swapped in meanwhile: its entries count. */

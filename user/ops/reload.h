@@ -60,10 +60,11 @@ struct bw_reload_req {
 	 */
 	int (*before_swap_filter)(void *ctx, const struct bw_filter_map *m);
 	/*
-	 * Kept adds with an expiry stay in the records but out of the
-	 * blocks (bw_build_req.expiring_live): the hook sets them (watch).
+	 * Kept adds stay in the records but out of the blocks
+	 * (bw_build_req.adds_live, and an image's): the hook sets them
+	 * (watch).
 	 */
-	bool expiring_live;
+	bool adds_live;
 	/* Live entries to size the new filter for (filter/live_room.h). */
 	const struct bw_live_room *room;
 	void *ctx;

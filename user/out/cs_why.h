@@ -11,9 +11,10 @@
  *      {"url": URL, "decisions": [{"id", "origin", "scenario", "scope",
  *       "value", "type", "until"}], "more": N}
  *
- * (at most BW_CS_WHY_MAX decisions listed, "more" counts the rest). This
- * module is the client and the answer's text and JSON output; the server
- * is daemon/crowdsec_why.c.
+ * (at most BW_CS_WHY_MAX decisions listed, "more" counts the rest; none
+ * for a watch without a CrowdSec source). This module is the question
+ * and the answer's text and JSON output; base/run_ask.c asks,
+ * daemon/watch_sock.c and crowdsec_why.c answer.
  */
 #ifndef __BW_CS_WHY_H
 #define __BW_CS_WHY_H

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * An added entry taken out of a filter's record area in place, for a
+ * remove that a running watch applies without a swap: its family byte
+ * gets BW_REC_PREFIX_GONE (include/bw_layout.h) by one store, so that a
+ * reader of the running map sees the entry in or out, never torn. The
+ * caller holds the lock every writer of a running filter takes
+ * (kernel/lock.h): a copy made under it sees all of the marks or none.
+ */
+#ifndef __BW_RECORDS_GONE_H
+#define __BW_RECORDS_GONE_H
+
+#include <linux/types.h>
+
+#include "lists/list.h"
+
+/*
+ * The area's count of marks made in place (0 as written, or when the
+ * filter has no area): what a daemon keeping the adds live compares.
+ */
+__u32 bw_records_marks(const void *mem, __u32 nblocks);
+
+/*
+ * Marks p, an added entry of the area of mem (a filter of nblocks that
+ * passed bw_filter_check, mapped writable), as taken out: 1 if marked, 0
+ * when the area holds no such entry (or it is marked already), -EINVAL
+ * when the area is malformed (nothing written).
+ */
+int bw_records_mark_gone(void *mem, __u32 nblocks, const struct bw_prefix *p);
+
+#endif /* __BW_RECORDS_GONE_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * remove with a watch running: the entries are taken out of the running
+ * filter's records in place (filter/records_gone.h), under the lock every
+ * writer takes, with no rebuild and no swap; the watch, which keeps the
+ * added entries live (daemon/live.h), then takes their bits out in place.
+ * A remove killed between two entries leaves each in or out, whole, and
+ * the watch finds the marks on its own within a second.
+ */
+#ifndef __BW_REMOVE_MARK_H
+#define __BW_REMOVE_MARK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "lists/list.h"
+
+struct bw_mark_req {
+	const char *iface;
+	int ifindex;
+	const struct bw_prefix *keys;
+	size_t n;
+};
+
+struct bw_mark_result {
+	bool *found;	  /* n of them, the caller's: key i was an add */
+	size_t marked;	  /* how many: each now marked taken out */
+	__u64 generation; /* of the running filter */
+};
+
+/*
+ * Takes the lock, marks each of rq's keys the running filter's records
+ * hold as an add, releases it. 0 (also when none was held: marked 0), or
+ * -errno (said; nothing marked after the first error).
+ */
+int bw_remove_mark(const struct bw_mark_req *rq, struct bw_mark_result *res);
+
+#endif /* __BW_REMOVE_MARK_H */
