@@ -354,8 +354,13 @@ test_cs_wrong_key()
 
 	trap cs_cleanup EXIT
 	cs_setup
-	cs_start
 	l=$(list a.txt "$BW_A4")
+	# Verify mode's trie holds the lists' entries only: refused at once.
+	bw 2 watch "$BW_RX" --verify --crowdsec "$CS_URL" --crowdsec-key-file "$CS_KEY" "$l"
+	assert_grep "$ERR" "^bloomwall watch: --verify confirms a hit in an exact trie of the lists' entries, which the CrowdSec decisions are not in" \
+		"watch --crowdsec --verify refused"
+	assert_detached
+	cs_start
 	(umask 077 && echo 0123456789abcdef0123456789abcdef >"$TMP_DIR/wrong.key")
 	notify_listen
 	start_watch "${SEED[@]}" --crowdsec "$CS_URL" --crowdsec-key-file "$TMP_DIR/wrong.key" \

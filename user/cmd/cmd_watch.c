@@ -111,6 +111,11 @@ static int do_watch(struct bw_args *a)
 	cs = bw_cs_args_cfg(&a->cs, &err);
 	if (err)
 		return err;
+	/* Its exact trie is the lists': a decision would never be confirmed. */
+	if (cs && a->build.verify) {
+		pr_warn("bloomwall watch: --verify confirms a hit in an exact trie of the lists' entries, which the CrowdSec decisions are not in: they would never drop; run the bouncer without --verify\n");
+		return -BW_EUSAGE;
+	}
 	if (!!a->ops.image + !!a->npos + !!a->pull.nurls != 1) {
 		pr_warn("bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n");
 		return -BW_EUSAGE;
