@@ -19,7 +19,6 @@
 #include "filter/records_gone.h"
 #include "kernel/hook.h"
 #include "kernel/running.h"
-#include "lists/list_parse.h"
 
 void bw_wlive_init(struct bw_wlive *l, const char *iface)
 {
@@ -227,59 +226,35 @@ static bool adds_out_of_blocks(const struct bw_wlive *l)
 	       !l->adds_in_base && !verify(l->map.mem);
 }
 
-static void say_removed(struct json_object *list, const struct bw_live *set,
-			const struct bw_prefix *p, bool in_place)
+int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
 {
-	struct json_object *o = json_object_new_object();
-	char text[64];
-
-	if (!o)
-		return;
-	bw_prefix_str(p, text, sizeof(text));
-	json_object_object_add(o, "entry", json_object_new_string(text));
-	json_object_object_add(
-		o, "how",
-		json_object_new_string(!in_place ? "rebuild"
-				       : bw_live_has(set, p, NULL)
-					       ? "held"
-					       : "in_place"));
-	json_object_array_add(list, o);
-}
-
-void bw_wlive_sync(struct bw_wlive *l, struct json_object *ans)
-{
-	struct json_object *list = NULL;
-	struct bw_records r;
+	struct bw_records own;
 	bool in_place;
-	size_t i, before;
+	size_t before;
 
-	if (sync_map(l) || bw_records_read(l->map.mem, l->map.nblocks, &r)) {
-		if (ans)
-			json_object_object_add(
-				ans, "error",
-				json_object_new_string(
-					"no filter, or its records cannot be read"));
-		return;
-	}
+	if (!r)
+		r = &own;
+	bw_records_init(r);
+	if (sync_map(l))
+		return -ENOENT;
+	/* Before the records: a mark made after this is seen next time. */
 	l->marks = bw_records_marks(l->map.mem, l->map.nblocks);
+	if (bw_records_read(l->map.mem, l->map.nblocks, r))
+		return -EINVAL;
 	in_place = adds_out_of_blocks(l);
 	before = l->set.nent;
 	adopt(l, &l->map, l->map.mem, false);
 	/* The same map: its records only lost entries. */
 	if (l->set.nent < before)
 		l->deletes += before - l->set.nent;
-	if (r.ngone && !in_place) {
+	if (r->ngone && !in_place) {
 		l->want_rebuild = true;
 		l->rebuild_why = "live entries: a remove of adds built in";
 		l->retry_at = 0;
 	}
-	if (ans)
-		list = json_object_new_array();
-	for (i = 0; list && i < r.ngone; i++)
-		say_removed(list, &l->set, &r.gone[i], in_place);
-	if (list)
-		json_object_object_add(ans, "removed", list);
-	bw_records_free(&r);
+	if (r == &own)
+		bw_records_free(r);
+	return in_place;
 }
 
 bool bw_wlive_step(struct bw_wlive *l, __u64 now)

@@ -46,6 +46,7 @@
 
 #include "daemon/live_rec.h"
 #include "daemon/live_size.h"
+#include "filter/records.h"
 #include "filter/live.h"
 #include "kernel/filter_map.h"
 #include "lists/list.h"
@@ -137,11 +138,13 @@ bool bw_wlive_step(struct bw_wlive *l, __u64 now);
 /*
  * The running filter's records read again (a remove marked adds taken
  * out): the adds kept live that they no longer hold go out in place;
- * where the adds are built in, a rebuild is asked for. ans (NULL: none)
- * gets "removed": [{"entry", "how": "in_place" | "held" (another live
- * entry, a decision, keeps it) | "rebuild"}] for every mark, or "error".
+ * where the adds are built in, a rebuild is asked for. 1 (in place), 0
+ * (a rebuild takes them out), -ENOENT (no filter runs), -EINVAL (its
+ * records cannot be read). r (NULL: not wanted) gets the records read,
+ * the marked entries in r->gone (bw_records_free() it whatever the
+ * return).
  */
-void bw_wlive_sync(struct bw_wlive *l, struct json_object *ans);
+int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r);
 
 /* Expiries only (while a rebuild runs: no filter is taken over). */
 void bw_wlive_expire(struct bw_wlive *l, __u64 now);

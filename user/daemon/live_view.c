@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* What the watch's live entries hold (live_view.h). */
+#include <errno.h>
+
 #include "daemon/live_view.h"
+#include "lists/list_parse.h"
 
 void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s)
 {
@@ -50,4 +53,47 @@ void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root)
 	json_object_object_add(o, "deletes_pending",
 			       json_object_new_boolean(s.pending));
 	json_object_object_add(root, "live", o);
+}
+
+static void say_removed(struct json_object *list, const struct bw_live *set,
+			const struct bw_prefix *p, int in_place)
+{
+	struct json_object *o = json_object_new_object();
+	char text[64];
+
+	if (!o)
+		return;
+	bw_prefix_str(p, text, sizeof(text));
+	json_object_object_add(o, "entry", json_object_new_string(text));
+	json_object_object_add(
+		o, "how",
+		json_object_new_string(!in_place ? "rebuild"
+				       : bw_live_has(set, p, NULL)
+					       ? "held"
+					       : "in_place"));
+	json_object_array_add(list, o);
+}
+
+void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans)
+{
+	struct json_object *list;
+	struct bw_records r;
+	int in_place = bw_wlive_sync(l, &r);
+	size_t i;
+
+	if (in_place < 0) {
+		json_object_object_add(
+			ans, "error",
+			json_object_new_string(
+				in_place == -ENOENT
+					? "no filter runs"
+					: "the running filter's records cannot be read"));
+		return;
+	}
+	list = json_object_new_array();
+	for (i = 0; list && i < r.ngone; i++)
+		say_removed(list, &l->set, &r.gone[i], in_place);
+	if (list)
+		json_object_object_add(ans, "removed", list);
+	bw_records_free(&r);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * What the watch's live entries (live.h) hold, for status: the figures,
- * and the "live" section of the state file.
+ * What the watch's live entries (live.h) hold, for the other verbs: the
+ * figures, the "live" section of the state file, remove's answer.
  */
 #ifndef __BW_DAEMON_LIVE_VIEW_H
 #define __BW_DAEMON_LIVE_VIEW_H
@@ -31,6 +31,14 @@ struct bw_wlive_stats {
 };
 
 void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s);
+
+/*
+ * remove's question "sync" (daemon/watch_sock.h): bw_wlive_sync(), and in
+ * ans "removed": [{"entry", "how": "in_place" | "held" (another live
+ * entry, a decision, keeps it) | "rebuild"}] for every entry the records
+ * mark taken out, or "error".
+ */
+void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans);
 
 /* Sets the "live" section of the state file's root (daemon_state.h). */
 void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root);

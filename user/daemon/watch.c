@@ -17,7 +17,7 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "base/run_dir.h"
-#include "daemon/live.h"
+#include "daemon/live_view.h"
 #include "daemon/pull_end.h"
 #include "daemon/watch.h"
 #include "daemon/watch_apply.h"
@@ -274,7 +274,7 @@ static void serve(struct watch *w)
 	} else if (!strcmp(q, "sync")) {
 		ans = json_object_new_object();
 		if (ans) {
-			bw_wlive_sync(&w->live, ans);
+			bw_wlive_sync_answer(&w->live, ans);
 			bw_wsock_answer(c,
 					json_object_to_json_string_ext(
 						ans, JSON_C_TO_STRING_PLAIN));
