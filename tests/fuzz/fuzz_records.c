@@ -4,8 +4,11 @@
  * rec_expiry.c): the input, after one byte of record count, is the
  * records after a valid filter's regions. A read either refuses the area
  * (-EINVAL) or gives records whose expiries are in range and parallel to
- * their entries; what it gives is written back and reads the same again
- * (entries, expiries, names, lists, and the unknown records kept).
+ * their entries; an added entry marked taken out in place (records_gone.c)
+ * then reads as gone and no longer added, the rest as they were, and a
+ * malformed area is never written; what it gives is written back and
+ * reads the same again (entries, expiries, names, lists, and the unknown
+ * records kept).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -16,6 +19,7 @@
 #include "filter/bloom.h"
 #include "filter/bloom_plan.h"
 #include "filter/records.h"
+#include "filter/records_gone.h"
 #include "filter/records_write.h"
 #include "lists/list.h"
 #include "lists/list_parse.h"
@@ -57,6 +61,36 @@ static void check_read(const struct bw_records *r)
 	for (i = 0; i < r->nadded; i++)
 		if (r->added_expires[i] > BW_REC_EXPIRES_MAX)
 			abort();
+}
+
+/*
+ * The first added entry marked gone in place: read again, it is among the
+ * gone ones and not the added, every other entry as it was.
+ */
+static void check_mark(void *mem, __u32 tail, const struct bw_records *r)
+{
+	struct bw_records after;
+	__u32 marks = bw_records_marks(mem, tail + ROOM);
+	size_t i, twice = 0;
+
+	if (!r->nadded)
+		return;
+	for (i = 1; i < r->nadded; i++)
+		twice += bw_prefix_same(&r->added[i], &r->added[0]);
+	if (bw_records_mark_gone(mem, tail + ROOM, &r->added[0]) != 1 ||
+	    bw_records_marks(mem, tail + ROOM) != marks + 1)
+		abort();
+	if (bw_records_read(mem, tail + ROOM, &after))
+		abort();
+	if (after.ngone != r->ngone + 1 || after.nadded != r->nadded - 1 ||
+	    (bw_records_find(&after, &r->added[0]) >= 0) != (twice > 0))
+		abort();
+	/* An entry listed twice: the second stays until it is marked too. */
+	for (i = 1; i < r->nadded; i++)
+		if (!bw_prefix_same(&r->added[i], &r->added[0]) &&
+		    bw_records_find(&after, &r->added[i]) < 0)
+			abort();
+	bw_records_free(&after);
 }
 
 /* Written back, the records read as they were. */
@@ -108,9 +142,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err = bw_records_read(mem, tail + ROOM, &r);
 	if (err && err != -EINVAL && err != -ENOMEM)
 		abort();
-	if (err)
+	if (err) {
+		/* Refused by the reader: nothing marked, nothing written. */
+		if (bw_records_mark_gone(mem, tail + ROOM,
+					 &(struct bw_prefix){ .plen = 32 }) !=
+		    -EINVAL)
+			abort();
 		return 0;
+	}
 	check_read(&r);
+	check_mark(mem, tail, &r);
 	check_rewrite(mem, tail, &r);
 	bw_records_free(&r);
 	return 0;
