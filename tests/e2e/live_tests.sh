@@ -17,16 +17,23 @@
 LIVE_TESTS="test_watch_live_expiry test_watch_live_remove test_watch_remove_in_place
 test_crash_sweep_remove_live"
 
+# live_watch: a watch on a list of $BW_A4 alone ($LIVE_LIST), its start
+# rebuild done.
+live_watch()
+{
+	LIVE_LIST=$TMP_DIR/lists/block.txt
+	mkdir -p "$TMP_DIR/lists"
+	printf '%s\n' "$BW_A4" >"$LIVE_LIST"
+	start_watch "${SEED[@]}" --debounce 0.2 "$LIVE_LIST"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+}
+
 test_watch_live_expiry()
 {
-	local d=$TMP_DIR/lists l gen prog n i state=/run/bloomwall/$BW_RX.json
+	local gen prog n i state=/run/bloomwall/$BW_RX.json
 
 	trap kill_watch EXIT
-	mkdir -p "$d"
-	l=$d/block.txt
-	printf '%s\n' "$BW_A4" >"$l"
-	start_watch "${SEED[@]}" --debounce 0.2 "$l"
-	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	live_watch
 	bw 0 add "$BW_RX" --timeout 8s "$BW_C4"
 	wait_line "$WATCH_OUT" "^$BW_RX: another command swapped the filter in: 1 live entry set in it"
 	wait_line "$WATCH_OUT" "$RELOAD_OK"'live entries: a filter another command swapped in\)$'
@@ -60,14 +67,10 @@ test_watch_live_expiry()
 # watch must not set it again in the filter remove swapped in.
 test_watch_live_remove()
 {
-	local d=$TMP_DIR/lists l i state=/run/bloomwall/$BW_RX.json
+	local i state=/run/bloomwall/$BW_RX.json
 
 	trap kill_watch EXIT
-	mkdir -p "$d"
-	l=$d/block.txt
-	printf '%s\n' "$BW_A4" >"$l"
-	start_watch "${SEED[@]}" --debounce 0.2 "$l"
-	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	live_watch
 	bw 0 add "$BW_RX" --timeout 1h "$BW_C4"
 	wait_line "$WATCH_OUT" "$RELOAD_OK"'live entries: a filter another command swapped in\)$'
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
@@ -123,14 +126,10 @@ verdict()
 # after its mark, before it asks the watch, is found by the watch itself.
 test_watch_remove_in_place()
 {
-	local d=$TMP_DIR/lists l gen prog n i rc state=/run/bloomwall/$BW_RX.json
+	local gen prog n i rc state=/run/bloomwall/$BW_RX.json
 
 	trap kill_watch EXIT
-	mkdir -p "$d"
-	l=$d/block.txt
-	printf '%s\n' "$BW_A4" >"$l"
-	start_watch "${SEED[@]}" --debounce 0.2 "$l"
-	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	live_watch
 	bw 0 add "$BW_RX" "$BW_B4" "$BW_C4"
 	wait_line "$WATCH_OUT" "$RELOAD_OK"'live entries: a filter another command swapped in\)$'
 	assert_eq "$(json "$state" 'd["live"]["entries"]')" 2 \
@@ -190,7 +189,7 @@ test_watch_remove_in_place()
 	stop_watch TERM
 	trap - EXIT
 	# What the watch left runs without them, and a rebuild keeps them out.
-	bw 0 reload "$BW_RX" "${SEED[@]}" "$l"
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$LIVE_LIST"
 	expect_delivered "$BW_B4" "$BW_RX4"
 	expect_delivered "$BW_C4" "$BW_RX4"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
@@ -208,19 +207,15 @@ test_watch_remove_in_place()
 # at once (the lock is free).
 test_crash_sweep_remove_live()
 {
-	local d=$TMP_DIR/lists l s k n kept got want i prog pool=() next=0
+	local s k n kept got want i prog pool=() next=0
 	local points=0 bad=0
 
 	command -v strace >/dev/null || skip "strace is not installed"
 	trap kill_watch EXIT
-	mkdir -p "$d"
-	l=$d/block.txt
-	printf '%s\n' "$BW_A4" >"$l"
 	for i in $(seq 40); do
 		pool+=("192.0.2.$i")
 	done
-	start_watch "${SEED[@]}" --debounce 0.2 "$l"
-	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	live_watch
 	bw 0 add "$BW_RX" "$BW_B4" "$BW_C4" "${pool[@]}"
 	wait_line "$WATCH_OUT" "$RELOAD_OK" 2
 	# The points: the system calls of one clean run.
