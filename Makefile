@@ -235,7 +235,7 @@ e2e: $(BIN)
 # Every mutating verb, the watch's rebuild, its live entries' takeover
 # and expiry, and its CrowdSec decisions' add, delete and end in place,
 # killed before each of their system calls (make test runs a sample of
-# the points; this runs them all: about three and a half hours).
+# the points; this runs them all: about three hours).
 crash-sweep: $(BIN)
 	$(Q)BW_CRASH_FULL=1 V=1 BLOOMWALL=$(abspath $(BIN)) \
 		tests/e2e/run.sh test_crash_sweep test_crash_sweep_watch test_crash_sweep_live \

@@ -39,7 +39,7 @@
 # shellcheck disable=SC2034 # read by run.sh, which sources this file
 CRASH_CS_TESTS="test_crash_sweep_cs"
 
-CRASH_CS_STRIDE=${BW_CRASH_CS_STRIDE:-200}
+CRASH_CS_STRIDE=${BW_CRASH_CS_STRIDE:-120}
 # Seconds: S's duration (it ends inside the traced window).
 CRASH_CS_SHORT_S=${BW_CRASH_CS_SHORT_S:-4}
 CRASH_CS_LONG=(10.77.0.11 10.77.0.12)
