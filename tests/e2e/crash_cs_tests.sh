@@ -237,9 +237,10 @@ crash_cs_run()
 }
 
 # crash_cs_after_kill NOW: after a kill, NOW (ms) when the check began:
-# every decision live in the LAPI that the watch had said it took drops
-# (the watch is gone: none was taken out after NOW), the list's entry
-# drops, the unlisted pass. Prints what does not.
+# every decision still live (in the LAPI; S, whose row went: until its
+# end) that the watch had said it took drops (the watch is gone: none was
+# taken out after NOW), the list's entry drops, the unlisted pass. Prints
+# what does not.
 crash_cs_after_kill()
 {
 	local must=("$BW_A4")
