@@ -232,14 +232,14 @@ datapath: $(OUTPUT)/tests/test_datapath
 e2e: $(BIN)
 	$(Q)BLOOMWALL=$(abspath $(BIN)) tests/e2e/run.sh
 
-# Every mutating verb, the watch's rebuild and its live entries' takeover
-# and expiry, and a remove handed to a watch, killed before each of their
-# system calls (make test runs a sample of the points; this runs them all:
-# about two hours).
+# Every mutating verb, the watch's rebuild, its live entries' takeover
+# and expiry, its CrowdSec decisions' add, delete and end in place, and a
+# remove handed to a watch, killed before each of their system calls (make
+# test runs a sample of the points; this runs them all: about three hours).
 crash-sweep: $(BIN)
 	$(Q)BW_CRASH_FULL=1 V=1 BLOOMWALL=$(abspath $(BIN)) \
 		tests/e2e/run.sh test_crash_sweep test_crash_sweep_watch test_crash_sweep_live \
-		test_crash_sweep_remove_live
+		test_crash_sweep_cs test_crash_sweep_remove_live
 
 # A fleet of 20 hosts pulling from nginx (make test runs 5): the spread of
 # the new image's arrival is printed (tests/e2e/fleet_tests.sh).

@@ -22,6 +22,8 @@
 # takeover of a CLI add --timeout (an in-place add) and an entry's expiry
 # (an in-place delete): after each kill no live entry is missed, and a
 # next watch converges to the exact decision set.
+# test_crash_sweep_cs (crash_cs_tests.sh) does it to a watch's CrowdSec
+# decisions: a LAPI's add, delete and a decision's end, in place.
 
 # shellcheck disable=SC2034 # read by run.sh, which sources this file
 CRASH_TESTS="test_crash_sweep test_crash_sweep_watch test_crash_sweep_live"

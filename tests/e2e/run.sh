@@ -50,6 +50,9 @@ ALL_TESTS="$ALL_TESTS $JSON_TESTS"
 # shellcheck source=crash_tests.sh
 . "$TOP/tests/e2e/crash_tests.sh"
 ALL_TESTS="$ALL_TESTS $CRASH_TESTS"
+# shellcheck source=crash_cs_tests.sh
+. "$TOP/tests/e2e/crash_cs_tests.sh"
+ALL_TESTS="$ALL_TESTS $CRASH_CS_TESTS"
 # shellcheck source=state_tests.sh
 . "$TOP/tests/e2e/state_tests.sh"
 ALL_TESTS="$ALL_TESTS $STATE_TESTS"
