@@ -891,11 +891,12 @@ crash_live_after_kill()
 
 # Then a next watch takes over at once, and converges: once the short
 # adds' ends are a second past, every unexpired entry drops and the rest
-# pass, and its state file counts the unexpired expiring adds live; it
-# ends on SIGTERM with 0 (a bound of 5 s). Prints why not.
+# pass, and its state file counts the unexpired adds live (the long ones,
+# the fresh one and the runtime add $BW_B4: a watch keeps every add live);
+# it ends on SIGTERM with 0 (a bound of 5 s). Prints why not.
 crash_live_recover()
 {
-	local i pid rc last bad want=$((${#CRASH_LIVE_LONG[@]} + 1)) n=""
+	local i pid rc last bad want=$((${#CRASH_LIVE_LONG[@]} + 2)) n=""
 	local state=/run/bloomwall/$BW_RX.json
 
 	: >"$TMP_DIR/n.out"

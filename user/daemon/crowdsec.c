@@ -36,6 +36,7 @@ struct bw_crowdsec {
 	double next_second;	/* the next ends check */
 	bool startup;		/* the next poll is a full one */
 	bool ready;		/* READY=1 sent */
+	bool hold;		/* not yet (bw_crowdsec_hold_ready) */
 	int fails;		/* in a row */
 	struct bw_cs_status st; /* what status and the metrics show */
 	__u64 changes;		/* value transitions, for publish */
@@ -353,11 +354,18 @@ static void log_ok(struct bw_crowdsec *cs, bool full, double secs)
 
 static void notify(struct bw_crowdsec *cs)
 {
-	if (cs->ready)
+	if (cs->ready || cs->hold)
 		return;
 	sd_notifyf(0, "READY=1\nSTATUS=%zu CrowdSec decisions from %s",
 		   bw_cs_set_count(cs->set), cs->c.url);
 	cs->ready = true;
+}
+
+void bw_crowdsec_hold_ready(struct bw_crowdsec *cs, bool hold)
+{
+	cs->hold = hold;
+	if (!hold && cs->last_full)
+		notify(cs);
 }
 
 static void succeeded(struct bw_crowdsec *cs, bool full, double t0)

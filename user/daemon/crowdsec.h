@@ -90,6 +90,12 @@ bool bw_crowdsec_step(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
  */
 void bw_crowdsec_rebuilt(struct bw_crowdsec *cs);
 
+/*
+ * READY=1 held back (hold) until the watch's start put the decisions in
+ * a filter; released, it goes once a full sync went well.
+ */
+void bw_crowdsec_hold_ready(struct bw_crowdsec *cs, bool hold);
+
 /* Its status, and its decision set. */
 const struct bw_cs_status *bw_crowdsec_status(const struct bw_crowdsec *cs);
 const struct bw_cs_set *bw_crowdsec_set(const struct bw_crowdsec *cs);

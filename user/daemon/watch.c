@@ -466,8 +466,12 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 		err = bw_watch_cs_open(&w.cs, &w.live);
 	if (!err)
 		listen_sock(&w);
+	/* The decisions first: the start's filter has them (none dropped). */
+	if (!err)
+		bw_watch_cs_first(&w.cs, cs_stop, w.sig.fd, &w);
 	if (!err)
 		err = start(&w);
+	bw_watch_cs_started(&w.cs);
 	if (!err) {
 		bw_watch_publish(&w);
 		loop(&w);

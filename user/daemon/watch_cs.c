@@ -38,6 +38,21 @@ int bw_watch_cs_open(struct bw_watch_cs *x, struct bw_wlive *live)
 	return 0;
 }
 
+void bw_watch_cs_first(struct bw_watch_cs *x, bool (*stop)(void *ctx),
+		       int wake_fd, void *ctx)
+{
+	if (!x->cs)
+		return;
+	bw_crowdsec_hold_ready(x->cs, true);
+	bw_crowdsec_step(x->cs, stop, wake_fd, ctx);
+}
+
+void bw_watch_cs_started(struct bw_watch_cs *x)
+{
+	if (x->cs)
+		bw_crowdsec_hold_ready(x->cs, false);
+}
+
 double bw_watch_cs_wake(const struct bw_watch_cs *x, double t)
 {
 	return x->cs ? fmin(t, bw_crowdsec_due(x->cs)) : t;

@@ -28,6 +28,17 @@ void bw_watch_cs_init(struct bw_watch_cs *x, const struct bw_watch_cfg *c);
 /* Starts the source when c has one: 0, or -errno (said, the watch ends). */
 int bw_watch_cs_open(struct bw_watch_cs *x, struct bw_wlive *live);
 
+/*
+ * Before the watch's start: the first (full) poll, so that the start's
+ * filter is built with the decisions laid out in it and a restarted
+ * watch never runs one without them (a failed poll: the start goes on,
+ * the decisions come with the next). READY=1 waits for
+ * bw_watch_cs_started().
+ */
+void bw_watch_cs_first(struct bw_watch_cs *x, bool (*stop)(void *ctx),
+		       int wake_fd, void *ctx);
+void bw_watch_cs_started(struct bw_watch_cs *x);
+
 /* t, or sooner when the source wants its turn (CLOCK_MONOTONIC). */
 double bw_watch_cs_wake(const struct bw_watch_cs *x, double t);
 

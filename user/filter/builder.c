@@ -12,6 +12,7 @@
 #include "base/log.h"
 #include "filter/bloom_plan.h"
 #include "filter/bloom_size.h"
+#include "filter/bloom_add.h"
 #include "filter/build_records.h"
 #include "filter/builder.h"
 #include "filter/provenance.h"
@@ -89,6 +90,34 @@ static void warn_everything(const struct bw_build_req *req,
 	}
 }
 
+/*
+ * Whether the adds stay out of the blocks. Not in verify mode: the exact
+ * trie is built from the same entries, and a live entry has no place in
+ * it (the watch keeps such a filter's adds built in).
+ */
+static bool adds_live(const struct bw_build_req *req)
+{
+	return req->adds_live && !(req->opts.flags & BW_F_VERIFY);
+}
+
+/*
+ * The adds a watch sets live (adds_live) count as the filter's entries
+ * once it has: keys at their target lengths, as 'add' counts them.
+ */
+static void count_live_adds(const struct bw_build_req *req, struct bw_plan *p)
+{
+	struct bw_add_plan ap;
+	size_t i;
+
+	for (i = 0; adds_live(req) && i < req->nadded; i++) {
+		if (bw_add_plan(&p->hdr, &req->added[i], &ap))
+			continue;
+		p->info.entries += ap.nkeys;
+		p->info.region_entries[ap.region] += ap.nkeys;
+		p->info.source_entries++;
+	}
+}
+
 static int plan(const struct bw_build_req *req, const struct bw_cidr_stats *st,
 		struct bw_build *b)
 {
@@ -103,6 +132,7 @@ static int plan(const struct bw_build_req *req, const struct bw_cidr_stats *st,
 	b->plan.info.source_entries =
 		st->fam[BW_V4].source + st->fam[BW_V6].source;
 	b->plan.hdr.exact_slot = req->exact_slot;
+	count_live_adds(req, &b->plan);
 	b->sum.source_entries = b->plan.info.source_entries;
 	b->sum.merged = st->fam[BW_V4].merged + st->fam[BW_V6].merged;
 	b->sum.entries = b->plan.info.entries;
@@ -171,16 +201,6 @@ static void key_cap(const struct bw_build_req *req, struct bw_cidr_opts *co,
 		why, len,
 		"2^31 keys, 16 GiB of IPv4 keys while building; the largest filter is %u blocks (%u MiB)",
 		BW_MAX_BLOCKS, mib);
-}
-
-/*
- * Whether the adds stay out of the blocks. Not in verify mode: the exact
- * trie is built from the same entries, and a live entry has no place in
- * it (the watch keeps such a filter's adds built in).
- */
-static bool adds_live(const struct bw_build_req *req)
-{
-	return req->adds_live && !(req->opts.flags & BW_F_VERIFY);
 }
 
 /* The added names, then --subdomains, before the list is finished. */
