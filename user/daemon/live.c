@@ -162,10 +162,14 @@ static int sync_map(struct bw_wlive *l)
 
 int bw_wlive_add(struct bw_wlive *l, const struct bw_prefix *p, __u64 expires)
 {
+	__u64 now = (__u64)time(NULL);
 	int err;
 
-	if (l->map.fd < 0)
+	/* Nothing runs: looked for once a second, not once an add. */
+	if (l->map.fd < 0 && now != l->looked_at) {
+		l->looked_at = now;
 		sync_map(l);
+	}
 	err = bw_live_add(&l->set, mem_of(l), p, expires);
 	if (!err) {
 		l->adds++;

@@ -74,7 +74,8 @@ struct bw_wlive {
 	 */
 	bool adds_in_base;
 	__u64 base_expiry;
-	__u32 marks; /* the running map's records' marks, as last synced */
+	__u32 marks;	 /* the running map's records' marks, as last synced */
+	__u64 looked_at; /* when an add last looked for a filter, Unix s */
 	const char
 		*rebuild_why; /* what the rebuild bw_wlive_step asks is for */
 	__u64 adds, deletes, expired, takeovers;
