@@ -81,8 +81,9 @@ in_ns "$bw" add $dev_a "${addrs[@]}" >/dev/null || exit 1
 remove_each rebuild || exit 1
 
 # With one: the adds taken over (its rebuild), then each remove in place.
-in_ns "$bw" watch $dev_a --seed 7 "$dir/list.txt" >"$dir/watch.out" \
-	2>"$dir/watch.err" &
+# nsenter itself, not in_ns: $! is then the watch, which SIGTERM ends.
+nsenter --net="/run/netns/$ns" "$bw" watch $dev_a --seed 7 "$dir/list.txt" \
+	>"$dir/watch.out" 2>"$dir/watch.err" &
 watch_pid=$!
 wait_reloads()
 {
