@@ -1077,7 +1077,7 @@ teardown()
 # Per test: a fresh pair and bpffs before, everything removed after.
 run_test()
 {
-	local t=$1 log=$TMP_DIR/log rc left
+	local t=$1 log=$TMP_DIR/log rc left t0=$SECONDS
 
 	rm -f "$TMP_DIR"/*.txt
 	ls -A /run/bloomwall >"$TMP_DIR/run.before" 2>/dev/null
@@ -1104,6 +1104,7 @@ run_test()
 		rc=1
 	fi
 	bw_topo_down
+	echo "$((SECONDS - t0)) $t" >>"$TMP_DIR/durations"
 	case $rc in
 	0) echo "[$t] PASS" ;;
 	"$SKIPPED_TEST") echo "[$t] SKIPPED" ;;
@@ -1139,6 +1140,9 @@ main()
 		*) failed=$((failed + 1)) ;;
 		esac
 	done
+	# Where make test's time goes (its budget is some 15 minutes).
+	echo "e2e: the slowest (seconds): $(sort -rn "$TMP_DIR/durations" |
+		head -n 12 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }')"
 	summary $pass $failed $skipped
 	[ $failed -eq 0 ]
 }
