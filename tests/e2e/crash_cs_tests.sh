@@ -266,7 +266,7 @@ crash_cs_after_kill()
 # Prints why not.
 crash_cs_recover()
 {
-	local i pid rc bad n="" d=""
+	local i pid bad n="" d=""
 
 	crash_cs_add
 	crash_cs_delete
@@ -308,23 +308,7 @@ crash_cs_recover()
 		bad="$bad; the state file says ${n:-no} live entries, not $CRASH_CS_FINAL"
 	[ "$d" = "$CRASH_CS_FINAL" ] ||
 		bad="$bad; the state file says ${d:-no} decisions, not $CRASH_CS_FINAL"
-	kill -TERM "$pid"
-	for i in $(seq 10); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill -KILL "$pid"
-		bad="$bad; the next watch did not end within a second of SIGTERM"
-	fi
-	wait "$pid"
-	rc=$?
-	[ $rc -eq 0 ] || bad="$bad; the next watch exited $rc on SIGTERM"
-	[ -z "$bad" ] && return 0
-	echo "the next watch does not converge: $bad"
-	sed 's/^/    n /' "$TMP_DIR/n.out"
-	sed 's/^/    n! /' "$TMP_DIR/n.err"
-	return 1
+	crash_next_watch_end "$pid" 10 "$bad"
 }
 
 # crash_cs_check WHAT: after a killed watch. Prints what failed.

@@ -896,7 +896,7 @@ crash_live_after_kill()
 # it ends on SIGTERM with 0 (a bound of 5 s). Prints why not.
 crash_live_recover()
 {
-	local i pid rc last bad want=$((${#CRASH_LIVE_LONG[@]} + 2)) n=""
+	local i pid last bad want=$((${#CRASH_LIVE_LONG[@]} + 2)) n=""
 	local state=/run/bloomwall/$BW_RX.json
 
 	: >"$TMP_DIR/n.out"
@@ -932,14 +932,25 @@ print(json.load(open(sys.argv[1]))["live"]["entries"])' "$state" 2>/dev/null)
 		"${CRASH_LIVE_UNLISTED[@]}")
 	[ "$n" = "$want" ] ||
 		bad="$bad; the state file says ${n:-no} live entries, not $want"
+	crash_next_watch_end "$pid" 50 "$bad"
+}
+
+# crash_next_watch_end PID TENTHS BAD: the next watch (its output in
+# $TMP_DIR/n.out, n.err) ends on SIGTERM within TENTHS tenths of a second,
+# with 0; what failed, BAD and that, is said with its output. Status 0
+# when nothing did.
+crash_next_watch_end()
+{
+	local pid=$1 tenths=$2 bad=$3 i rc
+
 	kill -TERM "$pid"
-	for i in $(seq 50); do
+	for i in $(seq "$tenths"); do
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
 	if kill -0 "$pid" 2>/dev/null; then
 		kill -KILL "$pid"
-		bad="$bad; the next watch did not end within 5 s of SIGTERM"
+		bad="$bad; the next watch did not end within $((tenths / 10)) s of SIGTERM"
 	fi
 	wait "$pid"
 	rc=$?
