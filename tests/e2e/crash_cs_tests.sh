@@ -167,7 +167,7 @@ crash_cs_final_verdicts()
 # SIGTERM, into $TMP_DIR/clean.bad.
 crash_cs_run()
 {
-	local spid tpid wpid="" i phase=start
+	local spid wpid="" i phase=start
 
 	CRASH_HUNG=0
 	CRASH_CS_ADDED=0
@@ -178,21 +178,12 @@ crash_cs_run()
 	: >"$TMP_DIR/cs.err"
 	: >"$TMP_DIR/cs.bad"
 	: >"$TMP_DIR/clean.bad"
-	# shellcheck disable=SC2046 # the command line, split on purpose
-	(
-		strace "$@" "$BLOOMWALL" $(crash_cs_watch_args) \
-			>"$TMP_DIR/w.out" 2>"$TMP_DIR/w.err"
-		echo $? >"$TMP_DIR/w.rc"
-	) 2>/dev/null &
-	spid=$!
+	crash_traced_start "$(crash_cs_watch_args)" "$@"
+	spid=$CRASH_SPID
 	# Bounds, not times to meet: 40 s in all.
 	for i in $(seq 800); do
 		kill -0 "$spid" 2>/dev/null || break
-		# The watch by its name: strace forks a short-lived probe first.
-		if [ -z "$wpid" ]; then
-			tpid=$(pgrep -x -P "$spid" strace)
-			[ -n "$tpid" ] && wpid=$(pgrep -x -P "$tpid" bloomwall)
-		fi
+		[ -z "$wpid" ] && wpid=$(crash_traced_pid)
 		case $phase in
 		start)
 			if [ -n "$wpid" ] && grep -q "$SYNC_OK" "$TMP_DIR/w.out"; then

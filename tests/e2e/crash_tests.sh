@@ -347,34 +347,52 @@ crash_watch_args()
 	echo "watch $BW_RX --debounce 0 --interval 60 ${SEED[*]} $1"
 }
 
+# crash_traced_start CMD STRACE_ARGS...: bloomwall CMD (a command line,
+# split) under strace STRACE_ARGS... in the background: its output in
+# $TMP_DIR/w.out and w.err, strace's exit status (the watch's, 137 when it
+# was killed) in w.rc; CRASH_SPID is the subshell's pid. The subshell's own
+# stderr is quiet: no "Killed" from the shell when strace ends as its
+# tracee did.
+crash_traced_start()
+{
+	local cmd=$1
+
+	shift
+	: >"$TMP_DIR/w.out"
+	# shellcheck disable=SC2086 # the command line, split on purpose
+	(
+		strace "$@" "$BLOOMWALL" $cmd >"$TMP_DIR/w.out" 2>"$TMP_DIR/w.err"
+		echo $? >"$TMP_DIR/w.rc"
+	) 2>/dev/null &
+	CRASH_SPID=$!
+}
+
+# crash_traced_pid: the traced watch's pid once strace started it (nothing
+# before), found by its name: strace forks a short-lived probe first
+# (taken for the watch, it got the SIGTERM, and the watch ran on).
+crash_traced_pid()
+{
+	local tpid
+
+	tpid=$(pgrep -x -P "$CRASH_SPID" strace)
+	[ -n "$tpid" ] && pgrep -x -P "$tpid" bloomwall
+}
+
 # crash_watch_run STRACE_ARGS...: the watch on $CRASH_WL under strace
 # STRACE_ARGS; once its start rebuild's line is out, SIGTERM. Sets
 # CRASH_RC (strace's exit status: the watch's, 137 when it was killed) and
 # CRASH_HUNG (the watch did not end within the bounds; it was killed).
 crash_watch_run()
 {
-	local spid tpid wpid="" i termed=0
+	local spid wpid="" i termed=0
 
 	CRASH_HUNG=0
-	: >"$TMP_DIR/w.out"
-	# In a subshell whose own stderr is quiet: no "Killed" from the shell
-	# when strace ends as its tracee did.
-	# shellcheck disable=SC2046 # the command line, split on purpose
-	(
-		strace "$@" "$BLOOMWALL" $(crash_watch_args "$CRASH_WL") \
-			>"$TMP_DIR/w.out" 2>"$TMP_DIR/w.err"
-		echo $? >"$TMP_DIR/w.rc"
-	) 2>/dev/null &
-	spid=$!
+	crash_traced_start "$(crash_watch_args "$CRASH_WL")" "$@"
+	spid=$CRASH_SPID
 	# Bounds, not times to meet: 20 s for the start, 10 s for the stop.
 	for i in $(seq 400); do
 		kill -0 "$spid" 2>/dev/null || break
-		# The watch by its name: strace forks a short-lived probe first
-		# (taken for the watch, it got the SIGTERM, and the watch ran on).
-		if [ -z "$wpid" ]; then
-			tpid=$(pgrep -x -P "$spid" strace)
-			[ -n "$tpid" ] && wpid=$(pgrep -x -P "$tpid" bloomwall)
-		fi
+		[ -z "$wpid" ] && wpid=$(crash_traced_pid)
 		if [ $termed = 0 ] && [ -n "$wpid" ] &&
 			grep -qE "^$BW_RX: reload (ok|FAILED)" "$TMP_DIR/w.out"; then
 			kill -TERM "$wpid" 2>/dev/null
@@ -775,27 +793,17 @@ crash_live_expired()
 # between).
 crash_live_run()
 {
-	local spid tpid wpid="" i phase=start last
+	local spid wpid="" i phase=start last
 
 	CRASH_HUNG=0
 	CRASH_LIVE_EXPIRED=0
 	last=$(crash_live_last_expiry)
-	: >"$TMP_DIR/w.out"
-	# shellcheck disable=SC2046 # the command line, split on purpose
-	(
-		strace "$@" "$BLOOMWALL" $(crash_live_watch_args) \
-			>"$TMP_DIR/w.out" 2>"$TMP_DIR/w.err"
-		echo $? >"$TMP_DIR/w.rc"
-	) 2>/dev/null &
-	spid=$!
+	crash_traced_start "$(crash_live_watch_args)" "$@"
+	spid=$CRASH_SPID
 	# Bounds, not times to meet: 40 s in all.
 	for i in $(seq 800); do
 		kill -0 "$spid" 2>/dev/null || break
-		# The watch by its name: strace forks a short-lived probe first.
-		if [ -z "$wpid" ]; then
-			tpid=$(pgrep -x -P "$spid" strace)
-			[ -n "$tpid" ] && wpid=$(pgrep -x -P "$tpid" bloomwall)
-		fi
+		[ -z "$wpid" ] && wpid=$(crash_traced_pid)
 		case $phase in
 		start)
 			if grep -qE "$RELOAD_OK" "$TMP_DIR/w.out"; then
