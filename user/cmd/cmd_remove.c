@@ -45,6 +45,14 @@ static int count_kept(const struct bw_args *a, const struct bw_prefix *keys,
 	return found;
 }
 
+/* Why found of a's entries only were removed (said when not all). */
+static void warn_not_added(const struct bw_args *a, int found)
+{
+	if (found < a->npos)
+		pr_warn("%s: %d of %d entries were not added at run time: only those can be removed (an entry of a LIST goes when it is taken out of the file and the filter reloaded)\n",
+			a->iface, a->npos - found, a->npos);
+}
+
 /*
  * After the rebuild (done: the kept adds went): "ADDR  removed", "ADDR  not
  * removed" or "ADDR  not added at run time", and a line for the last.
@@ -71,9 +79,7 @@ static void say_entries(const struct bw_args *a, const struct bw_prefix *keys,
 		bw_out_close_object();
 	}
 	bw_out_close_array();
-	if (found < a->npos)
-		pr_warn("%s: %d of %d entries were not added at run time: only those can be removed (an entry of a LIST goes when it is taken out of the file and the filter reloaded)\n",
-			a->iface, a->npos - found, a->npos);
+	warn_not_added(a, found);
 }
 
 /* The rebuild, and the reload's report when there was one. */
@@ -162,28 +168,28 @@ static int remove_in_place(struct bw_args *a, const struct bw_prefix *keys,
 	struct json_object *ans = NULL;
 	int err;
 
+	/* A failed mark was said; one made before it the watch finds. */
 	err = res.found ? bw_remove_mark(&rq, &res) : -ENOMEM;
-	if (!err && res.marked)
+	if (err)
+		goto out;
+	if (res.marked)
 		err = bw_run_ask(a->iface, "sync", ASK_MS, &ans);
-	if (err && res.marked && bw_lock_watch_holder(a->iface) <= 0) {
+	if (err && bw_lock_watch_holder(a->iface) <= 0) {
 		pr_warn("%s: the watch (pid %d) is gone: rebuilding without the entries\n",
 			a->iface, pid);
 		err = rebuild(&rb, &rr);
 		bw_rebuild_result_free(&rr);
-	} else if (err && res.marked) {
+	} else if (err) {
 		pr_warn("%s: the watch (pid %d) did not answer (%s): the entries are out of the records, and it takes them out of the filter once it reads them\n",
 			a->iface, pid, strerror(-err));
 		err = 0;
 	}
-	if (!err || res.marked) {
-		say_marked(a, keys, res.found, ans);
-		bw_out_text("%s: ", a->iface);
-		bw_out_int("removed", "%lld of ", (long long)res.marked);
-		bw_out_int("total", "%lld removed\n", a->npos);
-	}
-	if (res.found && res.marked < (size_t)a->npos)
-		pr_warn("%s: %d of %d entries were not added at run time: only those can be removed (an entry of a LIST goes when it is taken out of the file and the filter reloaded)\n",
-			a->iface, a->npos - (int)res.marked, a->npos);
+	say_marked(a, keys, res.found, ans);
+	bw_out_text("%s: ", a->iface);
+	bw_out_int("removed", "%lld of ", (long long)res.marked);
+	bw_out_int("total", "%lld removed\n", a->npos);
+	warn_not_added(a, (int)res.marked);
+out:
 	json_object_put(ans);
 	free(res.found);
 	return err ?: (res.marked < (size_t)a->npos ? -ENOENT : 0);
