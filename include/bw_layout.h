@@ -374,9 +374,9 @@ struct bw_rec_area {
 	__u16 pad;
 	__u32 nrecords;
 	/*
-	 * Entries marked BW_REC_PREFIX_GONE in place since the area was
-	 * written (0 as written): a daemon that keeps the added entries
-	 * live reads the area again when it moves.
+	 * Entries marked BW_REC_PREFIX_GONE or BW_REC_NAME_GONE in place
+	 * since the area was written (0 as written): a daemon that keeps the
+	 * added entries live reads the area again when it moves.
 	 */
 	__u32 marks;
 	__u64 records_len; /* bytes of records after this block */
@@ -397,8 +397,8 @@ enum bw_rec_type {
 	BW_REC_LIST = 3,
 	/*
 	 * Names added by 'bloomwall add': entries back to back, each a __u8
-	 * kind (enum bw_name_region), a __u8 length, then that many bytes of
-	 * the checked, folded, dotted name.
+	 * kind (enum bw_name_region, | BW_REC_NAME_GONE), a __u8 length,
+	 * then that many bytes of the checked, folded, dotted name.
 	 */
 	BW_REC_ADDED_NAMES = 4,
 	/*
@@ -443,6 +443,18 @@ enum bw_rec_type {
 	 * -o' writes its serial and time; 'load' stamps who signed it.
 	 */
 	BW_REC_IMAGE = 12,
+	/*
+	 * When added names end ('add --timeout'): entries back to back, each
+	 * a __u8 kind (enum bw_name_region), a __u8 length, that many bytes
+	 * of the name as BW_REC_ADDED_NAMES holds it, then the __u64 expiry
+	 * (Unix seconds, 1 to BW_REC_EXPIRES_MAX, host order, unaligned: a
+	 * reader copies it out). One for each added name that expires (a
+	 * name without one never expires). Apart from BW_REC_ADDED_NAMES,
+	 * as BW_REC_ADDED_EXPIRES is from BW_REC_ADDED and for the same
+	 * reasons: an older bloomwall reads the names as permanent and
+	 * carries this record over; one naming no added name is ignored.
+	 */
+	BW_REC_ADDED_NAME_EXPIRES = 13,
 };
 
 /* A prefix of either family; addr in network byte order, IPv4 first 4. */
@@ -463,6 +475,16 @@ struct bw_rec_prefix {
  * any, then names no added entry and is ignored.
  */
 #define BW_REC_PREFIX_GONE 0x80
+
+/*
+ * In a BW_REC_ADDED_NAMES entry's kind: the name was taken out of the
+ * running filter in place, as BW_REC_PREFIX_GONE says of an entry, by one
+ * byte's store. A reader skips it (an older bloomwall refuses the area: a
+ * kind it does not know), the next writer leaves it out; its
+ * BW_REC_ADDED_NAME_EXPIRES entry, if any, then names no added name and is
+ * ignored.
+ */
+#define BW_REC_NAME_GONE 0x80
 
 /* An added entry's end: Unix seconds, 1 to BW_REC_EXPIRES_MAX. */
 struct bw_rec_expiry {

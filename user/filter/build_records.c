@@ -176,6 +176,28 @@ void bw_build_record_sized(const struct bw_plan *p, struct bw_records *r)
 	}
 }
 
+/*
+ * The kept names, each with its expiry: pushed, not looked up, as they
+ * come from records that hold each once (a lookup each is n^2).
+ */
+static int record_names(const struct bw_build_req *req, struct bw_records *r)
+{
+	const struct bw_list *l = req->added_names;
+	const struct bw_domain *d;
+	size_t i;
+
+	for (i = 0; l && i < l->ndom; i++) {
+		d = &l->dom[i];
+		if (bw_records_push_name(r, bw_domain_name(l, d), d->len,
+					 d->flags))
+			return -ENOMEM;
+		if (req->added_names_expires)
+			r->names_expires[r->names.ndom - 1] =
+				req->added_names_expires[i];
+	}
+	return 0;
+}
+
 /* What the filter was built from, for its record area. */
 int bw_build_records(const struct bw_build_req *req, struct bw_rec_source *src,
 		     struct bw_records *r)
@@ -210,7 +232,7 @@ int bw_build_records(const struct bw_build_req *req, struct bw_rec_source *src,
 			      ? -ENOMEM
 			      : 0;
 	if (!err)
-		err = bw_build_push_names(&r->names, req->added_names);
+		err = record_names(req, r);
 	if (err)
 		pr_warn("%s: no memory for the filter's records\n", req->label);
 	return err;

@@ -41,6 +41,8 @@ struct bw_build_req {
 	const struct bw_live_room *room;
 	/* Names kept from 'bloomwall add' (domain entries), or NULL. */
 	const struct bw_list *added_names;
+	/* added_names->ndom of them, when each ends, or NULL: never. */
+	const __u64 *added_names_expires;
 	bool subdomains;      /* --subdomains: every name entry is a subtree */
 	unsigned int threads; /* reading each list: bw_list_opts.threads */
 	/*

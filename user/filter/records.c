@@ -9,13 +9,14 @@
 
 #include "filter/records.h"
 #include "filter/rec_expiry.h"
+#include "filter/rec_names.h"
 #include "filter/rec_prefix.h"
-#include "lists/names.h"
 
 void bw_records_init(struct bw_records *r)
 {
 	memset(r, 0, sizeof(*r));
 	bw_list_init(&r->names);
+	bw_list_init(&r->gone_names);
 }
 
 void bw_records_free(struct bw_records *r)
@@ -34,6 +35,8 @@ void bw_records_free(struct bw_records *r)
 	free(r->added_expires);
 	free(r->gone);
 	bw_list_free(&r->names);
+	free(r->names_expires);
+	bw_list_free(&r->gone_names);
 	free(r->other);
 	bw_records_init(r);
 }
@@ -85,8 +88,9 @@ long bw_records_find(const struct bw_records *r, const struct bw_prefix *p)
 	return -1;
 }
 
-static bool same_names(const struct bw_list *a, const struct bw_list *b)
+static bool same_names(const struct bw_records *ra, const struct bw_records *rb)
 {
+	const struct bw_list *a = &ra->names, *b = &rb->names;
 	size_t i;
 
 	if (a->ndom != b->ndom)
@@ -94,6 +98,7 @@ static bool same_names(const struct bw_list *a, const struct bw_list *b)
 	for (i = 0; i < a->ndom; i++)
 		if (a->dom[i].len != b->dom[i].len ||
 		    a->dom[i].flags != b->dom[i].flags ||
+		    ra->names_expires[i] != rb->names_expires[i] ||
 		    memcmp(bw_domain_name(a, &a->dom[i]),
 			   bw_domain_name(b, &b->dom[i]), a->dom[i].len))
 			return false;
@@ -111,10 +116,37 @@ bool bw_records_same_added(const struct bw_records *a,
 		if (!bw_prefix_same(&a->added[i], &b->added[i]) ||
 		    a->added_expires[i] != b->added_expires[i])
 			return false;
-	return same_names(&a->names, &b->names);
+	return same_names(a, b);
 }
 
-/* ---- names (the reader adds them as add does) ----------------------------- */
+/* ---- names --------------------------------------------------------------- */
+
+/* Room in names_expires for one more name. */
+static int grow_expires(struct bw_records *r)
+{
+	size_t cap = r->names_cap ? r->names_cap : 16;
+	__u64 *e;
+
+	if (r->names.ndom < r->names_cap)
+		return 0;
+	while (cap <= r->names.ndom)
+		cap *= 2;
+	e = realloc(r->names_expires, cap * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	r->names_expires = e;
+	r->names_cap = cap;
+	return 0;
+}
+
+int bw_records_push_name(struct bw_records *r, const char *name, size_t len,
+			 __u8 flags)
+{
+	if (grow_expires(r) || bw_domain_push(&r->names, name, len, flags))
+		return -ENOMEM;
+	r->names_expires[r->names.ndom - 1] = 0;
+	return 0;
+}
 
 long bw_records_find_name(const struct bw_records *r, const char *name,
 			  size_t len, __u8 flags)
@@ -136,7 +168,24 @@ int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
 {
 	if (bw_records_find_name(r, name, len, flags) >= 0)
 		return 0;
-	return bw_domain_push(&r->names, name, len, flags) ? -ENOMEM : 1;
+	return bw_records_push_name(r, name, len, flags) ?: 1;
+}
+
+int bw_records_add_name_until(struct bw_records *r, const char *name,
+			      size_t len, __u8 flags, __u64 expires)
+{
+	long i = bw_records_find_name(r, name, len, flags);
+	int err;
+
+	if (i >= 0) {
+		r->names_expires[i] = expires;
+		return 0;
+	}
+	err = bw_records_push_name(r, name, len, flags);
+	if (err)
+		return err;
+	r->names_expires[r->names.ndom - 1] = expires;
+	return 1;
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -240,30 +289,6 @@ static int read_fixed(bool *have, void *out, size_t size, const __u8 *body,
 	return 0;
 }
 
-/* Names as add wrote them: kind, length, the name; each checked again. */
-static int read_names(struct bw_records *r, const __u8 *body, __u32 len)
-{
-	char name[BW_NAME_MAX], why[BW_ERRLEN];
-	__u32 off = 0;
-	int n;
-
-	while (off < len) {
-		if (len - off < 2 || body[off] > BW_NAME_SUBTREE ||
-		    body[off + 1] > len - off - 2)
-			return -EINVAL;
-		n = bw_name_check((const char *)body + off + 2, body[off + 1],
-				  name, why, sizeof(why));
-		if (n < 0 || (__u32)n != body[off + 1] ||
-		    memcmp(name, body + off + 2, (size_t)n))
-			return -EINVAL;
-		if (bw_records_add_name(r, name, (size_t)n,
-					body[off] ? BW_DOM_SUBTREE : 0) < 0)
-			return -ENOMEM;
-		off += 2 + (__u32)n;
-	}
-	return 0;
-}
-
 /* Kept as it is: a newer bloomwall's record survives an add or an allow. */
 static int keep_other(struct bw_records *r, const __u8 *rec, size_t len)
 {
@@ -286,14 +311,22 @@ static int keep_other(struct bw_records *r, const __u8 *rec, size_t len)
 	return 0;
 }
 
-static int read_one(struct bw_records *r, struct bw_rec_expiries *exp,
+/* The expiries gathered while reading, matched up at the end. */
+struct expiries {
+	struct bw_rec_expiries added;
+	struct bw_rec_name_expiries names;
+};
+
+static int read_one(struct bw_records *r, struct expiries *exp,
 		    const struct bw_rec_head *h, const __u8 *rec)
 {
 	const __u8 *body = rec + sizeof(*h);
 
 	switch (h->type) {
 	case BW_REC_ADDED_EXPIRES:
-		return bw_rec_expiries_read(exp, body, h->len);
+		return bw_rec_expiries_read(&exp->added, body, h->len);
+	case BW_REC_ADDED_NAME_EXPIRES:
+		return bw_rec_name_expiries_read(&exp->names, body, h->len);
 	case BW_REC_ADDED:
 		return read_added(r, body, h->len);
 	case BW_REC_BUILD:
@@ -318,7 +351,8 @@ static int read_one(struct bw_records *r, struct bw_rec_expiries *exp,
 		return read_fixed(&r->have_image, &r->image, sizeof(r->image),
 				  body, h->len);
 	case BW_REC_ADDED_NAMES:
-		return read_names(r, body, h->len);
+		return bw_rec_names_read(&r->names, &r->gone_names, body,
+					 h->len);
 	case BW_REC_DNS:
 		if (r->have_dns || h->len != sizeof(r->dns))
 			return -EINVAL;
@@ -332,11 +366,35 @@ static int read_one(struct bw_records *r, struct bw_rec_expiries *exp,
 	}
 }
 
+/*
+ * The names read, each once, and their expiries: the names are pushed as
+ * read, apart from names_expires, which is made here for all at once.
+ */
+static int name_expiries(struct bw_records *r, struct bw_rec_name_expiries *e)
+{
+	struct bw_list *l = &r->names;
+	size_t i;
+	int err;
+
+	err = bw_rec_names_dedup(l) ?: bw_rec_name_expiries_sort(e);
+	if (err || !l->ndom)
+		return err;
+	r->names_expires = calloc(l->ndom, sizeof(*r->names_expires));
+	if (!r->names_expires)
+		return -ENOMEM;
+	r->names_cap = l->ndom;
+	for (i = 0; i < l->ndom; i++)
+		r->names_expires[i] = bw_rec_name_expiries_take(
+			e, bw_domain_name(l, &l->dom[i]), l->dom[i].len,
+			l->dom[i].flags);
+	return 0;
+}
+
 /* The records, len bytes that the caller checked lie inside the map. */
 static int read_records(struct bw_records *r, const __u8 *p, __u64 len,
 			__u32 nrecords)
 {
-	struct bw_rec_expiries exp = {};
+	struct expiries exp = {};
 	struct bw_rec_head h;
 	__u64 off = 0;
 	__u32 n;
@@ -359,10 +417,14 @@ static int read_records(struct bw_records *r, const __u8 *p, __u64 len,
 		err = -EINVAL;
 	/* The expiries name their entries: known once every record is read. */
 	if (!err)
-		err = bw_rec_expiries_sort(&exp);
+		err = bw_rec_expiries_sort(&exp.added);
 	for (n = 0; !err && n < r->nadded; n++)
-		r->added_expires[n] = bw_rec_expiries_take(&exp, &r->added[n]);
-	bw_rec_expiries_free(&exp);
+		r->added_expires[n] =
+			bw_rec_expiries_take(&exp.added, &r->added[n]);
+	if (!err)
+		err = name_expiries(r, &exp.names);
+	bw_rec_expiries_free(&exp.added);
+	bw_rec_name_expiries_free(&exp.names);
 	return err;
 }
 

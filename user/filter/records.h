@@ -54,6 +54,19 @@ struct bw_records {
 	 * entries (BW_DOM_SUBTREE or exact), checked and folded.
 	 */
 	struct bw_list names;
+	/*
+	 * names.ndom of them, parallel to names.dom (NULL only while
+	 * names.ndom is 0): Unix seconds the name ends ('add --timeout'),
+	 * 0: never (BW_REC_ADDED_NAME_EXPIRES).
+	 */
+	__u64 *names_expires;
+	size_t names_cap; /* room in names_expires */
+	/*
+	 * Added names the area marks as taken out in place
+	 * (BW_REC_NAME_GONE), flags as in names: not added any more; kept
+	 * to say which, never written back.
+	 */
+	struct bw_list gone_names;
 	bool have_build;
 	struct bw_rec_build build;
 	bool have_dns;
@@ -108,17 +121,35 @@ long bw_records_find(const struct bw_records *r, const struct bw_prefix *p);
 
 /*
  * Whether a and b hold the same added entries in the same order, each
- * with the same expiry, and the same names.
+ * with the same expiry, and the same names, each with the same expiry.
  */
 bool bw_records_same_added(const struct bw_records *a,
 			   const struct bw_records *b);
 
 /*
  * Appends a checked, folded name (flags 0 or BW_DOM_SUBTREE) to the added
- * names unless there: 1 if new, 0 if not, -ENOMEM.
+ * names, there or not (the reader, a build of names known apart), never
+ * expiring: 0 or -ENOMEM.
+ */
+int bw_records_push_name(struct bw_records *r, const char *name, size_t len,
+			 __u8 flags);
+
+/*
+ * Appends a checked, folded name (flags 0 or BW_DOM_SUBTREE) to the added
+ * names unless there: 1 if new (it never expires), 0 if not (its expiry
+ * stays), -ENOMEM.
  */
 int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
 			__u8 flags);
+
+/*
+ * As bw_records_add_name, and the name's expiry becomes expires (Unix
+ * seconds, 0: never) whether it was there or not: a new timeout replaces
+ * the old one, an add without one makes the name permanent, as
+ * bw_records_add_until does for entries.
+ */
+int bw_records_add_name_until(struct bw_records *r, const char *name,
+			      size_t len, __u8 flags, __u64 expires);
 
 /* Index of the added name, or -1. */
 long bw_records_find_name(const struct bw_records *r, const char *name,

@@ -68,6 +68,41 @@ size_t bw_records_expired(const struct bw_records *r, __u64 now)
 	return n;
 }
 
+size_t bw_records_names_expiring(const struct bw_records *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->names.ndom; i++)
+		n += r->names_expires[i] != 0;
+	return n;
+}
+
+size_t bw_records_names_expired(const struct bw_records *r, __u64 now)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->names.ndom; i++)
+		n += r->names_expires[i] && r->names_expires[i] <= now;
+	return n;
+}
+
+/* The arena keeps the dropped names' bytes, as bw_records_drop_name. */
+static size_t drop_expired_names(struct bw_records *r, __u64 now)
+{
+	__u64 *e = r->names_expires;
+	size_t i, j = 0;
+
+	for (i = 0; i < r->names.ndom; i++) {
+		if (e[i] && e[i] <= now)
+			continue;
+		r->names.dom[j] = r->names.dom[i];
+		e[j++] = e[i];
+	}
+	i = r->names.ndom - j;
+	r->names.ndom = j;
+	return i;
+}
+
 size_t bw_records_drop_expired(struct bw_records *r, __u64 now)
 {
 	size_t i, j = 0;
@@ -80,7 +115,7 @@ size_t bw_records_drop_expired(struct bw_records *r, __u64 now)
 	}
 	i = r->nadded - j;
 	r->nadded = j;
-	return i;
+	return i + drop_expired_names(r, now);
 }
 
 __u64 bw_records_next_expiry(const struct bw_records *r)
@@ -92,6 +127,18 @@ __u64 bw_records_next_expiry(const struct bw_records *r)
 		if (r->added_expires[i] &&
 		    (!next || r->added_expires[i] < next))
 			next = r->added_expires[i];
+	return next;
+}
+
+__u64 bw_records_names_next_expiry(const struct bw_records *r)
+{
+	__u64 next = 0;
+	size_t i;
+
+	for (i = 0; i < r->names.ndom; i++)
+		if (r->names_expires[i] &&
+		    (!next || r->names_expires[i] < next))
+			next = r->names_expires[i];
 	return next;
 }
 
@@ -110,6 +157,8 @@ void bw_records_drop_name(struct bw_records *r, size_t i)
 		return;
 	memmove(&r->names.dom[i], &r->names.dom[i + 1],
 		(r->names.ndom - i - 1) * sizeof(r->names.dom[0]));
+	memmove(&r->names_expires[i], &r->names_expires[i + 1],
+		(r->names.ndom - i - 1) * sizeof(r->names_expires[0]));
 	r->names.ndom--;
 }
 

@@ -30,17 +30,32 @@ int bw_records_add_until(struct bw_records *r, const struct bw_prefix *p,
 /* Takes added entry i out, keeping the order of the others. */
 void bw_records_drop(struct bw_records *r, size_t i);
 
-/* Added entries that expire at all. */
+/* Added entries (prefixes; not names) that expire at all. */
 size_t bw_records_expiring(const struct bw_records *r);
 
-/* Added entries whose expiry is at or before now (Unix seconds): past it. */
+/*
+ * Added entries (prefixes; not names) whose expiry is at or before now
+ * (Unix seconds): past it.
+ */
 size_t bw_records_expired(const struct bw_records *r, __u64 now);
 
-/* Takes the added entries past their expiry at now out: how many. */
+/* Added names that expire at all. */
+size_t bw_records_names_expiring(const struct bw_records *r);
+
+/* Added names whose expiry is at or before now: past it. */
+size_t bw_records_names_expired(const struct bw_records *r, __u64 now);
+
+/*
+ * Takes the added entries and names past their expiry at now out (a
+ * rebuild never builds one in again): how many, entries and names.
+ */
 size_t bw_records_drop_expired(struct bw_records *r, __u64 now);
 
-/* The earliest expiry among the added entries, 0 when none expires. */
+/* The earliest expiry among the added entries (not names), 0: none. */
 __u64 bw_records_next_expiry(const struct bw_records *r);
+
+/* The earliest expiry among the added names, 0 when none expires. */
+__u64 bw_records_names_next_expiry(const struct bw_records *r);
 
 /* Now as expiries count it: CLOCK_REALTIME's seconds. */
 __u64 bw_expiry_now(void);

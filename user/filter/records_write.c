@@ -31,6 +31,17 @@ static size_t names_len(const struct bw_list *l)
 	return len;
 }
 
+/* Bytes of the names' expiries: kind, length, name and expiry each. */
+static size_t name_expiries_len(const struct bw_records *r)
+{
+	size_t i, len = 0;
+
+	for (i = 0; i < r->names.ndom; i++)
+		if (r->names_expires[i])
+			len += 2 + r->names.dom[i].len + sizeof(__u64);
+	return len;
+}
+
 /* Bytes of the records and their number. */
 static __u64 records_len(const struct bw_records *r, __u32 *n)
 {
@@ -41,6 +52,11 @@ static __u64 records_len(const struct bw_records *r, __u32 *n)
 	if (r->names.ndom) {
 		len += sizeof(struct bw_rec_head) +
 		       bw_rec_padded(names_len(&r->names));
+		++*n;
+	}
+	if (name_expiries_len(r)) {
+		len += sizeof(struct bw_rec_head) +
+		       bw_rec_padded(name_expiries_len(r));
 		++*n;
 	}
 	if (r->have_dns) {
@@ -174,6 +190,32 @@ static __u8 *put_names(__u8 *p, const struct bw_list *l)
 	return p + bw_rec_padded(len);
 }
 
+/* The expiring names' ends, in the order of the added names. */
+static __u8 *put_name_expiries(__u8 *p, const struct bw_records *r)
+{
+	const struct bw_list *l = &r->names;
+	size_t len = name_expiries_len(r), i;
+	__u8 *q = put_head(p, BW_REC_ADDED_NAME_EXPIRES, len);
+	__u64 e;
+
+	p = q;
+	for (i = 0; i < l->ndom; i++) {
+		if (!r->names_expires[i])
+			continue;
+		e = r->names_expires[i] < BW_REC_EXPIRES_MAX
+			    ? r->names_expires[i]
+			    : BW_REC_EXPIRES_MAX;
+		*q++ = l->dom[i].flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
+							: BW_NAME_EXACT;
+		*q++ = l->dom[i].len;
+		memcpy(q, bw_domain_name(l, &l->dom[i]), l->dom[i].len);
+		q += l->dom[i].len;
+		memcpy(q, &e, sizeof(e));
+		q += sizeof(e);
+	}
+	return p + bw_rec_padded(len);
+}
+
 int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 {
 	__u32 start = bw_records_start(mem), need = bw_records_blocks(r);
@@ -212,6 +254,8 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 		p = put_fixed(p, BW_REC_IMAGE, &r->image, sizeof(r->image));
 	if (r->names.ndom)
 		p = put_names(p, &r->names);
+	if (name_expiries_len(r))
+		p = put_name_expiries(p, r);
 	if (r->have_dns)
 		p = put_fixed(p, BW_REC_DNS, &r->dns, sizeof(r->dns));
 	for (i = 0; i < (size_t)r->nlists; i++)

@@ -37,8 +37,9 @@ static int record_kept(const struct bw_records *kept, bool own_allow,
 					 kept->added_expires[i]) < 0)
 			return -ENOMEM;
 	for (i = 0; i < l->ndom; i++)
-		if (bw_records_add_name(rec, bw_domain_name(l, &l->dom[i]),
-					l->dom[i].len, l->dom[i].flags) < 0)
+		if (bw_records_add_name_until(
+			    rec, bw_domain_name(l, &l->dom[i]), l->dom[i].len,
+			    l->dom[i].flags, kept->names_expires[i]) < 0)
 			return -ENOMEM;
 	/*
 	 * The running allowlist stays, and so do its files' records, unless

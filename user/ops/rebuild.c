@@ -96,7 +96,8 @@ int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res)
 				   .remove = rq->remove,
 				   .nremove = rq->nremove,
 				   .remove_names = rq->remove_names,
-				   .add_names = rq->add_names };
+				   .add_names = rq->add_names,
+				   .add_names_expires = rq->add_names_expires };
 	struct bw_running run;
 	int err;
 

@@ -23,8 +23,9 @@ struct bw_rebuild_req {
 	const struct bw_prefix *remove;
 	size_t nremove;
 	const struct bw_list *remove_names;
-	/* Names to keep from now on, or NULL. */
+	/* Names to keep from now on, or NULL, ending then (0: never). */
 	const struct bw_list *add_names;
+	__u64 add_names_expires;
 	/* Called once the rebuild is to go ahead, before it (may be NULL). */
 	void (*before_reload)(void *ctx);
 	void *ctx;

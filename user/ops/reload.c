@@ -141,8 +141,9 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 	for (j = 0; !err && rq->add_names && j < rq->add_names->ndom; j++) {
 		const struct bw_domain *d = &rq->add_names->dom[j];
 
-		err = bw_records_add_name(k, bw_domain_name(rq->add_names, d),
-					  d->len, d->flags) < 0
+		err = bw_records_add_name_until(
+			      k, bw_domain_name(rq->add_names, d), d->len,
+			      d->flags, rq->add_names_expires) < 0
 			      ? -ENOMEM
 			      : 0;
 	}
@@ -234,6 +235,7 @@ static int build(struct reload_ctx *c)
 	req.allow_src = c->allow_src;
 	req.keep_allow = &c->kept;
 	req.added_names = &c->kept.names;
+	req.added_names_expires = c->kept.names_expires;
 	bw_build_req_dns(&req, r->args, &c->st.dns);
 	req.allow_names =
 		r->args->nallow ? c->allow.ndom > 0 : c->st.allow_names;

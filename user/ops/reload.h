@@ -31,6 +31,11 @@ struct bw_reload_req {
 	const struct bw_list *remove_names;
 	/* Names to keep from now on (bloomwall add), or NULL. */
 	const struct bw_list *add_names;
+	/*
+	 * When add_names end (Unix seconds; 0: never), set whether each was
+	 * kept already or not, as add --timeout sets it (records_edit.h).
+	 */
+	__u64 add_names_expires;
 	/* bloomwall load: this image's filter instead of the lists' */
 	const struct bw_image *image;
 	const char *image_path;
