@@ -132,23 +132,6 @@ static int insert_all(void *mem, __u32 nblocks, void *arg)
 }
 
 /*
- * ", expires TIME (in 4h)" for an entry added with --timeout; ", no
- * longer expires" for one that had an expiry and now has none.
- */
-static void say_expiry(const struct add_ctx *c, int i)
-{
-	char t[96];
-
-	bw_expiry_json(c->expires, c->now);
-	if (c->expires)
-		bw_out_text(", expires %s",
-			    bw_expiry_text(c->expires, c->now, t, sizeof(t)));
-	else if (c->unexpired[i])
-		bw_out_text(", no longer expires");
-	bw_out_text("\n");
-}
-
-/*
  * "ADDR  added" (or why not); JSON {address, result, keys, new_keys,
  * prefix, expires, expires_in}.
  */
@@ -171,7 +154,7 @@ static void say_entry(const struct add_ctx *c, int i)
 	else
 		bw_out_text("added (%u of its %u keys at /%u were new)", fresh,
 			    ap->nkeys, ap->tlen);
-	say_expiry(c, i);
+	bw_expiry_say_add(c->expires, c->now, c->unexpired[i]);
 	bw_out_close_object();
 }
 
@@ -298,7 +281,7 @@ static int add_locked(struct add_ctx *c, struct bw_add_plan *plan)
 
 static const struct bw_opt add_only_opts[] = {
 	{ "timeout", BW_OPT_TIMEOUT, "DURATION",
-	  "the entries expire after DURATION (30s, 5m, 4h, 7d, 1h30m; 0: never)" },
+	  "the entries or names expire after DURATION (30s, 5m, 4h, 7d, 1h30m; 0: never)" },
 	{ 0 },
 };
 
@@ -312,10 +295,6 @@ static int do_add(struct bw_args *a)
 	int lock, err;
 
 	bw_out_string("iface", NULL, a->iface);
-	if (bw_arg_is_name(a->pos[0]) && a->timeout_set) {
-		pr_warn("bloomwall add: --timeout takes addresses and prefixes; names added at run time do not expire (add them without --timeout, 'bloomwall remove' takes them out)\n");
-		return -BW_EUSAGE;
-	}
 	if (bw_arg_is_name(a->pos[0]))
 		return bw_add_names(a);
 	c.now = bw_expiry_now();
@@ -365,13 +344,13 @@ const struct bw_verb bw_verb_add = {
 		"the region a name needs is rebuilt from its lists to get it. One add takes\n"
 		"addresses or names, not both. JSON: \"names\": [{\"name\", \"result\"}].\n"
 		"--timeout DURATION (30s, 5m, 4h, 7d, 1h30m, or seconds) makes the entries\n"
-		"expire, as ipset's and nftables' timeout: the expiry is recorded with each\n"
-		"(JSON \"expires\", Unix seconds, and \"expires_in\"); a running 'bloomwall\n"
-		"watch' takes an entry out within a second of it, and any rebuild after it\n"
-		"leaves it out (reload says how many). Adding an entry again sets its\n"
-		"expiry anew: a new --timeout replaces the old one, an add without one (or\n"
-		"--timeout 0) makes it permanent. status and query show what expires when.\n"
-		"Names do not take --timeout.\n",
+		"(addresses, prefixes or names) expire, as ipset's and nftables' timeout:\n"
+		"the expiry is recorded with each (JSON \"expires\", Unix seconds, and\n"
+		"\"expires_in\"); a running 'bloomwall watch' takes an entry out in place\n"
+		"within a second of it, and any rebuild after it leaves it out (reload says\n"
+		"how many). Adding an entry again sets its expiry anew: a new --timeout\n"
+		"replaces the old one, an add without one (or --timeout 0) makes it\n"
+		"permanent. status and query show what expires when.\n",
 	.opts = add_opts,
 	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_add,

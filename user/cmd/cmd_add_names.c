@@ -5,6 +5,9 @@
  * (BW_REC_ADDED_NAMES), swapped in as add does for addresses. A filter
  * without the region the name needs (no names yet, or no subtree entries)
  * gets it by a rebuild from its recorded lists, the name kept with them.
+ * With --timeout each name records when it ends (BW_REC_ADDED_NAME_EXPIRES),
+ * as add does for addresses: a running watch takes it out in place, a
+ * rebuild after it leaves it out.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,7 +28,9 @@
 #include "kernel/pin.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
+#include "filter/records_edit.h"
 #include "ops/rebuild.h"
+#include "out/expiry_view.h"
 #include "out/op_report.h"
 #include "ops/reload.h"
 #include "kernel/running.h"
@@ -53,6 +58,8 @@ struct name_ctx {
 	const struct bw_list *names;
 	const struct bw_records *rec;
 	int *fresh;
+	bool *unexpired;    /* per name: it had an expiry, this add ended it */
+	__u64 expires, now; /* --timeout: when they end (0: never), and now */
 	__u64 generation;
 	double worst, target; /* the touched regions' rate, and their target */
 };
@@ -117,8 +124,9 @@ static void say_names(const struct name_ctx *c)
 		bw_out_string("name", "%s  ", c->a->pos[i]);
 		bw_out_string("result", NULL,
 			      c->fresh[i] ? "added" : "already");
-		bw_out_text("%s\n",
+		bw_out_text("%s",
 			    c->fresh[i] ? "added" : "already in the filter");
+		bw_expiry_say_add(c->expires, c->now, c->unexpired[i]);
 		bw_out_close_object();
 		added += c->fresh[i];
 	}
@@ -133,34 +141,50 @@ static void say_names(const struct name_ctx *c)
 			c->a->iface, c->worst * 100, c->target * 100);
 }
 
-/* In place, under the lock: 1 when the filter has no region for them. */
-static int add_in_place(const struct bw_args *a, const struct bw_list *l)
+/*
+ * The names into rec with their expiry: a new timeout replaces the old
+ * one, none makes the name permanent (as for addresses).
+ */
+static int keep_names(struct name_ctx *c, struct bw_records *rec)
 {
-	struct name_ctx c = { .a = a, .names = l };
-	struct bw_edit e = { .edit = insert_names, .ctx = &c, .allow_fd = -1 };
+	const struct bw_list *l = c->names;
+	size_t i;
+	long k;
+
+	for (i = 0; i < l->ndom; i++) {
+		k = bw_records_find_name(rec, bw_domain_name(l, &l->dom[i]),
+					 l->dom[i].len, l->dom[i].flags);
+		c->unexpired[i] =
+			k >= 0 && rec->names_expires[k] && !c->expires;
+		if (bw_records_add_name_until(
+			    rec, bw_domain_name(l, &l->dom[i]), l->dom[i].len,
+			    l->dom[i].flags, c->expires) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* In place, under the lock: 1 when the filter has no region for them. */
+static int add_in_place(struct name_ctx *c)
+{
+	const struct bw_args *a = c->a;
+	struct bw_edit e = { .edit = insert_names, .ctx = c, .allow_fd = -1 };
 	struct bw_records rec;
 	struct bw_running r;
 	__u32 need;
-	size_t i;
 	int err;
 
 	bw_records_init(&rec);
-	c.rec = &rec;
-	c.fresh = calloc(l->ndom ?: 1, sizeof(*c.fresh));
-	if (!c.fresh)
-		return -ENOMEM;
+	c->rec = &rec;
 	err = bw_running_open(a->iface, a->ifindex, BW_RUN_REPAIR, &r);
 	if (!err)
 		err = bw_running_need_filter(&r);
-	if (!err && !fits_in_place(r.filter.mem, l))
+	if (!err && !fits_in_place(r.filter.mem, c->names))
 		err = 1;
 	if (!err)
 		err = bw_running_records(&r, &rec);
-	for (i = 0; !err && i < l->ndom; i++)
-		err = bw_records_add_name(&rec, bw_domain_name(l, &l->dom[i]),
-					  l->dom[i].len, l->dom[i].flags) < 0
-			      ? -ENOMEM
-			      : 0;
+	if (!err)
+		err = keep_names(c, &rec);
 	if (!err) {
 		bw_prov_change(&rec, BW_CHANGE_ADD);
 		need = bw_records_start(r.filter.mem) + bw_records_blocks(&rec);
@@ -169,10 +193,10 @@ static int add_in_place(const struct bw_args *a, const struct bw_list *l)
 		err = bw_swap_running(&r, &e);
 	}
 	if (!err)
-		say_names(&c);
+		say_names(c);
 	bw_running_close(&r);
 	bw_records_free(&rec);
-	free(c.fresh);
+	c->rec = NULL;
 	return err;
 }
 
@@ -185,12 +209,45 @@ static void say_rebuilding(void *ctx)
 		a->iface, a->npos == 1 ? "this name" : "these names");
 }
 
-/* A rebuild from the recorded lists with the names kept: as remove does. */
-static int add_by_rebuild(const struct bw_args *a, const struct bw_list *l)
+/*
+ * After a rebuild that kept the names with an expiry (or ended one): each
+ * name, whether it was kept before, and its expiry, as in place.
+ */
+static void say_kept(struct name_ctx *c, const struct bw_records *before)
 {
+	const struct bw_list *l = c->names;
+	bool any = c->expires != 0;
+	size_t i;
+	long k;
+
+	for (i = 0; i < l->ndom; i++) {
+		k = bw_records_find_name(before, bw_domain_name(l, &l->dom[i]),
+					 l->dom[i].len, l->dom[i].flags);
+		c->unexpired[i] =
+			k >= 0 && before->names_expires[k] && !c->expires;
+		any = any || c->unexpired[i];
+	}
+	if (!any)
+		return;
+	bw_out_open_array("names");
+	for (i = 0; i < l->ndom && i < (size_t)c->a->npos; i++) {
+		bw_out_open_object(NULL);
+		bw_out_string("name", "%s  ", c->a->pos[i]);
+		bw_out_string("result", "kept", "kept");
+		bw_expiry_say_add(c->expires, c->now, c->unexpired[i]);
+		bw_out_close_object();
+	}
+	bw_out_close_array();
+}
+
+/* A rebuild from the recorded lists with the names kept: as remove does. */
+static int add_by_rebuild(struct name_ctx *c)
+{
+	const struct bw_args *a = c->a;
 	struct bw_rebuild_req rq = { .iface = a->iface,
 				     .ifindex = a->ifindex,
-				     .add_names = l,
+				     .add_names = c->names,
+				     .add_names_expires = c->expires,
 				     .before_reload = say_rebuilding,
 				     .ctx = (void *)a };
 	struct bw_rebuild_result res;
@@ -199,26 +256,39 @@ static int add_by_rebuild(const struct bw_args *a, const struct bw_list *l)
 	err = bw_rebuild(&rq, &res);
 	if (res.reloaded)
 		bw_reload_report(a->iface, &res.reload);
+	if (!err && res.read)
+		say_kept(c, &res.rec);
 	bw_rebuild_result_free(&res);
 	return err;
 }
 
 int bw_add_names(struct bw_args *a)
 {
+	struct name_ctx c = { .a = a };
 	struct bw_list l;
 	int lock, err;
 
 	bw_list_init(&l);
+	c.names = &l;
+	c.now = bw_expiry_now();
+	c.expires = a->timeout ? c.now + a->timeout : 0;
 	err = bw_parse_names("add", a->pos, a->npos, true, &l);
+	if (!err) {
+		c.fresh = calloc(l.ndom ?: 1, sizeof(*c.fresh));
+		c.unexpired = calloc(l.ndom ?: 1, sizeof(*c.unexpired));
+		err = c.fresh && c.unexpired ? 0 : -ENOMEM;
+	}
 	if (!err)
 		err = bw_check_privileges("add");
 	if (!err) {
 		lock = bw_lock_acquire();
-		err = lock < 0 ? lock : add_in_place(a, &l);
+		err = lock < 0 ? lock : add_in_place(&c);
 		bw_lock_release(lock);
 	}
 	if (err == 1)
-		err = add_by_rebuild(a, &l);
+		err = add_by_rebuild(&c);
+	free(c.fresh);
+	free(c.unexpired);
 	bw_list_free(&l);
 	return err;
 }

@@ -307,6 +307,9 @@ static int do_query(struct bw_args *a)
 		answer_name(a->pos[i], q[i].name, (size_t)q[i].len, &r);
 		if (a->why)
 			bw_why_out(&why, i, &r, &rec);
+		else
+			bw_expiry_out_covering_name(&rec, q[i].name,
+						    (size_t)q[i].len, true);
 		bw_out_close_object();
 	}
 	bw_out_close_array();

@@ -44,13 +44,24 @@ void bw_expiry_json(__u64 expires, __u64 now)
 	bw_out_int("expires_in", NULL, (long long)expires - (long long)now);
 }
 
-/* One expiring entry: "      ENTRY   TIME (in 2m58s)"; JSON an object. */
-static void out_row(const struct bw_prefix *p, __u64 expires, __u64 now,
-		    bool text)
+void bw_expiry_say_add(__u64 expires, __u64 now, bool unexpired)
 {
-	char e[64], t[96];
+	char t[96];
 
-	bw_prefix_str(p, e, sizeof(e));
+	bw_expiry_json(expires, now);
+	if (expires)
+		bw_out_text(", expires %s",
+			    bw_expiry_text(expires, now, t, sizeof(t)));
+	else if (unexpired)
+		bw_out_text(", no longer expires");
+	bw_out_text("\n");
+}
+
+/* One expiring entry: "      ENTRY   TIME (in 2m58s)"; JSON an object. */
+static void out_row(const char *e, __u64 expires, __u64 now, bool text)
+{
+	char t[96];
+
 	bw_out_open_object(NULL);
 	bw_out_string("entry", NULL, e);
 	bw_expiry_json(expires, now);
@@ -58,6 +69,38 @@ static void out_row(const struct bw_prefix *p, __u64 expires, __u64 now,
 		bw_out_text("      %-*s %s\n", BW_OUT_KEY_WIDTH - 2, e,
 			    bw_expiry_text(expires, now, t, sizeof(t)));
 	bw_out_close_object();
+}
+
+/* An added name as add takes it: "*.NAME" for a subtree. */
+static const char *name_str(const struct bw_list *l, size_t i, char *buf,
+			    size_t len)
+{
+	const struct bw_domain *d = &l->dom[i];
+
+	snprintf(buf, len, "%s%.*s", d->flags & BW_DOM_SUBTREE ? "*." : "",
+		 (int)d->len, bw_domain_name(l, d));
+	return buf;
+}
+
+/* The expiring entries, then names: the first BW_EXPIRY_ROWS in text. */
+static size_t out_rows(const struct bw_records *r, __u64 now)
+{
+	char e[BW_NAME_MAX + 3];
+	size_t i, shown = 0;
+
+	for (i = 0; i < r->nadded; i++) {
+		if (!r->added_expires[i])
+			continue;
+		out_row(bw_prefix_str(&r->added[i], e, sizeof(e)),
+			r->added_expires[i], now, shown++ < BW_EXPIRY_ROWS);
+	}
+	for (i = 0; i < r->names.ndom; i++) {
+		if (!r->names_expires[i])
+			continue;
+		out_row(name_str(&r->names, i, e, sizeof(e)),
+			r->names_expires[i], now, shown++ < BW_EXPIRY_ROWS);
+	}
+	return shown;
 }
 
 /* Past entries: the watch takes them out, or nothing does until a reload. */
@@ -90,14 +133,24 @@ static void out_past(const char *iface, size_t past)
 			bw_plural(past, "it", "them"));
 }
 
+/* The earlier of two expiries, 0 standing for none. */
+static __u64 earlier(__u64 a, __u64 b)
+{
+	return !a || (b && b < a) ? b : a;
+}
+
 static void out_expiring(const char *iface, const struct bw_records *r)
 {
-	size_t n = bw_records_expiring(r), i, shown = 0;
-	__u64 now = bw_expiry_now(), next = bw_records_next_expiry(r);
+	size_t n = bw_records_expiring(r) + bw_records_names_expiring(r);
+	__u64 now = bw_expiry_now(), next;
+	size_t shown;
 	char t[96];
 
+	next = earlier(bw_records_next_expiry(r),
+		       bw_records_names_next_expiry(r));
 	bw_out_open_object("expiring");
 	bw_out_u64("entries", NULL, n);
+	bw_out_u64("names", NULL, bw_records_names_expiring(r));
 	if (n)
 		bw_out_kv("expiring entries", "%zu (next %s)", n,
 			  bw_expiry_text(next, now, t, sizeof(t)));
@@ -108,18 +161,13 @@ static void out_expiring(const char *iface, const struct bw_records *r)
 	else
 		bw_out_null("next", NULL);
 	bw_out_open_array("list");
-	for (i = 0; i < r->nadded; i++) {
-		if (!r->added_expires[i])
-			continue;
-		out_row(&r->added[i], r->added_expires[i], now,
-			shown < BW_EXPIRY_ROWS);
-		shown++;
-	}
+	shown = out_rows(r, now);
 	bw_out_close_array();
 	if (shown > BW_EXPIRY_ROWS)
 		bw_out_text("      ... and %zu more (--json lists them all)\n",
 			    shown - BW_EXPIRY_ROWS);
-	out_past(iface, bw_records_expired(r, now));
+	out_past(iface,
+		 bw_records_expired(r, now) + bw_records_names_expired(r, now));
 	bw_out_close_object();
 }
 
@@ -164,6 +212,47 @@ void bw_expiry_out_covering(const struct bw_records *rec,
 	}
 	if (open)
 		bw_out_close_array();
+}
+
+void bw_expiry_out_covering_name(const struct bw_records *rec, const char *name,
+				 size_t len, bool text)
+{
+	const struct bw_list *l = rec ? &rec->names : NULL;
+	__u64 now = bw_expiry_now();
+	char e[BW_NAME_MAX + 3], t[96];
+	bool open = false;
+	size_t i;
+
+	for (i = 0; l && i < l->ndom; i++) {
+		if (!rec->names_expires[i] ||
+		    !bw_why_name_covers(
+			    bw_domain_name(l, &l->dom[i]), l->dom[i].len,
+			    l->dom[i].flags & BW_DOM_SUBTREE, name, len))
+			continue;
+		if (!open)
+			bw_out_open_array("expires");
+		open = true;
+		name_str(l, i, e, sizeof(e));
+		bw_out_open_object(NULL);
+		bw_out_string("entry", NULL, e);
+		bw_expiry_json(rec->names_expires[i], now);
+		if (text)
+			bw_out_text("  expires: %s (added at run time) %s\n", e,
+				    bw_expiry_text(rec->names_expires[i], now,
+						   t, sizeof(t)));
+		bw_out_close_object();
+	}
+	if (open)
+		bw_out_close_array();
+}
+
+void bw_expiry_why_added_name(const char *entry, __u64 expires)
+{
+	char t[96];
+
+	bw_out_string(NULL, "  why: added at run time: %s", entry);
+	bw_out_text(" (bloomwall add --timeout), expires %s\n",
+		    bw_expiry_text(expires, bw_expiry_now(), t, sizeof(t)));
 }
 
 size_t bw_expiry_why_added(const struct bw_records *rec,

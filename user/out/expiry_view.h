@@ -28,13 +28,22 @@ const char *bw_expiry_text(__u64 expires, __u64 now, char *buf, size_t len);
 void bw_expiry_json(__u64 expires, __u64 now);
 
 /*
- * status, in the filter's section: the entries that expire, the next, each
- * with its expiry (text: the first BW_EXPIRY_ROWS, JSON all, object
- * "expiring"), and how many are past with whether a watch takes them out.
+ * status, in the filter's section: the entries and names that expire, the
+ * next, each with its expiry (text: the first BW_EXPIRY_ROWS, JSON all,
+ * object "expiring": "entries" counts both, "names" the names), and how
+ * many are past with whether a watch takes them out.
  */
 void bw_expiry_out_iface(const char *iface, int ifindex);
 
 #define BW_EXPIRY_ROWS 20
+
+/*
+ * add, after an entry's or a name's result: ", expires TIME (in 4h)" when
+ * it was added with --timeout (expires), ", no longer expires" when it
+ * had an expiry and the add ended it (unexpired), then the newline; JSON
+ * "expires" and "expires_in" (bw_expiry_json).
+ */
+void bw_expiry_say_add(__u64 expires, __u64 now, bool unexpired);
 
 /*
  * query --why: the runtime adds that cover a, a line each ("  why: added
@@ -52,5 +61,19 @@ size_t bw_expiry_why_added(const struct bw_records *rec,
  */
 void bw_expiry_out_covering(const struct bw_records *rec,
 			    const struct bw_prefix *a, bool text);
+
+/*
+ * query --why: "  why: added at run time: NAME (bloomwall add --timeout),
+ * expires TIME", for an added name (entry as add takes it) that expires;
+ * JSON the entry's string in the array the caller has open.
+ */
+void bw_expiry_why_added_name(const char *entry, __u64 expires);
+
+/*
+ * As bw_expiry_out_covering, for a name (checked, folded): the expiring
+ * names added at run time that cover it, "*.NAME" for a subtree.
+ */
+void bw_expiry_out_covering_name(const struct bw_records *rec, const char *name,
+				 size_t len, bool text);
 
 #endif /* __BW_EXPIRY_VIEW_H */

@@ -386,10 +386,14 @@ static size_t out_added_name(const struct bw_records *rec,
 		snprintf(buf, sizeof(buf), "%s%.*s",
 			 d->flags & BW_DOM_SUBTREE ? "*." : "", (int)d->len,
 			 bw_domain_name(l, d));
-		out_added_entry(buf);
+		if (rec->names_expires[k])
+			bw_expiry_why_added_name(buf, rec->names_expires[k]);
+		else
+			out_added_entry(buf);
 		n++;
 	}
 	bw_out_close_array();
+	bw_expiry_out_covering_name(rec, t->name, t->name_len, false);
 	return n;
 }
 
