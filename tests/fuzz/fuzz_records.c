@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * libFuzzer target for the record area (user/filter/records.c and
- * rec_expiry.c): the input, after one byte of record count, is the
- * records after a valid filter's regions. A read either refuses the area
- * (-EINVAL) or gives records whose expiries are in range and parallel to
- * their entries; an added entry marked taken out in place (records_gone.c)
- * then reads as gone and no longer added, the rest as they were, and a
- * malformed area is never written; what it gives is written back and
- * reads the same again (entries, expiries, names, lists, and the unknown
- * records kept).
+ * libFuzzer target for the record area (user/filter/records.c,
+ * rec_expiry.c and rec_names.c): the input, after one byte of record
+ * count, is the records after a valid filter's regions. A read either
+ * refuses the area (-EINVAL) or gives records whose expiries are in range
+ * and parallel to their entries and names; an added entry, then an added
+ * name, marked taken out in place (records_gone.c) then reads as gone and
+ * no longer added, the rest as they were, and a malformed area is never
+ * written; what it gives is written back and reads the same again
+ * (entries, names, their expiries, lists, and the unknown records kept;
+ * nothing gone).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -61,6 +62,56 @@ static void check_read(const struct bw_records *r)
 	for (i = 0; i < r->nadded; i++)
 		if (r->added_expires[i] > BW_REC_EXPIRES_MAX)
 			abort();
+	if (r->names.ndom && !r->names_expires)
+		abort();
+	for (i = 0; i < r->names.ndom; i++)
+		if (r->names_expires[i] > BW_REC_EXPIRES_MAX ||
+		    bw_records_find_name(
+			    r, bw_domain_name(&r->names, &r->names.dom[i]),
+			    r->names.dom[i].len,
+			    r->names.dom[i].flags) != (long)i)
+			abort(); /* each name once, found where it is */
+}
+
+/* Whether after holds the added name i of r. */
+static bool has_name(const struct bw_records *after, const struct bw_records *r,
+		     size_t i)
+{
+	const struct bw_domain *d = &r->names.dom[i];
+
+	return bw_records_find_name(after, bw_domain_name(&r->names, d), d->len,
+				    d->flags) >= 0;
+}
+
+/*
+ * The first added name marked gone in place: read again, it is among the
+ * gone names; every other name as it was. The reader keeps one of a name
+ * the area lists twice, and the mark takes the first: the other may stay.
+ */
+static void check_mark_name(void *mem, __u32 tail, const struct bw_records *r)
+{
+	const struct bw_domain *d = &r->names.dom[0];
+	struct bw_records after;
+	__u32 marks = bw_records_marks(mem, tail + ROOM);
+	size_t i, left;
+
+	if (!r->names.ndom)
+		return;
+	if (bw_records_mark_gone_name(mem, tail + ROOM,
+				      bw_domain_name(&r->names, d), d->len,
+				      d->flags) != 1 ||
+	    bw_records_marks(mem, tail + ROOM) != marks + 1)
+		abort();
+	if (bw_records_read(mem, tail + ROOM, &after))
+		abort();
+	left = r->names.ndom - !has_name(&after, r, 0);
+	if (after.gone_names.ndom != r->gone_names.ndom + 1 ||
+	    after.names.ndom != left)
+		abort();
+	for (i = 1; i < r->names.ndom; i++)
+		if (!has_name(&after, r, i))
+			abort();
+	bw_records_free(&after);
 }
 
 /*
@@ -104,8 +155,8 @@ static void check_rewrite(void *mem, __u32 tail, const struct bw_records *r)
 	if (bw_records_read(mem, tail + ROOM, &back))
 		abort();
 	if (!bw_records_same_added(r, &back) || back.nlists != r->nlists ||
-	    back.nallow != r->nallow || back.nother != r->nother ||
-	    back.other_len != r->other_len ||
+	    back.ngone || back.gone_names.ndom || back.nallow != r->nallow ||
+	    back.nother != r->nother || back.other_len != r->other_len ||
 	    (r->other_len && memcmp(back.other, r->other, r->other_len)))
 		abort();
 	for (i = 0; i < r->nlists; i++)
@@ -146,12 +197,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* Refused by the reader: nothing marked, nothing written. */
 		if (bw_records_mark_gone(mem, tail + ROOM,
 					 &(struct bw_prefix){ .plen = 32 }) !=
-		    -EINVAL)
+			    -EINVAL ||
+		    bw_records_mark_gone_name(mem, tail + ROOM, "a.example", 9,
+					      0) != -EINVAL)
 			abort();
 		return 0;
 	}
 	check_read(&r);
 	check_mark(mem, tail, &r);
+	check_mark_name(mem, tail, &r);
 	check_rewrite(mem, tail, &r);
 	bw_records_free(&r);
 	return 0;
