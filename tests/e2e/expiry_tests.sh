@@ -15,7 +15,8 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $EXPIRY_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-EXPIRY_TESTS="test_expiry_timeout test_expiry_readd test_expiry_fail2ban"
+EXPIRY_TESTS="test_expiry_timeout test_expiry_readd test_expiry_names
+	test_expiry_fail2ban"
 
 # A time as status, add and query print it: "2026-12-02 03:45:10 UTC".
 EXPIRY_AT='[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} UTC'
@@ -150,13 +151,57 @@ test_expiry_readd()
 	assert_eq "$(json "$OUT" 'd[0]["filter"]["added_kept"]')" 1 "still kept"
 	bw 0 query "$BW_RX" "$BW_C4"
 	assert_eq "$(grep -c expires: "$OUT")" 0 "query: no expiry"
-	bw 2 add "$BW_RX" --timeout 1h blocked.example
-	assert_line "$ERR" \
-		"bloomwall add: --timeout takes addresses and prefixes; names added at run time do not expire (add them without --timeout, 'bloomwall remove' takes them out)" \
-		"names take no --timeout"
 	bw 2 add "$BW_RX" --timeout 5y "$BW_B4"
 	assert_grep "$ERR" "^bloomwall: --timeout takes a duration up to 3650d" \
 		"a bad duration is a usage error"
+}
+
+# Names take --timeout: a rebuild (no name region yet) and in place record
+# the expiry, status and query show it; with no watch, a 2 s name past its
+# expiry is said by status and left out by the next reload; an add without
+# --timeout makes a name permanent.
+test_expiry_names()
+{
+	local l
+
+	l=$(list a.txt "$BW_A4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$l"
+	bw 0 add "$BW_RX" --timeout 1h kept.example
+	assert_grep "$OUT" \
+		"^kept.example  kept, expires $EXPIRY_AT \\(in (59m[0-9]+s|1h)\\)\$" \
+		"the rebuild that brings the name region says its expiry"
+	bw 0 add "$BW_RX" --timeout 2s short.example
+	assert_grep "$OUT" \
+		"^short.example  added, expires $EXPIRY_AT \\(in [1-2]s\\)\$" \
+		"in place, add says when the name expires"
+	assert_eq "$(expiry_json '[e["entries"], e["names"], sorted(x["entry"] for x in e["list"])]')" \
+		'[2,2,["kept.example","short.example"]]' "status lists both names"
+	bw 0 query "$BW_RX" kept.example
+	assert_grep "$OUT" \
+		"^  expires: kept.example \\(added at run time\\) $EXPIRY_AT \\(in (59m[0-9]+s|1h)\\)\$" \
+		"query shows the name's expiry"
+	bw 0 query --why "$BW_RX" kept.example
+	assert_grep "$OUT" \
+		"^  why: added at run time: kept.example \\(bloomwall add --timeout\\), expires $EXPIRY_AT" \
+		"query --why too"
+	sleep 3
+	expiry_wait_past
+	assert_kv "$OUT" "past expiry" \
+		"1 entry past its expiry is still in the filter: no watch runs to take it out (bloomwall reload drops it)" \
+		"status: the name is past its expiry"
+	bw 0 reload "$BW_RX" "$l"
+	assert_line "$OUT" \
+		"$BW_RX: 1 entry added at run time past its expiry dropped" \
+		"the reload leaves the name out"
+	assert_eq "$(expiry_json '[e["names"], e["past"], [x["entry"] for x in e["list"]]]')" \
+		'[1,0,["kept.example"]]' "only the other expires now"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" 'd[0]["filter"]["added_kept"]')" 1 \
+		"short.example is no longer kept"
+	bw 0 add "$BW_RX" kept.example
+	assert_line "$OUT" "kept.example  already in the filter, no longer expires" \
+		"an add without --timeout makes the name permanent"
+	assert_eq "$(expiry_json 'e["entries"]')" 0 "nothing expires"
 }
 
 # ---- fail2ban ----------------------------------------------------------
