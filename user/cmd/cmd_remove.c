@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * bloomwall remove IFACE ADDR|CIDR...: takes entries out of those kept
+ * bloomwall remove IFACE ADDR|CIDR...|NAME...: takes entries out of those kept
  * from 'bloomwall add'. A Bloom filter cannot unset a bit (another key may
  * share it). With a watch running, which keeps the adds as live entries
  * and the blocks they live in as built (daemon/live.h), the entries are
@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,13 @@ static void warn_not_added(const struct bw_args *a, int found)
 {
 	if (found < a->npos)
 		pr_warn("%s: %d of %d entries were not added at run time: only those can be removed (an entry of a LIST goes when it is taken out of the file and the filter reloaded)\n",
+			a->iface, a->npos - found, a->npos);
+}
+
+static void warn_names_not_added(const struct bw_args *a, int found)
+{
+	if (found < a->npos)
+		pr_warn("%s: %d of %d names were not added at run time: only those can be removed\n",
 			a->iface, a->npos - found, a->npos);
 }
 
@@ -93,17 +101,36 @@ static int rebuild(const struct bw_rebuild_req *rq,
 	return err;
 }
 
-/* The watch's word on key: "in_place", "held", "rebuild", or NULL. */
-static const char *how_of(struct json_object *ans, const struct bw_prefix *key)
+/* What one remove takes out: addresses, or names (keys NULL). */
+struct taken {
+	const struct bw_prefix *keys;
+	const struct bw_list *names;
+	size_t n;
+};
+
+/* Entry i as the watch names it: the prefix, or the name ("*." a subtree). */
+static void entry_text(const struct taken *t, size_t i, char *buf, size_t len)
+{
+	const struct bw_domain *d;
+
+	if (t->keys) {
+		bw_prefix_str(&t->keys[i], buf, len);
+		return;
+	}
+	d = &t->names->dom[i];
+	snprintf(buf, len, "%s%.*s", d->flags & BW_DOM_SUBTREE ? "*." : "",
+		 (int)d->len, bw_domain_name(t->names, d));
+}
+
+/* The watch's word on entry text: "in_place", "held", "rebuild", or NULL. */
+static const char *how_of(struct json_object *ans, const char *text)
 {
 	struct json_object *list, *o, *v;
-	char text[64];
 	size_t i, n;
 
 	if (!json_object_object_get_ex(ans, "removed", &list) ||
 	    !json_object_is_type(list, json_type_array))
 		return NULL;
-	bw_prefix_str(key, text, sizeof(text));
 	n = json_object_array_length(list);
 	for (i = 0; i < n; i++) {
 		o = json_object_array_get_idx(list, i);
@@ -115,35 +142,43 @@ static const char *how_of(struct json_object *ans, const struct bw_prefix *key)
 	return NULL;
 }
 
+static void say_how(const char *how, bool found)
+{
+	if (!found)
+		bw_out_text("not added at run time\n");
+	else if (!how || !strcmp(how, "rebuild"))
+		bw_out_text(
+			"removed; the watch rebuilds the filter without it\n");
+	else if (!strcmp(how, "held"))
+		bw_out_text(
+			"removed; still dropped: a live entry of the watch (a decision) holds it\n");
+	else
+		bw_out_text("removed in place\n");
+}
+
 /*
  * "ADDR  removed in place" (or how else it goes, or "not added at run
- * time"); JSON {address, result, how}.
+ * time"); JSON {address|name, result, how}.
  */
-static void say_marked(const struct bw_args *a, const struct bw_prefix *keys,
+static void say_marked(const struct bw_args *a, const struct taken *t,
 		       const bool *found, struct json_object *ans)
 {
+	char text[BW_NAME_MAX + 3];
 	const char *how;
-	int i;
+	size_t i;
 
-	bw_out_open_array("addresses");
-	for (i = 0; i < a->npos; i++) {
-		how = found[i] ? how_of(ans, &keys[i]) : NULL;
+	bw_out_open_array(t->keys ? "addresses" : "names");
+	for (i = 0; i < t->n; i++) {
+		entry_text(t, i, text, sizeof(text));
+		how = found[i] ? how_of(ans, text) : NULL;
 		bw_out_open_object(NULL);
-		bw_out_string("address", "%s  ", a->pos[i]);
+		bw_out_string(t->keys ? "address" : "name", "%s  ",
+			      i < (size_t)a->npos ? a->pos[i] : text);
 		bw_out_string("result", NULL,
 			      found[i] ? "removed" : "not_added");
 		if (how)
 			bw_out_string("how", NULL, how);
-		if (!found[i])
-			bw_out_text("not added at run time\n");
-		else if (!how || !strcmp(how, "rebuild"))
-			bw_out_text(
-				"removed; the watch rebuilds the filter without it\n");
-		else if (!strcmp(how, "held"))
-			bw_out_text(
-				"removed; still dropped: a live entry of the watch (a decision) holds it\n");
-		else
-			bw_out_text("removed in place\n");
+		say_how(how, found[i]);
 		bw_out_close_object();
 	}
 	bw_out_close_array();
@@ -155,14 +190,15 @@ static void say_marked(const struct bw_args *a, const struct bw_prefix *keys,
  * not answer finds the marks itself within a second; if none runs any
  * more, a rebuild here leaves them out.
  */
-static int remove_in_place(struct bw_args *a, const struct bw_prefix *keys,
-			   int pid)
+static int remove_in_place(struct bw_args *a, const struct taken *t, int pid)
 {
 	struct bw_mark_req rq = { .iface = a->iface,
 				  .ifindex = a->ifindex,
-				  .keys = keys,
-				  .n = (size_t)a->npos };
-	struct bw_mark_result res = { .found = calloc(a->npos, sizeof(bool)) };
+				  .keys = t->keys,
+				  .names = t->names,
+				  .n = t->n };
+	struct bw_mark_result res = { .found =
+					      calloc(t->n ?: 1, sizeof(bool)) };
 	struct bw_rebuild_req rb = { .iface = a->iface, .ifindex = a->ifindex };
 	struct bw_rebuild_result rr;
 	struct json_object *ans = NULL;
@@ -184,15 +220,18 @@ static int remove_in_place(struct bw_args *a, const struct bw_prefix *keys,
 			a->iface, pid, strerror(-err));
 		err = 0;
 	}
-	say_marked(a, keys, res.found, ans);
+	say_marked(a, t, res.found, ans);
 	bw_out_text("%s: ", a->iface);
 	bw_out_int("removed", "%lld of ", (long long)res.marked);
-	bw_out_int("total", "%lld removed\n", a->npos);
-	warn_not_added(a, (int)res.marked);
+	bw_out_int("total", "%lld removed\n", (long long)t->n);
+	if (t->names)
+		warn_names_not_added(a, (int)res.marked);
+	else
+		warn_not_added(a, (int)res.marked);
 out:
 	json_object_put(ans);
 	free(res.found);
-	return err ?: (res.marked < (size_t)a->npos ? -ENOENT : 0);
+	return err ?: (res.marked < t->n ? -ENOENT : 0);
 }
 
 /* Reads what runs, says what goes, rebuilds without it. */
@@ -205,8 +244,11 @@ static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 	struct bw_rebuild_result res;
 	int err, found, pid = bw_lock_watch_holder(a->iface);
 
-	if (pid > 0)
-		return remove_in_place(a, keys, pid);
+	if (pid > 0) {
+		struct taken t = { .keys = keys, .n = (size_t)a->npos };
+
+		return remove_in_place(a, &t, pid);
+	}
 	err = rebuild(&rq, &res);
 	if (!res.read)
 		return err;
@@ -261,15 +303,16 @@ static int remove_names(struct bw_args *a, const struct bw_list *l)
 				     .ifindex = a->ifindex,
 				     .remove_names = l };
 	struct bw_rebuild_result res;
-	int err, found;
+	struct taken t = { .names = l, .n = l->ndom };
+	int err, found, pid = bw_lock_watch_holder(a->iface);
 
+	if (pid > 0)
+		return remove_in_place(a, &t, pid);
 	err = rebuild(&rq, &res);
 	if (!res.read)
 		return err;
 	found = say_names(a, l, &res.rec, !err, true);
-	if (found < a->npos)
-		pr_warn("%s: %d of %d names were not added at run time: only those can be removed\n",
-			a->iface, a->npos - found, a->npos);
+	warn_names_not_added(a, found);
 	bw_out_text("%s: ", a->iface);
 	bw_out_int("removed", "%lld of ", err ? 0 : found);
 	bw_out_int("total", "%lld removed\n", a->npos);
@@ -310,8 +353,9 @@ const struct bw_verb bw_verb_remove = {
 		"then the watch rewrites the blocks they live in; no rebuild, no swap, and\n"
 		"remove returns once they no longer match (\"removed in place\"). Where the\n"
 		"watch has them built in it rebuilds (\"the watch rebuilds the filter without\n"
-		"it\"); a decision of its CrowdSec source covering one still drops it.\n"
-		"Without a watch (and for names), a Bloom filter cannot unset bits, so this\n"
+		"it\"); a decision of its CrowdSec source covering one still drops it. Names\n"
+		"added at run time go the same way.\n"
+		"Without a watch, a Bloom filter cannot unset bits, so this\n"
 		"rebuilds it: from the list files and build options the running filter\n"
 		"records (those of its last attach or reload; a new seed), and the entries\n"
 		"kept from 'bloomwall add' but these, and swaps it in as 'bloomwall reload'\n"
@@ -320,7 +364,8 @@ const struct bw_verb bw_verb_remove = {
 		"An entry that was not added at run time is reported and the exit status is\n"
 		"1; the others are still removed.\n"
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"removed\"|\n"
-		"\"not_added\", with a watch \"how\": \"in_place\"|\"held\"|\"rebuild\"}], the\n"
+		"\"not_added\", with a watch \"how\": \"in_place\"|\"held\"|\"rebuild\"}] (for\n"
+		"names \"names\": [{\"name\", ...}]), the\n"
 		"reload's objects, \"removed\", \"total\"}.\n",
 	.opts = NULL,
 	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },

@@ -122,19 +122,22 @@ static void take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 	l->set.stale = had;
 	adopt(l, &l->map, l->map.mem, false);
 	/* None of this watch's keys in it: its blocks are bases. */
-	if (!l->set.nent) {
+	if (!bw_live_count(&l->set)) {
 		l->set.stale = false;
 		return;
 	}
 	bw_live_reapply(&l->set, l->map.mem);
 	l->want_rebuild = had;
+	/* At once, not at the retry time of a rebuild asked for before. */
+	if (had)
+		l->retry_at = 0;
 	l->rebuild_why = "live entries: a filter another command swapped in";
 	l->takeovers += had;
 	l->changed = true;
 	if (had)
 		printf("%s: another command swapped the filter in: %zu live %s set in it; deletes wait for the rebuild this starts\n",
-		       l->iface, l->set.nent,
-		       l->set.nent == 1 ? "entry" : "entries");
+		       l->iface, bw_live_count(&l->set),
+		       bw_live_count(&l->set) == 1 ? "entry" : "entries");
 }
 
 /* Makes sure the map that runs is the one open: 0, or -ENOENT (none). */
@@ -246,12 +249,12 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
 	if (bw_records_read(l->map.mem, l->map.nblocks, r))
 		return -EINVAL;
 	in_place = adds_out_of_blocks(l);
-	before = l->set.nent;
+	before = bw_live_count(&l->set);
 	adopt(l, &l->map, l->map.mem, false);
 	/* The same map: its records only lost entries. */
-	if (l->set.nent < before)
-		l->deletes += before - l->set.nent;
-	if (r->ngone && !in_place) {
+	if (bw_live_count(&l->set) < before)
+		l->deletes += before - bw_live_count(&l->set);
+	if ((r->ngone || r->gone_names.ndom) && !in_place) {
 		l->want_rebuild = true;
 		l->rebuild_why = "live entries: a remove of adds built in";
 		l->retry_at = 0;
@@ -263,7 +266,7 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
 
 bool bw_wlive_step(struct bw_wlive *l, __u64 now)
 {
-	if (l->set.nent || l->map.fd >= 0)
+	if (bw_live_count(&l->set) || l->map.fd >= 0)
 		sync_map(l);
 	/* A remove killed before it asked is found here. */
 	if (l->map.fd >= 0 &&
@@ -411,7 +414,7 @@ static struct bw_live_rec *staged_recs(struct bw_wlive *l, __u32 map_id,
  */
 static void adopt_built(struct bw_wlive *l)
 {
-	__u64 now = (__u64)time(NULL);
+	__u64 now = (__u64)time(NULL), next;
 	struct bw_records r;
 	size_t held;
 
@@ -423,8 +426,12 @@ static void adopt_built(struct bw_wlive *l)
 	l->base_expiry = 0;
 	if (bw_records_read(l->map.mem, l->map.nblocks, &r))
 		return;
-	held = r.nadded - bw_records_expired(&r, now);
+	held = r.nadded - bw_records_expired(&r, now) + r.names.ndom -
+	       bw_records_names_expired(&r, now);
 	l->base_expiry = bw_records_next_expiry(&r);
+	next = bw_records_names_next_expiry(&r);
+	if (next && (!l->base_expiry || next < l->base_expiry))
+		l->base_expiry = next;
 	bw_records_free(&r);
 	if (!held)
 		l->adds_in_base = false;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* What the watch's live entries hold (live_view.h). */
 #include <errno.h>
+#include <stdio.h>
 
 #include "daemon/live_view.h"
 #include "lists/list_parse.h"
+#include "lists/names.h"
 
 void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s)
 {
@@ -11,6 +13,7 @@ void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s)
 
 	bw_live_stats(&l->set, &ls);
 	s->entries = ls.entries;
+	s->names = ls.names;
 	s->keys = ls.keys;
 	s->blocks = ls.blocks;
 	s->bytes = ls.bytes;
@@ -39,6 +42,7 @@ void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root)
 		return;
 	bw_wlive_stats(l, &s);
 	put_u64(o, "entries", s.entries);
+	put_u64(o, "names", s.names);
 	put_u64(o, "keys", s.keys);
 	put_u64(o, "blocks", s.blocks);
 	put_u64(o, "bytes", s.bytes);
@@ -74,6 +78,33 @@ static void say_removed(struct json_object *list, const struct bw_live *set,
 	json_object_array_add(list, o);
 }
 
+/* A name as remove gives it: "*.NAME" for a subtree. */
+static void say_removed_name(struct json_object *list,
+			     const struct bw_live *set,
+			     const struct bw_list *names, size_t i,
+			     int in_place)
+{
+	const struct bw_domain *d = &names->dom[i];
+	const char *name = bw_domain_name(names, d);
+	bool sub = d->flags & BW_DOM_SUBTREE;
+	struct json_object *o = json_object_new_object();
+	char text[BW_NAME_MAX + 3];
+
+	if (!o)
+		return;
+	snprintf(text, sizeof(text), "%s%.*s", sub ? "*." : "", (int)d->len,
+		 name);
+	json_object_object_add(o, "entry", json_object_new_string(text));
+	json_object_object_add(
+		o, "how",
+		json_object_new_string(
+			!in_place ? "rebuild"
+			: bw_live_has_name(set, name, d->len, sub, NULL)
+				? "held"
+				: "in_place"));
+	json_object_array_add(list, o);
+}
+
 void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans)
 {
 	struct json_object *list;
@@ -93,6 +124,8 @@ void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans)
 	list = json_object_new_array();
 	for (i = 0; list && i < r.ngone; i++)
 		say_removed(list, &l->set, &r.gone[i], in_place);
+	for (i = 0; list && i < r.gone_names.ndom; i++)
+		say_removed_name(list, &l->set, &r.gone_names, i, in_place);
 	if (list)
 		json_object_object_add(ans, "removed", list);
 	bw_records_free(&r);

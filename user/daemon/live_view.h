@@ -16,6 +16,7 @@
 /* What bw_wlive_stats() says (also in the state file and the metrics). */
 struct bw_wlive_stats {
 	size_t entries, keys, blocks;
+	size_t names;	   /* of the entries: names (one key each) */
 	size_t bytes;	   /* memory held for them */
 	__u64 next_expiry; /* Unix seconds; 0: none */
 	/*
@@ -34,7 +35,7 @@ void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s);
 
 /*
  * remove's question "sync" (daemon/watch_sock.h): bw_wlive_sync(), and in
- * ans "removed": [{"entry", "how": "in_place" | "held" (another live
+ * ans "removed": [{"entry" (a prefix, or a name: "*.NAME" a subtree), "how": "in_place" | "held" (another live
  * entry, a decision, keeps it) | "rebuild"}] for every entry the records
  * mark taken out, or "error".
  */

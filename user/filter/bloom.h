@@ -51,6 +51,12 @@ struct bw_build_opts {
 	 * length with room and no key of the list still gets its region.
 	 */
 	const __u64 *room[BW_FAMILIES];
+	/*
+	 * Keys besides the list's each name region is sized for (live
+	 * names): a region with room and no list entry still gets its
+	 * blocks, and the filter its DNS block.
+	 */
+	__u64 name_room[BW_NAME_REGIONS];
 };
 
 struct bw_plan {

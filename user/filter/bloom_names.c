@@ -62,11 +62,14 @@ static int entry_region(const struct bw_domain *d)
 	return d->flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE : BW_NAME_EXACT;
 }
 
-/* Hashes of the block entries of region n (allow entries are no keys). */
+/*
+ * Hashes of the block entries of region n (allow entries are no keys),
+ * then stand-ins for its room up to size.
+ */
 static __u64 *region_hashes(const struct bw_list *l, int n, __u32 seed,
-			    __u64 count)
+			    __u64 count, __u64 size)
 {
-	__u64 *h = malloc((count ?: 1) * sizeof(*h)), k = 0;
+	__u64 *h = malloc((size ?: 1) * sizeof(*h)), k = 0;
 	const struct bw_domain *d;
 	size_t i;
 
@@ -79,6 +82,8 @@ static __u64 *region_hashes(const struct bw_list *l, int n, __u32 seed,
 		h[k++] = bw_name_entry_key(bw_domain_name(l, d), d->len,
 					   n == BW_NAME_SUBTREE, seed);
 	}
+	for (; k < size; k++)
+		h[k] = bw_mix64(k ^ (__u64)seed << 32 ^ (__u64)n << 62);
 	return h;
 }
 
@@ -99,7 +104,7 @@ int bw_plan_names(const struct bw_list *l, const struct bw_build_opts *o,
 		  struct bw_plan *plan)
 {
 	struct bw_dns_hdr *dns = &plan->dns;
-	__u64 count[BW_NAME_REGIONS] = { 0 }, total, *h;
+	__u64 count[BW_NAME_REGIONS] = { 0 }, size[BW_NAME_REGIONS], total, *h;
 	__u32 next = plan->nblocks, nblocks;
 	size_t i;
 	int n, err;
@@ -108,7 +113,9 @@ int bw_plan_names(const struct bw_list *l, const struct bw_build_opts *o,
 	for (i = 0; i < l->ndom; i++)
 		if (!(l->dom[i].flags & BW_DOM_ALLOW))
 			count[entry_region(&l->dom[i])]++;
-	total = count[BW_NAME_EXACT] + count[BW_NAME_SUBTREE];
+	for (n = 0; n < BW_NAME_REGIONS; n++)
+		size[n] = count[n] + o->name_room[n];
+	total = size[BW_NAME_EXACT] + size[BW_NAME_SUBTREE];
 	if (!total)
 		return 0;
 	dns->magic = BW_DNS_MAGIC;
@@ -120,12 +127,12 @@ int bw_plan_names(const struct bw_list *l, const struct bw_build_opts *o,
 	for (n = 0; n < BW_NAME_REGIONS; n++) {
 		dns->probes[n] = BW_ROUND_PROBES;
 		nblocks = 0;
-		if (count[n]) {
-			h = region_hashes(l, n, o->seed, count[n]);
+		if (size[n]) {
+			h = region_hashes(l, n, o->seed, count[n], size[n]);
 			if (!h)
 				return -ENOMEM;
-			err = bw_size_fit(h, count[n],
-					  name_share(o->fpr, count, total, n),
+			err = bw_size_fit(h, size[n],
+					  name_share(o->fpr, size, total, n),
 					  &nblocks, &dns->probes[n]);
 			free(h);
 			if (err)

@@ -27,10 +27,11 @@ struct bw_build_req {
 	/* nadded of them, when each ends (records.h), or NULL: never. */
 	const __u64 *added_expires;
 	/*
-	 * The adds go in the records but not in the blocks: a watch sets
-	 * them as live entries, taken out in place when they end or are
-	 * removed (daemon/live.h). Target lengths and room are chosen for
-	 * them as for the lists' entries.
+	 * The adds, prefixes and names, go in the records but not in the
+	 * blocks: a watch sets them as live entries, taken out in place
+	 * when they end or are removed (daemon/live.h). Target lengths and
+	 * room are chosen for them as for the lists' entries; the name
+	 * regions get room for the names (and exist for them).
 	 */
 	bool adds_live;
 	/*

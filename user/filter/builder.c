@@ -203,7 +203,10 @@ static void key_cap(const struct bw_build_req *req, struct bw_cidr_opts *co,
 		BW_MAX_BLOCKS, mib);
 }
 
-/* The added names, then --subdomains, before the list is finished. */
+/*
+ * The added names (unless a watch keeps them live), then --subdomains,
+ * before the list is finished.
+ */
 static int load_all(const struct bw_build_req *req, struct bw_build *b,
 		    const struct bw_list_opts *lo, struct bw_rec_source *src)
 {
@@ -214,7 +217,8 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 	err = load_files(req->lists, req->nlists, lo, req->added,
 			 adds_live(req) ? 0 : req->nadded, false, &b->exact,
 			 src);
-	if (!err && req->added_names && req->added_names->ndom) {
+	if (!err && !adds_live(req) && req->added_names &&
+	    req->added_names->ndom) {
 		err = bw_build_push_names(&b->exact, req->added_names);
 		if (err)
 			pr_warn("bloomwall: no memory for the names added at run time\n");
@@ -233,6 +237,7 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 /* The room to choose target lengths and size for: req's, adds kept live. */
 static bool want_room(const struct bw_build_req *req, struct bw_live_room *r)
 {
+	const struct bw_list *names = req->added_names;
 	size_t i;
 
 	bw_room_init(r);
@@ -240,6 +245,9 @@ static bool want_room(const struct bw_build_req *req, struct bw_live_room *r)
 		*r = *req->room;
 	for (i = 0; adds_live(req) && i < req->nadded; i++)
 		bw_room_add(r, &req->added[i]);
+	for (i = 0; adds_live(req) && names && i < names->ndom; i++)
+		bw_room_add_name(r, req->subdomains || (names->dom[i].flags &
+							BW_DOM_SUBTREE));
 	return bw_room_any(r);
 }
 
@@ -256,6 +264,8 @@ static int prepare(const struct bw_build_req *req, struct bw_build *b,
 	int f, err;
 
 	key_cap(req, &co, why, sizeof(why));
+	for (f = 0; with_room && f < BW_NAME_REGIONS; f++)
+		rq->opts.name_room[f] = bw_room_for(r.names[f]);
 	if (with_room) {
 		bw_room_extra(&r, co.max_lengths, extra);
 		for (f = 0; f < BW_FAMILIES; f++)

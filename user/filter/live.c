@@ -30,6 +30,7 @@ void bw_live_init(struct bw_live *l)
 void bw_live_free(struct bw_live *l)
 {
 	bw_live_blk_clear(&l->blocks);
+	bw_live_names_free(&l->names);
 	free(l->ent);
 	memset(l, 0, sizeof(*l));
 }
@@ -285,6 +286,7 @@ int bw_live_layout(struct bw_live *l, const void *mem)
 	bw_live_blk_clear(&l->blocks);
 	l->nkeys = 0;
 	memcpy(&l->hdr, mem, sizeof(l->hdr));
+	bw_dns_consts_init(&l->hdr, bw_filter_dns(mem), &l->dc);
 	l->have_hdr = true;
 	for (i = 0; i < l->ent_cap; i++) {
 		if (!l->ent[i].refs)
@@ -295,7 +297,7 @@ int bw_live_layout(struct bw_live *l, const void *mem)
 			return err;
 		l->ent[i].nkeys = err ? 0 : done;
 	}
-	return 0;
+	return bw_live_names_layout(l, mem);
 }
 
 int bw_live_add(struct bw_live *l, void *mem, const struct bw_prefix *in,
@@ -387,10 +389,10 @@ bool bw_live_has(const struct bw_live *l, const struct bw_prefix *in,
 
 size_t bw_live_expire(struct bw_live *l, void *mem, __u64 now)
 {
-	size_t n = 0, i = 0;
+	size_t n = bw_live_names_expire(l, mem, now), i = 0;
 
 	if (!l->nexpiring)
-		return 0;
+		return n;
 	/* A drop shifts later entries up: look at slot i again after one. */
 	while (i < l->ent_cap) {
 		if (l->ent[i].refs && l->ent[i].expires &&
@@ -418,7 +420,7 @@ int bw_live_rebase(struct bw_live *l, void *mem, struct bw_live_rec *recs,
 		   size_t n)
 {
 	bw_live_blocks_rebase(&l->blocks, mem, recs, n,
-			      l->hdr.region_end[BW_REGIONS - 1]);
+			      bw_regions_end(&l->hdr, bw_filter_dns(mem)));
 	l->stale = false;
 	return 0;
 }
@@ -427,12 +429,13 @@ void bw_live_stats(const struct bw_live *l, struct bw_live_stats *s)
 {
 	size_t i;
 
-	s->entries = l->nent;
+	s->entries = bw_live_count(l);
+	s->names = l->names.n;
 	s->keys = l->nkeys;
 	s->blocks = l->blocks.n;
-	s->bytes = l->bytes + l->blocks.bytes;
-	s->next_expiry = 0;
-	s->unplaced = 0;
+	s->bytes = l->bytes + l->names.bytes + l->blocks.bytes;
+	s->next_expiry = bw_live_names_next_expiry(l);
+	s->unplaced = l->names.unplaced;
 	for (i = 0; i < l->ent_cap; i++) {
 		if (!l->ent[i].refs)
 			continue;

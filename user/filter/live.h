@@ -33,31 +33,20 @@
 
 #include "bloomwall.h"
 #include "filter/live_blocks.h"
+#include "filter/live_names.h"
+#include "filter/live_set.h"
 #include "lists/list.h"
 
-struct bw_live_ent;
+/* Entries held: prefixes and names. */
+static inline size_t bw_live_count(const struct bw_live *l)
+{
+	return l->nent + l->names.n;
+}
 
-struct bw_live {
-	struct bw_hdr hdr; /* the layout the keys are for */
-	bool have_hdr;	   /* false: entries kept, no keys yet */
-	/*
-	 * The bases are not those of the filter in mem (it was replaced by
-	 * one this set was only ORed into): a delete updates the set but
-	 * writes nothing until bw_live_rebase() gives true bases.
-	 */
-	bool stale;
-	/* Entries, open addressing on the prefix. */
-	struct bw_live_ent *ent;
-	size_t ent_cap, nent;
-	struct bw_live_blocks blocks; /* those with live keys */
-	size_t nkeys;	 /* keys held (an entry's, once per entry) */
-	size_t bytes;	 /* held for the entries */
-	__u64 nexpiring; /* entries with an expiry */
-};
-
-/* What a live set holds. */
+/* What a live set holds (names among the entries). */
 struct bw_live_stats {
 	size_t entries, keys, blocks, bytes;
+	size_t names;	   /* of the entries */
 	__u64 next_expiry; /* Unix seconds, 0: none */
 	/* Entries with no keys: no layout yet, or none for them in it. */
 	size_t unplaced;

@@ -22,7 +22,8 @@ bool bw_room_any(const struct bw_live_room *r)
 {
 	unsigned int f, j;
 
-	if (r->host_targets)
+	if (r->host_targets || r->names[BW_NAME_EXACT] ||
+	    r->names[BW_NAME_SUBTREE])
 		return true;
 	for (f = 0; f < BW_FAMILIES; f++)
 		for (j = 0; j <= BW_CIDR_WIDTH(f); j++)

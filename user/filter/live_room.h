@@ -37,12 +37,20 @@ struct bw_live_room {
 	/* Live prefixes per family by prefix length. */
 	__u64 count[BW_FAMILIES][BW_CIDR_MAXW + 1];
 	bool host_targets; /* a /32 and a /128 target whatever is live */
+	/* Live names per name region (enum bw_name_region). */
+	__u64 names[BW_NAME_REGIONS];
 };
 
 void bw_room_init(struct bw_live_room *r);
 
 /* One live prefix more (its length counts; the address does not). */
 void bw_room_add(struct bw_live_room *r, const struct bw_prefix *p);
+
+/* One live name more, in the exact or the subtree region. */
+static inline void bw_room_add_name(struct bw_live_room *r, bool subtree)
+{
+	r->names[subtree ? BW_NAME_SUBTREE : BW_NAME_EXACT]++;
+}
 
 /* Whether r asks for anything. */
 bool bw_room_any(const struct bw_live_room *r);

@@ -16,8 +16,15 @@ static int mark_all(const struct bw_mark_req *rq, struct bw_filter_map *m,
 	size_t i;
 	int k;
 
+	const struct bw_domain *d;
+
 	for (i = 0; i < rq->n; i++) {
-		k = bw_records_mark_gone(m->mem, m->nblocks, &rq->keys[i]);
+		d = rq->names ? &rq->names->dom[i] : NULL;
+		k = d ? bw_records_mark_gone_name(m->mem, m->nblocks,
+						  bw_domain_name(rq->names, d),
+						  d->len,
+						  d->flags & BW_DOM_SUBTREE)
+		      : bw_records_mark_gone(m->mem, m->nblocks, &rq->keys[i]);
 		if (k < 0) {
 			pr_warn("%s: the running filter's records cannot be read: %s; nothing more removed\n",
 				rq->iface, strerror(-k));

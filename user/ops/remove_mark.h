@@ -21,17 +21,19 @@ struct bw_mark_req {
 	int ifindex;
 	const struct bw_prefix *keys;
 	size_t n;
+	/* Or names (flags 0 or BW_DOM_SUBTREE, checked), n of them; NULL. */
+	const struct bw_list *names;
 };
 
 struct bw_mark_result {
-	bool *found;	  /* n of them, the caller's: key i was an add */
+	bool *found;	  /* n of them, the caller's: entry i was an add */
 	size_t marked;	  /* how many: each now marked taken out */
 	__u64 generation; /* of the running filter */
 };
 
 /*
- * Takes the lock, marks each of rq's keys the running filter's records
- * hold as an add, releases it. 0 (also when none was held: marked 0), or
+ * Takes the lock, marks each of rq's keys (or names) the running filter's
+ * records hold as an add, releases it. 0 (also when none was held: marked 0), or
  * -errno (said; nothing marked after the first error).
  */
 int bw_remove_mark(const struct bw_mark_req *rq, struct bw_mark_result *res);
