@@ -15,7 +15,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 LIVE_TESTS="test_watch_live_expiry test_watch_live_remove test_watch_remove_in_place
-test_watch_names_live test_crash_sweep_remove_live
+test_watch_names_live test_watch_image_names_live test_crash_sweep_remove_live
 test_crash_sweep_remove_live_names"
 
 # live_watch: a watch on a list of $BW_A4 alone ($LIVE_LIST), its start
@@ -287,6 +287,52 @@ test_watch_names_live()
 		"a reload keeps the removed names out"
 	assert_line "$OUT" "two.test  pass (the filter holds no names)" \
 		"and the ended one"
+}
+
+# watch --image keeps the adds, as load does (it forgot them at every
+# image it swapped in, the takeover's included: an add was gone within a
+# second), and keeps them live: the image's filter gets the names from the
+# watch's hook, not in its blocks, so that a remove takes one out in
+# place (an image's name built in would still match after "removed in
+# place").
+test_watch_image_names_live()
+{
+	local d=$TMP_DIR/img l gen n
+
+	trap kill_watch EXIT
+	mkdir -p "$d"
+	l=$(list a.txt "$BW_C4" base.test)
+	bw 0 build -o "$d/filter.img" "$l"
+	start_watch --debounce 0.2 --image "$d/filter.img"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	bw 0 add "$BW_RX" one.test two.test
+	wait_line "$WATCH_OUT" "$RELOAD_OK"'live entries: a filter another command swapped in\)$'
+	query_names "one.test  block" "two.test  block" "base.test  block"
+	gen=$(generation)
+	n=$(grep -cE "$RELOAD_OK" "$WATCH_OUT")
+	bw 0 remove "$BW_RX" one.test
+	assert_line "$OUT" "one.test  removed in place" "remove in place"
+	query_names "one.test  pass" "two.test  block" "base.test  block"
+	assert_eq "$(generation)" "$gen" "in place: the same generation"
+	assert_eq "$(grep -cE "$RELOAD_OK" "$WATCH_OUT")" "$n" "no rebuild"
+	bw 0 add "$BW_RX" "$BW_B4"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"'live entries: a filter another command swapped in\)$' 2
+	query_is "$BW_B4" drop
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	query_names "two.test  block"
+	stop_watch TERM
+	trap - EXIT
+}
+
+# query_names WANT...: each "NAME  VERDICT" is query's line's start.
+query_names()
+{
+	local w
+
+	for w in "$@"; do
+		bw 0 query "$BW_RX" "${w%%  *}"
+		assert_grep "$OUT" "^$w( |\$)" "query: $w"
+	done
 }
 
 # remove handed to a watch, killed before its system calls in turn (make

@@ -223,6 +223,57 @@ BW_TEST(test_build_names_subdomains_added)
 	bw_list_free(&added);
 }
 
+/*
+ * A watch's build (adds_live) of a list without names and two added
+ * names: the names are recorded but not in the blocks, and both name
+ * regions exist, sized with room for them (the watch's hook sets them);
+ * the same build without adds_live has them in the blocks.
+ */
+BW_TEST(test_build_names_added_live)
+{
+	char path[] = "/tmp/bw-names-XXXXXX";
+	const char *lists[] = { path };
+	struct bw_build_req req;
+	struct bw_records rec;
+	struct bw_list added;
+	struct bw_build b;
+	void *mem;
+	int err, live;
+
+	ASSERT_TRUE(write_list(path, "10.1.2.3\n"), "list");
+	bw_list_init(&added);
+	bw_domain_push(&added, "late.test", 9, 0);
+	bw_domain_push(&added, "wild.test", 9, BW_DOM_SUBTREE);
+	for (live = 1; live >= 0; live--) {
+		bw_build_req_init(&req, "test");
+		req.lists = lists;
+		req.nlists = 1;
+		req.added_names = &added;
+		req.adds_live = live;
+		mem = build_mem(&req, &b, &err);
+		if (!ASSERT_OK_PTR(mem, "build"))
+			break;
+		ASSERT_TRUE(bw_name_has_region(mem, false), "an exact region");
+		ASSERT_TRUE(bw_name_has_region(mem, true), "a subtree region");
+		ASSERT_JUDGE(mem, "late.test", live ? "-" : "exact:2");
+		ASSERT_JUDGE(mem, "x.wild.test", live ? "-" : "subtree:2");
+		if (live)
+			ASSERT_GE(b.plan.dns.region_end[BW_NAME_SUBTREE] -
+					  bw_name_region_start(&b.plan.hdr,
+							       &b.plan.dns,
+							       BW_NAME_EXACT),
+				  2 * 60, "room for thousands of names");
+		ASSERT_OK(bw_records_read(mem, bw_build_blocks(&b), &rec),
+			  "records");
+		ASSERT_EQ(rec.names.ndom, 2, "the names recorded");
+		bw_records_free(&rec);
+		bw_build_free(&b);
+		free(mem);
+	}
+	unlink(path);
+	bw_list_free(&added);
+}
+
 /* A random name of 2 or 3 labels into buf; its length. */
 static size_t random_name(__u64 *s, char *buf)
 {

@@ -12,6 +12,8 @@
 
 #include "filter/bloom_names.h"
 #include "kernel/allow_names.h"
+#include "kernel/filter_map.h"
+#include "kernel/hook.h"
 #include "filter/bloom.h"
 #include "cmd/args.h"
 #include "cmd/cli.h"
@@ -71,7 +73,7 @@ static void say_drop(const char *addr, unsigned int plen, bool verify)
  * The data path's decision for one address, in the same order, by the
  * flags the running program was loaded with.
  */
-static void answer(const char *addr, const struct bw_running *rn, int exact_fd,
+static void answer(const char *addr, const struct bw_running *rn, bool in_exact,
 		   const struct bw_prefix *p)
 {
 	const struct bw_hdr *hdr = &rn->prog_hdr;
@@ -88,8 +90,7 @@ static void answer(const char *addr, const struct bw_running *rn, int exact_fd,
 	bw_out_u64("prefix", NULL, plen);
 	if ((hdr->flags & BW_F_ALLOW) && bw_lpm_match(rn->maps.allow, p) > 0)
 		say(addr, "pass", "allowlisted", " (allowlisted)\n");
-	else if ((hdr->flags & BW_F_VERIFY) &&
-		 (exact_fd < 0 || bw_lpm_match(exact_fd, p) <= 0))
+	else if ((hdr->flags & BW_F_VERIFY) && !in_exact)
 		say(addr, "pass", "false_positive",
 		    " (false positive: not in the exact list)\n");
 	else if (hdr->flags & BW_F_MONITOR)
@@ -164,6 +165,7 @@ static void answer_name(const char *arg, const char *name, size_t len,
 /* What each argument is: an address, or a name (into names, folded). */
 struct query_arg {
 	bool is_name;
+	bool in_exact; /* verify mode: the exact list holds it */
 	struct bw_prefix addr;
 	char name[BW_NAME_MAX];
 	int len;
@@ -255,13 +257,60 @@ static void why_addr(const struct bw_why *w, int i, const struct bw_running *r,
 		bw_why_out(w, i, r, rec);
 }
 
+/* The program the hook runs now: its id, 0 when none. */
+static __u32 hook_prog(int ifindex)
+{
+	struct bw_xdp_info x;
+	int fd = bw_hook_find(ifindex, &x);
+	__u32 id;
+
+	if (fd < 0)
+		return 0;
+	id = bw_obj_id(fd);
+	close(fd);
+	return id;
+}
+
+/*
+ * Verify mode: each address looked up in the running program's exact
+ * list, the running state opened again until the hook ran the same
+ * program before and after the lookups. The slot the program reads is
+ * rewritten only for the filter after next (slots alternate): with the
+ * same program at the end, the lookups saw it whole, not a rebuild's
+ * half-filled trie (a watch may swap several times a second).
+ */
+static int look_exact(struct bw_args *a, struct query_arg *q,
+		      struct bw_running *r)
+{
+	int i, tries, fd, err = 0;
+
+	for (tries = 0; tries < 20; tries++) {
+		fd = open_exact(r);
+		for (i = 0; i < a->npos; i++)
+			q[i].in_exact = !q[i].is_name && fd >= 0 &&
+					bw_lpm_match(fd, &q[i].addr) > 0;
+		if (fd >= 0)
+			close(fd);
+		if (!(r->prog_hdr.flags & BW_F_VERIFY) ||
+		    hook_prog(a->ifindex) == r->prog_id)
+			return 0;
+		bw_running_close(r);
+		err = bw_running_open(a->iface, a->ifindex, 0, r);
+		if (!err)
+			err = bw_running_need_filter(r);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int do_query(struct bw_args *a)
 {
 	struct bw_running r = BW_RUNNING_INIT;
 	struct bw_records rec = { 0 };
 	struct bw_why why = { 0 };
 	struct query_arg *q;
-	int i, exact = -1, err;
+	int i, err;
 
 	bw_out_string("iface", NULL, a->iface);
 	q = calloc(a->npos ?: 1, sizeof(*q));
@@ -276,6 +325,8 @@ static int do_query(struct bw_args *a)
 	err = bw_running_open(a->iface, a->ifindex, 0, &r);
 	if (!err)
 		err = bw_running_need_filter(&r);
+	if (!err)
+		err = look_exact(a, q, &r);
 	if (err)
 		goto out;
 	/* --why reads the recorded lists, once for all the addresses. */
@@ -285,13 +336,12 @@ static int do_query(struct bw_args *a)
 		bw_records_init(&rec);
 	if (err)
 		goto out;
-	exact = open_exact(&r);
 	bw_out_open_array("addresses");
 	for (i = 0; i < a->npos; i++) {
 		if (q[i].is_name)
 			continue;
 		bw_out_open_object(NULL);
-		answer(a->pos[i], &r, exact, &q[i].addr);
+		answer(a->pos[i], &r, q[i].in_exact, &q[i].addr);
 		if (a->why)
 			why_addr(&why, i, &r, &rec, a);
 		else
@@ -316,8 +366,6 @@ static int do_query(struct bw_args *a)
 out:
 	bw_why_free(&why);
 	bw_records_free(&rec);
-	if (exact >= 0)
-		close(exact);
 	bw_running_close(&r);
 	free(q);
 	return err;

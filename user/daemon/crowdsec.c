@@ -230,6 +230,12 @@ static int on_decision(void *ctx, const struct bw_cs_decision *d)
 		cs->got_new++;
 	else
 		cs->got_deleted++;
+	/*
+	 * A duration counts from the LAPI's answer, which came after the
+	 * request went out: timed from its arrival a decision may end a
+	 * little late, never early (a 1M answer takes seconds to stream).
+	 */
+	cs->now_ms = now_ms();
 	err = bw_cs_set_apply(cs->set, d, cs->now_ms, &skip);
 	if (!err && skip >= 0)
 		say_skipped(cs, d, skip);

@@ -20,7 +20,9 @@
  *   gives true bases and applies them.
  * - nothing attached: entries are kept, and set in the next filter.
  * - entries added with 'bloomwall add' (the filter's records, with or
- *   without --timeout): the watch's rebuilds leave them out of the blocks
+ *   without --timeout), prefixes and names (filter/live_names.h, one key
+ *   a name, adopted only from the records): the watch's rebuilds leave
+ *   them out of the blocks
  *   (reload's adds_live) and stage sets them as live entries, so that
  *   they end, and go with a remove, in place; one the new filter has no
  *   target length for refuses that swap, and the watch builds them in

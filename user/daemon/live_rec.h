@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The CLI's adds ('bloomwall add', with or without --timeout) a watch
- * keeps as live entries (live.h): read from a filter's records, set in a
+ * The CLI's adds ('bloomwall add', with or without --timeout), prefixes
+ * and names, a watch keeps as live entries (live.h): read from a filter's records, set in a
  * live set, taken out of it when the records no longer hold them (a
  * remove, marked in place or through a swap; a new timeout) or when they
  * end.
@@ -16,7 +16,11 @@
 #include "filter/live.h"
 #include "lists/list.h"
 
-/* The adds taken into a set, each with the expiry it was taken with. */
+/*
+ * The prefix adds taken into a set, each with the expiry it was taken
+ * with. The set's names are all adopted ones (no other source adds
+ * names): they are synced against the records directly.
+ */
 struct bw_adopted {
 	struct bw_prefix *p;
 	__u64 *expires;

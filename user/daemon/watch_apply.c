@@ -214,7 +214,8 @@ static void reloaded(const struct bw_reload_result *res,
 static int load_image(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 		      int ifindex, bool attached, struct bw_watch_outcome *o)
 {
-	struct bw_build_args ba = { .forget_added = true };
+	/* The adds are kept, as 'load' keeps them, and live as with lists. */
+	struct bw_build_args ba = { 0 };
 	struct bw_image img;
 	struct bw_reload_req r = { .iface = c->iface,
 				   .ifindex = ifindex,
@@ -225,6 +226,8 @@ static int load_image(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 				   .allow_rollback = c->allow_rollback,
 				   .before_swap = guard_check,
 				   .before_swap_filter = live_stage,
+				   .adds_live = gc &&
+						bw_wlive_adds_live(gc->g->live),
 				   .ctx = gc };
 	struct bw_reload_result res;
 	int err;

@@ -225,6 +225,14 @@ int bw_name_lookup(const void *mem, const char *name, size_t len,
 	return 0;
 }
 
+bool bw_name_has_region(const void *mem, bool subtree)
+{
+	const struct bw_dns_hdr *dns = bw_filter_dns(mem);
+
+	return dns && !region_empty(mem, dns,
+				    subtree ? BW_NAME_SUBTREE : BW_NAME_EXACT);
+}
+
 int bw_name_insert(void *mem, const char *name, size_t len, bool subtree)
 {
 	const struct bw_dns_hdr *dns = bw_filter_dns(mem);

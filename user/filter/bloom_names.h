@@ -54,6 +54,9 @@ struct bw_name_hit {
 int bw_name_lookup(const void *mem, const char *name, size_t len,
 		   struct bw_name_hit *hit);
 
+/* Whether the filter has a (non-empty) exact or subtree name region. */
+bool bw_name_has_region(const void *mem, bool subtree);
+
 /*
  * Sets a name's key (exact or subtree) with atomic OR, as
  * bw_filter_insert: 1 if any bit was new, 0 if not, -ENOENT if the filter

@@ -71,7 +71,9 @@ static bool set_prefix(const char *iface, void *mem, const struct bw_prefix *p,
 /*
  * The entries added at run time, set in the image's filter as 'add' sets
  * them and kept in its records, as a reload keeps them; one the image has
- * no region for is left out (said, and taken out of kept and rec).
+ * no region for is left out (said, and taken out of kept and rec). live:
+ * a watch keeps them live (adds_live), so they are left out of the blocks,
+ * its hook sets them.
  * Returns how many were left out.
  */
 static size_t set_kept(const char *iface, void *mem, struct bw_records *kept,
@@ -95,8 +97,10 @@ static size_t set_kept(const char *iface, void *mem, struct bw_records *kept,
 	}
 	for (i = 0; i < l->ndom;) {
 		d = &l->dom[i];
-		if (bw_name_insert(mem, bw_domain_name(l, d), d->len,
-				   d->flags & BW_DOM_SUBTREE) >= 0) {
+		/* Live: the watch sets it (its region must be there). */
+		if (live ? bw_name_has_region(mem, d->flags & BW_DOM_SUBTREE)
+			 : bw_name_insert(mem, bw_domain_name(l, d), d->len,
+					  d->flags & BW_DOM_SUBTREE) >= 0) {
 			i++;
 			continue;
 		}
