@@ -11,8 +11,9 @@
 #   - the next command (reload, or attach when nothing runs) succeeds at
 #     once (the lock is free), and then status says the pins name what
 #     runs.
-# test_crash_sweep runs a sample of the points (every system call that
-# changes kernel or pin state, and every STRIDE-th of the rest);
+# test_crash_sweep runs a sample of the points (of each kind of system
+# call that changes kernel or pin state the first two and every third,
+# and every STRIDE-th of the rest);
 # BW_CRASH_FULL=1 (make crash-sweep) runs every point.
 # test_crash_sweep_watch does the same to the watch daemon's start rebuild
 # (a reload from the old filter to the list's, in its child), its parent
@@ -28,10 +29,10 @@
 # shellcheck disable=SC2034 # read by run.sh, which sources this file
 CRASH_TESTS="test_crash_sweep test_crash_sweep_watch test_crash_sweep_live"
 
-CRASH_STRIDE=${BW_CRASH_STRIDE:-40}
+CRASH_STRIDE=${BW_CRASH_STRIDE:-100}
 # The watch's points are many more (its parent, and its child's reload):
 # a wider stride keeps the sampled sweep short.
-CRASH_WATCH_STRIDE=${BW_CRASH_WATCH_STRIDE:-30}
+CRASH_WATCH_STRIDE=${BW_CRASH_WATCH_STRIDE:-60}
 CRASH_NAMES=(A B C)
 # The name the DNS frame asks for (verdict D: block or pass).
 CRASH_QNAME=crash.test
@@ -244,9 +245,14 @@ crash_points()
 		name = substr($0, 1, RLENGTH - 1)
 		n[name]++
 		i++
-		keep = full || (i % stride) == 0 ||
-			/BPF_LINK|BPF_OBJ_PIN|BPF_PROG_LOAD|BPF_MAP_UPDATE|BPF_MAP_CREATE|BPF_MAP_DELETE/ ||
+		state = /BPF_LINK|BPF_OBJ_PIN|BPF_PROG_LOAD|BPF_MAP_UPDATE|BPF_MAP_CREATE|BPF_MAP_DELETE/ ||
 			name ~ /^(rename|renameat2?|unlink|unlinkat|mkdir|mkdirat|rmdir|flock|sendto|sendmsg)$/
+		# Of each kind of state change, the first two and every third
+		# (libbpf probes the kernel with a score of loads and maps).
+		kind = name (match($0, /BPF_[A-Z_]+/) ? substr($0, RSTART, RLENGTH) : "")
+		seen[kind] += state
+		keep = full || (i % stride) == 0 ||
+			(state && (seen[kind] <= 2 || seen[kind] % 3 == 0))
 		if (keep)
 			print name, n[name]
 	}' "$TMP_DIR/trace"

@@ -336,7 +336,7 @@ query_names()
 }
 
 # remove handed to a watch, killed before its system calls in turn (make
-# test: from its lock on every BW_REMOVE_STRIDE-th, default 6, before it
+# test: from its lock on every BW_REMOVE_STRIDE-th, default 12, before it
 # every 10th of that, and every flock and connect; BW_CRASH_FULL=1, make
 # crash-sweep: every one), each time of the next of 40 adds (one that
 # went is not added again: that would be a swap, and the watch's rebuild
@@ -356,7 +356,7 @@ test_crash_sweep_remove_live()
 }
 
 # The same for names (kept live as the addresses are, one key each;
-# BW_REMOVE_NAME_STRIDE, default 18, in make test: the path differs from
+# BW_REMOVE_NAME_STRIDE, default 36, in make test: the path differs from
 # the addresses' in the mark alone).
 test_crash_sweep_remove_live_names()
 {
@@ -365,7 +365,7 @@ test_crash_sweep_remove_live_names()
 	for i in $(seq 40); do
 		pool+=("n$i.test")
 	done
-	BW_REMOVE_STRIDE=${BW_REMOVE_NAME_STRIDE:-18} \
+	BW_REMOVE_STRIDE=${BW_REMOVE_NAME_STRIDE:-36} \
 		crash_remove_live block keep.test gone.test "${pool[@]}"
 }
 
@@ -388,7 +388,7 @@ crash_remove_live()
 	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" remove "$BW_RX" "$clean" \
 		>/dev/null 2>&1
 	assert_eq "$(verdict "$clean")" pass "the clean run removed it"
-	awk -v full="${BW_CRASH_FULL:-0}" -v stride="${BW_REMOVE_STRIDE:-6}" '
+	awk -v full="${BW_CRASH_FULL:-0}" -v stride="${BW_REMOVE_STRIDE:-12}" '
 	match($0, /^[a-z_0-9]+\(/) {
 		name = substr($0, 1, RLENGTH - 1)
 		n[name]++

@@ -99,17 +99,18 @@ static void fuzz_key_init(void)
 /* A signed image's section made right for the fuzzer's key. */
 static void resign(uint8_t *b, size_t size)
 {
-	struct bw_image_sig_sec *sig;
+	struct bw_image_sig_sec sig;
 
-	if (size < sizeof(struct bw_image_hdr) + sizeof(*sig))
+	if (size < sizeof(struct bw_image_hdr) + sizeof(sig))
 		return;
-	sig = (struct bw_image_sig_sec *)(b + size - sizeof(*sig));
-	sig->type = BW_IMAGE_F_SIG;
-	sig->alg = BW_IMAGE_SIG_ED25519;
-	memcpy(sig->key_id, fuzz_key.pub.id, sizeof(sig->key_id));
-	memcpy(sig->pk, fuzz_key.pub.pk, sizeof(sig->pk));
-	crypto_sign_detached(sig->sig, NULL, b, size - sizeof(*sig),
-			     fuzz_key.sk);
+	/* The fuzzer's bytes may put it at any address: copied in and out. */
+	memcpy(&sig, b + size - sizeof(sig), sizeof(sig));
+	sig.type = BW_IMAGE_F_SIG;
+	sig.alg = BW_IMAGE_SIG_ED25519;
+	memcpy(sig.key_id, fuzz_key.pub.id, sizeof(sig.key_id));
+	memcpy(sig.pk, fuzz_key.pub.pk, sizeof(sig.pk));
+	crypto_sign_detached(sig.sig, NULL, b, size - sizeof(sig), fuzz_key.sk);
+	memcpy(b + size - sizeof(sig), &sig, sizeof(sig));
 }
 
 /*
@@ -120,7 +121,7 @@ static void resign(uint8_t *b, size_t size)
 static void with_crcs(const uint8_t *data, size_t size)
 {
 	struct bw_image_hdr *h;
-	struct bw_image_sec *s;
+	struct bw_image_sec s;
 	__u64 off, n, body;
 	bool signed_;
 	uint8_t *b;
@@ -137,14 +138,15 @@ static void with_crcs(const uint8_t *data, size_t size)
 	for (i = 0; i < BW_IMAGE_NSEC && off >= sizeof(*h); i++) {
 		if (!(h->flags & (1U << i)))
 			continue;
-		if (off > size || size - off < sizeof(*s))
+		if (off > size || size - off < sizeof(s))
 			break;
-		s = (struct bw_image_sec *)(b + off);
-		n = s->bytes < size - off - sizeof(*s)
-			    ? s->bytes
-			    : size - off - sizeof(*s);
-		s->crc = crc_of(s + 1, n);
-		off += sizeof(*s) + n;
+		/* A section lies wherever the fuzzer's lengths put it. */
+		memcpy(&s, b + off, sizeof(s));
+		n = s.bytes < size - off - sizeof(s) ? s.bytes
+						     : size - off - sizeof(s);
+		s.crc = crc_of(b + off + sizeof(s), n);
+		memcpy(b + off, &s, sizeof(s));
+		off += sizeof(s) + n;
 	}
 	signed_ = (h->flags & BW_IMAGE_F_SIG) &&
 		  size >= sizeof(*h) + BW_IMAGE_SIG_BYTES;

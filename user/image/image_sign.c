@@ -17,7 +17,7 @@
 
 int bw_image_sign(void **buf, size_t *len, const struct bw_seckey *k)
 {
-	struct bw_image_sig_sec *s;
+	struct bw_image_sig_sec sec, *s = &sec;
 	struct bw_image_hdr *h = *buf;
 	size_t off = *len;
 	void *n;
@@ -35,13 +35,14 @@ int bw_image_sign(void **buf, size_t *len, const struct bw_seckey *k)
 	h->flags |= BW_IMAGE_F_SIG;
 	h->image_bytes = *len;
 	h->crc = bw_crc32_hole(n, off, offsetof(struct bw_image_hdr, crc));
-	s = (void *)((char *)n + off);
+	/* Built apart: the image's length may leave the section unaligned. */
 	memset(s, 0, sizeof(*s));
 	s->type = BW_IMAGE_F_SIG;
 	s->alg = BW_IMAGE_SIG_ED25519;
 	memcpy(s->key_id, k->pub.id, sizeof(s->key_id));
 	memcpy(s->pk, k->pub.pk, sizeof(s->pk));
 	crypto_sign_detached(s->sig, NULL, n, off, k->sk);
+	memcpy((char *)n + off, s, sizeof(*s));
 	return 0;
 }
 
@@ -112,7 +113,7 @@ int bw_image_sig_check(const void *buf, size_t len,
 		       struct bw_image_sig *sig, char *why, size_t errlen)
 {
 	const struct bw_image_hdr *h = buf;
-	const struct bw_image_sig_sec *s;
+	struct bw_image_sig_sec sec, *s = &sec;
 	bool required = keys && keys->n;
 	char hex[BW_KEY_ID_HEX];
 	size_t off;
@@ -127,8 +128,11 @@ int bw_image_sig_check(const void *buf, size_t len,
 			       : 0;
 	if (sodium_init() < 0)
 		return refuse(why, errlen, -EIO, "libsodium cannot start");
+	/* Copied out: a hostile image's length may leave it unaligned. */
+	if (len < sizeof(*h) + sizeof(*s))
+		return check_sec(s, len, why, errlen);
 	off = len - sizeof(*s);
-	s = (const void *)((const char *)buf + off);
+	memcpy(s, (const char *)buf + off, sizeof(*s));
 	err = check_sec(s, len, why, errlen);
 	if (err)
 		return err;
