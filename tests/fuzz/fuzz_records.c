@@ -90,13 +90,14 @@ static bool has_name(const struct bw_records *after, const struct bw_records *r,
  */
 static void check_mark_name(void *mem, __u32 tail, const struct bw_records *r)
 {
-	const struct bw_domain *d = &r->names.dom[0];
+	const struct bw_domain *d;
 	struct bw_records after;
 	__u32 marks = bw_records_marks(mem, tail + ROOM);
 	size_t i, left;
 
 	if (!r->names.ndom)
 		return;
+	d = &r->names.dom[0];
 	if (bw_records_mark_gone_name(mem, tail + ROOM,
 				      bw_domain_name(&r->names, d), d->len,
 				      d->flags) != 1 ||
