@@ -111,15 +111,11 @@ struct taken {
 /* Entry i as the watch names it: the prefix, or the name ("*." a subtree). */
 static void entry_text(const struct taken *t, size_t i, char *buf, size_t len)
 {
-	const struct bw_domain *d;
-
 	if (t->keys) {
 		bw_prefix_str(&t->keys[i], buf, len);
 		return;
 	}
-	d = &t->names->dom[i];
-	snprintf(buf, len, "%s%.*s", d->flags & BW_DOM_SUBTREE ? "*." : "",
-		 (int)d->len, bw_domain_name(t->names, d));
+	bw_domain_str(t->names, &t->names->dom[i], buf, len);
 }
 
 /* The watch's word on entry text: "in_place", "held", "rebuild", or NULL. */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* What the watch's live entries hold (live_view.h). */
 #include <errno.h>
-#include <stdio.h>
 
 #include "daemon/live_view.h"
+#include "lists/list_domain.h"
 #include "lists/list_parse.h"
 #include "lists/names.h"
 
@@ -59,23 +59,30 @@ void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root)
 	json_object_object_add(root, "live", o);
 }
 
-static void say_removed(struct json_object *list, const struct bw_live *set,
-			const struct bw_prefix *p, int in_place)
+/* One entry of remove's answer: its text and how it went. */
+static void say_removed(struct json_object *list, const char *text,
+			int in_place, bool held)
 {
 	struct json_object *o = json_object_new_object();
-	char text[64];
 
 	if (!o)
 		return;
-	bw_prefix_str(p, text, sizeof(text));
 	json_object_object_add(o, "entry", json_object_new_string(text));
-	json_object_object_add(
-		o, "how",
-		json_object_new_string(!in_place ? "rebuild"
-				       : bw_live_has(set, p, NULL)
-					       ? "held"
-					       : "in_place"));
+	json_object_object_add(o, "how",
+			       json_object_new_string(!in_place ? "rebuild"
+						      : held	? "held"
+								: "in_place"));
 	json_object_array_add(list, o);
+}
+
+static void say_removed_prefix(struct json_object *list,
+			       const struct bw_live *set,
+			       const struct bw_prefix *p, int in_place)
+{
+	char text[64];
+
+	bw_prefix_str(p, text, sizeof(text));
+	say_removed(list, text, in_place, bw_live_has(set, p, NULL));
 }
 
 /* A name as remove gives it: "*.NAME" for a subtree. */
@@ -85,24 +92,12 @@ static void say_removed_name(struct json_object *list,
 			     int in_place)
 {
 	const struct bw_domain *d = &names->dom[i];
-	const char *name = bw_domain_name(names, d);
-	bool sub = d->flags & BW_DOM_SUBTREE;
-	struct json_object *o = json_object_new_object();
 	char text[BW_NAME_MAX + 3];
 
-	if (!o)
-		return;
-	snprintf(text, sizeof(text), "%s%.*s", sub ? "*." : "", (int)d->len,
-		 name);
-	json_object_object_add(o, "entry", json_object_new_string(text));
-	json_object_object_add(
-		o, "how",
-		json_object_new_string(
-			!in_place ? "rebuild"
-			: bw_live_has_name(set, name, d->len, sub, NULL)
-				? "held"
-				: "in_place"));
-	json_object_array_add(list, o);
+	bw_domain_str(names, d, text, sizeof(text));
+	say_removed(list, text, in_place,
+		    bw_live_has_name(set, bw_domain_name(names, d), d->len,
+				     d->flags & BW_DOM_SUBTREE, NULL));
 }
 
 void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans)
@@ -123,7 +118,7 @@ void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans)
 	}
 	list = json_object_new_array();
 	for (i = 0; list && i < r.ngone; i++)
-		say_removed(list, &l->set, &r.gone[i], in_place);
+		say_removed_prefix(list, &l->set, &r.gone[i], in_place);
 	for (i = 0; list && i < r.gone_names.ndom; i++)
 		say_removed_name(list, &l->set, &r.gone_names, i, in_place);
 	if (list)

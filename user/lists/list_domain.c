@@ -210,3 +210,11 @@ int bw_hosts_line(struct bw_list *l, const char *s, size_t len, bool host,
 	l->lines += pushed > 0;
 	return 0;
 }
+
+const char *bw_domain_str(const struct bw_list *l, const struct bw_domain *d,
+			  char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%.*s", d->flags & BW_DOM_SUBTREE ? "*." : "",
+		 (int)d->len, bw_domain_name(l, d));
+	return buf;
+}

@@ -55,4 +55,11 @@ int bw_domain_entry(struct bw_list *l, const char *s, size_t len, __u8 flags,
 /* Adblock lists' "! comment" lines and "[Adblock Plus 2.0]" header. */
 bool bw_adblock_comment(const char *s, size_t len);
 
+/*
+ * A domain entry as an operator writes it, "*.NAME" for a subtree, into
+ * buf (room for BW_NAME_MAX + 3); returns buf.
+ */
+const char *bw_domain_str(const struct bw_list *l, const struct bw_domain *d,
+			  char *buf, size_t len);
+
 #endif /* __BW_LIST_DOMAIN_H */

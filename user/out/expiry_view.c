@@ -12,6 +12,7 @@
 #include "filter/why.h"
 #include "kernel/lock.h"
 #include "kernel/running.h"
+#include "lists/list_domain.h"
 #include "lists/list_parse.h"
 #include "out/expiry_view.h"
 
@@ -75,11 +76,7 @@ static void out_row(const char *e, __u64 expires, __u64 now, bool text)
 static const char *name_str(const struct bw_list *l, size_t i, char *buf,
 			    size_t len)
 {
-	const struct bw_domain *d = &l->dom[i];
-
-	snprintf(buf, len, "%s%.*s", d->flags & BW_DOM_SUBTREE ? "*." : "",
-		 (int)d->len, bw_domain_name(l, d));
-	return buf;
+	return bw_domain_str(l, &l->dom[i], buf, len);
 }
 
 /* The expiring entries, then names: the first BW_EXPIRY_ROWS in text. */

@@ -19,6 +19,7 @@
 #include "base/output.h"
 #include "kernel/running.h"
 #include "filter/why.h"
+#include "lists/list_domain.h"
 #include "lists/list_parse.h"
 #include "lists/names.h"
 #include "out/expiry_view.h"
@@ -383,9 +384,7 @@ static size_t out_added_name(const struct bw_records *rec,
 					d->flags & BW_DOM_SUBTREE, t->name,
 					t->name_len))
 			continue;
-		snprintf(buf, sizeof(buf), "%s%.*s",
-			 d->flags & BW_DOM_SUBTREE ? "*." : "", (int)d->len,
-			 bw_domain_name(l, d));
+		bw_domain_str(l, d, buf, sizeof(buf));
 		if (rec->names_expires[k])
 			bw_expiry_why_added_name(buf, rec->names_expires[k]);
 		else
