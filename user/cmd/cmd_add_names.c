@@ -141,6 +141,17 @@ static void say_names(const struct name_ctx *c)
 			c->a->iface, c->worst * 100, c->target * 100);
 }
 
+/* Whether name i had an expiry in rec that this add (no --timeout) ends. */
+static bool unexpired(const struct name_ctx *c, const struct bw_records *rec,
+		      size_t i)
+{
+	const struct bw_domain *d = &c->names->dom[i];
+	long k = bw_records_find_name(rec, bw_domain_name(c->names, d), d->len,
+				      d->flags);
+
+	return k >= 0 && rec->names_expires[k] && !c->expires;
+}
+
 /*
  * The names into rec with their expiry: a new timeout replaces the old
  * one, none makes the name permanent (as for addresses).
@@ -149,13 +160,9 @@ static int keep_names(struct name_ctx *c, struct bw_records *rec)
 {
 	const struct bw_list *l = c->names;
 	size_t i;
-	long k;
 
 	for (i = 0; i < l->ndom; i++) {
-		k = bw_records_find_name(rec, bw_domain_name(l, &l->dom[i]),
-					 l->dom[i].len, l->dom[i].flags);
-		c->unexpired[i] =
-			k >= 0 && rec->names_expires[k] && !c->expires;
+		c->unexpired[i] = unexpired(c, rec, i);
 		if (bw_records_add_name_until(
 			    rec, bw_domain_name(l, &l->dom[i]), l->dom[i].len,
 			    l->dom[i].flags, c->expires) < 0)
@@ -218,13 +225,9 @@ static void say_kept(struct name_ctx *c, const struct bw_records *before)
 	const struct bw_list *l = c->names;
 	bool any = c->expires != 0;
 	size_t i;
-	long k;
 
 	for (i = 0; i < l->ndom; i++) {
-		k = bw_records_find_name(before, bw_domain_name(l, &l->dom[i]),
-					 l->dom[i].len, l->dom[i].flags);
-		c->unexpired[i] =
-			k >= 0 && before->names_expires[k] && !c->expires;
+		c->unexpired[i] = unexpired(c, before, i);
 		any = any || c->unexpired[i];
 	}
 	if (!any)
