@@ -367,6 +367,14 @@ struct bw_lpm_key {
 #define BW_REC_MAGIC 0x43455242 /* "BREC" read as a little-endian __u32 */
 #define BW_REC_VERSION 1
 #define BW_REC_ALIGN 8
+/* len rounded up to a record's alignment. */
+static inline __u64 bw_rec_padded(__u64 len)
+{
+	return (len + BW_REC_ALIGN - 1) & ~(__u64)(BW_REC_ALIGN - 1);
+}
+
+/* The least room an area keeps for its add log, in bytes. */
+#define BW_REC_LOG_ROOM 16384
 
 struct bw_rec_area {
 	__u32 magic;
@@ -455,7 +463,36 @@ enum bw_rec_type {
 	 * carries this record over; one naming no added name is ignored.
 	 */
 	BW_REC_ADDED_NAME_EXPIRES = 13,
+	/*
+	 * The add log: entries a running watch added in place, after the
+	 * area was written (see "The add log" below). An array of struct
+	 * bw_rec_expiry, expires 0 meaning never; the family byte may get
+	 * BW_REC_PREFIX_GONE.
+	 */
+	BW_REC_LOG_ADDED = 14,
+	/*
+	 * The add log's names: entries back to back, each as in
+	 * BW_REC_ADDED_NAME_EXPIRES (kind, length, name, __u64 expiry), but
+	 * with an expiry of 0 meaning never and a kind that may get
+	 * BW_REC_NAME_GONE.
+	 */
+	BW_REC_LOG_NAMES = 15,
 };
+
+/*
+ * The add log: room the area keeps after its records (bw_records_blocks
+ * sizes a map for it), where a running watch appends the entries that
+ * 'bloomwall add' hands it, in place, with no swap. Each log record is a
+ * struct bw_rec_head and its body, padded, written past records_len:
+ * the body first, then the head by one aligned 8-byte store, so that a
+ * reader sees a record whole or not at all (a writer killed before the
+ * head leaves nothing). The log ends at the first zero head. A reader
+ * applies the log after the records, in order: an entry's last
+ * occurrence decides whether it is added (gone marks it out) and when it
+ * ends. The next writer of the area folds the log into the records. An
+ * older bloomwall stops at records_len and reads the filter without the
+ * log.
+ */
 
 /* A prefix of either family; addr in network byte order, IPv4 first 4. */
 struct bw_rec_prefix {

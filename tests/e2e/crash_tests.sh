@@ -814,16 +814,13 @@ crash_live_run()
 		start)
 			if grep -qE "$RELOAD_OK" "$TMP_DIR/w.out"; then
 				crash_live_add 1h "$CRASH_LIVE_FRESH" >"$TMP_DIR/lf.out"
-				phase=add
+				# Handed to the watch: live in place once add returns.
+				phase=expiry
 				if [ -n "${CRASH_LIVE_TIMED:-}" ]; then
 					sleep "$CRASH_LIVE_TIMED"
 					kill -KILL "$wpid" 2>/dev/null
 				fi
 			fi
-			;;
-		add)
-			grep -qE "${RELOAD_OK}live entries: a filter another command swapped in" \
-				"$TMP_DIR/w.out" && phase=expiry
 			;;
 		expiry)
 			CRASH_LIVE_EXPIRED=$(crash_live_expired)

@@ -33,6 +33,7 @@
 #include "filter/provenance.h"
 #include "filter/records.h"
 #include "ops/reload.h"
+#include "ops/watch_add.h"
 #include "kernel/running.h"
 #include "out/expiry_view.h"
 
@@ -242,7 +243,7 @@ static int keep_entries(const struct add_ctx *c, const struct bw_running *r,
 	if (err)
 		return err;
 	bw_prov_change(rec, BW_CHANGE_ADD);
-	need = bw_records_start(r->filter.mem) + bw_records_blocks(rec);
+	need = bw_records_end(r->filter.mem, rec);
 	*extra = need > r->filter.nblocks ? need - r->filter.nblocks : 0;
 	return 0;
 }
@@ -279,6 +280,48 @@ static int add_locked(struct add_ctx *c, struct bw_add_plan *plan)
 	return err;
 }
 
+/*
+ * With a watch running: handed to it, in place (ops/watch_add.h). 0 when
+ * done; -ENOENT or -EXDEV when the CLI adds them itself.
+ */
+static int add_by_watch(const struct add_ctx *c)
+{
+	const struct bw_args *a = c->a;
+	struct bw_watch_add_req rq = { .iface = a->iface,
+				       .p = c->keys,
+				       .n = (size_t)a->npos,
+				       .expires = c->expires };
+	struct bw_watch_add_result res;
+	int i, added = 0, err;
+
+	err = bw_watch_add(&rq, &res);
+	if (err == -EXDEV)
+		pr_debug(
+			"%s: the watch does not add in place (%s): adding by a swap\n",
+			a->iface, res.why);
+	if (err)
+		return err;
+	bw_out_open_array("addresses");
+	for (i = 0; i < a->npos; i++) {
+		bw_out_open_object(NULL);
+		bw_out_string("address", "%s  ", a->pos[i]);
+		bw_out_string("result", NULL,
+			      res.e[i].already ? "already" : "added");
+		bw_out_text(res.e[i].already ? "already in the filter"
+					     : "added");
+		bw_expiry_say_add(c->expires, c->now, false);
+		bw_out_close_object();
+		added += !res.e[i].already;
+	}
+	bw_out_close_array();
+	bw_out_text("%s: ", a->iface);
+	bw_out_int("added", "%lld of ", added);
+	bw_out_int("total", "%lld added in place by the watch", a->npos);
+	bw_out_bool("in_place", " (no swap)\n", true);
+	bw_watch_add_free(&res);
+	return 0;
+}
+
 static const struct bw_opt add_only_opts[] = {
 	{ "timeout", BW_OPT_TIMEOUT, "DURATION",
 	  "the entries or names expire after DURATION (30s, 5m, 4h, 7d, 1h30m; 0: never)" },
@@ -311,10 +354,17 @@ static int do_add(struct bw_args *a)
 	if (!err)
 		err = bw_check_privileges("add");
 	if (!err) {
+		err = add_by_watch(&c);
+		if (err != -ENOENT && err != -EXDEV)
+			goto out;
+		err = 0;
+	}
+	if (!err) {
 		lock = bw_lock_acquire();
 		err = lock < 0 ? lock : add_locked(&c, plan);
 		bw_lock_release(lock);
 	}
+out:
 	free(c.fresh);
 	free(c.unexpired);
 	free(plan);

@@ -33,6 +33,7 @@
 #include "out/expiry_view.h"
 #include "out/op_report.h"
 #include "ops/reload.h"
+#include "ops/watch_add.h"
 #include "kernel/running.h"
 
 /* Whether the running filter has a name region for every name asked. */
@@ -194,7 +195,7 @@ static int add_in_place(struct name_ctx *c)
 		err = keep_names(c, &rec);
 	if (!err) {
 		bw_prov_change(&rec, BW_CHANGE_ADD);
-		need = bw_records_start(r.filter.mem) + bw_records_blocks(&rec);
+		need = bw_records_end(r.filter.mem, &rec);
 		e.extra_blocks =
 			need > r.filter.nblocks ? need - r.filter.nblocks : 0;
 		err = bw_swap_running(&r, &e);
@@ -265,6 +266,46 @@ static int add_by_rebuild(struct name_ctx *c)
 	return err;
 }
 
+/* With a watch running: handed to it, in place (ops/watch_add.h). */
+static int add_by_watch(struct name_ctx *c)
+{
+	const struct bw_args *a = c->a;
+	struct bw_watch_add_req rq = { .iface = a->iface,
+				       .names = c->names,
+				       .expires = c->expires };
+	struct bw_watch_add_result res;
+	size_t i;
+	int added = 0, err;
+
+	err = bw_watch_add(&rq, &res);
+	if (err == -EXDEV)
+		pr_debug(
+			"%s: the watch does not add in place (%s): adding by a swap\n",
+			a->iface, res.why);
+	if (err)
+		return err;
+	bw_out_open_array("names");
+	for (i = 0; i < c->names->ndom && i < (size_t)a->npos; i++) {
+		bw_out_open_object(NULL);
+		bw_out_string("name", "%s  ", a->pos[i]);
+		bw_out_string("result", NULL,
+			      res.e[i].already ? "already" : "added");
+		bw_out_text("%s", res.e[i].already ? "already in the filter"
+						   : "added");
+		bw_expiry_say_add(c->expires, c->now, false);
+		bw_out_close_object();
+		added += !res.e[i].already;
+	}
+	bw_out_close_array();
+	bw_out_text("%s: ", a->iface);
+	bw_out_int("added", "%lld of ", added);
+	bw_out_int("total", "%lld names added in place by the watch",
+		   (long long)c->names->ndom);
+	bw_out_bool("in_place", " (no swap)\n", true);
+	bw_watch_add_free(&res);
+	return 0;
+}
+
 int bw_add_names(struct bw_args *a)
 {
 	struct name_ctx c = { .a = a };
@@ -284,12 +325,19 @@ int bw_add_names(struct bw_args *a)
 	if (!err)
 		err = bw_check_privileges("add");
 	if (!err) {
+		err = add_by_watch(&c);
+		if (err != -ENOENT && err != -EXDEV)
+			goto out;
+		err = 0;
+	}
+	if (!err) {
 		lock = bw_lock_acquire();
 		err = lock < 0 ? lock : add_in_place(&c);
 		bw_lock_release(lock);
 	}
 	if (err == 1)
 		err = add_by_rebuild(&c);
+out:
 	free(c.fresh);
 	free(c.unexpired);
 	bw_list_free(&l);

@@ -17,6 +17,10 @@
 #include "filter/records.h"
 #include "filter/records_edit.h"
 #include "filter/records_gone.h"
+#include "filter/records_log.h"
+#include "filter/bloom_add.h"
+#include "filter/bloom_names.h"
+#include "kernel/lock.h"
 #include "kernel/hook.h"
 #include "kernel/running.h"
 
@@ -262,6 +266,83 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
 	if (r == &own)
 		bw_records_free(r);
 	return in_place;
+}
+
+/* Whether the running filter can keep every entry asked for live. */
+static bool placeable(const struct bw_wlive *l, const struct bw_prefix *p,
+		      size_t n, const struct bw_list *names, bool subdomains)
+{
+	const void *mem = l->map.mem;
+	struct bw_add_plan ap;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!p[i].plen || bw_add_plan(mem, &p[i], &ap))
+			return false;
+	for (i = 0; names && i < names->ndom; i++)
+		if (!bw_name_has_region(mem,
+					subdomains || (names->dom[i].flags &
+						       BW_DOM_SUBTREE)))
+			return false;
+	return true;
+}
+
+/* Whether the entry asked for is live (name: names' entry i). */
+static bool is_live(const struct bw_wlive *l, const struct bw_prefix *p,
+		    const struct bw_list *names, size_t i, bool subdomains)
+{
+	const struct bw_domain *d;
+
+	if (!names)
+		return bw_live_has(&l->set, p, NULL);
+	d = &names->dom[i];
+	return bw_live_has_name(&l->set, bw_domain_name(names, d), d->len,
+				subdomains || (d->flags & BW_DOM_SUBTREE),
+				NULL);
+}
+
+int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
+		     const struct bw_list *names, __u64 expires, bool *had)
+{
+	size_t i, count = names ? names->ndom : n;
+	struct bw_records r;
+	bool subdomains;
+	int lock, err;
+
+	if (sync_map(l))
+		return -ENOENT;
+	if (l->adds_in_base || verify(l->map.mem))
+		return -EXDEV;
+	if (bw_records_read(l->map.mem, l->map.nblocks, &r))
+		return -EINVAL;
+	subdomains = r.have_dns && (r.dns.opts & BW_REC_DNS_SUBDOMAINS);
+	bw_records_free(&r);
+	if (!placeable(l, p, n, names, subdomains))
+		return -EXDEV;
+	for (i = 0; i < count; i++)
+		had[i] = is_live(l, &p[i], names, i, subdomains);
+	/* The loop never waits: a busy lock is asked again by the client. */
+	lock = bw_lock_try();
+	if (lock < 0)
+		return lock;
+	err = bw_records_log_add(l->map.mem, l->map.nblocks, p, n, names,
+				 expires);
+	bw_lock_release(lock);
+	if (err)
+		return err;
+	/* The records hold them now: adopted, set in place. */
+	if (bw_wlive_sync(l, NULL) < 0)
+		return -EINVAL;
+	for (i = 0; i < count; i++) {
+		if (is_live(l, &p[i], names, i, subdomains))
+			continue;
+		/* Recorded but not set: a rebuild builds it in. */
+		l->want_rebuild = true;
+		l->retry_at = 0;
+		l->rebuild_why = "live entries: an add that could not be set";
+		return -EXDEV;
+	}
+	return 0;
 }
 
 bool bw_wlive_step(struct bw_wlive *l, __u64 now)

@@ -149,6 +149,21 @@ bool bw_wlive_step(struct bw_wlive *l, __u64 now);
  */
 int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r);
 
+/*
+ * An add handed over by 'bloomwall add' (the socket's "add"): the n
+ * prefixes of p, or the names of names, each until expires (Unix
+ * seconds, 0: never), appended to the running filter's add log
+ * (filter/records_log.h) under the lock, taken without waiting, then
+ * adopted and set in place: no rebuild, no swap. had (one per entry,
+ * the caller's) says which were live already. 0; -EAGAIN (the lock is
+ * held: ask again); -EXDEV (not in place: the adds are built in, verify
+ * mode, or the filter has no target length or name region for one; the
+ * CLI swaps instead); -E2BIG (the log's room is full: likewise);
+ * -ENOENT (no filter runs); -EINVAL.
+ */
+int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
+		     const struct bw_list *names, __u64 expires, bool *had);
+
 /* Expiries only (while a rebuild runs: no filter is taken over). */
 void bw_wlive_expire(struct bw_wlive *l, __u64 now);
 

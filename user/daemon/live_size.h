@@ -10,7 +10,8 @@
  *   refused again after a rebuild that went in sized for it is counted
  *   only (never retried in a loop);
  * - the live keys of a region past what the watch's own build sized it
- *   for (BW_REC_SIZED): one rebuild, and another for the same filter only
+ *   for (BW_REC_SIZED), with a sixteenth more (at least BW_WSIZE_SLACK
+ *   keys) of slack: one rebuild, and another for the same filter only
  *   once the live keys doubled; never two within BW_WLIVE_RETRY seconds.
  */
 #ifndef __BW_DAEMON_LIVE_SIZE_H
@@ -27,6 +28,9 @@
 #define BW_WLIVE_REFUSED_SETTLE 1.0
 /* Most refused adds kept for the next rebuild; past it only counted. */
 #define BW_WLIVE_PENDING_MAX 65536
+
+/* Live keys a region takes past its room before a rebuild for room. */
+#define BW_WSIZE_SLACK 64
 
 /* Seconds between the rebuilds for room (as BW_WLIVE_RETRY). */
 #define BW_WSIZE_RETRY 10

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* What the watch's live entries hold (live_view.h). */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "daemon/live_view.h"
 #include "lists/list_domain.h"
@@ -124,4 +125,170 @@ void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans)
 	if (list)
 		json_object_object_add(ans, "removed", list);
 	bw_records_free(&r);
+}
+
+/* ---- "add" ---------------------------------------------------------------- */
+
+/* The most entries one add hands over (a question is at most 1 MiB). */
+#define ADD_MAX 100000
+
+static void fail(struct json_object *ans, const char *code, const char *why)
+{
+	json_object_object_add(ans, "ok", json_object_new_boolean(false));
+	json_object_object_add(ans, "code", json_object_new_string(code));
+	json_object_object_add(ans, "error", json_object_new_string(why));
+}
+
+/* The request's prefixes into *p (n of them): 0, or -EINVAL said in ans. */
+static int read_prefixes(struct json_object *arr, struct bw_prefix **p,
+			 size_t *n, struct json_object *ans)
+{
+	size_t i, len = json_object_array_length(arr);
+	char why[BW_ERRLEN];
+	const char *s;
+
+	if (!len || len > ADD_MAX) {
+		fail(ans, "bad_request", "\"prefixes\": 1 to 100000 entries");
+		return -EINVAL;
+	}
+	*p = calloc(len, sizeof(**p));
+	if (!*p) {
+		fail(ans, "no_memory", "no memory for the entries");
+		return -ENOMEM;
+	}
+	for (i = 0; i < len; i++) {
+		s = json_object_get_string(json_object_array_get_idx(arr, i));
+		why[0] = '\0';
+		if (!json_object_is_type(json_object_array_get_idx(arr, i),
+					 json_type_string) ||
+		    bw_parse_prefix(s, &(*p)[i], why, sizeof(why))) {
+			fail(ans, "bad_request", "\"prefixes\": not a prefix");
+			return -EINVAL;
+		}
+	}
+	*n = len;
+	return 0;
+}
+
+/* The request's names, checked and folded, into l. */
+static int read_names(struct json_object *arr, struct bw_list *l,
+		      struct json_object *ans)
+{
+	size_t i, len = json_object_array_length(arr);
+	char name[BW_NAME_MAX], why[BW_ERRLEN];
+	struct json_object *e, *v, *sub;
+	int n;
+
+	if (!len || len > ADD_MAX) {
+		fail(ans, "bad_request", "\"names\": 1 to 100000 entries");
+		return -EINVAL;
+	}
+	for (i = 0; i < len; i++) {
+		e = json_object_array_get_idx(arr, i);
+		if (!json_object_object_get_ex(e, "name", &v) ||
+		    !json_object_is_type(v, json_type_string)) {
+			fail(ans, "bad_request", "\"names\": no \"name\"");
+			return -EINVAL;
+		}
+		n = bw_name_check(json_object_get_string(v),
+				  (size_t)json_object_get_string_len(v), name,
+				  why, sizeof(why));
+		if (n <= 0) {
+			fail(ans, "bad_request", "\"names\": not a name");
+			return -EINVAL;
+		}
+		sub = NULL;
+		json_object_object_get_ex(e, "subtree", &sub);
+		if (bw_domain_push(l, name, (size_t)n,
+				   json_object_get_boolean(sub) ? BW_DOM_SUBTREE
+								: 0)) {
+			fail(ans, "no_memory", "no memory for the names");
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void say_added(struct json_object *ans, const struct bw_prefix *p,
+		      const struct bw_list *names, const bool *had,
+		      size_t count, __u64 expires)
+{
+	struct json_object *list = json_object_new_array(), *o;
+	char text[BW_NAME_MAX + 8];
+	size_t i;
+
+	for (i = 0; list && i < count; i++) {
+		o = json_object_new_object();
+		if (!o)
+			break;
+		if (names)
+			bw_domain_str(names, &names->dom[i], text,
+				      sizeof(text));
+		else
+			bw_prefix_str(&p[i], text, sizeof(text));
+		json_object_object_add(o, "entry",
+				       json_object_new_string(text));
+		json_object_object_add(
+			o, "result",
+			json_object_new_string(had[i] ? "already" : "added"));
+		put_u64(o, "expires", expires);
+		json_object_array_add(list, o);
+	}
+	json_object_object_add(ans, "ok", json_object_new_boolean(true));
+	json_object_object_add(ans, "in_place", json_object_new_boolean(true));
+	json_object_object_add(ans, "entries", list);
+}
+
+void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
+			 struct json_object *ans)
+{
+	struct json_object *arr = NULL, *v = NULL;
+	struct bw_prefix *p = NULL;
+	bool *had = NULL, by_name;
+	size_t n = 0, count;
+	__u64 expires = 0;
+	struct bw_list names;
+	int err;
+
+	bw_list_init(&names);
+	by_name = json_object_object_get_ex(req, "names", &arr);
+	if (!by_name)
+		json_object_object_get_ex(req, "prefixes", &arr);
+	if (json_object_object_get_ex(req, "expires", &v))
+		expires = (__u64)json_object_get_int64(v);
+	if (!json_object_is_type(arr, json_type_array) ||
+	    (v && !json_object_is_type(v, json_type_int)) ||
+	    json_object_get_int64(v) < 0 || expires > BW_REC_EXPIRES_MAX) {
+		fail(ans, "bad_request",
+		     "an add takes \"prefixes\" or \"names\" and \"expires\" (Unix seconds, 0: never)");
+		return;
+	}
+	err = by_name ? read_names(arr, &names, ans)
+		      : read_prefixes(arr, &p, &n, ans);
+	count = by_name ? names.ndom : n;
+	had = err ? NULL : calloc(count, sizeof(*had));
+	if (!err && !had) {
+		fail(ans, "no_memory", "no memory for the entries");
+		err = -ENOMEM;
+	}
+	if (!err)
+		err = bw_wlive_add_log(l, p, n, by_name ? &names : NULL,
+				       expires, had);
+	if (err == -EAGAIN)
+		fail(ans, "busy", "another command holds the lock: ask again");
+	else if (err == -EXDEV || err == -E2BIG)
+		fail(ans, "not_in_place",
+		     err == -E2BIG
+			     ? "the running filter's add log is full"
+			     : "the running filter cannot keep these entries live");
+	else if (err == -ENOENT)
+		fail(ans, "no_filter", "no filter runs");
+	else if (err == -EINVAL && had)
+		fail(ans, "bad_records",
+		     "the running filter's records cannot be read");
+	else if (!err)
+		say_added(ans, p, by_name ? &names : NULL, had, count, expires);
+	free(had);
+	free(p);
+	bw_list_free(&names);
 }

@@ -260,6 +260,47 @@ static void settled(struct watch *w)
 		rebuild(w, what, false);
 }
 
+/*
+ * A typed question (watch_sock.h): one JSON object, {"v": 1, "op", ...};
+ * the answer carries "v" and says per entry what happened in fields.
+ */
+static void serve_json(struct watch *w, int c, const char *q)
+{
+	struct json_object *req = json_tokener_parse(q), *ans, *v, *op;
+	const char *err = NULL;
+
+	ans = json_object_new_object();
+	if (!ans) {
+		json_object_put(req);
+		return;
+	}
+	json_object_object_add(ans, "v", json_object_new_int(1));
+	if (!json_object_is_type(req, json_type_object))
+		err = "not a JSON object";
+	else if (!json_object_object_get_ex(req, "v", &v) ||
+		 json_object_get_int(v) != 1)
+		err = "unknown version: this watch speaks \"v\": 1";
+	else if (!json_object_object_get_ex(req, "op", &op) ||
+		 strcmp(json_object_get_string(op), "add"))
+		err = "unknown \"op\": this watch knows \"add\"";
+	else
+		bw_wlive_add_answer(&w->live, req, ans);
+	if (err) {
+		json_object_object_add(ans, "ok",
+				       json_object_new_boolean(false));
+		json_object_object_add(ans, "code",
+				       json_object_new_string("bad_request"));
+		json_object_object_add(ans, "error",
+				       json_object_new_string(err));
+	}
+	bw_wsock_answer(
+		c, json_object_to_json_string_ext(ans, JSON_C_TO_STRING_PLAIN));
+	json_object_put(ans);
+	json_object_put(req);
+	if (w->live.changed)
+		bw_watch_publish(w);
+}
+
 /* One question on the watch's socket (watch_sock.h), answered at once. */
 static void serve(struct watch *w)
 {
@@ -269,7 +310,9 @@ static void serve(struct watch *w)
 
 	if (c < 0)
 		return;
-	if (!strncmp(q, "why ", 4)) {
+	if (q[0] == '{') {
+		serve_json(w, c, q);
+	} else if (!strncmp(q, "why ", 4)) {
 		bw_watch_cs_why(&w->cs, c, q + 4);
 	} else if (!strcmp(q, "sync")) {
 		ans = json_object_new_object();

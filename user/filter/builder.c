@@ -339,6 +339,11 @@ __u32 bw_build_blocks(const struct bw_build *b)
 	return b->plan.nblocks + bw_records_blocks(&b->rec);
 }
 
+__u32 bw_build_map_blocks(const struct bw_build *b)
+{
+	return bw_build_blocks(b) + bw_records_room(&b->rec);
+}
+
 void bw_build_fill(const struct bw_build *b, void *mem)
 {
 	bw_fill_filter(mem, &b->plan, &b->keys);

@@ -64,6 +64,9 @@ int bw_build_plan(const struct bw_build_req *req, struct bw_build *b);
 /* Blocks of b's filter: the Bloom part, then the record area. */
 __u32 bw_build_blocks(const struct bw_build *b);
 
+/* Blocks of b's filter as a running map: with its add log's room. */
+__u32 bw_build_map_blocks(const struct bw_build *b);
+
 /* Writes b's filter into mem: zeroed, bw_build_blocks(b) blocks. */
 void bw_build_fill(const struct bw_build *b, void *mem);
 

@@ -289,7 +289,7 @@ int bw_prov_image_records(const char *path, const void *mem, __u32 nblocks,
 	}
 	rec->have_origin = true;
 	bw_prov_origin(&rec->origin, how, image_hash);
-	*need = bw_records_start(mem) + bw_records_blocks(rec);
+	*need = bw_records_end(mem, rec);
 	if (*need > BW_MAX_BLOCKS) {
 		bw_records_free(rec);
 		pr_warn("%s: no room for the filter's records\n", path);

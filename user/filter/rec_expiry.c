@@ -39,23 +39,10 @@ int bw_rec_expiries_read(struct bw_rec_expiries *e, const __u8 *body, __u32 len)
 	return 0;
 }
 
-static int cmp_prefix(const struct bw_prefix *a, const struct bw_prefix *b)
-{
-	if (a->family != b->family)
-		return a->family < b->family ? -1 : 1;
-	if (a->plen != b->plen)
-		return a->plen < b->plen ? -1 : 1;
-	if (a->hi != b->hi)
-		return a->hi < b->hi ? -1 : 1;
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	return 0;
-}
-
 static int cmp_exp(const void *a, const void *b)
 {
-	return cmp_prefix(&((const struct bw_rec_exp *)a)->p,
-			  &((const struct bw_rec_exp *)b)->p);
+	return bw_prefix_cmp(&((const struct bw_rec_exp *)a)->p,
+			     &((const struct bw_rec_exp *)b)->p);
 }
 
 int bw_rec_expiries_sort(struct bw_rec_expiries *e)

@@ -13,8 +13,7 @@
 
 /* ---- reading ------------------------------------------------------------- */
 
-/* Whether p[0..len) is a name as a writer stores it: checked and folded. */
-static bool name_ok(const __u8 *p, __u8 len)
+bool bw_rec_name_ok(const __u8 *p, __u8 len)
 {
 	char name[BW_NAME_MAX], why[BW_ERRLEN];
 	int n = bw_name_check((const char *)p, len, name, why, sizeof(why));
@@ -36,7 +35,7 @@ int bw_rec_names_read(struct bw_list *names, struct bw_list *gone,
 		kind = body[off] & (__u8)~BW_REC_NAME_GONE;
 		n = body[off + 1];
 		if (kind > BW_NAME_SUBTREE || n > len - off - 2 ||
-		    !name_ok(body + off + 2, n))
+		    !bw_rec_name_ok(body + off + 2, n))
 			return -EINVAL;
 		name = (const char *)body + off + 2;
 		err = bw_domain_push(body[off] & BW_REC_NAME_GONE ? gone
@@ -147,7 +146,7 @@ int bw_rec_name_expiries_read(struct bw_rec_name_expiries *e, const __u8 *body,
 		n = body[off + 1];
 		if (body[off] > BW_NAME_SUBTREE ||
 		    len - off - 2 < (__u32)n + sizeof(expires) ||
-		    !name_ok(body + off + 2, n))
+		    !bw_rec_name_ok(body + off + 2, n))
 			return -EINVAL;
 		memcpy(&expires, body + off + 2 + n, sizeof(expires));
 		if (!expires || expires > BW_REC_EXPIRES_MAX)

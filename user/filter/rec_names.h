@@ -31,6 +31,9 @@ struct bw_rec_name_expiries {
 	size_t names_len, names_cap;
 };
 
+/* Whether p[0..len) is a name as a writer stores it: checked and folded. */
+bool bw_rec_name_ok(const __u8 *p, __u8 len);
+
 /*
  * One BW_REC_ADDED_NAMES body: its names pushed to names in order, those
  * marked BW_REC_NAME_GONE to gone instead. 0, -EINVAL (a partial entry,

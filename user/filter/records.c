@@ -9,6 +9,7 @@
 
 #include "filter/records.h"
 #include "filter/rec_expiry.h"
+#include "filter/rec_log.h"
 #include "filter/rec_names.h"
 #include "filter/rec_prefix.h"
 
@@ -428,6 +429,159 @@ static int read_records(struct bw_records *r, const __u8 *p, __u64 len,
 	return err;
 }
 
+/* ---- the add log (rec_log.h) --------------------------------------------- */
+
+/* Log entries by prefix, each prefix's in log order: its last decides. */
+static int cmp_log(const void *a, const void *b)
+{
+	const struct bw_rec_log_ent *x = a, *y = b;
+	int c = bw_prefix_cmp(&x->p, &y->p);
+
+	return c ?: (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct bw_rec_log_ent *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Indices of the added entries by prefix, equal ones by index. */
+static int cmp_added(const void *a, const void *b, void *arg)
+{
+	const struct bw_prefix *v = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	return bw_prefix_cmp(&v[i], &v[j]) ?: (i > j) - (i < j);
+}
+
+/* The first added entry that is p, by the sorted indices ix; -1: none. */
+static long find_sorted(const struct bw_records *r, const size_t *ix,
+			const struct bw_prefix *p)
+{
+	size_t lo = 0, hi = r->nadded, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (bw_prefix_cmp(&r->added[ix[mid]], p) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->nadded && bw_prefix_same(&r->added[ix[lo]], p))
+		return (long)ix[lo];
+	return -1;
+}
+
+/*
+ * The log's prefixes (v, n of them; reordered) applied to the records,
+ * in n log n: a prefix's last entry says whether it is added and until
+ * when; one the records did not hold is appended in the order of its
+ * first entry.
+ */
+static int apply_log_added(struct bw_records *r, struct bw_rec_log_ent *v,
+			   size_t n)
+{
+	size_t *ix = malloc((r->nadded ?: 1) * sizeof(*ix));
+	bool *drop = calloc(r->nadded ?: 1, sizeof(*drop));
+	struct bw_rec_log_ent last;
+	size_t i, j, k, fresh = 0;
+	int err = ix && drop ? 0 : -ENOMEM;
+	long at;
+
+	for (i = 0; !err && i < r->nadded; i++)
+		ix[i] = i;
+	if (!err)
+		qsort_r(ix, r->nadded, sizeof(*ix), cmp_added, r->added);
+	if (!err)
+		qsort(v, n, sizeof(*v), cmp_log);
+	for (i = 0; !err && i < n; i = j) {
+		for (j = i + 1; j < n && bw_prefix_same(&v[j].p, &v[i].p); j++)
+			;
+		last = v[j - 1];
+		at = find_sorted(r, ix, &last.p);
+		if (last.gone) {
+			if (at >= 0)
+				drop[at] = true;
+			err = push_gone(r, &last.p);
+		} else if (at >= 0) {
+			r->added_expires[at] = last.expires;
+		} else {
+			last.seq = v[i].seq;
+			v[fresh++] = last;
+		}
+	}
+	for (i = 0, k = 0; !err && i < r->nadded; i++) {
+		if (drop[i])
+			continue;
+		r->added[k] = r->added[i];
+		r->added_expires[k++] = r->added_expires[i];
+	}
+	if (!err)
+		r->nadded = k;
+	if (!err)
+		qsort(v, fresh, sizeof(*v), cmp_seq);
+	for (i = 0; !err && i < fresh; i++) {
+		err = bw_records_push_added(r, &v[i].p);
+		if (!err)
+			r->added_expires[r->nadded - 1] = v[i].expires;
+	}
+	free(ix);
+	free(drop);
+	return err;
+}
+
+/* One logged name applied, in order: its last entry decides. */
+static int apply_log_name(struct bw_records *r, const struct bw_rec_log_ent *e)
+{
+	long k = bw_records_find_name(r, e->name, e->len, e->flags);
+	struct bw_list *l = &r->names;
+
+	if (!e->gone && k >= 0) {
+		r->names_expires[k] = e->expires;
+		return 0;
+	}
+	if (!e->gone) {
+		if (bw_records_push_name(r, e->name, e->len, e->flags))
+			return -ENOMEM;
+		r->names_expires[l->ndom - 1] = e->expires;
+		return 0;
+	}
+	if (k >= 0) {
+		memmove(&l->dom[k], &l->dom[k + 1],
+			(l->ndom - (size_t)k - 1) * sizeof(l->dom[0]));
+		memmove(&r->names_expires[k], &r->names_expires[k + 1],
+			(l->ndom - (size_t)k - 1) *
+				sizeof(r->names_expires[0]));
+		l->ndom--;
+	}
+	return bw_domain_push(&r->gone_names, e->name, e->len, e->flags)
+		       ? -ENOMEM
+		       : 0;
+}
+
+/* The add log past the records (len bytes of room in all) applied. */
+static int apply_log(struct bw_records *r, const __u8 *p, __u64 len, __u64 room)
+{
+	struct bw_rec_log l = {};
+	size_t i, n = 0;
+	int err;
+
+	err = bw_rec_log_read(&l, p, len, room);
+	/* Names one by one, in order; the prefixes then all at once. */
+	for (i = 0; !err && i < l.n; i++) {
+		if (l.v[i].is_name)
+			err = apply_log_name(r, &l.v[i]);
+		else
+			l.v[n++] = l.v[i];
+	}
+	if (!err && n)
+		err = apply_log_added(r, l.v, n);
+	bw_rec_log_free(&l);
+	return err;
+}
+
 static bool all_zero(const void *p, size_t len)
 {
 	const __u8 *b = p;
@@ -457,6 +611,8 @@ int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r)
 	    a.nrecords > a.records_len / sizeof(struct bw_rec_head))
 		return -EINVAL;
 	err = read_records(r, blk + BW_BLOCK_BYTES, a.records_len, a.nrecords);
+	if (!err)
+		err = apply_log(r, blk + BW_BLOCK_BYTES, a.records_len, room);
 	if (err)
 		bw_records_free(r);
 	return err;

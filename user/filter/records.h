@@ -155,10 +155,4 @@ int bw_records_add_name_until(struct bw_records *r, const char *name,
 long bw_records_find_name(const struct bw_records *r, const char *name,
 			  size_t len, __u8 flags);
 
-/* len rounded up to a record's alignment. */
-static inline size_t bw_rec_padded(size_t len)
-{
-	return (len + BW_REC_ALIGN - 1) & ~(size_t)(BW_REC_ALIGN - 1);
-}
-
 #endif /* __BW_RECORDS_H */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "filter/rec_log.h"
 #include "filter/rec_prefix.h"
 #include "filter/records.h"
 #include "filter/records_gone.h"
@@ -14,14 +15,18 @@ struct name_key {
 	__u8 kind;  /* enum bw_name_region */
 };
 
-/* The entry of body (a BW_REC_ADDED record's, len bytes) that is p. */
-static __u8 *find_in(__u8 *body, __u32 len, const struct bw_prefix *p)
+/*
+ * The first unmarked entry of body (len bytes: a BW_REC_ADDED record's,
+ * stride 24, or a BW_REC_LOG_ADDED one's, stride 32) that is p.
+ */
+static __u8 *find_in(__u8 *body, __u32 len, __u32 stride,
+		     const struct bw_prefix *p)
 {
 	struct bw_rec_prefix o;
 	struct bw_prefix q;
 	__u32 off;
 
-	for (off = 0; off + sizeof(o) <= len; off += sizeof(o)) {
+	for (off = 0; off + stride <= len; off += stride) {
 		memcpy(&o, body + off, sizeof(o));
 		if (o.family & BW_REC_PREFIX_GONE || bw_rec_prefix_read(&o, &q))
 			continue;
@@ -32,87 +37,102 @@ static __u8 *find_in(__u8 *body, __u32 len, const struct bw_prefix *p)
 }
 
 /*
- * The kind byte of the entry of body (a BW_REC_ADDED_NAMES record's, len
- * bytes, checked by the reader) that is the name, unmarked.
+ * The kind byte of the first unmarked entry of body (len bytes, checked
+ * by the reader: a BW_REC_ADDED_NAMES record's, tail 0, or a
+ * BW_REC_LOG_NAMES one's, tail 8: its expiry) that is the name.
  */
-static __u8 *find_name_in(__u8 *body, __u32 len, const struct name_key *k)
+static __u8 *find_name_in(__u8 *body, __u32 len, __u32 tail,
+			  const struct name_key *k)
 {
 	__u32 off;
 
 	/* A marked entry's kind has BW_REC_NAME_GONE: never k's. */
-	for (off = 0; off + 2 <= len; off += 2 + (__u32)body[off + 1])
+	for (off = 0; off + 2 <= len; off += 2 + (__u32)body[off + 1] + tail)
 		if (body[off] == k->kind && body[off + 1] == k->len &&
 		    !memcmp(body + off + 2, k->name, k->len))
 			return body + off;
 	return NULL;
 }
 
-/* The byte of the area's entry that find says, or NULL; -EINVAL: bad. */
-static int find_entry(void *mem, __u32 nblocks, __u8 **e,
-		      __u8 *(*find)(__u16 type, __u8 *body, __u32 len,
-				    const void *key),
-		      const void *key)
+/* What to mark: a prefix, or a name. */
+struct target {
+	const struct bw_prefix *p;
+	const struct name_key *name;
+};
+
+/* The first unmarked entry of one record that is t, or NULL. */
+static __u8 *find(const struct target *t, __u16 type, __u8 *body, __u32 len)
 {
-	__u8 *blk =
-		(__u8 *)mem + (size_t)bw_records_start(mem) * BW_BLOCK_BYTES;
+	if (t->p && type == BW_REC_ADDED)
+		return find_in(body, len, sizeof(struct bw_rec_prefix), t->p);
+	if (t->p && type == BW_REC_LOG_ADDED)
+		return find_in(body, len, sizeof(struct bw_rec_expiry), t->p);
+	if (t->name && type == BW_REC_ADDED_NAMES)
+		return find_name_in(body, len, 0, t->name);
+	if (t->name && type == BW_REC_LOG_NAMES)
+		return find_name_in(body, len, sizeof(__u64), t->name);
+	return NULL;
+}
+
+/* Marks the byte e with gone by one store: a reader sees it in or out. */
+static void mark(__u8 *e, __u8 gone)
+{
+	__atomic_store_n(e, (__u8)(*e | gone), __ATOMIC_RELEASE);
+}
+
+/*
+ * Marks every unmarked entry that is t, in the records and in the add
+ * log, then counts the marks once: 1 if one was marked, 0 if none,
+ * -EINVAL when the area is malformed (nothing written). A writer killed
+ * between two marks leaves the entry's last occurrence deciding, as the
+ * reader does: in or out, whole.
+ */
+static int mark_all(void *mem, __u32 nblocks, const struct target *t, __u8 gone)
+{
+	__u32 start = bw_records_start(mem);
+	__u8 *blk = (__u8 *)mem + (size_t)start * BW_BLOCK_BYTES, *rec, *e;
 	struct bw_records check;
 	struct bw_rec_area a;
 	struct bw_rec_head h;
-	__u8 *rec;
+	long long end;
 	__u64 off;
-	__u32 n;
+	int marked = 0;
 
-	*e = NULL;
 	/* The reader's checks first: every length below is then in the map. */
 	if (bw_records_read(mem, nblocks, &check))
 		return -EINVAL;
 	bw_records_free(&check);
-	if (bw_records_start(mem) >= nblocks)
+	if (start >= nblocks)
 		return 0;
 	memcpy(&a, blk, sizeof(a));
 	if (a.magic != BW_REC_MAGIC)
 		return 0;
 	rec = blk + BW_BLOCK_BYTES;
-	for (off = 0, n = 0; !*e && n < a.nrecords; n++) {
+	end = bw_rec_log_end(rec, a.records_len,
+			     (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES);
+	if (end < 0)
+		return -EINVAL;
+	/* The records, then the log's, to its end. */
+	for (off = 0; off < (__u64)end;) {
 		memcpy(&h, rec + off, sizeof(h));
-		*e = find(h.type, rec + off + sizeof(h), h.len, key);
+		while ((e = find(t, h.type, rec + off + sizeof(h), h.len))) {
+			mark(e, gone);
+			marked = 1;
+		}
 		off += sizeof(h) + bw_rec_padded(h.len);
 	}
-	return 0;
-}
-
-/* Marks the byte e with gone, then counts the mark: 1. */
-static int mark(void *mem, __u8 *e, __u8 gone)
-{
-	__u8 *blk =
-		(__u8 *)mem + (size_t)bw_records_start(mem) * BW_BLOCK_BYTES;
-
-	/* One byte: a reader sees the entry in or out. */
-	__atomic_store_n(e, (__u8)(*e | gone), __ATOMIC_RELEASE);
-	/* After the mark: whoever sees the count sees it. */
-	__atomic_add_fetch(&((struct bw_rec_area *)blk)->marks, 1,
-			   __ATOMIC_RELEASE);
-	return 1;
-}
-
-static __u8 *find_prefix(__u16 type, __u8 *body, __u32 len, const void *key)
-{
-	return type == BW_REC_ADDED ? find_in(body, len, key) : NULL;
-}
-
-static __u8 *find_name(__u16 type, __u8 *body, __u32 len, const void *key)
-{
-	return type == BW_REC_ADDED_NAMES ? find_name_in(body, len, key) : NULL;
+	/* After the marks: whoever sees the count sees them. */
+	if (marked)
+		__atomic_add_fetch(&((struct bw_rec_area *)blk)->marks, 1,
+				   __ATOMIC_RELEASE);
+	return marked;
 }
 
 int bw_records_mark_gone(void *mem, __u32 nblocks, const struct bw_prefix *p)
 {
-	__u8 *e;
-	int err = find_entry(mem, nblocks, &e, find_prefix, p);
+	struct target t = { .p = p };
 
-	if (err || !e)
-		return err;
-	return mark(mem, e, BW_REC_PREFIX_GONE);
+	return mark_all(mem, nblocks, &t, BW_REC_PREFIX_GONE);
 }
 
 int bw_records_mark_gone_name(void *mem, __u32 nblocks, const char *name,
@@ -122,13 +142,9 @@ int bw_records_mark_gone_name(void *mem, __u32 nblocks, const char *name,
 			      .len = len,
 			      .kind = flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
 							     : BW_NAME_EXACT };
-	__u8 *e;
-	int err;
+	struct target t = { .name = &k };
 
-	err = find_entry(mem, nblocks, &e, find_name, &k);
-	if (err || !e)
-		return err;
-	return mark(mem, e, BW_REC_NAME_GONE);
+	return mark_all(mem, nblocks, &t, BW_REC_NAME_GONE);
 }
 
 __u32 bw_records_marks(const void *mem, __u32 nblocks)

@@ -119,6 +119,22 @@ __u32 bw_records_blocks(const struct bw_records *r)
 	return 1 + (__u32)((len + BW_BLOCK_BYTES - 1) / BW_BLOCK_BYTES);
 }
 
+__u32 bw_records_room(const struct bw_records *r)
+{
+	__u32 n;
+	__u64 len = records_len(r, &n);
+
+	/* As much again as the records, at least BW_REC_LOG_ROOM. */
+	len = len > BW_REC_LOG_ROOM ? len : BW_REC_LOG_ROOM;
+	return (__u32)((len + BW_BLOCK_BYTES - 1) / BW_BLOCK_BYTES);
+}
+
+__u32 bw_records_end(const void *mem, const struct bw_records *r)
+{
+	return bw_records_start(mem) + bw_records_blocks(r) +
+	       bw_records_room(r);
+}
+
 static __u8 *put_head(__u8 *p, __u16 type, size_t len)
 {
 	struct bw_rec_head h = { .type = type, .len = (__u32)len };

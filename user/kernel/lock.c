@@ -171,6 +171,23 @@ fail:
 	return err;
 }
 
+int bw_lock_try(void)
+{
+	int root, fd, err;
+
+	root = bw_state_dir_fd(true);
+	if (root < 0)
+		return root;
+	fd = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	err = errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	close(fd);
+	return err;
+}
+
 /* The directory stays: it holds the lock, and made anew it could be anyone's. */
 void bw_lock_release(int fd)
 {

@@ -21,6 +21,13 @@ int bw_lock_acquire(void);
 void bw_lock_release(int fd);
 
 /*
+ * The same lock, taken only if free at once (a daemon's loop never waits):
+ * the lock fd, -EAGAIN when another process holds it, or -errno (not
+ * printed).
+ */
+int bw_lock_try(void);
+
+/*
  * The drop log's reader lock of iface, held for the reader's life: a BPF
  * ring buffer has one consumer, and two would each move the other's read
  * position and print records half written. A flock on the interface's

@@ -336,7 +336,7 @@ int bw_running_change_prepare(const struct bw_running *r, __u8 verb,
 	if (err)
 		return err;
 	bw_prov_change(rec, verb);
-	need = bw_records_start(r->filter.mem) + bw_records_blocks(rec);
+	need = bw_records_end(r->filter.mem, rec);
 	*extra = need > r->filter.nblocks ? need - r->filter.nblocks : 0;
 	return 0;
 }

@@ -32,6 +32,21 @@ static inline bool bw_prefix_same(const struct bw_prefix *a,
 	       a->lo == b->lo;
 }
 
+/* One order of prefixes (family, length, address), for sorting. */
+static inline int bw_prefix_cmp(const struct bw_prefix *a,
+				const struct bw_prefix *b)
+{
+	if (a->family != b->family)
+		return a->family < b->family ? -1 : 1;
+	if (a->plen != b->plen)
+		return a->plen < b->plen ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return 0;
+}
+
 struct bw_v6key {
 	__u64 hi;
 	__u64 lo;

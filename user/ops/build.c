@@ -115,7 +115,7 @@ int bw_build_lists(const struct bw_build_req *req, struct bw_built *b)
 	err = bw_build_plan(req, &bd);
 	if (err)
 		return err;
-	err = bw_filter_create(bw_build_blocks(&bd), &b->filter);
+	err = bw_filter_create(bw_build_map_blocks(&bd), &b->filter);
 	if (!err)
 		bw_build_fill(&bd, b->filter.mem);
 	if (!err && (req->opts.flags & BW_F_VERIFY))

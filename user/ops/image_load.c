@@ -258,7 +258,7 @@ int bw_image_stage(const struct bw_image_stage_req *st, struct bw_records *kept,
 	*left_out = 0;
 	bw_image_rec_stamp(&rec, &img->sig);
 	err = record_kept(kept, img->sec[BW_IMAGE_ALLOW] != NULL, &rec);
-	nblocks = bw_records_start(img->filter) + bw_records_blocks(&rec);
+	nblocks = bw_records_end(img->filter, &rec);
 	if (!err)
 		err = bw_filter_create(nblocks, &b->filter);
 	if (!err) {

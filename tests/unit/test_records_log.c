@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The add log of a record area (user/filter/records_log.c, rec_log.c and
+ * records.c's reading of it): appended entries read back after the
+ * records, an entry's last occurrence deciding (a new expiry, a mark, an
+ * add again); a full room refuses an append whole; a body without its
+ * head is nothing; a hostile head is refused; the next writer folds the
+ * log into the records.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bloomwall.h"
+#include "filter/records.h"
+#include "filter/records_edit.h"
+#include "filter/records_gone.h"
+#include "filter/records_log.h"
+#include "filter/records_write.h"
+#include "lists/list.h"
+#include "lists/list_parse.h"
+#include "test_helpers.h"
+#include "unit.h"
+
+static struct bw_prefix pfx(const char *s)
+{
+	char err[BW_ERRLEN];
+	struct bw_prefix p;
+
+	memset(&p, 0, sizeof(p));
+	bw_parse_prefix(s, &p, err, sizeof(err));
+	return p;
+}
+
+struct logged {
+	void *mem;
+	__u32 tail, nblocks;
+};
+
+/* w's area written with the add log's room after it, as a map has. */
+static bool logged_write(struct logged *h, const struct bw_records *w)
+{
+	__u32 n = bw_records_blocks(w) + bw_records_room(w);
+
+	h->mem = bw_test_small_filter(n, &h->tail);
+	if (!h->mem)
+		return false;
+	h->nblocks = h->tail + n;
+	return !bw_records_write(h->mem, h->nblocks, w);
+}
+
+static __u64 expiry_of(const struct bw_records *r, const char *s)
+{
+	struct bw_prefix p = pfx(s);
+	long k = bw_records_find(r, &p);
+
+	return k >= 0 ? r->added_expires[k] : (__u64)-1;
+}
+
+BW_TEST(test_log_round_trip)
+{
+	struct bw_prefix b = pfx("10.1.0.0/16"),
+			 e[2] = { pfx("10.9.9.9"), pfx("2001:db8::7") };
+	struct bw_prefix p0;
+	struct bw_records w, r;
+	struct logged h = {};
+	struct bw_list names;
+
+	bw_records_init(&w);
+	bw_list_init(&names);
+	p0 = pfx("10.0.0.9");
+	bw_records_add(&w, &p0);
+	bw_records_add_until(&w, &b, 1700000000);
+	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
+		goto out;
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, e, 2, NULL, 0),
+		  "log two");
+	/* b again, permanent now: its last entry decides. */
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &b, 1, NULL, 0),
+		  "log b");
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &e[1], 1, NULL,
+				     1900000000),
+		  "log e1 with an end");
+	bw_domain_push(&names, "ads.test", 8, BW_DOM_SUBTREE);
+	bw_domain_push(&names, "one.test", 8, 0);
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, NULL, 0, &names,
+				     1800000000),
+		  "log names");
+	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
+		goto out;
+	ASSERT_EQ(r.nadded, 4, "two and two");
+	ASSERT_EQ(expiry_of(&r, "10.1.0.0/16"), 0, "b made permanent");
+	ASSERT_EQ(expiry_of(&r, "10.0.0.9"), 0, "a as it was");
+	ASSERT_EQ(expiry_of(&r, "10.9.9.9"), 0, "e0 permanent");
+	ASSERT_EQ(expiry_of(&r, "2001:db8::7"), 1900000000, "e1's last end");
+	ASSERT_TRUE(bw_prefix_same(&r.added[2], &e[0]), "new ones in order");
+	ASSERT_EQ(r.names.ndom, 2, "two names");
+	ASSERT_EQ(bw_records_find_name(&r, "ads.test", 8, BW_DOM_SUBTREE), 0,
+		  "the subtree");
+	ASSERT_EQ(r.names_expires[1], 1800000000, "the names' end");
+	bw_records_free(&r);
+out:
+	free(h.mem);
+	bw_list_free(&names);
+	bw_records_free(&w);
+}
+
+/* A mark takes out every occurrence; an add after it brings it back. */
+BW_TEST(test_log_marks)
+{
+	struct bw_prefix a = pfx("10.0.0.9");
+	struct bw_records w, r;
+	struct logged h = {};
+	struct bw_list names;
+
+	bw_records_init(&w);
+	bw_list_init(&names);
+	bw_records_add(&w, &a);
+	bw_records_add_name_until(&w, "one.test", 8, 0, 0);
+	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
+		goto out;
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &a, 1, NULL, 5), "log");
+	bw_domain_push(&names, "one.test", 8, 0);
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, NULL, 0, &names, 0),
+		  "log the name");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &a), 1, "marked");
+	ASSERT_EQ(bw_records_mark_gone_name(h.mem, h.nblocks, "one.test", 8, 0),
+		  1, "name marked");
+	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 2, "counted once each");
+	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read")) {
+		ASSERT_EQ(r.nadded, 0, "gone in the records and the log");
+		ASSERT_EQ(r.ngone, 2, "both occurrences said");
+		ASSERT_EQ(r.names.ndom, 0, "the name gone");
+		bw_records_free(&r);
+	}
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &a, 1, NULL, 0),
+		  "added again");
+	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read again")) {
+		ASSERT_EQ(r.nadded, 1, "the last occurrence decides");
+		ASSERT_EQ(r.added_expires[0], 0, "permanent");
+		bw_records_free(&r);
+	}
+out:
+	free(h.mem);
+	bw_list_free(&names);
+	bw_records_free(&w);
+}
+
+/*
+ * A full room refuses an append whole; a body written without its head
+ * (a writer killed) is nothing; a hostile head is refused; the next
+ * writer folds the log into the records and empties it.
+ */
+BW_TEST(test_log_room_and_hostile)
+{
+	struct bw_records w, r, again;
+	struct logged h = {}, h2 = {};
+	struct bw_prefix p;
+	__u8 *end;
+	size_t n = 0;
+	int err = 0;
+	char s[32];
+
+	bw_records_init(&w);
+	p = pfx("10.0.0.9");
+	bw_records_add(&w, &p);
+	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
+		goto out;
+	while (!err && n < 100000) {
+		snprintf(s, sizeof(s), "10.2.%zu.%zu", n / 250, n % 250 + 1);
+		p = pfx(s);
+		err = bw_records_log_add(h.mem, h.nblocks, &p, 1, NULL, 0);
+		n += !err;
+	}
+	ASSERT_EQ(err, -E2BIG, "the room fills");
+	ASSERT_TRUE(n >= BW_REC_LOG_ROOM / 40, "room for hundreds");
+	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
+		goto out;
+	ASSERT_EQ(r.nadded, n + 1, "every append but the refused one");
+	bw_records_free(&r);
+
+	/* A fresh map from what was read: the log folded in, empty again. */
+	bw_records_read(h.mem, h.nblocks, &r);
+	if (ASSERT_TRUE(logged_write(&h2, &r), "rewrite")) {
+		ASSERT_OK(bw_records_read(h2.mem, h2.nblocks, &again), "read");
+		ASSERT_TRUE(bw_records_same_added(&r, &again), "folded");
+		p = pfx("10.3.0.1");
+		ASSERT_OK(
+			bw_records_log_add(h2.mem, h2.nblocks, &p, 1, NULL, 0),
+			"room again");
+		bw_records_free(&again);
+	}
+	bw_records_free(&r);
+
+	/* A body with no head past the log's end: not read. */
+	free(h2.mem);
+	h2.mem = NULL;
+	bw_records_init(&r);
+	if (!ASSERT_TRUE(logged_write(&h2, &w), "small"))
+		goto out;
+	end = (__u8 *)h2.mem + ((size_t)h2.tail + 1) * BW_BLOCK_BYTES +
+	      ((struct bw_rec_area *)((__u8 *)h2.mem +
+				      (size_t)h2.tail * BW_BLOCK_BYTES))
+		      ->records_len;
+	memset(end + 8, 0xab, 64);
+	if (ASSERT_OK(bw_records_read(h2.mem, h2.nblocks, &r), "headless")) {
+		ASSERT_EQ(r.nadded, 1, "the body without its head is nothing");
+		bw_records_free(&r);
+	}
+	/* A head of another type there: refused, as is one past the map. */
+	end[0] = BW_REC_BUILD;
+	ASSERT_EQ(bw_records_read(h2.mem, h2.nblocks, &r), -EINVAL,
+		  "a record that is not the log's");
+	end[0] = BW_REC_LOG_ADDED;
+	memcpy(end + 4, &(__u32){ 0x7fffffff }, 4);
+	ASSERT_EQ(bw_records_read(h2.mem, h2.nblocks, &r), -EINVAL,
+		  "a length past the map");
+	p = pfx("10.3.0.1");
+	ASSERT_EQ(bw_records_log_add(h2.mem, h2.nblocks, &p, 1, NULL, 0),
+		  -EINVAL, "no append to a malformed area");
+out:
+	free(h.mem);
+	free(h2.mem);
+	bw_records_free(&w);
+}
+
+/* 20000 entries logged over 20000 records: read in n log n. */
+BW_TEST(test_log_bulk)
+{
+	struct bw_prefix *p = calloc(20000, sizeof(*p));
+	struct bw_records w, r;
+	struct logged h = {};
+	size_t i;
+	char s[32];
+
+	bw_records_init(&w);
+	for (i = 0; p && i < 20000; i++) {
+		snprintf(s, sizeof(s), "10.%zu.%zu.1", i / 200, i % 200);
+		p[i] = pfx(s);
+		bw_records_add(&w, &p[i]);
+	}
+	if (!ASSERT_TRUE(p && logged_write(&h, &w), "write"))
+		goto out;
+	/* 4000 of them again with an end, and 10000 new ones. */
+	for (i = 0; i < 10000; i++) {
+		snprintf(s, sizeof(s), "10.%zu.%zu.2", i / 200, i % 200);
+		p[10000 + i] = pfx(s);
+	}
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, p + 6000, 14000, NULL,
+				     1900000000),
+		  "log 14000");
+	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read")) {
+		ASSERT_EQ(r.nadded, 30000, "20000 and 10000 new");
+		ASSERT_EQ(bw_records_expiring(&r), 14000, "14000 with an end");
+		bw_records_free(&r);
+	}
+out:
+	free(p);
+	free(h.mem);
+	bw_records_free(&w);
+}

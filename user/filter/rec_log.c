@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The add log of a record area, read (rec_log.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bloomwall.h"
+#include "filter/rec_log.h"
+#include "filter/rec_names.h"
+#include "filter/rec_prefix.h"
+
+/*
+ * A head by one load: the writer stores it last, in one 8-byte store, so
+ * a record is seen whole or not at all. off is 8-aligned (BW_REC_ALIGN)
+ * and the records start at a block: the load is aligned.
+ */
+static struct bw_rec_head load_head(const __u8 *at)
+{
+	__u64 v = __atomic_load_n((const __u64 *)(const void *)at,
+				  __ATOMIC_ACQUIRE);
+	struct bw_rec_head h;
+
+	memcpy(&h, &v, sizeof(h));
+	return h;
+}
+
+static bool log_type(__u16 type)
+{
+	return type == BW_REC_LOG_ADDED || type == BW_REC_LOG_NAMES;
+}
+
+long long bw_rec_log_end(const __u8 *records, __u64 len, __u64 room)
+{
+	struct bw_rec_head h;
+	__u64 off = len;
+
+	while (room - off >= sizeof(h)) {
+		h = load_head(records + off);
+		if (!h.type && !h.flags && !h.len)
+			break;
+		if (!log_type(h.type) || h.flags ||
+		    bw_rec_padded(h.len) > room - off - sizeof(h))
+			return -EINVAL;
+		off += sizeof(h) + bw_rec_padded(h.len);
+	}
+	return (long long)off;
+}
+
+static struct bw_rec_log_ent *next(struct bw_rec_log *l)
+{
+	size_t cap = l->cap ? 2 * l->cap : 16;
+	struct bw_rec_log_ent *v;
+
+	if (l->n == l->cap) {
+		v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		l->v = v;
+		l->cap = cap;
+	}
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	l->v[l->n].seq = l->n;
+	return &l->v[l->n++];
+}
+
+static int read_added(struct bw_rec_log *l, const __u8 *body, __u32 len)
+{
+	struct bw_rec_log_ent *e;
+	struct bw_rec_expiry o;
+	__u32 off;
+
+	if (len % sizeof(o))
+		return -EINVAL;
+	for (off = 0; off < len; off += sizeof(o)) {
+		memcpy(&o, body + off, sizeof(o));
+		e = next(l);
+		if (!e)
+			return -ENOMEM;
+		e->gone = o.prefix.family & BW_REC_PREFIX_GONE;
+		o.prefix.family &= (__u8)~BW_REC_PREFIX_GONE;
+		e->expires = o.expires;
+		if (o.expires > BW_REC_EXPIRES_MAX ||
+		    bw_rec_prefix_read(&o.prefix, &e->p))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_names(struct bw_rec_log *l, const __u8 *body, __u32 len)
+{
+	struct bw_rec_log_ent *e;
+	__u32 off = 0;
+	__u8 kind, n;
+
+	while (off < len) {
+		if (len - off < 2)
+			return -EINVAL;
+		kind = body[off] & (__u8)~BW_REC_NAME_GONE;
+		n = body[off + 1];
+		if (kind > BW_NAME_SUBTREE ||
+		    (__u64)n + sizeof(__u64) > len - off - 2 ||
+		    !bw_rec_name_ok(body + off + 2, n))
+			return -EINVAL;
+		e = next(l);
+		if (!e)
+			return -ENOMEM;
+		e->is_name = true;
+		e->gone = body[off] & BW_REC_NAME_GONE;
+		e->flags = kind ? BW_DOM_SUBTREE : 0;
+		e->len = n;
+		memcpy(e->name, body + off + 2, n);
+		memcpy(&e->expires, body + off + 2 + n, sizeof(e->expires));
+		if (e->expires > BW_REC_EXPIRES_MAX)
+			return -EINVAL;
+		off += 2 + (__u32)n + (__u32)sizeof(__u64);
+	}
+	return 0;
+}
+
+int bw_rec_log_read(struct bw_rec_log *l, const __u8 *records, __u64 len,
+		    __u64 room)
+{
+	long long end = bw_rec_log_end(records, len, room);
+	struct bw_rec_head h;
+	__u64 off = len;
+	int err = 0;
+
+	if (end < 0)
+		return (int)end;
+	while (!err && off < (__u64)end) {
+		h = load_head(records + off);
+		if (h.type == BW_REC_LOG_ADDED)
+			err = read_added(l, records + off + sizeof(h), h.len);
+		else
+			err = read_names(l, records + off + sizeof(h), h.len);
+		off += sizeof(h) + bw_rec_padded(h.len);
+	}
+	return err;
+}
+
+void bw_rec_log_free(struct bw_rec_log *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The add log of a running filter's record area (include/bw_layout.h):
+ * entries a watch adds in place, appended past the records into the
+ * area's room, each record's head stored last by one 8-byte store, so
+ * that a reader of the running map (records.h reads the log after the
+ * records) sees an add whole or not at all, and a writer killed midway
+ * leaves nothing. The caller holds the lock every writer of a running
+ * filter takes (kernel/lock.h).
+ */
+#ifndef __BW_RECORDS_LOG_H
+#define __BW_RECORDS_LOG_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "lists/list.h"
+
+/*
+ * Appends to the add log of mem's area (a filter of nblocks that passed
+ * bw_filter_check, mapped writable) the n prefixes of p, or the names of
+ * names (flags 0 or BW_DOM_SUBTREE, checked and folded), each added
+ * until expires (Unix seconds, 0: never). 0; -E2BIG when the room left
+ * cannot hold them; -EINVAL when the area is malformed or there is none
+ * (nothing written either way).
+ */
+int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_prefix *p,
+		       size_t n, const struct bw_list *names, __u64 expires);
+
+#endif /* __BW_RECORDS_LOG_H */

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* add handed to a running watch (watch_add.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <json-c/json.h>
+
+#include "base/run_ask.h"
+#include "lists/list_domain.h"
+#include "lists/list_parse.h"
+#include "ops/watch_add.h"
+
+/* A rebuild of a big filter holds the watch's loop for seconds. */
+#define ASK_MS 30000
+/* How long a busy lock is asked again, and how often. */
+#define BUSY_TRIES 100
+#define BUSY_NS 50000000L
+
+static struct json_object *request(const struct bw_watch_add_req *rq)
+{
+	struct json_object *q = json_object_new_object(), *arr, *o;
+	char text[64];
+	size_t i;
+
+	arr = json_object_new_array();
+	if (!q || !arr) {
+		json_object_put(q);
+		json_object_put(arr);
+		return NULL;
+	}
+	json_object_object_add(q, "v", json_object_new_int(1));
+	json_object_object_add(q, "op", json_object_new_string("add"));
+	for (i = 0; !rq->names && i < rq->n; i++)
+		json_object_array_add(arr,
+				      json_object_new_string(bw_prefix_str(
+					      &rq->p[i], text, sizeof(text))));
+	for (i = 0; rq->names && i < rq->names->ndom; i++) {
+		o = json_object_new_object();
+		json_object_object_add(
+			o, "name",
+			json_object_new_string_len(
+				bw_domain_name(rq->names, &rq->names->dom[i]),
+				rq->names->dom[i].len));
+		json_object_object_add(
+			o, "subtree",
+			json_object_new_boolean(rq->names->dom[i].flags &
+						BW_DOM_SUBTREE));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(q, rq->names ? "names" : "prefixes", arr);
+	json_object_object_add(q, "expires",
+			       json_object_new_int64((int64_t)rq->expires));
+	return q;
+}
+
+static const char *str_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* The watch's answer read: 0, -EAGAIN (busy), -EXDEV, -ENOENT, -EBADMSG. */
+static int answer(struct json_object *ans, size_t count,
+		  struct bw_watch_add_result *res)
+{
+	struct json_object *ok, *list, *e;
+	const char *code = str_of(ans, "code"), *why = str_of(ans, "error");
+	size_t i;
+
+	if (!json_object_object_get_ex(ans, "ok", &ok)) {
+		/* A watch that knows no "add": the caller adds. */
+		return -ENOENT;
+	}
+	if (!json_object_get_boolean(ok)) {
+		snprintf(res->why, sizeof(res->why), "%s",
+			 why ? why : "no reason given");
+		if (code && !strcmp(code, "busy"))
+			return -EAGAIN;
+		return -EXDEV;
+	}
+	if (!json_object_object_get_ex(ans, "entries", &list) ||
+	    !json_object_is_type(list, json_type_array) ||
+	    json_object_array_length(list) != count)
+		return -EBADMSG;
+	res->e = calloc(count ?: 1, sizeof(*res->e));
+	if (!res->e)
+		return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		e = json_object_array_get_idx(list, i);
+		res->e[i].already = str_of(e, "result") &&
+				    !strcmp(str_of(e, "result"), "already");
+	}
+	return 0;
+}
+
+int bw_watch_add(const struct bw_watch_add_req *rq,
+		 struct bw_watch_add_result *res)
+{
+	const struct timespec pause = { .tv_nsec = BUSY_NS };
+	size_t count = rq->names ? rq->names->ndom : rq->n;
+	struct json_object *q, *ans;
+	const char *text;
+	int err, tries;
+
+	memset(res, 0, sizeof(*res));
+	q = request(rq);
+	if (!q)
+		return -ENOMEM;
+	text = json_object_to_json_string_ext(q, JSON_C_TO_STRING_PLAIN);
+	for (tries = 0;; tries++) {
+		err = bw_run_ask(rq->iface, text, ASK_MS, &ans);
+		if (err == -ECONNREFUSED)
+			err = -ENOENT;
+		if (err)
+			break;
+		err = answer(ans, count, res);
+		json_object_put(ans);
+		if (err != -EAGAIN || tries == BUSY_TRIES)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	if (err == -EAGAIN)
+		err = -EXDEV;
+	json_object_put(q);
+	return err;
+}
+
+void bw_watch_add_free(struct bw_watch_add_result *res)
+{
+	free(res->e);
+	res->e = NULL;
+}
