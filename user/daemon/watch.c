@@ -427,14 +427,21 @@ static void stop(struct watch *w)
 	       w->c->iface, sig);
 }
 
-/* At start: the running filter's keys are what the lists must not halve. */
+/*
+ * At start: the running filter's keys are what the lists must not halve,
+ * its adds left out (a key each: the guard judges the lists).
+ */
 static void start_keys(struct watch *w)
 {
 	struct bw_status_view v;
+	__u64 keys, adds;
 
 	bw_status_gather(&v, w->c->iface);
-	if (!v.prog_err && !v.filter_err)
-		w->last_keys = bw_watch_keys(&v.hdr, &v.info, &v.dns);
+	if (v.prog_err || v.filter_err)
+		return;
+	keys = bw_watch_keys(&v.hdr, &v.info, &v.dns);
+	adds = v.added_kept > 0 ? (__u64)v.added_kept : 0;
+	w->last_keys = keys - (adds < keys ? adds : keys);
 }
 
 static int start(struct watch *w)

@@ -107,9 +107,16 @@ static bool guard_events(const struct guard_ctx *gc)
 	return false;
 }
 
+/*
+ * The keys the lists give: the guard judges the lists, never the entries
+ * added at run time (removed in bulk, or ended, they are no cut list).
+ */
 static __u64 figures_keys(const struct bw_build_figures *f)
 {
-	return bw_watch_keys(&f->plan.hdr, &f->plan.info, &f->plan.dns);
+	__u64 n = bw_watch_keys(&f->plan.hdr, &f->plan.info, &f->plan.dns);
+
+	return f->image ? n
+			: n - (f->sum.added_keys < n ? f->sum.added_keys : n);
 }
 
 /*

@@ -118,6 +118,22 @@ static void count_live_adds(const struct bw_build_req *req, struct bw_plan *p)
 	}
 }
 
+/* The keys of the entries added at run time, built in or live. */
+static __u64 added_keys(const struct bw_build_req *req, const struct bw_plan *p)
+{
+	struct bw_add_plan ap;
+	__u64 n = 0;
+	size_t i;
+
+	for (i = 0; i < req->nadded; i++)
+		if (!bw_add_plan(&p->hdr, &req->added[i], &ap))
+			n += ap.nkeys;
+	/* Names built in are one key each; live ones are not counted. */
+	if (!adds_live(req) && req->added_names)
+		n += req->added_names->ndom;
+	return n;
+}
+
 static int plan(const struct bw_build_req *req, const struct bw_cidr_stats *st,
 		struct bw_build *b)
 {
@@ -136,6 +152,7 @@ static int plan(const struct bw_build_req *req, const struct bw_cidr_stats *st,
 	b->sum.source_entries = b->plan.info.source_entries;
 	b->sum.merged = st->fam[BW_V4].merged + st->fam[BW_V6].merged;
 	b->sum.entries = b->plan.info.entries;
+	b->sum.added_keys = added_keys(req, &b->plan);
 	return 0;
 }
 

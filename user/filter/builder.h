@@ -42,6 +42,11 @@ struct bw_build_summary {
 	struct bw_domain_counts names;
 	size_t local;
 	size_t name_duplicates; /* in duplicates' place for names */
+	/*
+	 * Of the keys, those of the entries added at run time (built in or
+	 * live): what the lists hold is the rest (a watch's shrink guard).
+	 */
+	__u64 added_keys;
 };
 
 struct bw_build {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Added entries and names marked as taken out in place (records_gone.h). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "filter/rec_log.h"
@@ -8,70 +9,87 @@
 #include "filter/records.h"
 #include "filter/records_gone.h"
 
-/* A name as a BW_REC_ADDED_NAMES entry holds it, unmarked. */
-struct name_key {
-	const char *name;
-	size_t len; /* not cut to a byte: a longer one matches none */
-	__u8 kind;  /* enum bw_name_region */
+/* What to mark: prefixes, or names, sorted for lookups. */
+struct targets {
+	struct bw_prefix *p; /* sorted; ip[i] is p[i]'s place in the request */
+	size_t *ip, n;
+	const struct bw_list *names; /* the request's; in[] sorted into it */
+	size_t *in;
+	bool *found; /* the caller's, by the request's order */
+	size_t marked;
 };
 
-/*
- * The first unmarked entry of body (len bytes: a BW_REC_ADDED record's,
- * stride 24, or a BW_REC_LOG_ADDED one's, stride 32) that is p.
- */
-static __u8 *find_in(__u8 *body, __u32 len, __u32 stride,
-		     const struct bw_prefix *p)
+static int cmp_pfx_ix(const void *a, const void *b, void *arg)
 {
-	struct bw_rec_prefix o;
-	struct bw_prefix q;
-	__u32 off;
+	const struct bw_prefix *v = arg;
 
-	for (off = 0; off + stride <= len; off += stride) {
-		memcpy(&o, body + off, sizeof(o));
-		if (o.family & BW_REC_PREFIX_GONE || bw_rec_prefix_read(&o, &q))
-			continue;
-		if (bw_prefix_same(&q, p))
-			return body + off;
+	return bw_prefix_cmp(&v[*(const size_t *)a], &v[*(const size_t *)b]);
+}
+
+/* Names in one order: kind (subtree or not), length, then bytes. */
+static int cmp_name(__u8 af, __u8 al, const char *an, __u8 bf, __u8 bl,
+		    const char *bn)
+{
+	if (af != bf)
+		return af < bf ? -1 : 1;
+	if (al != bl)
+		return al < bl ? -1 : 1;
+	return memcmp(an, bn, al);
+}
+
+static int cmp_name_ix(const void *a, const void *b, void *arg)
+{
+	const struct bw_list *l = arg;
+	const struct bw_domain *x = &l->dom[*(const size_t *)a],
+			       *y = &l->dom[*(const size_t *)b];
+
+	return cmp_name(x->flags & BW_DOM_SUBTREE, x->len, bw_domain_name(l, x),
+			y->flags & BW_DOM_SUBTREE, y->len,
+			bw_domain_name(l, y));
+}
+
+/* The request's index of prefix q, or -1. */
+static long find_prefix(const struct targets *t, const struct bw_prefix *q)
+{
+	size_t lo = 0, hi = t->n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = bw_prefix_cmp(&t->p[t->ip[mid]], q);
+		if (!c)
+			return (long)t->ip[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	return -1;
 }
 
-/*
- * The kind byte of the first unmarked entry of body (len bytes, checked
- * by the reader: a BW_REC_ADDED_NAMES record's, tail 0, or a
- * BW_REC_LOG_NAMES one's, tail 8: its expiry) that is the name.
- */
-static __u8 *find_name_in(__u8 *body, __u32 len, __u32 tail,
-			  const struct name_key *k)
+/* The request's index of the name (kind as the area stores it), or -1. */
+static long find_name(const struct targets *t, __u8 kind, __u8 len,
+		      const char *name)
 {
-	__u32 off;
+	const struct bw_list *l = t->names;
+	size_t lo = 0, hi = l->ndom, mid;
+	const struct bw_domain *d;
+	__u8 sub = kind == BW_NAME_SUBTREE ? BW_DOM_SUBTREE : 0;
+	int c;
 
-	/* A marked entry's kind has BW_REC_NAME_GONE: never k's. */
-	for (off = 0; off + 2 <= len; off += 2 + (__u32)body[off + 1] + tail)
-		if (body[off] == k->kind && body[off + 1] == k->len &&
-		    !memcmp(body + off + 2, k->name, k->len))
-			return body + off;
-	return NULL;
-}
-
-/* What to mark: a prefix, or a name. */
-struct target {
-	const struct bw_prefix *p;
-	const struct name_key *name;
-};
-
-/* The first unmarked entry of one record that is t, or NULL. */
-static __u8 *find(const struct target *t, __u16 type, __u8 *body, __u32 len)
-{
-	if (t->p && type == BW_REC_ADDED)
-		return find_in(body, len, sizeof(struct bw_rec_prefix), t->p);
-	if (t->p && type == BW_REC_LOG_ADDED)
-		return find_in(body, len, sizeof(struct bw_rec_expiry), t->p);
-	if (t->name && type == BW_REC_ADDED_NAMES)
-		return find_name_in(body, len, 0, t->name);
-	if (t->name && type == BW_REC_LOG_NAMES)
-		return find_name_in(body, len, sizeof(__u64), t->name);
-	return NULL;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		d = &l->dom[t->in[mid]];
+		c = cmp_name(d->flags & BW_DOM_SUBTREE, d->len,
+			     bw_domain_name(l, d), sub, len, name);
+		if (!c)
+			return (long)t->in[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
 }
 
 /* Marks the byte e with gone by one store: a reader sees it in or out. */
@@ -80,23 +98,87 @@ static void mark(__u8 *e, __u8 gone)
 	__atomic_store_n(e, (__u8)(*e | gone), __ATOMIC_RELEASE);
 }
 
+static void found(struct targets *t, long i)
+{
+	t->marked += !t->found[i];
+	t->found[i] = true;
+}
+
 /*
- * Marks every unmarked entry that is t, in the records and in the add
- * log, then counts the marks once: 1 if one was marked, 0 if none,
- * -EINVAL when the area is malformed (nothing written). A writer killed
- * between two marks leaves the entry's last occurrence deciding, as the
- * reader does: in or out, whole.
+ * The unmarked entries of one record's body (len bytes: a BW_REC_ADDED
+ * one's, stride 24, or a BW_REC_LOG_ADDED one's, stride 32) that are
+ * asked for, marked.
  */
-static int mark_all(void *mem, __u32 nblocks, const struct target *t, __u8 gone)
+static void mark_prefixes(struct targets *t, __u8 *body, __u32 len,
+			  __u32 stride)
+{
+	struct bw_rec_prefix o;
+	struct bw_prefix q;
+	__u32 off;
+	long i;
+
+	for (off = 0; off + stride <= len; off += stride) {
+		memcpy(&o, body + off, sizeof(o));
+		if (o.family & BW_REC_PREFIX_GONE || bw_rec_prefix_read(&o, &q))
+			continue;
+		i = find_prefix(t, &q);
+		if (i < 0)
+			continue;
+		mark(body + off, BW_REC_PREFIX_GONE);
+		found(t, i);
+	}
+}
+
+/*
+ * The same for names (a BW_REC_ADDED_NAMES body, tail 0, or a
+ * BW_REC_LOG_NAMES one, tail 8: its expiry; checked by the reader).
+ */
+static void mark_names(struct targets *t, __u8 *body, __u32 len, __u32 tail)
+{
+	__u32 off;
+	long i;
+
+	for (off = 0; off + 2 <= len; off += 2 + (__u32)body[off + 1] + tail) {
+		/* A marked entry's kind has BW_REC_NAME_GONE: no kind asked. */
+		if (body[off] > BW_NAME_SUBTREE)
+			continue;
+		i = find_name(t, body[off], body[off + 1],
+			      (const char *)body + off + 2);
+		if (i < 0)
+			continue;
+		mark(body + off, BW_REC_NAME_GONE);
+		found(t, i);
+	}
+}
+
+static void mark_record(struct targets *t, __u16 type, __u8 *body, __u32 len)
+{
+	if (t->p && type == BW_REC_ADDED)
+		mark_prefixes(t, body, len, sizeof(struct bw_rec_prefix));
+	else if (t->p && type == BW_REC_LOG_ADDED)
+		mark_prefixes(t, body, len, sizeof(struct bw_rec_expiry));
+	else if (t->names && type == BW_REC_ADDED_NAMES)
+		mark_names(t, body, len, 0);
+	else if (t->names && type == BW_REC_LOG_NAMES)
+		mark_names(t, body, len, sizeof(__u64));
+}
+
+/*
+ * Marks every unmarked occurrence of the asked entries, in the records
+ * and in the add log, in one walk, then counts the marks: the entries
+ * marked, or -EINVAL when the area is malformed (nothing written). A
+ * writer killed between two marks leaves each entry's last occurrence
+ * deciding, as the reader does: in or out, whole.
+ */
+static long mark_all(void *mem, __u32 nblocks, struct targets *t)
 {
 	__u32 start = bw_records_start(mem);
-	__u8 *blk = (__u8 *)mem + (size_t)start * BW_BLOCK_BYTES, *rec, *e;
+	__u8 *blk = (__u8 *)mem + (size_t)start * BW_BLOCK_BYTES, *rec;
 	struct bw_records check;
 	struct bw_rec_area a;
 	struct bw_rec_head h;
 	long long end;
 	__u64 off;
-	int marked = 0;
 
 	/* The reader's checks first: every length below is then in the map. */
 	if (bw_records_read(mem, nblocks, &check))
@@ -115,36 +197,66 @@ static int mark_all(void *mem, __u32 nblocks, const struct target *t, __u8 gone)
 	/* The records, then the log's, to its end. */
 	for (off = 0; off < (__u64)end;) {
 		memcpy(&h, rec + off, sizeof(h));
-		while ((e = find(t, h.type, rec + off + sizeof(h), h.len))) {
-			mark(e, gone);
-			marked = 1;
-		}
+		mark_record(t, h.type, rec + off + sizeof(h), h.len);
 		off += sizeof(h) + bw_rec_padded(h.len);
 	}
 	/* After the marks: whoever sees the count sees them. */
-	if (marked)
-		__atomic_add_fetch(&((struct bw_rec_area *)blk)->marks, 1,
-				   __ATOMIC_RELEASE);
-	return marked;
+	if (t->marked)
+		__atomic_add_fetch(&((struct bw_rec_area *)blk)->marks,
+				   (__u32)t->marked, __ATOMIC_RELEASE);
+	return (long)t->marked;
+}
+
+long bw_records_mark_gone_all(void *mem, __u32 nblocks,
+			      const struct bw_prefix *p, size_t n,
+			      const struct bw_list *names, bool *found)
+{
+	struct targets t = { .p = (struct bw_prefix *)p,
+			     .n = names ? 0 : n,
+			     .names = names,
+			     .found = found };
+	size_t count = names ? names->ndom : n, i;
+	long err;
+
+	if (names)
+		t.p = NULL;
+	t.ip = names ? NULL : malloc((count ?: 1) * sizeof(*t.ip));
+	t.in = names ? malloc((count ?: 1) * sizeof(*t.in)) : NULL;
+	if (!t.ip && !t.in)
+		return -ENOMEM;
+	memset(found, 0, count * sizeof(*found));
+	for (i = 0; i < count; i++)
+		(names ? t.in : t.ip)[i] = i;
+	if (names)
+		qsort_r(t.in, count, sizeof(*t.in), cmp_name_ix, (void *)names);
+	else
+		qsort_r(t.ip, count, sizeof(*t.ip), cmp_pfx_ix, (void *)p);
+	err = mark_all(mem, nblocks, &t);
+	free(t.ip);
+	free(t.in);
+	return err;
 }
 
 int bw_records_mark_gone(void *mem, __u32 nblocks, const struct bw_prefix *p)
 {
-	struct target t = { .p = p };
+	bool found;
 
-	return mark_all(mem, nblocks, &t, BW_REC_PREFIX_GONE);
+	return (int)bw_records_mark_gone_all(mem, nblocks, p, 1, NULL, &found);
 }
 
 int bw_records_mark_gone_name(void *mem, __u32 nblocks, const char *name,
 			      size_t len, __u8 flags)
 {
-	struct name_key k = { .name = name,
-			      .len = len,
-			      .kind = flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
-							     : BW_NAME_EXACT };
-	struct target t = { .name = &k };
+	struct bw_list l;
+	bool found;
+	long k;
 
-	return mark_all(mem, nblocks, &t, BW_REC_NAME_GONE);
+	bw_list_init(&l);
+	if (len > BW_NAME_MAX || bw_domain_push(&l, name, len, flags))
+		return len > BW_NAME_MAX ? 0 : -ENOMEM;
+	k = bw_records_mark_gone_all(mem, nblocks, NULL, 0, &l, &found);
+	bw_list_free(&l);
+	return (int)k;
 }
 
 __u32 bw_records_marks(const void *mem, __u32 nblocks)

@@ -11,6 +11,8 @@
 #ifndef __BW_RECORDS_GONE_H
 #define __BW_RECORDS_GONE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 
 #include "lists/list.h"
@@ -20,6 +22,20 @@
  * filter has no area): what a daemon keeping the adds live compares.
  */
 __u32 bw_records_marks(const void *mem, __u32 nblocks);
+
+/*
+ * Marks each of the n prefixes of p, or each name of names (checked and
+ * folded, flags 0 or BW_DOM_SUBTREE), that the area of mem (a filter of
+ * nblocks that passed bw_filter_check, mapped writable) holds as an add,
+ * as taken out: every occurrence, in the records and in the add log, in
+ * one walk of the area (n log n). found (one per entry, the caller's)
+ * says which were marked. The entries marked (0 when none, or all were
+ * already), counted in the area's marks; -EINVAL when the area is
+ * malformed (nothing written), -ENOMEM.
+ */
+long bw_records_mark_gone_all(void *mem, __u32 nblocks,
+			      const struct bw_prefix *p, size_t n,
+			      const struct bw_list *names, bool *found);
 
 /*
  * Marks p, an added entry of the area of mem (a filter of nblocks that

@@ -10,29 +10,19 @@
 #include "kernel/running.h"
 #include "ops/remove_mark.h"
 
+/* Every entry in one walk of the area: a bulk remove is linear. */
 static int mark_all(const struct bw_mark_req *rq, struct bw_filter_map *m,
 		    struct bw_mark_result *res)
 {
-	size_t i;
-	int k;
+	long k = bw_records_mark_gone_all(m->mem, m->nblocks, rq->keys, rq->n,
+					  rq->names, res->found);
 
-	const struct bw_domain *d;
-
-	for (i = 0; i < rq->n; i++) {
-		d = rq->names ? &rq->names->dom[i] : NULL;
-		k = d ? bw_records_mark_gone_name(m->mem, m->nblocks,
-						  bw_domain_name(rq->names, d),
-						  d->len,
-						  d->flags & BW_DOM_SUBTREE)
-		      : bw_records_mark_gone(m->mem, m->nblocks, &rq->keys[i]);
-		if (k < 0) {
-			pr_warn("%s: the running filter's records cannot be read: %s; nothing more removed\n",
-				rq->iface, strerror(-k));
-			return k;
-		}
-		res->found[i] = k > 0;
-		res->marked += (size_t)k;
+	if (k < 0) {
+		pr_warn("%s: the running filter's records cannot be read: %s; nothing removed\n",
+			rq->iface, strerror((int)-k));
+		return (int)k;
 	}
+	res->marked = (size_t)k;
 	return 0;
 }
 
