@@ -355,8 +355,12 @@ static int do_add(struct bw_args *a)
 		err = bw_check_privileges("add");
 	if (!err) {
 		err = add_by_watch(&c);
-		if (err != -ENOENT && err != -EXDEV)
+		if (!err)
 			goto out;
+		/* The swap below is right whatever the watch did: idempotent. */
+		if (err != -ENOENT && err != -EXDEV)
+			pr_warn("%s: the watch did not take the add (%s): adding by a swap\n",
+				a->iface, bw_errno_hint(err));
 		err = 0;
 	}
 	if (!err) {

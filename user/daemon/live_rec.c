@@ -18,21 +18,77 @@ void bw_adopted_free(struct bw_adopted *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/*
+ * The adopted are kept sorted by prefix (a sync's pushes append, then
+ * sort_adopted at its end; it looks up the sorted part only, each record
+ * once), so that a sync of N records is n log n.
+ */
 static long find(const struct bw_adopted *a, const struct bw_prefix *p)
 {
-	size_t i;
+	size_t lo = 0, hi = a->sorted, mid;
+	int c;
 
-	for (i = 0; i < a->n; i++)
-		if (bw_prefix_same(&a->p[i], p))
-			return (long)i;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = bw_prefix_cmp(&a->p[mid], p);
+		if (!c)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return -1;
 }
 
+struct pair {
+	struct bw_prefix p;
+	__u64 expires;
+};
+
+static int cmp_pair(const void *x, const void *y)
+{
+	return bw_prefix_cmp(&((const struct pair *)x)->p,
+			     &((const struct pair *)y)->p);
+}
+
+static int sort_adopted(struct bw_adopted *a)
+{
+	struct pair *v = malloc((a->n ?: 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < a->n; i++)
+		v[i] = (struct pair){ a->p[i], a->expires[i] };
+	qsort(v, a->n, sizeof(*v), cmp_pair);
+	for (i = 0; i < a->n; i++) {
+		a->p[i] = v[i].p;
+		a->expires[i] = v[i].expires;
+	}
+	a->sorted = a->n;
+	free(v);
+	return 0;
+}
+
+/* Marks entry i dropped: compact_adopted takes the marked out. */
 static void drop(struct bw_adopted *a, size_t i)
 {
-	a->p[i] = a->p[a->n - 1];
-	a->expires[i] = a->expires[a->n - 1];
-	a->n--;
+	a->expires[i] = BW_ADOPTED_DROPPED;
+}
+
+static void compact_adopted(struct bw_adopted *a)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < a->n; i++) {
+		if (a->expires[i] == BW_ADOPTED_DROPPED)
+			continue;
+		a->p[j] = a->p[i];
+		a->expires[j++] = a->expires[i];
+	}
+	a->n = j;
+	a->sorted = j;
 }
 
 static int push(struct bw_adopted *a, const struct bw_prefix *p, __u64 exp)
@@ -56,28 +112,72 @@ static int push(struct bw_adopted *a, const struct bw_prefix *p, __u64 exp)
 	return 0;
 }
 
+/* The records' added entries by prefix (first of equal ones first). */
+struct rec_index {
+	const struct bw_records *r;
+	size_t *ix;
+};
+
+static int cmp_ix(const void *x, const void *y, void *arg)
+{
+	const struct bw_prefix *v = arg;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+
+	return bw_prefix_cmp(&v[i], &v[j]) ?: (i > j) - (i < j);
+}
+
+static int index_records(struct rec_index *x, const struct bw_records *r)
+{
+	size_t i;
+
+	x->r = r;
+	x->ix = malloc((r->nadded ?: 1) * sizeof(*x->ix));
+	if (!x->ix)
+		return -ENOMEM;
+	for (i = 0; i < r->nadded; i++)
+		x->ix[i] = i;
+	qsort_r(x->ix, r->nadded, sizeof(*x->ix), cmp_ix, r->added);
+	return 0;
+}
+
+/* The records' entry p (the first if listed twice), or -1. */
+static long rec_find(const struct rec_index *x, const struct bw_prefix *p)
+{
+	size_t lo = 0, hi = x->r->nadded, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (bw_prefix_cmp(&x->r->added[x->ix[mid]], p) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < x->r->nadded && bw_prefix_same(&x->r->added[x->ix[lo]], p))
+		return (long)x->ix[lo];
+	return -1;
+}
+
 /* Whether the records hold p with this expiry (0: never), not ended. */
-static bool held(const struct bw_records *r, const struct bw_prefix *p,
+static bool held(const struct rec_index *x, const struct bw_prefix *p,
 		 __u64 exp, __u64 now)
 {
-	long k = bw_records_find(r, p);
+	long k = rec_find(x, p);
 
-	return k >= 0 && r->added_expires[k] == exp && (!exp || exp > now);
+	return k >= 0 && x->r->added_expires[k] == exp && (!exp || exp > now);
 }
 
 static void gone(struct bw_adopted *a, struct bw_live *set, void *target,
-		 const struct bw_records *r, __u64 now)
+		 const struct rec_index *x, __u64 now)
 {
-	size_t i = 0;
+	size_t i;
 
-	while (i < a->n) {
-		if (held(r, &a->p[i], a->expires[i], now)) {
-			i++;
+	for (i = 0; i < a->n; i++) {
+		if (held(x, &a->p[i], a->expires[i], now))
 			continue;
-		}
 		bw_live_del(set, target, &a->p[i]);
 		drop(a, i);
 	}
+	compact_adopted(a);
 }
 
 static int add(struct bw_adopted *a, struct bw_live *set, void *target,
@@ -111,6 +211,7 @@ struct gone_name {
 
 struct names_ctx {
 	const struct bw_records *r;
+	size_t *ix;	 /* the records' names in name_cmp order */
 	bool subdomains; /* --subdomains: every name is a subtree */
 	__u64 now;
 	struct bw_live *set;
@@ -124,17 +225,66 @@ static bool rec_subtree(const struct names_ctx *c, size_t i)
 	return c->subdomains || (c->r->names.dom[i].flags & BW_DOM_SUBTREE);
 }
 
+/* Names in one order: subtree or not, length, bytes. */
+static int name_cmp(bool as, size_t al, const char *an, bool bs, size_t bl,
+		    const char *bn)
+{
+	if (as != bs)
+		return as < bs ? -1 : 1;
+	if (al != bl)
+		return al < bl ? -1 : 1;
+	return memcmp(an, bn, al);
+}
+
+/* The records' name i against the set's entry. */
+static int cmp_rec(const struct names_ctx *c, size_t i, const char *name,
+		   size_t len, bool subtree)
+{
+	const struct bw_list *l = &c->r->names;
+
+	return name_cmp(rec_subtree(c, i), l->dom[i].len,
+			bw_domain_name(l, &l->dom[i]), subtree, len, name);
+}
+
+static int cmp_names_ix(const void *x, const void *y, void *arg)
+{
+	const struct names_ctx *c = arg;
+	const struct bw_list *l = &c->r->names;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int d = cmp_rec(c, i, bw_domain_name(l, &l->dom[j]), l->dom[j].len,
+			rec_subtree(c, j));
+
+	return d ?: (i > j) - (i < j);
+}
+
+static int index_names(struct names_ctx *c)
+{
+	size_t i, n = c->r->names.ndom;
+
+	c->ix = malloc((n ?: 1) * sizeof(*c->ix));
+	if (!c->ix)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		c->ix[i] = i;
+	qsort_r(c->ix, n, sizeof(*c->ix), cmp_names_ix, c);
+	return 0;
+}
+
 /* Records name of the set's entry, -1 when none (first one wins). */
 static long rec_name(const struct names_ctx *c, const char *name, size_t len,
 		     bool subtree)
 {
-	const struct bw_list *l = &c->r->names;
-	size_t i;
+	size_t lo = 0, hi = c->r->names.ndom, mid;
 
-	for (i = 0; i < l->ndom; i++)
-		if (l->dom[i].len == len && rec_subtree(c, i) == subtree &&
-		    !memcmp(bw_domain_name(l, &l->dom[i]), name, len))
-			return (long)i;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (cmp_rec(c, c->ix[mid], name, len, subtree) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->r->names.ndom && !cmp_rec(c, c->ix[lo], name, len, subtree))
+		return (long)c->ix[lo];
 	return -1;
 }
 
@@ -207,7 +357,7 @@ static int names_sync(struct bw_live *set, const struct bw_records *r,
 	int err;
 
 	c.subdomains = r->have_dns && (r->dns.opts & BW_REC_DNS_SUBDOMAINS);
-	err = names_gone(&c, target);
+	err = index_names(&c) ?: names_gone(&c, target);
 	for (i = 0; !err && i < r->names.ndom; i++) {
 		__u64 exp = r->names_expires[i];
 
@@ -217,6 +367,7 @@ static int names_sync(struct bw_live *set, const struct bw_records *r,
 			*next = exp;
 		err = name_add(&c, target, i, exp, strict);
 	}
+	free(c.ix);
 	return err;
 }
 
@@ -224,6 +375,7 @@ int bw_adopted_sync(struct bw_adopted *a, struct bw_live *set, const void *mem,
 		    __u32 nblocks, void *target, bool strict, __u64 now,
 		    __u64 *next)
 {
+	struct rec_index x = {};
 	struct bw_records r;
 	size_t i;
 	int err = 0;
@@ -232,7 +384,9 @@ int bw_adopted_sync(struct bw_adopted *a, struct bw_live *set, const void *mem,
 	bw_records_init(&r);
 	if (bw_records_read(mem, nblocks, &r))
 		return 0;
-	gone(a, set, target, &r, now);
+	err = index_records(&x, &r) ?: sort_adopted(a);
+	if (!err)
+		gone(a, set, target, &x, now);
 	for (i = 0; !err && i < r.nadded; i++) {
 		__u64 exp = r.added_expires[i];
 
@@ -240,24 +394,27 @@ int bw_adopted_sync(struct bw_adopted *a, struct bw_live *set, const void *mem,
 			continue;
 		if (exp && (!*next || exp < *next))
 			*next = exp;
+		/* An entry listed twice (hostile) is taken once. */
+		if (rec_find(&x, &r.added[i]) != (long)i)
+			continue;
 		if (find(a, &r.added[i]) < 0)
 			err = add(a, set, target, &r.added[i], exp, strict);
 	}
 	if (!err)
+		err = sort_adopted(a);
+	if (!err)
 		err = names_sync(set, &r, target, strict, now, next);
+	free(x.ix);
 	bw_records_free(&r);
 	return err;
 }
 
 void bw_adopted_prune(struct bw_adopted *a, const struct bw_live *set)
 {
-	size_t i = 0;
+	size_t i;
 
-	while (i < a->n) {
-		if (bw_live_has(set, &a->p[i], NULL)) {
-			i++;
-			continue;
-		}
-		drop(a, i);
-	}
+	for (i = 0; i < a->n; i++)
+		if (!bw_live_has(set, &a->p[i], NULL))
+			drop(a, i);
+	compact_adopted(a);
 }

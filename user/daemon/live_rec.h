@@ -25,7 +25,11 @@ struct bw_adopted {
 	struct bw_prefix *p;
 	__u64 *expires;
 	size_t n, cap;
+	size_t sorted; /* the first sorted of them are in prefix order */
 };
+
+/* An adopted entry's expiry while it is being taken out (none is). */
+#define BW_ADOPTED_DROPPED ((__u64)-1)
 
 void bw_adopted_free(struct bw_adopted *a);
 

@@ -209,34 +209,21 @@ static int read_names(struct json_object *arr, struct bw_list *l,
 	return 0;
 }
 
-static void say_added(struct json_object *ans, const struct bw_prefix *p,
-		      const struct bw_list *names, const bool *had,
-		      size_t count, __u64 expires)
+/* One result a request's entry, in its order: small for a bulk add. */
+static void say_added(struct json_object *ans, const bool *had, size_t count,
+		      __u64 expires)
 {
-	struct json_object *list = json_object_new_array(), *o;
-	char text[BW_NAME_MAX + 8];
+	struct json_object *list = json_object_new_array_ext((int)count);
 	size_t i;
 
-	for (i = 0; list && i < count; i++) {
-		o = json_object_new_object();
-		if (!o)
-			break;
-		if (names)
-			bw_domain_str(names, &names->dom[i], text,
-				      sizeof(text));
-		else
-			bw_prefix_str(&p[i], text, sizeof(text));
-		json_object_object_add(o, "entry",
-				       json_object_new_string(text));
-		json_object_object_add(
-			o, "result",
+	for (i = 0; list && i < count; i++)
+		json_object_array_add(
+			list,
 			json_object_new_string(had[i] ? "already" : "added"));
-		put_u64(o, "expires", expires);
-		json_object_array_add(list, o);
-	}
 	json_object_object_add(ans, "ok", json_object_new_boolean(true));
 	json_object_object_add(ans, "in_place", json_object_new_boolean(true));
-	json_object_object_add(ans, "entries", list);
+	put_u64(ans, "expires", expires);
+	json_object_object_add(ans, "results", list);
 }
 
 void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
@@ -287,7 +274,7 @@ void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
 		fail(ans, "bad_records",
 		     "the running filter's records cannot be read");
 	else if (!err)
-		say_added(ans, p, by_name ? &names : NULL, had, count, expires);
+		say_added(ans, had, count, expires);
 	free(had);
 	free(p);
 	bw_list_free(&names);

@@ -48,8 +48,8 @@ void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root);
  * The socket's "add" (daemon/watch_sock.h): req {"prefixes": ["ADDR" |
  * "CIDR", ...] | "names": [{"name", "subtree"}], "expires": Unix seconds
  * (0 or none: never)}; bw_wlive_add_log(), and in ans "ok": true,
- * "in_place": true, "entries": [{"entry", "result": "added" | "already",
- * "expires"}]; or "ok": false, "code": "busy" (ask again) |
+ * "in_place": true, "expires", "results": ["added" | "already", ...]
+ * (one per entry asked, in its order); or "ok": false, "code": "busy" (ask again) |
  * "not_in_place" (the CLI swaps instead) | "no_filter" | "bad_request" |
  * "bad_records" | "no_memory", and "error", said for a person.
  */

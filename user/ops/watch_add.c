@@ -18,7 +18,16 @@
 #define BUSY_TRIES 100
 #define BUSY_NS 50000000L
 
-static struct json_object *request(const struct bw_watch_add_req *rq)
+/*
+ * Entries a question carries: well within the socket's 1 MiB question
+ * (an IPv6 prefix or a name and its quotes, some 60 to 300 bytes) and
+ * the answer's bound.
+ */
+#define CHUNK 2000
+
+/* The question for entries [from, to) of rq. */
+static struct json_object *request(const struct bw_watch_add_req *rq,
+				   size_t from, size_t to)
 {
 	struct json_object *q = json_object_new_object(), *arr, *o;
 	char text[64];
@@ -32,11 +41,11 @@ static struct json_object *request(const struct bw_watch_add_req *rq)
 	}
 	json_object_object_add(q, "v", json_object_new_int(1));
 	json_object_object_add(q, "op", json_object_new_string("add"));
-	for (i = 0; !rq->names && i < rq->n; i++)
+	for (i = from; !rq->names && i < to; i++)
 		json_object_array_add(arr,
 				      json_object_new_string(bw_prefix_str(
 					      &rq->p[i], text, sizeof(text))));
-	for (i = 0; rq->names && i < rq->names->ndom; i++) {
+	for (i = from; rq->names && i < to; i++) {
 		o = json_object_new_object();
 		json_object_object_add(
 			o, "name",
@@ -65,18 +74,20 @@ static const char *str_of(struct json_object *o, const char *key)
 	return json_object_get_string(v);
 }
 
-/* The watch's answer read: 0, -EAGAIN (busy), -EXDEV, -ENOENT, -EBADMSG. */
-static int answer(struct json_object *ans, size_t count,
+/*
+ * The watch's answer to entries [from, from + count) read into res: 0,
+ * -EAGAIN (busy), -EXDEV (not in place), -ENOENT (a watch that knows no
+ * "add"), -EBADMSG.
+ */
+static int answer(struct json_object *ans, size_t from, size_t count,
 		  struct bw_watch_add_result *res)
 {
-	struct json_object *ok, *list, *e;
-	const char *code = str_of(ans, "code"), *why = str_of(ans, "error");
+	struct json_object *ok, *list;
+	const char *code = str_of(ans, "code"), *why = str_of(ans, "error"), *e;
 	size_t i;
 
-	if (!json_object_object_get_ex(ans, "ok", &ok)) {
-		/* A watch that knows no "add": the caller adds. */
+	if (!json_object_object_get_ex(ans, "ok", &ok))
 		return -ENOENT;
-	}
 	if (!json_object_get_boolean(ok)) {
 		snprintf(res->why, sizeof(res->why), "%s",
 			 why ? why : "no reason given");
@@ -84,35 +95,26 @@ static int answer(struct json_object *ans, size_t count,
 			return -EAGAIN;
 		return -EXDEV;
 	}
-	if (!json_object_object_get_ex(ans, "entries", &list) ||
+	if (!json_object_object_get_ex(ans, "results", &list) ||
 	    !json_object_is_type(list, json_type_array) ||
 	    json_object_array_length(list) != count)
 		return -EBADMSG;
-	res->e = calloc(count ?: 1, sizeof(*res->e));
-	if (!res->e)
-		return -ENOMEM;
 	for (i = 0; i < count; i++) {
-		e = json_object_array_get_idx(list, i);
-		res->e[i].already = str_of(e, "result") &&
-				    !strcmp(str_of(e, "result"), "already");
+		e = json_object_get_string(json_object_array_get_idx(list, i));
+		res->e[from + i].already = e && !strcmp(e, "already");
 	}
 	return 0;
 }
 
-int bw_watch_add(const struct bw_watch_add_req *rq,
-		 struct bw_watch_add_result *res)
+/* Entries [from, to) asked, a busy lock asked again for a while. */
+static int ask(const struct bw_watch_add_req *rq, size_t from, size_t to,
+	       struct bw_watch_add_result *res)
 {
 	const struct timespec pause = { .tv_nsec = BUSY_NS };
-	size_t count = rq->names ? rq->names->ndom : rq->n;
-	struct json_object *q, *ans;
+	struct json_object *q = request(rq, from, to), *ans;
 	const char *text;
 	int err, tries;
 
-	memset(res, 0, sizeof(*res));
-	/* The copy-and-swap way, as a watch too old for "add" gets it. */
-	if (getenv("BLOOMWALL_ADD_SWAP"))
-		return -ENOENT;
-	q = request(rq);
 	if (!q)
 		return -ENOMEM;
 	text = json_object_to_json_string_ext(q, JSON_C_TO_STRING_PLAIN);
@@ -122,15 +124,40 @@ int bw_watch_add(const struct bw_watch_add_req *rq,
 			err = -ENOENT;
 		if (err)
 			break;
-		err = answer(ans, count, res);
+		err = answer(ans, from, to - from, res);
 		json_object_put(ans);
 		if (err != -EAGAIN || tries == BUSY_TRIES)
 			break;
 		nanosleep(&pause, NULL);
 	}
-	if (err == -EAGAIN)
-		err = -EXDEV;
 	json_object_put(q);
+	return err == -EAGAIN ? -EXDEV : err;
+}
+
+int bw_watch_add(const struct bw_watch_add_req *rq,
+		 struct bw_watch_add_result *res)
+{
+	size_t count = rq->names ? rq->names->ndom : rq->n, from, to;
+	int err = 0;
+
+	memset(res, 0, sizeof(*res));
+	/* The copy-and-swap way, as a watch too old for "add" gets it. */
+	if (getenv("BLOOMWALL_ADD_SWAP"))
+		return -ENOENT;
+	res->e = calloc(count ?: 1, sizeof(*res->e));
+	if (!res->e)
+		return -ENOMEM;
+	/*
+	 * A question at a time: each is in or out whole. One refused after
+	 * others went in leaves those in; the caller's swap adds them again
+	 * (an add is idempotent).
+	 */
+	for (from = 0; !err && from < count; from = to) {
+		to = count - from > CHUNK ? from + CHUNK : count;
+		err = ask(rq, from, to, res);
+	}
+	if (err)
+		bw_watch_add_free(res);
 	return err;
 }
 
