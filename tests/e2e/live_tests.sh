@@ -220,7 +220,7 @@ verdict()
 # after its mark, before it asks the watch, is found by the watch itself.
 test_watch_remove_in_place()
 {
-	local gen prog n i rc state=/run/bloomwall/$BW_RX.json
+	local gen prog n i rc holder state=/run/bloomwall/$BW_RX.json
 
 	trap kill_watch EXIT
 	live_watch
@@ -252,14 +252,26 @@ test_watch_remove_in_place()
 	assert_eq "$(json "$OUT" '[a["result"] for a in d["addresses"]]')" \
 		'["not_added"]' "removed twice: not added any more"
 
-	# Killed at its first connect(): after the mark, before the question.
+	# Killed at its first connect(), before it handed anything over:
+	# nothing changed (the entry is still an add, and drops).
 	echo "+ strace (SIGKILL at connect) bloomwall remove $BW_RX $BW_B4"
 	rc=0
 	strace -f -qq -o /dev/null -e trace=connect \
 		-e inject=connect:signal=SIGKILL:when=1 \
 		"$BLOOMWALL" remove "$BW_RX" "$BW_B4" >"$OUT" 2>"$ERR" || rc=$?
 	assert_eq "$rc" 137 "remove killed at its connect"
-	# The watch finds the mark within a second (the bound only ends a hang).
+	query_is "$BW_B4" drop
+	assert_eq "$(added_kept)" 1 "the killed remove changed nothing"
+	# The lock held past the time remove asks the watch again: remove
+	# marks the entry itself once it gets the lock, and the watch finds
+	# the mark within a second (the bound only ends a hang).
+	flock -x /sys/fs/bpf/bloomwall sleep 7 &
+	holder=$!
+	sleep 0.5
+	bw 0 remove "$BW_RX" "$BW_B4"
+	wait "$holder"
+	assert_line "$OUT" "$BW_B4  removed from the records; the watch takes it out of the filter within a second" \
+		"remove marked it itself"
 	for i in $(seq 100); do
 		"$BLOOMWALL" query "$BW_RX" "$BW_B4" 2>/dev/null |
 			grep -qE "^$BW_B4  pass( |\$)" && break

@@ -33,7 +33,7 @@
 #include "filter/provenance.h"
 #include "filter/records.h"
 #include "ops/reload.h"
-#include "ops/watch_add.h"
+#include "ops/handover.h"
 #include "kernel/running.h"
 #include "out/expiry_view.h"
 
@@ -281,20 +281,21 @@ static int add_locked(struct add_ctx *c, struct bw_add_plan *plan)
 }
 
 /*
- * With a watch running: handed to it, in place (ops/watch_add.h). 0 when
+ * With a watch running: handed to it, in place (ops/handover.h). 0 when
  * done; -ENOENT or -EXDEV when the CLI adds them itself.
  */
 static int add_by_watch(const struct add_ctx *c)
 {
 	const struct bw_args *a = c->a;
-	struct bw_watch_add_req rq = { .iface = a->iface,
-				       .p = c->keys,
-				       .n = (size_t)a->npos,
-				       .expires = c->expires };
-	struct bw_watch_add_result res;
+	struct bw_handover_req rq = { .iface = a->iface,
+				      .op = BW_HANDOVER_ADD,
+				      .p = c->keys,
+				      .n = (size_t)a->npos,
+				      .expires = c->expires };
+	struct bw_handover_result res;
 	int i, added = 0, err;
 
-	err = bw_watch_add(&rq, &res);
+	err = bw_handover(&rq, &res);
 	if (err == -EXDEV)
 		pr_debug(
 			"%s: the watch does not add in place (%s): adding by a swap\n",
@@ -306,19 +307,21 @@ static int add_by_watch(const struct add_ctx *c)
 		bw_out_open_object(NULL);
 		bw_out_string("address", "%s  ", a->pos[i]);
 		bw_out_string("result", NULL,
-			      res.e[i].already ? "already" : "added");
-		bw_out_text(res.e[i].already ? "already in the filter"
-					     : "added");
+			      (res.how[i] == BW_HOW_ALREADY) ? "already"
+							     : "added");
+		bw_out_text((res.how[i] == BW_HOW_ALREADY)
+				    ? "already in the filter"
+				    : "added");
 		bw_expiry_say_add(c->expires, c->now, false);
 		bw_out_close_object();
-		added += !res.e[i].already;
+		added += !(res.how[i] == BW_HOW_ALREADY);
 	}
 	bw_out_close_array();
 	bw_out_text("%s: ", a->iface);
 	bw_out_int("added", "%lld of ", added);
 	bw_out_int("total", "%lld added in place by the watch", a->npos);
 	bw_out_bool("in_place", " (no swap)\n", true);
-	bw_watch_add_free(&res);
+	bw_handover_free(&res);
 	return 0;
 }
 

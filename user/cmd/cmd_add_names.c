@@ -33,7 +33,7 @@
 #include "out/expiry_view.h"
 #include "out/op_report.h"
 #include "ops/reload.h"
-#include "ops/watch_add.h"
+#include "ops/handover.h"
 #include "kernel/running.h"
 
 /* Whether the running filter has a name region for every name asked. */
@@ -266,18 +266,19 @@ static int add_by_rebuild(struct name_ctx *c)
 	return err;
 }
 
-/* With a watch running: handed to it, in place (ops/watch_add.h). */
+/* With a watch running: handed to it, in place (ops/handover.h). */
 static int add_by_watch(struct name_ctx *c)
 {
 	const struct bw_args *a = c->a;
-	struct bw_watch_add_req rq = { .iface = a->iface,
-				       .names = c->names,
-				       .expires = c->expires };
-	struct bw_watch_add_result res;
+	struct bw_handover_req rq = { .iface = a->iface,
+				      .op = BW_HANDOVER_ADD,
+				      .names = c->names,
+				      .expires = c->expires };
+	struct bw_handover_result res;
 	size_t i;
 	int added = 0, err;
 
-	err = bw_watch_add(&rq, &res);
+	err = bw_handover(&rq, &res);
 	if (err == -EXDEV)
 		pr_debug(
 			"%s: the watch does not add in place (%s): adding by a swap\n",
@@ -289,12 +290,14 @@ static int add_by_watch(struct name_ctx *c)
 		bw_out_open_object(NULL);
 		bw_out_string("name", "%s  ", a->pos[i]);
 		bw_out_string("result", NULL,
-			      res.e[i].already ? "already" : "added");
-		bw_out_text("%s", res.e[i].already ? "already in the filter"
-						   : "added");
+			      (res.how[i] == BW_HOW_ALREADY) ? "already"
+							     : "added");
+		bw_out_text("%s", (res.how[i] == BW_HOW_ALREADY)
+					  ? "already in the filter"
+					  : "added");
 		bw_expiry_say_add(c->expires, c->now, false);
 		bw_out_close_object();
-		added += !res.e[i].already;
+		added += !(res.how[i] == BW_HOW_ALREADY);
 	}
 	bw_out_close_array();
 	bw_out_text("%s: ", a->iface);
@@ -302,7 +305,7 @@ static int add_by_watch(struct name_ctx *c)
 	bw_out_int("total", "%lld names added in place by the watch",
 		   (long long)c->names->ndom);
 	bw_out_bool("in_place", " (no swap)\n", true);
-	bw_watch_add_free(&res);
+	bw_handover_free(&res);
 	return 0;
 }
 

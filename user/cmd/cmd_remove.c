@@ -30,11 +30,8 @@
 #include "kernel/lock.h"
 #include "kernel/running.h"
 #include "ops/remove_mark.h"
-#include "base/run_ask.h"
+#include "ops/handover.h"
 #include "lists/list_parse.h"
-
-/* How long the watch may take to answer: a CrowdSec poll may hold it. */
-#define ASK_MS 10000
 
 static int count_kept(const struct bw_args *a, const struct bw_prefix *keys,
 		      const struct bw_records *rec)
@@ -108,7 +105,7 @@ struct taken {
 	size_t n;
 };
 
-/* Entry i as the watch names it: the prefix, or the name ("*." a subtree). */
+/* Entry i as given: the prefix, or the name ("*." a subtree). */
 static void entry_text(const struct taken *t, size_t i, char *buf, size_t len)
 {
 	if (t->keys) {
@@ -118,73 +115,104 @@ static void entry_text(const struct taken *t, size_t i, char *buf, size_t len)
 	bw_domain_str(t->names, &t->names->dom[i], buf, len);
 }
 
-/* The watch's word on entry text: "in_place", "held", "rebuild", or NULL. */
-static const char *how_of(struct json_object *ans, const char *text)
+/* How an entry went: the watch's word (JSON "how") and the text. */
+static void say_how(enum bw_handover_how how)
 {
-	struct json_object *list, *o, *v;
-	size_t i, n;
+	static const char *const word[] = {
+		[BW_HOW_IN_PLACE] = "in_place",
+		[BW_HOW_HELD] = "held",
+		[BW_HOW_REBUILD] = "rebuild",
+		[BW_HOW_MARKED] = "marked",
+	};
 
-	if (!json_object_object_get_ex(ans, "removed", &list) ||
-	    !json_object_is_type(list, json_type_array))
-		return NULL;
-	n = json_object_array_length(list);
-	for (i = 0; i < n; i++) {
-		o = json_object_array_get_idx(list, i);
-		if (json_object_object_get_ex(o, "entry", &v) &&
-		    !strcmp(json_object_get_string(v), text) &&
-		    json_object_object_get_ex(o, "how", &v))
-			return json_object_get_string(v);
-	}
-	return NULL;
-}
-
-static void say_how(const char *how, bool found)
-{
-	if (!found)
+	if (how == BW_HOW_NOT_ADDED) {
 		bw_out_text("not added at run time\n");
-	else if (!how || !strcmp(how, "rebuild"))
+		return;
+	}
+	if (how < sizeof(word) / sizeof(word[0]) && word[how])
+		bw_out_string("how", NULL, word[how]);
+	if (how == BW_HOW_REBUILD)
 		bw_out_text(
 			"removed; the watch rebuilds the filter without it\n");
-	else if (!strcmp(how, "held"))
+	else if (how == BW_HOW_HELD)
 		bw_out_text(
 			"removed; still dropped: a live entry of the watch (a decision) holds it\n");
+	else if (how == BW_HOW_MARKED)
+		bw_out_text(
+			"removed from the records; the watch takes it out of the filter within a second\n");
 	else
 		bw_out_text("removed in place\n");
 }
 
 /*
- * "ADDR  removed in place" (or how else it goes, or "not added at run
- * time"); JSON {address|name, result, how}.
+ * "ADDR  removed in place" (or how else it went, or "not added at run
+ * time"), one line an entry in the order given; JSON {address|name,
+ * result, how}. The number removed.
  */
-static void say_marked(const struct bw_args *a, const struct taken *t,
-		       const bool *found, struct json_object *ans)
+static size_t say_handed(const struct bw_args *a, const struct taken *t,
+			 const enum bw_handover_how *how)
 {
 	char text[BW_NAME_MAX + 3];
-	const char *how;
-	size_t i;
+	size_t i, removed = 0;
+	bool found;
 
 	bw_out_open_array(t->keys ? "addresses" : "names");
 	for (i = 0; i < t->n; i++) {
 		entry_text(t, i, text, sizeof(text));
-		how = found[i] ? how_of(ans, text) : NULL;
+		found = how[i] != BW_HOW_NOT_ADDED;
+		removed += found;
 		bw_out_open_object(NULL);
 		bw_out_string(t->keys ? "address" : "name", "%s  ",
 			      i < (size_t)a->npos ? a->pos[i] : text);
-		bw_out_string("result", NULL,
-			      found[i] ? "removed" : "not_added");
-		if (how)
-			bw_out_string("how", NULL, how);
-		say_how(how, found[i]);
+		bw_out_string("result", NULL, found ? "removed" : "not_added");
+		say_how(how[i]);
 		bw_out_close_object();
 	}
 	bw_out_close_array();
+	bw_out_text("%s: ", a->iface);
+	bw_out_int("removed", "%lld of ", (long long)removed);
+	bw_out_int("total", "%lld removed\n", (long long)t->n);
+	if (t->names)
+		warn_names_not_added(a, (int)removed);
+	else
+		warn_not_added(a, (int)removed);
+	return removed;
 }
 
 /*
- * With a watch: the entries marked taken out in the records in place,
- * then the watch asked to take them out of the blocks. A watch that does
- * not answer finds the marks itself within a second; if none runs any
- * more, a rebuild here leaves them out.
+ * With a watch: handed to it (ops/handover.h), which marks them out of
+ * the records and takes them out of the blocks in place. 1 when it did
+ * (*err its result: -ENOENT when one was no add), 0 when the caller
+ * marks them itself.
+ */
+static int remove_by_watch(struct bw_args *a, const struct taken *t, int *err)
+{
+	struct bw_handover_req rq = { .iface = a->iface,
+				      .op = BW_HANDOVER_REMOVE,
+				      .p = t->keys,
+				      .n = t->n,
+				      .names = t->names };
+	struct bw_handover_result res;
+	size_t removed;
+	int e = bw_handover(&rq, &res);
+
+	if (e) {
+		if (e != -ENOENT && e != -EXDEV)
+			pr_warn("%s: the watch did not take the remove (%s): marking the entries here\n",
+				a->iface, bw_errno_hint(e));
+		return 0;
+	}
+	removed = say_handed(a, t, res.how);
+	bw_handover_free(&res);
+	*err = removed < t->n ? -ENOENT : 0;
+	return 1;
+}
+
+/*
+ * With a watch that did not take the remove (busy, too old): the entries
+ * marked taken out in the records here, under the lock; the watch finds
+ * the marks within a second and takes them out of the blocks. If none
+ * runs any more, a rebuild here leaves them out.
  */
 static int remove_in_place(struct bw_args *a, const struct taken *t, int pid)
 {
@@ -196,36 +224,26 @@ static int remove_in_place(struct bw_args *a, const struct taken *t, int pid)
 	struct bw_mark_result res = { .found =
 					      calloc(t->n ?: 1, sizeof(bool)) };
 	struct bw_rebuild_req rb = { .iface = a->iface, .ifindex = a->ifindex };
+	enum bw_handover_how *how = calloc(t->n ?: 1, sizeof(*how));
 	struct bw_rebuild_result rr;
-	struct json_object *ans = NULL;
+	size_t i;
 	int err;
 
 	/* A failed mark was said; one made before it the watch finds. */
-	err = res.found ? bw_remove_mark(&rq, &res) : -ENOMEM;
+	err = res.found && how ? bw_remove_mark(&rq, &res) : -ENOMEM;
 	if (err)
 		goto out;
-	if (res.marked)
-		err = bw_run_ask(a->iface, "sync", ASK_MS, &ans);
-	if (err && bw_lock_watch_holder(a->iface) <= 0) {
+	if (res.marked && bw_lock_watch_holder(a->iface) <= 0) {
 		pr_warn("%s: the watch (pid %d) is gone: rebuilding without the entries\n",
 			a->iface, pid);
 		err = rebuild(&rb, &rr);
 		bw_rebuild_result_free(&rr);
-	} else if (err) {
-		pr_warn("%s: the watch (pid %d) did not answer (%s): the entries are out of the records, and it takes them out of the filter once it reads them\n",
-			a->iface, pid, strerror(-err));
-		err = 0;
 	}
-	say_marked(a, t, res.found, ans);
-	bw_out_text("%s: ", a->iface);
-	bw_out_int("removed", "%lld of ", (long long)res.marked);
-	bw_out_int("total", "%lld removed\n", (long long)t->n);
-	if (t->names)
-		warn_names_not_added(a, (int)res.marked);
-	else
-		warn_not_added(a, (int)res.marked);
+	for (i = 0; i < t->n; i++)
+		how[i] = res.found[i] ? BW_HOW_MARKED : BW_HOW_NOT_ADDED;
+	say_handed(a, t, how);
 out:
-	json_object_put(ans);
+	free(how);
 	free(res.found);
 	return err ?: (res.marked < t->n ? -ENOENT : 0);
 }
@@ -243,6 +261,8 @@ static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 	if (pid > 0) {
 		struct taken t = { .keys = keys, .n = (size_t)a->npos };
 
+		if (remove_by_watch(a, &t, &err))
+			return err;
 		return remove_in_place(a, &t, pid);
 	}
 	err = rebuild(&rq, &res);
@@ -302,6 +322,8 @@ static int remove_names(struct bw_args *a, const struct bw_list *l)
 	struct taken t = { .names = l, .n = l->ndom };
 	int err, found, pid = bw_lock_watch_holder(a->iface);
 
+	if (pid > 0 && remove_by_watch(a, &t, &err))
+		return err;
 	if (pid > 0)
 		return remove_in_place(a, &t, pid);
 	err = rebuild(&rq, &res);

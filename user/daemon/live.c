@@ -345,6 +345,25 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 	return 0;
 }
 
+int bw_wlive_remove(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
+		    const struct bw_list *names, bool *found)
+{
+	int lock;
+	long k;
+
+	if (sync_map(l))
+		return -ENOENT;
+	lock = bw_lock_try();
+	if (lock < 0)
+		return lock;
+	k = bw_records_mark_gone_all(l->map.mem, l->map.nblocks, p, n, names,
+				     found);
+	bw_lock_release(lock);
+	if (k < 0)
+		return (int)k;
+	return bw_wlive_sync(l, NULL);
+}
+
 bool bw_wlive_step(struct bw_wlive *l, __u64 now)
 {
 	if (bw_live_count(&l->set) || l->map.fd >= 0)

@@ -164,6 +164,19 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r);
 int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 		     const struct bw_list *names, __u64 expires, bool *had);
 
+/*
+ * A remove handed over by 'bloomwall remove' (the socket's "remove"): the
+ * n prefixes of p, or the names of names, marked taken out in the running
+ * filter's records (every occurrence, filter/records_gone.h) under the
+ * lock, taken without waiting, then taken out of the blocks in place by
+ * bw_wlive_sync(). found (one per entry, the caller's) says which were
+ * adds. 1 (in place), 0 (the adds are built in: a rebuild is asked for),
+ * -EAGAIN (the lock is held: ask again), -ENOENT (no filter runs),
+ * -EINVAL (the records cannot be read).
+ */
+int bw_wlive_remove(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
+		    const struct bw_list *names, bool *found);
+
 /* Expiries only (while a rebuild runs: no filter is taken over). */
 void bw_wlive_expire(struct bw_wlive *l, __u64 now);
 

@@ -2,6 +2,7 @@
 /* What the watch's live entries hold (live_view.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "daemon/live_view.h"
 #include "lists/list_domain.h"
@@ -226,41 +227,53 @@ static void say_added(struct json_object *ans, const bool *had, size_t count,
 	json_object_object_add(ans, "results", list);
 }
 
-void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
-			 struct json_object *ans)
-{
-	struct json_object *arr = NULL, *v = NULL;
-	struct bw_prefix *p = NULL;
-	bool *had = NULL, by_name;
-	size_t n = 0, count;
-	__u64 expires = 0;
+/* A request's entries: prefixes, or names; count of either. */
+struct entries {
+	struct bw_prefix *p;
+	size_t n;
 	struct bw_list names;
+	bool by_name;
+	size_t count;
+	bool *flag; /* one per entry, for the answer */
+};
+
+/* The request's entries read and checked: 0, or -errno said in ans. */
+static int read_entries(struct json_object *req, struct entries *e,
+			struct json_object *ans)
+{
+	struct json_object *arr = NULL;
 	int err;
 
-	bw_list_init(&names);
-	by_name = json_object_object_get_ex(req, "names", &arr);
-	if (!by_name)
+	memset(e, 0, sizeof(*e));
+	bw_list_init(&e->names);
+	e->by_name = json_object_object_get_ex(req, "names", &arr);
+	if (!e->by_name)
 		json_object_object_get_ex(req, "prefixes", &arr);
-	if (json_object_object_get_ex(req, "expires", &v))
-		expires = (__u64)json_object_get_int64(v);
-	if (!json_object_is_type(arr, json_type_array) ||
-	    (v && !json_object_is_type(v, json_type_int)) ||
-	    json_object_get_int64(v) < 0 || expires > BW_REC_EXPIRES_MAX) {
-		fail(ans, "bad_request",
-		     "an add takes \"prefixes\" or \"names\" and \"expires\" (Unix seconds, 0: never)");
-		return;
+	if (!json_object_is_type(arr, json_type_array)) {
+		fail(ans, "bad_request", "no \"prefixes\" or \"names\"");
+		return -EINVAL;
 	}
-	err = by_name ? read_names(arr, &names, ans)
-		      : read_prefixes(arr, &p, &n, ans);
-	count = by_name ? names.ndom : n;
-	had = err ? NULL : calloc(count, sizeof(*had));
-	if (!err && !had) {
+	err = e->by_name ? read_names(arr, &e->names, ans)
+			 : read_prefixes(arr, &e->p, &e->n, ans);
+	e->count = e->by_name ? e->names.ndom : e->n;
+	e->flag = err ? NULL : calloc(e->count ?: 1, sizeof(*e->flag));
+	if (!err && !e->flag) {
 		fail(ans, "no_memory", "no memory for the entries");
 		err = -ENOMEM;
 	}
-	if (!err)
-		err = bw_wlive_add_log(l, p, n, by_name ? &names : NULL,
-				       expires, had);
+	return err;
+}
+
+static void free_entries(struct entries *e)
+{
+	free(e->flag);
+	free(e->p);
+	bw_list_free(&e->names);
+}
+
+/* The errors add and remove share, said in ans. */
+static void say_error(struct json_object *ans, int err)
+{
 	if (err == -EAGAIN)
 		fail(ans, "busy", "another command holds the lock: ask again");
 	else if (err == -EXDEV || err == -E2BIG)
@@ -270,12 +283,81 @@ void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
 			     : "the running filter cannot keep these entries live");
 	else if (err == -ENOENT)
 		fail(ans, "no_filter", "no filter runs");
-	else if (err == -EINVAL && had)
+	else if (err == -EINVAL)
 		fail(ans, "bad_records",
 		     "the running filter's records cannot be read");
-	else if (!err)
-		say_added(ans, had, count, expires);
-	free(had);
-	free(p);
-	bw_list_free(&names);
+	else
+		fail(ans, "failed", strerror(-err));
+}
+
+void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
+			 struct json_object *ans)
+{
+	struct json_object *v = NULL;
+	struct entries e;
+	__u64 expires = 0;
+	int err;
+
+	if (json_object_object_get_ex(req, "expires", &v))
+		expires = (__u64)json_object_get_int64(v);
+	if ((v && !json_object_is_type(v, json_type_int)) ||
+	    json_object_get_int64(v) < 0 || expires > BW_REC_EXPIRES_MAX) {
+		fail(ans, "bad_request",
+		     "\"expires\": Unix seconds, 0 or none: never");
+		return;
+	}
+	err = read_entries(req, &e, ans);
+	if (!err)
+		err = bw_wlive_add_log(l, e.p, e.n, e.by_name ? &e.names : NULL,
+				       expires, e.flag);
+	if (!err)
+		say_added(ans, e.flag, e.count, expires);
+	else if (e.flag)
+		say_error(ans, err);
+	free_entries(&e);
+}
+
+/* Whether entry i of e is still live (a decision holds it). */
+static bool still_live(const struct bw_wlive *l, const struct entries *e,
+		       size_t i)
+{
+	const struct bw_domain *d;
+
+	if (!e->by_name)
+		return bw_live_has(&l->set, &e->p[i], NULL);
+	d = &e->names.dom[i];
+	return bw_live_has_name(&l->set, bw_domain_name(&e->names, d), d->len,
+				d->flags & BW_DOM_SUBTREE, NULL);
+}
+
+void bw_wlive_remove_answer(struct bw_wlive *l, struct json_object *req,
+			    struct json_object *ans)
+{
+	struct json_object *list;
+	struct entries e;
+	const char *how;
+	size_t i;
+	int err;
+
+	err = read_entries(req, &e, ans);
+	if (!err)
+		err = bw_wlive_remove(l, e.p, e.n, e.by_name ? &e.names : NULL,
+				      e.flag);
+	if (err < 0) {
+		if (e.flag)
+			say_error(ans, err);
+		free_entries(&e);
+		return;
+	}
+	list = json_object_new_array_ext((int)e.count);
+	for (i = 0; list && i < e.count; i++) {
+		how = !e.flag[i]	     ? "not_added"
+		      : !err		     ? "rebuild"
+		      : still_live(l, &e, i) ? "held"
+					     : "in_place";
+		json_object_array_add(list, json_object_new_string(how));
+	}
+	json_object_object_add(ans, "ok", json_object_new_boolean(true));
+	json_object_object_add(ans, "results", list);
+	free_entries(&e);
 }

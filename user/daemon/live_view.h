@@ -56,4 +56,15 @@ void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root);
 void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
 			 struct json_object *ans);
 
+/*
+ * The socket's "remove": req {"prefixes" | "names"} as for "add";
+ * bw_wlive_remove(), and in ans "ok": true, "results": ["in_place" |
+ * "held" (a live entry of another source, a decision, keeps it) |
+ * "rebuild" (the adds are built in: a rebuild takes it out) |
+ * "not_added", ...] (one per entry asked, in its order); or "ok": false
+ * with "code" and "error" as for "add".
+ */
+void bw_wlive_remove_answer(struct bw_wlive *l, struct json_object *req,
+			    struct json_object *ans);
+
 #endif /* __BW_DAEMON_LIVE_VIEW_H */

@@ -280,11 +280,14 @@ static void serve_json(struct watch *w, int c, const char *q)
 	else if (!json_object_object_get_ex(req, "v", &v) ||
 		 json_object_get_int(v) != 1)
 		err = "unknown version: this watch speaks \"v\": 1";
-	else if (!json_object_object_get_ex(req, "op", &op) ||
-		 strcmp(json_object_get_string(op), "add"))
-		err = "unknown \"op\": this watch knows \"add\"";
-	else
+	else if (!json_object_object_get_ex(req, "op", &op))
+		err = "no \"op\"";
+	else if (!strcmp(json_object_get_string(op), "add"))
 		bw_wlive_add_answer(&w->live, req, ans);
+	else if (!strcmp(json_object_get_string(op), "remove"))
+		bw_wlive_remove_answer(&w->live, req, ans);
+	else
+		err = "unknown \"op\": this watch knows \"add\" and \"remove\"";
 	if (err) {
 		json_object_object_add(ans, "ok",
 				       json_object_new_boolean(false));

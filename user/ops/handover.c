@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* add handed to a running watch (watch_add.h). */
+/* add and remove handed to a running watch (handover.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "base/run_ask.h"
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
-#include "ops/watch_add.h"
+#include "ops/handover.h"
 
 /* A rebuild of a big filter holds the watch's loop for seconds. */
 #define ASK_MS 30000
@@ -26,7 +26,7 @@
 #define CHUNK 2000
 
 /* The question for entries [from, to) of rq. */
-static struct json_object *request(const struct bw_watch_add_req *rq,
+static struct json_object *request(const struct bw_handover_req *rq,
 				   size_t from, size_t to)
 {
 	struct json_object *q = json_object_new_object(), *arr, *o;
@@ -40,7 +40,10 @@ static struct json_object *request(const struct bw_watch_add_req *rq,
 		return NULL;
 	}
 	json_object_object_add(q, "v", json_object_new_int(1));
-	json_object_object_add(q, "op", json_object_new_string("add"));
+	json_object_object_add(q, "op",
+			       json_object_new_string(rq->op == BW_HANDOVER_ADD
+							      ? "add"
+							      : "remove"));
 	for (i = from; !rq->names && i < to; i++)
 		json_object_array_add(arr,
 				      json_object_new_string(bw_prefix_str(
@@ -59,8 +62,10 @@ static struct json_object *request(const struct bw_watch_add_req *rq,
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(q, rq->names ? "names" : "prefixes", arr);
-	json_object_object_add(q, "expires",
-			       json_object_new_int64((int64_t)rq->expires));
+	if (rq->op == BW_HANDOVER_ADD)
+		json_object_object_add(
+			q, "expires",
+			json_object_new_int64((int64_t)rq->expires));
 	return q;
 }
 
@@ -80,11 +85,19 @@ static const char *str_of(struct json_object *o, const char *key)
  * "add"), -EBADMSG.
  */
 static int answer(struct json_object *ans, size_t from, size_t count,
-		  struct bw_watch_add_result *res)
+		  struct bw_handover_result *res)
 {
+	static const char *const words[] = {
+		[BW_HOW_ADDED] = "added",
+		[BW_HOW_ALREADY] = "already",
+		[BW_HOW_IN_PLACE] = "in_place",
+		[BW_HOW_HELD] = "held",
+		[BW_HOW_REBUILD] = "rebuild",
+		[BW_HOW_NOT_ADDED] = "not_added",
+	};
 	struct json_object *ok, *list;
 	const char *code = str_of(ans, "code"), *why = str_of(ans, "error"), *e;
-	size_t i;
+	size_t i, h;
 
 	if (!json_object_object_get_ex(ans, "ok", &ok))
 		return -ENOENT;
@@ -101,14 +114,19 @@ static int answer(struct json_object *ans, size_t from, size_t count,
 		return -EBADMSG;
 	for (i = 0; i < count; i++) {
 		e = json_object_get_string(json_object_array_get_idx(list, i));
-		res->e[from + i].already = e && !strcmp(e, "already");
+		for (h = 0; e && h < sizeof(words) / sizeof(words[0]); h++)
+			if (!strcmp(e, words[h]))
+				break;
+		if (!e || h == sizeof(words) / sizeof(words[0]))
+			return -EBADMSG;
+		res->how[from + i] = (enum bw_handover_how)h;
 	}
 	return 0;
 }
 
 /* Entries [from, to) asked, a busy lock asked again for a while. */
-static int ask(const struct bw_watch_add_req *rq, size_t from, size_t to,
-	       struct bw_watch_add_result *res)
+static int ask(const struct bw_handover_req *rq, size_t from, size_t to,
+	       struct bw_handover_result *res)
 {
 	const struct timespec pause = { .tv_nsec = BUSY_NS };
 	struct json_object *q = request(rq, from, to), *ans;
@@ -134,35 +152,35 @@ static int ask(const struct bw_watch_add_req *rq, size_t from, size_t to,
 	return err == -EAGAIN ? -EXDEV : err;
 }
 
-int bw_watch_add(const struct bw_watch_add_req *rq,
-		 struct bw_watch_add_result *res)
+int bw_handover(const struct bw_handover_req *rq,
+		struct bw_handover_result *res)
 {
 	size_t count = rq->names ? rq->names->ndom : rq->n, from, to;
 	int err = 0;
 
 	memset(res, 0, sizeof(*res));
 	/* The copy-and-swap way, as a watch too old for "add" gets it. */
-	if (getenv("BLOOMWALL_ADD_SWAP"))
+	if (rq->op == BW_HANDOVER_ADD && getenv("BLOOMWALL_ADD_SWAP"))
 		return -ENOENT;
-	res->e = calloc(count ?: 1, sizeof(*res->e));
-	if (!res->e)
+	res->how = calloc(count ?: 1, sizeof(*res->how));
+	if (!res->how)
 		return -ENOMEM;
 	/*
-	 * A question at a time: each is in or out whole. One refused after
-	 * others went in leaves those in; the caller's swap adds them again
-	 * (an add is idempotent).
+	 * A question at a time: each is done whole or not at all. One refused
+	 * after others went through leaves those done; the caller then does
+	 * them all itself (an add or a remove done twice is done once).
 	 */
 	for (from = 0; !err && from < count; from = to) {
 		to = count - from > CHUNK ? from + CHUNK : count;
 		err = ask(rq, from, to, res);
 	}
 	if (err)
-		bw_watch_add_free(res);
+		bw_handover_free(res);
 	return err;
 }
 
-void bw_watch_add_free(struct bw_watch_add_result *res)
+void bw_handover_free(struct bw_handover_result *res)
 {
-	free(res->e);
-	res->e = NULL;
+	free(res->how);
+	res->how = NULL;
 }

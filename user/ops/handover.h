@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * add and remove with a watch running: the entries are handed to the
+ * watch over its socket (daemon/watch_sock.h, the questions "add" and
+ * "remove"), which changes the running filter's records under the lock
+ * (an add appended to its add log, a remove marked) and its blocks in
+ * place: no rebuild, no swap, the same program on the hook. The watch is
+ * the one owner of the live entries; without one, or where it cannot do
+ * it in place, the caller does the change itself.
+ */
+#ifndef __BW_HANDOVER_H
+#define __BW_HANDOVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bloomwall.h"
+#include "lists/list.h"
+
+enum bw_handover_op {
+	BW_HANDOVER_ADD,
+	BW_HANDOVER_REMOVE,
+};
+
+struct bw_handover_req {
+	const char *iface;
+	enum bw_handover_op op;
+	const struct bw_prefix *p; /* n of them, or */
+	size_t n;
+	const struct bw_list *names; /* names (flags 0 or BW_DOM_SUBTREE) */
+	__u64 expires;		     /* add: Unix seconds, 0: never */
+};
+
+/* What the watch did with one entry. */
+enum bw_handover_how {
+	BW_HOW_ADDED,	  /* add: now live */
+	BW_HOW_ALREADY,	  /* add: it was live before */
+	BW_HOW_IN_PLACE,  /* remove: out of the blocks */
+	BW_HOW_HELD,	  /* remove: out, but a decision still holds it */
+	BW_HOW_REBUILD,	  /* remove: out of the records; a rebuild follows */
+	BW_HOW_NOT_ADDED, /* remove: it was no add */
+	/* remove marked by the caller, not handed over: the watch finds it */
+	BW_HOW_MARKED,
+};
+
+struct bw_handover_result {
+	enum bw_handover_how *how; /* one per entry asked, in order */
+	char why[256];		   /* the watch's word when not in place */
+};
+
+/*
+ * Hands rq to iface's watch, a question of at most 2000 entries at a time:
+ * 0 when it did every entry (res->how filled; free it with
+ * bw_handover_free); -ENOENT when no watch listens (or one that knows no
+ * such question); -EXDEV when the watch cannot do it in place (res->why
+ * says why); either way the caller does it itself. -ETIMEDOUT when the
+ * watch did not answer, -errno. A busy lock is asked again for a while.
+ */
+int bw_handover(const struct bw_handover_req *rq,
+		struct bw_handover_result *res);
+
+void bw_handover_free(struct bw_handover_result *res);
+
+#endif /* __BW_HANDOVER_H */
