@@ -21,7 +21,7 @@
 #include "kernel/running.h"
 #include "kernel/stats.h"
 #include "out/status_text.h"
-#include "out/status_view.h"
+#include "ops/status.h"
 
 static volatile sig_atomic_t stop;
 

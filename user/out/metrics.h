@@ -23,7 +23,7 @@
 #include "kernel/stats.h"
 #include "out/cs_metrics.h"
 #include "out/pull_out.h"
-#include "out/status_view.h"
+#include "ops/status.h"
 
 /* What a watch adds to the metrics: its reloads, by result. */
 struct bw_watch_counts {
