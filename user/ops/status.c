@@ -273,3 +273,35 @@ int bw_status_not_attached(const char *iface)
 {
 	return bw_explain_not_attached(iface);
 }
+
+int bw_status_counters(const char *iface, int ifindex, struct bw_stats *s)
+{
+	struct bw_running r;
+	int err;
+
+	err = bw_running_open(iface, ifindex, BW_RUN_OLD_OK, &r);
+	if (err)
+		return err;
+	err = bw_stats_read(r.maps.stats, s);
+	if (err)
+		pr_warn("%s: cannot read the counters: %s\n", iface,
+			bw_errno_hint(err));
+	bw_running_close(&r);
+	return err;
+}
+
+int bw_status_log(const char *iface, int ifindex, long *rate,
+		  struct bw_log_stats *ls)
+{
+	struct bw_running r;
+	int err;
+
+	err = bw_running_open(iface, ifindex, BW_RUN_OLD_OK | BW_RUN_QUIET, &r);
+	if (!err && r.maps.log_stats < 0)
+		err = -ENOENT;
+	if (!err)
+		err = bw_log_stats_read(r.maps.log_stats, ls);
+	*rate = r.maps.log_rate;
+	bw_running_close(&r);
+	return err;
+}

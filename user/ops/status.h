@@ -130,6 +130,20 @@ int bw_status_each(int (*fn)(const char *iface, void *arg), void *arg);
  */
 int bw_status_find(const char *iface, int ifindex);
 
+/*
+ * stats: the counters of the program iface runs, summed over CPUs: 0, or
+ * -errno (said; -ENOENT: none runs).
+ */
+int bw_status_counters(const char *iface, int ifindex, struct bw_stats *s);
+
+/*
+ * stats: the drop log's rate (events a second per CPU, < 0: unknown) and
+ * counters: 0, -ENOENT when no program with a drop log runs (nothing
+ * said), or -errno.
+ */
+int bw_status_log(const char *iface, int ifindex, long *rate,
+		  struct bw_log_stats *ls);
+
 /* -ENOENT, said with what to do: iface runs no bloomwall program. */
 int bw_status_not_attached(const char *iface);
 
