@@ -9,7 +9,6 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "filter/bloom_names.h"
-#include "kernel/pin.h"
 #include "out/cs_status.h"
 #include "out/expiry_view.h"
 #include "out/prov_view.h"
