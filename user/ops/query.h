@@ -38,6 +38,8 @@ struct bw_query_req {
 	char **why; /* --why: the n arguments as given; NULL: no --why */
 };
 
+struct bw_running;
+
 struct bw_query_result {
 	const char *iface;
 	const void *mem;	/* the running filter, mapped until closed */
