@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * bloomwall allow IFACE ADDR|CIDR...    bloomwall unallow IFACE ADDR|CIDR...
+ * bloomwall allow IFACE ADDR|CIDR|NAME...
+ * bloomwall unallow IFACE ADDR|CIDR|NAME...
  *
- * An address the allowlist covers is never dropped; ops/allow.h changes
- * it, in one swap of the program on the hook.
+ * An address the allowlist covers is never dropped, a name in the name
+ * allowlist never blocked (exact or subtree as written: "name",
+ * "*.name", "||name^" or "@@||name^"); ops/allow.h changes them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,93 +15,45 @@
 #include "cmd/args.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_allow.h"
-#include "cmd/cmd_allow_names.h"
 #include "lists/list.h"
 #include "ops/allow.h"
+#include "out/op_report.h"
 
-/* "IFACE: N of M added (allowlist now K entries)"; JSON what, total, entries. */
-static void print_total(const struct bw_args *a, long long total,
-			const char *what, int n)
+/* How many entries the command did not change. */
+static int unchanged(const struct bw_allow_result *res, int n)
 {
-	bw_out_text("%s: ", a->iface);
-	bw_out_int(what, "%lld of ", n);
-	bw_out_int("total", "%lld ", a->npos);
-	bw_out_text("%s", what);
-	bw_out_int("allowlist_entries", " (allowlist now %'lld ", total);
-	bw_out_text("%s)\n", bw_plural(total, "entry", "entries"));
+	int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += !res->changed[i];
+	return k;
 }
 
-/* "ADDR  allowed"; JSON {address, result}. */
-static void say_entry(const char *addr, const char *result, const char *text)
-{
-	bw_out_open_object(NULL);
-	bw_out_string("address", "%s  ", addr);
-	bw_out_string("result", NULL, result);
-	bw_out_text("%s\n", text);
-	bw_out_close_object();
-}
-
-/* The addresses parsed, then changed in the running allowlist. */
-static int change(const char *verb, struct bw_args *a, bool on,
-		  struct bw_prefix **p, struct bw_allow_result *res)
+/* Addresses and prefixes: parsed, changed, reported. */
+static int addrs_verb(const char *verb, struct bw_args *a, bool on)
 {
 	struct bw_allow_req rq = {
 		.iface = a->iface, .ifindex = a->ifindex, .on = on, .n = a->npos
 	};
-	int err;
+	struct bw_allow_result res = { 0 };
+	struct bw_prefix *p = NULL;
+	int absent = 0, err;
 
 	bw_out_string("iface", NULL, a->iface);
-	err = bw_parse_addrs(verb, a->pos, a->npos, p);
+	err = bw_parse_addrs(verb, a->pos, a->npos, &p);
 	if (!err) {
-		res->changed = calloc(a->npos, sizeof(*res->changed));
-		err = res->changed ? 0 : -ENOMEM;
+		res.changed = calloc(a->npos, sizeof(*res.changed));
+		err = res.changed ? 0 : -ENOMEM;
 	}
 	if (!err)
 		err = bw_check_privileges(verb);
-	rq.addrs = *p;
-	return err ? err : bw_allow_addrs(&rq, res);
-}
-
-static int do_allow(struct bw_args *a)
-{
-	struct bw_allow_result res = { 0 };
-	struct bw_prefix *p = NULL;
-	int i, err;
-
-	if (bw_arg_is_name(a->pos[0]))
-		return bw_allow_names_verb("allow", a, true);
-	err = change("allow", a, true, &p, &res);
-	bw_out_open_array("addresses");
-	for (i = 0; !err && i < a->npos; i++)
-		say_entry(a->pos[i], res.changed[i] ? "allowed" : "already",
-			  res.changed[i] ? "allowed" : "already allowed");
-	bw_out_close_array();
+	rq.addrs = p;
 	if (!err)
-		print_total(a, res.entries, "added", res.changed_n);
-	free(res.changed);
-	free(p);
-	return err;
-}
-
-static int do_unallow(struct bw_args *a)
-{
-	struct bw_allow_result res = { 0 };
-	struct bw_prefix *p = NULL;
-	int i, absent = 0, err;
-
-	if (bw_arg_is_name(a->pos[0]))
-		return bw_allow_names_verb("unallow", a, false);
-	err = change("unallow", a, false, &p, &res);
-	bw_out_open_array("addresses");
-	for (i = 0; !err && i < a->npos; i++) {
-		say_entry(a->pos[i], res.changed[i] ? "removed" : "absent",
-			  res.changed[i] ? "removed" : "not in the allowlist");
-		absent += !res.changed[i];
-	}
-	bw_out_close_array();
-	if (!err)
-		print_total(a, res.entries, "removed", res.changed_n);
-	if (!err && absent) {
+		err = bw_allow_addrs(&rq, &res);
+	bw_allow_report(&rq, a->pos, &res, err);
+	if (!err && !on)
+		absent = unchanged(&res, a->npos);
+	if (absent) {
 		pr_warn("%s: %d of %d entries were not in the allowlist (an entry is removed with the prefix it was added with; 'bloomwall status %s' counts them)\n",
 			a->iface, absent, a->npos, a->iface);
 		err = -ENOENT;
@@ -107,6 +61,51 @@ static int do_unallow(struct bw_args *a)
 	free(res.changed);
 	free(p);
 	return err;
+}
+
+/* Names: parsed, changed all or none, reported. */
+static int names_verb(const char *verb, struct bw_args *a, bool on)
+{
+	struct bw_allow_req rq = {
+		.iface = a->iface, .ifindex = a->ifindex, .on = on, .n = a->npos
+	};
+	struct bw_allow_result res = { 0 };
+	struct bw_list l;
+	int err;
+
+	bw_out_string("iface", NULL, a->iface);
+	bw_list_init(&l);
+	rq.names = &l;
+	err = bw_parse_names(verb, a->pos, a->npos, false, &l)
+		      ?: bw_check_privileges(verb);
+	if (!err) {
+		res.changed = calloc(a->npos ?: 1, sizeof(*res.changed));
+		err = res.changed ? bw_allow_names(&rq, &res) : -ENOMEM;
+	}
+	bw_allow_report(&rq, a->pos, &res, err);
+	if (!err && !on && res.changed_n < a->npos) {
+		pr_warn("%s: %d of %d names were not in the name allowlist (a name is removed as it was added: \"*.name\" for a subtree)\n",
+			a->iface, a->npos - res.changed_n, a->npos);
+		err = -ENOENT;
+	}
+	free(res.changed);
+	bw_list_free(&l);
+	return err;
+}
+
+/* One command takes addresses or names, as its first entry is. */
+static int do_allow(struct bw_args *a)
+{
+	if (bw_arg_is_name(a->pos[0]))
+		return names_verb("allow", a, true);
+	return addrs_verb("allow", a, true);
+}
+
+static int do_unallow(struct bw_args *a)
+{
+	if (bw_arg_is_name(a->pos[0]))
+		return names_verb("unallow", a, false);
+	return addrs_verb("unallow", a, false);
 }
 
 const struct bw_verb bw_verb_allow = {
