@@ -360,7 +360,8 @@ static void out_log(const struct bw_status_view *v)
 }
 
 void bw_status_out(const struct bw_status_view *v,
-		   const struct bw_status_records *sr, bool first)
+		   const struct bw_status_records *sr,
+		   struct json_object *state, int state_err, bool first)
 {
 	if (!first)
 		bw_out_text("\n");
@@ -379,7 +380,7 @@ void bw_status_out(const struct bw_status_view *v,
 	out_counters(v);
 	out_dns_counters(v);
 	out_log(v);
-	bw_cs_status_out(v->iface);
-	bw_pull_status_out(v->iface);
+	bw_cs_status_out(state, state_err);
+	bw_pull_status_out(state, state_err);
 	bw_out_close_object();
 }

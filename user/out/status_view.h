@@ -7,15 +7,19 @@
 #define __BW_STATUS_VIEW_H
 
 #include <stdbool.h>
+#include <json-c/json.h>
 
 #include "ops/status.h"
 
 /*
  * v, as status shows it (after a blank line unless first); sr: the
  * filter's records, NULL when they could not be read (then no expiring
- * entries and no provenance are shown).
+ * entries and no provenance are shown); state: what the interface's
+ * watch published (out/daemon_state.h: bw_dstate_read()'s root and
+ * return, state_err), its CrowdSec and Pull sections.
  */
 void bw_status_out(const struct bw_status_view *v,
-		   const struct bw_status_records *sr, bool first);
+		   const struct bw_status_records *sr,
+		   struct json_object *state, int state_err, bool first);
 
 #endif /* __BW_STATUS_VIEW_H */
