@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Metrics for monitoring systems: what status gathers of an interface
- * (status_view.h), written in Prometheus' text exposition format, for
+ * (ops/status.h), written in Prometheus' text exposition format, for
  * 'bloomwall stats --prometheus' and for the file 'watch --metrics-file'
  * keeps for node_exporter's textfile collector. No bpf() here: the
  * formatting works on a gathered view, so the unit tests feed it one.
