@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <net/if.h>
 
 #include "base/run_dir.h"
 
@@ -46,4 +47,10 @@ void bw_run_clear(const char *iface)
 	for (f = 0; f < BW_RUN_NFILES; f++)
 		if (!bw_run_path(path, sizeof(path), iface, f))
 			unlink(path);
+}
+
+bool bw_iface_name_ok(const char *name)
+{
+	return *name && strlen(name) < IFNAMSIZ && !strchr(name, '/') &&
+	       strcmp(name, ".") && strcmp(name, "..");
 }

@@ -11,6 +11,7 @@
 #ifndef __BW_RUN_DIR_H
 #define __BW_RUN_DIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define BW_STATE_DIR "/run/bloomwall"
@@ -32,6 +33,13 @@ int bw_run_path(char *buf, size_t cap, const char *iface, enum bw_run_file f);
 /* Makes BW_STATE_DIR (0700) when missing: 0, -EPERM when it is not a
  * directory of ours, -errno. */
 int bw_run_dir(void);
+
+/*
+ * An interface name that is also one file or directory name, as the pin
+ * root (kernel/pin.h) and the lock directory name interfaces: not empty,
+ * under IFNAMSIZ bytes, no '/', not "." or "..".
+ */
+bool bw_iface_name_ok(const char *name);
 
 /* Removes every file of iface there (those of a watch that is gone). */
 void bw_run_clear(const char *iface);

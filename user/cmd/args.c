@@ -27,7 +27,7 @@
 #include "base/duration.h"
 #include "base/log.h"
 #include "base/output.h"
-#include "kernel/pin.h"
+#include "base/run_dir.h"
 
 int bw_parse_iface(const char *name, int *ifindex)
 {

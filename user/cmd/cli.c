@@ -19,9 +19,8 @@
 #include "lists/list.h"
 #include "base/log.h"
 #include "base/output.h"
-#include "kernel/pin.h"
-#include "kernel/prog.h"
-#include "kernel/prog_spec.h"
+#include "base/run_dir.h"
+#include "ops/build.h"
 
 /* Every verb takes these besides its own. */
 static const struct bw_opt common_opts[] = {
@@ -213,7 +212,7 @@ static int apply_log_rate(const char *arg)
 	int err = bw_parse_log_rate(arg, &rate);
 
 	if (!err)
-		bw_prog_set_log_rate(rate);
+		bw_build_set_log_rate(rate);
 	return err;
 }
 

@@ -6,8 +6,8 @@
 #include "cmd/cli.h"
 #include "cmd/cmd_detach.h"
 #include "base/output.h"
-#include "kernel/pin.h"
 #include "ops/detach.h"
+#include "ops/status.h"
 #include "out/op_report.h"
 
 static int do_detach(struct bw_args *a)
@@ -18,7 +18,7 @@ static int do_detach(struct bw_args *a)
 
 	bw_out_string("iface", NULL, a->iface);
 	/* A vanished interface is fine only if it left pins to clean. */
-	if (!a->ifindex && !bw_pin_dir_exists(a->iface))
+	if (!a->ifindex && !bw_status_pinned(a->iface))
 		return bw_parse_iface(a->iface, &a->ifindex);
 	err = bw_check_privileges("detach");
 	if (err)

@@ -23,7 +23,7 @@
 #include "filter/records.h"
 #include "ops/reload.h"
 #include "out/status_text.h"
-#include "out/status_view.h"
+#include "ops/status.h"
 
 /* Who signed it, checked against what; its serial and time. */
 static void out_sig(const struct bw_image *img)

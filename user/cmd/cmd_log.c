@@ -4,7 +4,7 @@
  * events the running program writes to its ring buffer (bpf/droplog.h),
  * a line each (a JSON object a line with --json), until SIGINT or SIGTERM
  * or N events. It takes no lock of the mutating verbs, only the ring's
- * own: one reader an interface (lock.h). The ring outlives reloads, so a
+ * own: one reader an interface (ops/log_ring.h). The ring outlives reloads, so a
  * reload does not end the log; a detach does (said), and so does standard
  * output that can no longer be written (a pipe's reader gone, with
  * SIGPIPE ignored): said, exit status 1, as coreutils do.
@@ -27,9 +27,7 @@
 #include "out/droplog.h"
 #include "base/log.h"
 #include "base/output.h"
-#include "kernel/lock.h"
-#include "kernel/prog.h"
-#include "kernel/running.h"
+#include "ops/log_ring.h"
 
 static volatile sig_atomic_t stop;
 
@@ -98,34 +96,6 @@ static int on_event(void *ctx, void *data, size_t size)
 	return f->count && f->seen >= f->count ? 1 : 0;
 }
 
-/* The ring of what runs, and whether it logs; -errno (said) if nothing. */
-static int open_ring(const struct bw_args *a, int *ring_id)
-{
-	struct bw_running r;
-	int err, fd;
-
-	err = bw_running_open(a->iface, a->ifindex, BW_RUN_OLD_OK, &r);
-	if (err)
-		return err;
-	fd = r.maps.log_ring >= 0 ? dup(r.maps.log_ring) : -1;
-	if (r.maps.log_ring < 0) {
-		pr_warn("%s: its program has no drop log (attached by an older bloomwall); 'bloomwall reload %s LIST... --log-rate N' adds one\n",
-			a->iface, a->iface);
-		err = -ENOENT;
-	} else if (!r.maps.log_rate) {
-		pr_warn("%s: the drop log is off (--log-rate 0); turn it on with 'bloomwall reload %s LIST... --log-rate N'\n",
-			a->iface, a->iface);
-		err = -ENODATA;
-	} else if (fd < 0) {
-		err = -errno;
-	}
-	*ring_id = bw_obj_id(fd);
-	bw_running_close(&r);
-	if (err && fd >= 0)
-		close(fd);
-	return err ? err : fd;
-}
-
 /*
  * Our end of a pipe whose reader has gone polls POLLERR: the log ends
  * then even when no event comes to fail a write.
@@ -137,24 +107,8 @@ static bool stdout_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
 }
 
-/*
- * Whether the interface still runs a program that logs to ring_id: not
- * after a detach, nor after a reload with --log-rate 0.
- */
-static bool still_logging(const struct bw_args *a, int ring_id)
-{
-	struct bw_running r;
-	bool on;
-
-	if (bw_running_open(a->iface, a->ifindex, BW_RUN_OLD_OK | BW_RUN_QUIET,
-			    &r))
-		return false;
-	on = (int)bw_obj_id(r.maps.log_ring) == ring_id && r.maps.log_rate;
-	bw_running_close(&r);
-	return on;
-}
-
-static int follow(const struct bw_args *a, int fd, int ring_id)
+static int follow(const struct bw_args *a, const struct bw_log_ring_req *rq,
+		  const struct bw_log_ring *ring)
 {
 	struct follow f = { .iface = a->iface, .count = a->count };
 	struct ring_buffer *rb;
@@ -162,7 +116,7 @@ static int follow(const struct bw_args *a, int fd, int ring_id)
 	int n, err = 0;
 
 	f.real_minus_mono = clock_ns(CLOCK_REALTIME) - checked;
-	rb = ring_buffer__new(fd, on_event, &f, NULL);
+	rb = ring_buffer__new(ring->fd, on_event, &f, NULL);
 	if (!rb) {
 		err = -errno;
 		pr_warn("%s: cannot read the drop log: %s\n", a->iface,
@@ -190,7 +144,7 @@ static int follow(const struct bw_args *a, int fd, int ring_id)
 			f.write_err = -EPIPE;
 			break;
 		}
-		if (!still_logging(a, ring_id)) {
+		if (!bw_log_ring_live(rq, ring)) {
 			ring_buffer__consume(rb);
 			pr_warn("%s: bloomwall's drop log is no longer on (detached, or reloaded with --log-rate 0); the log ends\n",
 				a->iface);
@@ -209,7 +163,10 @@ static int follow(const struct bw_args *a, int fd, int ring_id)
 static int do_log(struct bw_args *a)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	int err, fd, lock, ring_id = 0;
+	struct bw_log_ring_req rq = { .iface = a->iface,
+				      .ifindex = a->ifindex };
+	struct bw_log_ring ring;
+	int err;
 
 	err = bw_check_privileges("log");
 	if (err)
@@ -217,17 +174,11 @@ static int do_log(struct bw_args *a)
 	/* No SA_RESTART: the signal ends the poll. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	fd = open_ring(a, &ring_id);
-	if (fd < 0)
-		return fd;
-	lock = bw_lock_log_reader(a->iface);
-	if (lock < 0) {
-		close(fd);
-		return lock;
-	}
-	err = follow(a, fd, ring_id);
-	bw_lock_release(lock);
-	close(fd);
+	err = bw_log_ring_open(&rq, &ring);
+	if (err)
+		return err;
+	err = follow(a, &rq, &ring);
+	bw_log_ring_close(&ring);
 	return err;
 }
 

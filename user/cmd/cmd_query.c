@@ -10,11 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "filter/bloom_names.h"
-#include "kernel/allow_names.h"
-#include "kernel/filter_map.h"
-#include "kernel/hook.h"
-#include "filter/bloom.h"
 #include "cmd/args.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_query.h"
@@ -24,12 +19,11 @@
 #include "lists/names.h"
 #include "base/log.h"
 #include "base/output.h"
-#include "kernel/lpm.h"
-#include "kernel/pin.h"
-#include "kernel/running.h"
 #include "filter/why.h"
-#include "out/expiry_view.h"
+#include "ops/query.h"
 #include "out/cs_why.h"
+#include "out/expiry_view.h"
+#include "out/query_view.h"
 #include "out/why_out.h"
 
 static const struct bw_opt query_only_opts[] = {
@@ -40,139 +34,8 @@ static const struct bw_opt query_only_opts[] = {
 
 static const struct bw_opt *const query_opts[] = { query_only_opts, NULL };
 
-/* The verify trie of the running program, -1 if there is none. */
-static int open_exact(const struct bw_running *r)
-{
-	int fd;
-
-	if (!(r->prog_hdr.flags & BW_F_VERIFY))
-		return -1;
-	fd = bw_exact_open(r->maps.exact, r->prog_hdr.exact_slot);
-	return fd < 0 ? -1 : fd;
-}
-
-/* "ADDR  VERDICT" and the rest of the line; JSON {address, verdict, reason}. */
-static void say(const char *addr, const char *verdict, const char *reason,
-		const char *why)
-{
-	bw_out_string("address", "%s  ", addr);
-	bw_out_string("verdict", "%s", verdict);
-	bw_out_string("reason", NULL, reason);
-	bw_out_text("%s", why);
-}
-
-static void say_drop(const char *addr, unsigned int plen, bool verify)
-{
-	say(addr, "drop", "listed", "");
-	bw_out_bool("confirmed", NULL, verify);
-	bw_out_text(" (in blocklist /%u region%s)\n", plen,
-		    verify ? ", confirmed by the exact list" : "");
-}
-
-/*
- * The data path's decision for one address, in the same order, by the
- * flags the running program was loaded with.
- */
-static void answer(const char *addr, const struct bw_running *rn, bool in_exact,
-		   const struct bw_prefix *p)
-{
-	const struct bw_hdr *hdr = &rn->prog_hdr;
-	const void *mem = rn->filter.mem;
-	unsigned int plen;
-	int r = 0;
-
-	if (!bw_filter_lookup(mem, p, &r)) {
-		say(addr, "pass", "not_listed", "\n");
-		return;
-	}
-	plen = hdr->plen[r / BW_MAX_LENGTHS][r % BW_MAX_LENGTHS];
-	bw_out_int("region", NULL, r);
-	bw_out_u64("prefix", NULL, plen);
-	if ((hdr->flags & BW_F_ALLOW) && bw_lpm_match(rn->maps.allow, p) > 0)
-		say(addr, "pass", "allowlisted", " (allowlisted)\n");
-	else if ((hdr->flags & BW_F_VERIFY) && !in_exact)
-		say(addr, "pass", "false_positive",
-		    " (false positive: not in the exact list)\n");
-	else if (hdr->flags & BW_F_MONITOR)
-		say(addr, "pass", "monitor", " (monitor mode: would drop)\n");
-	else
-		say_drop(addr, plen, hdr->flags & BW_F_VERIFY);
-}
-
-/* "exact entry NAME" or "subtree entry *.SUFFIX" into buf. */
-static const char *entry_text(const char *name, size_t len, bool subtree,
-			      int labels, char *buf, size_t buflen)
-{
-	const char *suf = bw_name_suffix(name, len, labels);
-
-	snprintf(buf, buflen, "%s entry %s%.*s", subtree ? "subtree" : "exact",
-		 subtree ? "*." : "", (int)(len - (size_t)(suf - name)), suf);
-	return buf;
-}
-
-/*
- * The data path's decision for one name: the name regions, then the
- * name allowlist, then monitor mode, by the flags the running program
- * was loaded with.
- */
-static void answer_name(const char *arg, const char *name, size_t len,
-			const struct bw_running *rn)
-{
-	const struct bw_dns_hdr *dns = bw_filter_dns(rn->filter.mem);
-	char what[2 * BW_NAME_MAX + 64], allow[2 * BW_NAME_MAX + 64];
-	struct bw_name_hit hit;
-	bool sub = false;
-	int labels = 0;
-
-	bw_out_string("name", "%s  ", arg);
-	if (bw_name_lookup(rn->filter.mem, name, len, &hit) <= 0) {
-		bw_out_string("verdict", "%s", "pass");
-		bw_out_string("reason", NULL, dns ? "not_listed" : "no_names");
-		bw_out_text("%s\n", dns ? "" : " (the filter holds no names)");
-		return;
-	}
-	entry_text(name, len, hit.region == BW_NAME_SUBTREE, hit.labels, what,
-		   sizeof(what));
-	bw_out_string("entry", NULL,
-		      hit.region == BW_NAME_SUBTREE ? "subtree" : "exact");
-	bw_out_string("suffix", NULL, bw_name_suffix(name, len, hit.labels));
-	if ((dns->flags & BW_DNS_F_ALLOW) &&
-	    bw_allow_names_match(rn->maps.allow_names, name, len, &sub,
-				 &labels) > 0) {
-		bw_out_string("verdict", "%s", "pass");
-		bw_out_string("reason", NULL, "allowlisted");
-		bw_out_string("allow_entry", NULL, sub ? "subtree" : "exact");
-		bw_out_string("allow_suffix", NULL,
-			      bw_name_suffix(name, len, labels));
-		bw_out_text(" (%s; allowed by %s)\n", what,
-			    entry_text(name, len, sub, labels, allow,
-				       sizeof(allow)));
-		return;
-	}
-	if (rn->prog_hdr.flags & BW_F_MONITOR) {
-		bw_out_string("verdict", "%s", "pass");
-		bw_out_string("reason", NULL, "monitor");
-		bw_out_text(" (%s; monitor mode: would block)\n", what);
-		return;
-	}
-	bw_out_string("verdict", "%s", "block");
-	bw_out_string("reason", NULL, "listed");
-	bw_out_string("action", NULL, bw_dns_action_name(dns->action));
-	bw_out_text(" (%s; answer %s)\n", what,
-		    bw_dns_action_name(dns->action));
-}
-
-/* What each argument is: an address, or a name (into names, folded). */
-struct query_arg {
-	bool is_name;
-	bool in_exact; /* verify mode: the exact list holds it */
-	struct bw_prefix addr;
-	char name[BW_NAME_MAX];
-	int len;
-};
-
 /* An address, else a name; a bad one is said as an address or a name. */
-static int parse_args(struct bw_args *a, struct query_arg *q)
+static int parse_args(struct bw_args *a, struct bw_query_arg *q)
 {
 	char why[BW_ERRLEN], nwhy[BW_ERRLEN];
 	struct bw_prefix *p;
@@ -204,38 +67,6 @@ static int parse_args(struct bw_args *a, struct query_arg *q)
 	return 0;
 }
 
-/*
- * --why: reads the running filter's records and scans its lists for the
- * arguments (nothing printed). On success w and rec are the caller's to
- * free. 0 or -errno (said).
- */
-static int why_prepare(struct bw_why *w, struct bw_records *rec,
-		       const struct bw_running *rn, char **args, int n)
-{
-	struct bw_why_target *t = calloc(n ?: 1, sizeof(*t));
-	char err[BW_ERRLEN];
-	int i, ret = 0;
-
-	memset(w, 0, sizeof(*w));
-	bw_records_init(rec);
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < n && !ret; i++) {
-		ret = bw_why_target(args[i], &t[i], err, sizeof(err));
-		if (ret)
-			pr_warn("bloomwall query: %s\n", err);
-	}
-	if (!ret)
-		ret = bw_running_records(rn, rec);
-	if (!ret)
-		ret = bw_why_scan_records(w, t, n, rec);
-	if (ret == -ENOMEM)
-		pr_warn("%s: out of memory while reading the lists for --why\n",
-			rn->iface);
-	free(t);
-	return ret;
-}
-
 /* Whether the list scan found an entry for target i. */
 static bool listed(const struct bw_why *w, int i)
 {
@@ -250,70 +81,26 @@ static bool listed(const struct bw_why *w, int i)
  * then the lists' answer (not when decisions alone explain a drop: a
  * "false positive" would be wrong).
  */
-static void why_addr(const struct bw_why *w, int i, const struct bw_running *r,
-		     const struct bw_records *rec, const struct bw_args *a)
+static void why_addr(const struct bw_query_result *qr,
+		     const struct bw_query_arg *q, int i,
+		     const struct bw_args *a)
 {
-	if (bw_cs_why_out(a->iface, a->pos[i]) <= 0 || listed(w, i))
-		bw_why_out(w, i, r, rec);
-}
-
-/* The program the hook runs now: its id, 0 when none. */
-static __u32 hook_prog(int ifindex)
-{
-	struct bw_xdp_info x;
-	int fd = bw_hook_find(ifindex, &x);
-	__u32 id;
-
-	if (fd < 0)
-		return 0;
-	id = bw_obj_id(fd);
-	close(fd);
-	return id;
-}
-
-/*
- * Verify mode: each address looked up in the running program's exact
- * list, the running state opened again until the hook ran the same
- * program before and after the lookups. The slot the program reads is
- * rewritten only for the filter after next (slots alternate): with the
- * same program at the end, the lookups saw it whole, not a rebuild's
- * half-filled trie (a watch may swap several times a second).
- */
-static int look_exact(struct bw_args *a, struct query_arg *q,
-		      struct bw_running *r)
-{
-	int i, tries, fd, err = 0;
-
-	for (tries = 0; tries < 20; tries++) {
-		fd = open_exact(r);
-		for (i = 0; i < a->npos; i++)
-			q[i].in_exact = !q[i].is_name && fd >= 0 &&
-					bw_lpm_match(fd, &q[i].addr) > 0;
-		if (fd >= 0)
-			close(fd);
-		if (!(r->prog_hdr.flags & BW_F_VERIFY) ||
-		    hook_prog(a->ifindex) == r->prog_id)
-			return 0;
-		bw_running_close(r);
-		err = bw_running_open(a->iface, a->ifindex, 0, r);
-		if (!err)
-			err = bw_running_need_filter(r);
-		if (err)
-			return err;
-	}
-	return 0;
+	if (bw_cs_why_out(a->iface, a->pos[i]) <= 0 || listed(&qr->why, i))
+		bw_why_out(qr, q, i);
 }
 
 static int do_query(struct bw_args *a)
 {
-	struct bw_running r = BW_RUNNING_INIT;
-	struct bw_records rec = { 0 };
-	struct bw_why why = { 0 };
-	struct query_arg *q;
+	struct bw_query_req rq = { .iface = a->iface,
+				   .ifindex = a->ifindex,
+				   .n = a->npos,
+				   .why = a->why ? a->pos : NULL };
+	struct bw_query_result qr = { 0 };
+	struct bw_query_arg *q;
 	int i, err;
 
 	bw_out_string("iface", NULL, a->iface);
-	q = calloc(a->npos ?: 1, sizeof(*q));
+	q = rq.q = calloc(a->npos ?: 1, sizeof(*q));
 	if (!q)
 		return -ENOMEM;
 	err = parse_args(a, q);
@@ -322,18 +109,7 @@ static int do_query(struct bw_args *a)
 	err = bw_check_privileges("query");
 	if (err)
 		goto out;
-	err = bw_running_open(a->iface, a->ifindex, 0, &r);
-	if (!err)
-		err = bw_running_need_filter(&r);
-	if (!err)
-		err = look_exact(a, q, &r);
-	if (err)
-		goto out;
-	/* --why reads the recorded lists, once for all the addresses. */
-	if (a->why)
-		err = why_prepare(&why, &rec, &r, a->pos, a->npos);
-	else if (bw_running_records(&r, &rec)) /* for the expiries only */
-		bw_records_init(&rec);
+	err = bw_query_open(&rq, &qr);
 	if (err)
 		goto out;
 	bw_out_open_array("addresses");
@@ -341,11 +117,11 @@ static int do_query(struct bw_args *a)
 		if (q[i].is_name)
 			continue;
 		bw_out_open_object(NULL);
-		answer(a->pos[i], &r, q[i].in_exact, &q[i].addr);
+		bw_query_out_addr(a->pos[i], &qr, &q[i]);
 		if (a->why)
-			why_addr(&why, i, &r, &rec, a);
+			why_addr(&qr, &q[i], i, a);
 		else
-			bw_expiry_out_covering(&rec, &q[i].addr, true);
+			bw_expiry_out_covering(&qr.rec, &q[i].addr, true);
 		bw_out_close_object();
 	}
 	bw_out_close_array();
@@ -354,19 +130,17 @@ static int do_query(struct bw_args *a)
 		if (!q[i].is_name)
 			continue;
 		bw_out_open_object(NULL);
-		answer_name(a->pos[i], q[i].name, (size_t)q[i].len, &r);
+		bw_query_out_name(a->pos[i], &qr, &q[i]);
 		if (a->why)
-			bw_why_out(&why, i, &r, &rec);
+			bw_why_out(&qr, &q[i], i);
 		else
-			bw_expiry_out_covering_name(&rec, q[i].name,
+			bw_expiry_out_covering_name(&qr.rec, q[i].name,
 						    (size_t)q[i].len, true);
 		bw_out_close_object();
 	}
 	bw_out_close_array();
 out:
-	bw_why_free(&why);
-	bw_records_free(&rec);
-	bw_running_close(&r);
+	bw_query_close(&qr);
 	free(q);
 	return err;
 }

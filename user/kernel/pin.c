@@ -29,6 +29,7 @@
 #include <bpf/bpf.h>
 
 #include "base/log.h"
+#include "base/run_dir.h"
 #include "kernel/pin.h"
 #include "kernel/prog.h"
 #include "kernel/state_dir.h"
@@ -42,12 +43,6 @@ int bw_pin_path(char *buf, size_t len, const char *iface, const char *name)
 	else
 		n = snprintf(buf, len, "%s/%s", BW_PIN_ROOT, iface);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-bool bw_iface_name_ok(const char *name)
-{
-	return *name && strlen(name) < IFNAMSIZ && !strchr(name, '/') &&
-	       strcmp(name, ".") && strcmp(name, "..");
 }
 
 /* BW_PIN_ROOT/iface, checked: its fd or -errno. */

@@ -38,9 +38,6 @@
 /* BW_PIN_ROOT/iface/name, or BW_PIN_ROOT/iface when name is NULL. */
 int bw_pin_path(char *buf, size_t len, const char *iface, const char *name);
 
-/* An interface name that is also one directory name under the pin root. */
-bool bw_iface_name_ok(const char *name);
-
 /* False also when BW_PIN_ROOT/iface is refused (and says why). */
 bool bw_pin_dir_exists(const char *iface);
 int bw_pin_dir_create(const char *iface);

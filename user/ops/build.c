@@ -12,6 +12,7 @@
 #include "kernel/allow_names.h"
 #include "kernel/lpm.h"
 #include "kernel/pin.h"
+#include "kernel/prog_spec.h"
 #include "ops/build.h"
 
 /* ---- building into the kernel -------------------------------------------- */
@@ -170,4 +171,9 @@ void bw_prune_allow_names(const char *iface, int fd,
 	if (err)
 		pr_warn("warning: %s: cannot take the old entries out of the name allowlist: %s\n",
 			iface, bw_errno_hint(err));
+}
+
+void bw_build_set_log_rate(__u32 rate)
+{
+	bw_prog_set_log_rate(rate);
 }

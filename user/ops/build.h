@@ -88,4 +88,10 @@ void bw_prune_allow_names(const char *iface, int fd,
 			  const struct bw_list *lists,
 			  const struct bw_list *operator);
 
+/*
+ * --log-rate: the drop log's rate (events a second per CPU, 0: off) of
+ * every program this process loads from now on (kernel/prog_spec.h).
+ */
+void bw_build_set_log_rate(__u32 rate);
+
 #endif /* __BW_BUILD_H */

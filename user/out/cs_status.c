@@ -8,7 +8,6 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "out/cs_status.h"
-#include "out/daemon_state.h"
 
 static struct json_object *get(struct json_object *o, const char *key)
 {
@@ -87,7 +86,7 @@ static void out_counts(const char *label, struct json_object *o,
 	bw_out_kv(label, "%s", len ? line : "none");
 }
 
-void bw_cs_status_out(const char *iface)
+void bw_cs_status_out(struct json_object *state, int err)
 {
 	static const char *const refused[] = { "bad_field", "bad_value",
 					       "too_wide", "filter_refused" };
@@ -99,14 +98,10 @@ void bw_cs_status_out(const char *iface)
 		"down",	     "timeout",	  "cut",	  "malformed",
 		"too_large", "tls",	  "error"
 	};
-	struct json_object *root = NULL, *cs;
-	int err = bw_dstate_read(iface, &root);
+	struct json_object *cs = err ? NULL : get(state, "crowdsec");
 
-	cs = err ? NULL : get(root, "crowdsec");
-	if (!cs) {
-		json_object_put(root);
+	if (!cs)
 		return;
-	}
 	bw_out_text("  CrowdSec\n");
 	bw_out_open_object("crowdsec");
 	bw_out_string("url", NULL, str(cs, "url"));
@@ -124,5 +119,4 @@ void bw_cs_status_out(const char *iface)
 	out_counts("ignored", get(cs, "skipped"), ignored, 5);
 	out_counts("requests", get(cs, "requests"), results, 11);
 	bw_out_close_object();
-	json_object_put(root);
 }

@@ -9,7 +9,12 @@
 #ifndef __BW_CS_STATUS_H
 #define __BW_CS_STATUS_H
 
-/* Prints iface's section (text rows, JSON object "crowdsec"). */
-void bw_cs_status_out(const char *iface);
+#include <json-c/json.h>
+
+/*
+ * Prints the section (text rows, JSON object "crowdsec") of state, what
+ * bw_dstate_read() read of the interface (err: what it returned).
+ */
+void bw_cs_status_out(struct json_object *state, int err);
 
 #endif /* __BW_CS_STATUS_H */

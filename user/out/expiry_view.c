@@ -10,8 +10,6 @@
 #include "base/output.h"
 #include "filter/records_edit.h"
 #include "filter/why.h"
-#include "kernel/lock.h"
-#include "kernel/running.h"
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
 #include "out/expiry_view.h"
@@ -101,10 +99,8 @@ static size_t out_rows(const struct bw_records *r, __u64 now)
 }
 
 /* Past entries: the watch takes them out, or nothing does until a reload. */
-static void out_past(const char *iface, size_t past)
+static void out_past(int pid, size_t past)
 {
-	int pid = bw_lock_watch_holder(iface);
-
 	bw_out_u64("past", NULL, past);
 	if (pid > 0)
 		bw_out_int("watch_pid", NULL, pid);
@@ -136,7 +132,7 @@ static __u64 earlier(__u64 a, __u64 b)
 	return !a || (b && b < a) ? b : a;
 }
 
-static void out_expiring(const char *iface, const struct bw_records *r)
+void bw_expiry_out_status(const struct bw_records *r, int watch_pid)
 {
 	size_t n = bw_records_expiring(r) + bw_records_names_expiring(r);
 	__u64 now = bw_expiry_now(), next;
@@ -163,24 +159,9 @@ static void out_expiring(const char *iface, const struct bw_records *r)
 	if (shown > BW_EXPIRY_ROWS)
 		bw_out_text("      ... and %zu more (--json lists them all)\n",
 			    shown - BW_EXPIRY_ROWS);
-	out_past(iface,
+	out_past(watch_pid,
 		 bw_records_expired(r, now) + bw_records_names_expired(r, now));
 	bw_out_close_object();
-}
-
-void bw_expiry_out_iface(const char *iface, int ifindex)
-{
-	struct bw_running rn = BW_RUNNING_INIT;
-	struct bw_records rec;
-
-	if (!ifindex ||
-	    bw_running_open(iface, ifindex, BW_RUN_QUIET | BW_RUN_OLD_OK, &rn))
-		return;
-	bw_records_init(&rec);
-	if (!rn.filter_err && !bw_running_records(&rn, &rec))
-		out_expiring(iface, &rec);
-	bw_records_free(&rec);
-	bw_running_close(&rn);
 }
 
 void bw_expiry_out_covering(const struct bw_records *rec,

@@ -28,12 +28,13 @@ const char *bw_expiry_text(__u64 expires, __u64 now, char *buf, size_t len);
 void bw_expiry_json(__u64 expires, __u64 now);
 
 /*
- * status, in the filter's section: the entries and names that expire, the
- * next, each with its expiry (text: the first BW_EXPIRY_ROWS, JSON all,
- * object "expiring": "entries" counts both, "names" the names), and how
- * many are past with whether a watch takes them out.
+ * status, in the filter's section: of the records r, the entries and
+ * names that expire, the next, each with its expiry (text: the first
+ * BW_EXPIRY_ROWS, JSON all, object "expiring": "entries" counts both,
+ * "names" the names), and how many are past with whether a watch (pid
+ * watch_pid, <= 0: none) takes them out.
  */
-void bw_expiry_out_iface(const char *iface, int ifindex);
+void bw_expiry_out_status(const struct bw_records *r, int watch_pid);
 
 #define BW_EXPIRY_ROWS 20
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Metrics for monitoring systems: what status gathers of an interface
- * (status_view.h), written in Prometheus' text exposition format, for
+ * (ops/status.h), written in Prometheus' text exposition format, for
  * 'bloomwall stats --prometheus' and for the file 'watch --metrics-file'
  * keeps for node_exporter's textfile collector. No bpf() here: the
  * formatting works on a gathered view, so the unit tests feed it one.
@@ -23,7 +23,7 @@
 #include "kernel/stats.h"
 #include "out/cs_metrics.h"
 #include "out/pull_out.h"
-#include "out/status_view.h"
+#include "ops/status.h"
 
 /* What a watch adds to the metrics: its reloads, by result. */
 struct bw_watch_counts {

@@ -149,3 +149,61 @@ void bw_detach_report(const char *iface, const struct bw_detach_result *res)
 			"%s: bloomwall was not attached; removed the pins left behind\n",
 			iface);
 }
+
+/* "ADDR  allowed"; JSON {address or name, result}. */
+static void say_entry(const char *key, const char *entry, const char *result,
+		      const char *text)
+{
+	bw_out_open_object(NULL);
+	bw_out_string(key, "%s  ", entry);
+	bw_out_string("result", NULL, result);
+	bw_out_text("%s\n", text);
+	bw_out_close_object();
+}
+
+static void say_entries(const struct bw_allow_req *rq, char *const *given,
+			const struct bw_allow_result *res)
+{
+	const char *key = rq->names ? "name" : "address";
+	int i;
+
+	for (i = 0; i < rq->n; i++) {
+		if (rq->on)
+			say_entry(key, given[i],
+				  res->changed[i] ? "allowed" : "already",
+				  res->changed[i] ? "allowed"
+						  : "already allowed");
+		else
+			say_entry(key, given[i],
+				  res->changed[i] ? "removed" : "absent",
+				  res->changed[i] ? "removed"
+						  : "not in the allowlist");
+	}
+}
+
+void bw_allow_report(const struct bw_allow_req *rq, char *const *given,
+		     const struct bw_allow_result *res, int err)
+{
+	const char *what = rq->on ? "added" : "removed";
+
+	if (!rq->names || res->locked)
+		bw_out_open_array(rq->names ? "names" : "addresses");
+	if (!err)
+		say_entries(rq, given, res);
+	if (!rq->names || res->locked)
+		bw_out_close_array();
+	if (err)
+		return;
+	bw_out_text("%s: ", rq->iface);
+	bw_out_int(what, "%lld of ", res->changed_n);
+	bw_out_int("total", "%lld ", rq->n);
+	bw_out_text("%s", what);
+	if (rq->names) {
+		bw_out_int("allowlist_entries",
+			   " (name allowlist now %'lld entries)\n",
+			   res->entries);
+		return;
+	}
+	bw_out_int("allowlist_entries", " (allowlist now %'lld ", res->entries);
+	bw_out_text("%s)\n", bw_plural(res->entries, "entry", "entries"));
+}

@@ -7,6 +7,7 @@
 #ifndef __BW_OP_REPORT_H
 #define __BW_OP_REPORT_H
 
+#include "ops/allow.h"
 #include "ops/attach_lists.h"
 #include "ops/detach.h"
 #include "ops/reload.h"
@@ -28,5 +29,16 @@ void bw_attach_report(const char *iface, const struct bw_attach_result *res);
 
 /* "IFACE: bloomwall detached, pins removed"; JSON "interface_gone", ... */
 void bw_detach_report(const char *iface, const struct bw_detach_result *res);
+
+/*
+ * allow, unallow of rq's entries (given: as the command line gave them):
+ * "ENTRY  allowed" a line each, JSON "addresses" or "names": [{"address"
+ * or "name", "result"}], then "IFACE: N of M added (allowlist now K
+ * entries)", JSON "added" or "removed", "total", "allowlist_entries".
+ * After a failure (err) only the array, empty (names: once the lock was
+ * taken).
+ */
+void bw_allow_report(const struct bw_allow_req *rq, char *const *given,
+		     const struct bw_allow_result *res, int err);
 
 #endif /* __BW_OP_REPORT_H */

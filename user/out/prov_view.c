@@ -12,7 +12,6 @@
 #include "filter/provenance.h"
 #include "image/image_serial.h"
 #include "image/sign_key.h"
-#include "kernel/running.h"
 #include "out/prov_view.h"
 
 /* "2026-12-01 14:02:03 UTC" */
@@ -204,19 +203,4 @@ void bw_prov_out(const struct bw_records *r)
 		out_list("allow file", r->allow[i], &r->allow_src[i]);
 	bw_out_close_array();
 	bw_out_close_object();
-}
-
-void bw_prov_out_iface(const char *iface, int ifindex)
-{
-	struct bw_running rn = BW_RUNNING_INIT;
-	struct bw_records rec;
-
-	if (!ifindex ||
-	    bw_running_open(iface, ifindex, BW_RUN_QUIET | BW_RUN_OLD_OK, &rn))
-		return;
-	bw_records_init(&rec);
-	if (!rn.filter_err && !bw_running_records(&rn, &rec))
-		bw_prov_out(&rec);
-	bw_records_free(&rec);
-	bw_running_close(&rn);
 }

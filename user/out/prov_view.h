@@ -11,10 +11,4 @@
  */
 void bw_prov_out(const struct bw_records *r);
 
-/*
- * status: the provenance of the filter iface runs; nothing when it runs
- * none or its filter is not readable (status says so elsewhere).
- */
-void bw_prov_out_iface(const char *iface, int ifindex);
-
 #endif /* __BW_PROV_VIEW_H */

@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "base/output.h"
-#include "out/daemon_state.h"
 #include "out/prom.h"
 #include "out/pull_out.h"
 #include "out/status_text.h"
@@ -218,23 +217,20 @@ static void out_last(struct json_object *p)
 			 int_of(p, "consecutive_failures"));
 }
 
-void bw_pull_status_out(const char *iface)
+void bw_pull_status_out(struct json_object *state, int err)
 {
-	struct json_object *root = NULL, *p;
+	struct json_object *p;
 	const char *s;
-	int err = bw_dstate_read(iface, &root);
 
 	if ((err && err != -ESRCH) ||
-	    !json_object_object_get_ex(root, "pull", &p)) {
-		json_object_put(root);
+	    !json_object_object_get_ex(state, "pull", &p))
 		return;
-	}
 	bw_out_text("  Pull\n");
 	bw_out_open_object("pull");
 	if (err == -ESRCH)
 		bw_out_kv("state",
 			  "its watch is gone (pid %lld): as it last was",
-			  int_of(root, "pid"));
+			  int_of(state, "pid"));
 	bw_out_bool("running", NULL, !err);
 	out_urls(p);
 	out_last(p);
@@ -247,5 +243,4 @@ void bw_pull_status_out(const char *iface)
 	if (!err)
 		kv_time("next pull", "next_pull", int_of(p, "next_pull"));
 	bw_out_close_object();
-	json_object_put(root);
 }

@@ -59,9 +59,10 @@ void bw_pull_figures_json(struct json_object *o,
 			  const struct bw_pull_figures *p);
 
 /*
- * status's Pull section of iface, from the state its watch publishes;
+ * status's Pull section of an interface, from the state its watch
+ * publishes (state, err: what bw_dstate_read() read and returned);
  * nothing when no watch pulls for it.
  */
-void bw_pull_status_out(const char *iface);
+void bw_pull_status_out(struct json_object *state, int err);
 
 #endif /* __BW_PULL_OUT_H */

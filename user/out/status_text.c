@@ -9,7 +9,7 @@
 #include "base/output.h"
 #include "filter/bloom.h"
 #include "out/status_text.h"
-#include "out/status_view.h"
+#include "ops/status.h"
 
 /* A line whose value is the JSON value too: "    label    %'llu". */
 void bw_status_kv_u64(const char *label, const char *key, unsigned long long v)

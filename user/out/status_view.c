@@ -1,193 +1,386 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Gathering what status shows of an interface (status_view.h).
+ * status's view of one interface, rendered (status_view.h).
  */
 #include <errno.h>
-#include <net/if.h>
+#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "base/log.h"
+#include "base/output.h"
 #include "filter/bloom_names.h"
-#include "kernel/allow_names.h"
-#include "filter/bloom.h"
-#include "kernel/lpm.h"
-#include "kernel/pin.h"
-#include "kernel/prog.h"
-#include "filter/records.h"
-#include "ops/reload.h"
-#include "ops/reload.h"
-#include "kernel/running.h"
+#include "out/cs_status.h"
+#include "out/expiry_view.h"
+#include "out/prov_view.h"
+#include "out/pull_out.h"
+#include "out/status_text.h"
 #include "out/status_view.h"
 
-static void gather_program(struct bw_status_view *v, const struct bw_running *r)
+/*
+ * 1 if the program runs with the header the filter map holds (what status,
+ * query and add read), 0 if not, -1 if either cannot be read.
+ */
+static int header_agrees(const struct bw_status_view *v)
 {
-	v->prog_id = r->prog_id;
-	v->x = r->hook;
-	v->prog_hdr = r->prog_hdr;
-	v->link = r->link_fd >= 0;
-	v->pins_in_step = bw_pins_in_step(r);
-	if (v->link)
-		v->kind =
-			"bpf_link of bloomwall's own (--link, or libxdp failed)";
-	else if (v->x.dispatcher)
-		v->kind = "libxdp dispatcher";
+	if (v->prog_hdr_err || v->filter_err)
+		return -1;
+	return !memcmp(&v->prog_hdr, &v->hdr, sizeof(v->hdr));
+}
+
+static const char *attach_key(const struct bw_status_view *v)
+{
+	if (v->x.dispatcher)
+		return "dispatcher";
+	return v->link ? "link" : "plain";
+}
+
+static void out_hook_state(const struct bw_status_view *v)
+{
+	if (v->moved_to[0])
+		bw_out_kv(
+			"state",
+			"NOT attached here: the program pinned for %s runs on %s (renamed?)",
+			v->iface, v->moved_to);
+	else if (!v->ifindex)
+		bw_out_kv(
+			"state",
+			"the interface is gone; 'bloomwall detach %s' removes the pins",
+			v->iface);
+	else if (v->xdp_err)
+		bw_out_kv("state", "unknown: %s", bw_errno_hint(v->xdp_err));
+	else if (!v->x.ours && v->x.prog_id)
+		bw_out_kv(
+			"state",
+			"NOT attached: the hook holds another program (id %u)",
+			v->x.prog_id);
+	else if (!v->x.ours)
+		bw_out_kv("state",
+			  "NOT attached: the interface has no XDP program");
 	else
-		v->kind = "plain (libxdp dispatcher unavailable)";
+		bw_out_kv("state", "attached");
+	bw_out_bool("attached", NULL, v->x.ours);
 }
 
-void bw_status_regions(struct bw_status_view *v, const void *mem)
+/* The pins are a cache of what runs: say when they are not. */
+static void out_pins(const struct bw_status_view *v)
 {
-	const struct bw_hdr *hdr = mem;
-	struct bw_region_row *row;
-	double pass;
-	__u64 set, total;
-	int f, i;
+	if (!v->prog_err && v->pins_in_step)
+		bw_out_kv("pins", "%s/%s (name what runs)", BW_PIN_ROOT,
+			  v->iface);
+	else if (!v->prog_err)
+		bw_out_kv(
+			"pins",
+			"missing or out of step (an interrupted command, or a private bpffs); the next attach, reload, add, allow, unallow or detach repairs them");
+	else if (v->pins_left && !v->moved_to[0])
+		bw_out_kv("pins",
+			  "left behind; 'bloomwall detach %s' removes them",
+			  v->iface);
+}
 
+static void out_program(const struct bw_status_view *v)
+{
+	int agrees = header_agrees(v);
+
+	bw_out_text("  Program\n");
+	bw_out_open_object("program");
+	if (!v->prog_err)
+		bw_out_kv("id", "%u", v->prog_id);
+	bw_out_u64("id", NULL, v->prog_id);
+	out_hook_state(v);
+	if (agrees < 0)
+		bw_out_null("header_matches_filter", NULL);
+	else
+		bw_out_bool("header_matches_filter", NULL, agrees);
+	if (v->ifindex && !v->xdp_err && v->x.ours) {
+		bw_out_kv("XDP mode", "%s",
+			  bw_attached_mode_name(v->x.attach_mode));
+		bw_out_kv("attach", "%s", v->kind);
+		bw_out_string("mode", NULL,
+			      bw_attached_mode_name(v->x.attach_mode));
+		bw_out_string("attach", NULL, attach_key(v));
+	}
+	out_pins(v);
+	if (agrees == 1)
+		bw_out_kv("filter header", "the filter's (loaded with it)");
+	else if (!agrees)
+		bw_out_kv(
+			"filter header",
+			"DIFFERS from the filter map's: the program runs with the one it was loaded with; 'bloomwall reload %s LIST...' makes them one",
+			v->iface);
+	bw_out_close_object();
+}
+
+static double expansion(const struct bw_status_view *v)
+{
+	return v->info.source_entries
+		       ? (double)v->info.entries / v->info.source_entries
+		       : 1.0;
+}
+
+/* Target lengths per family and what the expansion made of the lists. */
+static void out_cidr(const struct bw_status_view *v)
+{
+	int f, i, n;
+
+	bw_out_kv("source prefixes", "%'llu -> %'llu entries (expansion x%.2f)",
+		  (unsigned long long)v->info.source_entries,
+		  (unsigned long long)v->info.entries, expansion(v));
+	bw_out_u64("source_entries", NULL, v->info.source_entries);
+	bw_out_double("expansion", NULL, expansion(v));
+	bw_out_open_object("targets");
 	for (f = 0; f < BW_FAMILIES; f++) {
-		pass = 1.0;
-		for (i = 0; i < hdr->nlengths[f] && i < BW_MAX_LENGTHS; i++) {
-			row = &v->rows[v->nrows++];
-			row->region = f * BW_MAX_LENGTHS + i;
-			row->family = f;
-			row->plen = hdr->plen[f][i];
-			row->probes = hdr->probes[row->region];
-			row->blocks = hdr->region_end[row->region] -
-				      bw_region_start(hdr, row->region);
-			row->entries = v->info.region_entries[row->region];
-			bw_region_fill(mem, row->region, &set, &total,
-				       &row->fpr);
-			row->fill = total ? (double)set / total : 0.0;
-			pass *= 1.0 - row->fpr;
-		}
-		/* An unlisted address hits if any region of its family does. */
-		v->fam_fpr[f] = i ? 1.0 - pass : -1.0;
+		n = v->hdr.nlengths[f] < BW_MAX_LENGTHS ? v->hdr.nlengths[f]
+							: BW_MAX_LENGTHS;
+		bw_out_text("    %-*s ", BW_OUT_KEY_WIDTH,
+			    f == BW_V4 ? "target lengths IPv4"
+				       : "target lengths IPv6");
+		bw_out_open_array(bw_status_family_key(f));
+		for (i = 0; i < n; i++)
+			bw_out_u64(NULL, i ? " /%llu" : "/%llu",
+				   v->hdr.plen[f][i]);
+		bw_out_close_array();
+		bw_out_text("%s\n", n ? "" : "none");
+	}
+	bw_out_close_object();
+}
+
+/* Memory in bytes, or unknown (JSON: null). */
+static void kv_bytes(const char *label, const char *key, long long bytes)
+{
+	if (bytes >= 0) {
+		bw_out_kv(label, "%'lld bytes", bytes);
+		bw_out_int(key, NULL, bytes);
+	} else {
+		bw_out_kv(label, "unknown (%s)", bw_errno_hint((int)bytes));
+		bw_out_null(key, NULL);
 	}
 }
 
-/* Read only to count: a malformed area is shown, not warned about. */
-static void gather_records(struct bw_status_view *v,
-			   const struct bw_filter_map *m)
+/* A count or size for JSON, or null when unknown. */
+static void json_ll(const char *key, long long n)
 {
-	struct bw_records rec;
+	if (n >= 0)
+		bw_out_int(key, NULL, n);
+	else
+		bw_out_null(key, NULL);
+}
 
-	if (bw_records_read(m->mem, m->nblocks, &rec)) {
-		v->added_kept = v->names_kept = -1;
-		bw_dns_settings(m->mem, NULL, &v->dns_opts);
+static void out_verify(const struct bw_status_view *v)
+{
+	bool verify = v->hdr.flags & BW_F_VERIFY;
+
+	bw_out_open_object("verify");
+	bw_out_bool("on", NULL, verify);
+	if (!verify)
+		bw_out_kv("verify", "off (a Bloom hit drops)");
+	else if (v->exact_entries >= 0)
+		bw_out_kv("verify",
+			  "on (exact trie in slot %u: %'lld prefixes)",
+			  v->hdr.exact_slot, v->exact_entries);
+	else
+		bw_out_kv(
+			"verify",
+			"on, but the exact trie is missing: hits pass as false_pos");
+	if (verify) {
+		bw_out_u64("slot", NULL, v->hdr.exact_slot);
+		json_ll("exact_entries", v->exact_entries);
+		json_ll("exact_memlock_bytes", v->exact_mem);
+		json_ll("false_pos",
+			v->stats_err ? -1 : (long long)v->stats.false_pos);
+	}
+	if (verify && !v->stats_err)
+		bw_out_kv("measured false pos.",
+			  "%'llu (Bloom hits the exact trie refused)",
+			  (unsigned long long)v->stats.false_pos);
+	bw_out_close_object();
+}
+
+/* Allowlist, verify mode and the memory of each structure. */
+static void out_tries(const struct bw_status_view *v)
+{
+	bw_out_open_object("allow");
+	if (v->allow_entries >= 0)
+		bw_out_kv("allowlist", "%'lld %s", v->allow_entries,
+			  bw_plural(v->allow_entries, "entry", "entries"));
+	else
+		bw_out_kv("allowlist", "none pinned");
+	json_ll("entries", v->allow_entries);
+	json_ll("memlock_bytes", v->allow_mem);
+	bw_out_close_object();
+	out_verify(v);
+	kv_bytes("memory filter", "memlock_bytes", v->filter_mem);
+	if (v->allow_entries >= 0)
+		kv_bytes("memory allow trie", NULL, v->allow_mem);
+	if (v->hdr.flags & BW_F_VERIFY)
+		kv_bytes("memory exact trie", NULL, v->exact_mem);
+}
+
+/* Entries kept from add: built into every rebuild until removed. */
+static void out_kept(const struct bw_status_view *v)
+{
+	if (v->added_kept >= 0) {
+		bw_status_kv_u64("added entries kept", "added_kept",
+				 v->added_kept);
 		return;
 	}
-	v->added_kept = (long long)(rec.nadded + rec.names.ndom);
-	v->names_kept = (long long)rec.names.ndom;
-	v->have_sized = rec.have_sized;
-	v->sized_entries = rec.sized.entries;
-	v->have_image = rec.have_image && rec.have_origin;
-	v->image = rec.image;
-	if (rec.have_origin)
-		memcpy(v->image_hash, rec.origin.image_hash,
-		       sizeof(v->image_hash));
-	bw_dns_settings(m->mem, &rec, &v->dns_opts);
-	bw_records_free(&rec);
+	bw_out_kv(
+		"added entries kept",
+		"unknown: the record area is malformed (the next reload drops it)");
+	bw_out_null("added_kept", NULL);
 }
 
-void bw_status_names(struct bw_status_view *v, const void *mem)
+static void out_filter(const struct bw_status_view *v,
+		       const struct bw_status_records *sr)
 {
-	const struct bw_dns_hdr *dns = bw_filter_dns(mem);
-	__u64 set, total;
-	int n;
-
-	v->has_dns = dns != NULL;
-	if (!dns)
-		return;
-	v->dns = *dns;
-	for (n = 0; n < BW_NAME_REGIONS; n++) {
-		bw_name_region_fill(mem, n, &set, &total, &v->name_fpr[n]);
-		v->name_fill[n] = total ? (double)set / total : 0.0;
-	}
-}
-
-static void gather_filter(struct bw_status_view *v, const struct bw_running *r)
-{
-	const struct bw_filter_map *m = &r->filter;
-
-	v->filter_err = r->filter_err;
-	if (v->filter_err)
-		return;
-	v->map_id = m->id;
-	v->nblocks = m->nblocks;
-	v->filter_mem = bw_map_memlock(m->fd);
-	memcpy(&v->hdr, m->mem, sizeof(v->hdr));
-	memcpy(&v->info, (char *)m->mem + BW_BLOCK_BYTES, sizeof(v->info));
-	bw_status_regions(v, m->mem);
-	gather_records(v, m);
-	bw_status_names(v, m->mem);
-}
-
-/* Entries and memory of a trie; both < 0 when fd is not one. */
-static void trie_size(int fd, long long *entries, long long *mem)
-{
-	*entries = fd < 0 ? fd : bw_lpm_count(fd);
-	*mem = fd < 0 ? fd : bw_map_memlock(fd);
-	if (fd >= 0)
-		close(fd);
-}
-
-static void gather_tries(struct bw_status_view *v, const struct bw_running *r)
-{
-	int fd = -ENOENT;
-
-	trie_size(dup(r->maps.allow), &v->allow_entries, &v->allow_mem);
-	v->allow_names = r->maps.allow_names < 0
-				 ? -ENOENT
-				 : (long long)bw_allow_names_count(
-					   r->maps.allow_names, 0xff);
-	if (r->prog_hdr.flags & BW_F_VERIFY)
-		fd = bw_exact_open(r->maps.exact, r->prog_hdr.exact_slot);
-	trie_size(fd, &v->exact_entries, &v->exact_mem);
-}
-
-/* Nothing of bloomwall's runs: what the hook holds, what pins are left. */
-static void gather_absent(struct bw_status_view *v)
-{
-	v->prog_err = v->filter_err = v->stats_err = -ENOENT;
-	v->dns_stats_err = -ENOENT;
-	v->log_stats_err = -ENOENT;
-	v->dns_drops_err = -ENOENT;
-	v->log_rate = -1;
-	v->prog_hdr_err = -ENOENT;
-	v->allow_entries = v->allow_mem = -ENOENT;
-	v->exact_entries = v->exact_mem = -ENOENT;
-	v->filter_mem = -ENOENT;
-	v->xdp_err = v->ifindex ? bw_xdp_info(v->ifindex, 0, &v->x) : -ENODEV;
-	v->pins_left = bw_pins_left(v->iface, v->moved_to, sizeof(v->moved_to));
-}
-
-void bw_status_gather(struct bw_status_view *v, const char *iface)
-{
-	struct bw_running r;
-
-	memset(v, 0, sizeof(*v));
-	v->iface = iface;
-	v->ifindex = (int)if_nametoindex(iface);
-	if (bw_running_open(iface, v->ifindex, BW_RUN_QUIET | BW_RUN_OLD_OK,
-			    &r)) {
-		gather_absent(v);
+	bw_out_text("  Filter\n");
+	if (v->filter_err == -ENOENT) {
+		bw_out_kv("state", "none running");
+		bw_out_null("filter", NULL);
 		return;
 	}
-	gather_program(v, &r);
-	gather_filter(v, &r);
-	gather_tries(v, &r);
-	v->stats_err = bw_stats_read(r.maps.stats, &v->stats);
-	v->dns_stats_err =
-		r.maps.dns_stats < 0
-			? -ENOENT
-			: bw_dns_stats_read(r.maps.dns_stats, &v->dns_stats);
-	v->dns_drops_err =
-		r.maps.dns_drops < 0
-			? -ENOENT
-			: bw_dns_drops_read(r.maps.dns_drops, &v->dns_drops);
-	v->log_rate = r.maps.log_rate;
-	v->log_stats_err =
-		r.maps.log_stats < 0
-			? -ENOENT
-			: bw_log_stats_read(r.maps.log_stats, &v->log_stats);
-	bw_running_close(&r);
+	if (v->filter_err) {
+		bw_out_kv(
+			"state",
+			"not a valid bloomwall filter; 'bloomwall reload %s LIST...' replaces it",
+			v->iface);
+		bw_out_null("filter", NULL);
+		return;
+	}
+	bw_out_open_object("filter");
+	bw_status_kv_u64("generation", "generation", v->info.generation);
+	bw_status_kv_u64("map id", "map_id", v->map_id);
+	bw_out_kv("action", "%s",
+		  v->hdr.flags & BW_F_MONITOR
+			  ? "monitor (count matches, never drop)"
+			  : "enforce (drop matches)");
+	bw_out_string("action", NULL,
+		      v->hdr.flags & BW_F_MONITOR ? "monitor" : "enforce");
+	bw_out_kv("match", "%s address", bw_match_name(v->hdr.flags));
+	bw_out_string("match", NULL, bw_match_name(v->hdr.flags));
+	bw_status_kv_u64("entries", "entries", v->info.entries);
+	out_kept(v);
+	if (sr)
+		bw_expiry_out_status(&sr->rec, sr->watch_pid);
+	out_cidr(v);
+	bw_out_kv("blocks", "%'u (%'llu bytes)", v->nblocks,
+		  (unsigned long long)v->nblocks * BW_BLOCK_BYTES);
+	bw_out_u64("blocks", NULL, v->nblocks);
+	bw_out_u64("bytes", NULL,
+		   (unsigned long long)v->nblocks * BW_BLOCK_BYTES);
+	bw_out_kv("target fpr", "%g%%", bw_info_fpr(&v->info) * 100);
+	bw_out_double("target_fpr", NULL, bw_info_fpr(&v->info));
+	bw_out_kv("hash seed", "0x%08x", v->hdr.seed);
+	bw_out_u64("seed", NULL, v->hdr.seed);
+	bw_status_out_regions(v);
+	out_tries(v);
+	bw_out_close_object();
+}
+
+static void out_counters(const struct bw_status_view *v)
+{
+	size_t i;
+
+	bw_out_text("  Counters (summed over CPUs)\n");
+	if (v->stats_err == -ENOENT) {
+		bw_out_kv("state", "none running");
+		bw_out_null("counters", NULL);
+		return;
+	}
+	if (v->stats_err) {
+		bw_out_kv("state", "unreadable: %s",
+			  bw_errno_hint(v->stats_err));
+		bw_out_null("counters", NULL);
+		return;
+	}
+	bw_out_open_object("counters");
+	bw_status_kv_u64("packets", "packets", bw_stats_packets(&v->stats));
+	for (i = 0; i < bw_stats_nfields; i++)
+		bw_status_kv_u64(bw_stats_fields[i].name,
+				 bw_stats_fields[i].name,
+				 bw_stats_get(&v->stats, &bw_stats_fields[i]));
+	bw_out_close_object();
+}
+
+/* The DNS counters, when the program has them (a 0.2 program has not). */
+static void out_dns_counters(const struct bw_status_view *v)
+{
+	size_t i;
+
+	if (v->dns_stats_err == -ENOENT)
+		return;
+	bw_out_text("  DNS counters (summed over CPUs)\n");
+	if (v->dns_stats_err) {
+		bw_out_kv("state", "unreadable: %s",
+			  bw_errno_hint(v->dns_stats_err));
+		bw_out_null("dns_counters", NULL);
+		return;
+	}
+	bw_out_open_object("dns_counters");
+	for (i = 0; i < bw_dns_stats_nfields; i++)
+		bw_status_kv_u64(bw_dns_stats_fields[i].name,
+				 bw_dns_stats_fields[i].name,
+				 *(const __u64 *)((const char *)&v->dns_stats +
+						  bw_dns_stats_fields[i].off));
+	bw_out_close_object();
+}
+
+/*
+ * The drop log: its rate (what the program was loaded with) and counters,
+ * when the program has them (one from before the drop log has not).
+ */
+static void out_log(const struct bw_status_view *v)
+{
+	size_t i;
+
+	if (v->log_stats_err == -ENOENT)
+		return;
+	bw_out_text("  Drop log\n");
+	bw_out_open_object("log");
+	if (v->log_rate > 0)
+		bw_out_kv("rate", "%'ld events/s per CPU (burst %'ld)",
+			  v->log_rate, v->log_rate);
+	else
+		bw_out_kv("rate", "off (--log-rate 0)");
+	bw_out_int("rate", NULL, v->log_rate > 0 ? v->log_rate : 0);
+	if (v->log_stats_err) {
+		bw_out_kv("state", "unreadable: %s",
+			  bw_errno_hint(v->log_stats_err));
+		bw_out_null("counters", NULL);
+		bw_out_close_object();
+		return;
+	}
+	bw_out_open_object("counters");
+	for (i = 0; i < bw_log_stats_nfields; i++)
+		bw_status_kv_u64(bw_log_stats_fields[i].name,
+				 bw_log_stats_fields[i].name,
+				 *(const __u64 *)((const char *)&v->log_stats +
+						  bw_log_stats_fields[i].off));
+	bw_out_close_object();
+	bw_out_close_object();
+}
+
+void bw_status_out(const struct bw_status_view *v,
+		   const struct bw_status_records *sr,
+		   struct json_object *state, int state_err, bool first)
+{
+	if (!first)
+		bw_out_text("\n");
+	bw_out_open_object(NULL);
+	bw_out_string("iface", "bloomwall on %s", v->iface);
+	bw_out_int("ifindex", v->ifindex ? " (ifindex %lld)\n" : NULL,
+		   v->ifindex);
+	if (!v->ifindex)
+		bw_out_text(" (interface gone)\n");
+	bw_out_bool("pinned", NULL, !v->prog_err && v->pins_in_step);
+	out_program(v);
+	out_filter(v, sr);
+	bw_status_out_names(v);
+	if (!v->filter_err && sr)
+		bw_prov_out(&sr->rec);
+	out_counters(v);
+	out_dns_counters(v);
+	out_log(v);
+	bw_cs_status_out(state, state_err);
+	bw_pull_status_out(state, state_err);
+	bw_out_close_object();
 }

@@ -1,98 +1,25 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * What status shows of one interface, gathered before anything is output:
- * the program its hook runs (the truth) and whether the pins agree, the
- * running filter and its regions, the tries, the counters. Reads only.
+ * What status shows of one interface (ops/status.h gathers it), through
+ * the output layer, as text or JSON, so both say the same.
  */
 #ifndef __BW_STATUS_VIEW_H
 #define __BW_STATUS_VIEW_H
 
 #include <stdbool.h>
-#include <linux/types.h>
+#include <json-c/json.h>
 
-#include "bloomwall.h"
-#include "kernel/hook.h"
-#include "kernel/stats.h"
-
-struct bw_region_row {
-	int region, family;
-	unsigned int plen, probes;
-	__u32 blocks, entries;
-	double fill, fpr;
-};
-
-struct bw_status_view {
-	const char *iface;
-	int ifindex; /* 0: the interface is gone */
-	/* Program */
-	int prog_err; /* bloomwall's program on the hook: 0, or -ENOENT */
-	__u32 prog_id;
-	int xdp_err; /* querying the hook: 0 or -errno */
-	struct bw_xdp_info x;
-	const char *kind;
-	bool link;	  /* held by a bpf_link */
-	int prog_hdr_err; /* the program's header copy: 0 or -errno */
-	struct bw_hdr prog_hdr;
-	/* Pins: whether they name what runs; where a pinned program runs */
-	bool pins_in_step;
-	bool pins_left; /* not running, but pins are there */
-	char moved_to[16];
-	/* Filter */
-	int filter_err;
-	__u32 map_id, nblocks;
-	struct bw_hdr hdr;
-	struct bw_info info;
-	int nrows;
-	struct bw_region_row rows[BW_REGIONS];
-	double fam_fpr[BW_FAMILIES]; /* < 0: no region in the family */
-	/* Entries kept from 'bloomwall add'; < 0 when the area is malformed */
-	long long added_kept;
-	/* The address keys the build sized the regions for (BW_REC_SIZED) */
-	bool have_sized;
-	__u64 sized_entries;
-	/* The image it came from (BW_REC_IMAGE, BW_REC_ORIGIN's hash) */
-	bool have_image;
-	struct bw_rec_image image;
-	__u8 image_hash[16];  /* zero: none recorded */
-	long long filter_mem; /* memlock of the filter map, < 0 unknown */
-	/* Tries: entries and memory; < 0 when there is none (or unreadable) */
-	long long allow_entries, allow_mem;
-	long long exact_entries, exact_mem;
-	/* Names: the DNS block (has_dns), else the recorded options */
-	bool has_dns;
-	struct bw_dns_hdr dns;
-	struct bw_rec_dns dns_opts;
-	double name_fill[BW_NAME_REGIONS], name_fpr[BW_NAME_REGIONS];
-	long long names_kept;  /* names added at run time, < 0 unknown */
-	long long allow_names; /* name allowlist entries, < 0: no map */
-	/* DNS counters: -ENOENT when the program has no dns_stats map */
-	int dns_stats_err;
-	struct bw_dns_stats dns_stats;
-	/* Blocked queries by family: -ENOENT when the program has no dns_drops */
-	int dns_drops_err;
-	struct bw_dns_drops dns_drops;
-	/* Drop log: -ENOENT when the program has no log_stats map */
-	int log_stats_err;
-	long log_rate; /* events a second per CPU; < 0: unknown */
-	struct bw_log_stats log_stats;
-	/* Counters */
-	int stats_err;
-	struct bw_stats stats;
-};
+#include "ops/status.h"
 
 /*
- * The region rows and per-family rates of the filter at mem (whose info
- * block is in v->info already): status's, and inspect's of an image.
+ * v, as status shows it (after a blank line unless first); sr: the
+ * filter's records, NULL when they could not be read (then no expiring
+ * entries and no provenance are shown); state: what the interface's
+ * watch published (out/daemon_state.h: bw_dstate_read()'s root and
+ * return, state_err), its CrowdSec and Pull sections.
  */
-void bw_status_regions(struct bw_status_view *v, const void *mem);
-
-/*
- * The names of the filter at mem: its DNS block and name regions' fill
- * (v->dns_opts, names_kept and allow_names are the caller's to set).
- */
-void bw_status_names(struct bw_status_view *v, const void *mem);
-
-/* Everything status shows of iface; the errors are in the view. */
-void bw_status_gather(struct bw_status_view *v, const char *iface);
+void bw_status_out(const struct bw_status_view *v,
+		   const struct bw_status_records *sr,
+		   struct json_object *state, int state_err, bool first);
 
 #endif /* __BW_STATUS_VIEW_H */

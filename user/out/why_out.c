@@ -11,13 +11,9 @@
 #include <string.h>
 
 #include "filter/bloom_names.h"
-#include "kernel/allow_names.h"
-#include "kernel/allowlist.h"
 #include "filter/bloom.h"
 #include "base/log.h"
-#include "kernel/lpm.h"
 #include "base/output.h"
-#include "kernel/running.h"
 #include "filter/why.h"
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
@@ -128,25 +124,15 @@ static bool named_by_file(const struct bw_why *w, int i,
 }
 
 /* The running allowlist's entries that cover a, into c (at most max). */
-static size_t allow_covering(const struct bw_running *rn,
+static size_t allow_covering(const struct bw_query_result *qr,
 			     const struct bw_prefix *a, struct bw_prefix *c,
 			     size_t max)
 {
-	struct bw_prefix e;
-	struct bw_list l;
 	size_t k, n = 0;
 
-	bw_list_init(&l);
-	if (!(rn->prog_hdr.flags & BW_F_ALLOW) ||
-	    bw_allow_read(rn->maps.allow, &l))
-		goto out;
-	for (k = 0; k < l.n4 + l.n6 && n < max; k++) {
-		bw_list_prefix(&l, k, &e);
-		if (bw_why_covers(&e, a))
-			c[n++] = e;
-	}
-out:
-	bw_list_free(&l);
+	for (k = 0; k < qr->nallow && n < max; k++)
+		if (bw_why_covers(&qr->allow[k], a))
+			c[n++] = qr->allow[k];
 	return n;
 }
 
@@ -156,11 +142,12 @@ out:
  * (or, when an allowlist file changed, by such a file as it was).
  */
 static size_t out_allow(const struct bw_why *w, int i,
-			const struct bw_running *rn, const struct bw_prefix *a)
+			const struct bw_query_result *qr,
+			const struct bw_prefix *a)
 {
 	/* One per prefix length at most: a host is under 129 prefixes. */
 	struct bw_prefix c[129];
-	size_t k, n = allow_covering(rn, a, c, 129);
+	size_t k, n = allow_covering(qr, a, c, 129);
 	bool as_built = allow_files_as_built(w);
 	char buf[64];
 
@@ -229,17 +216,15 @@ static bool name_allow_named(const struct bw_why *w, int i, const char *e,
  * allowlist file holds it: allowed at run time (bloomwall allow NAME).
  */
 static void out_runtime_allow_name(const struct bw_why *w, int i,
-				   const struct bw_running *rn)
+				   const struct bw_query_arg *q)
 {
 	const struct bw_why_target *t = &w->t[i];
+	bool sub = q->allow_sub;
 	const char *suf;
-	bool sub = false;
-	int labels = 0;
 
 	bw_out_open_array("runtime_allow");
-	if (bw_allow_names_match(rn->maps.allow_names, t->name, t->name_len,
-				 &sub, &labels) > 0) {
-		suf = bw_name_suffix(t->name, t->name_len, labels);
+	if (q->name_allowed) {
+		suf = bw_name_suffix(t->name, t->name_len, q->allow_labels);
 		if (!name_allow_named(w, i, suf, sub)) {
 			bw_out_string(NULL, NULL, suf);
 			bw_out_text(
@@ -338,17 +323,17 @@ static bool out_fp_claim(int doubt, const char *where, const char *per,
 }
 
 /* A Bloom hit that no entry covers. */
-static void out_false_positive(const struct bw_running *rn, int region,
+static void out_false_positive(const struct bw_query_result *qr, int region,
 			       int doubt, bool allowed, const char *arg)
 {
-	const struct bw_hdr *hdr = &rn->prog_hdr;
+	const struct bw_hdr *hdr = &qr->prog_hdr;
 	unsigned int plen =
 		hdr->plen[region / BW_MAX_LENGTHS][region % BW_MAX_LENGTHS];
 	char where[32];
 	__u64 set, total;
 	double fpr;
 
-	bw_region_fill(rn->filter.mem, region, &set, &total, &fpr);
+	bw_region_fill(qr->mem, region, &set, &total, &fpr);
 	bw_out_u64("region_prefix", NULL, plen);
 	bw_out_double("estimated_fpr", NULL, fpr);
 	snprintf(where, sizeof(where), "region /%u", plen);
@@ -365,7 +350,7 @@ static void out_false_positive(const struct bw_running *rn, int region,
 	else
 		bw_out_text(
 			"  hint: to never drop it: 'bloomwall allow %s %s', or reload with --verify (an exact trie confirms every hit)\n",
-			rn->iface, arg);
+			qr->iface, arg);
 }
 
 /* The names added at run time that cover target t. */
@@ -400,7 +385,7 @@ static size_t out_added_name(const struct bw_records *rec,
  * A name the name regions hit but nothing covers: a false positive, with
  * the rate of the region that hit (the exact one, or the subtree one).
  */
-static void out_name_false_positive(const struct bw_running *rn,
+static void out_name_false_positive(const struct bw_query_result *qr,
 				    const struct bw_name_hit *h, int doubt,
 				    const char *name)
 {
@@ -409,35 +394,36 @@ static void out_name_false_positive(const struct bw_running *rn,
 	__u64 set, total;
 	double fpr;
 
-	bw_name_region_fill(rn->filter.mem, h->region, &set, &total, &fpr);
+	bw_name_region_fill(qr->mem, h->region, &set, &total, &fpr);
 	bw_out_string("region", NULL, kind);
 	bw_out_double("estimated_fpr", NULL, fpr);
 	snprintf(where, sizeof(where), "%s names", kind);
 	if (!out_fp_claim(doubt, where, " a key", fpr))
 		return;
 	bw_out_text("  hint: to never block it: 'bloomwall allow %s %s'\n",
-		    rn->iface, name);
+		    qr->iface, name);
 }
 
-static void out_name(const struct bw_why *w, int i, const struct bw_running *rn,
-		     const struct bw_records *rec)
+static void out_name(const struct bw_query_result *qr,
+		     const struct bw_query_arg *q, int i)
 {
+	const struct bw_why *w = &qr->why;
 	const struct bw_why_target *t = &w->t[i];
 	struct bw_name_hit h = { 0 };
 	size_t listed, added;
 	int hit, doubt;
 
-	hit = bw_name_lookup(rn->filter.mem, t->name, t->name_len, &h) == 1;
+	hit = bw_name_lookup(qr->mem, t->name, t->name_len, &h) == 1;
 	bw_out_open_object("why");
 	listed = out_entries(w, i, false);
-	added = out_added_name(rec, t);
+	added = out_added_name(&qr->rec, t);
 	out_entries(w, i, true);
-	out_runtime_allow_name(w, i, rn);
+	out_runtime_allow_name(w, i, q);
 	doubt = out_lists(w);
 	if (hit && !listed && !added && !block_lists(w)) {
 		out_no_lists();
 	} else if (hit && !listed && !added) {
-		out_name_false_positive(rn, &h, doubt, t->name);
+		out_name_false_positive(qr, &h, doubt, t->name);
 	} else {
 		bw_out_bool("false_positive", NULL, false);
 		if (!listed && !added)
@@ -446,29 +432,30 @@ static void out_name(const struct bw_why *w, int i, const struct bw_running *rn,
 	bw_out_close_object();
 }
 
-void bw_why_out(const struct bw_why *w, int i, const struct bw_running *rn,
-		const struct bw_records *rec)
+void bw_why_out(const struct bw_query_result *qr, const struct bw_query_arg *q,
+		int i)
 {
+	const struct bw_why *w = &qr->why;
 	const struct bw_prefix *a = &w->t[i].addr;
 	size_t listed, added, allowed;
 	int region = 0, hit, doubt;
 	char arg[64];
 
 	if (w->t[i].is_name) {
-		out_name(w, i, rn, rec);
+		out_name(qr, q, i);
 		return;
 	}
-	hit = bw_filter_lookup(rn->filter.mem, a, &region);
+	hit = bw_filter_lookup(qr->mem, a, &region);
 	bw_out_open_object("why");
 	listed = out_entries(w, i, false);
-	added = bw_expiry_why_added(rec, a);
-	allowed = out_allow(w, i, rn, a);
+	added = bw_expiry_why_added(&qr->rec, a);
+	allowed = out_allow(w, i, qr, a);
 	doubt = out_lists(w);
 	if (hit && !listed && !added && !block_lists(w)) {
 		out_no_lists();
 	} else if (hit && !listed && !added) {
 		bw_prefix_str(a, arg, sizeof(arg));
-		out_false_positive(rn, region, doubt, allowed, arg);
+		out_false_positive(qr, region, doubt, allowed, arg);
 	} else {
 		bw_out_bool("false_positive", NULL, false);
 	}

@@ -6,16 +6,14 @@
 #ifndef __BW_WHY_OUT_H
 #define __BW_WHY_OUT_H
 
-#include "filter/why.h"
-
-struct bw_running;
+#include "ops/query.h"
 
 /*
- * The answer for target i of w: the running filter's verdict explained
- * (text lines "  why: ..." after query's own line, and the JSON object
- * "why"). rec: the filter's records (runtime adds).
+ * The answer for argument i (q) of what query read (qr, its scan of the
+ * lists qr->why): the running filter's verdict explained (text lines
+ * "  why: ..." after query's own line, and the JSON object "why").
  */
-void bw_why_out(const struct bw_why *w, int i, const struct bw_running *rn,
-		const struct bw_records *rec);
+void bw_why_out(const struct bw_query_result *qr, const struct bw_query_arg *q,
+		int i);
 
 #endif /* __BW_WHY_OUT_H */

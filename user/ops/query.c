@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * query's reads of the running filter (query.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "kernel/allow_names.h"
+#include "kernel/allowlist.h"
+#include "kernel/hook.h"
+#include "kernel/lpm.h"
+#include "kernel/running.h"
+#include "ops/query.h"
+
+/* The verify trie of the running program, -1 if there is none. */
+static int open_exact(const struct bw_running *r)
+{
+	int fd;
+
+	if (!(r->prog_hdr.flags & BW_F_VERIFY))
+		return -1;
+	fd = bw_exact_open(r->maps.exact, r->prog_hdr.exact_slot);
+	return fd < 0 ? -1 : fd;
+}
+
+/* The program the hook runs now: its id, 0 when none. */
+static __u32 hook_prog(int ifindex)
+{
+	struct bw_xdp_info x;
+	int fd = bw_hook_find(ifindex, &x);
+	__u32 id;
+
+	if (fd < 0)
+		return 0;
+	id = bw_obj_id(fd);
+	close(fd);
+	return id;
+}
+
+/*
+ * Verify mode: each address looked up in the running program's exact
+ * list, the running state opened again until the hook ran the same
+ * program before and after the lookups. The slot the program reads is
+ * rewritten only for the filter after next (slots alternate): with the
+ * same program at the end, the lookups saw it whole, not a rebuild's
+ * half-filled trie (a watch may swap several times a second).
+ */
+static int look_exact(const struct bw_query_req *rq, struct bw_running *r)
+{
+	struct bw_query_arg *q = rq->q;
+	int i, tries, fd, err = 0;
+
+	for (tries = 0; tries < 20; tries++) {
+		fd = open_exact(r);
+		for (i = 0; i < rq->n; i++)
+			q[i].in_exact = !q[i].is_name && fd >= 0 &&
+					bw_lpm_match(fd, &q[i].addr) > 0;
+		if (fd >= 0)
+			close(fd);
+		if (!(r->prog_hdr.flags & BW_F_VERIFY) ||
+		    hook_prog(rq->ifindex) == r->prog_id)
+			return 0;
+		bw_running_close(r);
+		err = bw_running_open(rq->iface, rq->ifindex, 0, r);
+		if (!err)
+			err = bw_running_need_filter(r);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The allowlists' answers for each argument. */
+static void look_allow(const struct bw_query_req *rq,
+		       const struct bw_running *r)
+{
+	struct bw_query_arg *q;
+	int i;
+
+	for (i = 0; i < rq->n; i++) {
+		q = &rq->q[i];
+		if (q->is_name)
+			q->name_allowed = bw_allow_names_match(
+						  r->maps.allow_names, q->name,
+						  (size_t)q->len, &q->allow_sub,
+						  &q->allow_labels) > 0;
+		else
+			q->in_allow = (r->prog_hdr.flags & BW_F_ALLOW) &&
+				      bw_lpm_match(r->maps.allow, &q->addr) > 0;
+	}
+}
+
+/* The address allowlist's entries; none when they cannot be read. */
+static void read_allow(const struct bw_running *rn, struct bw_query_result *res)
+{
+	struct bw_list l;
+	size_t k, n;
+
+	bw_list_init(&l);
+	if (!(rn->prog_hdr.flags & BW_F_ALLOW) ||
+	    bw_allow_read(rn->maps.allow, &l))
+		goto out;
+	n = l.n4 + l.n6;
+	res->allow = calloc(n ?: 1, sizeof(*res->allow));
+	for (k = 0; res->allow && k < n; k++)
+		bw_list_prefix(&l, k, &res->allow[k]);
+	res->nallow = res->allow ? n : 0;
+out:
+	bw_list_free(&l);
+}
+
+/*
+ * --why: reads the running filter's records and scans its lists for the
+ * arguments (nothing printed), and reads the address allowlist. 0 or
+ * -errno (said).
+ */
+static int why_prepare(const struct bw_query_req *rq,
+		       struct bw_query_result *res)
+{
+	struct bw_why_target *t = calloc(rq->n ?: 1, sizeof(*t));
+	const struct bw_running *rn = res->run;
+	char err[BW_ERRLEN];
+	int i, ret = 0;
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < rq->n && !ret; i++) {
+		ret = bw_why_target(rq->why[i], &t[i], err, sizeof(err));
+		if (ret)
+			pr_warn("bloomwall query: %s\n", err);
+	}
+	if (!ret)
+		ret = bw_running_records(rn, &res->rec);
+	if (!ret)
+		ret = bw_why_scan_records(&res->why, t, rq->n, &res->rec);
+	if (ret == -ENOMEM)
+		pr_warn("%s: out of memory while reading the lists for --why\n",
+			rn->iface);
+	free(t);
+	if (!ret)
+		read_allow(rn, res);
+	return ret;
+}
+
+int bw_query_open(const struct bw_query_req *rq, struct bw_query_result *res)
+{
+	struct bw_running *r;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	res->iface = rq->iface;
+	bw_records_init(&res->rec);
+	r = res->run = malloc(sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	*r = (struct bw_running)BW_RUNNING_INIT;
+	err = bw_running_open(rq->iface, rq->ifindex, 0, r);
+	if (!err)
+		err = bw_running_need_filter(r);
+	if (!err)
+		err = look_exact(rq, r);
+	if (err)
+		return err;
+	res->mem = r->filter.mem;
+	res->prog_hdr = r->prog_hdr;
+	look_allow(rq, r);
+	/* --why reads the recorded lists, once for all the arguments. */
+	if (rq->why)
+		return why_prepare(rq, res);
+	if (bw_running_records(r, &res->rec)) /* for the expiries only */
+		bw_records_init(&res->rec);
+	return 0;
+}
+
+void bw_query_close(struct bw_query_result *res)
+{
+	bw_why_free(&res->why);
+	bw_records_free(&res->rec);
+	free(res->allow);
+	res->allow = NULL;
+	if (res->run)
+		bw_running_close(res->run);
+	free(res->run);
+	res->run = NULL;
+	res->mem = NULL;
+}
