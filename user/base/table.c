@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The open-addressing table (table.h). A slot's home is its hash's low
- * bits; its tag holds them (and 0 means free), so home = tag & mask.
+ * bits; its tag holds them, so home = tag & mask.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,22 +29,24 @@ void bw_table_init_u64(struct bw_table *t, size_t size)
 void bw_table_free(struct bw_table *t)
 {
 	free(t->slot);
-	free(t->tag);
 	bw_table_init(t, t->size, t->hash, t->eq);
 }
 
 void bw_table_clear(struct bw_table *t)
 {
-	if (!t->cap)
-		return;
-	memset(t->slot, 0, t->cap * t->size);
-	memset(t->tag, 0, t->cap * sizeof(*t->tag));
+	if (t->cap)
+		memset(t->slot, 0, t->cap * t->size);
 	t->n = 0;
 }
 
 static inline char *slot_at(const struct bw_table *t, size_t i)
 {
 	return t->slot + i * t->size;
+}
+
+static inline __u32 *tag_at(const struct bw_table *t, size_t i)
+{
+	return (__u32 *)slot_at(t, i);
 }
 
 static inline __u32 tag_of(const struct bw_table *t, const void *key)
@@ -63,17 +65,22 @@ static inline __u32 tag_of(const struct bw_table *t, const void *key)
 static inline bool holds(const struct bw_table *t, size_t i, const void *key)
 {
 	return t->eq ? t->eq(slot_at(t, i), key)
-		     : !memcmp(slot_at(t, i), key, sizeof(__u64));
+		     : !memcmp(slot_at(t, i) + BW_TABLE_U64_KEY, key,
+			       sizeof(__u64));
 }
 
-/* Whether key is there: at *i if so, else *i is where it would go. */
-static bool probe(const struct bw_table *t, const void *key, __u32 tag,
-		  size_t *i)
+/*
+ * Whether key is there: at *i if so, else *i is where it would go.
+ * Inlined: every lookup and put runs it.
+ */
+static __always_inline bool probe(const struct bw_table *t, const void *key,
+				  __u32 tag, size_t *i)
 {
 	size_t mask = t->cap - 1, j;
+	__u32 at;
 
-	for (j = tag & mask; t->tag[j]; j = (j + 1) & mask)
-		if (t->tag[j] == tag && holds(t, j, key)) {
+	for (j = tag & mask; (at = *tag_at(t, j)); j = (j + 1) & mask)
+		if (at == tag && holds(t, j, key)) {
 			*i = j;
 			return true;
 		}
@@ -95,29 +102,24 @@ static int grow(struct bw_table *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : MIN_CAP, mask = cap - 1, i, j;
 	char *slot;
-	__u32 *tag;
+	__u32 tag;
 
 	if (cap > MAX_CAP)
 		return -ENOMEM;
 	slot = calloc(cap, t->size);
-	tag = calloc(cap, sizeof(*tag));
-	if (!slot || !tag) {
-		free(slot);
-		free(tag);
+	if (!slot)
 		return -ENOMEM;
-	}
 	for (i = 0; i < t->cap; i++) {
-		if (!t->tag[i])
+		tag = *tag_at(t, i);
+		if (!tag)
 			continue;
-		for (j = t->tag[i] & mask; tag[j]; j = (j + 1) & mask)
+		for (j = tag & mask; *(__u32 *)(slot + j * t->size);
+		     j = (j + 1) & mask)
 			;
-		tag[j] = t->tag[i];
 		memcpy(slot + j * t->size, slot_at(t, i), t->size);
 	}
 	free(t->slot);
-	free(t->tag);
 	t->slot = slot;
-	t->tag = tag;
 	t->cap = cap;
 	return 0;
 }
@@ -135,30 +137,29 @@ void *bw_table_put(struct bw_table *t, const void *key, bool *added)
 			return NULL;
 		probe(t, key, tag, &i);
 	}
-	t->tag[i] = tag;
+	*tag_at(t, i) = tag;
 	t->n++;
 	*added = true;
 	if (!t->hash)
-		memcpy(slot_at(t, i), key, sizeof(__u64));
+		memcpy(slot_at(t, i) + BW_TABLE_U64_KEY, key, sizeof(__u64));
 	return slot_at(t, i);
 }
 
 size_t bw_table_del(struct bw_table *t, void *slot)
 {
 	size_t mask = t->cap - 1, i, j, home, at;
+	__u32 tag;
 
 	at = i = (size_t)((char *)slot - t->slot) / t->size;
 	/* A slot moves back into the hole unless that is before its home. */
-	for (j = (i + 1) & mask; t->tag[j]; j = (j + 1) & mask) {
-		home = t->tag[j] & mask;
+	for (j = (i + 1) & mask; (tag = *tag_at(t, j)); j = (j + 1) & mask) {
+		home = tag & mask;
 		if (((j - home) & mask) >= ((j - i) & mask)) {
 			memcpy(slot_at(t, i), slot_at(t, j), t->size);
-			t->tag[i] = t->tag[j];
 			i = j;
 		}
 	}
 	memset(slot_at(t, i), 0, t->size);
-	t->tag[i] = 0;
 	t->n--;
 	return at;
 }
@@ -166,7 +167,7 @@ size_t bw_table_del(struct bw_table *t, void *slot)
 void *bw_table_next(const struct bw_table *t, size_t *i)
 {
 	for (; *i < t->cap; (*i)++)
-		if (t->tag[*i])
+		if (*tag_at(t, *i))
 			return slot_at(t, (*i)++);
 	return NULL;
 }

@@ -9,10 +9,13 @@
  *
  * The caller gives the hash of a key and whether a slot holds a key; the
  * key may be anything the slot is found by (a prefix, a name and its
- * length). With bw_table_init_u64 the key is a __u64 at the start of the
- * slot, mixed with bw_mix64 (bw_hash.h: the one 64-bit mixer). Beside each
- * slot the table keeps 31 bits of its hash: a probe compares a slot only
- * when those match, and growing or deleting hashes nothing again.
+ * length). Every slot starts with a __u32 that is the table's, its tag (0:
+ * free; else 31 bits of the hash), which the caller never writes (a slot
+ * is filled field by field, never assigned whole): a probe compares a
+ * slot only when the tags match, and growing or deleting hashes nothing
+ * again. With bw_table_init_u64 the key is the __u64 at BW_TABLE_U64_KEY
+ * (after the tag and 4 bytes of the caller's), mixed with bw_mix64
+ * (bw_hash.h: the one 64-bit mixer).
  *
  * A slot pointer holds until the next put or delete (they move slots).
  */
@@ -24,8 +27,7 @@
 #include <linux/types.h>
 
 struct bw_table {
-	char *slot;  /* cap * size bytes; a free slot is all zero */
-	__u32 *tag;  /* per slot: 0 free, else 1 << 31 | the hash's low bits */
+	char *slot;  /* cap * size bytes, each starting with its tag */
 	size_t size; /* of a slot */
 	size_t cap;  /* 0 or a power of two, at most 2^31 */
 	size_t n;    /* slots in use (read it, never write it) */
@@ -33,12 +35,14 @@ struct bw_table {
 	bool (*eq)(const void *slot, const void *key);
 };
 
+#define BW_TABLE_U64_KEY 8
+
 /* An empty table of size-byte slots; nothing allocated yet. */
 void bw_table_init(struct bw_table *t, size_t size,
 		   __u64 (*hash)(const void *key),
 		   bool (*eq)(const void *slot, const void *key));
 
-/* The same, keyed by the __u64 the slot starts with (size >= 8). */
+/* The same, keyed by the __u64 at BW_TABLE_U64_KEY in the slot. */
 void bw_table_init_u64(struct bw_table *t, size_t size);
 
 /* Frees the table's memory; it is empty and can be used again. */
@@ -51,8 +55,8 @@ void bw_table_clear(struct bw_table *t);
 void *bw_table_find(const struct bw_table *t, const void *key);
 
 /*
- * The slot holding key (*added false), or a new all-zero slot for it
- * (*added true: the caller writes the key into it, but with
+ * The slot holding key (*added false), or a new slot for it, all zero but
+ * its tag (*added true: the caller writes the key into it, but with
  * bw_table_init_u64, where it is written). NULL without memory.
  */
 void *bw_table_put(struct bw_table *t, const void *key, bool *added);
@@ -73,7 +77,7 @@ void *bw_table_next(const struct bw_table *t, size_t *i);
 /* Bytes the table holds. */
 static inline size_t bw_table_bytes(const struct bw_table *t)
 {
-	return t->cap * (t->size + sizeof(*t->tag));
+	return t->cap * t->size;
 }
 
 #endif /* __BW_TABLE_H */

@@ -16,10 +16,11 @@
 #include "lists/cidr.h"
 
 struct bw_live_ent {
+	__u32 tag; /* the table's */
+	__u32 refs;
 	__u64 hi, lo;
 	__u64 expires; /* Unix seconds, 0: never */
-	__u32 refs;
-	__u32 nkeys; /* in the layout; 0: none (no target length) */
+	__u32 nkeys;   /* in the layout; 0: none (no target length) */
 	__u8 family, plen;
 };
 

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/*
- * The live set's blocks (live_blocks.h), in a table (base/table.h) of
- * pointers: a delete holds its blocks while it drops others.
- */
+/* The live set's blocks (live_blocks.h), in a table (base/table.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,20 +14,20 @@ static __u64 idx_hash(const void *key)
 
 static bool blk_is(const void *slot, const void *key)
 {
-	return (*(struct bw_live_blk *const *)slot)->idx == *(const __u32 *)key;
+	return ((const struct bw_live_slot *)slot)->idx == *(const __u32 *)key;
 }
 
 void bw_live_blocks_init(struct bw_live_blocks *t)
 {
-	bw_table_init(&t->t, sizeof(struct bw_live_blk *), idx_hash, blk_is);
+	bw_table_init(&t->t, sizeof(struct bw_live_slot), idx_hash, blk_is);
 	t->bytes = 0;
 }
 
 struct bw_live_blk *bw_live_blk_find(const struct bw_live_blocks *t, __u32 idx)
 {
-	struct bw_live_blk **b = bw_table_find(&t->t, &idx);
+	struct bw_live_slot *s = bw_table_find(&t->t, &idx);
 
-	return b ? *b : NULL;
+	return s ? s->b : NULL;
 }
 
 static void load_block(const void *mem, __u32 idx, struct bw_block *out)
@@ -46,18 +43,19 @@ struct bw_live_blk *bw_live_blk_get(struct bw_live_blocks *t, __u32 idx,
 				    __u8 probes, const void *mem)
 {
 	size_t was = bw_table_bytes(&t->t);
-	struct bw_live_blk **slot, *b;
+	struct bw_live_slot *s;
+	struct bw_live_blk *b;
 	bool added;
 
-	slot = bw_table_put(&t->t, &idx, &added);
-	if (!slot)
+	s = bw_table_put(&t->t, &idx, &added);
+	if (!s)
 		return NULL;
 	t->bytes += bw_table_bytes(&t->t) - was;
 	if (!added)
-		return *slot;
+		return s->b;
 	b = calloc(1, sizeof(*b));
 	if (!b) {
-		bw_table_del(&t->t, slot);
+		bw_table_del(&t->t, s);
 		return NULL;
 	}
 	b->idx = idx;
@@ -66,7 +64,8 @@ struct bw_live_blk *bw_live_blk_get(struct bw_live_blocks *t, __u32 idx,
 	b->cap = BW_LIVE_INLINE_KEYS;
 	if (mem)
 		load_block(mem, idx, &b->base);
-	*slot = b;
+	s->idx = idx;
+	s->b = b;
 	t->bytes += sizeof(*b);
 	return b;
 }
@@ -124,11 +123,11 @@ void bw_live_blk_drop(struct bw_live_blocks *t, struct bw_live_blk *b)
 
 void bw_live_blk_clear(struct bw_live_blocks *t)
 {
-	struct bw_live_blk **b;
+	struct bw_live_slot *s;
 	size_t i = 0;
 
-	while ((b = bw_table_next(&t->t, &i)))
-		blk_free(t, *b);
+	while ((s = bw_table_next(&t->t, &i)))
+		blk_free(t, s->b);
 	t->bytes -= bw_table_bytes(&t->t);
 	bw_table_free(&t->t);
 }
@@ -174,23 +173,23 @@ void bw_live_blk_or(const struct bw_live_blk *b, void *mem)
 
 void bw_live_blocks_or(const struct bw_live_blocks *t, void *mem)
 {
-	struct bw_live_blk **b;
+	struct bw_live_slot *s;
 	size_t i = 0;
 
-	while ((b = bw_table_next(&t->t, &i)))
-		bw_live_blk_or(*b, mem);
+	while ((s = bw_table_next(&t->t, &i)))
+		bw_live_blk_or(s->b, mem);
 }
 
 void bw_live_blocks_snapshot(const struct bw_live_blocks *t,
 			     struct bw_live_rec *out)
 {
-	struct bw_live_blk **b;
+	struct bw_live_slot *s;
 	size_t i = 0, n = 0;
 
-	while ((b = bw_table_next(&t->t, &i))) {
-		out[n].idx = (*b)->idx;
+	while ((s = bw_table_next(&t->t, &i))) {
+		out[n].idx = s->idx;
 		out[n].pad = 0;
-		out[n].base = (*b)->base;
+		out[n].base = s->b->base;
 		n++;
 	}
 }
@@ -215,18 +214,18 @@ void bw_live_blocks_rebase(struct bw_live_blocks *t, void *mem,
 			   struct bw_live_rec *recs, size_t n, __u32 end)
 {
 	struct bw_live_rec key = { 0 }, *r;
-	struct bw_live_blk **b;
+	struct bw_live_slot *s;
 	size_t i = 0;
 
 	qsort(recs, n, sizeof(*recs), rec_cmp);
-	while ((b = bw_table_next(&t->t, &i))) {
-		key.idx = (*b)->idx;
+	while ((s = bw_table_next(&t->t, &i))) {
+		key.idx = s->idx;
 		r = n ? bsearch(&key, recs, n, sizeof(*recs), rec_cmp) : NULL;
 		if (r)
-			(*b)->base = r->base;
+			s->b->base = r->base;
 		else
-			load_block(mem, key.idx, &(*b)->base);
-		bw_live_blk_write(*b, mem);
+			load_block(mem, key.idx, &s->b->base);
+		bw_live_blk_write(s->b, mem);
 	}
 	/* Blocks whose live keys all went since the snapshot: their base. */
 	for (i = 0; i < n; i++)

@@ -18,8 +18,15 @@
 
 /* The blocks with live keys. */
 struct bw_live_blocks {
-	struct bw_table t; /* struct bw_live_blk *, on the block index */
+	struct bw_table t; /* of struct bw_live_slot, on the block index */
 	size_t bytes;	   /* held for the blocks and their keys */
+};
+
+/* A block in the table: a pointer, so that it stays while others go. */
+struct bw_live_slot {
+	__u32 tag; /* the table's */
+	__u32 idx;
+	struct bw_live_blk *b;
 };
 
 /* Sets up an empty t. */

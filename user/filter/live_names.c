@@ -15,11 +15,12 @@
 #include "filter/live_names.h"
 
 struct bw_live_name {
+	__u32 tag; /* the table's */
+	__u32 refs;
 	char *name;
 	__u64 expires; /* Unix seconds, 0: never */
 	__u64 hash;    /* its key in the layout */
 	__u32 idx;     /* its block in the layout, 0: none */
-	__u32 refs;
 	__u8 len, subtree, probes;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The decision set's hash tables (cs_table.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,9 +11,13 @@
 /* ---- ids ----------------------------------------------------------------- */
 
 struct bw_cs_idslot {
-	__s64 id;
+	__u32 tag; /* the table's */
 	__u32 val;
+	__s64 id;
 };
+
+_Static_assert(offsetof(struct bw_cs_idslot, id) == BW_TABLE_U64_KEY,
+	       "the id is the table's key");
 
 long bw_cs_idmap_get(const struct bw_cs_idmap *m, __s64 id)
 {
@@ -51,8 +56,9 @@ void bw_cs_idmap_free(struct bw_cs_idmap *m)
 /* ---- values -------------------------------------------------------------- */
 
 struct bw_cs_valslot {
-	__u64 hi, lo;
+	__u32 tag; /* the table's */
 	__u32 count;
+	__u64 hi, lo;
 	__u8 family, plen;
 };
 
@@ -90,11 +96,12 @@ long bw_cs_valmap_inc(struct bw_cs_valmap *m, const struct bw_prefix *p)
 	e = bw_table_put(&m->t, p, &added);
 	if (!e)
 		return -ENOMEM;
-	if (added)
-		*e = (struct bw_cs_valslot){ .hi = p->hi,
-					     .lo = p->lo,
-					     .family = p->family,
-					     .plen = p->plen };
+	if (added) {
+		e->hi = p->hi;
+		e->lo = p->lo;
+		e->family = p->family;
+		e->plen = p->plen;
+	}
 	return ++e->count;
 }
 
@@ -184,8 +191,9 @@ void bw_cs_heap_free(struct bw_cs_heap *h)
 /* ---- strings ------------------------------------------------------------- */
 
 struct bw_cs_strslot {
-	const char *s; /* t->s[i] */
+	__u32 tag; /* the table's */
 	__u32 i;
+	const char *s; /* t->s[i] */
 };
 
 static __u64 str_hash(const void *key)
