@@ -212,11 +212,6 @@ bool bw_wlive_outgrown(struct bw_wlive *l, double now, char *why, size_t len)
 				 why, len);
 }
 
-bool bw_wlive_has(const struct bw_wlive *l, const struct bw_prefix *p)
-{
-	return bw_live_has(&l->set, p, NULL);
-}
-
 void bw_wlive_expire(struct bw_wlive *l, __u64 now)
 {
 	size_t n = bw_live_expire(&l->set, mem_of(l), now);

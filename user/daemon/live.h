@@ -127,9 +127,6 @@ void bw_wlive_room(const struct bw_wlive *l, struct bw_live_room *r);
  */
 bool bw_wlive_outgrown(struct bw_wlive *l, double now, char *why, size_t len);
 
-/* Whether p is live. */
-bool bw_wlive_has(const struct bw_wlive *l, const struct bw_prefix *p);
-
 /*
  * Once a second (and right after a rebuild): takes out the entries whose
  * expiry came (now: Unix seconds), and takes over a filter another

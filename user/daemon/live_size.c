@@ -35,7 +35,7 @@ void bw_wsize_refused(struct bw_wsize *z, const struct bw_prefix *p)
 	if (bw_live_has(&z->tried, p, NULL) ||
 	    bw_live_has(&z->staged, p, NULL) ||
 	    bw_live_has(&z->pending, p, NULL) ||
-	    z->pending.nent >= BW_WLIVE_PENDING_MAX)
+	    z->pending.ent.n >= BW_WLIVE_PENDING_MAX)
 		return;
 	if (!bw_live_add(&z->pending, NULL, p, 0))
 		z->refused_at = mono();
@@ -43,7 +43,7 @@ void bw_wsize_refused(struct bw_wsize *z, const struct bw_prefix *p)
 
 size_t bw_wsize_pending(const struct bw_wsize *z)
 {
-	return z->pending.nent + z->staged.nent;
+	return z->pending.ent.n + z->staged.ent.n;
 }
 
 /* Takes p out of s, whatever its count. */
@@ -167,11 +167,12 @@ bool bw_wsize_outgrown(struct bw_wsize *z, const struct bw_live *set,
 
 	if (now < z->grow_at)
 		return false;
-	if (z->pending.nent && now >= z->refused_at + BW_WLIVE_REFUSED_SETTLE) {
+	if (z->pending.ent.n &&
+	    now >= z->refused_at + BW_WLIVE_REFUSED_SETTLE) {
 		snprintf(
 			why, len,
 			"live entries: %zu refused for want of a target length",
-			z->pending.nent);
+			z->pending.ent.n);
 		due = true;
 	}
 	if (!due)

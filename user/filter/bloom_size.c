@@ -197,16 +197,6 @@ int bw_size_fit(const __u64 *hash, __u64 n, double share, __u32 *nblocks,
 	return fit_region(hash, n, share, *probes, nblocks);
 }
 
-/* splitmix64: stand-ins for the keys a region has room for. */
-static __u64 mix(__u64 *x)
-{
-	__u64 z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* n keys: the list's nlist of this length, then stand-ins for the room. */
 static int size_and_fit(const struct bw_list *l, int family, int len,
 			__u32 seed, __u64 nlist, __u64 n, double share,
@@ -221,8 +211,9 @@ static int size_and_fit(const struct bw_list *l, int family, int len,
 	hash = region_hashes(l, family, len, seed, n);
 	if (!hash)
 		return -ENOMEM;
+	/* Stand-ins for the keys the region has room for. */
 	for (i = nlist; i < n; i++)
-		hash[i] = mix(&x);
+		hash[i] = bw_mix64(x + i);
 	err = fit_region(hash, n, share, *probes, nblocks);
 	free(hash);
 	return err;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Live entries in place (live.h): the entries, in a table on the prefix;
+ * Live entries in place (live.h): the entries, in a table on the prefix
+ * (base/table.h);
  * their keys, recomputed from the plan when needed (bloom_add.h); the
  * blocks in live_blocks.c.
  */
@@ -15,40 +16,31 @@
 #include "lists/cidr.h"
 
 struct bw_live_ent {
+	__u32 tag; /* the table's */
+	__u32 refs;
 	__u64 hi, lo;
 	__u64 expires; /* Unix seconds, 0: never */
-	__u32 refs;    /* 0: a free slot */
 	__u32 nkeys;   /* in the layout; 0: none (no target length) */
 	__u8 family, plen;
 };
 
-void bw_live_init(struct bw_live *l)
-{
-	memset(l, 0, sizeof(*l));
-}
-
-void bw_live_free(struct bw_live *l)
-{
-	bw_live_blk_clear(&l->blocks);
-	bw_live_names_free(&l->names);
-	free(l->ent);
-	memset(l, 0, sizeof(*l));
-}
-
 /* ---- entries ------------------------------------------------------------ */
 
-static size_t ent_slot(const struct bw_prefix *p, size_t cap)
+static __u64 ent_hash(const void *key)
 {
-	__u64 h = bw_mix64(p->hi ^
-			   bw_mix64(p->lo ^ ((__u64)p->family << 8 | p->plen)));
+	const struct bw_prefix *p = key;
 
-	return (size_t)(h & (cap - 1));
+	return bw_mix64(p->hi ^
+			bw_mix64(p->lo ^ ((__u64)p->family << 8 | p->plen)));
 }
 
-static bool ent_is(const struct bw_live_ent *e, const struct bw_prefix *p)
+static bool ent_is(const void *slot, const void *key)
 {
-	return e->refs && e->hi == p->hi && e->lo == p->lo &&
-	       e->family == p->family && e->plen == p->plen;
+	const struct bw_live_ent *e = slot;
+	const struct bw_prefix *p = key;
+
+	return e->hi == p->hi && e->lo == p->lo && e->family == p->family &&
+	       e->plen == p->plen;
 }
 
 static void ent_prefix(const struct bw_live_ent *e, struct bw_prefix *p)
@@ -60,70 +52,27 @@ static void ent_prefix(const struct bw_live_ent *e, struct bw_prefix *p)
 	p->plen = e->plen;
 }
 
-static struct bw_live_ent *ent_find(const struct bw_live *l,
-				    const struct bw_prefix *p)
+void bw_live_init(struct bw_live *l)
 {
-	size_t i;
-
-	if (!l->ent_cap)
-		return NULL;
-	for (i = ent_slot(p, l->ent_cap); l->ent[i].refs;
-	     i = (i + 1) & (l->ent_cap - 1))
-		if (ent_is(&l->ent[i], p))
-			return &l->ent[i];
-	return NULL;
+	memset(l, 0, sizeof(*l));
+	bw_table_init(&l->ent, sizeof(struct bw_live_ent), ent_hash, ent_is);
+	bw_live_names_init(l);
+	bw_live_blocks_init(&l->blocks);
 }
 
-static struct bw_live_ent *ent_put(struct bw_live_ent *tab, size_t cap,
-				   const struct bw_prefix *p)
+void bw_live_free(struct bw_live *l)
 {
-	size_t i = ent_slot(p, cap);
-
-	while (tab[i].refs)
-		i = (i + 1) & (cap - 1);
-	return &tab[i];
+	bw_live_blk_clear(&l->blocks);
+	bw_live_names_free(l);
+	bw_table_free(&l->ent);
+	bw_live_init(l);
 }
 
-static int ent_grow(struct bw_live *l)
+/* Frees e's slot; the index a walk goes on from (bw_table_del). */
+static size_t ent_drop(struct bw_live *l, struct bw_live_ent *e)
 {
-	size_t cap = l->ent_cap ? l->ent_cap * 2 : 64, i;
-	struct bw_live_ent *tab;
-	struct bw_prefix p;
-
-	if ((l->nent + 1) * 4 <= l->ent_cap * 3)
-		return 0;
-	tab = calloc(cap, sizeof(*tab));
-	if (!tab)
-		return -ENOMEM;
-	for (i = 0; i < l->ent_cap; i++)
-		if (l->ent[i].refs) {
-			ent_prefix(&l->ent[i], &p);
-			*ent_put(tab, cap, &p) = l->ent[i];
-		}
-	free(l->ent);
-	l->bytes += (cap - l->ent_cap) * sizeof(*tab);
-	l->ent = tab;
-	l->ent_cap = cap;
-	return 0;
-}
-
-static void ent_drop(struct bw_live *l, struct bw_live_ent *e)
-{
-	size_t mask = l->ent_cap - 1, i = (size_t)(e - l->ent), j, home;
-	struct bw_prefix p;
-
-	if (e->expires)
-		l->nexpiring--;
-	for (j = (i + 1) & mask; l->ent[j].refs; j = (j + 1) & mask) {
-		ent_prefix(&l->ent[j], &p);
-		home = ent_slot(&p, l->ent_cap);
-		if (((j - home) & mask) >= ((j - i) & mask)) {
-			l->ent[i] = l->ent[j];
-			i = j;
-		}
-	}
-	memset(&l->ent[i], 0, sizeof(l->ent[i]));
-	l->nent--;
+	l->nexpiring -= !!e->expires;
+	return bw_table_del(&l->ent, e);
 }
 
 /* ---- keys --------------------------------------------------------------- */
@@ -278,9 +227,10 @@ static int normalize(const struct bw_prefix *in, struct bw_prefix *p)
 
 int bw_live_layout(struct bw_live *l, const void *mem)
 {
+	struct bw_live_ent *e;
 	struct bw_prefix p;
+	size_t i = 0;
 	__u32 done;
-	size_t i;
 	int err;
 
 	bw_live_blk_clear(&l->blocks);
@@ -288,14 +238,12 @@ int bw_live_layout(struct bw_live *l, const void *mem)
 	memcpy(&l->hdr, mem, sizeof(l->hdr));
 	bw_dns_consts_init(&l->hdr, bw_filter_dns(mem), &l->dc);
 	l->have_hdr = true;
-	for (i = 0; i < l->ent_cap; i++) {
-		if (!l->ent[i].refs)
-			continue;
-		ent_prefix(&l->ent[i], &p);
+	while ((e = bw_table_next(&l->ent, &i))) {
+		ent_prefix(e, &p);
 		err = keys_in(l, mem, &p, &done);
 		if (err == -ENOMEM)
 			return err;
-		l->ent[i].nkeys = err ? 0 : done;
+		e->nkeys = err ? 0 : done;
 	}
 	return bw_live_names_layout(l, mem);
 }
@@ -306,12 +254,15 @@ int bw_live_add(struct bw_live *l, void *mem, const struct bw_prefix *in,
 	struct bw_live_ent *e;
 	struct bw_prefix p;
 	__u32 done = 0;
+	bool added;
 	int err = normalize(in, &p);
 
 	if (err)
 		return err;
-	e = ent_find(l, &p);
-	if (e) {
+	e = bw_table_put(&l->ent, &p, &added);
+	if (!e)
+		return -ENOMEM;
+	if (!added) {
 		if (e->refs == ~0U)
 			return -E2BIG;
 		e->refs++;
@@ -322,16 +273,14 @@ int bw_live_add(struct bw_live *l, void *mem, const struct bw_prefix *in,
 						     : expires;
 		return 0;
 	}
-	if (ent_grow(l))
-		return -ENOMEM;
 	if (l->have_hdr) {
 		err = keys_in(l, mem, &p, &done);
 		if (err) {
 			keys_out(l, NULL, &p, done);
+			bw_table_del(&l->ent, e);
 			return err;
 		}
 	}
-	e = ent_put(l->ent, l->ent_cap, &p);
 	e->hi = p.hi;
 	e->lo = p.lo;
 	e->family = p.family;
@@ -339,21 +288,21 @@ int bw_live_add(struct bw_live *l, void *mem, const struct bw_prefix *in,
 	e->refs = 1;
 	e->expires = expires;
 	e->nkeys = done;
-	l->nent++;
 	l->nexpiring += !!expires;
 	if (mem && done)
 		keys_set(l, mem, &p);
 	return 0;
 }
 
-static void take_out(struct bw_live *l, void *mem, struct bw_live_ent *e)
+/* Takes e out (of mem too); the index a walk goes on from. */
+static size_t take_out(struct bw_live *l, void *mem, struct bw_live_ent *e)
 {
 	struct bw_prefix p;
 
 	ent_prefix(e, &p);
 	if (l->have_hdr && e->nkeys)
 		keys_out(l, mem, &p, e->nkeys);
-	ent_drop(l, e);
+	return ent_drop(l, e);
 }
 
 int bw_live_del(struct bw_live *l, void *mem, const struct bw_prefix *in)
@@ -363,13 +312,11 @@ int bw_live_del(struct bw_live *l, void *mem, const struct bw_prefix *in)
 
 	if (normalize(in, &p))
 		return -ENOENT;
-	e = ent_find(l, &p);
+	e = bw_table_find(&l->ent, &p);
 	if (!e)
 		return -ENOENT;
-	if (--e->refs)
-		return 0;
-	e->refs = 1; /* still findable while its keys go */
-	take_out(l, mem, e);
+	if (!--e->refs)
+		take_out(l, mem, e);
 	return 0;
 }
 
@@ -381,7 +328,7 @@ bool bw_live_has(const struct bw_live *l, const struct bw_prefix *in,
 
 	if (normalize(in, &p))
 		return false;
-	e = ent_find(l, &p);
+	e = bw_table_find(&l->ent, &p);
 	if (refs)
 		*refs = e ? e->refs : 0;
 	return e != NULL;
@@ -390,18 +337,13 @@ bool bw_live_has(const struct bw_live *l, const struct bw_prefix *in,
 size_t bw_live_expire(struct bw_live *l, void *mem, __u64 now)
 {
 	size_t n = bw_live_names_expire(l, mem, now), i = 0;
+	struct bw_live_ent *e;
 
-	if (!l->nexpiring)
-		return n;
-	/* A drop shifts later entries up: look at slot i again after one. */
-	while (i < l->ent_cap) {
-		if (l->ent[i].refs && l->ent[i].expires &&
-		    l->ent[i].expires <= now) {
-			take_out(l, mem, &l->ent[i]);
+	while (l->nexpiring && (e = bw_table_next(&l->ent, &i))) {
+		if (e->expires && e->expires <= now) {
+			i = take_out(l, mem, e);
 			n++;
-			continue;
 		}
-		i++;
 	}
 	return n;
 }
@@ -427,22 +369,22 @@ int bw_live_rebase(struct bw_live *l, void *mem, struct bw_live_rec *recs,
 
 void bw_live_stats(const struct bw_live *l, struct bw_live_stats *s)
 {
-	size_t i;
+	const struct bw_live_ent *e;
+	size_t i = 0;
 
 	s->entries = bw_live_count(l);
 	s->names = l->names.n;
 	s->keys = l->nkeys;
-	s->blocks = l->blocks.n;
-	s->bytes = l->bytes + l->names.bytes + l->blocks.bytes;
+	s->blocks = l->blocks.t.n;
+	s->bytes = bw_table_bytes(&l->ent) + bw_table_bytes(&l->names) +
+		   l->name_bytes + l->blocks.bytes;
 	s->next_expiry = bw_live_names_next_expiry(l);
-	s->unplaced = l->names.unplaced;
-	for (i = 0; i < l->ent_cap; i++) {
-		if (!l->ent[i].refs)
-			continue;
-		s->unplaced += !l->ent[i].nkeys;
-		if (l->ent[i].expires &&
-		    (!s->next_expiry || l->ent[i].expires < s->next_expiry))
-			s->next_expiry = l->ent[i].expires;
+	s->unplaced = l->names_unplaced;
+	while ((e = bw_table_next(&l->ent, &i))) {
+		s->unplaced += !e->nkeys;
+		if (e->expires &&
+		    (!s->next_expiry || e->expires < s->next_expiry))
+			s->next_expiry = e->expires;
 	}
 }
 
@@ -451,15 +393,14 @@ int bw_live_each(const struct bw_live *l,
 			   __u64 expires),
 		 void *ctx)
 {
+	const struct bw_live_ent *e;
 	struct bw_prefix p;
-	size_t i;
+	size_t i = 0;
 	int err;
 
-	for (i = 0; i < l->ent_cap; i++) {
-		if (!l->ent[i].refs)
-			continue;
-		ent_prefix(&l->ent[i], &p);
-		err = fn(ctx, &p, l->ent[i].refs, l->ent[i].expires);
+	while ((e = bw_table_next(&l->ent, &i))) {
+		ent_prefix(e, &p);
+		err = fn(ctx, &p, e->refs, e->expires);
 		if (err)
 			return err;
 	}

@@ -40,7 +40,7 @@
 /* Entries held: prefixes and names. */
 static inline size_t bw_live_count(const struct bw_live *l)
 {
-	return l->nent + l->names.n;
+	return l->ent.n + l->names.n;
 }
 
 /* What a live set holds (names among the entries). */
@@ -94,7 +94,7 @@ void bw_live_reapply(const struct bw_live *l, void *mem);
 /* Blocks with live keys: how many bw_live_snapshot() writes. */
 static inline size_t bw_live_nblocks(const struct bw_live *l)
 {
-	return l->blocks.n;
+	return l->blocks.t.n;
 }
 
 /*

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/*
- * The live set's blocks (live_blocks.h): open addressing on the block
- * index, linear probing, deletion by backward shift (no tombstones).
- */
+/* The live set's blocks (live_blocks.h), in a table (base/table.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,51 +7,27 @@
 #include "filter/bloom.h"
 #include "filter/live_blocks.h"
 
-static size_t slot_of(__u32 idx, size_t cap)
+static __u64 idx_hash(const void *key)
 {
-	return (size_t)(bw_mix64(idx) & (cap - 1));
+	return bw_mix64(*(const __u32 *)key);
+}
+
+static bool blk_is(const void *slot, const void *key)
+{
+	return ((const struct bw_live_slot *)slot)->idx == *(const __u32 *)key;
+}
+
+void bw_live_blocks_init(struct bw_live_blocks *t)
+{
+	bw_table_init(&t->t, sizeof(struct bw_live_slot), idx_hash, blk_is);
+	t->bytes = 0;
 }
 
 struct bw_live_blk *bw_live_blk_find(const struct bw_live_blocks *t, __u32 idx)
 {
-	size_t i;
+	struct bw_live_slot *s = bw_table_find(&t->t, &idx);
 
-	if (!t->cap)
-		return NULL;
-	for (i = slot_of(idx, t->cap); t->blk[i]; i = (i + 1) & (t->cap - 1))
-		if (t->blk[i]->idx == idx)
-			return t->blk[i];
-	return NULL;
-}
-
-static void put(struct bw_live_blk **tab, size_t cap, struct bw_live_blk *b)
-{
-	size_t i = slot_of(b->idx, cap);
-
-	while (tab[i])
-		i = (i + 1) & (cap - 1);
-	tab[i] = b;
-}
-
-/* Room for one more block at a load of at most three quarters. */
-static int grow(struct bw_live_blocks *t)
-{
-	struct bw_live_blk **tab;
-	size_t cap = t->cap ? t->cap * 2 : 64, i;
-
-	if ((t->n + 1) * 4 <= t->cap * 3)
-		return 0;
-	tab = calloc(cap, sizeof(*tab));
-	if (!tab)
-		return -ENOMEM;
-	for (i = 0; i < t->cap; i++)
-		if (t->blk[i])
-			put(tab, cap, t->blk[i]);
-	free(t->blk);
-	t->bytes += (cap - t->cap) * sizeof(*tab);
-	t->blk = tab;
-	t->cap = cap;
-	return 0;
+	return s ? s->b : NULL;
 }
 
 static void load_block(const void *mem, __u32 idx, struct bw_block *out)
@@ -69,23 +42,30 @@ static void load_block(const void *mem, __u32 idx, struct bw_block *out)
 struct bw_live_blk *bw_live_blk_get(struct bw_live_blocks *t, __u32 idx,
 				    __u8 probes, const void *mem)
 {
-	struct bw_live_blk *b = bw_live_blk_find(t, idx);
+	size_t was = bw_table_bytes(&t->t);
+	struct bw_live_slot *s;
+	struct bw_live_blk *b;
+	bool added;
 
-	if (b)
-		return b;
-	if (grow(t))
+	s = bw_table_put(&t->t, &idx, &added);
+	if (!s)
 		return NULL;
+	t->bytes += bw_table_bytes(&t->t) - was;
+	if (!added)
+		return s->b;
 	b = calloc(1, sizeof(*b));
-	if (!b)
+	if (!b) {
+		bw_table_del(&t->t, s);
 		return NULL;
+	}
 	b->idx = idx;
 	b->probes = probes;
 	b->keys = b->inl;
 	b->cap = BW_LIVE_INLINE_KEYS;
 	if (mem)
 		load_block(mem, idx, &b->base);
-	put(t->blk, t->cap, b);
-	t->n++;
+	s->idx = idx;
+	s->b = b;
 	t->bytes += sizeof(*b);
 	return b;
 }
@@ -137,35 +117,19 @@ static void blk_free(struct bw_live_blocks *t, struct bw_live_blk *b)
 
 void bw_live_blk_drop(struct bw_live_blocks *t, struct bw_live_blk *b)
 {
-	size_t mask = t->cap - 1, i, j, home;
-
-	for (i = slot_of(b->idx, t->cap); t->blk[i] != b; i = (i + 1) & mask)
-		;
-	/* Backward shift: what follows in the run moves up if it may. */
-	for (j = (i + 1) & mask; t->blk[j]; j = (j + 1) & mask) {
-		home = slot_of(t->blk[j]->idx, t->cap);
-		if (((j - home) & mask) >= ((j - i) & mask)) {
-			t->blk[i] = t->blk[j];
-			i = j;
-		}
-	}
-	t->blk[i] = NULL;
-	t->n--;
+	bw_table_del(&t->t, bw_table_find(&t->t, &b->idx));
 	blk_free(t, b);
 }
 
 void bw_live_blk_clear(struct bw_live_blocks *t)
 {
-	size_t i;
+	struct bw_live_slot *s;
+	size_t i = 0;
 
-	for (i = 0; i < t->cap; i++)
-		if (t->blk[i])
-			blk_free(t, t->blk[i]);
-	t->bytes -= t->cap * sizeof(*t->blk);
-	free(t->blk);
-	t->blk = NULL;
-	t->cap = 0;
-	t->n = 0;
+	while ((s = bw_table_next(&t->t, &i)))
+		blk_free(t, s->b);
+	t->bytes -= bw_table_bytes(&t->t);
+	bw_table_free(&t->t);
 }
 
 void bw_live_blk_bits(const struct bw_live_blk *b, bool with_base,
@@ -209,24 +173,23 @@ void bw_live_blk_or(const struct bw_live_blk *b, void *mem)
 
 void bw_live_blocks_or(const struct bw_live_blocks *t, void *mem)
 {
-	size_t i;
+	struct bw_live_slot *s;
+	size_t i = 0;
 
-	for (i = 0; i < t->cap; i++)
-		if (t->blk[i])
-			bw_live_blk_or(t->blk[i], mem);
+	while ((s = bw_table_next(&t->t, &i)))
+		bw_live_blk_or(s->b, mem);
 }
 
 void bw_live_blocks_snapshot(const struct bw_live_blocks *t,
 			     struct bw_live_rec *out)
 {
-	size_t i, n = 0;
+	struct bw_live_slot *s;
+	size_t i = 0, n = 0;
 
-	for (i = 0; i < t->cap; i++) {
-		if (!t->blk[i])
-			continue;
-		out[n].idx = t->blk[i]->idx;
+	while ((s = bw_table_next(&t->t, &i))) {
+		out[n].idx = s->idx;
 		out[n].pad = 0;
-		out[n].base = t->blk[i]->base;
+		out[n].base = s->b->base;
 		n++;
 	}
 }
@@ -251,19 +214,18 @@ void bw_live_blocks_rebase(struct bw_live_blocks *t, void *mem,
 			   struct bw_live_rec *recs, size_t n, __u32 end)
 {
 	struct bw_live_rec key = { 0 }, *r;
-	size_t i;
+	struct bw_live_slot *s;
+	size_t i = 0;
 
 	qsort(recs, n, sizeof(*recs), rec_cmp);
-	for (i = 0; i < t->cap; i++) {
-		if (!t->blk[i])
-			continue;
-		key.idx = t->blk[i]->idx;
+	while ((s = bw_table_next(&t->t, &i))) {
+		key.idx = s->idx;
 		r = n ? bsearch(&key, recs, n, sizeof(*recs), rec_cmp) : NULL;
 		if (r)
-			t->blk[i]->base = r->base;
+			s->b->base = r->base;
 		else
-			load_block(mem, key.idx, &t->blk[i]->base);
-		bw_live_blk_write(t->blk[i], mem);
+			load_block(mem, key.idx, &s->b->base);
+		bw_live_blk_write(s->b, mem);
 	}
 	/* Blocks whose live keys all went since the snapshot: their base. */
 	for (i = 0; i < n; i++)

@@ -11,16 +11,26 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "base/table.h"
 #include "bloomwall.h"
 
 #define BW_LIVE_INLINE_KEYS 2
 
-/* The blocks with live keys, open addressing on the block index. */
+/* The blocks with live keys. */
 struct bw_live_blocks {
-	struct bw_live_blk **blk;
-	size_t cap, n;
-	size_t bytes; /* held for the blocks and their keys */
+	struct bw_table t; /* of struct bw_live_slot, on the block index */
+	size_t bytes;	   /* held for the blocks and their keys */
 };
+
+/* A block in the table: a pointer, so that it stays while others go. */
+struct bw_live_slot {
+	__u32 tag; /* the table's */
+	__u32 idx;
+	struct bw_live_blk *b;
+};
+
+/* Sets up an empty t. */
+void bw_live_blocks_init(struct bw_live_blocks *t);
 
 /* A block's base, as handed from a rebuild (bw_live_snapshot). */
 struct bw_live_rec {
@@ -60,7 +70,7 @@ void bw_live_blk_pop(struct bw_live_blk *b, __u64 hash);
 /* Drops b (no keys left) from the set. */
 void bw_live_blk_drop(struct bw_live_blocks *t, struct bw_live_blk *b);
 
-/* Drops every block. */
+/* Drops every block and frees the table. */
 void bw_live_blk_clear(struct bw_live_blocks *t);
 
 /* b's base with all its keys' bits. */
@@ -76,7 +86,7 @@ void bw_live_blk_or(const struct bw_live_blk *b, void *mem);
 /* ORs every block's keys into mem. */
 void bw_live_blocks_or(const struct bw_live_blocks *t, void *mem);
 
-/* Every block's base: out[t->n]. */
+/* Every block's base: out[t->t.n]. */
 void bw_live_blocks_snapshot(const struct bw_live_blocks *t,
 			     struct bw_live_rec *out);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Live names (live_names.h): a table on the name, each entry's one key
- * placed in the set's layout (its name region, from the DNS block as
- * bw_dns_consts_init reads it for the data path), in the set's blocks.
+ * Live names (live_names.h): a table on the name (base/table.h), each
+ * entry's one key placed in the set's layout (its name region, from the
+ * DNS block as bw_dns_consts_init reads it for the data path), in the
+ * set's blocks.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,107 +15,78 @@
 #include "filter/live_names.h"
 
 struct bw_live_name {
-	char *name;    /* NULL: a free slot */
+	__u32 tag; /* the table's */
+	__u32 refs;
+	char *name;
 	__u64 expires; /* Unix seconds, 0: never */
 	__u64 hash;    /* its key in the layout */
 	__u32 idx;     /* its block in the layout, 0: none */
-	__u32 refs;
 	__u8 len, subtree, probes;
 };
 
-void bw_live_names_free(struct bw_live_names *t)
+/* What the table finds a name by. */
+struct name_key {
+	const char *name;
+	size_t len;
+	bool subtree;
+};
+
+static __u64 name_hash(const void *key)
 {
+	const struct name_key *k = key;
+	__u64 h = 0xcbf29ce484222325ULL ^ k->subtree; /* FNV-1a */
 	size_t i;
 
-	for (i = 0; i < t->cap; i++)
-		free(t->ent[i].name);
-	free(t->ent);
-	memset(t, 0, sizeof(*t));
+	for (i = 0; i < k->len; i++)
+		h = (h ^ (__u8)k->name[i]) * 0x100000001b3ULL;
+	return bw_mix64(h);
 }
 
-/* ---- the table ---------------------------------------------------------- */
-
-static size_t slot(const char *name, size_t len, bool subtree, size_t cap)
+static bool name_is(const void *slot, const void *key)
 {
-	__u64 h = 0xcbf29ce484222325ULL ^ subtree;
-	size_t i;
+	const struct bw_live_name *e = slot;
+	const struct name_key *k = key;
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (__u8)name[i]) * 0x100000001b3ULL;
-	return (size_t)(bw_mix64(h) & (cap - 1));
+	return e->len == k->len && e->subtree == k->subtree &&
+	       !memcmp(e->name, k->name, k->len);
 }
 
-static bool is(const struct bw_live_name *e, const char *name, size_t len,
-	       bool subtree)
+void bw_live_names_init(struct bw_live *l)
 {
-	return e->name && e->len == len && e->subtree == subtree &&
-	       !memcmp(e->name, name, len);
+	bw_table_init(&l->names, sizeof(struct bw_live_name), name_hash,
+		      name_is);
+	l->name_bytes = 0;
+	l->names_expiring = 0;
+	l->names_unplaced = 0;
 }
 
-static struct bw_live_name *find(const struct bw_live_names *t,
-				 const char *name, size_t len, bool subtree)
+void bw_live_names_free(struct bw_live *l)
 {
-	size_t i;
+	struct bw_live_name *e;
+	size_t i = 0;
 
-	if (!t->cap)
-		return NULL;
-	for (i = slot(name, len, subtree, t->cap); t->ent[i].name;
-	     i = (i + 1) & (t->cap - 1))
-		if (is(&t->ent[i], name, len, subtree))
-			return &t->ent[i];
-	return NULL;
+	while ((e = bw_table_next(&l->names, &i)))
+		free(e->name);
+	bw_table_free(&l->names);
+	bw_live_names_init(l);
 }
 
-static struct bw_live_name *put(struct bw_live_name *tab, size_t cap,
-				const struct bw_live_name *e)
+static struct bw_live_name *find(const struct bw_live *l, const char *name,
+				 size_t len, bool subtree)
 {
-	size_t i = slot(e->name, e->len, e->subtree, cap);
+	struct name_key k = { name, len, subtree };
 
-	while (tab[i].name)
-		i = (i + 1) & (cap - 1);
-	tab[i] = *e;
-	return &tab[i];
+	return bw_table_find(&l->names, &k);
 }
 
-static int grow(struct bw_live_names *t)
+/* Frees e's slot; the index a walk goes on from (bw_table_del). */
+static size_t drop(struct bw_live *l, struct bw_live_name *e)
 {
-	size_t cap = t->cap ? t->cap * 2 : 16, i;
-	struct bw_live_name *tab;
-
-	if ((t->n + 1) * 4 <= t->cap * 3)
-		return 0;
-	tab = calloc(cap, sizeof(*tab));
-	if (!tab)
-		return -ENOMEM;
-	for (i = 0; i < t->cap; i++)
-		if (t->ent[i].name)
-			put(tab, cap, &t->ent[i]);
-	free(t->ent);
-	t->bytes += (cap - t->cap) * sizeof(*tab);
-	t->ent = tab;
-	t->cap = cap;
-	return 0;
-}
-
-/* Frees e's slot, shifting back the entries after it (no tombstones). */
-static void drop(struct bw_live_names *t, struct bw_live_name *e)
-{
-	size_t mask = t->cap - 1, i = (size_t)(e - t->ent), j, home;
-
-	t->nexpiring -= !!e->expires;
-	t->unplaced -= !e->idx;
-	t->bytes -= e->len;
+	l->names_expiring -= !!e->expires;
+	l->names_unplaced -= !e->idx;
+	l->name_bytes -= e->len;
 	free(e->name);
-	for (j = (i + 1) & mask; t->ent[j].name; j = (j + 1) & mask) {
-		home = slot(t->ent[j].name, t->ent[j].len, t->ent[j].subtree,
-			    t->cap);
-		if (((j - home) & mask) >= ((j - i) & mask)) {
-			t->ent[i] = t->ent[j];
-			i = j;
-		}
-	}
-	memset(&t->ent[i], 0, sizeof(t->ent[i]));
-	t->n--;
+	return bw_table_del(&l->names, e);
 }
 
 /* ---- the key ------------------------------------------------------------ */
@@ -181,53 +153,57 @@ static void key_set(const struct bw_live_name *e, void *mem)
 int bw_live_add_name(struct bw_live *l, void *mem, const char *name, size_t len,
 		     bool subtree, __u64 expires)
 {
-	struct bw_live_names *t = &l->names;
-	struct bw_live_name e = { .len = (__u8)len, .subtree = subtree }, *have;
+	struct name_key k = { name, len, subtree };
+	struct bw_live_name *e;
+	bool added;
+	int err = 0;
 
 	if (!len || len > 255)
 		return -EINVAL;
-	have = find(t, name, len, subtree);
-	if (have) {
-		if (have->refs == ~0U)
+	e = bw_table_put(&l->names, &k, &added);
+	if (!e)
+		return -ENOMEM;
+	if (!added) {
+		if (e->refs == ~0U)
 			return -E2BIG;
-		have->refs++;
-		if (have->expires && !expires)
-			t->nexpiring--;
-		if (have->expires && expires && expires < have->expires)
-			expires = have->expires;
-		have->expires = have->expires ? expires : 0;
+		e->refs++;
+		if (e->expires && !expires)
+			l->names_expiring--;
+		if (e->expires && expires && expires < e->expires)
+			expires = e->expires;
+		e->expires = e->expires ? expires : 0;
 		return 0;
 	}
-	e.name = malloc(len);
-	if (!e.name || grow(t)) {
-		free(e.name);
-		return -ENOMEM;
+	e->name = malloc(len);
+	e->len = (__u8)len;
+	e->subtree = subtree;
+	if (e->name)
+		memcpy(e->name, name, len);
+	if (!e->name)
+		err = -ENOMEM;
+	else if (l->have_hdr && !place(l, e))
+		err = -ENOENT;
+	else if (e->idx && key_in(l, mem, e))
+		err = -ENOMEM;
+	if (err) {
+		free(e->name);
+		bw_table_del(&l->names, e);
+		return err;
 	}
-	memcpy(e.name, name, len);
-	if (l->have_hdr && !place(l, &e)) {
-		free(e.name);
-		return -ENOENT;
-	}
-	if (e.idx && key_in(l, mem, &e)) {
-		free(e.name);
-		return -ENOMEM;
-	}
-	e.refs = 1;
-	e.expires = expires;
-	put(t->ent, t->cap, &e);
-	t->n++;
-	t->bytes += len;
-	t->nexpiring += !!expires;
-	t->unplaced += !e.idx;
-	if (mem && e.idx)
-		key_set(&e, mem);
+	e->refs = 1;
+	e->expires = expires;
+	l->name_bytes += len;
+	l->names_expiring += !!expires;
+	l->names_unplaced += !e->idx;
+	if (mem && e->idx)
+		key_set(e, mem);
 	return 0;
 }
 
 int bw_live_del_name(struct bw_live *l, void *mem, const char *name, size_t len,
 		     bool subtree)
 {
-	struct bw_live_name *e = find(&l->names, name, len, subtree);
+	struct bw_live_name *e = find(l, name, len, subtree);
 
 	if (!e)
 		return -ENOENT;
@@ -235,14 +211,14 @@ int bw_live_del_name(struct bw_live *l, void *mem, const char *name, size_t len,
 		return 0;
 	if (e->idx)
 		key_out(l, mem, e);
-	drop(&l->names, e);
+	drop(l, e);
 	return 0;
 }
 
 bool bw_live_has_name(const struct bw_live *l, const char *name, size_t len,
 		      bool subtree, __u64 *expires)
 {
-	const struct bw_live_name *e = find(&l->names, name, len, subtree);
+	const struct bw_live_name *e = find(l, name, len, subtree);
 
 	if (expires)
 		*expires = e ? e->expires : 0;
@@ -252,29 +228,27 @@ bool bw_live_has_name(const struct bw_live *l, const char *name, size_t len,
 int bw_live_name_expiry(struct bw_live *l, const char *name, size_t len,
 			bool subtree, __u64 expires)
 {
-	struct bw_live_name *e = find(&l->names, name, len, subtree);
+	struct bw_live_name *e = find(l, name, len, subtree);
 
 	if (!e)
 		return -ENOENT;
-	l->names.nexpiring += !!expires - !!e->expires;
+	l->names_expiring += !!expires - !!e->expires;
 	e->expires = expires;
 	return 0;
 }
 
 int bw_live_names_layout(struct bw_live *l, const void *mem)
 {
-	struct bw_live_names *t = &l->names;
-	size_t i;
+	struct bw_live_name *e;
+	size_t i = 0;
 
-	t->unplaced = 0;
-	for (i = 0; i < t->cap; i++) {
-		if (!t->ent[i].name)
-			continue;
-		if (!place(l, &t->ent[i])) {
-			t->unplaced++;
+	l->names_unplaced = 0;
+	while ((e = bw_table_next(&l->names, &i))) {
+		if (!place(l, e)) {
+			l->names_unplaced++;
 			continue;
 		}
-		if (key_in(l, mem, &t->ent[i]))
+		if (key_in(l, mem, e))
 			return -ENOMEM;
 	}
 	return 0;
@@ -282,20 +256,15 @@ int bw_live_names_layout(struct bw_live *l, const void *mem)
 
 size_t bw_live_names_expire(struct bw_live *l, void *mem, __u64 now)
 {
-	struct bw_live_names *t = &l->names;
 	struct bw_live_name *e;
 	size_t n = 0, i = 0;
 
-	/* A drop shifts later entries up: look at slot i again after one. */
-	while (t->nexpiring && i < t->cap) {
-		e = &t->ent[i];
-		if (!e->name || !e->expires || e->expires > now) {
-			i++;
+	while (l->names_expiring && (e = bw_table_next(&l->names, &i))) {
+		if (!e->expires || e->expires > now)
 			continue;
-		}
 		if (e->idx)
 			key_out(l, mem, e);
-		drop(t, e);
+		i = drop(l, e);
 		n++;
 	}
 	return n;
@@ -303,14 +272,13 @@ size_t bw_live_names_expire(struct bw_live *l, void *mem, __u64 now)
 
 __u64 bw_live_names_next_expiry(const struct bw_live *l)
 {
-	const struct bw_live_names *t = &l->names;
+	const struct bw_live_name *e;
 	__u64 next = 0;
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; t->nexpiring && i < t->cap; i++)
-		if (t->ent[i].name && t->ent[i].expires &&
-		    (!next || t->ent[i].expires < next))
-			next = t->ent[i].expires;
+	while (l->names_expiring && (e = bw_table_next(&l->names, &i)))
+		if (e->expires && (!next || e->expires < next))
+			next = e->expires;
 	return next;
 }
 
@@ -320,13 +288,10 @@ int bw_live_each_name(const struct bw_live *l,
 		      void *ctx)
 {
 	const struct bw_live_name *e;
-	size_t i;
+	size_t i = 0;
 	int err;
 
-	for (i = 0; i < l->names.cap; i++) {
-		e = &l->names.ent[i];
-		if (!e->name)
-			continue;
+	while ((e = bw_table_next(&l->names, &i))) {
 		err = fn(ctx, e->name, e->len, e->subtree, e->refs, e->expires);
 		if (err)
 			return err;

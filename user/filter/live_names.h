@@ -20,7 +20,11 @@
 
 #include "filter/live_set.h"
 
-void bw_live_names_free(struct bw_live_names *t);
+/* Sets up l's names, none yet (bw_live_init). */
+void bw_live_names_init(struct bw_live *l);
+
+/* Frees l's names (bw_live_free). */
+void bw_live_names_free(struct bw_live *l);
 
 /*
  * Keeps the name until bw_live_del_name (adds count, as for prefixes);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/table.h"
 #include "filter/live_room.h"
 #include "filter/records.h"
 
@@ -90,18 +91,17 @@ static int region_of(const struct bw_hdr *h, __u32 idx)
 int bw_room_outgrown(const struct bw_live *l, const struct bw_info *info,
 		     const __u32 *sized, __u64 *keys)
 {
-	const struct bw_live_blk *b;
-	size_t i;
+	struct bw_live_slot *s;
+	size_t i = 0;
 	int r;
 
 	memset(keys, 0, BW_REGIONS * sizeof(*keys));
 	if (!l->have_hdr)
 		return -1;
-	for (i = 0; i < l->blocks.cap; i++) {
-		b = l->blocks.blk[i];
-		r = b ? region_of(&l->hdr, b->idx) : -1;
+	while ((s = bw_table_next(&l->blocks.t, &i))) {
+		r = region_of(&l->hdr, s->idx);
 		if (r >= 0)
-			keys[r] += b->nkeys;
+			keys[r] += s->b->nkeys;
 	}
 	for (r = 0; r < BW_REGIONS; r++)
 		if (keys[r] && info->region_entries[r] + keys[r] > sized[r])

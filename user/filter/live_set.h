@@ -10,21 +10,9 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "base/table.h"
 #include "bloomwall.h"
 #include "filter/live_blocks.h"
-
-struct bw_live_name;
-
-/* The names of a live set, open addressing on the name. */
-struct bw_live_names {
-	struct bw_live_name *ent;
-	size_t cap, n;
-	size_t bytes;	 /* held for the table and the names */
-	__u64 nexpiring; /* entries with an expiry */
-	size_t unplaced; /* no region for them in the layout */
-};
-
-struct bw_live_ent;
 
 struct bw_live {
 	struct bw_hdr hdr; /* the layout the keys are for */
@@ -35,16 +23,16 @@ struct bw_live {
 	 * writes nothing until bw_live_rebase() gives true bases.
 	 */
 	bool stale;
-	/* Entries, open addressing on the prefix. */
-	struct bw_live_ent *ent;
-	size_t ent_cap, nent;
-	struct bw_live_names names; /* live_names.h */
+	struct bw_table ent;   /* the prefixes (live.c's struct bw_live_ent) */
+	__u64 nexpiring;       /* prefixes with an expiry */
+	struct bw_table names; /* live_names.c's struct bw_live_name */
+	size_t name_bytes;     /* held for the names' text */
+	__u64 names_expiring;  /* names with an expiry */
+	size_t names_unplaced; /* no region for them in the layout */
 	/* The name regions of the layout, as the data path has them. */
 	struct bw_dns_consts dc;
 	struct bw_live_blocks blocks; /* those with live keys */
-	size_t nkeys;	 /* keys held (an entry's, once per entry) */
-	size_t bytes;	 /* held for the entries */
-	__u64 nexpiring; /* entries with an expiry */
+	size_t nkeys; /* keys held (an entry's, once per entry) */
 };
 
 #endif /* __BW_LIVE_SET_H */

@@ -169,17 +169,3 @@ int bw_image_read_file_keys(const char *path, const struct bw_verify_keys *keys,
 		free(buf);
 	return err;
 }
-
-int bw_image_verify_file(const char *path, const struct bw_verify_keys *keys,
-			 struct bw_image_sig *sig)
-{
-	struct bw_image img;
-	int err = bw_image_read_file_keys(path, keys, &img);
-
-	if (err)
-		return err;
-	if (sig)
-		*sig = img.sig;
-	bw_image_free(&img);
-	return 0;
-}

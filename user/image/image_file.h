@@ -34,15 +34,6 @@ int bw_image_write_file(const char *path, const void *buf, size_t len);
 int bw_image_read_file_keys(const char *path, const struct bw_verify_keys *keys,
 			    struct bw_image *img);
 
-/*
- * Checks the image at path as bw_image_read_file_keys does, keeps
- * nothing: 0 with *sig (may be NULL) saying whose signature it carries,
- * or the refusal, said. For a downloaded image checked before it is put
- * in place.
- */
-int bw_image_verify_file(const char *path, const struct bw_verify_keys *keys,
-			 struct bw_image_sig *sig);
-
 /* bw_image_read_file_keys with no signature required. */
 int bw_image_read_file(const char *path, struct bw_image *img);
 

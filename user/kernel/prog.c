@@ -374,18 +374,6 @@ bool bw_prog_is_ours(int prog_fd)
 	       !strcmp(info.name, BW_PROG_NAME);
 }
 
-int bw_prog_header(int prog_fd, struct bw_hdr *hdr)
-{
-	struct map_want w = { .name = ".rodata", .min_value = HDR_RODATA_MIN };
-	int err;
-
-	err = scan_maps(prog_fd, &w, 1);
-	if (!err)
-		err = rodata_header(&w, hdr);
-	close_wants(&w, 1);
-	return err;
-}
-
 int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc)
 {
 	struct map_want w = { .name = ".rodata", .min_value = HDR_RODATA_MIN };

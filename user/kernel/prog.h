@@ -72,12 +72,6 @@ struct bw_log_consts;
 int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc);
 
 /*
- * The header a loaded bloomwall program was specialised with (its .rodata
- * copy). -ENOENT: no such map, not one of ours.
- */
-int bw_prog_header(int prog_fd, struct bw_hdr *hdr);
-
-/*
  * Loads the XDP program for filter m, sharing mp's maps: its fd (the
  * verifier's log goes to libbpf's print callback). stats, allow and exact
  * must be given; allow_names and dns_stats are made anew when -1 (find
@@ -94,11 +88,12 @@ int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m);
 int bw_prog_maps(int prog_fd, struct bw_maps *mp);
 
 /*
- * bw_prog_maps(), and where asked for (not NULL) bw_prog_header() into
- * hdr and bw_prog_filter(prog_fd, false, filter) (its return value into
+ * bw_prog_maps(), and where asked for (not NULL) the header the program
+ * was specialised with (its .rodata copy) into hdr and
+ * bw_prog_filter(prog_fd, false, filter) (its return value into
  * *filter_err), in one pass over the program's maps: each is opened once.
- * 0, or the error of bw_prog_maps() or bw_prog_header(), and then nothing
- * is left open.
+ * 0, or the error of bw_prog_maps() or of reading the header (-ENOENT:
+ * no .rodata of ours), and then nothing is left open.
  */
 int bw_prog_open(int prog_fd, struct bw_maps *mp, struct bw_filter_map *filter,
 		 int *filter_err, struct bw_hdr *hdr);

@@ -208,7 +208,7 @@ static void heap_compact(struct bw_cs_set *s)
 	struct bw_cs_heap *h = &s->ends;
 	size_t i, n = 0;
 
-	if (h->n < 2 * s->ids.n + 1024)
+	if (h->n < 2 * s->ids.t.n + 1024)
 		return;
 	for (i = 0; i < s->nd; i++)
 		if (s->d[i].id)
@@ -433,12 +433,12 @@ size_t bw_cs_set_expire(struct bw_cs_set *s, __s64 now_ms, __s64 *next)
 
 size_t bw_cs_set_count(const struct bw_cs_set *s)
 {
-	return s->ids.n;
+	return s->ids.t.n;
 }
 
 size_t bw_cs_set_values(const struct bw_cs_set *s)
 {
-	return s->vals.n;
+	return s->vals.t.n;
 }
 
 __u64 bw_cs_set_skipped(const struct bw_cs_set *s, enum bw_cs_skip k)

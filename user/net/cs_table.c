@@ -1,210 +1,125 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The decision set's hash tables (cs_table.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bw_hash.h"
 #include "net/cs_table.h"
-
-#define MIN_CAP 64
-
-static __u64 mix(__u64 x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-/* Whether slot j lies cyclically in (i, k]: k's home is i's probe path. */
-static bool between(size_t i, size_t k, size_t j)
-{
-	return i <= j ? (i < k && k <= j) : (i < k || k <= j);
-}
 
 /* ---- ids ----------------------------------------------------------------- */
 
-static size_t id_home(const struct bw_cs_idmap *m, __s64 id)
-{
-	return mix((__u64)id) & (m->cap - 1);
-}
+struct bw_cs_idslot {
+	__u32 tag; /* the table's */
+	__u32 val;
+	__s64 id;
+};
 
-static size_t id_find(const struct bw_cs_idmap *m, __s64 id)
-{
-	size_t i = id_home(m, id);
-
-	while (m->t[i].id && m->t[i].id != id)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
+_Static_assert(offsetof(struct bw_cs_idslot, id) == BW_TABLE_U64_KEY,
+	       "the id is the table's key");
 
 long bw_cs_idmap_get(const struct bw_cs_idmap *m, __s64 id)
 {
-	size_t i;
+	const struct bw_cs_idslot *e = bw_table_find(&m->t, &id);
 
-	if (!m->cap)
-		return -1;
-	i = id_find(m, id);
-	return m->t[i].id ? (long)m->t[i].val : -1;
-}
-
-static int id_grow(struct bw_cs_idmap *m)
-{
-	struct bw_cs_idmap g = { .cap = m->cap ? m->cap * 2 : MIN_CAP };
-	size_t i;
-
-	g.t = calloc(g.cap, sizeof(*g.t));
-	if (!g.t)
-		return -ENOMEM;
-	for (i = 0; i < m->cap; i++)
-		if (m->t[i].id)
-			g.t[id_find(&g, m->t[i].id)] = m->t[i];
-	g.n = m->n;
-	free(m->t);
-	*m = g;
-	return 0;
+	return e ? (long)e->val : -1;
 }
 
 int bw_cs_idmap_put(struct bw_cs_idmap *m, __s64 id, __u32 val)
 {
-	size_t i;
+	struct bw_cs_idslot *e;
+	bool added;
 
-	if ((m->n + 1) * 2 > m->cap && id_grow(m))
+	if (!m->t.size)
+		bw_table_init_u64(&m->t, sizeof(*e));
+	e = bw_table_put(&m->t, &id, &added);
+	if (!e)
 		return -ENOMEM;
-	i = id_find(m, id);
-	if (!m->t[i].id)
-		m->n++;
-	m->t[i].id = id;
-	m->t[i].val = val;
+	e->val = val;
 	return 0;
 }
 
 void bw_cs_idmap_del(struct bw_cs_idmap *m, __s64 id)
 {
-	size_t i, j, k;
+	void *e = bw_table_find(&m->t, &id);
 
-	if (!m->cap)
-		return;
-	i = id_find(m, id);
-	if (!m->t[i].id)
-		return;
-	m->n--;
-	for (j = (i + 1) & (m->cap - 1); m->t[j].id;
-	     j = (j + 1) & (m->cap - 1)) {
-		k = id_home(m, m->t[j].id);
-		if (between(i, k, j))
-			continue;
-		m->t[i] = m->t[j];
-		i = j;
-	}
-	m->t[i].id = 0;
+	if (e)
+		bw_table_del(&m->t, e);
 }
 
 void bw_cs_idmap_free(struct bw_cs_idmap *m)
 {
-	free(m->t);
-	memset(m, 0, sizeof(*m));
+	bw_table_free(&m->t);
 }
 
 /* ---- values -------------------------------------------------------------- */
 
-static size_t val_hash(const struct bw_cs_valmap *m, __u64 hi, __u64 lo,
-		       __u8 family, __u8 plen)
+struct bw_cs_valslot {
+	__u32 tag; /* the table's */
+	__u32 count;
+	__u64 hi, lo;
+	__u8 family, plen;
+};
+
+static __u64 val_hash(const void *key)
 {
-	return mix(mix(hi) ^ lo ^ ((__u64)family << 8 | plen)) & (m->cap - 1);
+	const struct bw_prefix *p = key;
+
+	return bw_mix64(bw_mix64(p->hi) ^ p->lo ^
+			((__u64)p->family << 8 | p->plen));
 }
 
-static bool val_is(const struct bw_cs_valslot *e, const struct bw_prefix *p)
+static bool val_is(const void *slot, const void *key)
 {
+	const struct bw_cs_valslot *e = slot;
+	const struct bw_prefix *p = key;
+
 	return e->hi == p->hi && e->lo == p->lo && e->family == p->family &&
 	       e->plen == p->plen;
 }
 
-static size_t val_find(const struct bw_cs_valmap *m, const struct bw_prefix *p)
-{
-	size_t i = val_hash(m, p->hi, p->lo, p->family, p->plen);
-
-	while (m->t[i].count && !val_is(&m->t[i], p))
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
 __u32 bw_cs_valmap_get(const struct bw_cs_valmap *m, const struct bw_prefix *p)
 {
-	return m->cap ? m->t[val_find(m, p)].count : 0;
-}
+	const struct bw_cs_valslot *e = bw_table_find(&m->t, p);
 
-static int val_grow(struct bw_cs_valmap *m)
-{
-	struct bw_cs_valmap g = { .cap = m->cap ? m->cap * 2 : MIN_CAP };
-	struct bw_prefix p;
-	size_t i;
-
-	g.t = calloc(g.cap, sizeof(*g.t));
-	if (!g.t)
-		return -ENOMEM;
-	for (i = 0; i < m->cap; i++) {
-		if (!m->t[i].count)
-			continue;
-		p = (struct bw_prefix){ .hi = m->t[i].hi,
-					.lo = m->t[i].lo,
-					.family = m->t[i].family,
-					.plen = m->t[i].plen };
-		g.t[val_find(&g, &p)] = m->t[i];
-	}
-	g.n = m->n;
-	free(m->t);
-	*m = g;
-	return 0;
+	return e ? e->count : 0;
 }
 
 long bw_cs_valmap_inc(struct bw_cs_valmap *m, const struct bw_prefix *p)
 {
 	struct bw_cs_valslot *e;
+	bool added;
 
-	if ((m->n + 1) * 2 > m->cap && val_grow(m))
+	if (!m->t.size)
+		bw_table_init(&m->t, sizeof(*e), val_hash, val_is);
+	e = bw_table_put(&m->t, p, &added);
+	if (!e)
 		return -ENOMEM;
-	e = &m->t[val_find(m, p)];
-	if (!e->count) {
-		*e = (struct bw_cs_valslot){ .hi = p->hi,
-					     .lo = p->lo,
-					     .family = p->family,
-					     .plen = p->plen };
-		m->n++;
+	if (added) {
+		e->hi = p->hi;
+		e->lo = p->lo;
+		e->family = p->family;
+		e->plen = p->plen;
 	}
 	return ++e->count;
 }
 
 __u32 bw_cs_valmap_dec(struct bw_cs_valmap *m, const struct bw_prefix *p)
 {
-	size_t i, j, k;
-	struct bw_cs_valslot *e;
+	struct bw_cs_valslot *e = bw_table_find(&m->t, p);
 
-	if (!m->cap)
+	if (!e)
 		return 0;
-	i = val_find(m, p);
-	e = &m->t[i];
-	if (!e->count || --e->count)
+	if (--e->count)
 		return e->count;
-	m->n--;
-	for (j = (i + 1) & (m->cap - 1); m->t[j].count;
-	     j = (j + 1) & (m->cap - 1)) {
-		e = &m->t[j];
-		k = val_hash(m, e->hi, e->lo, e->family, e->plen);
-		if (between(i, k, j))
-			continue;
-		m->t[i] = m->t[j];
-		i = j;
-	}
-	m->t[i].count = 0;
+	bw_table_del(&m->t, e);
 	return 0;
 }
 
 void bw_cs_valmap_free(struct bw_cs_valmap *m)
 {
-	free(m->t);
-	memset(m, 0, sizeof(*m));
+	bw_table_free(&m->t);
 }
 
 /* ---- ends ---------------------------------------------------------------- */
@@ -275,63 +190,59 @@ void bw_cs_heap_free(struct bw_cs_heap *h)
 
 /* ---- strings ------------------------------------------------------------- */
 
-static __u64 str_hash(const char *s)
+struct bw_cs_strslot {
+	__u32 tag; /* the table's */
+	__u32 i;
+	const char *s; /* t->s[i] */
+};
+
+static __u64 str_hash(const void *key)
 {
+	const char *s = key;
 	__u64 h = 1469598103934665603ULL; /* FNV-1a */
 
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return mix(h);
+	return bw_mix64(h);
 }
 
-static size_t str_slot(const struct bw_cs_strtab *t, const char *s)
+static bool str_is(const void *slot, const void *key)
 {
-	size_t i = str_hash(s) & (t->hcap - 1);
-
-	while (t->h[i] && strcmp(t->s[t->h[i] - 1], s))
-		i = (i + 1) & (t->hcap - 1);
-	return i;
-}
-
-static int str_grow(struct bw_cs_strtab *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : MIN_CAP, i;
-	char **s = realloc(t->s, cap * sizeof(*s));
-	__u32 *h;
-
-	if (!s)
-		return -ENOMEM;
-	t->s = s;
-	t->cap = cap;
-	h = calloc(cap * 2, sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	free(t->h);
-	t->h = h;
-	t->hcap = cap * 2;
-	for (i = 0; i < t->n; i++)
-		t->h[str_slot(t, t->s[i])] = (__u32)i + 1;
-	return 0;
+	return !strcmp(((const struct bw_cs_strslot *)slot)->s, key);
 }
 
 long bw_cs_strtab_intern(struct bw_cs_strtab *t, const char *str)
 {
-	size_t i;
-	char *copy;
+	struct bw_cs_strslot *e;
+	char **s, *copy = NULL;
+	size_t cap;
+	bool added;
 
-	if (t->hcap) {
-		i = str_slot(t, str);
-		if (t->h[i])
-			return t->h[i] - 1;
+	if (!t->h.size)
+		bw_table_init(&t->h, sizeof(*e), str_hash, str_is);
+	e = bw_table_put(&t->h, str, &added);
+	if (!e)
+		return -ENOMEM;
+	if (!added)
+		return e->i;
+	if (t->n == t->cap) {
+		cap = t->cap ? t->cap * 2 : 16;
+		s = realloc(t->s, cap * sizeof(*s));
+		if (s) {
+			t->s = s;
+			t->cap = cap;
+		}
 	}
-	if (t->n + 1 > t->cap && str_grow(t))
+	if (t->n < t->cap)
+		copy = strdup(str);
+	if (!copy) {
+		bw_table_del(&t->h, e);
 		return -ENOMEM;
-	copy = strdup(str);
-	if (!copy)
-		return -ENOMEM;
+	}
 	t->s[t->n] = copy;
-	t->h[str_slot(t, str)] = (__u32)++t->n;
-	return (long)t->n - 1;
+	e->s = copy;
+	e->i = (__u32)t->n;
+	return (long)t->n++;
 }
 
 void bw_cs_strtab_free(struct bw_cs_strtab *t)
@@ -339,6 +250,6 @@ void bw_cs_strtab_free(struct bw_cs_strtab *t)
 	for (size_t i = 0; i < t->n; i++)
 		free(t->s[i]);
 	free(t->s);
-	free(t->h);
+	bw_table_free(&t->h);
 	memset(t, 0, sizeof(*t));
 }

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The hash tables under the decision set (cs_decisions.h): decision id to
- * slot, value to the count of decisions naming it, and interned strings
- * (origins and scenarios repeat: a million decisions have a handful), and
- * the heap of decision ends.
- * Open addressing, linear probing, deletion by backward shift (no
- * tombstones, so a table that churns stays fast), kept under 1/2 full.
+ * The tables under the decision set (cs_decisions.h), each a table of
+ * base/table.h: decision id to slot, value to the count of decisions
+ * naming it, and interned strings (origins and scenarios repeat: a
+ * million decisions have a handful); and the heap of decision ends.
+ * A zeroed table is empty.
  */
 #ifndef __BW_CS_TABLE_H
 #define __BW_CS_TABLE_H
@@ -14,30 +13,22 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "base/table.h"
 #include "lists/list.h"
 
 struct bw_cs_idmap {
-	struct bw_cs_idslot {
-		__s64 id; /* 0: empty */
-		__u32 val;
-	} * t;
-	size_t cap, n;
+	struct bw_table t; /* of struct bw_cs_idslot */
 };
 
 /* The value of id, or -1. */
 long bw_cs_idmap_get(const struct bw_cs_idmap *m, __s64 id);
-/* Sets id (> 0) to val: 0 or -ENOMEM. */
+/* Sets id to val: 0 or -ENOMEM. */
 int bw_cs_idmap_put(struct bw_cs_idmap *m, __s64 id, __u32 val);
 void bw_cs_idmap_del(struct bw_cs_idmap *m, __s64 id);
 void bw_cs_idmap_free(struct bw_cs_idmap *m);
 
 struct bw_cs_valmap {
-	struct bw_cs_valslot {
-		__u64 hi, lo;
-		__u32 count; /* 0: empty */
-		__u8 family, plen;
-	} * t;
-	size_t cap, n;
+	struct bw_table t; /* of struct bw_cs_valslot */
 };
 
 /* The count of p (0 when absent). */
@@ -51,8 +42,7 @@ void bw_cs_valmap_free(struct bw_cs_valmap *m);
 struct bw_cs_strtab {
 	char **s; /* by index */
 	size_t n, cap;
-	__u32 *h; /* index + 1 by hash; 0: empty */
-	size_t hcap;
+	struct bw_table h; /* of struct bw_cs_strslot, on the string */
 };
 
 /* The index of str (added when new), or -ENOMEM. */

@@ -5,7 +5,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/log.h"
 #include "base/output.h"
@@ -13,18 +12,6 @@
 #include "image/image_serial.h"
 #include "image/sign_key.h"
 #include "out/prov_view.h"
-
-/* "2026-12-01 14:02:03 UTC" */
-static const char *time_str(__u64 ns, char *buf, size_t len)
-{
-	time_t t = (time_t)(ns / 1000000000ULL);
-	struct tm tm;
-
-	if (!gmtime_r(&t, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
-		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
-	return buf;
-}
 
 static const char *state_note(enum bw_prov_state st)
 {
@@ -58,7 +45,8 @@ static void out_origin(const struct bw_records *r)
 		bw_out_null("built", NULL);
 		return;
 	}
-	bw_out_kv("built", "%s by %s%s%s", time_str(o->time_ns, t, sizeof(t)),
+	bw_out_kv("built", "%s by %s%s%s",
+		  bw_image_time_str(o->time_ns, t, sizeof(t)),
 		  bw_prov_how_name(o->how), image ? " of image " : "",
 		  image ? bw_prov_hex(o->image_hash, hex) : "");
 	bw_out_u64("built_ns", NULL, o->time_ns);
@@ -118,7 +106,7 @@ static void out_change(const struct bw_records *r)
 		return;
 	}
 	bw_out_kv("changed", "%s by %s (%'u %s since the build)",
-		  time_str(c->time_ns, t, sizeof(t)),
+		  bw_image_time_str(c->time_ns, t, sizeof(t)),
 		  bw_prov_verb_name(c->verb), c->changes,
 		  bw_plural(c->changes, "change", "changes"));
 	bw_out_open_object("changed");
@@ -170,8 +158,9 @@ static void out_list(const char *key, const char *path,
 		  bw_plural(src->s.lines, "line", "lines"),
 		  (unsigned long long)src->s.size,
 		  src->s.mtime_ns ? ", mtime " : "",
-		  src->s.mtime_ns ? time_str(src->s.mtime_ns, t, sizeof(t))
-				  : "",
+		  src->s.mtime_ns
+			  ? bw_image_time_str(src->s.mtime_ns, t, sizeof(t))
+			  : "",
 		  state_note(st));
 	bw_out_u64("entries", NULL, src->s.entries);
 	bw_out_u64("lines", NULL, src->s.lines);
