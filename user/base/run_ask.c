@@ -12,17 +12,16 @@
 #include "base/run_ask.h"
 #include "base/run_dir.h"
 
-static int connect_to(const char *iface, int timeout_ms)
+static int connect_to(const char *path, int timeout_ms)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct timeval tv = { .tv_sec = timeout_ms / 1000,
 			      .tv_usec = timeout_ms % 1000 * 1000 };
 	int fd, err;
 
-	err = bw_run_path(sa.sun_path, sizeof(sa.sun_path), iface,
-			  BW_RUN_SOCKET);
-	if (err)
-		return err;
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
@@ -115,8 +114,8 @@ static int read_answer(int fd, int timeout_ms, char **out)
 	return 0;
 }
 
-int bw_run_ask(const char *iface, const char *question, int timeout_ms,
-	       struct json_object **ans)
+int bw_run_ask_at(const char *path, const char *question, int timeout_ms,
+		  struct json_object **ans)
 {
 	size_t len = strlen(question);
 	char *q, *text = NULL;
@@ -130,7 +129,7 @@ int bw_run_ask(const char *iface, const char *question, int timeout_ms,
 		return -ENOMEM;
 	memcpy(q, question, len);
 	q[len] = '\n';
-	fd = connect_to(iface, timeout_ms);
+	fd = connect_to(path, timeout_ms);
 	if (fd < 0) {
 		free(q);
 		return fd;
@@ -151,4 +150,15 @@ int bw_run_ask(const char *iface, const char *question, int timeout_ms,
 		return -EBADMSG;
 	}
 	return 0;
+}
+
+int bw_run_ask(const char *iface, const char *question, int timeout_ms,
+	       struct json_object **ans)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int err;
+
+	*ans = NULL;
+	err = bw_run_path(path, sizeof(path), iface, BW_RUN_SOCKET);
+	return err ?: bw_run_ask_at(path, question, timeout_ms, ans);
 }

@@ -30,5 +30,8 @@
  */
 int bw_run_ask(const char *iface, const char *question, int timeout_ms,
 	       struct json_object **ans);
+/* The same to the socket at path (tests/upper). */
+int bw_run_ask_at(const char *path, const char *question, int timeout_ms,
+		  struct json_object **ans);
 
 #endif /* __BW_RUN_ASK_H */

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The watch's socket (watch_sock.h). */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -62,12 +61,14 @@ int bw_wsock_fd(const struct bw_wsock *s)
 	return s->ep;
 }
 
-/* A line said once to a client we are done with (best effort). */
+/*
+ * A line said to a client we are done with: it fits in the socket's
+ * buffer, or the client is not listening. No SIGPIPE from one that hung
+ * up, which would end the watch.
+ */
 static void say(int fd, const char *line)
 {
-	/* A client that hung up: no SIGPIPE, which would end the watch. */
-	if (send(fd, line, strlen(line), MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-		return;
+	(void)send(fd, line, strlen(line), MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 /*
@@ -323,8 +324,8 @@ double bw_wsock_wake(const struct bw_wsock *s, double t)
 	return t;
 }
 
-int bw_wsock_open(struct bw_wsock *s, const char *iface,
-		  bw_wsock_answer_fn *answer, void *ctx)
+int bw_wsock_open_at(struct bw_wsock *s, const char *path,
+		     bw_wsock_answer_fn *answer, void *ctx)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -333,12 +334,9 @@ int bw_wsock_open(struct bw_wsock *s, const char *iface,
 	bw_wsock_init(s);
 	s->answer = answer;
 	s->ctx = ctx;
-	err = bw_run_path(sa.sun_path, sizeof(sa.sun_path), iface,
-			  BW_RUN_SOCKET);
-	if (!err)
-		err = bw_run_dir();
-	if (err)
-		return err;
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
 	s->cl = calloc(BW_WSOCK_CLIENTS, sizeof(*s->cl));
 	if (!s->cl)
 		return -ENOMEM;
@@ -358,6 +356,19 @@ int bw_wsock_open(struct bw_wsock *s, const char *iface,
 		return err;
 	}
 	return 0;
+}
+
+int bw_wsock_open(struct bw_wsock *s, const char *iface,
+		  bw_wsock_answer_fn *answer, void *ctx)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int err;
+
+	bw_wsock_init(s);
+	err = bw_run_path(path, sizeof(path), iface, BW_RUN_SOCKET);
+	if (!err)
+		err = bw_run_dir();
+	return err ?: bw_wsock_open_at(s, path, answer, ctx);
 }
 
 struct json_object *bw_wsock_error(const char *msg)

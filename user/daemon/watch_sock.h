@@ -72,6 +72,9 @@ void bw_wsock_init(struct bw_wsock *s);
  */
 int bw_wsock_open(struct bw_wsock *s, const char *iface,
 		  bw_wsock_answer_fn *answer, void *ctx);
+/* The same at path (tests/upper). */
+int bw_wsock_open_at(struct bw_wsock *s, const char *path,
+		     bw_wsock_answer_fn *answer, void *ctx);
 
 /* The fd to poll for POLLIN (-1 when closed). */
 int bw_wsock_fd(const struct bw_wsock *s);
