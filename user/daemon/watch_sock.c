@@ -31,6 +31,8 @@
 
 /* New clients taken in one step: a flood waits for the next. */
 #define ACCEPTS_A_STEP (2 * BW_WSOCK_CLIENTS)
+/* Out of fds: the listener rests this long (seconds), not a busy loop. */
+#define ACCEPT_REST 0.1
 
 struct bw_wsock_client {
 	int fd;		 /* -1: a free slot */
@@ -253,6 +255,11 @@ static void welcome(struct bw_wsock *s)
 
 	for (i = 0; i < ACCEPTS_A_STEP; i++) {
 		fd = accept4(s->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EINTR || errno == ECONNABORTED))
+			continue;
+		if (fd < 0 && errno != EAGAIN &&
+		    !epoll_ctl(s->ep, EPOLL_CTL_DEL, s->fd, NULL))
+			s->rest_until = mono() + ACCEPT_REST;
 		if (fd < 0)
 			return;
 		if (!allowed(s, fd)) {
@@ -288,6 +295,10 @@ void bw_wsock_step(struct bw_wsock *s)
 
 	if (s->ep < 0)
 		return;
+	if (s->rest_until && mono() >= s->rest_until &&
+	    !epoll_ctl(s->ep, EPOLL_CTL_ADD, s->fd,
+		       &(struct epoll_event){ .events = EPOLLIN }))
+		s->rest_until = 0;
 	n = epoll_wait(s->ep, ev, BW_WSOCK_CLIENTS + 1, 0);
 	for (i = 0; i < n; i++) {
 		c = ev[i].data.ptr;
@@ -318,6 +329,8 @@ double bw_wsock_wake(const struct bw_wsock *s, double t)
 
 	if (!s->cl)
 		return t;
+	if (s->rest_until && s->rest_until < t)
+		t = s->rest_until;
 	for (c = s->cl; c < s->cl + BW_WSOCK_CLIENTS; c++)
 		if (c->fd >= 0 && c->deadline < t)
 			t = c->deadline;

@@ -60,7 +60,8 @@ struct bw_wsock {
 	void *ctx;
 	struct bw_wsock_client *cl; /* BW_WSOCK_CLIENTS slots */
 	struct bw_wsock_counts counts;
-	bool changed; /* counts changed since bw_wsock_json() */
+	bool changed;	   /* counts changed since bw_wsock_json() */
+	double rest_until; /* out of fds: no accept before, 0: none */
 };
 
 /* Sets s up as closed (before anything can fail). */
