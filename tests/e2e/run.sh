@@ -113,6 +113,9 @@ ALL_TESTS="$ALL_TESTS $EXPIRY_TESTS"
 # shellcheck source=live_tests.sh
 . "$TOP/tests/e2e/live_tests.sh"
 ALL_TESTS="$ALL_TESTS $LIVE_TESTS"
+# shellcheck source=sock_tests.sh
+. "$TOP/tests/e2e/sock_tests.sh"
+ALL_TESTS="$ALL_TESTS $SOCK_TESTS"
 # shellcheck source=crowdsec_tests.sh
 . "$TOP/tests/e2e/crowdsec_tests.sh"
 ALL_TESTS="$ALL_TESTS $CROWDSEC_TESTS"

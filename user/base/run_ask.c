@@ -2,84 +2,142 @@
 /* A question to a running watch's socket (run_ask.h). */
 #include <errno.h>
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "base/run_ask.h"
 #include "base/run_dir.h"
 
-/* An answer is small: at most some 64 decisions of some 500 bytes. */
-#define ANSWER_MAX (256U * 1024)
-
-static int connect_to(const char *iface)
+static int connect_to(const char *path, int timeout_ms)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval tv = { .tv_sec = timeout_ms / 1000,
+			      .tv_usec = timeout_ms % 1000 * 1000 };
 	int fd, err;
 
-	err = bw_run_path(sa.sun_path, sizeof(sa.sun_path), iface,
-			  BW_RUN_SOCKET);
-	if (err)
-		return err;
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
+	/* A watch whose backlog is full: connect() waits this long. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		err = -errno;
+		err = errno == EAGAIN ? -ETIMEDOUT : -errno;
 		close(fd);
 		return err;
 	}
 	return fd;
 }
 
+/* Waits up to timeout_ms for fd to be ready for events: 0 or -errno. */
+static int wait_for(int fd, short events, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int n;
+
+	do
+		n = poll(&p, 1, timeout_ms);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return n ? 0 : -ETIMEDOUT;
+}
+
+/* Sends all of buf, waiting up to timeout_ms for each part of it. */
+static int send_all(int fd, const char *buf, size_t len, int timeout_ms)
+{
+	ssize_t n;
+	int err;
+
+	while (len) {
+		err = wait_for(fd, POLLOUT, timeout_ms);
+		if (err)
+			return err;
+		/* A watch that went: no SIGPIPE, which would end the verb. */
+		n = send(fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 /* Reads the answer until the daemon closes, bounded in size and time. */
 static int read_answer(int fd, int timeout_ms, char **out)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	char *buf = malloc(ANSWER_MAX + 1);
-	size_t len = 0;
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *grown;
 	ssize_t n;
+	int err = 0;
 
-	if (!buf)
-		return -ENOMEM;
 	for (;;) {
-		if (poll(&p, 1, timeout_ms) <= 0) {
-			free(buf);
-			return -ETIMEDOUT;
+		if (cap - len < 4096 && cap <= BW_WSOCK_ANSWER_MAX) {
+			cap = cap ? 2 * cap : 16384;
+			grown = realloc(buf, cap + 1);
+			if (!grown) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = grown;
 		}
-		n = read(fd, buf + len, ANSWER_MAX - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || (len += (size_t)n) == ANSWER_MAX)
+		err = wait_for(fd, POLLIN, timeout_ms);
+		if (err)
 			break;
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			err = -errno;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (len > BW_WSOCK_ANSWER_MAX) {
+			err = -EMSGSIZE;
+			break;
+		}
 	}
-	if (n < 0) {
+	if (err) {
 		free(buf);
-		return -errno;
+		return err;
 	}
 	buf[len] = '\0';
 	*out = buf;
 	return 0;
 }
 
-int bw_run_ask(const char *iface, const char *question, int timeout_ms,
-	       struct json_object **ans)
+int bw_run_ask_at(const char *path, const char *question, int timeout_ms,
+		  struct json_object **ans)
 {
-	char q[128], *text = NULL;
-	int fd, n, err;
+	size_t len = strlen(question);
+	char *q, *text = NULL;
+	int fd, err;
 
 	*ans = NULL;
-	n = snprintf(q, sizeof(q), "%s\n", question);
-	if (n < 0 || (size_t)n >= sizeof(q))
-		return -EINVAL;
-	fd = connect_to(iface);
-	if (fd < 0)
+	if (len >= BW_WSOCK_QUESTION_MAX)
+		return -EMSGSIZE;
+	q = malloc(len + 1);
+	if (!q)
+		return -ENOMEM;
+	memcpy(q, question, len);
+	q[len] = '\n';
+	fd = connect_to(path, timeout_ms);
+	if (fd < 0) {
+		free(q);
 		return fd;
-	err = write(fd, q, (size_t)n) == n ? 0 : -EIO;
-	if (!err)
+	}
+	err = send_all(fd, q, len + 1, timeout_ms);
+	free(q);
+	/* A watch that refused the question early: its answer says why. */
+	if (!err || err == -EPIPE || err == -ECONNRESET)
 		err = read_answer(fd, timeout_ms, &text);
 	close(fd);
 	if (err)
@@ -92,4 +150,15 @@ int bw_run_ask(const char *iface, const char *question, int timeout_ms,
 		return -EBADMSG;
 	}
 	return 0;
+}
+
+int bw_run_ask(const char *iface, const char *question, int timeout_ms,
+	       struct json_object **ans)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int err;
+
+	*ans = NULL;
+	err = bw_run_path(path, sizeof(path), iface, BW_RUN_SOCKET);
+	return err ?: bw_run_ask_at(path, question, timeout_ms, ans);
 }

@@ -4,7 +4,6 @@
 #include <json-c/json.h>
 
 #include "daemon/crowdsec_why.h"
-#include "daemon/watch_sock.h"
 #include "filter/why.h"
 #include "lists/list_parse.h"
 #include "out/cs_why.h"
@@ -46,25 +45,23 @@ static int add_covering(void *ctx, const struct bw_cs_held *h)
 	return 0;
 }
 
-void bw_cs_why_answer(int c, const struct bw_cs_set *set, const char *url,
-		      const char *q)
+struct json_object *bw_cs_why_answer(const struct bw_cs_set *set,
+				     const char *url, const char *q)
 {
 	struct answer a = { .list = json_object_new_array() };
 	struct json_object *root = json_object_new_object();
 	char err[BW_ERRLEN];
-	const char *s;
 
-	if (!root || !a.list)
-		goto out;
+	if (!root || !a.list) {
+		json_object_put(a.list);
+		json_object_put(root);
+		return NULL;
+	}
 	json_object_object_add(root, "url", json_object_new_string(url));
 	if (!bw_parse_prefix(q, &a.addr, err, sizeof(err)))
 		bw_cs_set_foreach(set, add_covering, &a);
 	json_object_object_add(root, "decisions", a.list);
 	a.list = NULL;
 	json_object_object_add(root, "more", json_object_new_int64(a.more));
-	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
-	bw_wsock_answer(c, s);
-out:
-	json_object_put(a.list);
-	json_object_put(root);
+	return root;
 }

@@ -264,7 +264,7 @@ static void settled(struct watch *w)
  * A typed question (watch_sock.h): one JSON object, {"v": 1, "op", ...};
  * the answer carries "v" and says per entry what happened in fields.
  */
-static void serve_json(struct watch *w, int c, const char *q)
+static struct json_object *answer_json(struct watch *w, const char *q)
 {
 	struct json_object *req = json_tokener_parse(q), *ans, *v, *op;
 	const char *err = NULL;
@@ -272,7 +272,7 @@ static void serve_json(struct watch *w, int c, const char *q)
 	ans = json_object_new_object();
 	if (!ans) {
 		json_object_put(req);
-		return;
+		return NULL;
 	}
 	json_object_object_add(ans, "v", json_object_new_int(1));
 	if (!json_object_is_type(req, json_type_object))
@@ -296,42 +296,40 @@ static void serve_json(struct watch *w, int c, const char *q)
 		json_object_object_add(ans, "error",
 				       json_object_new_string(err));
 	}
-	bw_wsock_answer(
-		c, json_object_to_json_string_ext(ans, JSON_C_TO_STRING_PLAIN));
-	json_object_put(ans);
 	json_object_put(req);
 	if (w->live.changed)
 		bw_watch_publish(w);
+	return ans;
 }
 
-/* One question on the watch's socket (watch_sock.h), answered at once. */
-static void serve(struct watch *w)
+/*
+ * The watch socket's questions (watch_sock.h), answered in the loop:
+ *
+ *   {"v": 1, "op": "add"|"remove", ...}  typed (answer_json above)
+ *   "why ADDR"  the CrowdSec decisions covering ADDR (out/cs_why.h);
+ *               none listed for a watch without a CrowdSec source
+ *   "sync"      read the records again now: the adds a remove marked
+ *               taken out (ops/remove_mark.h) go out in place, and the
+ *               answer says how each went (daemon/live.h)
+ */
+static struct json_object *answer(void *ctx, const char *q, size_t len)
 {
+	struct watch *w = ctx;
 	struct json_object *ans;
-	char q[128];
-	int c = bw_wsock_accept(w->sock, q, sizeof(q));
 
-	if (c < 0)
-		return;
-	if (q[0] == '{') {
-		serve_json(w, c, q);
-	} else if (!strncmp(q, "why ", 4)) {
-		bw_watch_cs_why(&w->cs, c, q + 4);
-	} else if (!strcmp(q, "sync")) {
-		ans = json_object_new_object();
-		if (ans) {
-			bw_wlive_sync_answer(&w->live, ans);
-			bw_wsock_answer(c,
-					json_object_to_json_string_ext(
-						ans, JSON_C_TO_STRING_PLAIN));
-			json_object_put(ans);
-		}
-		if (w->live.changed)
-			bw_watch_publish(w);
-	} else {
-		bw_wsock_answer(c, "{\"error\":\"unknown question\"}");
-	}
-	close(c);
+	(void)len;
+	if (q[0] == '{')
+		return answer_json(w, q);
+	if (!strncmp(q, "why ", 4))
+		return bw_watch_cs_why(&w->cs, q + 4);
+	if (strcmp(q, "sync"))
+		return bw_wsock_error("unknown question");
+	ans = json_object_new_object();
+	if (ans)
+		bw_wlive_sync_answer(&w->live, ans);
+	if (w->live.changed)
+		bw_watch_publish(w);
+	return ans;
 }
 
 /* A CrowdSec poll stops at once on SIGTERM or SIGINT. */
@@ -347,7 +345,8 @@ static void loop(struct watch *w)
 {
 	struct pollfd p[3] = { { .fd = w->fs.ifd, .events = POLLIN },
 			       { .fd = w->sig.fd, .events = POLLIN },
-			       { .fd = w->sock, .events = POLLIN } };
+			       { .fd = bw_wsock_fd(&w->sock),
+				 .events = POLLIN } };
 	double interval = w->c->interval ?: BW_WATCH_TICK;
 	double next_tick = bw_watch_mono() + interval,
 	       next_live = bw_watch_mono() + 1;
@@ -355,13 +354,15 @@ static void loop(struct watch *w)
 
 	w->settle = -1;
 	while (!w->sig.stop) {
-		ts = until(bw_watch_cs_wake(
-			&w->cs,
-			fmin(fmin(w->settle >= 0 ? fmin(w->settle, next_tick)
-						 : next_tick,
-				  next_live),
-			     w->pull ? w->pull->next : next_tick)));
-		p[2].revents = 0;
+		ts = until(bw_wsock_wake(
+			&w->sock,
+			bw_watch_cs_wake(
+				&w->cs,
+				fmin(fmin(w->settle >= 0
+						  ? fmin(w->settle, next_tick)
+						  : next_tick,
+					  next_live),
+				     w->pull ? w->pull->next : next_tick))));
 		if (ppoll(p, 3, &ts, NULL) > 0 && p[0].revents &&
 		    bw_watch_files_events(&w->fs))
 			w->settle = bw_watch_mono() + w->c->debounce;
@@ -385,13 +386,17 @@ static void loop(struct watch *w)
 			tick(w);
 			next_tick = bw_watch_mono() + interval;
 		}
-		if (!w->sig.stop && p[2].revents)
-			serve(w);
+		/* Every turn: a client's deadline is no event. */
+		if (!w->sig.stop)
+			bw_wsock_step(&w->sock);
 		if (!w->sig.stop &&
 		    bw_watch_cs_step(&w->cs, cs_stop, w->sig.fd, w))
 			bw_watch_publish(w);
 		if (!w->sig.stop && bw_watch_mono() >= next_live) {
 			live_step(w);
+			/* What became of the clients, once a second. */
+			if (w->sock.changed)
+				bw_watch_publish(w);
 			next_live = bw_watch_mono() + 1;
 		}
 	}
@@ -485,17 +490,16 @@ static int start(struct watch *w)
 /* The socket the other verbs ask: without it they ask nothing. */
 static void listen_sock(struct watch *w)
 {
-	w->sock = bw_wsock_listen(w->c->iface);
-	if (w->sock < 0)
+	int err = bw_wsock_open(&w->sock, w->c->iface, answer, w);
+
+	if (err)
 		pr_warn("%s: no socket under %s ('query --why' lists no decision, 'remove' rebuilds): %s\n",
-			w->c->iface, BW_STATE_DIR, strerror(-w->sock));
+			w->c->iface, BW_STATE_DIR, strerror(-err));
 }
 
 int bw_watch_run(const struct bw_watch_cfg *c)
 {
-	struct watch w = {
-		.c = c, .lock_fd = -1, .sig = { .fd = -1 }, .sock = -1
-	};
+	struct watch w = { .c = c, .lock_fd = -1, .sig = { .fd = -1 } };
 	int err;
 
 	/* A line as it happens, also into a pipe or the journal. */
@@ -506,6 +510,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	w.counts.started = (__u64)time(NULL);
 	w.ifindex = (int)if_nametoindex(c->iface);
 	w.fs.ifd = -1;
+	bw_wsock_init(&w.sock);
 	bw_wlive_init(&w.live, c->iface);
 	w.live.size.host_targets = c->crowdsec != NULL;
 	bw_watch_cs_init(&w.cs, c);
@@ -534,7 +539,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	if (w.lock_fd >= 0)
 		bw_dstate_remove(c->iface);
 	bw_watch_cs_close(&w.cs);
-	bw_wsock_close(w.sock, c->iface);
+	bw_wsock_close(&w.sock);
 	bw_wlive_free(&w.live);
 	fflush(stdout);
 	free(w.pull);

@@ -9,7 +9,6 @@
 #include "daemon/crowdsec_state.h"
 #include "daemon/crowdsec_why.h"
 #include "daemon/watch_cs.h"
-#include "daemon/watch_sock.h"
 #include "out/daemon_state.h"
 
 void bw_watch_cs_init(struct bw_watch_cs *x, const struct bw_watch_cfg *c)
@@ -76,13 +75,20 @@ bool bw_watch_cs_step(struct bw_watch_cs *x, bool (*stop)(void *ctx),
 	return bw_crowdsec_step(x->cs, stop, wake_fd, ctx);
 }
 
-void bw_watch_cs_why(const struct bw_watch_cs *x, int c, const char *addr)
+struct json_object *bw_watch_cs_why(const struct bw_watch_cs *x,
+				    const char *addr)
 {
+	struct json_object *o;
+
 	if (x->cs)
-		bw_cs_why_answer(c, bw_crowdsec_set(x->cs), x->c->crowdsec->url,
-				 addr);
-	else
-		bw_wsock_answer(c, "{\"decisions\":[],\"more\":0}");
+		return bw_cs_why_answer(bw_crowdsec_set(x->cs),
+					x->c->crowdsec->url, addr);
+	o = json_object_new_object();
+	if (o) {
+		json_object_object_add(o, "decisions", json_object_new_array());
+		json_object_object_add(o, "more", json_object_new_int64(0));
+	}
+	return o;
 }
 
 void bw_watch_cs_rebuilt(struct bw_watch_cs *x, int err)

@@ -55,6 +55,7 @@ void bw_watch_publish(struct watch *w)
 	bw_watch_cs_publish(&w->cs, root);
 	if (w->pull)
 		bw_pull_json(w->pull, root);
+	bw_wsock_json(&w->sock, root);
 	err = bw_dstate_write(w->c->iface, root);
 	if (err && !w->state_said)
 		pr_warn("%s: cannot write its state under %s: %s\n",

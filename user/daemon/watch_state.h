@@ -15,6 +15,7 @@
 #include "daemon/watch_apply.h"
 #include "daemon/watch_cs.h"
 #include "daemon/watch_files.h"
+#include "daemon/watch_sock.h"
 #include "out/metrics.h"
 
 struct watch {
@@ -22,7 +23,6 @@ struct watch {
 	struct bw_watch_files fs;
 	int ifindex;	  /* at start: a rename keeps it */
 	int lock_fd;	  /* the watch's own, for its life */
-	int sock;	  /* its socket (watch_sock.h), -1: none */
 	double settle;	  /* when to act on the events seen; < 0: none */
 	bool writer_said; /* "waiting for ... to be closed" said */
 	bool gone_said;	  /* "not attached anymore" said once */
@@ -44,6 +44,7 @@ struct watch {
 	bool state_said;       /* a state file error said */
 	struct bw_watch_cs cs; /* a CrowdSec source (--crowdsec) */
 	struct bw_pull *pull;  /* --url: the pull source, else NULL */
+	struct bw_wsock sock;  /* its socket (watch_sock.h) */
 };
 
 /* Seconds on the monotonic clock. */

@@ -14,7 +14,7 @@
  * (at most BW_CS_WHY_MAX decisions listed, "more" counts the rest; none
  * for a watch without a CrowdSec source). This module is the question
  * and the answer's text and JSON output; base/run_ask.c asks,
- * daemon/watch_sock.c and crowdsec_why.c answer.
+ * daemon/watch_sock.c takes the question, crowdsec_why.c answers.
  */
 #ifndef __BW_CS_WHY_H
 #define __BW_CS_WHY_H
