@@ -100,6 +100,11 @@ test_watch_add_in_place()
 	done
 	query_is "$BW_B4" pass
 	expect_delivered "$BW_B4" "$BW_RX4"
+	# status reads what the watch did from its state file.
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" "past expiry" \
+		"1 entry past its expiry: the watch (pid $WATCH_PID) took it out of the filter; the records keep it until the next rebuild" \
+		"status: the ended entry is out"
 
 	bw 0 remove "$BW_RX" "$BW_C4"
 	assert_line "$OUT" "$BW_C4  removed in place" "remove in place"

@@ -99,16 +99,29 @@ static size_t out_rows(const struct bw_records *r, __u64 now)
 }
 
 /* Past entries: the watch takes them out, or nothing does until a reload. */
-static void out_past(int pid, size_t past)
+/*
+ * Past entries: out of the filter when the watch says it took them out,
+ * taken out within a second when a watch runs, else in until a reload.
+ */
+static void out_past(int pid, bool taken, size_t past)
 {
 	bw_out_u64("past", NULL, past);
 	if (pid > 0)
 		bw_out_int("watch_pid", NULL, pid);
 	else
 		bw_out_null("watch_pid", NULL);
+	bw_out_bool("taken_out", NULL, past && taken);
 	if (!past)
 		return;
-	if (pid > 0)
+	if (pid > 0 && taken)
+		bw_out_kv(
+			"past expiry",
+			"%zu %s past %s expiry: the watch (pid %d) took %s out of the filter; the records keep %s until the next rebuild",
+			past, bw_plural(past, "entry", "entries"),
+			bw_plural(past, "its", "their"), pid,
+			bw_plural(past, "it", "them"),
+			bw_plural(past, "it", "them"));
+	else if (pid > 0)
 		bw_out_kv(
 			"past expiry",
 			"%zu %s past %s expiry: the watch (pid %d) takes %s out",
@@ -126,13 +139,29 @@ static void out_past(int pid, size_t past)
 			bw_plural(past, "it", "them"));
 }
 
+/* The latest expiry at or before now of r's entries and names, 0: none. */
+static __u64 last_past(const struct bw_records *r, __u64 now)
+{
+	__u64 last = 0;
+	size_t i;
+
+	for (i = 0; i < r->nadded; i++)
+		if (r->added_expires[i] <= now && r->added_expires[i] > last)
+			last = r->added_expires[i];
+	for (i = 0; i < r->names.ndom; i++)
+		if (r->names_expires[i] <= now && r->names_expires[i] > last)
+			last = r->names_expires[i];
+	return last;
+}
+
 /* The earlier of two expiries, 0 standing for none. */
 static __u64 earlier(__u64 a, __u64 b)
 {
 	return !a || (b && b < a) ? b : a;
 }
 
-void bw_expiry_out_status(const struct bw_records *r, int watch_pid)
+void bw_expiry_out_status(const struct bw_records *r, int watch_pid,
+			  __u64 watch_next)
 {
 	size_t n = bw_records_expiring(r) + bw_records_names_expiring(r);
 	__u64 now = bw_expiry_now(), next;
@@ -159,7 +188,10 @@ void bw_expiry_out_status(const struct bw_records *r, int watch_pid)
 	if (shown > BW_EXPIRY_ROWS)
 		bw_out_text("      ... and %zu more (--json lists them all)\n",
 			    shown - BW_EXPIRY_ROWS);
+	/* Nothing left in the watch ends at or before the last past one. */
 	out_past(watch_pid,
+		 watch_next != BW_EXPIRY_UNKNOWN &&
+			 (!watch_next || watch_next > last_past(r, now)),
 		 bw_records_expired(r, now) + bw_records_names_expired(r, now));
 	bw_out_close_object();
 }

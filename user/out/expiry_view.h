@@ -27,14 +27,20 @@ const char *bw_expiry_text(__u64 expires, __u64 now, char *buf, size_t len);
  */
 void bw_expiry_json(__u64 expires, __u64 now);
 
+/* A watch's next expiry not known (its state file is not its own). */
+#define BW_EXPIRY_UNKNOWN ((__u64)-1)
+
 /*
  * status, in the filter's section: of the records r, the entries and
  * names that expire, the next, each with its expiry (text: the first
  * BW_EXPIRY_ROWS, JSON all, object "expiring": "entries" counts both,
  * "names" the names), and how many are past with whether a watch (pid
- * watch_pid, <= 0: none) takes them out.
+ * watch_pid, <= 0: none) took them out ("taken_out": its state file's
+ * next expiry, watch_next, 0: none, is later than every past one) or
+ * takes them out.
  */
-void bw_expiry_out_status(const struct bw_records *r, int watch_pid);
+void bw_expiry_out_status(const struct bw_records *r, int watch_pid,
+			  __u64 watch_next);
 
 #define BW_EXPIRY_ROWS 20
 

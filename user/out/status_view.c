@@ -229,8 +229,27 @@ static void out_kept(const struct bw_status_view *v)
 	bw_out_null("added_kept", NULL);
 }
 
+/*
+ * The next expiry of the watch holding the interface's watch lock, from
+ * its state file (BW_EXPIRY_UNKNOWN when the file is not that watch's).
+ */
+static __u64 watch_next(const struct bw_status_records *sr,
+			struct json_object *state)
+{
+	struct json_object *pid, *live, *next;
+
+	if (!sr || sr->watch_pid <= 0 || !state ||
+	    !json_object_object_get_ex(state, "pid", &pid) ||
+	    json_object_get_int64(pid) != sr->watch_pid ||
+	    !json_object_object_get_ex(state, "live", &live) ||
+	    !json_object_object_get_ex(live, "next_expiry", &next))
+		return BW_EXPIRY_UNKNOWN;
+	return (__u64)json_object_get_int64(next);
+}
+
 static void out_filter(const struct bw_status_view *v,
-		       const struct bw_status_records *sr)
+		       const struct bw_status_records *sr,
+		       struct json_object *state)
 {
 	bw_out_text("  Filter\n");
 	if (v->filter_err == -ENOENT) {
@@ -260,7 +279,8 @@ static void out_filter(const struct bw_status_view *v,
 	bw_status_kv_u64("entries", "entries", v->info.entries);
 	out_kept(v);
 	if (sr)
-		bw_expiry_out_status(&sr->rec, sr->watch_pid);
+		bw_expiry_out_status(&sr->rec, sr->watch_pid,
+				     watch_next(sr, state));
 	out_cidr(v);
 	bw_out_kv("blocks", "%'u (%'llu bytes)", v->nblocks,
 		  (unsigned long long)v->nblocks * BW_BLOCK_BYTES);
@@ -373,7 +393,7 @@ void bw_status_out(const struct bw_status_view *v,
 		bw_out_text(" (interface gone)\n");
 	bw_out_bool("pinned", NULL, !v->prog_err && v->pins_in_step);
 	out_program(v);
-	out_filter(v, sr);
+	out_filter(v, sr, state);
 	bw_status_out_names(v);
 	if (!v->filter_err && sr)
 		bw_prov_out(&sr->rec);
