@@ -14,7 +14,7 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $LIVE_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-LIVE_TESTS="test_watch_add_in_place test_watch_guard_lists_only test_watch_live_expiry test_watch_live_remove test_watch_remove_in_place
+LIVE_TESTS="test_watch_add_in_place test_watch_guard_lists_only test_crash_sweep_add_live test_watch_live_expiry test_watch_live_remove test_watch_remove_in_place
 test_watch_names_live test_watch_image_names_live test_crash_sweep_remove_live
 test_crash_sweep_remove_live_names"
 
@@ -158,6 +158,83 @@ test_watch_guard_lists_only()
 		"the edited list is not kept out"
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
 	query_is 10.77.1.10 pass
+	stop_watch TERM
+	trap - EXIT
+}
+
+# add handed to a watch, killed before its system calls in turn (make
+# test: every call from its question to the watch on, before it every
+# 120th; BW_CRASH_FULL=1, make crash-sweep: every one), each time with
+# the next of 40 addresses: after each kill the address is either an add
+# the records hold and that drops, or none and passes (never recorded and
+# passing, nor dropping unrecorded); the earlier adds and the list's
+# entry always drop; no swap; the watch lives on; and the next add works
+# at once (the lock is free).
+test_crash_sweep_add_live()
+{
+	local pool=() s k n kept got want i prog next=0 points=0 bad=0
+
+	command -v strace >/dev/null || skip "strace is not installed"
+	for i in $(seq 40); do
+		pool+=("192.0.2.$i")
+	done
+	trap kill_watch EXIT
+	live_watch
+	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" add "$BW_RX" "$BW_C4" \
+		>/dev/null 2>&1
+	assert_eq "$(verdict "$BW_C4")" drop "the clean run added it"
+	awk -v full="${BW_CRASH_FULL:-0}" '
+	match($0, /^[a-z_0-9]+\(/) {
+		name = substr($0, 1, RLENGTH - 1)
+		n[name]++
+		i++
+		asked = asked || name == "connect"
+		if (full || asked || i % 120 == 0)
+			print name, n[name]
+	}' "$TMP_DIR/trace" >"$TMP_DIR/points"
+	prog=$(hook_prog_id)
+	while read -r s k; do
+		[ "$next" -lt ${#pool[@]} ] || break
+		points=$((points + 1))
+		n=$(added_kept)
+		strace -qq -o /dev/null -e trace="$s" \
+			-e inject="$s":signal=SIGKILL:when="$k" \
+			"$BLOOMWALL" add "$BW_RX" "${pool[next]}" >/dev/null 2>&1
+		kept=$(added_kept)
+		want=pass
+		[ "$kept" = $((n + 1)) ] && want=drop
+		# Recorded: live at once (the watch sets it as it records it).
+		for i in $(seq 10); do
+			got=$(verdict "${pool[next]}")
+			[ "$got" = "$want" ] && break
+			sleep 0.1
+		done
+		if [ "$kept" != "$n" ] && [ "$kept" != $((n + 1)) ]; then
+			echo "  killed at $s #$k: $kept adds kept ($n before)"
+			bad=$((bad + 1))
+		elif [ "$got" != "$want" ]; then
+			echo "  killed at $s #$k: $kept adds kept ($n before), but ${pool[next]} is '$got'"
+			bad=$((bad + 1))
+		elif [ "$(verdict "$BW_C4")" != drop ] ||
+			[ "$(verdict "$BW_A4")" != drop ] ||
+			{ [ "$next" -gt 0 ] && [ "$(verdict "${pool[next - 1]}")" != drop ]; }; then
+			echo "  killed at $s #$k: an earlier add or the list's entry passes"
+			bad=$((bad + 1))
+		elif [ "$(hook_prog_id)" != "$prog" ]; then
+			echo "  killed at $s #$k: the program changed (a swap)"
+			bad=$((bad + 1))
+		elif ! kill -0 "$WATCH_PID" 2>/dev/null; then
+			fail "killed at $s #$k: the watch died"
+		fi
+		[ "$want" = drop ] && next=$((next + 1))
+	done <"$TMP_DIR/points"
+	echo "crash sweep: add handed to a watch: $points points, $bad inconsistent"
+	assert_eq "$bad" 0 "inconsistent points"
+	[ "$points" -ge 5 ] || fail "only $points points"
+	# The lock is free: the next add goes in place at once.
+	bw 0 add "$BW_RX" 198.51.100.9
+	assert_grep "$OUT" "added in place by the watch" "the next add in place"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	stop_watch TERM
 	trap - EXIT
 }
