@@ -211,7 +211,7 @@ struct gone_name {
 
 struct names_ctx {
 	const struct bw_records *r;
-	size_t *ix;	 /* the records' names in name_cmp order */
+	size_t *ix;	 /* the records' names in bw_name_cmp order */
 	bool subdomains; /* --subdomains: every name is a subtree */
 	__u64 now;
 	struct bw_live *set;
@@ -225,25 +225,14 @@ static bool rec_subtree(const struct names_ctx *c, size_t i)
 	return c->subdomains || (c->r->names.dom[i].flags & BW_DOM_SUBTREE);
 }
 
-/* Names in one order: subtree or not, length, bytes. */
-static int name_cmp(bool as, size_t al, const char *an, bool bs, size_t bl,
-		    const char *bn)
-{
-	if (as != bs)
-		return as < bs ? -1 : 1;
-	if (al != bl)
-		return al < bl ? -1 : 1;
-	return memcmp(an, bn, al);
-}
-
 /* The records' name i against the set's entry. */
 static int cmp_rec(const struct names_ctx *c, size_t i, const char *name,
 		   size_t len, bool subtree)
 {
 	const struct bw_list *l = &c->r->names;
 
-	return name_cmp(rec_subtree(c, i), l->dom[i].len,
-			bw_domain_name(l, &l->dom[i]), subtree, len, name);
+	return bw_name_cmp(rec_subtree(c, i), l->dom[i].len,
+			   bw_domain_name(l, &l->dom[i]), subtree, len, name);
 }
 
 static int cmp_names_ix(const void *x, const void *y, void *arg)

@@ -48,25 +48,14 @@ int bw_rec_names_read(struct bw_list *names, struct bw_list *gone,
 	return 0;
 }
 
-/* Names in one order: by flags, length, then bytes. */
-static int cmp_name(const char *a, __u8 alen, __u8 aflags, const char *b,
-		    __u8 blen, __u8 bflags)
-{
-	if (aflags != bflags)
-		return aflags < bflags ? -1 : 1;
-	if (alen != blen)
-		return alen < blen ? -1 : 1;
-	return memcmp(a, b, alen);
-}
-
 /* Indices of the added names, equal ones by index: the first leads. */
 static int cmp_index(const void *a, const void *b, void *arg)
 {
 	const struct bw_list *l = arg;
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
 	const struct bw_domain *x = &l->dom[i], *y = &l->dom[j];
-	int c = cmp_name(bw_domain_name(l, x), x->len, x->flags,
-			 bw_domain_name(l, y), y->len, y->flags);
+	int c = bw_name_cmp(x->flags, x->len, bw_domain_name(l, x), y->flags,
+			    y->len, bw_domain_name(l, y));
 
 	return c ?: (i > j) - (i < j);
 }
@@ -90,11 +79,11 @@ int bw_rec_names_dedup(struct bw_list *l)
 		ix[i] = i;
 	qsort_r(ix, n, sizeof(*ix), cmp_index, l);
 	for (i = 1; i < n; i++)
-		dup[ix[i]] = !cmp_name(bw_domain_name(l, &l->dom[ix[i - 1]]),
-				       l->dom[ix[i - 1]].len,
-				       l->dom[ix[i - 1]].flags,
-				       bw_domain_name(l, &l->dom[ix[i]]),
-				       l->dom[ix[i]].len, l->dom[ix[i]].flags);
+		dup[ix[i]] = !bw_name_cmp(
+			l->dom[ix[i - 1]].flags, l->dom[ix[i - 1]].len,
+			bw_domain_name(l, &l->dom[ix[i - 1]]),
+			l->dom[ix[i]].flags, l->dom[ix[i]].len,
+			bw_domain_name(l, &l->dom[ix[i]]));
 	/* The arena keeps their bytes: a hostile area's few. */
 	for (i = 0; i < n; i++)
 		if (!dup[i])
@@ -171,8 +160,8 @@ static int cmp_pair(const void *a, const void *b, void *arg)
 	const struct bw_rec_name_exp *x = a, *y = b;
 	const char *names = arg;
 
-	return cmp_name(names + x->off, x->len, x->flags, names + y->off,
-			y->len, y->flags);
+	return bw_name_cmp(x->flags, x->len, names + x->off, y->flags, y->len,
+			   names + y->off);
 }
 
 __u64 bw_rec_name_expiries_take(struct bw_rec_name_expiries *e,
@@ -187,8 +176,8 @@ __u64 bw_rec_name_expiries_take(struct bw_rec_name_expiries *e,
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		x = &e->v[mid];
-		c = cmp_name(name, (__u8)len, flags, e->names + x->off, x->len,
-			     x->flags);
+		c = bw_name_cmp(flags, (__u8)len, name, x->flags, x->len,
+				e->names + x->off);
 		if (!c) {
 			if (x->taken)
 				return 0;

@@ -26,26 +26,15 @@ static int cmp_pfx_ix(const void *a, const void *b, void *arg)
 	return bw_prefix_cmp(&v[*(const size_t *)a], &v[*(const size_t *)b]);
 }
 
-/* Names in one order: kind (subtree or not), length, then bytes. */
-static int cmp_name(__u8 af, __u8 al, const char *an, __u8 bf, __u8 bl,
-		    const char *bn)
-{
-	if (af != bf)
-		return af < bf ? -1 : 1;
-	if (al != bl)
-		return al < bl ? -1 : 1;
-	return memcmp(an, bn, al);
-}
-
 static int cmp_name_ix(const void *a, const void *b, void *arg)
 {
 	const struct bw_list *l = arg;
 	const struct bw_domain *x = &l->dom[*(const size_t *)a],
 			       *y = &l->dom[*(const size_t *)b];
 
-	return cmp_name(x->flags & BW_DOM_SUBTREE, x->len, bw_domain_name(l, x),
-			y->flags & BW_DOM_SUBTREE, y->len,
-			bw_domain_name(l, y));
+	return bw_name_cmp(x->flags & BW_DOM_SUBTREE, x->len,
+			   bw_domain_name(l, x), y->flags & BW_DOM_SUBTREE,
+			   y->len, bw_domain_name(l, y));
 }
 
 /* The request's index of prefix q, or -1. */
@@ -80,8 +69,8 @@ static long find_name(const struct targets *t, __u8 kind, __u8 len,
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		d = &l->dom[t->in[mid]];
-		c = cmp_name(d->flags & BW_DOM_SUBTREE, d->len,
-			     bw_domain_name(l, d), sub, len, name);
+		c = bw_name_cmp(d->flags & BW_DOM_SUBTREE, d->len,
+				bw_domain_name(l, d), sub, len, name);
 		if (!c)
 			return (long)t->in[mid];
 		if (c < 0)

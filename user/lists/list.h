@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <linux/types.h>
 
 /* One prefix of either family. IPv4: hi = 0, lo = address in the low 32. */
@@ -30,6 +31,20 @@ static inline bool bw_prefix_same(const struct bw_prefix *a,
 {
 	return a->family == b->family && a->plen == b->plen && a->hi == b->hi &&
 	       a->lo == b->lo;
+}
+
+/*
+ * One order of names (flags, as BW_DOM_SUBTREE or a kind, then length,
+ * then bytes), for sorting and lookups.
+ */
+static inline int bw_name_cmp(unsigned int aflags, size_t alen, const char *a,
+			      unsigned int bflags, size_t blen, const char *b)
+{
+	if (aflags != bflags)
+		return aflags < bflags ? -1 : 1;
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	return memcmp(a, b, alen);
 }
 
 /* One order of prefixes (family, length, address), for sorting. */
