@@ -207,6 +207,18 @@ BW_TEST(test_log_room_and_hostile)
 		ASSERT_EQ(r.nadded, 1, "the body without its head is nothing");
 		bw_records_free(&r);
 	}
+	/* A shorter append over it: the leftover bytes are no record. */
+	memset(end, 0, 8);
+	memset(end + 8, 0xab, 128);
+	p = pfx("10.4.0.1");
+	ASSERT_OK(bw_records_log_add(h2.mem, h2.nblocks, &p, 1, NULL, 0),
+		  "append over a killed writer's body");
+	if (ASSERT_OK(bw_records_read(h2.mem, h2.nblocks, &r), "read it")) {
+		ASSERT_EQ(r.nadded, 2,
+			  "the append, and nothing of the leftover");
+		bw_records_free(&r);
+	}
+	memset(end, 0, 256);
 	/* A head of another type there: refused, as is one past the map. */
 	end[0] = BW_REC_BUILD;
 	ASSERT_EQ(bw_records_read(h2.mem, h2.nblocks, &r), -EINVAL,

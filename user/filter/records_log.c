@@ -55,7 +55,7 @@ int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_prefix *p,
 	struct bw_records check;
 	struct bw_rec_area a;
 	long long end;
-	__u64 room, v;
+	__u64 room, v, next;
 
 	if (expires > BW_REC_EXPIRES_MAX)
 		expires = BW_REC_EXPIRES_MAX;
@@ -76,8 +76,15 @@ int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_prefix *p,
 	if (len > UINT32_MAX ||
 	    sizeof(h) + bw_rec_padded(len) > room - (__u64)end)
 		return -E2BIG;
-	/* The body, its padding zeroed (a killed writer may have left bytes). */
+	/*
+	 * The body, its padding zeroed, and the next head zeroed: a writer
+	 * killed before its head may have left a longer body here, which
+	 * must not read as a record after this one.
+	 */
+	next = (__u64)end + sizeof(h) + bw_rec_padded(len);
 	memset(recs + end + sizeof(h), 0, bw_rec_padded(len));
+	if (room - next >= sizeof(h))
+		memset(recs + next, 0, sizeof(h));
 	put_body(recs + end + sizeof(h), p, n, names, expires);
 	h.len = (__u32)len;
 	memcpy(&v, &h, sizeof(v));
