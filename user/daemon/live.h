@@ -1,42 +1,27 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The watch's live entries (filter/live.h): prefixes the daemon keeps in
- * the running filter on top of what the filter is built from, set and
- * taken out in place in the running map's mapping, with no rebuild and no
- * swap: a decision source's bans (CrowdSec), entries with an expiry.
+ * The watch's live entries (filter/live.h), owned here alone: prefixes
+ * and names kept in the running filter on top of what it is built from,
+ * set and taken out in place in the running map, with no rebuild and no
+ * swap. The protocol:
+ * - a change comes as a call: bw_wlive_add (a decision), bw_wlive_del,
+ *   bw_wlive_add_log and bw_wlive_remove (add and remove handed over on
+ *   the socket: the records changed under the lock, then applied),
+ *   bw_wlive_sync (the records read again), bw_wlive_step (once a
+ *   second: ends, marks a remove made itself, another command's swap);
+ * - the records (with their add log) hold every add; the set adopts them;
+ * - a rebuild hands over through fork_begin / stage (in the child: the
+ *   new filter's bases into a memfd, every live key set before the swap)
+ *   / fork_end (the bases taken, what changed since written in place);
+ * - a filter another command swapped in is taken over: every live key
+ *   set in it at once, deletes held back until a rebuild gives bases.
  *
- * Kept right across filters:
- * - the watch's own rebuilds (watch_apply.c) call bw_wlive_fork_begin()
- *   before the fork; in the child, bw_wlive_stage() (the reload's
- *   before_swap_filter hook) saves the new filter's blocks that live keys
- *   land in, as built (the base), into a memfd, and sets every live key in
- *   it, before the swap; bw_wlive_fork_end() in the parent takes the new
- *   running map over: bases from the memfd, and what changed since the
- *   fork written in place (adds set, deletes recomputed).
- * - a filter another command swapped in (add, reload, load) is seen by
- *   bw_wlive_step() within a second: every live key is ORed into it at
- *   once (no false negative past that second), deletes are kept back (its
- *   blocks may hold that command's bits) and a rebuild is asked for, which
- *   gives true bases and applies them.
- * - nothing attached: entries are kept, and set in the next filter.
- * - entries added with 'bloomwall add' (the filter's records, with or
- *   without --timeout), prefixes and names (filter/live_names.h, one key
- *   a name, adopted only from the records): the watch's rebuilds leave
- *   them out of the blocks
- *   (reload's adds_live) and stage sets them as live entries, so that
- *   they end, and go with a remove, in place; one the new filter has no
- *   target length for refuses that swap, and the watch builds them in
- *   from then on (rebuilding at each end and remove) while the records
- *   hold one. A verify-mode filter has them built in (its exact trie
- *   must hold them).
- * - a remove marks adds taken out in the running filter's records, in
- *   place (ops/remove_mark.h): bw_wlive_sync(), on the remove's question
- *   or within a second of the mark, takes them out in place, or asks for
- *   a rebuild where they are built in.
- *
- * The entries live in the daemon's memory only: a watch that ends takes
- * none with it (they stay set in the filter it leaves running until that
- * filter is rebuilt), a new watch starts with none.
+ * Details: the adds are left out of the watch's rebuilds (reload's
+ * adds_live) and set live, unless the new filter has no target length
+ * for one or runs in verify mode: then they are built in (adds_in_base)
+ * and each end or remove rebuilds. The entries live in the daemon's
+ * memory only: a new watch adopts the adds from the records, and its
+ * decision sources sync again.
  */
 #ifndef __BW_DAEMON_LIVE_H
 #define __BW_DAEMON_LIVE_H
