@@ -23,7 +23,7 @@ on what the objects define and call; each breach is printed as
      uses and no header declares is static.
   6. No file of user/cmd/ includes a user/kernel/ header: a verb parses
      its options, calls ops/ for the kernel work and renders through
-     out/ (CMD_KERNEL_PENDING names the files still being moved).
+     out/.
 """
 import os
 import re
@@ -31,14 +31,6 @@ import subprocess
 import sys
 
 errors = []
-
-# Rule 6's exceptions, for now: add and remove are being moved to ops/
-# (issue 28, item 3: add handed to the watch); the list goes with them.
-CMD_KERNEL_PENDING = {
-    'user/cmd/cmd_add.c',
-    'user/cmd/cmd_add_names.c',
-    'user/cmd/cmd_remove.c',
-}
 
 
 def fail(path, what):
@@ -143,8 +135,7 @@ def check_sources(layers):
                 continue
             if rank[ilayer] > rank[layer]:
                 fail(path, f'includes "{inc}": {ilayer}/ is above {layer}/')
-            if layer == 'cmd' and ilayer == 'kernel' and \
-               path not in CMD_KERNEL_PENDING:
+            if layer == 'cmd' and ilayer == 'kernel':
                 fail(path, f'includes "{inc}": a verb\'s kernel work '
                      'is in ops/')
             imod = os.path.splitext(inc)[0]

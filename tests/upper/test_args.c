@@ -496,7 +496,7 @@ BW_TEST(test_cli_add_timeout)
 	if (accepted(&r, "no --timeout"))
 		ASSERT_FALSE(r.a.timeout_set, "not set");
 	run_free(&r);
-	/* Names take --timeout as addresses do (cmd_add_names.c). */
+	/* Names take --timeout as addresses do (cmd_add.c). */
 	PARSE(&r, add, "lo", "--timeout", "1h", "ends.example");
 	if (accepted(&r, "a name with --timeout"))
 		ASSERT_EQ(r.a.timeout, 3600, "its timeout");

@@ -1,328 +1,129 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * bloomwall add IFACE ADDR|CIDR...: sets the entries' bits in a copy of
- * the running filter, a prefix as the keys that cover it at one of the
- * filter's target lengths, records the entries in the copy's record area
- * (records.h) and swaps the copy in: the entries and their record go in
- * together or not at all, and every later rebuild builds them in. With
- * --timeout each records when it ends (BW_REC_ADDED_EXPIRES): a rebuild
- * after that leaves it out, a running watch takes it out in place.
+ * bloomwall add IFACE ADDR|CIDR...|NAME...: with a watch running, the
+ * entries are handed to it, which adds them in place (ops/handover.h);
+ * without one, or where it cannot, they go in by a swap of a changed copy
+ * of the running filter, their records with them (ops/add.h), and every
+ * later rebuild builds them in. Names the filter has no region for go in
+ * by a rebuild from its recorded lists (ops/rebuild.h). With --timeout
+ * each records when it ends: a running watch takes it out in place, a
+ * rebuild after it leaves it out.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "filter/bloom.h"
-#include "filter/bloom_add.h"
-#include "filter/records_edit.h"
-#include "filter/records_write.h"
-#include "lists/cidr.h"
+#include "base/log.h"
+#include "base/output.h"
 #include "cmd/args.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_add.h"
-#include "cmd/cmd_add_names.h"
-#include "lists/list.h"
-#include "lists/names.h"
-#include "base/log.h"
-#include "base/output.h"
-#include "kernel/lpm.h"
-#include "kernel/lock.h"
-#include "kernel/pin.h"
-#include "filter/provenance.h"
 #include "filter/records.h"
-#include "ops/reload.h"
+#include "filter/records_edit.h"
+#include "lists/list.h"
+#include "lists/list_domain.h"
+#include "ops/add.h"
 #include "ops/handover.h"
-#include "kernel/running.h"
+#include "ops/rebuild.h"
 #include "out/expiry_view.h"
-
-/* All or nothing: every entry must fit before any bit is set. */
-static int plan_all(const struct bw_args *a, const void *mem,
-		    const struct bw_prefix *keys, struct bw_add_plan *plan)
-{
-	const char *fam;
-	int i, err;
-
-	for (i = 0; i < a->npos; i++) {
-		fam = keys[i].family == BW_V4 ? "IPv4" : "IPv6";
-		/*
-		 * A /0 is every address: attach and reload warn of it after
-		 * merging, but add would set it at once, one mistyped
-		 * argument away from dropping a whole family.
-		 */
-		if (!keys[i].plen) {
-			pr_warn("%s: %s is every %s address: adding it would drop every %s packet; if that is really meant, put it in a LIST and use 'bloomwall reload'\n",
-				a->iface, a->pos[i], fam, fam);
-			return -EINVAL;
-		}
-		err = bw_add_plan(mem, &keys[i], &plan[i]);
-		if (err == -ENOENT)
-			pr_warn("%s: the running filter has no %s target length of /%u or longer, so %s cannot be added without blocking more than it says; add it through 'bloomwall reload'\n",
-				a->iface, fam, keys[i].plen, a->pos[i]);
-		else if (err)
-			pr_warn("%s: %s would take 2^%u keys at the filter's %s target length /%u (at most %u in place); add it through 'bloomwall reload'\n",
-				a->iface, a->pos[i],
-				plan[i].tlen - keys[i].plen, fam, plan[i].tlen,
-				BW_ADD_MAX_KEYS);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* What add does to the copy of the running filter, and what it found. */
-struct add_ctx {
-	const struct bw_args *a;
-	const struct bw_prefix *keys;
-	const struct bw_add_plan *plan;
-	__u32 *fresh;	 /* per entry: keys that set a bit */
-	bool *unexpired; /* per entry: it had an expiry, an add without ended it */
-	const struct bw_records *rec; /* the copy's records, entries added */
-	__u64 expires, now; /* --timeout: when they end (0: never), and now */
-	double worst;	    /* highest estimated rate of a region touched */
-	__u64 generation, entries;
-};
-
-/*
- * Bits added raise the false-positive rate above what the filter was
- * sized for: the worst estimate of the regions touched.
- */
-static double worst_fpr(const struct add_ctx *c, const void *mem)
-{
-	bool touched[BW_REGIONS] = { false };
-	double fpr, worst = 0.0;
-	__u64 set, total;
-	int i;
-
-	for (i = 0; i < c->a->npos; i++)
-		touched[c->plan[i].region] = true;
-	/* One pass over each region: a big filter has millions of blocks. */
-	for (i = 0; i < BW_REGIONS; i++) {
-		if (!touched[i])
-			continue;
-		bw_region_fill(mem, i, &set, &total, &fpr);
-		if (fpr > worst)
-			worst = fpr;
-	}
-	return worst;
-}
-
-static int insert_all(void *mem, __u32 nblocks, void *arg)
-{
-	struct add_ctx *c = arg;
-	struct bw_info *info = (void *)((char *)mem + BW_BLOCK_BYTES);
-	int i, added = 0;
-
-	for (i = 0; i < c->a->npos; i++) {
-		c->fresh[i] = bw_add_insert(mem, &c->keys[i], &c->plan[i]);
-		if (!c->fresh[i])
-			continue;
-		added++;
-		info->region_entries[c->plan[i].region] += c->fresh[i];
-		info->entries += c->fresh[i];
-	}
-	info->source_entries += added;
-	c->generation = info->generation;
-	/* Sized for it by add_locked: cannot fail. */
-	if (bw_records_write(mem, nblocks, c->rec))
-		return -E2BIG;
-	c->entries = info->entries;
-	c->worst = added ? worst_fpr(c, mem) : 0.0;
-	return 0;
-}
-
-/*
- * "ADDR  added" (or why not); JSON {address, result, keys, new_keys,
- * prefix, expires, expires_in}.
- */
-static void say_entry(const struct add_ctx *c, int i)
-{
-	const struct bw_add_plan *ap = &c->plan[i];
-	const char *addr = c->a->pos[i];
-	__u32 fresh = c->fresh[i];
-
-	bw_out_open_object(NULL);
-	bw_out_string("address", "%s  ", addr);
-	bw_out_string("result", NULL, fresh ? "added" : "already");
-	bw_out_u64("keys", NULL, ap->nkeys);
-	bw_out_u64("new_keys", NULL, fresh);
-	bw_out_u64("prefix", NULL, ap->tlen);
-	if (!fresh)
-		bw_out_text("already in the filter");
-	else if (ap->nkeys == 1)
-		bw_out_text("added");
-	else
-		bw_out_text("added (%u of its %u keys at /%u were new)", fresh,
-			    ap->nkeys, ap->tlen);
-	bw_expiry_say_add(c->expires, c->now, c->unexpired[i]);
-	bw_out_close_object();
-}
-
-static void say_added(const struct add_ctx *c, const struct bw_info *before)
-{
-	const struct bw_args *a = c->a;
-	double target = bw_info_fpr(before);
-	int i, added = 0;
-
-	bw_out_open_array("addresses");
-	for (i = 0; i < a->npos; i++) {
-		say_entry(c, i);
-		added += c->fresh[i] > 0;
-	}
-	bw_out_close_array();
-	bw_out_text("%s: ", a->iface);
-	bw_out_int("added", "%lld of ", added);
-	bw_out_int("total", "%lld added to filter ", a->npos);
-	bw_out_u64("generation", "generation %llu", c->generation);
-	bw_out_u64("entries", " (now %'llu entries)\n", c->entries);
-	bw_out_u64("added_kept", NULL, c->rec->nadded);
-	/* Past twice its target, the operator should rebuild. */
-	if (c->worst > 2 * target)
-		pr_warn("%s: the filter is now past its target false-positive rate (about %.3g%% where it was sized for %.3g%%): rebuild it with 'bloomwall reload' and the entries in a LIST\n",
-			a->iface, c->worst * 100, target * 100);
-}
-
-/*
- * Verify mode: the running exact trie must know the keys before their bits
- * are set, or the data path would count their packets as false positives.
- * It is changed in place: until the swap, a key added to it changes a
- * verdict only for an address the running Bloom filter already hits by
- * chance (a false positive of it that the trie now confirms).
- */
-static int add_exact(const struct bw_running *r, const struct bw_args *a,
-		     const struct bw_prefix *keys)
-{
-	struct bw_list l;
-	int fd, i, err;
-
-	if (!(r->prog_hdr.flags & BW_F_VERIFY))
-		return 0;
-	fd = bw_exact_open(r->maps.exact, r->prog_hdr.exact_slot);
-	if (fd < 0) {
-		pr_warn("%s: verify mode, but its exact trie is gone: %s; run 'bloomwall reload %s --verify LIST...'\n",
-			a->iface, bw_errno_hint(fd), a->iface);
-		return fd;
-	}
-	bw_list_init(&l);
-	err = 0;
-	for (i = 0; i < a->npos && !err; i++)
-		err = bw_list_push(&l, &keys[i]);
-	if (!err)
-		err = bw_lpm_fill(fd, &l);
-	if (err)
-		pr_warn("%s: cannot add to the exact trie: %s; nothing added\n",
-			a->iface, bw_errno_hint(err));
-	bw_list_free(&l);
-	close(fd);
-	return err;
-}
-
-/*
- * The running filter's records with every entry asked for (those already
- * in the filter too: a false positive of this filter may not be one of
- * the next build), and the blocks the copy needs beyond the running one's.
- */
-static int keep_entries(const struct add_ctx *c, const struct bw_running *r,
-			struct bw_records *rec, __u32 *extra)
-{
-	__u32 need;
-	int i, err;
-	long k;
-
-	err = bw_running_records(r, rec);
-	/* A new timeout replaces the old one; none makes it permanent. */
-	for (i = 0; !err && i < c->a->npos; i++) {
-		k = bw_records_find(rec, &c->keys[i]);
-		c->unexpired[i] =
-			k >= 0 && rec->added_expires[k] && !c->expires;
-		err = bw_records_add_until(rec, &c->keys[i], c->expires) < 0
-			      ? -ENOMEM
-			      : 0;
-	}
-	if (err)
-		return err;
-	bw_prov_change(rec, BW_CHANGE_ADD);
-	need = bw_records_end(r->filter.mem, rec);
-	*extra = need > r->filter.nblocks ? need - r->filter.nblocks : 0;
-	return 0;
-}
-
-/* Under the lock: plan against the running filter, change a copy, swap. */
-static int add_locked(struct add_ctx *c, struct bw_add_plan *plan)
-{
-	const struct bw_args *a = c->a;
-	struct bw_edit e = { .edit = insert_all, .ctx = c, .allow_fd = -1 };
-	struct bw_records rec;
-	struct bw_running r;
-	struct bw_info before;
-	int err;
-
-	bw_records_init(&rec);
-	c->rec = &rec;
-	err = bw_running_open(a->iface, a->ifindex, BW_RUN_REPAIR, &r);
-	if (!err)
-		err = bw_running_need_filter(&r);
-	if (!err)
-		err = plan_all(a, r.filter.mem, c->keys, plan);
-	if (!err)
-		err = keep_entries(c, &r, &rec, &e.extra_blocks);
-	if (!err)
-		err = add_exact(&r, a, c->keys);
-	if (!err) {
-		before = *bw_running_info(&r);
-		err = bw_swap_running(&r, &e);
-	}
-	if (!err)
-		say_added(c, &before);
-	bw_running_close(&r);
-	bw_records_free(&rec);
-	return err;
-}
+#include "out/op_report.h"
 
 /*
  * With a watch running: handed to it, in place (ops/handover.h). 0 when
  * done; -ENOENT or -EXDEV when the CLI adds them itself.
  */
-static int add_by_watch(const struct add_ctx *c)
+static int add_by_watch(const struct bw_add_req *c)
 {
-	const struct bw_args *a = c->a;
-	struct bw_handover_req rq = { .iface = a->iface,
+	struct bw_handover_req rq = { .iface = c->iface,
 				      .op = BW_HANDOVER_ADD,
 				      .p = c->keys,
-				      .n = (size_t)a->npos,
+				      .n = c->keys ? (size_t)c->n : 0,
+				      .names = c->names,
 				      .expires = c->expires };
 	struct bw_handover_result res;
-	int i, added = 0, err;
+	int err;
 
 	err = bw_handover(&rq, &res);
 	if (err == -EXDEV)
 		pr_debug(
 			"%s: the watch does not add in place (%s): adding by a swap\n",
-			a->iface, res.why);
+			c->iface, res.why);
 	if (err)
 		return err;
-	bw_out_open_array("addresses");
-	for (i = 0; i < a->npos; i++) {
-		bw_out_open_object(NULL);
-		bw_out_string("address", "%s  ", a->pos[i]);
-		bw_out_string("result", NULL,
-			      (res.how[i] == BW_HOW_ALREADY) ? "already"
-							     : "added");
-		bw_out_text((res.how[i] == BW_HOW_ALREADY)
-				    ? "already in the filter"
-				    : "added");
-		bw_expiry_say_add(c->expires, c->now, false);
-		bw_out_close_object();
-		added += !(res.how[i] == BW_HOW_ALREADY);
-	}
-	bw_out_close_array();
-	bw_out_text("%s: ", a->iface);
-	bw_out_int("added", "%lld of ", added);
-	bw_out_int("total", "%lld added in place by the watch", a->npos);
-	bw_out_bool("in_place", " (no swap)\n", true);
+	bw_add_handed_report(c, res.how);
 	bw_handover_free(&res);
 	return 0;
+}
+
+static void say_rebuilding(void *ctx)
+{
+	const struct bw_args *a = ctx;
+
+	bw_out_text(
+		"%s: the running filter has no name region for %s: rebuilding it from its lists\n",
+		a->iface, a->npos == 1 ? "this name" : "these names");
+}
+
+/*
+ * After a rebuild that kept the names with an expiry (or ended one): each
+ * name, whether it was kept before, and its expiry, as in place.
+ */
+static void say_kept(const struct bw_add_req *rq,
+		     const struct bw_records *before)
+{
+	const struct bw_list *l = rq->names;
+	const struct bw_domain *d;
+	bool any = rq->expires != 0, *unexpired;
+	size_t i;
+	long k;
+
+	unexpired = calloc(l->ndom ?: 1, sizeof(*unexpired));
+	if (!unexpired)
+		return;
+	/* Whether name i had an expiry that this add (none) ends. */
+	for (i = 0; i < l->ndom; i++) {
+		d = &l->dom[i];
+		k = bw_records_find_name(before, bw_domain_name(l, d), d->len,
+					 d->flags);
+		unexpired[i] =
+			k >= 0 && before->names_expires[k] && !rq->expires;
+		any = any || unexpired[i];
+	}
+	if (any) {
+		bw_out_open_array("names");
+		for (i = 0; i < l->ndom && i < (size_t)rq->n; i++) {
+			bw_out_open_object(NULL);
+			bw_out_string("name", "%s  ", rq->given[i]);
+			bw_out_string("result", "kept", "kept");
+			bw_expiry_say_add(rq->expires, rq->now, unexpired[i]);
+			bw_out_close_object();
+		}
+		bw_out_close_array();
+	}
+	free(unexpired);
+}
+
+/*
+ * A filter without the region the names need gets it by a rebuild from
+ * its recorded lists, the names kept with them (as remove does).
+ */
+static int add_by_rebuild(struct bw_args *a, const struct bw_add_req *c)
+{
+	struct bw_rebuild_req rq = { .iface = a->iface,
+				     .ifindex = a->ifindex,
+				     .add_names = c->names,
+				     .add_names_expires = c->expires,
+				     .before_reload = say_rebuilding,
+				     .ctx = (void *)a };
+	struct bw_rebuild_result res;
+	int err;
+
+	err = bw_rebuild(&rq, &res);
+	if (res.reloaded)
+		bw_reload_report(a->iface, &res.reload);
+	if (!err && res.read)
+		say_kept(c, &res.rec);
+	bw_rebuild_result_free(&res);
+	return err;
 }
 
 static const struct bw_opt add_only_opts[] = {
@@ -333,48 +134,71 @@ static const struct bw_opt add_only_opts[] = {
 
 static const struct bw_opt *const add_opts[] = { add_only_opts, NULL };
 
+/*
+ * Handed to a running watch; else (none, or one that cannot in place) by
+ * a swap, which is right whatever the watch did: an add is idempotent.
+ * Names the filter has no region for go in by a rebuild.
+ */
+static int add(struct bw_args *a, struct bw_add_req *rq)
+{
+	struct bw_add_result res = { 0 };
+	size_t n = rq->names ? rq->names->ndom : (size_t)rq->n;
+	int err;
+
+	res.plan = rq->names ? NULL : calloc(n ?: 1, sizeof(*res.plan));
+	res.fresh = calloc(n ?: 1, sizeof(*res.fresh));
+	res.unexpired = calloc(n ?: 1, sizeof(*res.unexpired));
+	err = (res.plan || rq->names) && res.fresh && res.unexpired ? 0
+								    : -ENOMEM;
+	if (!err)
+		err = bw_check_privileges("add");
+	if (err)
+		goto out;
+	err = add_by_watch(rq);
+	if (!err)
+		goto out;
+	if (err != -ENOENT && err != -EXDEV)
+		pr_warn("%s: the watch did not take the add (%s): adding by a swap\n",
+			a->iface, bw_errno_hint(err));
+	err = rq->names ? bw_add_names_in_place(rq, &res)
+			: bw_add_addrs(rq, &res);
+	if (!err)
+		bw_add_report(rq, &res);
+	if (err == 1)
+		err = add_by_rebuild(a, rq);
+out:
+	free(res.fresh);
+	free(res.unexpired);
+	free(res.plan);
+	return err;
+}
+
 static int do_add(struct bw_args *a)
 {
-	struct add_ctx c = { .a = a };
+	struct bw_add_req rq = { .iface = a->iface,
+				 .ifindex = a->ifindex,
+				 .n = a->npos,
+				 .given = a->pos };
 	struct bw_prefix *keys = NULL;
-	struct bw_add_plan *plan = NULL;
-	int lock, err;
+	struct bw_list names;
+	int err;
 
 	bw_out_string("iface", NULL, a->iface);
-	if (bw_arg_is_name(a->pos[0]))
-		return bw_add_names(a);
-	c.now = bw_expiry_now();
-	c.expires = a->timeout ? c.now + a->timeout : 0;
+	rq.now = bw_expiry_now();
+	rq.expires = a->timeout ? rq.now + a->timeout : 0;
+	if (bw_arg_is_name(a->pos[0])) {
+		bw_list_init(&names);
+		rq.names = &names;
+		err = bw_parse_names("add", a->pos, a->npos, true, &names)
+			      ?: add(a, &rq);
+		bw_list_free(&names);
+		return err;
+	}
 	err = bw_parse_addrs("add", a->pos, a->npos, &keys);
 	if (err)
 		return err;
-	plan = calloc(a->npos, sizeof(*plan));
-	c.fresh = calloc(a->npos, sizeof(*c.fresh));
-	c.unexpired = calloc(a->npos, sizeof(*c.unexpired));
-	c.keys = keys;
-	c.plan = plan;
-	err = plan && c.fresh && c.unexpired ? 0 : -ENOMEM;
-	if (!err)
-		err = bw_check_privileges("add");
-	if (!err) {
-		err = add_by_watch(&c);
-		if (!err)
-			goto out;
-		/* The swap below is right whatever the watch did: idempotent. */
-		if (err != -ENOENT && err != -EXDEV)
-			pr_warn("%s: the watch did not take the add (%s): adding by a swap\n",
-				a->iface, bw_errno_hint(err));
-		err = 0;
-	}
-	if (!err) {
-		lock = bw_lock_acquire();
-		err = lock < 0 ? lock : add_locked(&c, plan);
-		bw_lock_release(lock);
-	}
-out:
-	free(c.fresh);
-	free(c.unexpired);
-	free(plan);
+	rq.keys = keys;
+	err = add(a, &rq);
 	free(keys);
 	return err;
 }

@@ -27,8 +27,6 @@
 #include "ops/rebuild.h"
 #include "out/op_report.h"
 #include "ops/reload.h"
-#include "kernel/lock.h"
-#include "kernel/running.h"
 #include "ops/remove_mark.h"
 #include "ops/handover.h"
 #include "lists/list_parse.h"
@@ -233,7 +231,7 @@ static int remove_in_place(struct bw_args *a, const struct taken *t, int pid)
 	err = res.found && how ? bw_remove_mark(&rq, &res) : -ENOMEM;
 	if (err)
 		goto out;
-	if (res.marked && bw_lock_watch_holder(a->iface) <= 0) {
+	if (res.watch_gone) {
 		pr_warn("%s: the watch (pid %d) is gone: rebuilding without the entries\n",
 			a->iface, pid);
 		err = rebuild(&rb, &rr);
@@ -256,7 +254,7 @@ static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
 				     .remove = keys,
 				     .nremove = a->npos };
 	struct bw_rebuild_result res;
-	int err, found, pid = bw_lock_watch_holder(a->iface);
+	int err, found, pid = bw_handover_watch(a->iface);
 
 	if (pid > 0) {
 		struct taken t = { .keys = keys, .n = (size_t)a->npos };
@@ -320,7 +318,7 @@ static int remove_names(struct bw_args *a, const struct bw_list *l)
 				     .remove_names = l };
 	struct bw_rebuild_result res;
 	struct taken t = { .names = l, .n = l->ndom };
-	int err, found, pid = bw_lock_watch_holder(a->iface);
+	int err, found, pid = bw_handover_watch(a->iface);
 
 	if (pid > 0 && remove_by_watch(a, &t, &err))
 		return err;

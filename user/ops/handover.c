@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "base/run_ask.h"
+#include "kernel/lock.h"
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
 #include "ops/handover.h"
@@ -183,4 +184,9 @@ void bw_handover_free(struct bw_handover_result *res)
 {
 	free(res->how);
 	res->how = NULL;
+}
+
+int bw_handover_watch(const char *iface)
+{
+	return bw_lock_watch_holder(iface);
 }

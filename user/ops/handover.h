@@ -62,4 +62,10 @@ int bw_handover(const struct bw_handover_req *rq,
 
 void bw_handover_free(struct bw_handover_result *res);
 
+/*
+ * The pid of the watch running on iface (holding its watch lock, read
+ * without taking it): 0 when none, -errno.
+ */
+int bw_handover_watch(const char *iface);
+
 #endif /* __BW_HANDOVER_H */

@@ -54,9 +54,12 @@ int bw_remove_mark(const struct bw_mark_req *rq, struct bw_mark_result *res)
 	int lock, err;
 
 	res->marked = 0;
+	res->watch_gone = false;
 	memset(res->found, 0, rq->n * sizeof(*res->found));
 	lock = bw_lock_acquire();
 	err = lock < 0 ? lock : mark_locked(rq, res);
 	bw_lock_release(lock);
+	if (!err && res->marked)
+		res->watch_gone = bw_lock_watch_holder(rq->iface) <= 0;
 	return err;
 }

@@ -29,11 +29,13 @@ struct bw_mark_result {
 	bool *found;	  /* n of them, the caller's: entry i was an add */
 	size_t marked;	  /* how many: each now marked taken out */
 	__u64 generation; /* of the running filter */
+	bool watch_gone;  /* some marked, and no watch runs to find them */
 };
 
 /*
  * Takes the lock, marks each of rq's keys (or names) the running filter's
- * records hold as an add, releases it. 0 (also when none was held: marked 0), or
+ * records hold as an add, releases it; then, when it marked some, looks
+ * whether a watch still runs. 0 (also when none was held: marked 0), or
  * -errno (said; nothing marked after the first error).
  */
 int bw_remove_mark(const struct bw_mark_req *rq, struct bw_mark_result *res);

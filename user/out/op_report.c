@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The reports of attach, reload and load, detach (op_report.h).
+ * The reports of attach, reload and load, detach, allow, add (op_report.h).
  */
 #include <linux/if_link.h>
 
@@ -8,6 +8,7 @@
 #include "base/output.h"
 #include "kernel/hook.h"
 #include "out/build_report.h"
+#include "out/expiry_view.h"
 #include "out/op_report.h"
 
 static void report_swap(const char *iface, const struct bw_reload_result *res)
@@ -206,4 +207,119 @@ void bw_allow_report(const struct bw_allow_req *rq, char *const *given,
 	}
 	bw_out_int("allowlist_entries", " (allowlist now %'lld ", res->entries);
 	bw_out_text("%s)\n", bw_plural(res->entries, "entry", "entries"));
+}
+
+/*
+ * "ADDR  added" (or why not); JSON {address, result, keys, new_keys,
+ * prefix, expires, expires_in}.
+ */
+static void say_added_addr(const struct bw_add_req *rq,
+			   const struct bw_add_result *res, int i)
+{
+	const struct bw_add_plan *ap = &res->plan[i];
+	__u32 fresh = res->fresh[i];
+
+	bw_out_open_object(NULL);
+	bw_out_string("address", "%s  ", rq->given[i]);
+	bw_out_string("result", NULL, fresh ? "added" : "already");
+	bw_out_u64("keys", NULL, ap->nkeys);
+	bw_out_u64("new_keys", NULL, fresh);
+	bw_out_u64("prefix", NULL, ap->tlen);
+	if (!fresh)
+		bw_out_text("already in the filter");
+	else if (ap->nkeys == 1)
+		bw_out_text("added");
+	else
+		bw_out_text("added (%u of its %u keys at /%u were new)", fresh,
+			    ap->nkeys, ap->tlen);
+	bw_expiry_say_add(rq->expires, rq->now, res->unexpired[i]);
+	bw_out_close_object();
+}
+
+static void add_addrs_report(const struct bw_add_req *rq,
+			     const struct bw_add_result *res)
+{
+	int i, added = 0;
+
+	bw_out_open_array("addresses");
+	for (i = 0; i < rq->n; i++) {
+		say_added_addr(rq, res, i);
+		added += res->fresh[i] > 0;
+	}
+	bw_out_close_array();
+	bw_out_text("%s: ", rq->iface);
+	bw_out_int("added", "%lld of ", added);
+	bw_out_int("total", "%lld added to filter ", rq->n);
+	bw_out_u64("generation", "generation %llu", res->generation);
+	bw_out_u64("entries", " (now %'llu entries)\n", res->entries);
+	bw_out_u64("added_kept", NULL, res->kept);
+	/* Past twice its target, the operator should rebuild. */
+	if (res->worst > 2 * res->target)
+		pr_warn("%s: the filter is now past its target false-positive rate (about %.3g%% where it was sized for %.3g%%): rebuild it with 'bloomwall reload' and the entries in a LIST\n",
+			rq->iface, res->worst * 100, res->target * 100);
+}
+
+static void add_names_report(const struct bw_add_req *rq,
+			     const struct bw_add_result *res)
+{
+	int i, added = 0;
+
+	bw_out_open_array("names");
+	for (i = 0; i < rq->n; i++) {
+		bw_out_open_object(NULL);
+		bw_out_string("name", "%s  ", rq->given[i]);
+		bw_out_string("result", NULL,
+			      res->fresh[i] ? "added" : "already");
+		bw_out_text("%s",
+			    res->fresh[i] ? "added" : "already in the filter");
+		bw_expiry_say_add(rq->expires, rq->now, res->unexpired[i]);
+		bw_out_close_object();
+		added += res->fresh[i];
+	}
+	bw_out_close_array();
+	bw_out_text("%s: ", rq->iface);
+	bw_out_int("added", "%lld of ", added);
+	bw_out_int("total", "%lld names added to filter ", rq->n);
+	bw_out_u64("generation", "generation %llu\n", res->generation);
+	bw_out_u64("added_kept", NULL, res->kept);
+	if (res->worst > 2 * res->target)
+		pr_warn("%s: the name regions are now past their target false-positive rate (about %.3g%% where they were sized for %.3g%%): rebuild with 'bloomwall reload' to size them for the names\n",
+			rq->iface, res->worst * 100, res->target * 100);
+}
+
+void bw_add_report(const struct bw_add_req *rq, const struct bw_add_result *res)
+{
+	if (rq->names)
+		add_names_report(rq, res);
+	else
+		add_addrs_report(rq, res);
+}
+
+void bw_add_handed_report(const struct bw_add_req *rq,
+			  const enum bw_handover_how *how)
+{
+	const char *what = rq->names ? "name" : "address";
+	size_t i, n = rq->names ? rq->names->ndom : (size_t)rq->n;
+	int added = 0;
+	bool already;
+
+	bw_out_open_array(rq->names ? "names" : "addresses");
+	for (i = 0; i < n && i < (size_t)rq->n; i++) {
+		already = how[i] == BW_HOW_ALREADY;
+		bw_out_open_object(NULL);
+		bw_out_string(what, "%s  ", rq->given[i]);
+		bw_out_string("result", NULL, already ? "already" : "added");
+		bw_out_text("%s", already ? "already in the filter" : "added");
+		bw_expiry_say_add(rq->expires, rq->now, false);
+		bw_out_close_object();
+		added += !already;
+	}
+	bw_out_close_array();
+	bw_out_text("%s: ", rq->iface);
+	bw_out_int("added", "%lld of ", added);
+	bw_out_int("total",
+		   rq->names ? "%lld names added in place by the watch"
+			     : "%lld added in place by the watch",
+		   (long long)n);
+	bw_out_bool("in_place", " (no swap)\n", true);
 }

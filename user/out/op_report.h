@@ -7,7 +7,9 @@
 #ifndef __BW_OP_REPORT_H
 #define __BW_OP_REPORT_H
 
+#include "ops/add.h"
 #include "ops/allow.h"
+#include "ops/handover.h"
 #include "ops/attach_lists.h"
 #include "ops/detach.h"
 #include "ops/reload.h"
@@ -40,5 +42,24 @@ void bw_detach_report(const char *iface, const struct bw_detach_result *res);
  */
 void bw_allow_report(const struct bw_allow_req *rq, char *const *given,
 		     const struct bw_allow_result *res, int err);
+
+/*
+ * add by a swap: "ENTRY  added" (or "already in the filter", the keys a
+ * prefix took, its expiry) a line each, JSON "addresses": [{"address",
+ * "result", "keys", "new_keys", "prefix", "expires", "expires_in"}] or
+ * "names": [{"name", "result", ...}], then "IFACE: N of M added to filter
+ * generation G", JSON "added", "total", "generation", ("entries"),
+ * "added_kept"; a warning when a touched region is past twice its target.
+ */
+void bw_add_report(const struct bw_add_req *rq,
+		   const struct bw_add_result *res);
+
+/*
+ * add handed to the watch, how[i] what it did with entry i: as
+ * bw_add_report, "IFACE: N of M added in place by the watch (no swap)",
+ * JSON "added", "total", "in_place".
+ */
+void bw_add_handed_report(const struct bw_add_req *rq,
+			  const enum bw_handover_how *how);
 
 #endif /* __BW_OP_REPORT_H */

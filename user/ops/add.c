@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* add by a swap of a changed copy of the running filter (add.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "filter/bloom.h"
+#include "filter/bloom_add.h"
+#include "filter/bloom_names.h"
+#include "filter/provenance.h"
+#include "filter/records.h"
+#include "filter/records_edit.h"
+#include "filter/records_write.h"
+#include "kernel/lock.h"
+#include "kernel/lpm.h"
+#include "kernel/running.h"
+#include "kernel/swap.h"
+#include "lists/list_domain.h"
+#include "ops/add.h"
+
+/* What add does to the copy of the running filter, and what it found. */
+struct add_ctx {
+	const struct bw_add_req *rq;
+	struct bw_add_result *res;
+	const struct bw_records *rec; /* the copy's records, entries added */
+};
+
+/* ---- addresses ----------------------------------------------------------- */
+
+/* All or nothing: every entry must fit before any bit is set. */
+static int plan_all(const struct bw_add_req *rq, const void *mem,
+		    struct bw_add_plan *plan)
+{
+	const struct bw_prefix *keys = rq->keys;
+	const char *fam;
+	int i, err;
+
+	for (i = 0; i < rq->n; i++) {
+		fam = keys[i].family == BW_V4 ? "IPv4" : "IPv6";
+		/*
+		 * A /0 is every address: attach and reload warn of it after
+		 * merging, but add would set it at once, one mistyped
+		 * argument away from dropping a whole family.
+		 */
+		if (!keys[i].plen) {
+			pr_warn("%s: %s is every %s address: adding it would drop every %s packet; if that is really meant, put it in a LIST and use 'bloomwall reload'\n",
+				rq->iface, rq->given[i], fam, fam);
+			return -EINVAL;
+		}
+		err = bw_add_plan(mem, &keys[i], &plan[i]);
+		if (err == -ENOENT)
+			pr_warn("%s: the running filter has no %s target length of /%u or longer, so %s cannot be added without blocking more than it says; add it through 'bloomwall reload'\n",
+				rq->iface, fam, keys[i].plen, rq->given[i]);
+		else if (err)
+			pr_warn("%s: %s would take 2^%u keys at the filter's %s target length /%u (at most %u in place); add it through 'bloomwall reload'\n",
+				rq->iface, rq->given[i],
+				plan[i].tlen - keys[i].plen, fam, plan[i].tlen,
+				BW_ADD_MAX_KEYS);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Bits added raise the false-positive rate above what the filter was
+ * sized for: the worst estimate of the regions touched.
+ */
+static double worst_fpr(const struct add_ctx *c, const void *mem)
+{
+	bool touched[BW_REGIONS] = { false };
+	double fpr, worst = 0.0;
+	__u64 set, total;
+	int i;
+
+	for (i = 0; i < c->rq->n; i++)
+		touched[c->res->plan[i].region] = true;
+	/* One pass over each region: a big filter has millions of blocks. */
+	for (i = 0; i < BW_REGIONS; i++) {
+		if (!touched[i])
+			continue;
+		bw_region_fill(mem, i, &set, &total, &fpr);
+		if (fpr > worst)
+			worst = fpr;
+	}
+	return worst;
+}
+
+static int insert_all(void *mem, __u32 nblocks, void *arg)
+{
+	struct add_ctx *c = arg;
+	struct bw_add_result *res = c->res;
+	struct bw_info *info = (void *)((char *)mem + BW_BLOCK_BYTES);
+	int i, added = 0;
+
+	for (i = 0; i < c->rq->n; i++) {
+		res->fresh[i] =
+			bw_add_insert(mem, &c->rq->keys[i], &res->plan[i]);
+		if (!res->fresh[i])
+			continue;
+		added++;
+		info->region_entries[res->plan[i].region] += res->fresh[i];
+		info->entries += res->fresh[i];
+	}
+	info->source_entries += added;
+	res->generation = info->generation;
+	/* Sized for it by add_locked: cannot fail. */
+	if (bw_records_write(mem, nblocks, c->rec))
+		return -E2BIG;
+	res->entries = info->entries;
+	res->worst = added ? worst_fpr(c, mem) : 0.0;
+	return 0;
+}
+
+/*
+ * Verify mode: the running exact trie must know the keys before their bits
+ * are set, or the data path would count their packets as false positives.
+ * It is changed in place: until the swap, a key added to it changes a
+ * verdict only for an address the running Bloom filter already hits by
+ * chance (a false positive of it that the trie now confirms).
+ */
+static int add_exact(const struct bw_running *r, const struct bw_add_req *rq)
+{
+	struct bw_list l;
+	int fd, i, err;
+
+	if (!(r->prog_hdr.flags & BW_F_VERIFY))
+		return 0;
+	fd = bw_exact_open(r->maps.exact, r->prog_hdr.exact_slot);
+	if (fd < 0) {
+		pr_warn("%s: verify mode, but its exact trie is gone: %s; run 'bloomwall reload %s --verify LIST...'\n",
+			rq->iface, bw_errno_hint(fd), rq->iface);
+		return fd;
+	}
+	bw_list_init(&l);
+	err = 0;
+	for (i = 0; i < rq->n && !err; i++)
+		err = bw_list_push(&l, &rq->keys[i]);
+	if (!err)
+		err = bw_lpm_fill(fd, &l);
+	if (err)
+		pr_warn("%s: cannot add to the exact trie: %s; nothing added\n",
+			rq->iface, bw_errno_hint(err));
+	bw_list_free(&l);
+	close(fd);
+	return err;
+}
+
+/*
+ * The running filter's records with every entry asked for (those already
+ * in the filter too: a false positive of this filter may not be one of
+ * the next build), and the blocks the copy needs beyond the running one's.
+ */
+static int keep_entries(const struct add_ctx *c, const struct bw_running *r,
+			struct bw_records *rec, __u32 *extra)
+{
+	const struct bw_add_req *rq = c->rq;
+	__u32 need;
+	int i, err;
+	long k;
+
+	err = bw_running_records(r, rec);
+	/* A new timeout replaces the old one; none makes it permanent. */
+	for (i = 0; !err && i < rq->n; i++) {
+		k = bw_records_find(rec, &rq->keys[i]);
+		c->res->unexpired[i] =
+			k >= 0 && rec->added_expires[k] && !rq->expires;
+		err = bw_records_add_until(rec, &rq->keys[i], rq->expires) < 0
+			      ? -ENOMEM
+			      : 0;
+	}
+	if (err)
+		return err;
+	bw_prov_change(rec, BW_CHANGE_ADD);
+	need = bw_records_end(r->filter.mem, rec);
+	*extra = need > r->filter.nblocks ? need - r->filter.nblocks : 0;
+	return 0;
+}
+
+/* Under the lock: plan against the running filter, change a copy, swap. */
+static int add_locked(struct add_ctx *c)
+{
+	const struct bw_add_req *rq = c->rq;
+	struct bw_edit e = { .edit = insert_all, .ctx = c, .allow_fd = -1 };
+	struct bw_records rec;
+	struct bw_running r;
+	int err;
+
+	bw_records_init(&rec);
+	c->rec = &rec;
+	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_REPAIR, &r);
+	if (!err)
+		err = bw_running_need_filter(&r);
+	if (!err)
+		err = plan_all(rq, r.filter.mem, c->res->plan);
+	if (!err)
+		err = keep_entries(c, &r, &rec, &e.extra_blocks);
+	if (!err)
+		err = add_exact(&r, rq);
+	if (!err) {
+		c->res->target = bw_info_fpr(bw_running_info(&r));
+		err = bw_swap_running(&r, &e);
+	}
+	if (!err)
+		c->res->kept = rec.nadded;
+	bw_running_close(&r);
+	bw_records_free(&rec);
+	c->rec = NULL;
+	return err;
+}
+
+int bw_add_addrs(const struct bw_add_req *rq, struct bw_add_result *res)
+{
+	struct add_ctx c = { .rq = rq, .res = res };
+	int lock, err;
+
+	lock = bw_lock_acquire();
+	err = lock < 0 ? lock : add_locked(&c);
+	bw_lock_release(lock);
+	return err;
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+/* Whether the running filter has a name region for every name asked. */
+static bool fits_in_place(const void *mem, const struct bw_list *l)
+{
+	const struct bw_dns_hdr *dns = bw_filter_dns(mem);
+	size_t i;
+	int n;
+
+	if (!dns)
+		return false;
+	for (i = 0; i < l->ndom; i++) {
+		n = l->dom[i].flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
+						     : BW_NAME_EXACT;
+		if (dns->region_end[n] <= bw_name_region_start(mem, dns, n))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Bits added raise the rate above what the regions were sized for: the
+ * worst estimate of the regions a name went into, as for addresses.
+ */
+static void worst_name_fpr(struct add_ctx *c, const void *mem)
+{
+	const struct bw_list *l = c->rq->names;
+	bool touched[BW_NAME_REGIONS] = { false };
+	struct bw_add_result *res = c->res;
+	__u64 set, total;
+	double fpr;
+	size_t i;
+	int n;
+
+	res->target = bw_dns_fpr(bw_filter_dns(mem));
+	for (i = 0; i < l->ndom; i++)
+		if (res->fresh[i])
+			touched[l->dom[i].flags & BW_DOM_SUBTREE
+					? BW_NAME_SUBTREE
+					: BW_NAME_EXACT] = true;
+	for (n = 0; n < BW_NAME_REGIONS; n++) {
+		if (!touched[n])
+			continue;
+		bw_name_region_fill(mem, n, &set, &total, &fpr);
+		if (fpr > res->worst)
+			res->worst = fpr;
+	}
+}
+
+static int insert_names(void *mem, __u32 nblocks, void *arg)
+{
+	struct add_ctx *c = arg;
+	const struct bw_list *l = c->rq->names;
+	struct bw_dns_hdr *dns = (struct bw_dns_hdr *)bw_filter_dns(mem);
+	const struct bw_domain *d;
+	size_t i;
+	bool sub;
+
+	for (i = 0; i < l->ndom; i++) {
+		d = &l->dom[i];
+		sub = d->flags & BW_DOM_SUBTREE;
+		c->res->fresh[i] = bw_name_insert(mem, bw_domain_name(l, d),
+						  d->len, sub) > 0;
+		dns->region_entries[sub ? BW_NAME_SUBTREE : BW_NAME_EXACT] +=
+			c->res->fresh[i];
+	}
+	c->res->generation =
+		((struct bw_info *)((char *)mem + BW_BLOCK_BYTES))->generation;
+	worst_name_fpr(c, mem);
+	return bw_records_write(mem, nblocks, c->rec) ? -E2BIG : 0;
+}
+
+/*
+ * The names into rec with their expiry, and which of them this add (no
+ * expiry) makes permanent.
+ */
+static int keep_names(struct add_ctx *c, struct bw_records *rec)
+{
+	const struct bw_list *l = c->rq->names;
+	const struct bw_domain *d;
+	size_t i;
+	long k;
+
+	for (i = 0; i < l->ndom; i++) {
+		d = &l->dom[i];
+		k = bw_records_find_name(rec, bw_domain_name(l, d), d->len,
+					 d->flags);
+		c->res->unexpired[i] =
+			k >= 0 && rec->names_expires[k] && !c->rq->expires;
+		if (bw_records_add_name_until(rec, bw_domain_name(l, d), d->len,
+					      d->flags, c->rq->expires) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Under the lock: 1 when the filter has no region for them. */
+static int names_locked(struct add_ctx *c)
+{
+	const struct bw_add_req *rq = c->rq;
+	struct bw_edit e = { .edit = insert_names, .ctx = c, .allow_fd = -1 };
+	struct bw_records rec;
+	struct bw_running r;
+	__u32 need;
+	int err;
+
+	bw_records_init(&rec);
+	c->rec = &rec;
+	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_REPAIR, &r);
+	if (!err)
+		err = bw_running_need_filter(&r);
+	if (!err && !fits_in_place(r.filter.mem, rq->names))
+		err = 1;
+	if (!err)
+		err = bw_running_records(&r, &rec);
+	if (!err)
+		err = keep_names(c, &rec);
+	if (!err) {
+		bw_prov_change(&rec, BW_CHANGE_ADD);
+		need = bw_records_end(r.filter.mem, &rec);
+		e.extra_blocks =
+			need > r.filter.nblocks ? need - r.filter.nblocks : 0;
+		err = bw_swap_running(&r, &e);
+	}
+	if (!err)
+		c->res->kept = rec.nadded + rec.names.ndom;
+	bw_running_close(&r);
+	bw_records_free(&rec);
+	c->rec = NULL;
+	return err;
+}
+
+int bw_add_names_in_place(const struct bw_add_req *rq,
+			  struct bw_add_result *res)
+{
+	struct add_ctx c = { .rq = rq, .res = res };
+	int lock, err;
+
+	lock = bw_lock_acquire();
+	err = lock < 0 ? lock : names_locked(&c);
+	bw_lock_release(lock);
+	return err;
+}
