@@ -283,6 +283,14 @@ static int prepare(const struct bw_build_req *req, struct bw_build *b,
 	key_cap(req, &co, why, sizeof(why));
 	for (f = 0; with_room && f < BW_NAME_REGIONS; f++)
 		rq->opts.name_room[f] = bw_room_for(r.names[f]);
+	/*
+	 * A watch's filter (it keeps adds live, or asks for room) has name
+	 * regions whatever its lists hold, so that the first name handed to
+	 * it goes in place too (a DNS block costs only DNS packets a look).
+	 */
+	for (f = 0; (adds_live(req) || req->room) && f < BW_NAME_REGIONS; f++)
+		if (rq->opts.name_room[f] < BW_LIVE_NAME_ROOM)
+			rq->opts.name_room[f] = BW_LIVE_NAME_ROOM;
 	if (with_room) {
 		bw_room_extra(&r, co.max_lengths, extra);
 		for (f = 0; f < BW_FAMILIES; f++)

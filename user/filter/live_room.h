@@ -32,6 +32,8 @@
 
 /* Room for at least this many live keys in a region that has any. */
 #define BW_ROOM_MIN 4096
+/* Names a watch's filter has room for in each name region, at least. */
+#define BW_LIVE_NAME_ROOM 1024
 
 struct bw_live_room {
 	/* Live prefixes per family by prefix length. */
