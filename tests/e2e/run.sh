@@ -1070,10 +1070,28 @@ test_reload_under_traffic()
 # first, until none is left; it prints each test's lines in one piece when
 # the test ends, so the output of two tests never mixes.
 
-# Typical seconds of the slower tests (make test here, 2 cores busy). The
-# queue hands the longest out first, so that none starts last while the
-# other workers sit idle; any other test counts 5.
-E2E_SECONDS="@@SECONDS@@"
+# Seconds of the slower tests, one by one on this 2-core machine shared with
+# other work (2026-12-05; test_reload_under_load guessed). Only their order
+# matters: the queue hands the longest out first, so that none starts last
+# while the other workers sit idle; any other test counts 5.
+E2E_SECONDS="test_crash_sweep_watch=1184 test_crash_sweep=578
+test_crash_sweep_cs=108 test_crash_sweep_live=68
+test_cs_hostile_lapi=59 test_crash_sweep_remove_live=41
+test_fleet_signed=39 test_json_attach_reload=36 test_prog_swap=36
+test_fleet_pull=34 test_adds_parallel=31 test_fpr_estimate=30
+test_reload_unreadable=28 test_crash_sweep_remove_live_names=25
+test_watch_remove_in_place=25 test_adds_survive_reload=22
+test_cs_import_100k=22 test_watch_rewrites=21 test_reload_under_load=20
+test_cidr_lists=19 test_image_verify_allow=19 test_json_query_add=17
+test_adds_race_reload=16 test_caps_verbs=16 test_cs_lapi_restart=16
+test_adds_remove=15 test_allow_name_all_or_nothing=14
+test_expiry_timeout=14 test_real_lists=14 test_sign_load=14
+test_stats_verb=14 test_cidr_verify=13 test_cs_decisions=13
+test_metrics_file=13 test_cs_ranges=12 test_json_allow=12
+test_link_reload=12 test_image_load=11 test_reload_under_traffic=11
+test_watch_lists=11 test_watch_live_expiry=11
+test_cidr_allow_runtime=10 test_cs_expiry_offline=10
+test_image_build_unprivileged=10"
 
 setup()
 {
