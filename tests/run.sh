@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# Runs every suite (unit, upper, datapath, end-to-end), then prints one
-# summary line 'N passed, N failed[, N skipped]' over all of them. Exit
-# status non-zero if any test failed or any suite did not finish.
+# Runs every suite (unit, upper, datapath, end-to-end; side by side, see
+# below), then prints one summary line 'N passed, N failed[, N skipped]'
+# over all of them. Exit status non-zero if any test failed or any suite
+# did not finish.
 #
 # How the runners count (tests/test_helpers.h for the C suites, the same
 # rules in tests/e2e/run.sh):
