@@ -218,8 +218,9 @@ $(OUTPUT)/core-links-alone: $(CORE_LIB)
 build-tests: $(BIN) $(OUTPUT)/tests/test_unit $(OUTPUT)/tests/test_upper \
 	     $(OUTPUT)/tests/test_datapath
 
-# make test: the layers checked, every suite run, then one summary line;
-# non-zero on any failure.
+# make test: the layers checked, every suite run (side by side, e2e in
+# E2E_JOBS workers: tests/run.sh), then one summary line; non-zero on any
+# failure. Its budget is 15 minutes on 2 cores.
 test: build-tests check-layers
 	$(Q)OUTPUT=$(OUTPUT) BLOOMWALL=$(abspath $(BIN)) tests/run.sh
 
@@ -235,7 +236,8 @@ e2e: $(BIN)
 # Every mutating verb, the watch's rebuild, its live entries' takeover
 # and expiry, its CrowdSec decisions' add, delete and end in place, and a
 # remove handed to a watch, killed before each of their system calls (make
-# test runs a sample of the points; this runs them all: about three hours).
+# test runs a sample of the points; this runs them all, the sweeps side by
+# side in E2E_JOBS workers: about three hours one by one).
 crash-sweep: $(BIN)
 	$(Q)BW_CRASH_FULL=1 V=1 BLOOMWALL=$(abspath $(BIN)) \
 		tests/e2e/run.sh test_crash_sweep test_crash_sweep_watch test_crash_sweep_live \

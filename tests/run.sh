@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-# Runs every suite (unit, upper, datapath, end-to-end), then prints one
-# summary line 'N passed, N failed[, N skipped]' over all of them. Exit
-# status non-zero if any test failed or any suite did not finish.
+# Runs every suite (unit, upper, datapath, end-to-end; side by side, see
+# below), then prints one summary line 'N passed, N failed[, N skipped]'
+# over all of them. Exit status non-zero if any test failed or any suite
+# did not finish.
 #
 # How the runners count (tests/test_helpers.h for the C suites, the same
 # rules in tests/e2e/run.sh):
@@ -37,14 +38,23 @@ total_fail=0
 total_skip=0
 broken=""
 
-run_suite() {
-	local name=$1
+# start NAME COMMAND...: runs a suite into $OUT/NAME.log, then writes its
+# exit status and seconds to $OUT/NAME.rc.
+start() {
+	local name=$1 t0=$SECONDS rc
 	shift
+	"$@" >"$OUT/$name.log" 2>&1
+	rc=$?
+	echo "$rc $((SECONDS - t0))" >"$OUT/$name.rc"
+}
+
+# count NAME: reads the ended suite's log and status into the totals.
+count() {
+	local name=$1 rc=1 secs=0 line
 	local log="$OUT/$name.log"
-	echo "=== $name"
-	"$@" 2>&1 | tee "$log"
-	local rc=${PIPESTATUS[0]}
-	local line
+	# No status: the chain that ran it was killed.
+	{ read -r rc secs <"$OUT/$name.rc"; } 2>/dev/null
+	took="$took${took:+, }$name $secs s"
 	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	if [ -z "$line" ]; then
 		broken="$broken $name"
@@ -68,12 +78,39 @@ run_suite() {
 	fi
 }
 
+# The suites side by side: unit, upper and datapath one after another (they
+# compute, and are done in a minute or two), e2e beside them from the start
+# (its workers mostly wait; tests/e2e/run.sh). Each writes its own log; the
+# quick ones are printed whole once ended, then e2e's as it goes, so every
+# suite's lines stay together in the order unit, upper, datapath, e2e.
 mkdir -p "$OUT"
-run_suite unit "$OUT/test_unit"
-run_suite upper "$OUT/test_upper"
-run_suite datapath "$OUT/test_datapath"
-run_suite e2e tests/e2e/run.sh
+rm -f "$OUT"/{unit,upper,datapath,e2e}.{log,rc}
+t0=$SECONDS
+took=""
+{
+	start unit "$OUT/test_unit"
+	start upper "$OUT/test_upper"
+	start datapath "$OUT/test_datapath"
+} &
+quick=$!
+: >"$OUT/e2e.log"
+start e2e tests/e2e/run.sh &
+e2e=$!
+for name in unit upper datapath; do
+	while [ ! -e "$OUT/$name.rc" ] && kill -0 "$quick" 2>/dev/null; do
+		sleep 1
+	done
+	echo "=== $name"
+	cat "$OUT/$name.log"
+	count "$name"
+done
+echo "=== e2e"
+tail -n +1 -f --pid="$e2e" "$OUT/e2e.log"
+wait
+count e2e
 
+echo
+echo "suites' seconds: $took; $((SECONDS - t0)) s in all"
 echo
 if [ -n "$broken" ]; then
 	echo "suites that did not finish cleanly:$broken"

@@ -2,18 +2,21 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
 # End-to-end tests: the real bloomwall CLI attached to one end of a veth pair,
-# real packets (ping) sent from a second network namespace. The runner first
-# re-executes itself under `unshare -n -m`, so every interface, namespace and
-# bpffs pin it makes lives in namespaces of its own and goes away with it.
+# real packets (ping) sent from a second network namespace. The runner
+# re-executes itself under `unshare -n -m` as workers that run the tests side
+# by side (see "runner" below), so every interface, namespace and bpffs pin
+# a test makes lives in namespaces of its worker's own and goes away with it.
 #
 # Usage: tests/e2e/run.sh [TEST...]        (default: every test in ALL_TESTS)
 # Env:   BLOOMWALL  the binary (default ./bloomwall)
 #        BW_DATA_DIR the real blocklists (default ../shared/data from the
 #                   repository's root, as for the unit and datapath tests)
 #        V=1        print every test's output, not only a failing one's
+#        E2E_JOBS   how many workers (default 3; 1: one test at a time)
 #
-# Each test prints "[name] PASS|FAIL|SKIPPED"; the last line is
+# Each test prints "[name] PASS|FAIL|SKIPPED" when it ends; the last line is
 # "e2e: N passed, N failed" (tests/run.sh reads it); non-zero exit on failure.
+# A test no worker finished fails: "[name] FAIL (not run to its end: ...)".
 # Without root: "e2e: needs root ..." on stderr, exit 3, no summary line (no
 # test could run; that is no pass). A TEST that names no test: "e2e: no
 # test named ..." on stderr, exit 2, no test run and no summary line.
@@ -146,7 +149,6 @@ if [ -z "${BW_UNSHARED:-}" ]; then
 	fi
 	export BLOOMWALL
 fi
-bw_reexec_unshared "$0" "$@"
 
 # ---------------------------------------------------------------- helpers
 # These run inside a test's subshell: fail and skip end the test.
@@ -1061,10 +1063,49 @@ test_reload_under_traffic()
 }
 
 # ----------------------------------------------------------------- runner
+#
+# The tests run in E2E_JOBS workers side by side (default 3: most tests
+# wait on watches, timers and DNS more than they compute, so even two cores
+# keep three busy). Each worker is this script again under its own
+# `unshare -n -m`: its own network namespace, bpffs and /run/bloomwall, so
+# one worker's interfaces, pins, locks, watch sockets and state files are
+# never another's. A worker takes the next test from one queue, longest
+# first, until none is left; it prints each test's lines in one piece when
+# the test ends, so the output of two tests never mixes.
+
+# Seconds of the slower tests, one by one on this 2-core machine shared with
+# other work (2026-12-05; test_reload_under_load guessed). Only their order
+# matters: the queue hands the longest out first, so that none starts last
+# while the other workers sit idle; any other test counts 5.
+E2E_SECONDS="test_crash_sweep_watch=1184 test_crash_sweep=578
+test_crash_sweep_cs=108 test_crash_sweep_live=68
+test_cs_hostile_lapi=59 test_crash_sweep_remove_live=41
+test_fleet_signed=39 test_json_attach_reload=36 test_prog_swap=36
+test_fleet_pull=34 test_adds_parallel=31 test_fpr_estimate=30
+test_reload_unreadable=28 test_crash_sweep_remove_live_names=25
+test_watch_remove_in_place=25 test_adds_survive_reload=22
+test_cs_import_100k=22 test_watch_rewrites=21 test_reload_under_load=20
+test_cidr_lists=19 test_image_verify_allow=19 test_json_query_add=17
+test_adds_race_reload=16 test_caps_verbs=16 test_cs_lapi_restart=16
+test_adds_remove=15 test_allow_name_all_or_nothing=14
+test_expiry_timeout=14 test_real_lists=14 test_sign_load=14
+test_stats_verb=14 test_cidr_verify=13 test_cs_decisions=13
+test_metrics_file=13 test_cs_ranges=12 test_json_allow=12
+test_link_reload=12 test_image_load=11 test_reload_under_traffic=11
+test_watch_lists=11 test_watch_live_expiry=11
+test_cidr_allow_runtime=10 test_cs_expiry_offline=10
+test_image_build_unprivileged=10"
 
 setup()
 {
 	bw_isolate || { echo "e2e: cannot set up namespaces" >&2; return 1; }
+	# What a watch keeps there (state file, its temporary, the socket) is
+	# named by interface, and /run is the machine's: a worker's own.
+	mkdir -m 0700 /run/bloomwall 2>/dev/null
+	if ! mount -t tmpfs -o mode=0700 bwrun /run/bloomwall; then
+		echo "e2e: cannot mount a private /run/bloomwall" >&2
+		return 1
+	fi
 	TMP_DIR=$(mktemp -d /tmp/bwtest.XXXXXX) || return 1
 	OUT=$TMP_DIR/stdout
 	ERR=$TMP_DIR/stderr
@@ -1077,10 +1118,12 @@ teardown()
 	[ -n "${TMP_DIR:-}" ] && rm -rf "$TMP_DIR"
 }
 
-# Per test: a fresh pair and bpffs before, everything removed after.
+# Per test: a fresh pair and bpffs before, everything removed after. Prints
+# "[name] PASS|FAIL|SKIPPED" (and the test's output on a failure or with
+# V=1); returns the test's status.
 run_test()
 {
-	local t=$1 log=$TMP_DIR/log rc left t0=$SECONDS
+	local t=$1 log=$TMP_DIR/log rc left
 
 	rm -f "$TMP_DIR"/*.txt
 	ls -A /run/bloomwall >"$TMP_DIR/run.before" 2>/dev/null
@@ -1093,21 +1136,19 @@ run_test()
 	fi
 	"$BLOOMWALL" detach "$BW_RX" >/dev/null 2>&1
 	# A watch's lock directory outlives no test (its watch ended, or
-	# detach cleared what a killed one left).
-	# Nor what a watch keeps in /run/bloomwall (state file, its temporary,
-	# the socket) for this test's interface: /run is the machine's, and
-	# another run's watches may be there meanwhile.
+	# detach cleared what a killed one left); nor what a watch keeps in
+	# this worker's /run/bloomwall for this test's interface.
 	left=$(comm -13 "$TMP_DIR/run.before" <(ls -A /run/bloomwall 2>/dev/null) |
 		grep -F -- "$BW_RX" || true)
 	if [ "$rc" = 0 ] && { compgen -G "$BW_PIN_ROOT/watch:*" >/dev/null || [ -n "$left" ]; }; then
 		{
 			echo "FAIL: left behind: $(cd "$BW_PIN_ROOT" && compgen -G 'watch:*') $left"
-			pgrep -a bloomwall
+			# This worker's: the others run in other namespaces.
+			pgrep -a --ns $$ --nslist net bloomwall
 		} >>"$log"
 		rc=1
 	fi
 	bw_topo_down
-	echo "$((SECONDS - t0)) $t" >>"$TMP_DIR/durations"
 	case $rc in
 	0) echo "[$t] PASS" ;;
 	"$SKIPPED_TEST") echo "[$t] SKIPPED" ;;
@@ -1119,9 +1160,57 @@ run_test()
 	return $rc
 }
 
+# The next test of the queue ($E2E_DIR/queue, one name a line; the count
+# taken in $E2E_DIR/next), or status 1 when none is left.
+next_test()
+{
+	(
+		local n t
+
+		flock 9 || exit 1
+		n=$(<"$E2E_DIR/next")
+		t=$(sed -n "$((n + 1))p" "$E2E_DIR/queue")
+		[ -n "$t" ] || exit 1
+		echo $((n + 1)) >"$E2E_DIR/next"
+		echo "$t"
+	) 9>"$E2E_DIR/queue.lock"
+}
+
+# A worker, inside its namespaces: tests from the queue until it is empty.
+# Each test's "STATUS SECONDS NAME" goes to $E2E_DIR/done.N.
+worker()
+{
+	local t rc t0 block
+
+	trap teardown EXIT
+	setup || exit 1
+	block=$TMP_DIR/block
+	while t=$(next_test); do
+		t0=$SECONDS
+		run_test "$t" >"$block"
+		rc=$?
+		echo "$rc $((SECONDS - t0)) $t" >>"$E2E_DIR/done.$E2E_WORKER"
+		flock "$E2E_DIR/print.lock" cat "$block"
+	done
+	exit 0
+}
+
+# The names given, longest first by E2E_SECONDS (in the order given among
+# equals).
+by_length()
+{
+	local t s
+
+	for t in "$@"; do
+		s=$(tr ' ' '\n' <<<"$E2E_SECONDS" | sed -n "s/^$t=//p")
+		echo "${s:-5} $t"
+	done | sort -s -k1,1nr | cut -d ' ' -f 2
+}
+
 main()
 {
-	local t pass=0 failed=0 skipped=0 rc
+	local t i rc jobs=${E2E_JOBS:-3} pids=() pass=0 failed=0 skipped=0
+	local t0=$SECONDS
 
 	# shellcheck disable=SC2086 # a list of names, split on purpose
 	[ $# -gt 0 ] || set -- $ALL_TESTS
@@ -1132,22 +1221,50 @@ main()
 			exit $EXIT_NO_MATCH
 		fi
 	done
-	trap teardown EXIT
-	setup || { summary 0 1 0; exit 1; }
-	for t in "$@"; do
-		run_test "$t"
-		rc=$?
+	if ! [[ $jobs =~ ^[1-9][0-9]*$ ]]; then
+		echo "e2e: E2E_JOBS is a number of workers (1 runs the tests one by one), not '$jobs'" >&2
+		exit $EXIT_NO_MATCH
+	fi
+	[ "$jobs" -le $# ] || jobs=$#
+	E2E_DIR=$(mktemp -d /tmp/bwe2e.XXXXXX) || { summary 0 1 0; exit 1; }
+	trap 'rm -rf "$E2E_DIR"' EXIT
+	trap 'kill "${pids[@]}" 2>/dev/null; exit 130' INT TERM
+	by_length "$@" >"$E2E_DIR/queue"
+	echo 0 >"$E2E_DIR/next"
+	for ((i = 1; i <= jobs; i++)); do
+		BW_UNSHARED=1 E2E_DIR=$E2E_DIR E2E_WORKER=$i unshare -n -m "$0" &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	cat "$E2E_DIR"/done.* >"$E2E_DIR/done" 2>/dev/null
+	while read -r rc _ t; do
 		case $rc in
 		0) pass=$((pass + 1)) ;;
 		"$SKIPPED_TEST") skipped=$((skipped + 1)) ;;
 		*) failed=$((failed + 1)) ;;
 		esac
+	done <"$E2E_DIR/done"
+	# A test no worker finished (its worker could not set up, or died) fails.
+	for t in "$@"; do
+		if ! grep -qE " $t\$" "$E2E_DIR/done"; then
+			echo "[$t] FAIL (not run to its end: its worker died, or none could set up)"
+			failed=$((failed + 1))
+		fi
 	done
 	# Where make test's time goes (its budget is some 15 minutes).
-	echo "e2e: the slowest (seconds): $(sort -rn "$TMP_DIR/durations" |
-		head -n 12 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }')"
+	for ((i = 1; i <= jobs; i++)); do
+		awk -v w="$i" '{ n++; s += $2 }
+			END { printf "e2e: worker %s: %d tests, %d s\n", w, n, s }' \
+			"$E2E_DIR/done.$i" 2>/dev/null
+	done
+	echo "e2e: $jobs workers, $((SECONDS - t0)) s"
+	echo "e2e: the slowest (seconds): $(sort -k2,2rn "$E2E_DIR/done" |
+		head -n 12 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $3, $2 }')"
 	summary $pass $failed $skipped
 	[ $failed -eq 0 ]
 }
 
+if [ -n "${E2E_WORKER:-}" ]; then
+	worker
+fi
 main "$@"
