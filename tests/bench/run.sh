@@ -16,6 +16,8 @@
 # results; then, unless BENCH_PULL=0, a watch --url's pull from nginx
 # against a reload (pull.sh); then, unless BENCH_REMOVE=0, the CLI's
 # remove handed to a watch against its rebuild (remove.sh); then, unless
+# BENCH_ADDS=0, add handed to a watch against its copy and swap (one add,
+# fail2ban-style bans and unbans, a bulk remove: adds.sh); then, unless
 # BENCH_CROWDSEC=0, the CrowdSec bouncer against the real LAPI
 # (test_cs_bench in crowdsec_tests.sh).
 
@@ -82,6 +84,17 @@ if [ $rc = 0 ] && [ "${BENCH_REMOVE:-1}" != 0 ]; then
 		tests/bench/remove.sh "$(dirname "$bin")/../bloomwall" "$results" 1000000 5
 	else
 		tests/bench/remove.sh "$(dirname "$bin")/../bloomwall" "$results" 10000000 10
+	fi
+	rc=$?
+fi
+# add with a watch (in place) against BLOOMWALL_ADD_SWAP=1 (copy, swap,
+# the watch's takeover), bans and unbans, a bulk remove (adds.sh), unless
+# BENCH_ADDS=0.
+if [ $rc = 0 ] && [ "${BENCH_ADDS:-1}" != 0 ]; then
+	if [ "${BENCH_QUICK:-0}" != 0 ]; then
+		tests/bench/adds.sh "$(dirname "$bin")/../bloomwall" "$results" 1000000 5 100000 100
+	else
+		tests/bench/adds.sh "$(dirname "$bin")/../bloomwall" "$results" 10000000 20 100000 1000
 	fi
 	rc=$?
 fi
