@@ -373,8 +373,12 @@ static inline __u64 bw_rec_padded(__u64 len)
 	return (len + BW_REC_ALIGN - 1) & ~(__u64)(BW_REC_ALIGN - 1);
 }
 
-/* The least room an area keeps for its add log, in bytes. */
-#define BW_REC_LOG_ROOM 16384
+/*
+ * The least room an area keeps for its add log, in bytes: some 6,500
+ * addresses added one at a time (a fail2ban's bans) before a rebuild
+ * folds the log.
+ */
+#define BW_REC_LOG_ROOM 262144
 
 struct bw_rec_area {
 	__u32 magic;

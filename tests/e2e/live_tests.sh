@@ -14,7 +14,7 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $LIVE_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-LIVE_TESTS="test_watch_add_in_place test_watch_guard_lists_only test_crash_sweep_add_live test_watch_live_expiry test_watch_live_remove test_watch_remove_in_place
+LIVE_TESTS="test_watch_add_in_place test_watch_add_log_fold test_watch_guard_lists_only test_crash_sweep_add_live test_watch_live_expiry test_watch_live_remove test_watch_remove_in_place
 test_watch_names_live test_watch_image_names_live test_crash_sweep_remove_live
 test_crash_sweep_remove_live_names"
 
@@ -130,6 +130,33 @@ test_watch_add_in_place()
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_delivered "$BW_B4" "$BW_RX4"
+}
+
+# The add log three quarters full: the watch folds it by a rebuild of its
+# own (not the add's swap and a takeover), every add still drops after
+# it, and the next add goes in place into the new room.
+test_watch_add_log_fold()
+{
+	local addrs
+
+	trap kill_watch EXIT
+	live_watch
+	# 6,200 addresses of 32 bytes each: past 3/4 of the 256 KiB room.
+	mapfile -t addrs < <(seq 0 6199 | awk '{ printf "10.%d.%d.%d\n", 100 + int($1 / 62500), int($1 / 250) % 250, $1 % 250 + 1 }')
+	bw 0 add "$BW_RX" "${addrs[@]}"
+	assert_grep "$OUT" "^$BW_RX: 6200 of 6200 added in place by the watch \\(no swap\\)\$" \
+		"6,200 in place"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"'live entries: the add log is three quarters full\)$'
+	assert_eq "$(grep -c 'another command swapped' "$WATCH_OUT")" 0 "no takeover"
+	query_is 10.100.0.1 drop
+	query_is 10.100.24.200 drop
+	query_is "${addrs[6199]}" drop
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	bw 0 add "$BW_RX" "$BW_C4"
+	assert_grep "$OUT" "added in place by the watch" "the next add in place"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	stop_watch TERM
+	trap - EXIT
 }
 
 # The shrink guard judges the lists, never the entries added at run time:

@@ -155,9 +155,9 @@ BW_TEST(test_log_room_and_hostile)
 {
 	struct bw_records w, r, again;
 	struct logged h = {}, h2 = {};
-	struct bw_prefix p;
+	struct bw_prefix p, batch[64];
 	__u8 *end;
-	size_t n = 0;
+	size_t n = 0, i, k;
 	int err = 0;
 	char s[32];
 
@@ -166,14 +166,23 @@ BW_TEST(test_log_room_and_hostile)
 	bw_records_add(&w, &p);
 	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
 		goto out;
-	while (!err && n < 100000) {
-		snprintf(s, sizeof(s), "10.2.%zu.%zu", n / 250, n % 250 + 1);
-		p = pfx(s);
-		err = bw_records_log_add(h.mem, h.nblocks, &p, 1, NULL, 0);
-		n += !err;
+	/* 64 at a time, then one at a time: the room fills to the last. */
+	for (k = 64; k; k = k == 64 ? 1 : 0) {
+		for (err = 0; !err && n < 100000;) {
+			for (i = 0; i < k; i++) {
+				snprintf(s, sizeof(s), "10.%zu.%zu.%zu",
+					 2 + (n + i) / 62500,
+					 (n + i) / 250 % 250,
+					 (n + i) % 250 + 1);
+				batch[i] = pfx(s);
+			}
+			err = bw_records_log_add(h.mem, h.nblocks, batch, k,
+						 NULL, 0);
+			n += err ? 0 : k;
+		}
 	}
 	ASSERT_EQ(err, -E2BIG, "the room fills");
-	ASSERT_TRUE(n >= BW_REC_LOG_ROOM / 40, "room for hundreds");
+	ASSERT_TRUE(n >= BW_REC_LOG_ROOM / 40, "room for thousands");
 	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
 		goto out;
 	ASSERT_EQ(r.nadded, n + 1, "every append but the refused one");

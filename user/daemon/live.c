@@ -296,6 +296,23 @@ static bool is_live(const struct bw_wlive *l, const struct bw_prefix *p,
 				NULL);
 }
 
+/*
+ * The add log three quarters full: a rebuild of the watch's own folds it
+ * into the records and sizes the room anew, before an add finds it full
+ * (then add would swap, and this watch rebuild to take that over).
+ */
+static void fold_log_soon(struct bw_wlive *l)
+{
+	__u64 room, left;
+
+	if (bw_records_log_room(l->map.mem, l->map.nblocks, &room, &left) ||
+	    left >= room / 4)
+		return;
+	l->want_rebuild = true;
+	l->retry_at = 0;
+	l->rebuild_why = "live entries: the add log is three quarters full";
+}
+
 int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 		     const struct bw_list *names, __u64 expires, bool *had)
 {
@@ -328,6 +345,7 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 	/* The records hold them now: adopted, set in place. */
 	if (bw_wlive_sync(l, NULL) < 0)
 		return -EINVAL;
+	fold_log_soon(l);
 	for (i = 0; i < count; i++) {
 		if (is_live(l, &p[i], names, i, subdomains))
 			continue;

@@ -91,3 +91,26 @@ int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_prefix *p,
 	__atomic_store_n((__u64 *)(void *)(recs + end), v, __ATOMIC_RELEASE);
 	return 0;
 }
+
+int bw_records_log_room(const void *mem, __u32 nblocks, __u64 *room,
+			__u64 *left)
+{
+	__u32 start = bw_records_start(mem);
+	const __u8 *blk =
+		(const __u8 *)mem + (size_t)start * BW_BLOCK_BYTES;
+	struct bw_rec_area a;
+	long long end;
+
+	if (start >= nblocks)
+		return -EINVAL;
+	memcpy(&a, blk, sizeof(a));
+	*room = (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES;
+	if (a.magic != BW_REC_MAGIC || a.records_len > *room)
+		return -EINVAL;
+	end = bw_rec_log_end(blk + BW_BLOCK_BYTES, a.records_len, *room);
+	if (end < 0)
+		return -EINVAL;
+	*room -= a.records_len;
+	*left = *room - ((__u64)end - a.records_len);
+	return 0;
+}

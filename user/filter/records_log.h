@@ -27,4 +27,12 @@
 int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_prefix *p,
 		       size_t n, const struct bw_list *names, __u64 expires);
 
+/*
+ * The add log's room in mem's area (a filter of nblocks that passed
+ * bw_filter_check) and how much of it is left, in bytes: 0, or -EINVAL
+ * when the area is malformed or there is none.
+ */
+int bw_records_log_room(const void *mem, __u32 nblocks, __u64 *room,
+			__u64 *left);
+
 #endif /* __BW_RECORDS_LOG_H */
