@@ -96,8 +96,7 @@ int bw_records_log_room(const void *mem, __u32 nblocks, __u64 *room,
 			__u64 *left)
 {
 	__u32 start = bw_records_start(mem);
-	const __u8 *blk =
-		(const __u8 *)mem + (size_t)start * BW_BLOCK_BYTES;
+	const __u8 *blk = (const __u8 *)mem + (size_t)start * BW_BLOCK_BYTES;
 	struct bw_rec_area a;
 	long long end;
 
