@@ -112,9 +112,8 @@ static int ours_by_id(__u32 id, void *ctx)
 	return -ENOENT;
 }
 
-int bw_hook_find(int ifindex, struct bw_xdp_info *x)
+static int hook_find_once(int ifindex, struct bw_xdp_info *x, __u32 *ids)
 {
-	__u32 ids[4];
 	int i, fd, err;
 
 	err = query_hook(ifindex, x, ids);
@@ -128,6 +127,25 @@ int bw_hook_find(int ifindex, struct bw_xdp_info *x)
 	}
 	x->ours = fd >= 0;
 	return fd;
+}
+
+int bw_hook_find(int ifindex, struct bw_xdp_info *x)
+{
+	__u32 ids[4], again[4];
+	struct bw_xdp_info y;
+	int tries, fd;
+
+	/*
+	 * A swap between reading the hook's ids and opening them frees the
+	 * old program: found gone, the hook is asked again while it changes.
+	 */
+	for (tries = 0;; tries++) {
+		fd = hook_find_once(ifindex, x, ids);
+		if (fd != -ENOENT || !x->prog_id || tries == 4 ||
+		    query_hook(ifindex, &y, again) ||
+		    !memcmp(ids, again, sizeof(ids)))
+			return fd;
+	}
 }
 
 int bw_hook_link(int ifindex, __u32 prog_id)
