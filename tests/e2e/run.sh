@@ -1106,27 +1106,34 @@ setup()
 		echo "e2e: cannot mount a private /run/bloomwall" >&2
 		return 1
 	fi
-	TMP_DIR=$(mktemp -d /tmp/bwtest.XXXXXX) || return 1
-	OUT=$TMP_DIR/stdout
-	ERR=$TMP_DIR/stderr
-	export TMP_DIR OUT ERR
+	# The runner's own files; each test has a TMP_DIR of its own.
+	WORK_DIR=$(mktemp -d /tmp/bwe2e-worker.XXXXXX) || return 1
 }
 
 teardown()
 {
 	bw_topo_down
 	[ -n "${TMP_DIR:-}" ] && rm -rf "$TMP_DIR"
+	[ -n "${WORK_DIR:-}" ] && rm -rf "$WORK_DIR"
 }
 
-# Per test: a fresh pair and bpffs before, everything removed after. Prints
-# "[name] PASS|FAIL|SKIPPED" (and the test's output on a failure or with
-# V=1); returns the test's status.
+# Per test: a fresh pair, bpffs and TMP_DIR before, everything removed
+# after. Prints "[name] PASS|FAIL|SKIPPED" (and the test's output on a
+# failure or with V=1); returns the test's status.
 run_test()
 {
-	local t=$1 log=$TMP_DIR/log rc left
+	local t=$1 log=$WORK_DIR/log rc left
 
-	rm -f "$TMP_DIR"/*.txt
-	ls -A /run/bloomwall >"$TMP_DIR/run.before" 2>/dev/null
+	# Nothing an earlier test of this worker wrote is the next one's input,
+	# whatever the order the queue hands them out in.
+	TMP_DIR=$(mktemp -d /tmp/bwtest.XXXXXX) || {
+		echo "[$t] FAIL (no temporary directory)"
+		return 1
+	}
+	OUT=$TMP_DIR/stdout
+	ERR=$TMP_DIR/stderr
+	export TMP_DIR OUT ERR
+	ls -A /run/bloomwall >"$WORK_DIR/run.before" 2>/dev/null
 	bw_bpffs_reset
 	if ! bw_topo_up bwtest >"$log" 2>&1; then
 		rc=1
@@ -1138,7 +1145,7 @@ run_test()
 	# A watch's lock directory outlives no test (its watch ended, or
 	# detach cleared what a killed one left); nor what a watch keeps in
 	# this worker's /run/bloomwall for this test's interface.
-	left=$(comm -13 "$TMP_DIR/run.before" <(ls -A /run/bloomwall 2>/dev/null) |
+	left=$(comm -13 "$WORK_DIR/run.before" <(ls -A /run/bloomwall 2>/dev/null) |
 		grep -F -- "$BW_RX" || true)
 	if [ "$rc" = 0 ] && { compgen -G "$BW_PIN_ROOT/watch:*" >/dev/null || [ -n "$left" ]; }; then
 		{
@@ -1149,6 +1156,8 @@ run_test()
 		rc=1
 	fi
 	bw_topo_down
+	rm -rf "$TMP_DIR"
+	TMP_DIR=""
 	case $rc in
 	0) echo "[$t] PASS" ;;
 	"$SKIPPED_TEST") echo "[$t] SKIPPED" ;;
@@ -1184,7 +1193,7 @@ worker()
 
 	trap teardown EXIT
 	setup || exit 1
-	block=$TMP_DIR/block
+	block=$WORK_DIR/block
 	while t=$(next_test); do
 		t0=$SECONDS
 		run_test "$t" >"$block"

@@ -158,8 +158,9 @@ test_sock_drip()
 	wait "$d"
 	sed 's/^/  drip /' "$TMP_DIR/drip"
 	# The connection it had when the watch ended: closed, without a word.
-	assert_eq "$(client_count "$TMP_DIR/drip" nothing)" 1 \
-		"the dripper's connection closed by the watch's end"
+	# (A loaded machine may have dropped an earlier one late, unanswered.)
+	[ "$(client_count "$TMP_DIR/drip" nothing)" -ge 1 ] ||
+		fail "the dripper's connection was not closed by the watch's end"
 	assert_eq "$(client_count "$TMP_DIR/drip" gone)" 1 "the watch gone"
 	trap - EXIT
 }
