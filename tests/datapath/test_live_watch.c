@@ -22,6 +22,7 @@
 #include <linux/bpf.h>
 
 #include "daemon/live.h"
+#include "daemon/live_stage.h"
 #include "datapath.h"
 #include "kernel/running.h"
 #include "ops/attach_lists.h"

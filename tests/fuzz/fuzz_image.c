@@ -19,6 +19,7 @@
 
 #include "filter/bloom.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "image/image.h"
 #include "image/image_sec.h"
 #include "image/image_sign.h"

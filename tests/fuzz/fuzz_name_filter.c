@@ -17,6 +17,7 @@
 #include "filter/bloom_names.h"
 #include "filter/bloom_plan.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "filter/records_write.h"
 #include "lists/list.h"
 #include "lists/list_parse.h"

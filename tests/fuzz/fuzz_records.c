@@ -20,6 +20,7 @@
 #include "filter/bloom.h"
 #include "filter/bloom_plan.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "filter/records_gone.h"
 #include "filter/records_log.h"
 #include "filter/records_write.h"

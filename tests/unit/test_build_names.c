@@ -19,6 +19,7 @@
 #include "filter/bloom_plan.h"
 #include "filter/builder.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "filter/records_edit.h"
 #include "filter/records_write.h"
 #include "lists/list_load.h"

@@ -16,6 +16,7 @@
 #include "filter/builder.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "filter/records_edit.h"
 #include "filter/records_write.h"
 #include "test_helpers.h"

@@ -13,6 +13,7 @@
 #include "filter/bloom.h"
 #include "filter/bloom_plan.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "filter/records_edit.h"
 #include "filter/records_write.h"
 #include "lists/list.h"

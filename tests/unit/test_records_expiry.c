@@ -12,6 +12,7 @@
 
 #include "bloomwall.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "filter/records_edit.h"
 #include "filter/records_gone.h"
 #include "filter/records_write.h"

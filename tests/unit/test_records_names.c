@@ -17,6 +17,7 @@
 #include "filter/build_records.h"
 #include "filter/build_req.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "filter/records_edit.h"
 #include "filter/records_gone.h"
 #include "filter/records_write.h"

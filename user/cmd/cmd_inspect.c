@@ -21,6 +21,7 @@
 #include "image/image_sec.h"
 #include "out/prov_view.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "ops/reload.h"
 #include "out/status_text.h"
 #include "ops/status.h"

@@ -2,7 +2,8 @@
 /*
  * The watch's live entries (live.h): the running map found from the hook
  * and mapped read-write, the set (filter/live.c) applied to it in place,
- * the hand-over across rebuilds and other commands' swaps.
+ * the changes handed over, other commands' swaps taken over; a rebuild's
+ * hand-over is in live_stage.c.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -10,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <time.h>
-#include <sys/mman.h>
 
 #include "base/log.h"
 #include "daemon/live.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "filter/records_edit.h"
 #include "filter/records_gone.h"
 #include "filter/records_log.h"
@@ -45,60 +46,18 @@ void bw_wlive_free(struct bw_wlive *l)
 	l->memfd = -1;
 }
 
-/* The program the hook runs now: its id, 0 when none. */
-static __u32 hook_prog(const struct bw_wlive *l)
-{
-	int ifindex = (int)if_nametoindex(l->iface), fd;
-	struct bw_xdp_info x;
-	__u32 id;
-
-	fd = ifindex ? bw_hook_find(ifindex, &x) : -ENOENT;
-	if (fd < 0)
-		return 0;
-	id = bw_obj_id(fd);
-	close(fd);
-	return id;
-}
-
-/*
- * The running filter, mapped read-write into m (its program's id in
- * *prog): 0, or -ENOENT when nothing (valid) runs.
- */
-static int open_running(const struct bw_wlive *l, struct bw_filter_map *m,
-			__u32 *prog)
-{
-	struct bw_running r;
-	int err;
-
-	err = bw_running_open(l->iface, (int)if_nametoindex(l->iface),
-			      BW_RUN_QUIET | BW_RUN_OLD_OK, &r);
-	if (err)
-		return -ENOENT;
-	err = r.filter_err ? -ENOENT : bw_filter_open_id(r.filter.id, true, m);
-	*prog = r.prog_id;
-	bw_running_close(&r);
-	return err;
-}
-
 static void *mem_of(const struct bw_wlive *l)
 {
 	return l->map.mem;
 }
 
-/* A verify-mode filter: its adds are built in (builder.c's adds_live). */
-static bool verify(const void *mem)
-{
-	return ((const struct bw_hdr *)mem)->flags & BW_F_VERIFY;
-}
-
-/* The adds of mem's records as live entries (set in target). */
-static int adopt(struct bw_wlive *l, const struct bw_filter_map *m,
-		 void *target, bool strict)
+int bw_wlive_adopt(struct bw_wlive *l, const struct bw_filter_map *m,
+		   void *target, bool strict)
 {
 	__u64 next;
 	int err;
 
-	if (l->adds_in_base || verify(m->mem))
+	if (l->adds_in_base || bw_wlive_verify(m->mem))
 		return 0;
 	err = bw_adopted_sync(&l->adopted, &l->set, m->mem, m->nblocks, target,
 			      strict, (__u64)time(NULL), &next);
@@ -106,8 +65,7 @@ static int adopt(struct bw_wlive *l, const struct bw_filter_map *m,
 	return err;
 }
 
-/* A filter not of this watch's making now runs: every live key set in it. */
-static void take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
+void bw_wlive_take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 {
 	bool had = l->map.fd >= 0;
 	int err;
@@ -124,7 +82,7 @@ static void take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 	}
 	/* Its blocks may hold another command's bits: no base from them. */
 	l->set.stale = had;
-	adopt(l, &l->map, l->map.mem, false);
+	bw_wlive_adopt(l, &l->map, l->map.mem, false);
 	/* None of this watch's keys in it: its blocks are bases. */
 	if (!bw_live_count(&l->set)) {
 		l->set.stale = false;
@@ -148,11 +106,11 @@ static void take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 static int sync_map(struct bw_wlive *l)
 {
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
-	__u32 prog = hook_prog(l);
+	__u32 prog = bw_hook_prog_id((int)if_nametoindex(l->iface));
 
 	if (prog && prog == l->prog_id && l->map.fd >= 0)
 		return 0;
-	if (!prog || open_running(l, &m, &prog)) {
+	if (!prog || bw_running_map(l->iface, true, &m, &prog)) {
 		bw_filter_close(&l->map);
 		l->prog_id = 0;
 		return -ENOENT;
@@ -163,7 +121,7 @@ static int sync_map(struct bw_wlive *l)
 		l->prog_id = prog;
 		return 0;
 	}
-	take_over(l, &m, prog);
+	bw_wlive_take_over(l, &m, prog);
 	return 0;
 }
 
@@ -229,7 +187,7 @@ void bw_wlive_expire(struct bw_wlive *l, __u64 now)
 static bool adds_out_of_blocks(const struct bw_wlive *l)
 {
 	return l->map.fd >= 0 && l->map.id == l->own_map && !l->set.stale &&
-	       !l->adds_in_base && !verify(l->map.mem);
+	       !l->adds_in_base && !bw_wlive_verify(l->map.mem);
 }
 
 int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
@@ -249,7 +207,7 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
 		return -EINVAL;
 	in_place = adds_out_of_blocks(l);
 	before = bw_live_count(&l->set);
-	adopt(l, &l->map, l->map.mem, false);
+	bw_wlive_adopt(l, &l->map, l->map.mem, false);
 	/* The same map: its records only lost entries. */
 	if (bw_live_count(&l->set) < before)
 		l->deletes += before - bw_live_count(&l->set);
@@ -323,7 +281,7 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 
 	if (sync_map(l))
 		return -ENOENT;
-	if (l->adds_in_base || verify(l->map.mem))
+	if (l->adds_in_base || bw_wlive_verify(l->map.mem))
 		return -EXDEV;
 	if (bw_records_read(l->map.mem, l->map.nblocks, &r))
 		return -EINVAL;
@@ -397,203 +355,4 @@ bool bw_wlive_step(struct bw_wlive *l, __u64 now)
 		return false;
 	l->retry_at = now + BW_WLIVE_RETRY;
 	return true;
-}
-
-/* ---- the rebuild's hand-over -------------------------------------------- */
-
-#define STAGE_MAGIC 0x564c5742U /* "BWLV" */
-/* stage_hdr.flags: an add the new filter cannot keep live. */
-#define STAGE_IN_BASE 1U
-
-/* At the start of the memfd; the bases follow. */
-struct stage_hdr {
-	__u32 magic;
-	__u32 map_id; /* of the new filter they are of */
-	__u32 n;
-	__u32 flags;
-};
-
-int bw_wlive_fork_begin(struct bw_wlive *l)
-{
-	l->staged = true;
-	bw_wsize_begin(&l->size);
-	if (l->memfd < 0)
-		l->memfd = memfd_create("bloomwall-live", MFD_CLOEXEC);
-	if (l->memfd < 0 || ftruncate(l->memfd, 0)) {
-		pr_warn("%s: live entries: memfd: %s\n", l->iface,
-			strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
-static int write_all(int fd, const void *buf, size_t len, off_t off)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = pwrite(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += n;
-	}
-	return 0;
-}
-
-int bw_wlive_stage(void *ctx, const struct bw_filter_map *m)
-{
-	struct bw_wlive *l = ctx;
-	struct stage_hdr h = { .magic = STAGE_MAGIC, .map_id = m->id };
-	struct bw_live_rec *recs;
-	int err;
-
-	if (!l || !l->staged)
-		return 0;
-	err = bw_live_layout(&l->set, m->mem);
-	if (!err)
-		err = adopt(l, m, m->mem, true);
-	if (err == -ENOENT || err == -E2BIG) {
-		h.flags = STAGE_IN_BASE;
-		write_all(l->memfd, &h, sizeof(h), 0);
-		pr_warn("%s: not swapped in; the next rebuild builds the adds in\n",
-			l->iface);
-		return err;
-	}
-	h.n = (__u32)bw_live_nblocks(&l->set);
-	recs = err ? NULL : calloc(h.n ? h.n : 1, sizeof(*recs));
-	if (!recs) {
-		pr_warn("%s: live entries: no memory for the new filter's bases\n",
-			l->iface);
-		return -ENOMEM;
-	}
-	bw_live_snapshot(&l->set, recs);
-	err = write_all(l->memfd, recs, h.n * sizeof(*recs), sizeof(h));
-	free(recs);
-	/* The header last: a child killed before it leaves none. */
-	if (!err)
-		err = write_all(l->memfd, &h, sizeof(h), 0);
-	if (err) {
-		pr_warn("%s: live entries: cannot hand the bases over: %s\n",
-			l->iface, strerror(-err));
-		return err;
-	}
-	bw_live_reapply(&l->set, m->mem);
-	return 0;
-}
-
-/* The child's bases for map_id: mapped from the memfd, or NULL. */
-static struct bw_live_rec *staged_recs(struct bw_wlive *l, __u32 map_id,
-				       size_t *n, void **map, size_t *len)
-{
-	struct stage_hdr h;
-	off_t size;
-
-	*map = NULL;
-	if (!l->staged || l->memfd < 0 ||
-	    pread(l->memfd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
-	    h.magic != STAGE_MAGIC)
-		return NULL;
-	if (h.flags & STAGE_IN_BASE) {
-		l->adds_in_base = true;
-		l->want_rebuild = true;
-		l->rebuild_why =
-			"live entries: adds the new filter cannot keep live, built in";
-	}
-	if (h.map_id != map_id)
-		return NULL;
-	size = lseek(l->memfd, 0, SEEK_END);
-	if (size < 0 ||
-	    (__u64)size < sizeof(h) + h.n * sizeof(struct bw_live_rec))
-		return NULL;
-	*len = (size_t)size;
-	*map = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE, l->memfd,
-		    0);
-	if (*map == MAP_FAILED) {
-		*map = NULL;
-		return NULL;
-	}
-	*n = (size_t)h.n;
-	return (struct bw_live_rec *)((char *)*map + sizeof(h));
-}
-
-/*
- * A filter the watch built the adds into: rebuilt at their next end, and
- * kept so while its records hold one.
- */
-static void adopt_built(struct bw_wlive *l)
-{
-	__u64 now = (__u64)time(NULL), next;
-	struct bw_records r;
-	size_t held;
-
-	/* Verify mode builds them in: they end and go by rebuilds. */
-	if (verify(l->map.mem))
-		l->adds_in_base = true;
-	if (!l->adds_in_base)
-		return;
-	l->base_expiry = 0;
-	if (bw_records_read(l->map.mem, l->map.nblocks, &r))
-		return;
-	held = r.nadded - bw_records_expired(&r, now) + r.names.ndom -
-	       bw_records_names_expired(&r, now);
-	l->base_expiry = bw_records_next_expiry(&r);
-	next = bw_records_names_next_expiry(&r);
-	if (next && (!l->base_expiry || next < l->base_expiry))
-		l->base_expiry = next;
-	bw_records_free(&r);
-	if (!held)
-		l->adds_in_base = false;
-}
-
-void bw_wlive_fork_end(struct bw_wlive *l)
-{
-	struct bw_filter_map m = BW_FILTER_MAP_INIT;
-	struct bw_live_rec *recs;
-	__u32 prog = 0;
-	size_t n = 0, len = 0;
-	void *map = NULL;
-	bool own = false;
-
-	if (open_running(l, &m, &prog))
-		goto out;
-	recs = staged_recs(l, m.id, &n, &map, &len);
-	if (m.id == l->map.id && l->map.fd >= 0) {
-		/* Not swapped: the old filter runs, as the set left it. */
-		bw_filter_close(&m);
-		l->prog_id = prog;
-		goto out;
-	}
-	if (!recs) {
-		/* Not the filter the child staged: someone else's. */
-		take_over(l, &m, prog);
-		goto out;
-	}
-	bw_filter_close(&l->map);
-	l->map = m;
-	l->prog_id = prog;
-	l->own_map = m.id;
-	l->marks = bw_records_marks(l->map.mem, l->map.nblocks);
-	adopt_built(l);
-	if (bw_live_layout(&l->set, l->map.mem) ||
-	    adopt(l, &l->map, NULL, false))
-		pr_warn("%s: live entries: no memory to lay them out\n",
-			l->iface);
-	else
-		bw_live_rebase(&l->set, l->map.mem, recs, n);
-	l->want_rebuild = false;
-	l->changed = true;
-	own = true;
-out:
-	bw_wsize_end(&l->size, own);
-	if (map)
-		munmap(map, len);
-	l->staged = false;
-	if (l->memfd >= 0 && ftruncate(l->memfd, 0))
-		pr_debug("%s: live entries: memfd: %s\n", l->iface,
-			 strerror(errno));
 }

@@ -10,9 +10,10 @@
  *   bw_wlive_sync (the records read again), bw_wlive_step (once a
  *   second: ends, marks a remove made itself, another command's swap);
  * - the records (with their add log) hold every add; the set adopts them;
- * - a rebuild hands over through fork_begin / stage (in the child: the
- *   new filter's bases into a memfd, every live key set before the swap)
- *   / fork_end (the bases taken, what changed since written in place);
+ * - a rebuild hands over through live_stage.h: fork_begin / stage (in
+ *   the child: the new filter's bases into a memfd, every live key set
+ *   before the swap) / fork_end (the bases taken, what changed since
+ *   written in place);
  * - a filter another command swapped in is taken over: every live key
  *   set in it at once, deletes held back until a rebuild gives bases.
  *
@@ -162,14 +163,22 @@ int bw_wlive_remove(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 /* Expiries only (while a rebuild runs: no filter is taken over). */
 void bw_wlive_expire(struct bw_wlive *l, __u64 now);
 
+/* A verify-mode filter: its adds are built in (builder.c's adds_live). */
+static inline bool bw_wlive_verify(const void *mem)
+{
+	return ((const struct bw_hdr *)mem)->flags & BW_F_VERIFY;
+}
+
 /*
- * The rebuild's hand-over. fork_begin: in the parent before the fork (0
- * or -errno: then the rebuild must not run). stage: in the child, as the
- * reload's or attach's before_swap_filter hook, ctx the bw_wlive: m is the
- * new filter as built. fork_end: in the parent once the child ended.
+ * For the rebuild's hand-over (live_stage.h). adopt: the adds of m's
+ * records as live entries (their keys set in target, NULL: none), strict
+ * as bw_adopted_sync; 0 or -errno. take_over: a filter not of this
+ * watch's making now runs (m, its program prog): every live key set in
+ * it, deletes kept back until a rebuild gives true bases.
  */
-int bw_wlive_fork_begin(struct bw_wlive *l);
-int bw_wlive_stage(void *ctx, const struct bw_filter_map *m);
-void bw_wlive_fork_end(struct bw_wlive *l);
+int bw_wlive_adopt(struct bw_wlive *l, const struct bw_filter_map *m,
+		   void *target, bool strict);
+void bw_wlive_take_over(struct bw_wlive *l, struct bw_filter_map *m,
+			__u32 prog);
 
 #endif /* __BW_DAEMON_LIVE_H */

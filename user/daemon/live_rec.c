@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "daemon/live_rec.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "lists/list_parse.h"
 
 void bw_adopted_free(struct bw_adopted *a)

@@ -361,3 +361,39 @@ void bw_wlive_remove_answer(struct bw_wlive *l, struct json_object *req,
 	json_object_object_add(ans, "results", list);
 	free_entries(&e);
 }
+
+struct json_object *bw_wlive_answer(struct bw_wlive *l, const char *q)
+{
+	struct json_object *req = json_tokener_parse(q), *ans, *v, *op;
+	const char *err = NULL;
+
+	ans = json_object_new_object();
+	if (!ans) {
+		json_object_put(req);
+		return NULL;
+	}
+	json_object_object_add(ans, "v", json_object_new_int(1));
+	if (!json_object_is_type(req, json_type_object))
+		err = "not a JSON object";
+	else if (!json_object_object_get_ex(req, "v", &v) ||
+		 json_object_get_int(v) != 1)
+		err = "unknown version: this watch speaks \"v\": 1";
+	else if (!json_object_object_get_ex(req, "op", &op))
+		err = "no \"op\"";
+	else if (!strcmp(json_object_get_string(op), "add"))
+		bw_wlive_add_answer(l, req, ans);
+	else if (!strcmp(json_object_get_string(op), "remove"))
+		bw_wlive_remove_answer(l, req, ans);
+	else
+		err = "unknown \"op\": this watch knows \"add\" and \"remove\"";
+	if (err) {
+		json_object_object_add(ans, "ok",
+				       json_object_new_boolean(false));
+		json_object_object_add(ans, "code",
+				       json_object_new_string("bad_request"));
+		json_object_object_add(ans, "error",
+				       json_object_new_string(err));
+	}
+	json_object_put(req);
+	return ans;
+}

@@ -67,4 +67,12 @@ void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
 void bw_wlive_remove_answer(struct bw_wlive *l, struct json_object *req,
 			    struct json_object *ans);
 
+/*
+ * A typed question on the watch's socket (watch_sock.h): one JSON
+ * object, {"v": 1, "op": "add" | "remove", ...}, answered by the two
+ * above; the answer (NULL without memory) carries "v", and an error
+ * "ok": false, "code": "bad_request", "error".
+ */
+struct json_object *bw_wlive_answer(struct bw_wlive *l, const char *q);
+
 #endif /* __BW_DAEMON_LIVE_VIEW_H */

@@ -28,11 +28,10 @@
 #include "daemon/watch_pull.h"
 #include "daemon/watch_state.h"
 #include "daemon/watch_sock.h"
+#include "kernel/hook.h"
 #include "kernel/lock.h"
-#include "ops/detach.h"
 #include "out/daemon_state.h"
 #include "out/metrics.h"
-#include "out/op_report.h"
 #include "out/status_view.h"
 
 /* ---- one rebuild --------------------------------------------------------- */
@@ -261,51 +260,9 @@ static void settled(struct watch *w)
 }
 
 /*
- * A typed question (watch_sock.h): one JSON object, {"v": 1, "op", ...};
- * the answer carries "v" and says per entry what happened in fields.
- */
-static struct json_object *answer_json(struct watch *w, const char *q)
-{
-	struct json_object *req = json_tokener_parse(q), *ans, *v, *op;
-	const char *err = NULL;
-
-	ans = json_object_new_object();
-	if (!ans) {
-		json_object_put(req);
-		return NULL;
-	}
-	json_object_object_add(ans, "v", json_object_new_int(1));
-	if (!json_object_is_type(req, json_type_object))
-		err = "not a JSON object";
-	else if (!json_object_object_get_ex(req, "v", &v) ||
-		 json_object_get_int(v) != 1)
-		err = "unknown version: this watch speaks \"v\": 1";
-	else if (!json_object_object_get_ex(req, "op", &op))
-		err = "no \"op\"";
-	else if (!strcmp(json_object_get_string(op), "add"))
-		bw_wlive_add_answer(&w->live, req, ans);
-	else if (!strcmp(json_object_get_string(op), "remove"))
-		bw_wlive_remove_answer(&w->live, req, ans);
-	else
-		err = "unknown \"op\": this watch knows \"add\" and \"remove\"";
-	if (err) {
-		json_object_object_add(ans, "ok",
-				       json_object_new_boolean(false));
-		json_object_object_add(ans, "code",
-				       json_object_new_string("bad_request"));
-		json_object_object_add(ans, "error",
-				       json_object_new_string(err));
-	}
-	json_object_put(req);
-	if (w->live.changed)
-		bw_watch_publish(w);
-	return ans;
-}
-
-/*
  * The watch socket's questions (watch_sock.h), answered in the loop:
  *
- *   {"v": 1, "op": "add"|"remove", ...}  typed (answer_json above)
+ *   {"v": 1, "op": "add"|"remove", ...}  typed (daemon/live_view.h)
  *   "why ADDR"  the CrowdSec decisions covering ADDR (out/cs_why.h);
  *               none listed for a watch without a CrowdSec source
  *   "sync"      read the records again now: the adds a remove marked
@@ -318,8 +275,12 @@ static struct json_object *answer(void *ctx, const char *q, size_t len)
 	struct json_object *ans;
 
 	(void)len;
-	if (q[0] == '{')
-		return answer_json(w, q);
+	if (q[0] == '{') {
+		ans = bw_wlive_answer(&w->live, q);
+		if (w->live.changed)
+			bw_watch_publish(w);
+		return ans;
+	}
 	if (!strncmp(q, "why ", 4))
 		return bw_watch_cs_why(&w->cs, q + 4);
 	if (strcmp(q, "sync"))
@@ -402,39 +363,6 @@ static void loop(struct watch *w)
 	}
 }
 
-static void stop(struct watch *w)
-{
-	const char *sig = w->sig.stop == SIGINT ? "SIGINT" : "SIGTERM";
-	struct bw_detach_req rq = { .iface = w->c->iface };
-	struct bw_detach_result res;
-	char name[IF_NAMESIZE];
-	const char *renamed = bw_watch_renamed_to(w, name);
-	int err;
-
-	if (renamed) {
-		printf("%s: watch stopped (%s); there is no %s (renamed to %s, where its filter runs): nothing detached\n",
-		       w->c->iface, sig, w->c->iface, renamed);
-		return;
-	}
-	if (!w->c->detach_on_exit && !bw_watch_running_generation(w)) {
-		printf("%s: watch stopped (%s); no filter runs\n", w->c->iface,
-		       sig);
-		return;
-	}
-	if (!w->c->detach_on_exit) {
-		printf("%s: watch stopped (%s); the filter stays attached (generation %llu)\n",
-		       w->c->iface, sig,
-		       (unsigned long long)bw_watch_running_generation(w));
-		return;
-	}
-	rq.ifindex = (int)if_nametoindex(w->c->iface);
-	err = bw_detach_iface(&rq, &res);
-	bw_detach_report(w->c->iface, &res);
-	printf(err ? "%s: watch stopped (%s); detaching failed\n"
-		   : "%s: watch stopped (%s); bloomwall detached (--detach-on-exit)\n",
-	       w->c->iface, sig);
-}
-
 /*
  * At start: the running filter's keys are what the lists must not halve,
  * its adds left out (a key each: the guard judges the lists).
@@ -479,7 +407,7 @@ static int start(struct watch *w)
 	if (err == -BW_WATCH_ESTOPPED)
 		return 0;
 	/* A bad file at start with nothing running: nothing to keep. */
-	if (err && !bw_watch_attached((int)if_nametoindex(c->iface))) {
+	if (err && !bw_hook_prog_id((int)if_nametoindex(c->iface))) {
 		printf("%s: watch stopped: no filter could be attached\n",
 		       c->iface);
 		return err;
@@ -533,7 +461,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	if (!err) {
 		bw_watch_publish(&w);
 		loop(&w);
-		stop(&w);
+		bw_watch_stop(&w);
 	}
 	/* The state file is this watch's while it holds the lock. */
 	if (w.lock_fd >= 0)

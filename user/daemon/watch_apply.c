@@ -20,6 +20,7 @@
 
 #include "filter/build_figures.h"
 #include "base/log.h"
+#include "daemon/live_stage.h"
 #include "daemon/watch_apply.h"
 #include "filter/provenance.h"
 #include "image/image.h"
@@ -27,16 +28,6 @@
 #include "kernel/hook.h"
 #include "ops/attach_lists.h"
 #include "ops/reload.h"
-
-bool bw_watch_attached(int ifindex)
-{
-	struct bw_xdp_info x;
-	int fd = ifindex ? bw_hook_find(ifindex, &x) : -ENOENT;
-
-	if (fd >= 0)
-		close(fd);
-	return fd >= 0;
-}
 
 __u64 bw_watch_keys(const struct bw_hdr *hdr, const struct bw_info *info,
 		    const struct bw_dns_hdr *dns)
@@ -280,9 +271,8 @@ static int apply(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 	}
 	guard_arm(gc);
 	if (c->image)
-		return load_image(c, gc, ifindex, bw_watch_attached(ifindex),
-				  o);
-	if (!bw_watch_attached(ifindex))
+		return load_image(c, gc, ifindex, bw_hook_prog_id(ifindex), o);
+	if (!bw_hook_prog_id(ifindex))
 		return attach(c, gc, ifindex, c->lists, c->nlists, r.room, o);
 	r.ifindex = ifindex;
 	err = bw_reload(&r, &res);

@@ -12,6 +12,7 @@
 #include "daemon/pull_end.h"
 #include "daemon/pull_sched.h"
 #include "daemon/watch_pull.h"
+#include "kernel/hook.h"
 
 int bw_watch_pull_start(struct bw_pull *p, const struct bw_watch_cfg *c,
 			const struct bw_watch_pull_ops *ops)
@@ -27,7 +28,7 @@ int bw_watch_pull_start(struct bw_pull *p, const struct bw_watch_cfg *c,
 	printf("%s: pulling from %s%s every %g s (+-%g%%), state in %s\n",
 	       c->iface, pc->urls[0], pc->nurls > 1 ? " (and mirrors)" : "",
 	       p->interval, 100 * BW_PULL_JITTER, p->dir);
-	running = bw_watch_attached((int)if_nametoindex(c->iface));
+	running = bw_hook_prog_id((int)if_nametoindex(c->iface));
 	if (!running && bw_pull_have_last(p)) {
 		err = ops->swap(ops->ctx, p->cur,
 				"start: the last good image pulled");
@@ -54,7 +55,7 @@ bool bw_watch_pull_run(struct bw_pull *p, const struct bw_watch_cfg *c,
 		       const struct bw_watch_pull_ops *ops)
 {
 	char trigger[400];
-	bool running = bw_watch_attached((int)if_nametoindex(c->iface));
+	bool running = bw_hook_prog_id((int)if_nametoindex(c->iface));
 	int rc, err = 0;
 
 	/* Nothing runs: nothing a conditional request could keep. */

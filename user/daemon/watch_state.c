@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* What a running watch holds, and what it does with it (watch_state.h). */
 #include <net/if.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -10,6 +11,8 @@
 #include "daemon/pull_end.h"
 #include "daemon/watch_live.h"
 #include "daemon/watch_state.h"
+#include "ops/detach.h"
+#include "out/op_report.h"
 #include "out/daemon_state.h"
 #include "out/status_view.h"
 
@@ -85,4 +88,37 @@ void bw_watch_count(struct watch *w, int err, double secs)
 	w->counts.last_ok = !err;
 	w->counts.last_seconds = secs;
 	w->counts.last_time = (double)time(NULL);
+}
+
+void bw_watch_stop(struct watch *w)
+{
+	const char *sig = w->sig.stop == SIGINT ? "SIGINT" : "SIGTERM";
+	struct bw_detach_req rq = { .iface = w->c->iface };
+	struct bw_detach_result res;
+	char name[IF_NAMESIZE];
+	const char *renamed = bw_watch_renamed_to(w, name);
+	int err;
+
+	if (renamed) {
+		printf("%s: watch stopped (%s); there is no %s (renamed to %s, where its filter runs): nothing detached\n",
+		       w->c->iface, sig, w->c->iface, renamed);
+		return;
+	}
+	if (!w->c->detach_on_exit && !bw_watch_running_generation(w)) {
+		printf("%s: watch stopped (%s); no filter runs\n", w->c->iface,
+		       sig);
+		return;
+	}
+	if (!w->c->detach_on_exit) {
+		printf("%s: watch stopped (%s); the filter stays attached (generation %llu)\n",
+		       w->c->iface, sig,
+		       (unsigned long long)bw_watch_running_generation(w));
+		return;
+	}
+	rq.ifindex = (int)if_nametoindex(w->c->iface);
+	err = bw_detach_iface(&rq, &res);
+	bw_detach_report(w->c->iface, &res);
+	printf(err ? "%s: watch stopped (%s); detaching failed\n"
+		   : "%s: watch stopped (%s); bloomwall detached (--detach-on-exit)\n",
+	       w->c->iface, sig);
 }

@@ -66,4 +66,10 @@ void bw_watch_write_metrics(struct watch *w);
 /* Counts a rebuild that ended with err after secs. */
 void bw_watch_count(struct watch *w, int err, double secs);
 
+/*
+ * The watch ends (SIGTERM or SIGINT): what it leaves running said, and
+ * with --detach-on-exit bloomwall detached.
+ */
+void bw_watch_stop(struct watch *w);
+
 #endif /* __BW_WATCH_STATE_H */

@@ -6,6 +6,7 @@
 #include "base/table.h"
 #include "filter/live_room.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 
 void bw_room_init(struct bw_live_room *r)
 {

@@ -16,6 +16,7 @@
 #include "filter/provenance.h"
 #include "filter/records_write.h"
 #include "lists/list_load.h"
+#include "filter/records_read.h"
 
 int bw_prov_stream_init(struct bw_prov_stream *s, bool count_lines)
 {

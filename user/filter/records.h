@@ -3,12 +3,9 @@
  * The record area a filter carries after its last region (the format is
  * in include/bw_layout.h): the entries added at run time, the list files
  * and build options it was built from, and any record of a type this
- * bloomwall does not know, kept as it was. In plain memory, no bpf(): the
- * same code reads a mmapped filter map and a test's buffer.
- *
- * A reader never trusts the area: every length is checked against the
- * map's size before it is used, so a truncated or hostile area is refused
- * (-EINVAL) in time bounded by the map's size, never read past its end.
+ * bloomwall does not know, kept as it was: in memory, as records_read.h
+ * reads them and records_write.h writes them. No bpf(): the same code
+ * serves a mmapped filter map and a test's buffer.
  */
 #ifndef __BW_RECORDS_H
 #define __BW_RECORDS_H
@@ -101,14 +98,6 @@ void bw_records_free(struct bw_records *r);
  * planned one).
  */
 __u32 bw_records_start(const void *mem);
-
-/*
- * Reads the area of a filter of nblocks that passed bw_filter_check. 0 with
- * r filled (empty when the filter has no area: it ends at its last region,
- * or zero blocks follow); -EINVAL when the area is malformed, -ENOMEM; on
- * failure r is empty.
- */
-int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r);
 
 /*
  * Appends p to the added entries, there or not (the reader), never

@@ -7,6 +7,7 @@
 #include "filter/rec_log.h"
 #include "filter/rec_prefix.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "filter/records_gone.h"
 
 /* What to mark: prefixes, or names, sorted for lookups. */

@@ -7,6 +7,7 @@
 #include "filter/rec_log.h"
 #include "filter/rec_prefix.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "filter/records_log.h"
 
 /* The body's bytes: the prefixes' pairs, or each name's entry. */

@@ -8,6 +8,7 @@
 
 #include "filter/bloom.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "image/check_fail.h"
 #include "image/image_check_rec.h"
 

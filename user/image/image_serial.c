@@ -11,6 +11,7 @@
 
 #include "image/image_serial.h"
 #include "image/sign_key.h"
+#include "filter/records_read.h"
 
 /* SOURCE_DATE_EPOCH in ns when set to a number of seconds, else 0. */
 static __u64 source_date_epoch(void)

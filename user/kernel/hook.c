@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
 
+#include "kernel/filter_map.h"
 #include "kernel/hook.h"
 #include "base/log.h"
 #include "kernel/prog.h"
@@ -146,6 +147,19 @@ int bw_hook_find(int ifindex, struct bw_xdp_info *x)
 		    !memcmp(ids, again, sizeof(ids)))
 			return fd;
 	}
+}
+
+__u32 bw_hook_prog_id(int ifindex)
+{
+	struct bw_xdp_info x;
+	int fd = ifindex ? bw_hook_find(ifindex, &x) : -ENOENT;
+	__u32 id;
+
+	if (fd < 0)
+		return 0;
+	id = bw_obj_id(fd);
+	close(fd);
+	return id;
 }
 
 int bw_hook_link(int ifindex, __u32 prog_id)

@@ -31,6 +31,9 @@ int bw_xdp_info(int ifindex, __u32 our_id, struct bw_xdp_info *x);
  */
 int bw_hook_find(int ifindex, struct bw_xdp_info *x);
 
+/* The id of bloomwall's program on ifindex's hook; 0 when none (or no ifindex). */
+__u32 bw_hook_prog_id(int ifindex);
+
 /*
  * The XDP bpf_link that holds prog_id on ifindex: its fd, or -ENOENT (a
  * plain or libxdp attach). Found by walking the kernel's links.

@@ -18,6 +18,7 @@
 #include "kernel/pin.h"
 #include "filter/provenance.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "kernel/running.h"
 
 int bw_explain_not_attached(const char *iface)
@@ -109,6 +110,23 @@ static bool link_holds(const struct bw_running *r)
 	return r->link_fd < 0 ||
 	       (!bpf_obj_get_info_by_fd(r->link_fd, &info, &len) &&
 		info.prog_id == r->prog_id);
+}
+
+int bw_running_map(const char *iface, bool writable, struct bw_filter_map *m,
+		   __u32 *prog)
+{
+	struct bw_running r;
+	int err;
+
+	err = bw_running_open(iface, (int)if_nametoindex(iface),
+			      BW_RUN_QUIET | BW_RUN_OLD_OK, &r);
+	if (err)
+		return -ENOENT;
+	err = r.filter_err ? -ENOENT
+			   : bw_filter_open_id(r.filter.id, writable, m);
+	*prog = r.prog_id;
+	bw_running_close(&r);
+	return err;
 }
 
 int bw_running_refresh(struct bw_running *r, unsigned int flags)

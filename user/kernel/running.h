@@ -71,6 +71,14 @@ int bw_running_refresh(struct bw_running *r, unsigned int flags);
 void bw_running_close(struct bw_running *r);
 
 /*
+ * The filter iface runs, mapped (read-write if writable) into m, and its
+ * program's id in *prog: 0, or -ENOENT when nothing (valid) runs. Quiet,
+ * and an older filter will do (a daemon's look).
+ */
+int bw_running_map(const char *iface, bool writable, struct bw_filter_map *m,
+		   __u32 *prog);
+
+/*
  * r->filter_err, said in operator words with what to do (reload), or 0.
  */
 int bw_running_need_filter(const struct bw_running *r);

@@ -26,20 +26,6 @@ static int open_exact(const struct bw_running *r)
 	return fd < 0 ? -1 : fd;
 }
 
-/* The program the hook runs now: its id, 0 when none. */
-static __u32 hook_prog(int ifindex)
-{
-	struct bw_xdp_info x;
-	int fd = bw_hook_find(ifindex, &x);
-	__u32 id;
-
-	if (fd < 0)
-		return 0;
-	id = bw_obj_id(fd);
-	close(fd);
-	return id;
-}
-
 /*
  * Verify mode: each address looked up in the running program's exact
  * list, the running state opened again until the hook ran the same
@@ -61,7 +47,7 @@ static int look_exact(const struct bw_query_req *rq, struct bw_running *r)
 		if (fd >= 0)
 			close(fd);
 		if (!(r->prog_hdr.flags & BW_F_VERIFY) ||
-		    hook_prog(rq->ifindex) == r->prog_id)
+		    bw_hook_prog_id(rq->ifindex) == r->prog_id)
 			return 0;
 		bw_running_close(r);
 		err = bw_running_open(rq->iface, rq->ifindex, 0, r);

@@ -19,6 +19,7 @@
 #include "kernel/lock.h"
 #include "kernel/pin.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "ops/image_load.h"
 #include "filter/records_gone.h"
 #include "ops/reload.h"

@@ -16,6 +16,7 @@
 #include "kernel/pin.h"
 #include "kernel/prog.h"
 #include "filter/records.h"
+#include "filter/records_read.h"
 #include "ops/build.h"
 #include "kernel/running.h"
 #include "ops/status.h"
@@ -221,18 +222,6 @@ bool bw_status_pinned(const char *iface)
 	return bw_pin_dir_exists(iface);
 }
 
-/* Whether ifindex's hook runs bloomwall's program. */
-static bool hook_runs_ours(int ifindex)
-{
-	struct bw_xdp_info x;
-	int fd = bw_hook_find(ifindex, &x);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
 /* Interfaces whose hook runs bloomwall but that have no pin directory. */
 static int each_unpinned(int (*fn)(const char *iface, void *arg), void *arg)
 {
@@ -241,7 +230,7 @@ static int each_unpinned(int (*fn)(const char *iface, void *arg), void *arg)
 
 	for (i = ifs; i && i->if_index; i++) {
 		if (bw_pin_dir_exists(i->if_name) ||
-		    !hook_runs_ours((int)i->if_index))
+		    !bw_hook_prog_id((int)i->if_index))
 			continue;
 		fn(i->if_name, arg);
 		n++;
@@ -264,7 +253,7 @@ int bw_status_each(int (*fn)(const char *iface, void *arg), void *arg)
 
 int bw_status_find(const char *iface, int ifindex)
 {
-	if ((ifindex && hook_runs_ours(ifindex)) || bw_pin_dir_exists(iface))
+	if (bw_hook_prog_id(ifindex) || bw_pin_dir_exists(iface))
 		return 0;
 	return bw_explain_not_attached(iface);
 }
