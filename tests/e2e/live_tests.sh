@@ -194,74 +194,19 @@ test_watch_guard_lists_only()
 # 120th; BW_CRASH_FULL=1, make crash-sweep: every one), each time with
 # the next of 40 addresses: after each kill the address is either an add
 # the records hold and that drops, or none and passes (never recorded and
-# passing, nor dropping unrecorded); the earlier adds and the list's
-# entry always drop; no swap; the watch lives on; and the next add works
-# at once (the lock is free).
+# passing, nor dropping unrecorded); the other adds and the list's entry
+# always drop; no swap; the watch lives on; and the next add goes in
+# place at once (the lock is free).
 test_crash_sweep_add_live()
 {
-	local pool=() s k n kept got want i prog next=0 points=0 bad=0
+	local pool=() i
 
-	command -v strace >/dev/null || skip "strace is not installed"
 	for i in $(seq 40); do
 		pool+=("192.0.2.$i")
 	done
-	trap kill_watch EXIT
-	live_watch
-	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" add "$BW_RX" "$BW_C4" \
-		>/dev/null 2>&1
-	assert_eq "$(verdict "$BW_C4")" drop "the clean run added it"
-	awk -v full="${BW_CRASH_FULL:-0}" '
-	match($0, /^[a-z_0-9]+\(/) {
-		name = substr($0, 1, RLENGTH - 1)
-		n[name]++
-		i++
-		asked = asked || name == "connect"
-		if (full || asked || i % 120 == 0)
-			print name, n[name]
-	}' "$TMP_DIR/trace" >"$TMP_DIR/points"
-	prog=$(hook_prog_id)
-	while read -r s k; do
-		[ "$next" -lt ${#pool[@]} ] || break
-		points=$((points + 1))
-		n=$(added_kept)
-		strace -qq -o /dev/null -e trace="$s" \
-			-e inject="$s":signal=SIGKILL:when="$k" \
-			"$BLOOMWALL" add "$BW_RX" "${pool[next]}" >/dev/null 2>&1
-		kept=$(added_kept)
-		want=pass
-		[ "$kept" = $((n + 1)) ] && want=drop
-		# Recorded: live at once (the watch sets it as it records it).
-		for i in $(seq 10); do
-			got=$(verdict "${pool[next]}")
-			[ "$got" = "$want" ] && break
-			sleep 0.1
-		done
-		if [ "$kept" != "$n" ] && [ "$kept" != $((n + 1)) ]; then
-			echo "  killed at $s #$k: $kept adds kept ($n before)"
-			bad=$((bad + 1))
-		elif [ "$got" != "$want" ]; then
-			echo "  killed at $s #$k: $kept adds kept ($n before), but ${pool[next]} is '$got'"
-			bad=$((bad + 1))
-		elif [ "$(verdict "$BW_C4")" != drop ] ||
-			[ "$(verdict "$BW_A4")" != drop ] ||
-			{ [ "$next" -gt 0 ] && [ "$(verdict "${pool[next - 1]}")" != drop ]; }; then
-			echo "  killed at $s #$k: an earlier add or the list's entry passes"
-			bad=$((bad + 1))
-		elif [ "$(hook_prog_id)" != "$prog" ]; then
-			echo "  killed at $s #$k: the program changed (a swap)"
-			bad=$((bad + 1))
-		elif ! kill -0 "$WATCH_PID" 2>/dev/null; then
-			fail "killed at $s #$k: the watch died"
-		fi
-		[ "$want" = drop ] && next=$((next + 1))
-	done <"$TMP_DIR/points"
-	echo "crash sweep: add handed to a watch: $points points, $bad inconsistent"
-	assert_eq "$bad" 0 "inconsistent points"
-	[ "$points" -ge 5 ] || fail "only $points points"
-	# The lock is free: the next add goes in place at once.
+	crash_handover add drop "$BW_B4" "$BW_C4" "${pool[@]}"
 	bw 0 add "$BW_RX" 198.51.100.9
 	assert_grep "$OUT" "added in place by the watch" "the next add in place"
-	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	stop_watch TERM
 	trap - EXIT
 }
@@ -565,7 +510,9 @@ test_crash_sweep_remove_live()
 	for i in $(seq 40); do
 		pool+=("192.0.2.$i")
 	done
-	crash_remove_live drop "$BW_B4" "$BW_C4" "${pool[@]}"
+	crash_handover remove drop "$BW_B4" "$BW_C4" "${pool[@]}"
+	stop_watch TERM
+	trap - EXIT
 }
 
 # The same for names (kept live as the addresses are, one key each;
@@ -579,30 +526,38 @@ test_crash_sweep_remove_live_names()
 		pool+=("n$i.test")
 	done
 	BW_REMOVE_STRIDE=${BW_REMOVE_NAME_STRIDE:-36} \
-		crash_remove_live block keep.test gone.test "${pool[@]}"
+		crash_handover remove block keep.test gone.test "${pool[@]}"
+	stop_watch TERM
+	trap - EXIT
 }
 
-# crash_remove_live IN KEEP CLEAN POOL...: IN is query's word for a kept
-# entry (drop, block); KEEP an add that must stay, CLEAN the entry of the
-# clean run, POOL the adds removed in turn.
-crash_remove_live()
+# crash_handover add|remove IN KEEP CLEAN POOL...: the verb handed to a
+# watch, killed at each point of a clean run's trace; IN is query's word
+# for a kept entry (drop, block); KEEP an add that must stay, CLEAN the
+# entry of the clean run, POOL the entries added or removed in turn.
+crash_handover()
 {
-	local in=$1 keep=$2 clean=$3 s k n kept got want i prog next=0
-	local points=0 bad=0 pool
+	local op=$1 in=$2 keep=$3 clean=$4 s k n kept got want i prog next=0
+	local points=0 bad=0 pool delta=-1 after=pass before=$in other
 
-	shift 3
+	shift 4
 	pool=("$@")
+	[ "$op" = add ] && delta=1 after=$in before=pass
 	command -v strace >/dev/null || skip "strace is not installed"
 	trap kill_watch EXIT
 	live_watch
-	bw 0 add "$BW_RX" "$keep" "$clean" "${pool[@]}"
+	if [ "$op" = add ]; then
+		bw 0 add "$BW_RX" "$keep"
+	else
+		bw 0 add "$BW_RX" "$keep" "$clean" "${pool[@]}"
+	fi
 	# Names into a filter with no name region: a swap, taken over.
 	grep -q "added in place by the watch" "$OUT" ||
 		wait_line "$WATCH_OUT" "$RELOAD_OK" 2
 	# The points: the system calls of one clean run.
-	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" remove "$BW_RX" "$clean" \
+	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" "$op" "$BW_RX" "$clean" \
 		>/dev/null 2>&1
-	assert_eq "$(verdict "$clean")" pass "the clean run removed it"
+	assert_eq "$(verdict "$clean")" "$after" "the clean run's $op"
 	awk -v full="${BW_CRASH_FULL:-0}" -v stride="${BW_REMOVE_STRIDE:-12}" '
 	match($0, /^[a-z_0-9]+\(/) {
 		name = substr($0, 1, RLENGTH - 1)
@@ -617,11 +572,16 @@ crash_remove_live()
 	}' "$TMP_DIR/trace" >"$TMP_DIR/points"
 	prog=$(hook_prog_id)
 	while read -r s k; do
+		# The pool used up: put back in one command, swept again.
 		if [ "$next" -ge ${#pool[@]} ]; then
 			n=$(grep -cE "$RELOAD_OK" "$WATCH_OUT")
-			bw 0 add "$BW_RX" "${pool[@]}"
-			grep -q "added in place by the watch" "$OUT" ||
-				wait_line "$WATCH_OUT" "$RELOAD_OK" $((n + 1))
+			if [ "$op" = add ]; then
+				bw 0 remove "$BW_RX" "${pool[@]}"
+			else
+				bw 0 add "$BW_RX" "${pool[@]}"
+				grep -q "added in place by the watch" "$OUT" ||
+					wait_line "$WATCH_OUT" "$RELOAD_OK" $((n + 1))
+			fi
 			prog=$(hook_prog_id)
 			next=0
 		fi
@@ -629,17 +589,25 @@ crash_remove_live()
 		n=$(added_kept)
 		strace -qq -o /dev/null -e trace="$s" \
 			-e inject="$s":signal=SIGKILL:when="$k" \
-			"$BLOOMWALL" remove "$BW_RX" "${pool[next]}" >/dev/null 2>&1
+			"$BLOOMWALL" "$op" "$BW_RX" "${pool[next]}" >/dev/null 2>&1
 		kept=$(added_kept)
-		want=$in
-		[ "$kept" = $((n - 1)) ] && want=pass
-		# Out of the records: the watch takes it out within a second.
+		want=$before
+		[ "$kept" = $((n + delta)) ] && want=$after
+		# Recorded: the watch sets it at once; a mark the CLI made itself
+		# the watch finds within a second.
 		for i in $(seq 30); do
 			got=$(verdict "${pool[next]}")
 			[ "$got" = "$want" ] && break
 			sleep 0.1
 		done
-		if [ "$kept" != "$n" ] && [ "$kept" != $((n - 1)) ]; then
+		# An entry of the pool the sweep is not at: as it was.
+		if [ "$op" = add ]; then
+			other=${pool[next - 1]:-$keep}
+			[ "$next" -gt 0 ] || other=$keep
+		else
+			other=${pool[next + 1]:-$keep}
+		fi
+		if [ "$kept" != "$n" ] && [ "$kept" != $((n + delta)) ]; then
 			echo "  killed at $s #$k: $kept adds kept ($n before)"
 			bad=$((bad + 1))
 		elif [ "$got" != "$want" ]; then
@@ -647,7 +615,7 @@ crash_remove_live()
 			bad=$((bad + 1))
 		elif [ "$(verdict "$keep")" != "$in" ] ||
 			[ "$(verdict "$BW_A4")" != drop ] ||
-			[ "$(verdict "${pool[next + 1]:-$keep}")" != "$in" ]; then
+			[ "$(verdict "$other")" != "$in" ]; then
 			echo "  killed at $s #$k: another add or the list's entry passes"
 			bad=$((bad + 1))
 		elif [ "$(hook_prog_id)" != "$prog" ]; then
@@ -656,12 +624,10 @@ crash_remove_live()
 		elif ! kill -0 "$WATCH_PID" 2>/dev/null; then
 			fail "killed at $s #$k: the watch died"
 		fi
-		[ "$want" = pass ] && next=$((next + 1))
+		[ "$want" = "$after" ] && next=$((next + 1))
 	done <"$TMP_DIR/points"
-	echo "crash sweep: remove handed to a watch ($in): $points points, $bad inconsistent"
+	echo "crash sweep: $op handed to a watch ($in): $points points, $bad inconsistent"
 	assert_eq "$bad" 0 "inconsistent points"
 	[ "$points" -ge 5 ] || fail "only $points points"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
-	stop_watch TERM
-	trap - EXIT
 }
