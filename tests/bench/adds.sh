@@ -31,7 +31,8 @@ watch_pid=
 wout=
 hz=$(getconf CLK_TCK)
 
-in_ns() { nsenter --net="/run/netns/$ns" "$@"; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 stop_watch()
 {
@@ -49,8 +50,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.4f", v[int((NR + 1) / 2)] }'; }
 ratio() { echo "scale=1; $1 / $2" | bc; }
 since() { awk -v a="$1" -v b="$(now)" -v c="${2:-0}" 'BEGIN { printf "%.2f", b - a - c }'; }
 dt() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
@@ -117,16 +116,11 @@ settle()
 	done
 }
 
-ip netns add "$ns" || exit 1
-ip -n "$ns" link add $dev_a type veth peer name $dev_b || exit 1
-ip -n "$ns" link set dev $dev_a up
-ip -n "$ns" link set dev $dev_b up
+bench_pair $dev_a $dev_b || exit 1
 
 # 1. One add, K times each way, at N1 listed.
 echo "bench: adds: one add, $n1 listed, $k each way" >&2
-awk -v n="$n1" 'BEGIN { srand(11); for (i = 0; i < n; i++)
-	printf "%d.%d.%d.%d\n", 1 + int(rand() * 222), int(rand() * 256),
-		int(rand() * 256), int(rand() * 256) }' >"$dir/list1"
+random_list "$n1" 11 >"$dir/list1"
 start_watch "$dir/list1" || exit 1
 
 : >"$dir/inplace"
@@ -194,9 +188,7 @@ cpu_sw=$(awk -v a="$c2" -v b="$c3" -v k="$k" 'BEGIN { printf "%.3f (%.2f for %d)
 } | tee -a "$results"
 
 # 2. and 3. at N2 listed.
-awk -v n="$n2" 'BEGIN { srand(13); for (i = 0; i < n; i++)
-	printf "%d.%d.%d.%d\n", 1 + int(rand() * 222), int(rand() * 256),
-		int(rand() * 256), int(rand() * 256) }' >"$dir/list2"
+random_list "$n2" 13 >"$dir/list2"
 start_watch "$dir/list2" || exit 1
 rand_addrs "$bans" 21 223 >"$dir/bans_inplace"
 rand_addrs "$swap_bans" 22 233 >"$dir/bans_swap"

@@ -22,7 +22,8 @@ dev_b=bwp$$b
 nginx_pid=
 watch_pid=
 
-in_ns() { nsenter --net="/run/netns/$ns" "$@"; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2317 # run by the EXIT trap below
 cleanup() {
@@ -36,19 +37,13 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 command -v nginx >/dev/null || { echo "bench: no nginx: no pull figure" >&2; exit 0; }
-now() { date +%s.%N; }
 secs() { printf '%.2f' "$(echo "$2 - $1" | bc)"; }
 
-ip netns add "$ns" || exit 1
+bench_pair $dev_a $dev_b || exit 1
 ip -n "$ns" link set dev lo up
-ip -n "$ns" link add $dev_a type veth peer name $dev_b || exit 1
-ip -n "$ns" link set dev $dev_a up
-ip -n "$ns" link set dev $dev_b up
 
 echo "bench: pull: $n random addresses" >&2
-awk -v n="$n" 'BEGIN { srand(7); for (i = 0; i < n; i++)
-	printf "%d.%d.%d.%d\n", 1 + int(rand() * 222), int(rand() * 256),
-		int(rand() * 256), int(rand() * 256) }' >"$dir/list.txt"
+random_list "$n" 7 >"$dir/list.txt"
 mkdir -p "$dir/www" "$dir/nginx/tmp" "$dir/state"
 t0=$(now)
 "$bw" build -o "$dir/www/f.img" --seed 7 "$dir/list.txt" >/dev/null || exit 1

@@ -22,7 +22,8 @@ dev_a=bwr$$a
 dev_b=bwr$$b
 watch_pid=
 
-in_ns() { nsenter --net="/run/netns/$ns" "$@"; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2317 # run by the EXIT trap below
 cleanup() {
@@ -34,18 +35,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.4f", v[int((NR + 1) / 2)] }'; }
-
-ip netns add "$ns" || exit 1
-ip -n "$ns" link add $dev_a type veth peer name $dev_b || exit 1
-ip -n "$ns" link set dev $dev_a up
-ip -n "$ns" link set dev $dev_b up
+bench_pair $dev_a $dev_b || exit 1
 
 echo "bench: remove: $n random addresses, $k removes each way" >&2
-awk -v n="$n" 'BEGIN { srand(11); for (i = 0; i < n; i++)
-	printf "%d.%d.%d.%d\n", 1 + int(rand() * 222), int(rand() * 256),
-		int(rand() * 256), int(rand() * 256) }' >"$dir/list.txt"
+random_list "$n" 11 >"$dir/list.txt"
 in_ns "$bw" attach $dev_a --seed 7 "$dir/list.txt" >/dev/null 2>&1 || exit 1
 
 # The addresses added, then removed: documentation's, in no random list.
