@@ -47,7 +47,7 @@ void *bw_test_small_filter(__u32 extra, __u32 *tail)
 	return mem;
 }
 
-static struct bw_prefix pfx(const char *s)
+struct bw_prefix bw_test_prefix(const char *s)
 {
 	char err[BW_ERRLEN];
 	struct bw_prefix p;
@@ -75,7 +75,7 @@ static void sample(struct bw_records *r)
 
 	bw_records_init(r);
 	for (i = 0; i < NENTRIES; i++) {
-		struct bw_prefix p = pfx(entries[i]);
+		struct bw_prefix p = bw_test_prefix(entries[i]);
 
 		bw_records_add(r, &p);
 	}
@@ -163,7 +163,8 @@ BW_TEST(test_records_none)
 
 BW_TEST(test_records_add_drop)
 {
-	struct bw_prefix a = pfx("10.0.0.1"), b = pfx("10.0.0.0/24");
+	struct bw_prefix a = bw_test_prefix("10.0.0.1"),
+			 b = bw_test_prefix("10.0.0.0/24");
 	struct bw_records r, s;
 
 	bw_records_init(&r);

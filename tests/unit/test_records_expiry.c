@@ -21,21 +21,13 @@
 #include "test_helpers.h"
 #include "unit.h"
 
-static struct bw_prefix pfx(const char *s)
-{
-	char err[BW_ERRLEN];
-	struct bw_prefix p;
-
-	memset(&p, 0, sizeof(p));
-	bw_parse_prefix(s, &p, err, sizeof(err));
-	return p;
-}
-
 /* Four entries, the second and the fourth expiring. */
 static void sample(struct bw_records *r)
 {
-	struct bw_prefix a = pfx("10.0.0.9"), b = pfx("10.1.0.0/16"),
-			 c = pfx("2001:db8::5"), d = pfx("2001:db8:1::/48");
+	struct bw_prefix a = bw_test_prefix("10.0.0.9"),
+			 b = bw_test_prefix("10.1.0.0/16"),
+			 c = bw_test_prefix("2001:db8::5"),
+			 d = bw_test_prefix("2001:db8:1::/48");
 
 	bw_records_init(r);
 	bw_records_add(r, &a);
@@ -137,7 +129,7 @@ BW_TEST(test_expiry_older_reader)
 {
 	struct bw_rec_head *e, *added;
 	struct bw_records w, r;
-	struct bw_prefix x = pfx("192.0.2.0/24");
+	struct bw_prefix x = bw_test_prefix("192.0.2.0/24");
 	struct area h = {};
 
 	sample(&w);
@@ -234,8 +226,9 @@ out:
 /* Every edit keeps the expiries with their entries. */
 BW_TEST(test_expiry_edits)
 {
-	struct bw_prefix a = pfx("10.0.0.1"), b = pfx("10.0.0.0/24"),
-			 c = pfx("2001:db8::1");
+	struct bw_prefix a = bw_test_prefix("10.0.0.1"),
+			 b = bw_test_prefix("10.0.0.0/24"),
+			 c = bw_test_prefix("2001:db8::1");
 	struct bw_records r, s;
 
 	bw_records_init(&r);
@@ -279,7 +272,7 @@ BW_TEST(test_expiry_edits)
  */
 BW_TEST(test_expiry_entry_twice)
 {
-	struct bw_prefix a = pfx("192.0.2.0/24");
+	struct bw_prefix a = bw_test_prefix("192.0.2.0/24");
 	struct bw_records w, r, again;
 	struct area h = {};
 
@@ -311,7 +304,8 @@ out:
  */
 BW_TEST(test_gone_mark)
 {
-	struct bw_prefix b = pfx("10.1.0.0/16"), none = pfx("10.9.9.9");
+	struct bw_prefix b = bw_test_prefix("10.1.0.0/16"),
+			 none = bw_test_prefix("10.9.9.9");
 	struct bw_records w, r;
 	struct area h = {};
 	__u8 byte;
@@ -372,7 +366,7 @@ BW_TEST(test_gone_each)
 	if (!ASSERT_TRUE(area_write(&h, &w), "write"))
 		goto out;
 	for (i = 0; i < 4; i++) {
-		p = pfx(all[i]);
+		p = bw_test_prefix(all[i]);
 		ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &p), 1,
 			  "marked");
 		if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))

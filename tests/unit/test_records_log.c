@@ -23,16 +23,6 @@
 #include "test_helpers.h"
 #include "unit.h"
 
-static struct bw_prefix pfx(const char *s)
-{
-	char err[BW_ERRLEN];
-	struct bw_prefix p;
-
-	memset(&p, 0, sizeof(p));
-	bw_parse_prefix(s, &p, err, sizeof(err));
-	return p;
-}
-
 struct logged {
 	void *mem;
 	__u32 tail, nblocks;
@@ -52,7 +42,7 @@ static bool logged_write(struct logged *h, const struct bw_records *w)
 
 static __u64 expiry_of(const struct bw_records *r, const char *s)
 {
-	struct bw_prefix p = pfx(s);
+	struct bw_prefix p = bw_test_prefix(s);
 	long k = bw_records_find(r, &p);
 
 	return k >= 0 ? r->added_expires[k] : (__u64)-1;
@@ -60,8 +50,9 @@ static __u64 expiry_of(const struct bw_records *r, const char *s)
 
 BW_TEST(test_log_round_trip)
 {
-	struct bw_prefix b = pfx("10.1.0.0/16"),
-			 e[2] = { pfx("10.9.9.9"), pfx("2001:db8::7") };
+	struct bw_prefix b = bw_test_prefix("10.1.0.0/16"),
+			 e[2] = { bw_test_prefix("10.9.9.9"),
+				  bw_test_prefix("2001:db8::7") };
 	struct bw_prefix p0;
 	struct bw_records w, r;
 	struct logged h = {};
@@ -69,7 +60,7 @@ BW_TEST(test_log_round_trip)
 
 	bw_records_init(&w);
 	bw_list_init(&names);
-	p0 = pfx("10.0.0.9");
+	p0 = bw_test_prefix("10.0.0.9");
 	bw_records_add(&w, &p0);
 	bw_records_add_until(&w, &b, 1700000000);
 	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
@@ -109,7 +100,7 @@ out:
 /* A mark takes out every occurrence; an add after it brings it back. */
 BW_TEST(test_log_marks)
 {
-	struct bw_prefix a = pfx("10.0.0.9");
+	struct bw_prefix a = bw_test_prefix("10.0.0.9");
 	struct bw_records w, r;
 	struct logged h = {};
 	struct bw_list names;
@@ -163,7 +154,7 @@ BW_TEST(test_log_room_and_hostile)
 	char s[32];
 
 	bw_records_init(&w);
-	p = pfx("10.0.0.9");
+	p = bw_test_prefix("10.0.0.9");
 	bw_records_add(&w, &p);
 	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
 		goto out;
@@ -175,7 +166,7 @@ BW_TEST(test_log_room_and_hostile)
 					 2 + (n + i) / 62500,
 					 (n + i) / 250 % 250,
 					 (n + i) % 250 + 1);
-				batch[i] = pfx(s);
+				batch[i] = bw_test_prefix(s);
 			}
 			err = bw_records_log_add(h.mem, h.nblocks, batch, k,
 						 NULL, 0);
@@ -194,7 +185,7 @@ BW_TEST(test_log_room_and_hostile)
 	if (ASSERT_TRUE(logged_write(&h2, &r), "rewrite")) {
 		ASSERT_OK(bw_records_read(h2.mem, h2.nblocks, &again), "read");
 		ASSERT_TRUE(bw_records_same_added(&r, &again), "folded");
-		p = pfx("10.3.0.1");
+		p = bw_test_prefix("10.3.0.1");
 		ASSERT_OK(
 			bw_records_log_add(h2.mem, h2.nblocks, &p, 1, NULL, 0),
 			"room again");
@@ -220,7 +211,7 @@ BW_TEST(test_log_room_and_hostile)
 	/* A shorter append over it: the leftover bytes are no record. */
 	memset(end, 0, 8);
 	memset(end + 8, 0xab, 128);
-	p = pfx("10.4.0.1");
+	p = bw_test_prefix("10.4.0.1");
 	ASSERT_OK(bw_records_log_add(h2.mem, h2.nblocks, &p, 1, NULL, 0),
 		  "append over a killed writer's body");
 	if (ASSERT_OK(bw_records_read(h2.mem, h2.nblocks, &r), "read it")) {
@@ -237,7 +228,7 @@ BW_TEST(test_log_room_and_hostile)
 	memcpy(end + 4, &(__u32){ 0x7fffffff }, 4);
 	ASSERT_EQ(bw_records_read(h2.mem, h2.nblocks, &r), -EINVAL,
 		  "a length past the map");
-	p = pfx("10.3.0.1");
+	p = bw_test_prefix("10.3.0.1");
 	ASSERT_EQ(bw_records_log_add(h2.mem, h2.nblocks, &p, 1, NULL, 0),
 		  -EINVAL, "no append to a malformed area");
 out:
@@ -258,7 +249,7 @@ BW_TEST(test_log_bulk)
 	bw_records_init(&w);
 	for (i = 0; p && i < 20000; i++) {
 		snprintf(s, sizeof(s), "10.%zu.%zu.1", i / 200, i % 200);
-		p[i] = pfx(s);
+		p[i] = bw_test_prefix(s);
 		bw_records_add(&w, &p[i]);
 	}
 	if (!ASSERT_TRUE(p && logged_write(&h, &w), "write"))
@@ -266,7 +257,7 @@ BW_TEST(test_log_bulk)
 	/* 4000 of them again with an end, and 10000 new ones. */
 	for (i = 0; i < 10000; i++) {
 		snprintf(s, sizeof(s), "10.%zu.%zu.2", i / 200, i % 200);
-		p[10000 + i] = pfx(s);
+		p[10000 + i] = bw_test_prefix(s);
 	}
 	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, p + 6000, 14000, NULL,
 				     1900000000),

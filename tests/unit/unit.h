@@ -18,6 +18,9 @@
  */
 void *bw_test_small_filter(__u32 extra, __u32 *tail);
 
+/* The prefix s ("10.0.0.9", "2001:db8::/48"), zeroed if it is none. */
+struct bw_prefix bw_test_prefix(const char *s);
+
 /* Loads bw_test_data_dir()/rel into l; 0 or -errno. */
 int bw_test_load_data(struct bw_list *l, const char *rel);
 
