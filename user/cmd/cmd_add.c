@@ -160,8 +160,7 @@ static int add(struct bw_args *a, struct bw_add_req *rq)
 	if (err != -ENOENT && err != -EXDEV)
 		pr_warn("%s: the watch did not take the add (%s): adding by a swap\n",
 			a->iface, bw_errno_hint(err));
-	err = rq->names ? bw_add_names_in_place(rq, &res)
-			: bw_add_addrs(rq, &res);
+	err = bw_add(rq, &res);
 	if (!err)
 		bw_add_report(rq, &res);
 	if (err == 1)

@@ -149,77 +149,24 @@ static int add_exact(const struct bw_running *r, const struct bw_add_req *rq)
 }
 
 /*
- * The running filter's records with every entry asked for (those already
- * in the filter too: a false positive of this filter may not be one of
- * the next build), and the blocks the copy needs beyond the running one's.
+ * Every address asked for into the records (those already in the filter
+ * too: a false positive of this filter may not be one of the next
+ * build): a new timeout replaces the old one; none makes it permanent.
  */
-static int keep_entries(const struct add_ctx *c, const struct bw_running *r,
-			struct bw_records *rec, __u32 *extra)
+static int keep_addrs(struct add_ctx *c, struct bw_records *rec)
 {
 	const struct bw_add_req *rq = c->rq;
-	__u32 need;
-	int i, err;
+	int i;
 	long k;
 
-	err = bw_running_records(r, rec);
-	/* A new timeout replaces the old one; none makes it permanent. */
-	for (i = 0; !err && i < rq->n; i++) {
+	for (i = 0; i < rq->n; i++) {
 		k = bw_records_find(rec, &rq->keys[i]);
 		c->res->unexpired[i] =
 			k >= 0 && rec->added_expires[k] && !rq->expires;
-		err = bw_records_add_until(rec, &rq->keys[i], rq->expires) < 0
-			      ? -ENOMEM
-			      : 0;
+		if (bw_records_add_until(rec, &rq->keys[i], rq->expires) < 0)
+			return -ENOMEM;
 	}
-	if (err)
-		return err;
-	bw_prov_change(rec, BW_CHANGE_ADD);
-	need = bw_records_end(r->filter.mem, rec);
-	*extra = need > r->filter.nblocks ? need - r->filter.nblocks : 0;
 	return 0;
-}
-
-/* Under the lock: plan against the running filter, change a copy, swap. */
-static int add_locked(struct add_ctx *c)
-{
-	const struct bw_add_req *rq = c->rq;
-	struct bw_edit e = { .edit = insert_all, .ctx = c, .allow_fd = -1 };
-	struct bw_records rec;
-	struct bw_running r;
-	int err;
-
-	bw_records_init(&rec);
-	c->rec = &rec;
-	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_REPAIR, &r);
-	if (!err)
-		err = bw_running_need_filter(&r);
-	if (!err)
-		err = plan_all(rq, r.filter.mem, c->res->plan);
-	if (!err)
-		err = keep_entries(c, &r, &rec, &e.extra_blocks);
-	if (!err)
-		err = add_exact(&r, rq);
-	if (!err) {
-		c->res->target = bw_info_fpr(bw_running_info(&r));
-		err = bw_swap_running(&r, &e);
-	}
-	if (!err)
-		c->res->kept = rec.nadded;
-	bw_running_close(&r);
-	bw_records_free(&rec);
-	c->rec = NULL;
-	return err;
-}
-
-int bw_add_addrs(const struct bw_add_req *rq, struct bw_add_result *res)
-{
-	struct add_ctx c = { .rq = rq, .res = res };
-	int lock, err;
-
-	lock = bw_lock_acquire();
-	err = lock < 0 ? lock : add_locked(&c);
-	bw_lock_release(lock);
-	return err;
 }
 
 /* ---- names --------------------------------------------------------------- */
@@ -227,18 +174,11 @@ int bw_add_addrs(const struct bw_add_req *rq, struct bw_add_result *res)
 /* Whether the running filter has a name region for every name asked. */
 static bool fits_in_place(const void *mem, const struct bw_list *l)
 {
-	const struct bw_dns_hdr *dns = bw_filter_dns(mem);
 	size_t i;
-	int n;
 
-	if (!dns)
-		return false;
-	for (i = 0; i < l->ndom; i++) {
-		n = l->dom[i].flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
-						     : BW_NAME_EXACT;
-		if (dns->region_end[n] <= bw_name_region_start(mem, dns, n))
+	for (i = 0; i < l->ndom; i++)
+		if (!bw_name_has_region(mem, l->dom[i].flags & BW_DOM_SUBTREE))
 			return false;
-	}
 	return true;
 }
 
@@ -318,11 +258,17 @@ static int keep_names(struct add_ctx *c, struct bw_records *rec)
 	return 0;
 }
 
-/* Under the lock: 1 when the filter has no region for them. */
-static int names_locked(struct add_ctx *c)
+/*
+ * Under the lock: planned against the running filter, the entries kept in
+ * a copy's records and set in the copy, swapped in. 1 when the filter has
+ * no name region for a name asked.
+ */
+static int add_locked(struct add_ctx *c)
 {
 	const struct bw_add_req *rq = c->rq;
-	struct bw_edit e = { .edit = insert_names, .ctx = c, .allow_fd = -1 };
+	struct bw_edit e = { .edit = rq->names ? insert_names : insert_all,
+			     .ctx = c,
+			     .allow_fd = -1 };
 	struct bw_records rec;
 	struct bw_running r;
 	__u32 need;
@@ -333,35 +279,42 @@ static int names_locked(struct add_ctx *c)
 	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_REPAIR, &r);
 	if (!err)
 		err = bw_running_need_filter(&r);
-	if (!err && !fits_in_place(r.filter.mem, rq->names))
-		err = 1;
+	if (!err && rq->names)
+		err = fits_in_place(r.filter.mem, rq->names) ? 0 : 1;
+	else if (!err)
+		err = plan_all(rq, r.filter.mem, c->res->plan);
 	if (!err)
 		err = bw_running_records(&r, &rec);
 	if (!err)
-		err = keep_names(c, &rec);
+		err = rq->names ? keep_names(c, &rec) : keep_addrs(c, &rec);
 	if (!err) {
 		bw_prov_change(&rec, BW_CHANGE_ADD);
 		need = bw_records_end(r.filter.mem, &rec);
 		e.extra_blocks =
 			need > r.filter.nblocks ? need - r.filter.nblocks : 0;
-		err = bw_swap_running(&r, &e);
+	}
+	if (!err && !rq->names) {
+		err = add_exact(&r, rq);
+		c->res->target = bw_info_fpr(bw_running_info(&r));
 	}
 	if (!err)
-		c->res->kept = rec.nadded + rec.names.ndom;
+		err = bw_swap_running(&r, &e);
+	/* An add of names counts the names kept too. */
+	if (!err)
+		c->res->kept = rec.nadded + (rq->names ? rec.names.ndom : 0);
 	bw_running_close(&r);
 	bw_records_free(&rec);
 	c->rec = NULL;
 	return err;
 }
 
-int bw_add_names_in_place(const struct bw_add_req *rq,
-			  struct bw_add_result *res)
+int bw_add(const struct bw_add_req *rq, struct bw_add_result *res)
 {
 	struct add_ctx c = { .rq = rq, .res = res };
 	int lock, err;
 
 	lock = bw_lock_acquire();
-	err = lock < 0 ? lock : names_locked(&c);
+	err = lock < 0 ? lock : add_locked(&c);
 	bw_lock_release(lock);
 	return err;
 }

@@ -41,17 +41,11 @@ struct bw_add_result {
 };
 
 /*
- * rq's addresses added: 0, or -errno (said; nothing added). A /0, or a
- * prefix the filter's target lengths cannot cover in place, is refused.
+ * rq's addresses or names added: 0; 1 when the running filter has no name
+ * region for one of the names (nothing added: a rebuild can,
+ * ops/rebuild.h); or -errno (said; nothing added). A /0, or a prefix the
+ * filter's target lengths cannot cover in place, is refused.
  */
-int bw_add_addrs(const struct bw_add_req *rq, struct bw_add_result *res);
-
-/*
- * rq's names added in place: 0, 1 when the running filter has no name
- * region for one of them (nothing added: a rebuild can, ops/rebuild.h),
- * or -errno (said; nothing added).
- */
-int bw_add_names_in_place(const struct bw_add_req *rq,
-			  struct bw_add_result *res);
+int bw_add(const struct bw_add_req *rq, struct bw_add_result *res);
 
 #endif /* __BW_OPS_ADD_H */
