@@ -7,6 +7,7 @@
 #include <time.h>
 #include <json-c/json.h>
 
+#include "base/json.h"
 #include "base/run_ask.h"
 #include "kernel/lock.h"
 #include "lists/list_domain.h"
@@ -70,16 +71,6 @@ static struct json_object *request(const struct bw_handover_req *rq,
 	return q;
 }
 
-static const char *str_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 /*
  * The watch's answer to entries [from, from + count) read into res: 0,
  * -EAGAIN (busy), -EXDEV (not in place), -ENOENT (a watch that knows no
@@ -97,7 +88,8 @@ static int answer(struct json_object *ans, size_t from, size_t count,
 		[BW_HOW_NOT_ADDED] = "not_added",
 	};
 	struct json_object *ok, *list;
-	const char *code = str_of(ans, "code"), *why = str_of(ans, "error"), *e;
+	const char *code = bw_json_str(ans, "code"),
+		   *why = bw_json_str(ans, "error"), *e;
 	size_t i, h;
 
 	if (!json_object_object_get_ex(ans, "ok", &ok))

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <json-c/json.h>
 
+#include "base/json.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "base/run_ask.h"
@@ -25,14 +26,10 @@ static int ask(const char *iface, const char *addr, struct json_object **ans)
 	return bw_run_ask(iface, q, TIMEOUT_MS, ans);
 }
 
+/* o's string member key, "" when it has none. */
 static const char *str(struct json_object *o, const char *key)
 {
-	struct json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) &&
-			       json_object_is_type(v, json_type_string)
-		       ? json_object_get_string(v)
-		       : "";
+	return bw_json_str(o, key) ?: "";
 }
 
 static long long num(struct json_object *o, const char *key)

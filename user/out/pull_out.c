@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/json.h"
 #include "base/output.h"
 #include "out/prom.h"
 #include "out/pull_out.h"
@@ -128,16 +129,6 @@ void bw_pull_figures_json(struct json_object *o,
 
 /* ---- status ---------------------------------------------------------------- */
 
-static const char *str_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 static long long int_of(struct json_object *o, const char *key)
 {
 	struct json_object *v;
@@ -172,7 +163,7 @@ static void kv_time(const char *label, const char *key, long long t)
 static void out_urls(struct json_object *p)
 {
 	struct json_object *urls;
-	const char *answered = str_of(p, "answered");
+	const char *answered = bw_json_str(p, "answered");
 	size_t i, n;
 
 	bw_out_open_array("urls");
@@ -198,8 +189,8 @@ static void out_urls(struct json_object *p)
 
 static void out_last(struct json_object *p)
 {
-	const char *res = str_of(p, "last_result");
-	const char *why = str_of(p, "last_reason");
+	const char *res = bw_json_str(p, "last_result");
+	const char *why = bw_json_str(p, "last_reason");
 
 	if (!res)
 		bw_out_kv("last pull", "none yet");
@@ -234,10 +225,10 @@ void bw_pull_status_out(struct json_object *state, int err)
 	bw_out_bool("running", NULL, !err);
 	out_urls(p);
 	out_last(p);
-	s = str_of(p, "etag");
+	s = bw_json_str(p, "etag");
 	bw_out_kv("etag", "%s", s && *s ? s : "none");
 	bw_out_string("etag", NULL, s ?: "");
-	s = str_of(p, "image_sha256");
+	s = bw_json_str(p, "image_sha256");
 	bw_out_kv("image sha256", "%s", s && *s ? s : "none");
 	bw_out_string("image_sha256", NULL, s ?: "");
 	if (!err)
