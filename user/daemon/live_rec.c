@@ -119,43 +119,17 @@ struct rec_index {
 	size_t *ix;
 };
 
-static int cmp_ix(const void *x, const void *y, void *arg)
-{
-	const struct bw_prefix *v = arg;
-	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-
-	return bw_prefix_cmp(&v[i], &v[j]) ?: (i > j) - (i < j);
-}
-
 static int index_records(struct rec_index *x, const struct bw_records *r)
 {
-	size_t i;
-
 	x->r = r;
-	x->ix = malloc((r->nadded ?: 1) * sizeof(*x->ix));
-	if (!x->ix)
-		return -ENOMEM;
-	for (i = 0; i < r->nadded; i++)
-		x->ix[i] = i;
-	qsort_r(x->ix, r->nadded, sizeof(*x->ix), cmp_ix, r->added);
-	return 0;
+	x->ix = bw_prefix_index(r->added, r->nadded);
+	return x->ix ? 0 : -ENOMEM;
 }
 
 /* The records' entry p (the first if listed twice), or -1. */
 static long rec_find(const struct rec_index *x, const struct bw_prefix *p)
 {
-	size_t lo = 0, hi = x->r->nadded, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (bw_prefix_cmp(&x->r->added[x->ix[mid]], p) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < x->r->nadded && bw_prefix_same(&x->r->added[x->ix[lo]], p))
-		return (long)x->ix[lo];
-	return -1;
+	return bw_prefix_index_find(x->r->added, x->ix, x->r->nadded, p);
 }
 
 /* Whether the records hold p with this expiry (0: never), not ended. */

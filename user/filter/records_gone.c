@@ -12,20 +12,13 @@
 
 /* What to mark: prefixes, or names, sorted for lookups. */
 struct targets {
-	struct bw_prefix *p; /* sorted; ip[i] is p[i]'s place in the request */
+	const struct bw_prefix *p; /* the request's; ip[] sorted into it */
 	size_t *ip, n;
 	const struct bw_list *names; /* the request's; in[] sorted into it */
 	size_t *in;
 	bool *found; /* the caller's, by the request's order */
 	size_t marked;
 };
-
-static int cmp_pfx_ix(const void *a, const void *b, void *arg)
-{
-	const struct bw_prefix *v = arg;
-
-	return bw_prefix_cmp(&v[*(const size_t *)a], &v[*(const size_t *)b]);
-}
 
 static int cmp_name_ix(const void *a, const void *b, void *arg)
 {
@@ -41,20 +34,7 @@ static int cmp_name_ix(const void *a, const void *b, void *arg)
 /* The request's index of prefix q, or -1. */
 static long find_prefix(const struct targets *t, const struct bw_prefix *q)
 {
-	size_t lo = 0, hi = t->n, mid;
-	int c;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		c = bw_prefix_cmp(&t->p[t->ip[mid]], q);
-		if (!c)
-			return (long)t->ip[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return bw_prefix_index_find(t->p, t->ip, t->n, q);
 }
 
 /* The request's index of the name (kind as the area stores it), or -1. */
@@ -201,26 +181,26 @@ long bw_records_mark_gone_all(void *mem, __u32 nblocks,
 			      const struct bw_prefix *p, size_t n,
 			      const struct bw_list *names, bool *found)
 {
-	struct targets t = { .p = (struct bw_prefix *)p,
-			     .n = names ? 0 : n,
-			     .names = names,
-			     .found = found };
+	struct targets t = { .found = found };
 	size_t count = names ? names->ndom : n, i;
 	long err;
 
-	if (names)
-		t.p = NULL;
-	t.ip = names ? NULL : malloc((count ?: 1) * sizeof(*t.ip));
-	t.in = names ? malloc((count ?: 1) * sizeof(*t.in)) : NULL;
+	if (names) {
+		t.names = names;
+		t.in = malloc((count ?: 1) * sizeof(*t.in));
+		for (i = 0; t.in && i < count; i++)
+			t.in[i] = i;
+		if (t.in)
+			qsort_r(t.in, count, sizeof(*t.in), cmp_name_ix,
+				(void *)names);
+	} else {
+		t.p = p;
+		t.n = n;
+		t.ip = bw_prefix_index(p, n);
+	}
 	if (!t.ip && !t.in)
 		return -ENOMEM;
 	memset(found, 0, count * sizeof(*found));
-	for (i = 0; i < count; i++)
-		(names ? t.in : t.ip)[i] = i;
-	if (names)
-		qsort_r(t.in, count, sizeof(*t.in), cmp_name_ix, (void *)names);
-	else
-		qsort_r(t.ip, count, sizeof(*t.ip), cmp_pfx_ix, (void *)p);
 	err = mark_all(mem, nblocks, &t);
 	free(t.ip);
 	free(t.in);

@@ -272,33 +272,6 @@ static int cmp_seq(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* Indices of the added entries by prefix, equal ones by index. */
-static int cmp_added(const void *a, const void *b, void *arg)
-{
-	const struct bw_prefix *v = arg;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-
-	return bw_prefix_cmp(&v[i], &v[j]) ?: (i > j) - (i < j);
-}
-
-/* The first added entry that is p, by the sorted indices ix; -1: none. */
-static long find_sorted(const struct bw_records *r, const size_t *ix,
-			const struct bw_prefix *p)
-{
-	size_t lo = 0, hi = r->nadded, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (bw_prefix_cmp(&r->added[ix[mid]], p) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < r->nadded && bw_prefix_same(&r->added[ix[lo]], p))
-		return (long)ix[lo];
-	return -1;
-}
-
 /*
  * The log's prefixes (v, n of them; reordered) applied to the records,
  * in n log n: a prefix's last entry says whether it is added and until
@@ -308,24 +281,20 @@ static long find_sorted(const struct bw_records *r, const size_t *ix,
 static int apply_log_added(struct bw_records *r, struct bw_rec_log_ent *v,
 			   size_t n)
 {
-	size_t *ix = malloc((r->nadded ?: 1) * sizeof(*ix));
+	size_t *ix = bw_prefix_index(r->added, r->nadded);
 	bool *drop = calloc(r->nadded ?: 1, sizeof(*drop));
 	struct bw_rec_log_ent last;
 	size_t i, j, k, fresh = 0;
 	int err = ix && drop ? 0 : -ENOMEM;
 	long at;
 
-	for (i = 0; !err && i < r->nadded; i++)
-		ix[i] = i;
-	if (!err)
-		qsort_r(ix, r->nadded, sizeof(*ix), cmp_added, r->added);
 	if (!err)
 		qsort(v, n, sizeof(*v), cmp_log);
 	for (i = 0; !err && i < n; i = j) {
 		for (j = i + 1; j < n && bw_prefix_same(&v[j].p, &v[i].p); j++)
 			;
 		last = v[j - 1];
-		at = find_sorted(r, ix, &last.p);
+		at = bw_prefix_index_find(r->added, ix, r->nadded, &last.p);
 		if (last.gone) {
 			if (at >= 0)
 				drop[at] = true;

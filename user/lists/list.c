@@ -243,3 +243,40 @@ void bw_domains_count(const struct bw_list *l, struct bw_domain_counts *c)
 			c->exact++;
 	}
 }
+
+static int cmp_index(const void *a, const void *b, void *arg)
+{
+	const struct bw_prefix *v = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	return bw_prefix_cmp(&v[i], &v[j]) ?: (i > j) - (i < j);
+}
+
+size_t *bw_prefix_index(const struct bw_prefix *v, size_t n)
+{
+	size_t *ix = malloc((n ?: 1) * sizeof(*ix)), i;
+
+	if (!ix)
+		return NULL;
+	for (i = 0; i < n; i++)
+		ix[i] = i;
+	qsort_r(ix, n, sizeof(*ix), cmp_index, (void *)v);
+	return ix;
+}
+
+long bw_prefix_index_find(const struct bw_prefix *v, const size_t *ix, size_t n,
+			  const struct bw_prefix *p)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (bw_prefix_cmp(&v[ix[mid]], p) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < n && bw_prefix_same(&v[ix[lo]], p))
+		return (long)ix[lo];
+	return -1;
+}

@@ -62,6 +62,16 @@ static inline int bw_prefix_cmp(const struct bw_prefix *a,
 	return 0;
 }
 
+/*
+ * The indices 0..n-1 of v sorted by prefix (bw_prefix_cmp), equal ones by
+ * index, for lookups in n log n: malloc'ed, NULL without memory.
+ */
+size_t *bw_prefix_index(const struct bw_prefix *v, size_t n);
+
+/* The first entry of v (n, indexed by ix) that is p, or -1. */
+long bw_prefix_index_find(const struct bw_prefix *v, const size_t *ix, size_t n,
+			  const struct bw_prefix *p);
+
 struct bw_v6key {
 	__u64 hi;
 	__u64 lo;
