@@ -276,17 +276,20 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 {
 	size_t i, count = names ? names->ndom : n;
 	struct bw_records r;
-	bool subdomains;
+	bool subdomains = false;
 	int lock, err;
 
 	if (sync_map(l))
 		return -ENOENT;
 	if (l->adds_in_base || bw_wlive_verify(l->map.mem))
 		return -EXDEV;
-	if (bw_records_read(l->map.mem, l->map.nblocks, &r))
-		return -EINVAL;
-	subdomains = r.have_dns && (r.dns.opts & BW_REC_DNS_SUBDOMAINS);
-	bw_records_free(&r);
+	/* Names go as subtrees under --subdomains, which the records say. */
+	if (names) {
+		if (bw_records_read(l->map.mem, l->map.nblocks, &r))
+			return -EINVAL;
+		subdomains = r.have_dns && (r.dns.opts & BW_REC_DNS_SUBDOMAINS);
+		bw_records_free(&r);
+	}
 	if (!placeable(l, p, n, names, subdomains))
 		return -EXDEV;
 	for (i = 0; i < count; i++)
