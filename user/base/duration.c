@@ -3,6 +3,7 @@
  * Durations written and read (duration.h).
  */
 #include <errno.h>
+#include <time.h>
 #include <stdio.h>
 
 #include "base/duration.h"
@@ -78,4 +79,12 @@ char *bw_duration_str(__u64 secs, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%llu%c", (unsigned long long)a, units[i].c);
 	return buf;
+}
+
+double bw_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }

@@ -2,7 +2,8 @@
 /*
  * Durations as an operator writes them ('add --timeout'): plain seconds
  * ("90"), or numbers each with a unit, largest first or not ("30s", "5m",
- * "4h", "7d", "1w", "1h30m"); and back, for status and query ("1h29m").
+ * "4h", "7d", "1w", "1h30m"); and back, for status and query ("1h29m");
+ * and the monotonic clock they are measured on.
  */
 #ifndef __BW_DURATION_H
 #define __BW_DURATION_H
@@ -24,5 +25,8 @@ int bw_parse_duration(const char *s, __u64 *secs);
  * "0s"): rounded down, for a time left. Returns buf.
  */
 char *bw_duration_str(__u64 secs, char *buf, size_t len);
+
+/* Now on the monotonic clock, in seconds: deadlines and how long things take. */
+double bw_mono(void);
 
 #endif /* __BW_DURATION_H */

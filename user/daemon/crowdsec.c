@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <systemd/sd-daemon.h>
 
+#include "base/duration.h"
 #include "base/file.h"
 #include "base/log.h"
 #include "daemon/crowdsec.h"
@@ -51,14 +52,6 @@ struct bw_crowdsec {
 	bool (*stop)(void *ctx); /* the watch's, and its ctx */
 	void *stop_ctx;
 };
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static __s64 now_ms(void)
 {
@@ -172,8 +165,8 @@ int bw_crowdsec_open(struct bw_crowdsec **out, const struct bw_cs_cfg *c,
 	cs->st.url = c->url;
 	cs->st.update_frequency = freq(cs);
 	cs->startup = true;
-	cs->due = mono();
-	cs->next_second = mono() + 1;
+	cs->due = bw_mono();
+	cs->next_second = bw_mono() + 1;
 	*out = cs;
 	return 0;
 }
@@ -378,13 +371,13 @@ static void succeeded(struct bw_crowdsec *cs, bool full, double t0)
 {
 	if (full) {
 		bw_cs_set_sync_end(cs->set);
-		cs->last_full = mono();
+		cs->last_full = bw_mono();
 	}
 	cs->st.last_ok = (double)time(NULL);
 	cs->fails = 0;
 	cs->startup = bw_cs_set_want_resync(cs->set);
-	cs->due = cs->startup ? mono() : t0 + freq(cs);
-	log_ok(cs, full, mono() - t0);
+	cs->due = cs->startup ? bw_mono() : t0 + freq(cs);
+	log_ok(cs, full, bw_mono() - t0);
 	notify(cs);
 }
 
@@ -394,13 +387,13 @@ static void failed(struct bw_crowdsec *cs, bool full, bool stopped)
 
 	cs->startup = true;
 	if (stopped) {
-		cs->due = mono();
+		cs->due = bw_mono();
 		return;
 	}
 	cs->fails++;
 	wait = fmin(freq(cs) * pow(2, fmin(cs->fails - 1, 16)),
 		    BW_CS_BACKOFF_MAX);
-	cs->due = mono() + wait;
+	cs->due = bw_mono() + wait;
 	printf("%s: crowdsec: %s of %s failed: %s; the filter keeps what it holds (%zu decisions), next try in %.3g s (full)\n",
 	       cs->iface, full ? "full poll" : "poll", cs->c.url,
 	       cs->st.last_error, bw_cs_set_count(cs->set), wait);
@@ -412,14 +405,14 @@ static void failed(struct bw_crowdsec *cs, bool full, bool stopped)
 static void poll_once(struct bw_crowdsec *cs, bool (*stop)(void *), int wake_fd,
 		      void *ctx)
 {
-	bool full = cs->startup || mono() - cs->last_full >= BW_CS_RESYNC;
-	double t0 = mono();
+	bool full = cs->startup || bw_mono() - cs->last_full >= BW_CS_RESYNC;
+	double t0 = bw_mono();
 	enum bw_cs_result r;
 	int err;
 
 	cs->stream = bw_cs_stream_new(on_decision, cs);
 	if (!cs->stream) {
-		cs->due = mono() + freq(cs);
+		cs->due = bw_mono() + freq(cs);
 		return;
 	}
 	cs->now_ms = now_ms();
@@ -456,13 +449,13 @@ bool bw_crowdsec_step(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
 		      int wake_fd, void *ctx)
 {
 	__u64 before = cs->changes;
-	bool polled = mono() >= cs->due;
+	bool polled = bw_mono() >= cs->due;
 
 	if (polled)
 		poll_once(cs, stop, wake_fd, ctx);
-	if (mono() >= cs->next_second) {
+	if (bw_mono() >= cs->next_second) {
 		bw_cs_set_expire(cs->set, now_ms(), NULL);
-		cs->next_second = mono() + 1;
+		cs->next_second = bw_mono() + 1;
 	}
 	return polled || cs->changes != before;
 }
@@ -482,5 +475,5 @@ void bw_crowdsec_rebuilt(struct bw_crowdsec *cs)
 	if (!cs->filter_refused)
 		return;
 	cs->startup = true;
-	cs->due = mono();
+	cs->due = bw_mono();
 }

@@ -4,15 +4,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/duration.h"
 #include "daemon/live_size.h"
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void bw_wsize_init(struct bw_wsize *z)
 {
@@ -38,7 +31,7 @@ void bw_wsize_refused(struct bw_wsize *z, const struct bw_prefix *p)
 	    z->pending.ent.n >= BW_WLIVE_PENDING_MAX)
 		return;
 	if (!bw_live_add(&z->pending, NULL, p, 0))
-		z->refused_at = mono();
+		z->refused_at = bw_mono();
 }
 
 size_t bw_wsize_pending(const struct bw_wsize *z)

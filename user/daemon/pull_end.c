@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/duration.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "daemon/pull_end.h"
@@ -16,17 +17,9 @@
 #include "image/image_serial.h"
 #include "image/image_sign.h"
 
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void set_next(struct bw_pull *p, double delay)
 {
-	p->next = mono() + delay;
+	p->next = bw_mono() + delay;
 	p->next_real = (double)time(NULL) + delay;
 }
 

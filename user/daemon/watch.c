@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/duration.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "base/run_dir.h"
@@ -42,11 +43,11 @@ static void after(struct watch *w, int err, const struct bw_watch_outcome *o)
 	w->shrunk = err == -BW_WATCH_ESHRUNK;
 	w->shrunk_ticks = 0;
 	if (err == -BW_WATCH_ETORN)
-		w->settle = bw_watch_mono() + fmax(w->c->debounce, 0.1);
+		w->settle = bw_mono() + fmax(w->c->debounce, 0.1);
 	/* The rebuild died (killed, out of memory): tried again, later. */
 	if (err == -EIO) {
 		bw_watch_files_forget(&w->fs);
-		w->settle = bw_watch_mono() + fmax(w->c->debounce, 1.0);
+		w->settle = bw_mono() + fmax(w->c->debounce, 1.0);
 	}
 	if (err)
 		return;
@@ -76,13 +77,13 @@ static int rebuild_cfg(struct watch *w, const struct bw_watch_cfg *c,
 				      .trigger = trigger,
 				      .o = &o };
 	char name[IF_NAMESIZE];
-	double t0 = bw_watch_mono();
+	double t0 = bw_mono();
 
 	r.old_gen = bw_watch_running_generation(w);
 	/* A bad file is tried again only when it changes. */
 	bw_watch_files_remember(&w->fs);
 	r.err = bw_watch_apply(c, &g, &w->sig, w->lock_fd, &o);
-	r.seconds = bw_watch_mono() - t0;
+	r.seconds = bw_mono() - t0;
 	if (r.err == -BW_WATCH_ESTOPPED)
 		return r.err;
 	if (r.err == -ENODEV)
@@ -202,7 +203,7 @@ static void tick(struct watch *w)
 	const char *writer = bw_watch_files_writing(&w->fs);
 
 	if (bw_watch_files_rearm(&w->fs))
-		w->settle = bw_watch_mono();
+		w->settle = bw_mono();
 	if (writer && !w->writer_said) {
 		printf("%s: %s is being written; it is read once its writer closes it (SIGHUP reads it now)\n",
 		       w->c->iface, writer);
@@ -230,7 +231,7 @@ static void live_step(struct watch *w)
 		rebuild(w, w->live.rebuild_why, false);
 	/* Outgrown: a rebuild with room (an image fixes the layout). */
 	else if (!w->c->image &&
-		 bw_wlive_outgrown(&w->live, bw_watch_mono(), why, sizeof(why)))
+		 bw_wlive_outgrown(&w->live, bw_mono(), why, sizeof(why)))
 		rebuild(w, why, false);
 	if (w->live.changed)
 		bw_watch_publish(w);
@@ -240,7 +241,7 @@ static void live_step(struct watch *w)
 
 static struct timespec until(double deadline)
 {
-	double d = fmax(0.0, deadline - bw_watch_mono());
+	double d = fmax(0.0, deadline - bw_mono());
 
 	return (struct timespec){ .tv_sec = (time_t)d,
 				  .tv_nsec = (long)((d - (time_t)d) * 1e9) };
@@ -309,8 +310,7 @@ static void loop(struct watch *w)
 			       { .fd = bw_wsock_fd(&w->sock),
 				 .events = POLLIN } };
 	double interval = w->c->interval ?: BW_WATCH_TICK;
-	double next_tick = bw_watch_mono() + interval,
-	       next_live = bw_watch_mono() + 1;
+	double next_tick = bw_mono() + interval, next_live = bw_mono() + 1;
 	struct timespec ts;
 
 	w->settle = -1;
@@ -326,7 +326,7 @@ static void loop(struct watch *w)
 				     w->pull ? w->pull->next : next_tick))));
 		if (ppoll(p, 3, &ts, NULL) > 0 && p[0].revents &&
 		    bw_watch_files_events(&w->fs))
-			w->settle = bw_watch_mono() + w->c->debounce;
+			w->settle = bw_mono() + w->c->debounce;
 		bw_watch_signals_read(&w->sig);
 		if (w->sig.stop)
 			break;
@@ -338,14 +338,13 @@ static void loop(struct watch *w)
 			else
 				rebuild(w, "SIGHUP", false);
 		}
-		if (!w->sig.stop && w->pull && bw_watch_mono() >= w->pull->next)
+		if (!w->sig.stop && w->pull && bw_mono() >= w->pull->next)
 			pull(w, false);
-		if (!w->sig.stop && w->settle >= 0 &&
-		    bw_watch_mono() >= w->settle)
+		if (!w->sig.stop && w->settle >= 0 && bw_mono() >= w->settle)
 			settled(w);
-		if (!w->sig.stop && bw_watch_mono() >= next_tick) {
+		if (!w->sig.stop && bw_mono() >= next_tick) {
 			tick(w);
-			next_tick = bw_watch_mono() + interval;
+			next_tick = bw_mono() + interval;
 		}
 		/* Every turn: a client's deadline is no event. */
 		if (!w->sig.stop)
@@ -353,12 +352,12 @@ static void loop(struct watch *w)
 		if (!w->sig.stop &&
 		    bw_watch_cs_step(&w->cs, cs_stop, w->sig.fd, w))
 			bw_watch_publish(w);
-		if (!w->sig.stop && bw_watch_mono() >= next_live) {
+		if (!w->sig.stop && bw_mono() >= next_live) {
 			live_step(w);
 			/* What became of the clients, once a second. */
 			if (w->sock.changed)
 				bw_watch_publish(w);
-			next_live = bw_watch_mono() + 1;
+			next_live = bw_mono() + 1;
 		}
 	}
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/duration.h"
 #include "base/log.h"
 #include "daemon/crowdsec_state.h"
 #include "daemon/crowdsec_why.h"
@@ -57,20 +58,12 @@ double bw_watch_cs_wake(const struct bw_watch_cs *x, double t)
 	return x->cs ? fmin(t, bw_crowdsec_due(x->cs)) : t;
 }
 
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 bool bw_watch_cs_step(struct bw_watch_cs *x, bool (*stop)(void *ctx),
 		      int wake_fd, void *ctx)
 {
 	if (!x->cs)
 		return false;
-	if (mono() < bw_crowdsec_due(x->cs))
+	if (bw_mono() < bw_crowdsec_due(x->cs))
 		return false;
 	return bw_crowdsec_step(x->cs, stop, wake_fd, ctx);
 }

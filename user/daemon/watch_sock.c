@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/duration.h"
 #include "base/run_dir.h"
 #include "daemon/watch_sock.h"
 
@@ -42,14 +43,6 @@ struct bw_wsock_client {
 	size_t len, cap; /* bytes in buf, its size */
 	size_t sent;	 /* of the answer */
 };
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void bw_wsock_init(struct bw_wsock *s)
 {
@@ -144,7 +137,7 @@ static void ask(struct bw_wsock *s, struct bw_wsock_client *c, size_t len)
 	c->cap = n + 1;
 	c->sent = 0;
 	c->answering = true;
-	c->deadline = mono() + BW_WSOCK_DEADLINE;
+	c->deadline = bw_mono() + BW_WSOCK_DEADLINE;
 	epoll_ctl(s->ep, EPOLL_CTL_MOD, c->fd, &ev);
 	give(s, c);
 }
@@ -259,7 +252,7 @@ static void welcome(struct bw_wsock *s)
 			continue;
 		if (fd < 0 && errno != EAGAIN &&
 		    !epoll_ctl(s->ep, EPOLL_CTL_DEL, s->fd, NULL))
-			s->rest_until = mono() + ACCEPT_REST;
+			s->rest_until = bw_mono() + ACCEPT_REST;
 		if (fd < 0)
 			return;
 		if (!allowed(s, fd)) {
@@ -280,7 +273,7 @@ static void welcome(struct bw_wsock *s)
 			continue;
 		}
 		c->fd = fd;
-		c->deadline = mono() + BW_WSOCK_DEADLINE;
+		c->deadline = bw_mono() + BW_WSOCK_DEADLINE;
 		take(s, c);
 	}
 }
@@ -295,7 +288,7 @@ void bw_wsock_step(struct bw_wsock *s)
 
 	if (s->ep < 0)
 		return;
-	if (s->rest_until && mono() >= s->rest_until &&
+	if (s->rest_until && bw_mono() >= s->rest_until &&
 	    !epoll_ctl(s->ep, EPOLL_CTL_ADD, s->fd,
 		       &(struct epoll_event){ .events = EPOLLIN }))
 		s->rest_until = 0;
@@ -314,7 +307,7 @@ void bw_wsock_step(struct bw_wsock *s)
 	if (listener)
 		welcome(s);
 	/* After the reads: what a busy loop left in the kernel counts. */
-	now = mono();
+	now = bw_mono();
 	for (c = s->cl; c < s->cl + BW_WSOCK_CLIENTS; c++) {
 		if (c->fd < 0 || c->deadline > now)
 			continue;

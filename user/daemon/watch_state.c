@@ -16,14 +16,6 @@
 #include "out/daemon_state.h"
 #include "out/status_view.h"
 
-double bw_watch_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 __u64 bw_watch_generation_on(const char *iface)
 {
 	struct bw_status_view v;

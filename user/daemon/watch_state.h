@@ -47,9 +47,6 @@ struct watch {
 	struct bw_wsock sock;  /* its socket (watch_sock.h) */
 };
 
-/* Seconds on the monotonic clock. */
-double bw_watch_mono(void);
-
 /* The generation running on iface, 0 when no filter of ours runs. */
 __u64 bw_watch_generation_on(const char *iface);
 __u64 bw_watch_running_generation(const struct watch *w);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/duration.h"
 #include "filter/records_edit.h"
 #include "image/image_sec.h"
 #include "kernel/allow_names.h"
@@ -26,14 +27,6 @@
 #include "kernel/running.h"
 
 /* ---- reload -------------------------------------------------------------- */
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 #define BW_F_MATCH (BW_F_MATCH_SRC | BW_F_MATCH_DST)
 
@@ -427,7 +420,7 @@ int bw_reload(const struct bw_reload_req *rq, struct bw_reload_result *res)
 	const struct bw_build_args *a = rq->args;
 	struct reload_ctx c = { .r = rq, .b = BW_BUILT_INIT, .res = res };
 	struct bw_running own, *r = rq->running ?: &own;
-	double t0 = mono();
+	double t0 = bw_mono();
 	int lock, err;
 
 	memset(res, 0, sizeof(*res));
@@ -474,6 +467,6 @@ int bw_reload(const struct bw_reload_req *rq, struct bw_reload_result *res)
 	bw_list_free(&c.allow);
 	free(c.allow_src);
 	bw_records_free(&c.kept);
-	res->seconds = mono() - t0;
+	res->seconds = bw_mono() - t0;
 	return err;
 }
