@@ -242,7 +242,8 @@ crash-sweep: $(BIN)
 	$(Q)BW_CRASH_FULL=1 V=1 BLOOMWALL=$(abspath $(BIN)) \
 		tests/e2e/run.sh test_crash_sweep test_crash_sweep_watch test_crash_sweep_live \
 		test_crash_sweep_cs test_crash_sweep_remove_live \
-		test_crash_sweep_remove_live_names test_crash_sweep_add_live
+		test_crash_sweep_remove_live_names test_crash_sweep_add_live \
+		test_crash_sweep_remove_bulk
 
 # A fleet of 20 hosts pulling from nginx (make test runs 5): the spread of
 # the new image's arrival is printed (tests/e2e/fleet_tests.sh).

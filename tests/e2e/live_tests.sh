@@ -16,7 +16,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 LIVE_TESTS="test_watch_add_in_place test_watch_add_log_fold test_watch_guard_lists_only test_crash_sweep_add_live test_watch_live_expiry test_watch_live_remove test_watch_remove_in_place
 test_watch_names_live test_watch_image_names_live test_crash_sweep_remove_live
-test_crash_sweep_remove_live_names"
+test_crash_sweep_remove_bulk test_crash_sweep_remove_live_names"
 
 # live_watch: a watch on a list of $BW_A4 alone ($LIVE_LIST), its start
 # rebuild done.
@@ -515,6 +515,24 @@ test_crash_sweep_remove_live()
 	trap - EXIT
 }
 
+# A bulk remove handed to a watch (fail2ban's flush, a cleanup script): 25
+# adds in one command, killed at each point: all 25 go or none.
+test_crash_sweep_remove_bulk()
+{
+	local pool=() clean=() i
+
+	for i in $(seq 100); do
+		pool+=("192.0.2.$i")
+	done
+	for i in $(seq 25); do
+		clean+=("198.51.100.$i")
+	done
+	BW_HANDOVER_BATCH=25 crash_handover remove drop "$BW_B4" \
+		"${clean[*]}" "${pool[@]}"
+	stop_watch TERM
+	trap - EXIT
+}
+
 # The same for names (kept live as the addresses are, one key each;
 # BW_REMOVE_NAME_STRIDE, default 36, in make test: the path differs from
 # the addresses' in the mark alone).
@@ -534,30 +552,42 @@ test_crash_sweep_remove_live_names()
 # crash_handover add|remove IN KEEP CLEAN POOL...: the verb handed to a
 # watch, killed at each point of a clean run's trace; IN is query's word
 # for a kept entry (drop, block); KEEP an add that must stay, CLEAN the
-# entry of the clean run, POOL the entries added or removed in turn.
+# entries of the clean run (words), POOL the entries added or removed in
+# turn, BW_HANDOVER_BATCH (default 1) of them per command: a command's
+# entries all go or none. At the end a restarted watch keeps exactly the
+# adds the records hold, each with its verdict.
 crash_handover()
 {
-	local op=$1 in=$2 keep=$3 clean=$4 s k n kept got want i prog next=0
-	local points=0 bad=0 pool delta=-1 after=pass before=$in other
+	local op=$1 in=$2 keep=$3 clean s k n kept got want i prog next=0
+	local points=0 bad=0 pool delta after=pass before=$in other batch
+	local b=${BW_HANDOVER_BATCH:-1} first last
 
+	read -r -a clean <<<"$4"
 	shift 4
 	pool=("$@")
-	[ "$op" = add ] && delta=1 after=$in before=pass
+	delta=-$b
+	[ "$op" = add ] && delta=$b after=$in before=pass
 	command -v strace >/dev/null || skip "strace is not installed"
 	trap kill_watch EXIT
 	live_watch
 	if [ "$op" = add ]; then
 		bw 0 add "$BW_RX" "$keep"
 	else
-		bw 0 add "$BW_RX" "$keep" "$clean" "${pool[@]}"
+		bw 0 add "$BW_RX" "$keep" "${clean[@]}" "${pool[@]}"
 	fi
 	# Names into a filter with no name region: a swap, taken over.
 	grep -q "added in place by the watch" "$OUT" ||
 		wait_line "$WATCH_OUT" "$RELOAD_OK" 2
+	# A batch's adds outgrow the first filter's one block: until the
+	# watch's rebuild for room, their own bits say "drop" of many others.
+	[ "$op" = remove ] && [ "$b" -gt 1 ] &&
+		wait_line "$WATCH_OUT" "past the room"
 	# The points: the system calls of one clean run.
-	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" "$op" "$BW_RX" "$clean" \
+	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" "$op" "$BW_RX" "${clean[@]}" \
 		>/dev/null 2>&1
-	assert_eq "$(verdict "$clean")" "$after" "the clean run's $op"
+	for s in "${clean[0]}" "${clean[-1]}"; do
+		assert_eq "$(verdict "$s")" "$after" "the clean run's $op of $s"
+	done
 	awk -v full="${BW_CRASH_FULL:-0}" -v stride="${BW_REMOVE_STRIDE:-12}" '
 	match($0, /^[a-z_0-9]+\(/) {
 		name = substr($0, 1, RLENGTH - 1)
@@ -573,7 +603,7 @@ crash_handover()
 	prog=$(hook_prog_id)
 	while read -r s k; do
 		# The pool used up: put back in one command, swept again.
-		if [ "$next" -ge ${#pool[@]} ]; then
+		if [ $((next + b)) -gt ${#pool[@]} ]; then
 			n=$(grep -cE "$RELOAD_OK" "$WATCH_OUT")
 			if [ "$op" = add ]; then
 				bw 0 remove "$BW_RX" "${pool[@]}"
@@ -585,18 +615,21 @@ crash_handover()
 			prog=$(hook_prog_id)
 			next=0
 		fi
+		batch=("${pool[@]:next:b}")
+		first=${batch[0]}
+		last=${batch[-1]}
 		points=$((points + 1))
 		n=$(added_kept)
 		strace -qq -o /dev/null -e trace="$s" \
 			-e inject="$s":signal=SIGKILL:when="$k" \
-			"$BLOOMWALL" "$op" "$BW_RX" "${pool[next]}" >/dev/null 2>&1
+			"$BLOOMWALL" "$op" "$BW_RX" "${batch[@]}" >/dev/null 2>&1
 		kept=$(added_kept)
 		want=$before
 		[ "$kept" = $((n + delta)) ] && want=$after
 		# Recorded: the watch sets it at once; a mark the CLI made itself
 		# the watch finds within a second.
 		for i in $(seq 30); do
-			got=$(verdict "${pool[next]}")
+			got=$(verdict "$first")
 			[ "$got" = "$want" ] && break
 			sleep 0.1
 		done
@@ -605,13 +638,13 @@ crash_handover()
 			other=${pool[next - 1]:-$keep}
 			[ "$next" -gt 0 ] || other=$keep
 		else
-			other=${pool[next + 1]:-$keep}
+			other=${pool[next + b]:-$keep}
 		fi
 		if [ "$kept" != "$n" ] && [ "$kept" != $((n + delta)) ]; then
 			echo "  killed at $s #$k: $kept adds kept ($n before)"
 			bad=$((bad + 1))
-		elif [ "$got" != "$want" ]; then
-			echo "  killed at $s #$k: $kept adds kept ($n before), but ${pool[next]} is '$got'"
+		elif [ "$got" != "$want" ] || [ "$(verdict "$last")" != "$want" ]; then
+			echo "  killed at $s #$k: $kept adds kept ($n before), but $first is '$got', $last '$(verdict "$last")'"
 			bad=$((bad + 1))
 		elif [ "$(verdict "$keep")" != "$in" ] ||
 			[ "$(verdict "$BW_A4")" != drop ] ||
@@ -624,10 +657,23 @@ crash_handover()
 		elif ! kill -0 "$WATCH_PID" 2>/dev/null; then
 			fail "killed at $s #$k: the watch died"
 		fi
-		[ "$want" = "$after" ] && next=$((next + 1))
+		[ "$want" = "$after" ] && next=$((next + b))
 	done <"$TMP_DIR/points"
-	echo "crash sweep: $op handed to a watch ($in): $points points, $bad inconsistent"
+	echo "crash sweep: $op of $b handed to a watch ($in): $points points, $bad inconsistent"
 	assert_eq "$bad" 0 "inconsistent points"
 	[ "$points" -ge 5 ] || fail "only $points points"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	# A restart converges to what the records hold: as many adds, the
+	# entries either side of where the sweep stopped as they were.
+	n=$(added_kept)
+	first=$(verdict "${pool[0]}")
+	last=$(verdict "${pool[-1]}")
+	stop_watch TERM
+	live_watch
+	grep -q "KEPT OUT" "$WATCH_OUT" &&
+		fail "the restarted watch kept its lists out for the adds taken out"
+	assert_eq "$(added_kept)" "$n" "the adds a restarted watch keeps"
+	assert_eq "$(verdict "${pool[0]}")" "$first" "${pool[0]} after a restart"
+	assert_eq "$(verdict "${pool[-1]}")" "$last" "${pool[-1]} after a restart"
+	assert_eq "$(verdict "$keep")" "$in" "$keep after a restart"
 }

@@ -364,7 +364,8 @@ static void loop(struct watch *w)
 
 /*
  * At start: the running filter's keys are what the lists must not halve,
- * its adds left out (a key each: the guard judges the lists).
+ * its adds left out (a key each: the guard judges the lists), those a
+ * remove took out since its build too: its build counted them.
  */
 static void start_keys(struct watch *w)
 {
@@ -376,6 +377,7 @@ static void start_keys(struct watch *w)
 		return;
 	keys = bw_watch_keys(&v.hdr, &v.info, &v.dns);
 	adds = v.added_kept > 0 ? (__u64)v.added_kept : 0;
+	adds += v.added_gone > 0 ? (__u64)v.added_gone : 0;
 	w->last_keys = keys - (adds < keys ? adds : keys);
 }
 

@@ -73,12 +73,13 @@ static void gather_records(struct bw_status_view *v,
 	struct bw_records rec;
 
 	if (bw_records_read(m->mem, m->nblocks, &rec)) {
-		v->added_kept = v->names_kept = -1;
+		v->added_kept = v->names_kept = v->added_gone = -1;
 		bw_dns_settings(m->mem, NULL, &v->dns_opts);
 		return;
 	}
 	v->added_kept = (long long)(rec.nadded + rec.names.ndom);
 	v->names_kept = (long long)rec.names.ndom;
+	v->added_gone = (long long)(rec.ngone + rec.gone_names.ndom);
 	v->have_sized = rec.have_sized;
 	v->sized_entries = rec.sized.entries;
 	v->have_image = rec.have_image && rec.have_origin;

@@ -50,6 +50,8 @@ struct bw_status_view {
 	double fam_fpr[BW_FAMILIES]; /* < 0: no region in the family */
 	/* Entries kept from 'bloomwall add'; < 0 when the area is malformed */
 	long long added_kept;
+	/* Adds taken out in place since the build (the build counted them) */
+	long long added_gone;
 	/* The address keys the build sized the regions for (BW_REC_SIZED) */
 	bool have_sized;
 	__u64 sized_entries;
