@@ -32,7 +32,6 @@
 #include "cmd/cmd_status.h"
 #include "cmd/cmd_watch.h"
 #include "base/log.h"
-#include "cmd/ops_args.h"
 #include "kernel/prog.h"
 #include "kernel/prog_spec.h"
 #include "ops/reload.h"
