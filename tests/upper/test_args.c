@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The command line (user/cmd/cli.c, args.c, ops_args.c): each verb's
+ * The command line (user/cmd/cli.c, args.c): each verb's
  * positional arguments, unknown options, every typed value at its bounds
  * and beyond, the defaults a build request gets, --help. Each case runs
  * bw_cli_parse() as main() does, stdout and stderr captured, and asserts

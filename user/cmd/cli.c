@@ -23,7 +23,8 @@
 #include "base/run_dir.h"
 #include "ops/build.h"
 
-/* --verbose and --json act at once: a later usage error is told so. */
+/* --verbose and --json act at once, on no member: a usage error after them
+ * is already told their way. */
 static int set_verbose(const struct bw_opt_val *o, void *field)
 {
 	bw_log_level = BW_LOG_DEBUG;
@@ -258,7 +259,7 @@ static int build_getopt(const struct bw_verb *v, struct getopt_tables *g)
 	return for_each_opt(v, add_opt, g);
 }
 
-/* The option getopt_long returned c for. */
+/* The option getopt_long returned c for; NULL: none ('?'). */
 static const struct bw_opt *opt_of(const struct getopt_tables *g, int c)
 {
 	int i;
@@ -322,14 +323,14 @@ static int run_getopt(const struct bw_verb *v, int argc, char **argv,
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, g->shorts, g->lo, NULL)) != -1) {
-		if (c == '?')
-			return bw_cli_usage_error(v, "unknown option '%s'",
-						  bad_opt(argv, optopt));
 		if (c == ':')
 			return bw_cli_usage_error(v,
 						  "option '%s' needs a value",
 						  bad_opt(argv, optopt));
 		o = opt_of(g, c);
+		if (!o)
+			return bw_cli_usage_error(v, "unknown option '%s'",
+						  bad_opt(argv, optopt));
 		if (!o->parse) {
 			bw_cli_verb_usage(v, true);
 			return 1;
