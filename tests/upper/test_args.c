@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The command line (user/cmd/cli.c, args.c, ops_args.c): each verb's
+ * The command line (user/cmd/cli.c, args.c): each verb's
  * positional arguments, unknown options, every typed value at its bounds
  * and beyond, the defaults a build request gets, --help. Each case runs
  * bw_cli_parse() as main() does, stdout and stderr captured, and asserts
@@ -32,7 +32,6 @@
 #include "cmd/cmd_status.h"
 #include "cmd/cmd_watch.h"
 #include "base/log.h"
-#include "cmd/ops_args.h"
 #include "kernel/prog.h"
 #include "kernel/prog_spec.h"
 #include "ops/reload.h"

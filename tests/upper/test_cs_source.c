@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "base/output.h"
+#include "cmd/cli.h"
+#include "cmd/cmd_watch.h"
 #include "cmd/cs_args.h"
 #include "daemon/crowdsec_key.h"
 #include "out/cs_metrics.h"
@@ -159,52 +161,54 @@ BW_TEST(test_cs_metrics_series)
 	free(buf);
 }
 
-static int opt(struct bw_cs_args *a, int id, const char *arg, char **said)
+/* "bloomwall watch --NAME ARG lo" parsed into a, as main() does. */
+static int opt(struct bw_args *a, const char *name, const char *arg,
+	       char **said)
 {
+	char *argv[] = { "watch", (char *)name, (char *)arg, "lo", NULL };
 	struct bw_capture c;
 	int err;
 
+	a->pos = NULL;
 	bw_capture_start(&c);
-	err = bw_cs_opt("watch", a, id, arg);
+	err = bw_cli_parse(&bw_verb_watch, 4, argv, a);
 	*said = bw_capture_end(&c);
 	return err;
 }
 
 BW_TEST(test_cs_args)
 {
-	struct bw_cs_args a = { 0 };
+	struct bw_args a = { 0 };
 	const struct bw_cs_cfg *c;
 	struct bw_capture cap;
 	char *said;
 	int err;
 
-	ASSERT_OK(opt(&a, BW_OPT_CS_WIDEST, "/12,/32", &said), "12,32");
+	ASSERT_OK(opt(&a, "--widest-range", "/12,/32", &said), "12,32");
 	free(said);
-	ASSERT_EQ(a.cfg.filter.min_plen[0], 12, "IPv4");
-	ASSERT_EQ(a.cfg.filter.min_plen[1], 32, "IPv6");
-	ASSERT_EQ(opt(&a, BW_OPT_CS_WIDEST, "8", &said), -BW_EUSAGE, "one");
+	ASSERT_EQ(a.cs.cfg.filter.min_plen[0], 12, "IPv4");
+	ASSERT_EQ(a.cs.cfg.filter.min_plen[1], 32, "IPv6");
+	ASSERT_EQ(opt(&a, "--widest-range", "8", &said), -BW_EUSAGE, "one");
 	ASSERT_STRSTR(said, "--widest-range takes LEN4,LEN6", "says why");
 	free(said);
-	ASSERT_EQ(opt(&a, BW_OPT_CS_WIDEST, "0,19", &said), -BW_EUSAGE, "/0");
+	ASSERT_EQ(opt(&a, "--widest-range", "0,19", &said), -BW_EUSAGE, "/0");
 	free(said);
-	ASSERT_EQ(opt(&a, BW_OPT_CS_WIDEST, "8,129", &said), -BW_EUSAGE, "129");
+	ASSERT_EQ(opt(&a, "--widest-range", "8,129", &said), -BW_EUSAGE, "129");
 	free(said);
-	ASSERT_EQ(opt(&a, BW_OPT_CS_UPDATE_FREQUENCY, "0", &said), -BW_EUSAGE,
-		  "0 s");
+	ASSERT_EQ(opt(&a, "--update-frequency", "0", &said), -BW_EUSAGE, "0 s");
 	ASSERT_STRSTR(said, "--update-frequency takes seconds", "says why");
 	free(said);
-	ASSERT_OK(opt(&a, BW_OPT_CS_UPDATE_FREQUENCY, "2.5", &said), "2.5");
+	ASSERT_OK(opt(&a, "--update-frequency", "2.5", &said), "2.5");
 	free(said);
 	bw_capture_start(&cap);
-	c = bw_cs_args_cfg(&a, &err);
+	c = bw_cs_args_cfg(&a.cs, &err);
 	said = bw_capture_end(&cap);
 	ASSERT_TRUE(!c && err == -BW_EUSAGE, "options without --crowdsec");
 	ASSERT_STRSTR(said, "need --crowdsec URL", "says why");
 	free(said);
-	ASSERT_OK(opt(&a, BW_OPT_CROWDSEC, "http://127.0.0.1:8080", &said),
-		  "url");
+	ASSERT_OK(opt(&a, "--crowdsec", "http://127.0.0.1:8080", &said), "url");
 	free(said);
-	c = bw_cs_args_cfg(&a, &err);
+	c = bw_cs_args_cfg(&a.cs, &err);
 	ASSERT_TRUE(c && !err, "with --crowdsec");
 	if (c)
 		ASSERT_TRUE(c->update_frequency == 2.5, "kept");

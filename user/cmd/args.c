@@ -45,8 +45,23 @@ int bw_parse_iface(const char *name, int *ifindex)
 	return 0;
 }
 
-int bw_parse_mode(const char *s, enum xdp_attach_mode *mode)
+int bw_parse_flag(const struct bw_opt_val *o, void *field)
 {
+	*(bool *)field = true;
+	return 0;
+}
+
+int bw_parse_str(const struct bw_opt_val *o, void *field)
+{
+	*(const char **)field = o->arg;
+	return 0;
+}
+
+int bw_parse_mode(const struct bw_opt_val *o, void *field)
+{
+	enum xdp_attach_mode *mode = field;
+	const char *s = o->arg;
+
 	if (!strcmp(s, "native"))
 		*mode = XDP_MODE_NATIVE;
 	else if (!strcmp(s, "skb"))
@@ -61,10 +76,11 @@ int bw_parse_mode(const char *s, enum xdp_attach_mode *mode)
 	return 0;
 }
 
-int bw_parse_fpr(const char *s, double *fpr)
+int bw_parse_fpr(const struct bw_opt_val *o, void *field)
 {
+	const char *s = o->arg;
+	double *fpr = field, v;
 	char *end;
-	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
@@ -86,8 +102,10 @@ int bw_parse_fpr(const char *s, double *fpr)
 	return 0;
 }
 
-int bw_parse_u32(const char *opt, const char *s, __u32 *v)
+int bw_parse_u32(const struct bw_opt_val *o, void *field)
 {
+	const char *s = o->arg;
+	__u32 *v = field;
 	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 	const char *digits = hex ? s + 2 : s;
 	unsigned long long n;
@@ -100,15 +118,18 @@ int bw_parse_u32(const char *opt, const char *s, __u32 *v)
 		  : isdigit((unsigned char)*digits)) ||
 	    errno || *end || n > 0xffffffffULL) {
 		pr_warn("bloomwall: %s takes a number from 0 to 4294967295 (decimal, or hexadecimal after 0x), not '%s'\n",
-			opt, s);
+			o->opt, s);
 		return -BW_EUSAGE;
 	}
 	*v = (__u32)n;
 	return 0;
 }
 
-int bw_parse_match(const char *s, __u16 *match)
+int bw_parse_match(const struct bw_opt_val *o, void *field)
 {
+	const char *s = o->arg;
+	__u16 *match = field;
+
 	if (!strcmp(s, "src"))
 		*match = BW_F_MATCH_SRC;
 	else if (!strcmp(s, "dst"))
@@ -132,9 +153,11 @@ bool bw_arg_is_name(const char *s)
 	       bw_name_form(s, strlen(s));
 }
 
-int bw_parse_dns_action(const char *s, __u8 *action)
+int bw_parse_dns_action(const struct bw_opt_val *o, void *field)
 {
+	const char *s = o->arg;
 	int a = bw_dns_action_parse(s);
+	__u8 *action = field;
 
 	if (a < 0) {
 		pr_warn("bloomwall: --dns-action must be null, nxdomain, refused or drop, not '%s'\n",
@@ -145,8 +168,10 @@ int bw_parse_dns_action(const char *s, __u8 *action)
 	return 0;
 }
 
-int bw_parse_dns_ttl(const char *s, __u32 *ttl)
+int bw_parse_dns_ttl(const struct bw_opt_val *o, void *field)
 {
+	const char *s = o->arg;
+	__u32 *ttl = field;
 	char *end;
 	unsigned long n;
 
@@ -162,8 +187,10 @@ int bw_parse_dns_ttl(const char *s, __u32 *ttl)
 	return 0;
 }
 
-int bw_parse_log_rate(const char *s, __u32 *rate)
+int bw_parse_log_rate(const struct bw_opt_val *o, void *field)
 {
+	const char *s = o->arg;
+	__u32 *rate = field;
 	char *end;
 	unsigned long n;
 
@@ -179,12 +206,12 @@ int bw_parse_log_rate(const char *s, __u32 *rate)
 	return 0;
 }
 
-int bw_parse_timeout(const char *s, __u64 *secs)
+int bw_parse_timeout(const struct bw_opt_val *o, void *field)
 {
-	if (!bw_parse_duration(s, secs))
+	if (!bw_parse_duration(o->arg, field))
 		return 0;
 	pr_warn("bloomwall: --timeout takes a duration up to 3650d: seconds, or numbers with units s, m, h, d, w (30s, 5m, 4h, 7d, 1h30m; 0: never expires), not '%s'\n",
-		s);
+		o->arg);
 	return -BW_EUSAGE;
 }
 
@@ -201,8 +228,10 @@ static int parse_one_length(const char *s, char **end, unsigned int *v)
 	return 0;
 }
 
-int bw_parse_max_lengths(const char *s, unsigned int *max_lengths)
+int bw_parse_max_lengths(const struct bw_opt_val *o, void *field)
 {
+	unsigned int *max_lengths = field;
+	const char *s = o->arg;
 	char *end;
 	int err;
 
@@ -382,21 +411,20 @@ int bw_check_privileges(const char *verb)
 	return -EPERM;
 }
 
-/* Seconds: a number from min to a day, fractions allowed. */
-int bw_parse_seconds(const char *verb, const char *opt, const char *s,
-		     double min, double *v)
+int bw_parse_seconds(const struct bw_opt_val *o, void *field)
 {
+	const char *s = o->arg;
 	char *end;
 	double d;
 
 	errno = 0;
 	d = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(d) || d < min ||
+	if (errno || end == s || *end || !isfinite(d) || d < o->min ||
 	    d > 86400.0) {
 		pr_warn("bloomwall %s: %s takes seconds from %g to 86400, not '%s'\n",
-			verb, opt, min, s);
+			o->verb, o->opt, o->min, s);
 		return -BW_EUSAGE;
 	}
-	*v = d;
+	*(double *)field = d;
 	return 0;
 }

@@ -14,29 +14,54 @@
 #include "base/output.h" /* BW_EUSAGE */
 
 int bw_parse_iface(const char *name, int *ifindex);
-int bw_parse_mode(const char *s, enum xdp_attach_mode *mode);
-int bw_parse_fpr(const char *s, double *fpr);
-/* A number from 0 to 2^32-1: decimal, or hexadecimal after 0x. */
-int bw_parse_u32(const char *opt, const char *s, __u32 *v);
-int bw_parse_match(const char *s, __u16 *match);
+
+/* An option as the command line gave it, handed to its parser (cli.h). */
+struct bw_opt_val {
+	const char *verb;	 /* for messages: "bloomwall VERB: ..." */
+	const struct bw_verb *v; /* the same, for a usage error (cli.h) */
+	const char *opt;	 /* "--seed": the option as typed in full */
+	const char *arg;	 /* its value; NULL for a flag */
+	double min;		 /* a seconds option's least (bw_opt.min) */
+};
+
+/*
+ * An option's parser: o's value into field, the member its table binds it
+ * to (of the type each parser below names). 0, or -BW_EUSAGE after saying
+ * what is wrong.
+ */
+typedef int bw_opt_parser(const struct bw_opt_val *o, void *field);
+
+/* A flag: the bool is set. */
+bw_opt_parser bw_parse_flag;
+/* A string, as given (const char *): a file, a URL, a list. */
+bw_opt_parser bw_parse_str;
+/* --mode: native, skb or auto (enum xdp_attach_mode). */
+bw_opt_parser bw_parse_mode;
+/* --fpr: a rate, 0 < P < 0.5, or a percentage (double). */
+bw_opt_parser bw_parse_fpr;
+/* A number from 0 to 2^32-1: decimal, or hexadecimal after 0x (__u32). */
+bw_opt_parser bw_parse_u32;
+/* --match: src, dst or both (__u16 BW_F_MATCH_* bits). */
+bw_opt_parser bw_parse_match;
+/* --dns-action: null, nxdomain, refused or drop (__u8). */
+bw_opt_parser bw_parse_dns_action;
+/* --dns-ttl: seconds, 0 to BW_MAX_DNS_TTL (__u32). */
+bw_opt_parser bw_parse_dns_ttl;
+/* "N" (both families) or "N,M" (IPv4, IPv6), each 1..BW_MAX_LENGTHS
+ * (unsigned int[BW_FAMILIES]). */
+bw_opt_parser bw_parse_max_lengths;
+/* add --timeout: a duration (base/duration.h) in seconds, 0: never (__u64). */
+bw_opt_parser bw_parse_timeout;
+/* Seconds: a number from o->min to a day, fractions (double). */
+bw_opt_parser bw_parse_seconds;
+/* --log-rate: events a second per CPU, 0 to BW_LOG_RATE_MAX (__u32). */
+bw_opt_parser bw_parse_log_rate;
+
 /*
  * Whether a verb's argument is a name (add, remove, allow): no address or
  * prefix, and written as a name ("a.example", "*.a.example", "||a^").
  */
 bool bw_arg_is_name(const char *s);
-/* --dns-action: null, nxdomain, refused or drop. */
-int bw_parse_dns_action(const char *s, __u8 *action);
-/* --dns-ttl: seconds, 0 to BW_MAX_DNS_TTL. */
-int bw_parse_dns_ttl(const char *s, __u32 *ttl);
-/* "N" (both families) or "N,M" (IPv4, IPv6), each 1..BW_MAX_LENGTHS. */
-int bw_parse_max_lengths(const char *s, unsigned int *max_lengths);
-/* add --timeout: a duration (base/duration.h) in seconds, 0: never. */
-int bw_parse_timeout(const char *s, __u64 *secs);
-/* Seconds for verb's option opt: a number from min to a day, fractions. */
-int bw_parse_seconds(const char *verb, const char *opt, const char *s,
-		     double min, double *v);
-/* --log-rate: events a second per CPU, 0 to BW_LOG_RATE_MAX. */
-int bw_parse_log_rate(const char *s, __u32 *rate);
 
 struct bw_prefix;
 /*

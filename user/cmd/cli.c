@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Option parsing for the verbs: the verb tables (option groups, positional
- * arguments) feed one getopt_long wrapper and the usage texts. The typed
- * parsers of option values are in args.c.
+ * Option parsing for the verbs: the verb tables (options bound to their
+ * member and parser, positional arguments) feed one getopt_long wrapper,
+ * which applies each option, and the usage texts. The typed parsers of
+ * option values are in args.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -22,63 +23,107 @@
 #include "base/run_dir.h"
 #include "ops/build.h"
 
+/* --verbose and --json act at once, on no member: a usage error after them
+ * is already told their way. */
+static int set_verbose(const struct bw_opt_val *o, void *field)
+{
+	bw_log_level = BW_LOG_DEBUG;
+	return 0;
+}
+
+static int set_json(const struct bw_opt_val *o, void *field)
+{
+	bw_out_begin(true, NULL);
+	return 0;
+}
+
 /* Every verb takes these besides its own. */
 static const struct bw_opt common_opts[] = {
-	{ "help", BW_OPT_HELP, NULL, "show this help and exit" },
-	{ "verbose", BW_OPT_VERBOSE, NULL, "also show libbpf/libxdp messages" },
-	{ "json", BW_OPT_JSON, NULL, "print one JSON document on stdout" },
+	{ .name = "help", .letter = 'h', .help = "show this help and exit" },
+	{ .name = "verbose",
+	  .letter = 'v',
+	  .parse = set_verbose,
+	  .help = "also show libbpf/libxdp messages" },
+	{ .name = "json",
+	  .letter = 'j',
+	  .parse = set_json,
+	  .help = "print one JSON document on stdout" },
 	{ 0 },
 };
+
+/* --allow FILE, in order, up to BW_MAX_ALLOW_FILES (struct bw_build_args). */
+static int add_allow(const struct bw_opt_val *o, void *field)
+{
+	struct bw_build_args *b = field;
+
+	if (b->nallow == BW_MAX_ALLOW_FILES)
+		return bw_cli_usage_error(
+			o->v, "too many --allow files (%s)",
+			"at most " bw_textify(BW_MAX_ALLOW_FILES));
+	b->allow[b->nallow++] = o->arg;
+	return 0;
+}
 
 const struct bw_opt bw_build_opts[] = {
-	{ "fpr", BW_OPT_FPR, "P",
-	  "target false-positive rate, 0 < P < 0.5 (default 0.001)" },
-	{ "seed", BW_OPT_SEED, "N",
-	  "hash seed, decimal or 0x hex (default: random)" },
-	{ "skip-invalid", BW_OPT_SKIP_INVALID, NULL,
-	  "warn about bad list lines and skip them" },
-	{ "monitor", BW_OPT_MONITOR, NULL,
-	  "count matching packets but never drop them" },
-	{ "match", BW_OPT_MATCH, "DIR",
-	  "test the src (default), dst or both addresses" },
-	{ "max-lengths", BW_OPT_MAX_LENGTHS, "N[,M]",
-	  "target prefix lengths per family, IPv4[,IPv6], 1-4 (default 4,4)" },
-	{ "mask-host-bits", BW_OPT_MASK_HOST_BITS, NULL,
-	  "mask a.b.c.d/len with host bits set (warn) instead of failing" },
-	{ "allow", BW_OPT_ALLOW, "FILE",
-	  "never drop the addresses/prefixes in FILE (repeatable)" },
-	{ "verify", BW_OPT_VERIFY, NULL,
-	  "drop a Bloom hit only if an exact trie of the lists confirms it" },
-	{ "dns-action", BW_OPT_DNS_ACTION, "A",
-	  "answer to a blocked name: null (default), nxdomain, refused, drop" },
-	{ "dns-ttl", BW_OPT_DNS_TTL, "SECS",
-	  "TTL of the null action's answer, 0-86400 (default 60)" },
-	{ "subdomains", BW_OPT_SUBDOMAINS, NULL,
-	  "every listed name blocks its subdomains too" },
-	{ "no-subdomains", BW_OPT_NO_SUBDOMAINS, NULL,
-	  "names block as listed (undoes an earlier --subdomains)" },
+	BW_OPT("fpr", "P", build.fpr, bw_parse_fpr,
+	       "target false-positive rate, 0 < P < 0.5 (default 0.001)",
+	       .set = BW_FIELD(build.fpr_set)),
+	BW_OPT("seed", "N", build.seed, bw_parse_u32,
+	       "hash seed, decimal or 0x hex (default: random)",
+	       .set = BW_FIELD(build.seed_set)),
+	BW_OPT("skip-invalid", NULL, build.skip_invalid, bw_parse_flag,
+	       "warn about bad list lines and skip them"),
+	BW_OPT("monitor", NULL, build.monitor, bw_parse_flag,
+	       "count matching packets but never drop them"),
+	BW_OPT("match", "DIR", build.match, bw_parse_match,
+	       "test the src (default), dst or both addresses"),
+	BW_OPT("max-lengths", "N[,M]", build.max_lengths, bw_parse_max_lengths,
+	       "target prefix lengths per family, IPv4[,IPv6], 1-4 (default 4,4)"),
+	BW_OPT("mask-host-bits", NULL, build.mask_host_bits, bw_parse_flag,
+	       "mask a.b.c.d/len with host bits set (warn) instead of failing"),
+	BW_OPT("allow", "FILE", build, add_allow,
+	       "never drop the addresses/prefixes in FILE (repeatable)"),
+	BW_OPT("verify", NULL, build.verify, bw_parse_flag,
+	       "drop a Bloom hit only if an exact trie of the lists confirms it"),
+	BW_OPT("dns-action", "A", build.dns_action, bw_parse_dns_action,
+	       "answer to a blocked name: null (default), nxdomain, refused, drop",
+	       .set = BW_FIELD(build.dns_action_set)),
+	BW_OPT("dns-ttl", "SECS", build.dns_ttl, bw_parse_dns_ttl,
+	       "TTL of the null action's answer, 0-86400 (default 60)",
+	       .set = BW_FIELD(build.dns_ttl_set)),
+	BW_OPT("subdomains", NULL, build.subdomains, bw_parse_flag,
+	       "every listed name blocks its subdomains too"),
+	BW_OPT("no-subdomains", NULL, build.no_subdomains, bw_parse_flag,
+	       "names block as listed (undoes an earlier --subdomains)"),
 	{ 0 },
 };
+
+/* The rate is the program's, not a filter's: every load from now on. */
+static int set_log_rate(const struct bw_opt_val *o, void *field)
+{
+	__u32 rate;
+	int err = bw_parse_log_rate(o, &rate);
+
+	if (!err)
+		bw_build_set_log_rate(rate);
+	return err;
+}
 
 const struct bw_opt bw_log_opts[] = {
-	{ "log-rate", BW_OPT_LOG_RATE, "N",
-	  "drop log: at most N events a second per CPU, 0 off (default: as running, else 10)" },
+	{ .name = "log-rate",
+	  .metavar = "N",
+	  .parse = set_log_rate,
+	  .help = "drop log: at most N events a second per CPU, 0 off (default: as running, else 10)" },
 	{ 0 },
 };
-
-static bool is_short(int id)
-{
-	return id < 256;
-}
 
 static void print_opt(const struct bw_opt *o)
 {
 	char left[48];
 
-	snprintf(left, sizeof(left), "%c%c%s --%s%s%s",
-		 is_short(o->id) ? '-' : ' ', is_short(o->id) ? o->id : ' ',
-		 is_short(o->id) ? "," : " ", o->name, o->metavar ? " " : "",
-		 o->metavar ?: "");
+	snprintf(left, sizeof(left), "%c%c%s --%s%s%s", o->letter ? '-' : ' ',
+		 o->letter ?: ' ', o->letter ? "," : " ", o->name,
+		 o->metavar ? " " : "", o->metavar ?: "");
 	printf("  %-26s %s\n", left, o->help);
 }
 
@@ -146,7 +191,7 @@ void bw_cli_verb_usage(const struct bw_verb *v, bool full)
 	printf("\nExit status: 0 ok, 1 failure, 2 usage error. See bloomwall(8).\n");
 }
 
-static int usage_error(const struct bw_verb *v, const char *fmt,
+int bw_cli_usage_error(const struct bw_verb *v, const char *fmt,
 		       const char *what)
 {
 	fprintf(stderr, "bloomwall %s: ", v->name);
@@ -157,8 +202,14 @@ static int usage_error(const struct bw_verb *v, const char *fmt,
 	return -BW_EUSAGE;
 }
 
-/* getopt_long's tables, sized for the verb: no option can be cut off. */
+/*
+ * getopt_long's tables, sized for the verb: no option can be cut off. A
+ * long option returns its letter, or BW_LONG_ONLY + its index in opt.
+ */
+#define BW_LONG_ONLY 256
+
 struct getopt_tables {
+	const struct bw_opt **opt;
 	struct option *lo;
 	char *shorts;
 	int n, s;
@@ -177,14 +228,16 @@ static int add_opt(const struct bw_opt *o, void *ctx)
 
 	/* Two tables with one name or letter: a verb declared wrong. */
 	for (i = 0; i < g->n; i++)
-		if (!strcmp(g->lo[i].name, o->name) || g->lo[i].val == o->id)
+		if (!strcmp(g->opt[i]->name, o->name) ||
+		    (o->letter && g->opt[i]->letter == o->letter))
 			return -EEXIST;
-	g->lo[g->n++] =
+	g->lo[g->n] =
 		(struct option){ o->name,
 				 o->metavar ? required_argument : no_argument,
-				 NULL, o->id };
-	if (is_short(o->id)) {
-		g->shorts[g->s++] = (char)o->id;
+				 NULL, o->letter ?: BW_LONG_ONLY + g->n };
+	g->opt[g->n++] = o;
+	if (o->letter) {
+		g->shorts[g->s++] = o->letter;
 		if (o->metavar)
 			g->shorts[g->s++] = ':';
 	}
@@ -196,122 +249,57 @@ static int build_getopt(const struct bw_verb *v, struct getopt_tables *g)
 	int n = 0;
 
 	for_each_opt(v, count_opt, &n);
+	g->opt = calloc(n + 1, sizeof(*g->opt));
 	g->lo = calloc(n + 1, sizeof(*g->lo));
 	g->shorts = calloc(2 * n + 2, 1);
 	g->n = g->s = 0;
-	if (!g->lo || !g->shorts)
+	if (!g->opt || !g->lo || !g->shorts)
 		return -ENOMEM;
 	g->shorts[g->s++] = ':';
 	return for_each_opt(v, add_opt, g);
 }
 
-/* The rate is the program's, not a filter's: every load from now on. */
-static int apply_log_rate(const char *arg)
+/* The option getopt_long returned c for; NULL: none ('?'). */
+static const struct bw_opt *opt_of(const struct getopt_tables *g, int c)
 {
-	__u32 rate;
-	int err = bw_parse_log_rate(arg, &rate);
+	int i;
 
-	if (!err)
-		bw_build_set_log_rate(rate);
-	return err;
+	if (c >= BW_LONG_ONLY)
+		return g->opt[c - BW_LONG_ONLY];
+	for (i = 0; i < g->n; i++)
+		if (g->opt[i]->letter == c)
+			break;
+	return g->opt[i];
 }
 
-static int apply_opt(const struct bw_verb *v, struct bw_args *a, int id,
-		     const char *arg)
+/* Sets o's member (and its bool of given) from arg, by o's parser. */
+static int apply_opt(const struct bw_verb *v, struct bw_args *a,
+		     const struct bw_opt *o, const char *arg)
 {
-	struct bw_build_args *b = &a->build;
-	__u32 n;
+	char opt[64];
+	const struct bw_opt_val val = {
+		.verb = v->name, .v = v, .opt = opt, .arg = arg, .min = o->min
+	};
 
-	switch (id) {
-	case BW_OPT_VERBOSE:
-		bw_log_level = BW_LOG_DEBUG;
-		return 0;
-	case BW_OPT_MODE:
-		return bw_parse_mode(arg, &a->mode);
-	case BW_OPT_FPR:
-		b->fpr_set = true;
-		return bw_parse_fpr(arg, &b->fpr);
-	case BW_OPT_SEED:
-		b->seed_set = true;
-		return bw_parse_u32("--seed", arg, &b->seed);
-	case BW_OPT_SKIP_INVALID:
-		b->skip_invalid = true;
-		return 0;
-	case BW_OPT_MONITOR:
-	case BW_OPT_ENFORCE:
-		*(id == BW_OPT_MONITOR ? &b->monitor : &b->enforce) = true;
-		if (b->monitor && b->enforce)
-			return usage_error(
-				v, "%s",
-				"--monitor and --enforce exclude each other");
-		return 0;
-	case BW_OPT_MATCH:
-		return bw_parse_match(arg, &b->match);
-	case BW_OPT_JSON:
-		bw_out_begin(true, NULL);
-		return 0;
-	case BW_OPT_MAX_LENGTHS:
-		return bw_parse_max_lengths(arg, b->max_lengths);
-	case BW_OPT_MASK_HOST_BITS:
-		b->mask_host_bits = true;
-		return 0;
-	case BW_OPT_VERIFY:
-		b->verify = true;
-		return 0;
-	case BW_OPT_DNS_ACTION:
-		b->dns_action_set = true;
-		return bw_parse_dns_action(arg, &b->dns_action);
-	case BW_OPT_DNS_TTL:
-		b->dns_ttl_set = true;
-		return bw_parse_dns_ttl(arg, &b->dns_ttl);
-	case BW_OPT_SUBDOMAINS:
-	case BW_OPT_NO_SUBDOMAINS:
-		*(id == BW_OPT_SUBDOMAINS ? &b->subdomains
-					  : &b->no_subdomains) = true;
-		if (b->subdomains && b->no_subdomains)
-			return usage_error(
-				v, "%s",
-				"--subdomains and --no-subdomains exclude each other");
-		return 0;
-	case BW_OPT_OUTPUT:
-		a->output = arg;
-		return 0;
-	case BW_OPT_LINK:
-		a->link = true;
-		return 0;
-	case BW_OPT_FORGET_ADDED:
-		b->forget_added = true;
-		return 0;
-	case BW_OPT_WHY:
-		a->why = true;
-		return 0;
-	case BW_OPT_LOG_RATE:
-		return apply_log_rate(arg);
-	case BW_OPT_COUNT:
-		if (bw_parse_u32("--count", arg, &n))
-			return -BW_EUSAGE;
-		a->count = n;
-		return 0;
-	case BW_OPT_TIMEOUT:
-		a->timeout_set = true;
-		return bw_parse_timeout(arg, &a->timeout);
-	case BW_OPT_ALLOW:
-		if (b->nallow == BW_MAX_ALLOW_FILES)
-			return usage_error(
-				v, "too many --allow files (%s)",
-				"at most " bw_textify(BW_MAX_ALLOW_FILES));
-		b->allow[b->nallow++] = arg;
-		return 0;
-	}
-	if (id >= BW_OPT_CS_FIRST) /* watch's CrowdSec options (cs_args.c) */
-		return bw_cs_opt(v->name, &a->cs, id, arg);
-	if (id >= BW_OPT_PULL_FIRST) /* watch --url's (pull_args.c) */
-		return bw_pull_opt(v->name, &a->pull, id, arg);
-	if (id >= BW_OPT_SIGN_FIRST) /* signed images' (sign_args.c) */
-		return bw_sign_opt(v->name, &a->sign, id, arg);
-	if (id >= BW_OPT_OPS_FIRST) /* watch's and stats' (ops_args.c) */
-		return bw_ops_opt(v->name, &a->ops, id, arg);
-	return usage_error(v, "%s", "internal error: unhandled option");
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	if (o->set)
+		*(bool *)((char *)a + o->set) = true;
+	return o->parse(&val, (char *)a + o->field);
+}
+
+/* The checks across options, once all are in. */
+static int check_opts(const struct bw_verb *v, const struct bw_args *a)
+{
+	const struct bw_build_args *b = &a->build;
+
+	if (b->monitor && b->enforce)
+		return bw_cli_usage_error(
+			v, "%s", "--monitor and --enforce exclude each other");
+	if (b->subdomains && b->no_subdomains)
+		return bw_cli_usage_error(
+			v, "%s",
+			"--subdomains and --no-subdomains exclude each other");
+	return 0;
 }
 
 /* The failing option as typed, for "unknown option" messages. */
@@ -319,7 +307,7 @@ static const char *bad_opt(char **argv, int opt)
 {
 	static char buf[3];
 
-	if (opt > 0 && opt < 256 && isalnum(opt)) {
+	if (opt > 0 && opt < BW_LONG_ONLY && isalnum(opt)) {
 		snprintf(buf, sizeof(buf), "-%c", opt);
 		return buf;
 	}
@@ -329,26 +317,29 @@ static const char *bad_opt(char **argv, int opt)
 static int run_getopt(const struct bw_verb *v, int argc, char **argv,
 		      struct bw_args *a, const struct getopt_tables *g)
 {
+	const struct bw_opt *o;
 	int c, err;
 
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, g->shorts, g->lo, NULL)) != -1) {
-		if (c == BW_OPT_HELP) {
+		if (c == ':')
+			return bw_cli_usage_error(v,
+						  "option '%s' needs a value",
+						  bad_opt(argv, optopt));
+		o = opt_of(g, c);
+		if (!o)
+			return bw_cli_usage_error(v, "unknown option '%s'",
+						  bad_opt(argv, optopt));
+		if (!o->parse) {
 			bw_cli_verb_usage(v, true);
 			return 1;
 		}
-		if (c == '?')
-			return usage_error(v, "unknown option '%s'",
-					   bad_opt(argv, optopt));
-		if (c == ':')
-			return usage_error(v, "option '%s' needs a value",
-					   bad_opt(argv, optopt));
-		err = apply_opt(v, a, c, optarg);
+		err = apply_opt(v, a, o, optarg);
 		if (err)
 			return err;
 	}
-	return 0;
+	return check_opts(v, a);
 }
 
 static int parse_options(const struct bw_verb *v, int argc, char **argv,
@@ -365,6 +356,7 @@ static int parse_options(const struct bw_verb *v, int argc, char **argv,
 		pr_warn("bloomwall: out of memory\n");
 	else
 		err = run_getopt(v, argc, argv, a, &g);
+	free(g.opt);
 	free(g.lo);
 	free(g.shorts);
 	return err;
@@ -396,10 +388,10 @@ int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 	if (n == 0 && p->first_optional)
 		return 0;
 	if (n < 1 + p->min_rest)
-		return usage_error(v, "%s", "missing arguments");
+		return bw_cli_usage_error(v, "%s", "missing arguments");
 	if (!p->rest_many && n > 1 + !!p->rest)
-		return usage_error(v, "unexpected argument '%s'",
-				   argv[optind + 1 + !!p->rest]);
+		return bw_cli_usage_error(v, "unexpected argument '%s'",
+					  argv[optind + 1 + !!p->rest]);
 	if (p->first == BW_POS_FILE)
 		a->file = argv[optind];
 	else

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Command line: verbs declared as tables (their option groups and their
- * positional arguments), one parser fed by them, typed parsers.
+ * Command line: verbs declared as tables (their options, each bound to the
+ * member it sets and its parser, and their positional arguments), one
+ * parser fed by them; the typed parsers are in args.h.
  *
  * Verb handlers return 0, -BW_EUSAGE for a usage error (unknown option,
  * missing argument, bad value, unknown interface) or another -errno for a
@@ -13,82 +14,110 @@
 #define __BW_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 #include <xdp/libxdp.h>
 
 #include "base/output.h"
 #include "cmd/args.h"
-#include "cmd/cs_args.h"
-#include "cmd/ops_args.h"
-#include "cmd/pull_args.h"
-#include "cmd/sign_args.h"
-#include "ops/reload.h"
+#include "daemon/crowdsec.h"
+#include "daemon/pull.h"
+#include "ops/build.h"
 
 #define BW_EXIT_OK 0
 #define BW_EXIT_FAIL 1
 #define BW_EXIT_USAGE 2
 
-/* Option ids: a short option's letter, or a long-only id from 256 on. */
-enum bw_opt_id {
-	BW_OPT_HELP = 'h',
-	BW_OPT_VERBOSE = 'v',
-	BW_OPT_JSON = 'j',
-	BW_OPT_MODE = 'm',
-	BW_OPT_OUTPUT = 'o',
-	BW_OPT_FPR = 256,
-	BW_OPT_SEED,
-	BW_OPT_SKIP_INVALID,
-	BW_OPT_MONITOR,
-	BW_OPT_ENFORCE,
-	BW_OPT_MATCH,
-	BW_OPT_MAX_LENGTHS,
-	BW_OPT_MASK_HOST_BITS,
-	BW_OPT_ALLOW,
-	BW_OPT_VERIFY,
-	BW_OPT_LINK,
-	BW_OPT_FORGET_ADDED,
-	BW_OPT_WHY, /* query --why */
-	BW_OPT_DNS_ACTION,
-	BW_OPT_DNS_TTL,
-	BW_OPT_SUBDOMAINS,
-	BW_OPT_NO_SUBDOMAINS,
-	BW_OPT_LOG_RATE,
-	BW_OPT_COUNT,	/* log --count */
-	BW_OPT_TIMEOUT, /* add --timeout */
+/* watch's and stats' options (their tables are the verbs'). */
+struct bw_ops_args {
+	bool prometheus;	  /* stats --prometheus */
+	double interval;	  /* stats: rates every SECS; watch: its tick */
+	const char *image;	  /* watch --image FILE */
+	bool detach_on_exit;	  /* watch --detach-on-exit */
+	const char *metrics_file; /* watch --metrics-file PATH */
+	double debounce;	  /* watch --debounce SECS */
+	bool debounce_set;
+	bool allow_shrink; /* watch --allow-shrink */
+};
+
+/* Signed images' options (sign_args.h has their tables). */
+struct bw_sign_args {
+	const char *sign_key; /* build --sign-key SECRET */
+	__u64 serial;	      /* build --serial N */
+	bool serial_set;
+	const char *verify_key; /* --verify-key PUBLIC */
+	bool allow_rollback;	/* load, watch --allow-rollback */
+	bool force;		/* keygen --force */
+};
+
+/* watch's CrowdSec options (cs_args.h has their table). */
+struct bw_cs_args {
+	struct bw_cs_cfg cfg;
+	bool any; /* some CrowdSec option was given */
 };
 
 /* What the options of any verb parse into; each verb reads its own. */
 struct bw_args {
-	const char *iface; /* the IFACE of a verb whose first is one */
+	const char *iface; /* first: offset 0 is no option's (bw_opt.set) */
 	int ifindex;	   /* 0 when the interface does not exist */
 	const char *file;  /* the FILE of a verb whose first is a file */
 	enum xdp_attach_mode mode;
 	bool link;		    /* attach --link */
 	const char *output;	    /* build -o FILE */
 	bool why;		    /* query --why */
-	struct bw_build_args build; /* the build options (reload.h) */
-	struct bw_ops_args ops;	    /* watch, stats (ops_args.h) */
+	struct bw_build_args build; /* the build options (ops/build.h) */
+	struct bw_ops_args ops;	    /* watch, stats */
 	struct bw_pull_cfg pull;    /* watch --url (pull_args.h) */
 	struct bw_sign_args sign;   /* signed images (sign_args.h) */
 	struct bw_cs_args cs;	    /* watch --crowdsec (cs_args.h) */
-	long count;		    /* log --count; 0: until stopped */
+	__u32 count;		    /* log --count; 0: until stopped */
 	bool timeout_set;	    /* add --timeout DURATION: */
 	__u64 timeout;		    /* seconds; 0: never expires */
 	char **pos;		    /* positional arguments after the first */
 	int npos;
 };
 
+/*
+ * An option, declared once in its verb's table (or a group's that verbs
+ * share): its names, its help line, the member of struct bw_args it sets
+ * and the parser that sets it (args.h). bw_cli_parse() builds getopt's
+ * tables and --help from it and applies it; the verb reads the member.
+ */
 struct bw_opt {
 	const char *name;    /* long name; NULL ends a table */
-	int id;		     /* enum bw_opt_id */
+	char letter;	     /* short option, 0: none */
 	const char *metavar; /* NULL: takes no argument */
 	const char *help;
+	bw_opt_parser *parse; /* NULL: --help, which the parser answers */
+	size_t field;	      /* where it goes: BW_FIELD(member) */
+	size_t size;	      /* the member's size: all it may write */
+	size_t set;	      /* a bool set too when given, 0: none */
+	double min;	      /* bw_parse_seconds' least */
 };
 
-/* The options attach and reload share (and build and watch will). */
+#define BW_FIELD(member) offsetof(struct bw_args, member)
+
+/*
+ * One option of a table: long name, metavar (NULL: a flag), the member it
+ * sets, its parser, its help; then any of .letter, .set = BW_FIELD(bool
+ * member), .min.
+ */
+#define BW_OPT(_name, _metavar, _member, _parse, _help, ...)    \
+	{                                                       \
+		.name = _name, .metavar = _metavar,             \
+		.field = BW_FIELD(_member),                     \
+		.size = sizeof(((struct bw_args *)0)->_member), \
+		.parse = _parse, .help = _help, __VA_ARGS__     \
+	}
+
+/* The build options: attach, reload, build and watch. */
 extern const struct bw_opt bw_build_opts[];
 /* --log-rate: the verbs that load a program (attach, reload, load, watch). */
 extern const struct bw_opt bw_log_opts[];
+
+/* A usage error of verb v: the message, its usage line, the hint. */
+int bw_cli_usage_error(const struct bw_verb *v, const char *fmt,
+		       const char *what);
 
 /* What the first positional argument names. */
 enum bw_pos_first {

@@ -127,8 +127,9 @@ static int add_by_rebuild(struct bw_args *a, const struct bw_add_req *c)
 }
 
 static const struct bw_opt add_only_opts[] = {
-	{ "timeout", BW_OPT_TIMEOUT, "DURATION",
-	  "the entries or names expire after DURATION (30s, 5m, 4h, 7d, 1h30m; 0: never)" },
+	BW_OPT("timeout", "DURATION", timeout, bw_parse_timeout,
+	       "the entries or names expire after DURATION (30s, 5m, 4h, 7d, 1h30m; 0: never)",
+	       .set = BW_FIELD(timeout_set)),
 	{ 0 },
 };
 

@@ -9,10 +9,10 @@
 #include "out/op_report.h"
 
 static const struct bw_opt attach_only_opts[] = {
-	{ "mode", BW_OPT_MODE, "MODE",
-	  "native, skb or auto (default): where XDP runs" },
-	{ "link", BW_OPT_LINK, NULL,
-	  "attach with a bpf_link of bloomwall's own, not through libxdp" },
+	BW_OPT("mode", "MODE", mode, bw_parse_mode,
+	       "native, skb or auto (default): where XDP runs", .letter = 'm'),
+	BW_OPT("link", NULL, link, bw_parse_flag,
+	       "attach with a bpf_link of bloomwall's own, not through libxdp"),
 	{ 0 },
 };
 

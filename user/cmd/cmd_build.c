@@ -32,12 +32,12 @@
 #include "image/image_sec.h"
 #include "image/image_seed.h"
 #include "ops/reload.h"
-#include "cmd/sign_opts.h"
+#include "cmd/sign_args.h"
 #include "out/build_report.h"
 
 static const struct bw_opt build_only_opts[] = {
-	{ "output", BW_OPT_OUTPUT, "FILE",
-	  "write the image to FILE (required)" },
+	BW_OPT("output", "FILE", output, bw_parse_str,
+	       "write the image to FILE (required)", .letter = 'o'),
 	{ 0 },
 };
 

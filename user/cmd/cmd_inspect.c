@@ -14,7 +14,7 @@
 #include "image/image_file.h"
 #include "image/image_serial.h"
 #include "image/sign_key.h"
-#include "cmd/sign_opts.h"
+#include "cmd/sign_args.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "filter/provenance.h"

@@ -7,7 +7,7 @@
 #include "base/output.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_keygen.h"
-#include "cmd/sign_opts.h"
+#include "cmd/sign_args.h"
 #include "image/sign_key.h"
 
 static int do_keygen(struct bw_args *a)

@@ -10,7 +10,7 @@
  */
 #include "cmd/cli.h"
 #include "cmd/cmd_load.h"
-#include "cmd/sign_opts.h"
+#include "cmd/sign_args.h"
 #include "image/image.h"
 #include "image/image_file.h"
 #include "image/image_serial.h"

@@ -183,7 +183,8 @@ static int do_log(struct bw_args *a)
 }
 
 static const struct bw_opt log_only_opts[] = {
-	{ "count", BW_OPT_COUNT, "N", "exit after N events (default: follow)" },
+	BW_OPT("count", "N", count, bw_parse_u32,
+	       "exit after N events (default: follow)"),
 	{ 0 },
 };
 

@@ -27,8 +27,8 @@
 #include "out/why_out.h"
 
 static const struct bw_opt query_only_opts[] = {
-	{ "why", BW_OPT_WHY, NULL,
-	  "also say which list entries cover each ADDR, or that a drop is a false positive" },
+	BW_OPT("why", NULL, why, bw_parse_flag,
+	       "also say which list entries cover each ADDR, or that a drop is a false positive"),
 	{ 0 },
 };
 

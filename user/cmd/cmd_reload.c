@@ -14,10 +14,10 @@
 #include "out/op_report.h"
 
 static const struct bw_opt reload_only_opts[] = {
-	{ "enforce", BW_OPT_ENFORCE, NULL,
-	  "drop matching packets (leave monitor mode)" },
-	{ "forget-added", BW_OPT_FORGET_ADDED, NULL,
-	  "leave out the entries kept from 'bloomwall add'" },
+	BW_OPT("enforce", NULL, build.enforce, bw_parse_flag,
+	       "drop matching packets (leave monitor mode)"),
+	BW_OPT("forget-added", NULL, build.forget_added, bw_parse_flag,
+	       "leave out the entries kept from 'bloomwall add'"),
 	{ 0 },
 };
 

@@ -124,10 +124,11 @@ static int do_stats(struct bw_args *a)
 }
 
 static const struct bw_opt stats_only_opts[] = {
-	{ "prometheus", BW_OPT_PROMETHEUS, NULL,
-	  "write Prometheus' text exposition: counters and filter gauges" },
-	{ "interval", BW_OPT_INTERVAL, "SECS",
-	  "print per-second rates every SECS until interrupted" },
+	BW_OPT("prometheus", NULL, ops.prometheus, bw_parse_flag,
+	       "write Prometheus' text exposition: counters and filter gauges"),
+	BW_OPT("interval", "SECS", ops.interval, bw_parse_seconds,
+	       "print per-second rates every SECS until interrupted",
+	       .min = 0.01),
 	{ 0 },
 };
 

@@ -8,84 +8,38 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "daemon/watch.h"
-#include "cmd/sign_opts.h"
+#include "cmd/cs_args.h"
+#include "cmd/pull_args.h"
+#include "cmd/sign_args.h"
 #include "image/sign_key.h"
 
 static const struct bw_opt watch_only_opts[] = {
-	{ "image", BW_OPT_IMAGE, "FILE",
-	  "swap in the image FILE ('bloomwall build') whenever it changes" },
-	{ "detach-on-exit", BW_OPT_DETACH_ON_EXIT, NULL,
-	  "detach the filter on SIGTERM/SIGINT (default: leave it attached)" },
-	{ "metrics-file", BW_OPT_METRICS_FILE, "PATH",
-	  "keep Prometheus metrics in PATH (node_exporter textfile collector)" },
-	{ "interval", BW_OPT_INTERVAL, "SECS",
-	  "check the running filter, write the metrics every SECS (default 10)" },
-	{ "debounce", BW_OPT_DEBOUNCE, "SECS",
-	  "wait for SECS without file events before a rebuild (default 0.5)" },
-	{ "allow-shrink", BW_OPT_ALLOW_SHRINK, NULL,
-	  "swap in lists that shrank to under half at once (a cut download?)" },
-	{ "mode", BW_OPT_MODE, "MODE",
-	  "native, skb or auto (default), when watch attaches" },
-	{ "link", BW_OPT_LINK, NULL,
-	  "attach with a bpf_link of bloomwall's own, when watch attaches" },
+	BW_OPT("image", "FILE", ops.image, bw_parse_str,
+	       "swap in the image FILE ('bloomwall build') whenever it changes"),
+	BW_OPT("detach-on-exit", NULL, ops.detach_on_exit, bw_parse_flag,
+	       "detach the filter on SIGTERM/SIGINT (default: leave it attached)"),
+	BW_OPT("metrics-file", "PATH", ops.metrics_file, bw_parse_str,
+	       "keep Prometheus metrics in PATH (node_exporter textfile collector)"),
+	BW_OPT("interval", "SECS", ops.interval, bw_parse_seconds,
+	       "check the running filter, write the metrics every SECS (default 10)",
+	       .min = 0.01),
+	BW_OPT("debounce", "SECS", ops.debounce, bw_parse_seconds,
+	       "wait for SECS without file events before a rebuild (default 0.5)",
+	       .set = BW_FIELD(ops.debounce_set)),
+	BW_OPT("allow-shrink", NULL, ops.allow_shrink, bw_parse_flag,
+	       "swap in lists that shrank to under half at once (a cut download?)"),
+	BW_OPT("mode", "MODE", mode, bw_parse_mode,
+	       "native, skb or auto (default), when watch attaches",
+	       .letter = 'm'),
+	BW_OPT("link", NULL, link, bw_parse_flag,
+	       "attach with a bpf_link of bloomwall's own, when watch attaches"),
 	{ 0 },
 };
 
-/* A CrowdSec decision source (daemon/crowdsec.h, README "CrowdSec bouncer"). */
-static const struct bw_opt watch_cs_opts[] = {
-	{ "crowdsec", BW_OPT_CROWDSEC, "URL",
-	  "enforce the decisions of the CrowdSec local API at URL (a bouncer)" },
-	{ "crowdsec-key-file", BW_OPT_CS_KEY_FILE, "FILE",
-	  "the bouncer's API key ('cscli bouncers add'), in FILE (0600, root's)" },
-	{ "crowdsec-cert", BW_OPT_CS_CERT, "FILE",
-	  "a TLS client certificate (PEM) instead of a key (https:// only)" },
-	{ "crowdsec-cert-key", BW_OPT_CS_CERT_KEY, "FILE",
-	  "its private key, when not in the --crowdsec-cert FILE" },
-	{ "crowdsec-ca", BW_OPT_CS_CA, "FILE",
-	  "CA certificates for the LAPI's (default: the system's)" },
-	{ "crowdsec-timeout", BW_OPT_CS_TIMEOUT, "SECS",
-	  "give up a request to the LAPI after SECS (default 60)" },
-	{ "update-frequency", BW_OPT_CS_UPDATE_FREQUENCY, "SECS",
-	  "ask the LAPI for new and deleted decisions every SECS (default 10)" },
-	{ "decision-types", BW_OPT_CS_TYPES, "LIST",
-	  "decision types to enforce, comma-separated (default: ban)" },
-	{ "origins", BW_OPT_CS_ORIGINS, "LIST",
-	  "only decisions of these origins (crowdsec,cscli,CAPI,lists...)" },
-	{ "scenarios-containing", BW_OPT_CS_SCENARIOS_IN, "LIST",
-	  "only decisions whose scenario contains one of these words" },
-	{ "scenarios-not-containing", BW_OPT_CS_SCENARIOS_OUT, "LIST",
-	  "no decision whose scenario contains one of these words" },
-	{ "widest-range", BW_OPT_CS_WIDEST, "LEN4,LEN6",
-	  "refuse range decisions wider than /LEN4 (IPv4), /LEN6 (default 8,19)" },
-	{ 0 },
+static const struct bw_opt *const watch_opts[] = {
+	watch_only_opts, bw_cs_opts,  bw_pull_opts, bw_verify_load_opts,
+	bw_build_opts,	 bw_log_opts, NULL
 };
-
-static const struct bw_opt watch_pull_opts[] = {
-	{ "url", BW_OPT_URL, "URL",
-	  "pull the image from URL (http/https; again: mirrors, tried in order)" },
-	{ "ca-file", BW_OPT_CA_FILE, "FILE",
-	  "trust the CAs in FILE (PEM) for https, not the system's" },
-	{ "client-cert", BW_OPT_CLIENT_CERT, "FILE",
-	  "present the TLS client certificate in FILE (PEM)" },
-	{ "client-key", BW_OPT_CLIENT_KEY, "FILE",
-	  "its private key (default: in --client-cert's file)" },
-	{ "connect-timeout", BW_OPT_CONNECT_TIMEOUT, "SECS",
-	  "give up connecting after SECS (default 10)" },
-	{ "timeout", BW_OPT_PULL_TIMEOUT, "SECS",
-	  "give up a whole pull of one URL after SECS (default 60)" },
-	{ "state-dir", BW_OPT_STATE_DIR, "DIR",
-	  "keep the downloads and the last good image in DIR/IFACE (default " BW_PULL_STATE_DIR
-	  ")" },
-	{ 0 },
-};
-
-static const struct bw_opt *const watch_opts[] = { watch_only_opts,
-						   watch_cs_opts,
-						   watch_pull_opts,
-						   bw_verify_load_opts,
-						   bw_build_opts,
-						   bw_log_opts,
-						   NULL };
 
 /* The keys an image must be signed by: read once, at the start. */
 static int watch_keys(const struct bw_args *a, struct bw_verify_keys *keys)

@@ -1,43 +1,44 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Parsing watch --url's options (pull_args.h).
+ * watch --url's options (pull_args.h).
  */
 
 #include "base/log.h"
 #include "cmd/args.h"
+#include "cmd/cli.h"
 #include "cmd/pull_args.h"
 
-int bw_pull_opt(const char *verb, struct bw_pull_cfg *c, int id,
-		const char *arg)
+/* --url URL, in order, up to BW_PULL_MAX_URLS (struct bw_pull_cfg). */
+static int add_url(const struct bw_opt_val *o, void *field)
 {
-	switch (id) {
-	case BW_OPT_URL:
-		if (c->nurls == BW_PULL_MAX_URLS) {
-			pr_warn("bloomwall %s: at most %d --url\n", verb,
-				BW_PULL_MAX_URLS);
-			return -BW_EUSAGE;
-		}
-		c->urls[c->nurls++] = arg;
-		return 0;
-	case BW_OPT_CA_FILE:
-		c->ca_file = arg;
-		return 0;
-	case BW_OPT_CLIENT_CERT:
-		c->cert_file = arg;
-		return 0;
-	case BW_OPT_CLIENT_KEY:
-		c->key_file = arg;
-		return 0;
-	case BW_OPT_CONNECT_TIMEOUT:
-		return bw_parse_seconds(verb, "--connect-timeout", arg, 0.1,
-					&c->connect_timeout);
-	case BW_OPT_PULL_TIMEOUT:
-		return bw_parse_seconds(verb, "--timeout", arg, 0.1,
-					&c->timeout);
-	case BW_OPT_STATE_DIR:
-		c->state_dir = arg;
-		return 0;
+	struct bw_pull_cfg *c = field;
+
+	if (c->nurls == BW_PULL_MAX_URLS) {
+		pr_warn("bloomwall %s: at most %d --url\n", o->verb,
+			BW_PULL_MAX_URLS);
+		return -BW_EUSAGE;
 	}
-	pr_warn("bloomwall %s: internal error: unhandled option\n", verb);
-	return -BW_EUSAGE;
+	c->urls[c->nurls++] = o->arg;
+	return 0;
 }
+
+const struct bw_opt bw_pull_opts[] = {
+	BW_OPT("url", "URL", pull, add_url,
+	       "pull the image from URL (http/https; again: mirrors, tried in order)"),
+	BW_OPT("ca-file", "FILE", pull.ca_file, bw_parse_str,
+	       "trust the CAs in FILE (PEM) for https, not the system's"),
+	BW_OPT("client-cert", "FILE", pull.cert_file, bw_parse_str,
+	       "present the TLS client certificate in FILE (PEM)"),
+	BW_OPT("client-key", "FILE", pull.key_file, bw_parse_str,
+	       "its private key (default: in --client-cert's file)"),
+	BW_OPT("connect-timeout", "SECS", pull.connect_timeout,
+	       bw_parse_seconds, "give up connecting after SECS (default 10)",
+	       .min = 0.1),
+	BW_OPT("timeout", "SECS", pull.timeout, bw_parse_seconds,
+	       "give up a whole pull of one URL after SECS (default 60)",
+	       .min = 0.1),
+	BW_OPT("state-dir", "DIR", pull.state_dir, bw_parse_str,
+	       "keep the downloads and the last good image in DIR/IFACE (default " BW_PULL_STATE_DIR
+	       ")"),
+	{ 0 },
+};
