@@ -11,23 +11,22 @@
 #include "cmd/cli.h"
 #include "cmd/cmd_status.h"
 #include "ops/status.h"
-#include "out/daemon_state.h"
 #include "out/status_view.h"
 
 static int show_iface(const char *iface, void *arg)
 {
-	struct json_object *state = NULL;
 	struct bw_status_records sr;
+	struct bw_status_watch sw;
 	struct bw_status_view v;
-	int *shown = arg, state_err;
+	int *shown = arg;
 	bool rec;
 
 	bw_status_gather(&v, iface);
 	/* The expiring entries and the provenance: of a valid filter. */
 	rec = !v.filter_err && !bw_status_records(iface, v.ifindex, &sr);
-	state_err = bw_dstate_read(iface, &state);
-	bw_status_out(&v, rec ? &sr : NULL, state, state_err, !*shown);
-	json_object_put(state);
+	bw_status_watch(iface, &sw);
+	bw_status_out(&v, rec ? &sr : NULL, &sw, !*shown);
+	bw_status_watch_free(&sw);
 	if (!v.filter_err)
 		bw_status_records_free(&sr);
 	(*shown)++;
