@@ -119,12 +119,12 @@ test_sock_drip()
 	assert_grep "$OUT" "added in place by the watch" "add went in place"
 	end=$(json "$state" 'd["live"]["next_expiry"]')
 	query_is "$BW_C4" drop
+	# (grep, not json: the entry's 5 s run while these are asked)
 	sock_ask '{"v":1,"op":"status"}'
-	assert_eq "$(json "$OUT" '[d["ok"], d["live"]["entries"]]')" "[true,1]" \
+	assert_grep "$OUT" '^\{"v":1,"op":"status","ok":true,.*"live":\{"entries":1,' \
 		"status: the live entry"
 	sock_ask '{"v":1,"op":"why","addresses":["'"$BW_A4"'"]}'
-	assert_eq "$(json "$OUT" '[d["ok"], d["crowdsec"], d["results"]]')" \
-		'[true,false,[{"address":"'"$BW_A4"'","decisions":[],"more":0}]]' \
+	assert_grep "$OUT" '^\{"v":1,"op":"why","ok":true,"crowdsec":false,"results":\[\{"address":"'"${BW_A4//./\\.}"'","decisions":\[\],"more":0\}\]\}$' \
 		"why: no CrowdSec source, no decision"
 	# Out within 1 s of its end: no query that began later still sees it
 	# (the loop's bound only ends a hang).
