@@ -75,6 +75,10 @@ const struct bw_verb bw_verb_status = {
 		"expiry (JSON \"expiring\": {\"entries\", \"next\", \"list\", \"past\",\n"
 		"\"watch_pid\"}); entries past their expiry still in the filter are named,\n"
 		"and whether a watch runs to take them out.\n"
+		"The interface's watch is asked for its state (its CrowdSec source, its\n"
+		"pulls, its next expiry); one that does not answer within 1 s (a rebuild\n"
+		"holds it) is said, and what it last published is shown (JSON \"watch\":\n"
+		"{\"pid\", \"answered\", \"updated\"}, null without a watch).\n"
 		"Counters are the sums of the per-CPU stats map.\n"
 		"What is shown is what the interface's XDP hook runs; the pins under\n" BW_PIN_ROOT
 		"/IFACE are a cache of it (\"pins\" says whether\n"

@@ -2,11 +2,12 @@
 /*
  * Asking the running watch (base/run_ask.h, the protocol), and add and
  * remove with a watch running: the entries are handed to the watch over
- * its socket (the questions "add" and "remove"), which changes the running filter's records under the lock
- * (an add appended to its add log, a remove marked) and its blocks in
- * place: no rebuild, no swap, the same program on the hook. The watch is
- * the one owner of the live entries; without one, or where it cannot do
- * it in place, the caller does the change itself.
+ * its socket (the questions "add" and "remove"), which changes the
+ * running filter's records under the lock (an add appended to its add
+ * log, a remove marked) and its blocks in place: no rebuild, no swap,
+ * the same program on the hook. The watch is the one owner of the live
+ * entries; without one, or where it cannot do it in place, the caller
+ * does the change itself.
  */
 #ifndef __BW_HANDOVER_H
 #define __BW_HANDOVER_H
