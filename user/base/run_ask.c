@@ -166,7 +166,7 @@ int bw_run_ask(const char *iface, const char *question, int timeout_ms,
 	return err ?: bw_run_ask_at(path, question, timeout_ms, ans);
 }
 
-/* ---- the protocol's envelope ---------------------------------------------- */
+/* ---- the protocol's envelope --------------------------------------------- */
 
 const char *const bw_ask_ops[BW_ASK_NOPS] = {
 	[BW_ASK_ADD] = "add",

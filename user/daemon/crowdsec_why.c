@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* The socket's "why": the CrowdSec decisions covering addresses (crowdsec_why.h). */
+/* The socket's "why": the decisions covering addresses (crowdsec_why.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <json-c/json.h>

@@ -104,7 +104,7 @@ out:
 	bw_list_free(&l);
 }
 
-/* ---- the CrowdSec decisions, asked of the watch --------------------------- */
+/* ---- the CrowdSec decisions, asked of the watch ------------------------- */
 
 static long long num(struct json_object *o, const char *key)
 {
@@ -226,7 +226,7 @@ void bw_query_cs_why_free(struct bw_cs_why *w)
 	memset(w, 0, sizeof(*w));
 }
 
-/* ---- the running filter ---------------------------------------------------- */
+/* ---- the running filter -------------------------------------------------- */
 
 /*
  * --why: reads the running filter's records and scans its lists for the
