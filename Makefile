@@ -277,6 +277,7 @@ fuzz_name_filter_SEEDS := tests/fuzz/seeds
 fuzz_formats_SEEDS := tests/fuzz/seeds_formats
 fuzz_records_SEEDS := tests/fuzz/seeds_records
 fuzz_cs_stream_SEEDS := tests/fuzz/seeds_cs_stream
+fuzz_ask_SEEDS := tests/fuzz/seeds_ask
 
 $(OUTPUT)/fuzz/user/%.o: user/%.c | $(OUTPUT)/fuzz
 	$(call msg,FUZZ-CC,$@)

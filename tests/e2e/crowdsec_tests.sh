@@ -243,6 +243,28 @@ test_cs_decisions()
 	assert_grep "$OUT" "^$BW_A4  drop " "query says drop"
 	assert_grep "$OUT" "^  why: CrowdSec decision [0-9]+ \\(origin cscli, scenario 'first-reason'\\): Ip $BW_A4, ban until [0-9-]+ [0-9:]+ UTC \\(in 59m[0-9]{2}s\\)\$" \
 		"query --why names the decision"
+	bw 0 query "$BW_RX" --json --why "$BW_A4" "$BW_B4"
+	assert_eq "$(json "$OUT" '[[a["crowdsec"]["url"], [[x["origin"], x["scenario"], x["scope"], x["value"], x["type"], x["until"] > x["id"]] for x in a["crowdsec"]["decisions"]], a["crowdsec"]["more"]] for a in d["addresses"] if "crowdsec" in a]')" \
+		'[["'"$CS_URL"'",[["cscli","first-reason","Ip","'"$BW_A4"'","ban",true]],0]]' \
+		"query --json --why: the decision's fields, for the covered address only"
+	# A script asks the watch's socket itself ("why"), reading fields.
+	python3 - "/run/bloomwall/$BW_RX.sock" "$BW_A4" "$BW_B4" >"$OUT" <<'EOF2'
+import json, socket, sys
+
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+q = {"v": 1, "op": "why", "addresses": sys.argv[2:]}
+s.sendall(json.dumps(q).encode() + b"\n")
+r = json.loads(s.makefile().readline())
+assert r["v"] == 1 and r["op"] == "why" and r["ok"] is True, r
+print(json.dumps([r["crowdsec"], r["url"]] +
+                 [[a["address"], [[d["origin"], d["scenario"], d["scope"],
+                                   d["value"]] for d in a["decisions"]],
+                   a["more"]] for a in r["results"]]))
+EOF2
+	assert_eq "$(cat "$OUT")" \
+		'[true, "'"$CS_URL"'", ["'"$BW_A4"'", [["cscli", "first-reason", "Ip", "'"$BW_A4"'"]], 0], ["'"$BW_B4"'", [], 0]]' \
+		"the socket's why: per address its decisions"
 	# The drop log names the decision behind a drop.
 	bw 0 log "$BW_RX" --count 1
 	assert_grep "$OUT" " $BW_RX ipv4 icmp $BW_A4 -> $BW_RX4 address drop gen 1\$" "a drop event"

@@ -339,8 +339,8 @@ test_watch_remove_in_place()
 	# Clients that hang up at once, before the answer: the watch lives on
 	# (its answer to a closed socket raises no SIGPIPE).
 	for i in 1 2 3; do
-		hang_up "sync"
-		hang_up "why $BW_A4"
+		hang_up '{"v":1,"op":"status"}'
+		hang_up '{"v":1,"op":"why","addresses":["'"$BW_A4"'"]}'
 	done
 	sleep 0.5
 	kill -0 "$WATCH_PID" || fail "the watch died of a client that hung up"

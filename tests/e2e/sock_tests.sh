@@ -14,7 +14,8 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $SOCK_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-SOCK_TESTS="test_sock_drip test_sock_silent test_sock_big test_sock_peer"
+SOCK_TESTS="test_sock_drip test_sock_silent test_sock_big test_sock_peer
+test_sock_protocol test_sock_errors test_status_watch"
 
 SOCK_CLIENT=$TOP/tests/e2e/sock_client.py
 # Debian's python3: it starts at once (a pyenv shim takes a second), and
@@ -118,10 +119,13 @@ test_sock_drip()
 	assert_grep "$OUT" "added in place by the watch" "add went in place"
 	end=$(json "$state" 'd["live"]["next_expiry"]')
 	query_is "$BW_C4" drop
-	sock_ask sync
-	assert_grep "$OUT" '^\{.*\}$' "sync: one JSON object"
-	sock_ask "why $BW_A4"
-	assert_grep "$OUT" '^\{"decisions":\[\],"more":0\}$' "why: no decision"
+	# (grep, not json: the entry's 5 s run while these are asked)
+	sock_ask '{"v":1,"op":"status"}'
+	assert_grep "$OUT" '^\{"v":1,"op":"status","ok":true,.*"live":\{"entries":1,' \
+		"status: the live entry"
+	sock_ask '{"v":1,"op":"why","addresses":["'"$BW_A4"'"]}'
+	assert_grep "$OUT" '^\{"v":1,"op":"why","ok":true,"crowdsec":false,"results":\[\{"address":"'"${BW_A4//./\\.}"'","decisions":\[\],"more":0\}\]\}$' \
+		"why: no CrowdSec source, no decision"
 	# Out within 1 s of its end: no query that began later still sees it
 	# (the loop's bound only ends a hang).
 	last_drop=
@@ -179,8 +183,8 @@ test_sock_silent()
 	s=$!
 	SOCK_PIDS=$s
 	wait_line "$TMP_DIR/silent" '^open$'
-	sock_ask sync
-	assert_grep "$OUT" '^\{.*\}$' "sync: one JSON object"
+	sock_ask '{"v":1,"op":"status"}'
+	assert_eq "$(json "$OUT" 'd["ok"]')" true "status answered"
 	bw 0 query "$BW_RX" --why "$BW_A4"
 	wait "$s"
 	sed 's/^/  silent /' "$TMP_DIR/silent"
@@ -189,7 +193,7 @@ test_sock_silent()
 	assert_eq "$(client_count "$TMP_DIR/silent" open)" 0 "silent connections left open"
 	sock_count pushed_out "$(client_count "$TMP_DIR/silent" busy)"
 	sock_count late "$(client_count "$TMP_DIR/silent" late)"
-	sock_ask sync
+	sock_ask '{"v":1,"op":"status"}'
 	query_is "$BW_A4" drop
 	sigterm_within_1s
 	trap - EXIT
@@ -208,23 +212,197 @@ test_sock_big()
 		fail "no answer to the 2 MiB question"
 	cat "$OUT"
 	echo
-	assert_grep "$OUT" '^\{"error":"question too long: at most 1 MiB, its newline included"\}$' \
+	assert_grep "$OUT" '^\{"v":1,"op":null,"ok":false,"code":"too_long","error":"question too long: at most 1 MiB, its newline included"\}$' \
 		"the 2 MiB question refused"
-	sock_ask sync
+	sock_ask '{"v":1,"op":"status"}'
 	echo "+ a question of 1 MiB, its newline included"
 	"$SOCK_PY" "$SOCK_CLIENT" big "$sock" $((1024 * 1024 - 1)) >"$OUT" ||
 		fail "no answer to the 1 MiB question"
-	assert_grep "$OUT" '^\{"error":"unknown question"\}$' \
+	assert_eq "$(json "$OUT" '[d["ok"], d["code"]]')" '[false,"bad_request"]' \
 		"the 1 MiB question read whole and answered"
 	echo "+ a question of 1 MiB and a byte"
 	"$SOCK_PY" "$SOCK_CLIENT" big "$sock" $((1024 * 1024)) >"$OUT" ||
 		fail "no answer to the question of 1 MiB and a byte"
-	assert_grep "$OUT" '"question too long' "1 MiB and a byte refused"
+	assert_eq "$(json "$OUT" 'd["code"]')" '"too_long"' "1 MiB and a byte refused"
 	sock_count too_long 2
 	sock_count answered 2
 	query_is "$BW_A4" drop
 	bw 0 query "$BW_RX" --why "$BW_A4"
 	sigterm_within_1s
+	trap - EXIT
+}
+
+# sock_typed QUESTION: asks it and checks the reply's envelope: "v" 1, the
+# op echoed (null for a question whose version and op were not read).
+sock_typed()
+{
+	local op
+
+	sock_ask "$1"
+	op=$("$SOCK_PY" -c 'import json, sys
+try:
+    q = json.loads(sys.argv[1])
+    ok = type(q.get("v")) is int and q["v"] == 1
+    op = q.get("op") if ok else None
+    print(json.dumps(op if op in ("add", "remove", "why", "status") else None))
+except Exception:
+    print("null")' "$1")
+	assert_eq "$(json "$OUT" '[d["v"], d["op"], type(d["ok"]).__name__]')" \
+		"[1,$op,\"bool\"]" "the reply's envelope"
+}
+
+# A script speaks the protocol (README "The watch's socket") as bloomwall
+# does, and reads fields: add and remove in place, per entry what
+# happened; why, per address its decisions (none: no CrowdSec source);
+# status, the watch's live state. The same program on the hook throughout,
+# no rebuild, and the packets say the same.
+test_sock_protocol()
+{
+	local prog n
+
+	trap kill_clients EXIT
+	live_watch
+	prog=$(hook_prog_id)
+	n=$(grep -cE "$RELOAD_OK" "$WATCH_OUT")
+	sock_typed '{"v":1,"op":"add","prefixes":["'"$BW_C4"'","'"$BW_B4"'/32"],"expires":0}'
+	assert_eq "$(json "$OUT" '[d["ok"], d["in_place"], d["expires"], d["results"]]')" \
+		'[true,true,0,["added","added"]]' "add: each entry added"
+	sock_typed '{"v":1,"op":"add","prefixes":["'"$BW_C4"'"]}'
+	assert_eq "$(json "$OUT" 'd["results"]')" '["already"]' "add again: already"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	sock_typed '{"v":1,"op":"status"}'
+	assert_eq "$(json "$OUT" '[d["ok"], d["pid"], d["live"]["entries"], d["socket"]["answered"] >= 2]')" \
+		"[true,$WATCH_PID,2,true]" "status: the watch's live state"
+	sock_typed '{"v":1,"op":"why","addresses":["'"$BW_A4"'","'"$BW_C6"'"]}'
+	assert_eq "$(json "$OUT" '[d["ok"], d["crowdsec"], [[r["address"], r["decisions"], r["more"]] for r in d["results"]]]')" \
+		'[true,false,[["'"$BW_A4"'",[],0],["'"$BW_C6"'",[],0]]]' \
+		"why: one result per address, no decision without a source"
+	sock_typed '{"v":1,"op":"remove","prefixes":["'"$BW_C4"'","'"$BW_A4"'"]}'
+	assert_eq "$(json "$OUT" '[d["ok"], d["results"]]')" \
+		'[true,["in_place","not_added"]]' "remove: each entry's fate"
+	query_is "$BW_C4" pass
+	expect_delivered "$BW_C4" "$BW_RX4"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	sock_typed '{"v":1,"op":"add","names":[{"name":"ads.example","subtree":true}]}'
+	assert_eq "$(json "$OUT" '[d["ok"], d["results"]]')" '[true,["added"]]' "add of a name"
+	sock_typed '{"v":1,"op":"remove","names":[{"name":"ads.example","subtree":true}]}'
+	assert_eq "$(json "$OUT" '[d["ok"], d["results"]]')" '[true,["in_place"]]' "remove of a name"
+	assert_eq "$(hook_prog_id)" "$prog" "the same program"
+	assert_eq "$(grep -cE "$RELOAD_OK" "$WATCH_OUT")" "$n" "no rebuild"
+	sigterm_within_1s
+	trap - EXIT
+}
+
+# Every question the watch cannot take gets a typed error: malformed JSON,
+# another version, an unknown op (the one-word "sync" and "why ADDR" of
+# before among them), bad fields; the watch lives on and answers.
+test_sock_errors()
+{
+	local q many
+
+	trap kill_clients EXIT
+	live_watch
+	many=$("$SOCK_PY" -c 'import json; print(json.dumps({"v": 1, "op": "why", "addresses": ["10.9.0.%d" % i for i in range(65)]}))')
+	cat >"$TMP_DIR/questions" <<EOF2
+bad_request|null|sync
+bad_request|null|why $BW_A4
+bad_request|null|{"v":1,"op":"status"
+bad_request|null|{"v":1,"op":"status"} trailing
+bad_request|null|[1,2]
+bad_request|null|{"v":1}
+bad_version|null|{"op":"status"}
+bad_version|null|{"v":2,"op":"status"}
+bad_version|null|{"v":"1","op":"status"}
+unknown_op|null|{"v":1,"op":"sync"}
+unknown_op|null|{"v":1,"op":"flush"}
+bad_request|"add"|{"v":1,"op":"add"}
+bad_request|"add"|{"v":1,"op":"add","prefixes":["10.77.0.300"]}
+bad_request|"add"|{"v":1,"op":"add","prefixes":["$BW_C4"],"expires":"soon"}
+bad_request|"remove"|{"v":1,"op":"remove","names":[{"subtree":true}]}
+bad_request|"why"|{"v":1,"op":"why"}
+bad_request|"why"|{"v":1,"op":"why","addresses":[]}
+bad_request|"why"|{"v":1,"op":"why","addresses":["10.77.0.0/24"]}
+bad_request|"why"|{"v":1,"op":"why","addresses":["ads.example"]}
+bad_request|"why"|$many
+EOF2
+	# A script's client: each question on a connection of its own, the
+	# reply's fields read ("v", "op", "ok", "code", "error").
+	"$SOCK_PY" - "/run/bloomwall/$BW_RX.sock" "$TMP_DIR/questions" >"$OUT" <<'EOF2'
+import json, socket, sys
+
+for line in open(sys.argv[2]):
+    want, op, q = line.rstrip("\n").split("|", 2)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(5)
+    s.connect(sys.argv[1])
+    s.sendall(q.encode() + b"\n")
+    data = b""
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        data += b
+    s.close()
+    r = json.loads(data)
+    envelope = (r["v"] == 1 and json.dumps(r["op"]) == op and
+                r["ok"] is False and r["error"] != "")
+    print(want, r["code"], "envelope" if envelope else "not-envelope",
+          q[:60])
+EOF2
+	cat "$OUT"
+	assert_eq "$(awk '$1 == $2 && $3 == "envelope"' "$OUT" | wc -l)" \
+		"$(wc -l <"$TMP_DIR/questions")" "every bad question: its typed error"
+	query_is "$BW_C4" pass
+	query_is "$BW_A4" drop
+	sock_typed '{"v":1,"op":"status"}'
+	assert_eq "$(json "$OUT" '[d["ok"], d["live"]["entries"]]')" "[true,0]" \
+		"nothing half-applied"
+	sigterm_within_1s
+	trap - EXIT
+}
+
+# status asks the watch (JSON "watch": its pid, answered); a watch that
+# cannot answer (stopped, as a long rebuild holds it) is waited for a
+# second, then status says so and shows what it last published; without
+# a watch, none; a killed watch's state file is not taken for a running
+# one.
+test_status_watch()
+{
+	local t0 t1
+
+	trap 'kill -CONT "$WATCH_PID" 2>/dev/null; kill_clients' EXIT
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$(list w.txt "$BW_A4")"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" 'd[0]["watch"]')" null "no watch: none"
+	bw 0 status "$BW_RX"
+	grep -q "did not answer" "$OUT" && fail "no watch said busy"
+	live_watch
+	bw 0 add "$BW_RX" --timeout 1h "$BW_C4"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" '[d[0]["watch"]["pid"], d[0]["watch"]["answered"], d[0]["filter"]["expiring"]["entries"]]')" \
+		"[$WATCH_PID,true,1]" "status asked the watch"
+	bw 0 status "$BW_RX"
+	grep -q "did not answer" "$OUT" && fail "an answering watch said busy"
+	kill -STOP "$WATCH_PID"
+	t0=$(date +%s.%N)
+	bw 0 status "$BW_RX"
+	t1=$(date +%s.%N)
+	assert_grep "$OUT" "^  watch \\(pid $WATCH_PID\\) did not answer within 1 s \\(.*\\): its state as published [0-9]+ s ago\$" \
+		"a stopped watch: said"
+	echo "  status took $(since "$t0" "$t1") s"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" '[d[0]["watch"]["pid"], d[0]["watch"]["answered"], d[0]["filter"]["expiring"]["entries"]]')" \
+		"[$WATCH_PID,false,1]" "a stopped watch: its published state"
+	kill -CONT "$WATCH_PID"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" 'd[0]["watch"]["answered"]')" true "answers again"
+	kill -KILL "$WATCH_PID"
+	wait "$WATCH_PID" 2>/dev/null
+	WATCH_PID=
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" 'd[0]["watch"]')" null "a killed watch: none"
 	trap - EXIT
 }
 
@@ -234,7 +412,7 @@ test_sock_big()
 # as a supplementary one (SO_PEERGROUPS).
 test_sock_peer()
 {
-	local sock=/run/bloomwall/$BW_RX.sock dir p
+	local sock=/run/bloomwall/$BW_RX.sock dir p q='{"v":1,"op":"status"}'
 
 	command -v setpriv >/dev/null || skip "no setpriv"
 	id nobody >/dev/null 2>&1 || skip "no user nobody"
@@ -247,11 +425,11 @@ test_sock_peer()
 	mount --bind "$sock" "$dir/s.sock" || fail "bind mount of the socket"
 	chmod 0666 "$sock"
 	ls -l "$sock"
-	echo "+ setpriv (nobody) ask sync"
+	echo "+ setpriv (nobody) ask status"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$SOCK_PY" - ask "$dir/s.sock" sync <"$SOCK_CLIENT" >"$OUT" 2>"$ERR"
+		"$SOCK_PY" - ask "$dir/s.sock" "$q" <"$SOCK_CLIENT" >"$OUT" 2>"$ERR"
 	sed 's/^/  | /' "$OUT" "$ERR"
-	assert_grep "$OUT" '^\{"error":"not allowed: root, the socket.s owner or its group only"\}$' \
+	assert_grep "$OUT" '^\{"v":1,"op":null,"ok":false,"code":"refused","error":"not allowed: root, the socket.s owner or its group only"\}$' \
 		"nobody refused"
 	sock_count refused 1
 	sock_count answered 0
@@ -259,19 +437,20 @@ test_sock_peer()
 	chgrp nogroup "$sock"
 	chmod 0660 "$sock"
 	ls -l "$sock"
-	echo "+ setpriv (nobody, group nogroup) ask sync"
+	echo "+ setpriv (nobody, group nogroup) ask status"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$SOCK_PY" - ask "$dir/s.sock" sync <"$SOCK_CLIENT" >"$OUT" 2>"$ERR" ||
+		"$SOCK_PY" - ask "$dir/s.sock" "$q" <"$SOCK_CLIENT" >"$OUT" 2>"$ERR" ||
 		fail "no answer for a peer of the socket's group"
 	sed 's/^/  | /' "$OUT" "$ERR"
-	grep -q '"error"' "$OUT" && fail "the socket's group refused"
-	assert_grep "$OUT" '^\{.*\}$' "the socket's group answered"
-	echo "+ setpriv (nobody, group nobody's 65533, nogroup beside) ask sync"
+	assert_eq "$(json "$OUT" '[d["ok"], d["op"]]')" '[true,"status"]' \
+		"the socket's group answered"
+	echo "+ setpriv (nobody, group nobody's 65533, nogroup beside) ask status"
 	setpriv --reuid=nobody --regid=65533 --groups=nogroup \
-		"$SOCK_PY" - ask "$dir/s.sock" sync <"$SOCK_CLIENT" >"$OUT" 2>"$ERR" ||
+		"$SOCK_PY" - ask "$dir/s.sock" "$q" <"$SOCK_CLIENT" >"$OUT" 2>"$ERR" ||
 		fail "no answer for a supplementary member of the socket's group"
 	sed 's/^/  | /' "$OUT" "$ERR"
-	grep -q '"error"' "$OUT" && fail "a supplementary member of the socket's group refused"
+	assert_eq "$(json "$OUT" '[d["ok"], d["op"]]')" '[true,"status"]' \
+		"a supplementary member of the socket's group answered"
 	sock_count answered 2
 	sock_count refused 1
 	p=$(stat -c %a "$sock")

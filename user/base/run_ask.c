@@ -2,6 +2,8 @@
 /* A question to a running watch's socket (run_ask.h). */
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -9,6 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "base/run_ask.h"
 #include "base/run_dir.h"
 
@@ -161,4 +164,146 @@ int bw_run_ask(const char *iface, const char *question, int timeout_ms,
 	*ans = NULL;
 	err = bw_run_path(path, sizeof(path), iface, BW_RUN_SOCKET);
 	return err ?: bw_run_ask_at(path, question, timeout_ms, ans);
+}
+
+/* ---- the protocol's envelope --------------------------------------------- */
+
+const char *const bw_ask_ops[BW_ASK_NOPS] = {
+	[BW_ASK_ADD] = "add",
+	[BW_ASK_REMOVE] = "remove",
+	[BW_ASK_WHY] = "why",
+	[BW_ASK_STATUS] = "status",
+};
+
+const char *const bw_ask_codes[BW_ASK_NCODES] = {
+	[BW_ASK_BAD_REQUEST] = "bad_request",
+	[BW_ASK_BAD_VERSION] = "bad_version",
+	[BW_ASK_UNKNOWN_OP] = "unknown_op",
+	[BW_ASK_BUSY] = "busy",
+	[BW_ASK_NOT_IN_PLACE] = "not_in_place",
+	[BW_ASK_NO_FILTER] = "no_filter",
+	[BW_ASK_BAD_RECORDS] = "bad_records",
+	[BW_ASK_NO_MEMORY] = "no_memory",
+	[BW_ASK_FAILED] = "failed",
+	[BW_ASK_REFUSED] = "refused",
+	[BW_ASK_TOO_LONG] = "too_long",
+	[BW_ASK_LATE] = "late",
+	[BW_ASK_CLIENTS] = "clients",
+};
+
+void bw_ask_fail(struct json_object *reply, enum bw_ask_code code,
+		 const char *why)
+{
+	json_object_object_add(reply, "ok", json_object_new_boolean(false));
+	json_object_object_add(reply, "code",
+			       json_object_new_string(bw_ask_codes[code]));
+	json_object_object_add(reply, "error", json_object_new_string(why));
+}
+
+/* The question as a JSON object: the whole of q, nothing after it. */
+static struct json_object *parse(const char *q, size_t len)
+{
+	struct json_tokener *tok;
+	struct json_object *o;
+	size_t end;
+
+	if (strlen(q) != len || len > INT32_MAX)
+		return NULL;
+	tok = json_tokener_new();
+	if (!tok)
+		return NULL;
+	o = json_tokener_parse_ex(tok, q, (int)len);
+	end = json_tokener_get_parse_end(tok);
+	if (json_tokener_get_error(tok) != json_tokener_success)
+		end = 0;
+	json_tokener_free(tok);
+	while (o && end < len && strchr(" \t\r", q[end]))
+		end++;
+	if (o && (end != len || !json_object_is_type(o, json_type_object))) {
+		json_object_put(o);
+		o = NULL;
+	}
+	return o;
+}
+
+/* The question's op, checked: its index, or -1 with the error in reply. */
+static int read_op(struct json_object *req, struct json_object *reply)
+{
+	struct json_object *v, *op;
+	const char *s;
+	int i;
+
+	if (!json_object_object_get_ex(req, "v", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) != BW_ASK_VERSION) {
+		bw_ask_fail(reply, BW_ASK_BAD_VERSION,
+			    "unknown version: this watch speaks \"v\": 1");
+		return -1;
+	}
+	if (!json_object_object_get_ex(req, "op", &op) ||
+	    !json_object_is_type(op, json_type_string)) {
+		bw_ask_fail(reply, BW_ASK_BAD_REQUEST, "no \"op\"");
+		return -1;
+	}
+	s = json_object_get_string(op);
+	for (i = 0; i < BW_ASK_NOPS; i++)
+		if (!strcmp(s, bw_ask_ops[i])) {
+			json_object_object_add(reply, "op",
+					       json_object_new_string(s));
+			return i;
+		}
+	bw_ask_fail(
+		reply, BW_ASK_UNKNOWN_OP,
+		"unknown \"op\": this watch knows \"add\", \"remove\", \"why\" and \"status\"");
+	return -1;
+}
+
+struct json_object *bw_ask_reply(const char *q, size_t len,
+				 struct json_object **req, enum bw_ask_op *op)
+{
+	struct json_object *reply = json_object_new_object();
+	int i = -1;
+
+	*req = NULL;
+	if (!reply)
+		return NULL;
+	json_object_object_add(reply, "v", json_object_new_int(BW_ASK_VERSION));
+	json_object_object_add(reply, "op", NULL);
+	*req = parse(q, len);
+	if (!*req)
+		bw_ask_fail(reply, BW_ASK_BAD_REQUEST,
+			    "not a JSON object on one line");
+	else
+		i = read_op(*req, reply);
+	if (i < 0) {
+		json_object_put(*req);
+		*req = NULL;
+		return reply;
+	}
+	*op = (enum bw_ask_op)i;
+	json_object_object_add(reply, "ok", json_object_new_boolean(true));
+	return reply;
+}
+
+int bw_ask_check(struct json_object *reply, enum bw_ask_code *code, char *why,
+		 size_t cap)
+{
+	struct json_object *v, *ok;
+	const char *c = bw_json_str(reply, "code"), *e;
+	int i;
+
+	if (!json_object_object_get_ex(reply, "v", &v) ||
+	    json_object_get_int64(v) != BW_ASK_VERSION ||
+	    !json_object_object_get_ex(reply, "ok", &ok) ||
+	    !json_object_is_type(ok, json_type_boolean))
+		return -EBADMSG;
+	if (json_object_get_boolean(ok))
+		return 0;
+	for (i = 0; c && i < BW_ASK_NCODES; i++)
+		if (!strcmp(c, bw_ask_codes[i]))
+			break;
+	*code = c && i < BW_ASK_NCODES ? (enum bw_ask_code)i : BW_ASK_FAILED;
+	e = bw_json_str(reply, "error");
+	snprintf(why, cap, "%s", e ? e : "no reason given");
+	return -EREMOTEIO;
 }

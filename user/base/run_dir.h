@@ -2,7 +2,7 @@
 /*
  * BW_STATE_DIR, where a running watch keeps what the other verbs ask it
  * (not the kernel's state, which is on the hook and in bpffs): its state
- * file IFACE.json (out/daemon_state.h) with that file's temporary
+ * file IFACE.json (ops/daemon_state.h) with that file's temporary
  * .IFACE.json.tmp, and the socket the other verbs ask it over (query
  * --why's CrowdSec answers, remove's sync: daemon/watch_sock.h),
  * IFACE.sock. One place names them, so that what a killed watch left can

@@ -66,11 +66,15 @@ static const char *event_iface(const struct follow *f, __u32 ifindex, char *buf)
 static void crowdsec_why(const struct bw_log_event *ev, const char *iface)
 {
 	char src[64];
+	const char *addr = src;
+	struct bw_cs_why w;
 
 	if (ev->reason != BW_LOG_ADDRESS)
 		return;
 	bw_log_addr(ev, false, src, sizeof(src));
-	bw_cs_why_out(iface, src);
+	if (!bw_query_cs_why(iface, &addr, 1, &w))
+		bw_cs_why_out(&w, 0);
+	bw_query_cs_why_free(&w);
 }
 
 static int on_event(void *ctx, void *data, size_t size)

@@ -82,10 +82,9 @@ static bool listed(const struct bw_why *w, int i)
  * "false positive" would be wrong).
  */
 static void why_addr(const struct bw_query_result *qr,
-		     const struct bw_query_arg *q, int i,
-		     const struct bw_args *a)
+		     const struct bw_query_arg *q, int i)
 {
-	if (bw_cs_why_out(a->iface, a->pos[i]) <= 0 || listed(&qr->why, i))
+	if (bw_cs_why_out(&qr->cs, (size_t)i) <= 0 || listed(&qr->why, i))
 		bw_why_out(qr, q, i);
 }
 
@@ -119,7 +118,7 @@ static int do_query(struct bw_args *a)
 		bw_out_open_object(NULL);
 		bw_query_out_addr(a->pos[i], &qr, &q[i]);
 		if (a->why)
-			why_addr(&qr, &q[i], i, a);
+			why_addr(&qr, &q[i], i);
 		else
 			bw_expiry_out_covering(&qr.rec, &q[i].addr, true);
 		bw_out_close_object();

@@ -11,23 +11,22 @@
 #include "cmd/cli.h"
 #include "cmd/cmd_status.h"
 #include "ops/status.h"
-#include "out/daemon_state.h"
 #include "out/status_view.h"
 
 static int show_iface(const char *iface, void *arg)
 {
-	struct json_object *state = NULL;
 	struct bw_status_records sr;
+	struct bw_status_watch sw;
 	struct bw_status_view v;
-	int *shown = arg, state_err;
+	int *shown = arg;
 	bool rec;
 
 	bw_status_gather(&v, iface);
 	/* The expiring entries and the provenance: of a valid filter. */
 	rec = !v.filter_err && !bw_status_records(iface, v.ifindex, &sr);
-	state_err = bw_dstate_read(iface, &state);
-	bw_status_out(&v, rec ? &sr : NULL, state, state_err, !*shown);
-	json_object_put(state);
+	bw_status_watch(iface, &sw);
+	bw_status_out(&v, rec ? &sr : NULL, &sw, !*shown);
+	bw_status_watch_free(&sw);
 	if (!v.filter_err)
 		bw_status_records_free(&sr);
 	(*shown)++;
@@ -76,6 +75,10 @@ const struct bw_verb bw_verb_status = {
 		"expiry (JSON \"expiring\": {\"entries\", \"next\", \"list\", \"past\",\n"
 		"\"watch_pid\"}); entries past their expiry still in the filter are named,\n"
 		"and whether a watch runs to take them out.\n"
+		"The interface's watch is asked for its state (its CrowdSec source, its\n"
+		"pulls, its next expiry); one that does not answer within 1 s (a rebuild\n"
+		"holds it) is said, and what it last published is shown (JSON \"watch\":\n"
+		"{\"pid\", \"answered\", \"updated\"}, null without a watch).\n"
 		"Counters are the sums of the per-CPU stats map.\n"
 		"What is shown is what the interface's XDP hook runs; the pins under\n" BW_PIN_ROOT
 		"/IFACE are a cache of it (\"pins\" says whether\n"

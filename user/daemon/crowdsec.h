@@ -14,7 +14,7 @@
  * line, counted by result, the next try after a backoff (the update
  * frequency doubled each failure, up to 5 minutes), and that next try is
  * a full one (startup=true) diffed against what is held. The state file's
- * "crowdsec" section (out/daemon_state.h) and the metrics say how it goes;
+ * "crowdsec" section (ops/daemon_state.h) and the metrics say how it goes;
  * query --why asks the daemon over a unix socket (crowdsec_why.h). After
  * the first whole sync the daemon tells systemd READY=1 (sd_notify;
  * nothing without NOTIFY_SOCKET).

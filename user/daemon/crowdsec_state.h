@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * What the CrowdSec source (crowdsec.h) shows of itself: the state file's
- * "crowdsec" section (out/daemon_state.h), which status reads
+ * "crowdsec" section (ops/daemon_state.h), which status reads
  * (out/cs_status.h), and the metrics' counts (out/cs_metrics.h).
  */
 #ifndef __BW_CROWDSEC_STATE_H

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/run_ask.h"
 #include "daemon/live_view.h"
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
@@ -61,84 +62,10 @@ void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root)
 	json_object_object_add(root, "live", o);
 }
 
-/* One entry of remove's answer: its text and how it went. */
-static void say_removed(struct json_object *list, const char *text,
-			int in_place, bool held)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (!o)
-		return;
-	json_object_object_add(o, "entry", json_object_new_string(text));
-	json_object_object_add(o, "how",
-			       json_object_new_string(!in_place ? "rebuild"
-						      : held	? "held"
-								: "in_place"));
-	json_object_array_add(list, o);
-}
-
-static void say_removed_prefix(struct json_object *list,
-			       const struct bw_live *set,
-			       const struct bw_prefix *p, int in_place)
-{
-	char text[64];
-
-	bw_prefix_str(p, text, sizeof(text));
-	say_removed(list, text, in_place, bw_live_has(set, p, NULL));
-}
-
-/* A name as remove gives it: "*.NAME" for a subtree. */
-static void say_removed_name(struct json_object *list,
-			     const struct bw_live *set,
-			     const struct bw_list *names, size_t i,
-			     int in_place)
-{
-	const struct bw_domain *d = &names->dom[i];
-	char text[BW_NAME_MAX + 3];
-
-	bw_domain_str(names, d, text, sizeof(text));
-	say_removed(list, text, in_place,
-		    bw_live_has_name(set, bw_domain_name(names, d), d->len,
-				     d->flags & BW_DOM_SUBTREE, NULL));
-}
-
-void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans)
-{
-	struct json_object *list;
-	struct bw_records r;
-	int in_place = bw_wlive_sync(l, &r);
-	size_t i;
-
-	if (in_place < 0) {
-		json_object_object_add(
-			ans, "error",
-			json_object_new_string(
-				in_place == -ENOENT
-					? "no filter runs"
-					: "the running filter's records cannot be read"));
-		return;
-	}
-	list = json_object_new_array();
-	for (i = 0; list && i < r.ngone; i++)
-		say_removed_prefix(list, &l->set, &r.gone[i], in_place);
-	for (i = 0; list && i < r.gone_names.ndom; i++)
-		say_removed_name(list, &l->set, &r.gone_names, i, in_place);
-	if (list)
-		json_object_object_add(ans, "removed", list);
-	bw_records_free(&r);
-}
-
 /* ---- "add" ---------------------------------------------------------------- */
 
 /* The most entries one add hands over (a question is at most 1 MiB). */
 #define ADD_MAX 100000
-
-static void fail(struct json_object *ans, const char *code, const char *why)
-{
-	json_object_object_add(ans, "ok", json_object_new_boolean(false));
-	json_object_object_add(ans, "code", json_object_new_string(code));
-	json_object_object_add(ans, "error", json_object_new_string(why));
-}
 
 /* The request's prefixes into *p (n of them): 0, or -EINVAL said in ans. */
 static int read_prefixes(struct json_object *arr, struct bw_prefix **p,
@@ -149,12 +76,13 @@ static int read_prefixes(struct json_object *arr, struct bw_prefix **p,
 	const char *s;
 
 	if (!len || len > ADD_MAX) {
-		fail(ans, "bad_request", "\"prefixes\": 1 to 100000 entries");
+		bw_ask_fail(ans, BW_ASK_BAD_REQUEST,
+			    "\"prefixes\": 1 to 100000 entries");
 		return -EINVAL;
 	}
 	*p = calloc(len, sizeof(**p));
 	if (!*p) {
-		fail(ans, "no_memory", "no memory for the entries");
+		bw_ask_fail(ans, BW_ASK_NO_MEMORY, "no memory for the entries");
 		return -ENOMEM;
 	}
 	for (i = 0; i < len; i++) {
@@ -163,7 +91,8 @@ static int read_prefixes(struct json_object *arr, struct bw_prefix **p,
 		if (!json_object_is_type(json_object_array_get_idx(arr, i),
 					 json_type_string) ||
 		    bw_parse_prefix(s, &(*p)[i], why, sizeof(why))) {
-			fail(ans, "bad_request", "\"prefixes\": not a prefix");
+			bw_ask_fail(ans, BW_ASK_BAD_REQUEST,
+				    "\"prefixes\": not a prefix");
 			return -EINVAL;
 		}
 	}
@@ -181,21 +110,24 @@ static int read_names(struct json_object *arr, struct bw_list *l,
 	int n;
 
 	if (!len || len > ADD_MAX) {
-		fail(ans, "bad_request", "\"names\": 1 to 100000 entries");
+		bw_ask_fail(ans, BW_ASK_BAD_REQUEST,
+			    "\"names\": 1 to 100000 entries");
 		return -EINVAL;
 	}
 	for (i = 0; i < len; i++) {
 		e = json_object_array_get_idx(arr, i);
 		if (!json_object_object_get_ex(e, "name", &v) ||
 		    !json_object_is_type(v, json_type_string)) {
-			fail(ans, "bad_request", "\"names\": no \"name\"");
+			bw_ask_fail(ans, BW_ASK_BAD_REQUEST,
+				    "\"names\": no \"name\"");
 			return -EINVAL;
 		}
 		n = bw_name_check(json_object_get_string(v),
 				  (size_t)json_object_get_string_len(v), name,
 				  why, sizeof(why));
 		if (n <= 0) {
-			fail(ans, "bad_request", "\"names\": not a name");
+			bw_ask_fail(ans, BW_ASK_BAD_REQUEST,
+				    "\"names\": not a name");
 			return -EINVAL;
 		}
 		sub = NULL;
@@ -203,7 +135,8 @@ static int read_names(struct json_object *arr, struct bw_list *l,
 		if (bw_domain_push(l, name, (size_t)n,
 				   json_object_get_boolean(sub) ? BW_DOM_SUBTREE
 								: 0)) {
-			fail(ans, "no_memory", "no memory for the names");
+			bw_ask_fail(ans, BW_ASK_NO_MEMORY,
+				    "no memory for the names");
 			return -ENOMEM;
 		}
 	}
@@ -221,7 +154,6 @@ static void say_added(struct json_object *ans, const bool *had, size_t count,
 		json_object_array_add(
 			list,
 			json_object_new_string(had[i] ? "already" : "added"));
-	json_object_object_add(ans, "ok", json_object_new_boolean(true));
 	json_object_object_add(ans, "in_place", json_object_new_boolean(true));
 	put_u64(ans, "expires", expires);
 	json_object_object_add(ans, "results", list);
@@ -250,7 +182,8 @@ static int read_entries(struct json_object *req, struct entries *e,
 	if (!e->by_name)
 		json_object_object_get_ex(req, "prefixes", &arr);
 	if (!json_object_is_type(arr, json_type_array)) {
-		fail(ans, "bad_request", "no \"prefixes\" or \"names\"");
+		bw_ask_fail(ans, BW_ASK_BAD_REQUEST,
+			    "no \"prefixes\" or \"names\"");
 		return -EINVAL;
 	}
 	err = e->by_name ? read_names(arr, &e->names, ans)
@@ -258,7 +191,7 @@ static int read_entries(struct json_object *req, struct entries *e,
 	e->count = e->by_name ? e->names.ndom : e->n;
 	e->flag = err ? NULL : calloc(e->count ?: 1, sizeof(*e->flag));
 	if (!err && !e->flag) {
-		fail(ans, "no_memory", "no memory for the entries");
+		bw_ask_fail(ans, BW_ASK_NO_MEMORY, "no memory for the entries");
 		err = -ENOMEM;
 	}
 	return err;
@@ -275,19 +208,21 @@ static void free_entries(struct entries *e)
 static void say_error(struct json_object *ans, int err)
 {
 	if (err == -EAGAIN)
-		fail(ans, "busy", "another command holds the lock: ask again");
+		bw_ask_fail(ans, BW_ASK_BUSY,
+			    "another command holds the lock: ask again");
 	else if (err == -EXDEV || err == -E2BIG)
-		fail(ans, "not_in_place",
-		     err == -E2BIG
-			     ? "the running filter's add log is full"
-			     : "the running filter cannot keep these entries live");
+		bw_ask_fail(
+			ans, BW_ASK_NOT_IN_PLACE,
+			err == -E2BIG
+				? "the running filter's add log is full"
+				: "the running filter cannot keep these entries live");
 	else if (err == -ENOENT)
-		fail(ans, "no_filter", "no filter runs");
+		bw_ask_fail(ans, BW_ASK_NO_FILTER, "no filter runs");
 	else if (err == -EINVAL)
-		fail(ans, "bad_records",
-		     "the running filter's records cannot be read");
+		bw_ask_fail(ans, BW_ASK_BAD_RECORDS,
+			    "the running filter's records cannot be read");
 	else
-		fail(ans, "failed", strerror(-err));
+		bw_ask_fail(ans, BW_ASK_FAILED, strerror(-err));
 }
 
 void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
@@ -302,8 +237,8 @@ void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
 		expires = (__u64)json_object_get_int64(v);
 	if ((v && !json_object_is_type(v, json_type_int)) ||
 	    json_object_get_int64(v) < 0 || expires > BW_REC_EXPIRES_MAX) {
-		fail(ans, "bad_request",
-		     "\"expires\": Unix seconds, 0 or none: never");
+		bw_ask_fail(ans, BW_ASK_BAD_REQUEST,
+			    "\"expires\": Unix seconds, 0 or none: never");
 		return;
 	}
 	err = read_entries(req, &e, ans);
@@ -357,43 +292,6 @@ void bw_wlive_remove_answer(struct bw_wlive *l, struct json_object *req,
 					     : "in_place";
 		json_object_array_add(list, json_object_new_string(how));
 	}
-	json_object_object_add(ans, "ok", json_object_new_boolean(true));
 	json_object_object_add(ans, "results", list);
 	free_entries(&e);
-}
-
-struct json_object *bw_wlive_answer(struct bw_wlive *l, const char *q)
-{
-	struct json_object *req = json_tokener_parse(q), *ans, *v, *op;
-	const char *err = NULL;
-
-	ans = json_object_new_object();
-	if (!ans) {
-		json_object_put(req);
-		return NULL;
-	}
-	json_object_object_add(ans, "v", json_object_new_int(1));
-	if (!json_object_is_type(req, json_type_object))
-		err = "not a JSON object";
-	else if (!json_object_object_get_ex(req, "v", &v) ||
-		 json_object_get_int(v) != 1)
-		err = "unknown version: this watch speaks \"v\": 1";
-	else if (!json_object_object_get_ex(req, "op", &op))
-		err = "no \"op\"";
-	else if (!strcmp(json_object_get_string(op), "add"))
-		bw_wlive_add_answer(l, req, ans);
-	else if (!strcmp(json_object_get_string(op), "remove"))
-		bw_wlive_remove_answer(l, req, ans);
-	else
-		err = "unknown \"op\": this watch knows \"add\" and \"remove\"";
-	if (err) {
-		json_object_object_add(ans, "ok",
-				       json_object_new_boolean(false));
-		json_object_object_add(ans, "code",
-				       json_object_new_string("bad_request"));
-		json_object_object_add(ans, "error",
-				       json_object_new_string(err));
-	}
-	json_object_put(req);
-	return ans;
 }

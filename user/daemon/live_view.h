@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * What the watch's live entries (live.h) hold, for the other verbs: the
- * figures, the "live" section of the state file, remove's answer.
+ * figures, the "live" section of the state file, the socket's add and
+ * remove.
  */
 #ifndef __BW_DAEMON_LIVE_VIEW_H
 #define __BW_DAEMON_LIVE_VIEW_H
@@ -33,46 +34,18 @@ struct bw_wlive_stats {
 
 void bw_wlive_stats(const struct bw_wlive *l, struct bw_wlive_stats *s);
 
-/*
- * remove's question "sync" (daemon/watch_sock.h): bw_wlive_sync(), and in
- * ans "removed": [{"entry" (a prefix, or a name: "*.NAME" a subtree), "how": "in_place" | "held" (another live
- * entry, a decision, keeps it) | "rebuild"}] for every entry the records
- * mark taken out, or "error".
- */
-void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans);
-
 /* Sets the "live" section of the state file's root (daemon_state.h). */
 void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root);
 
 /*
- * The socket's "add" (daemon/watch_sock.h): req {"prefixes": ["ADDR" |
- * "CIDR", ...] | "names": [{"name", "subtree"}], "expires": Unix seconds
- * (0 or none: never)}; bw_wlive_add_log(), and in ans "ok": true,
- * "in_place": true, "expires", "results": ["added" | "already", ...]
- * (one per entry asked, in its order); or "ok": false, "code": "busy" (ask again) |
- * "not_in_place" (the CLI swaps instead) | "no_filter" | "bad_request" |
- * "bad_records" | "no_memory", and "error", said for a person.
+ * The socket's "add" and "remove" (base/run_ask.h says their fields):
+ * req the question, ans the reply to fill (its "ok" true, made an error
+ * by bw_ask_fail() when refused); through bw_wlive_add_log() and
+ * bw_wlive_remove().
  */
 void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
 			 struct json_object *ans);
-
-/*
- * The socket's "remove": req {"prefixes" | "names"} as for "add";
- * bw_wlive_remove(), and in ans "ok": true, "results": ["in_place" |
- * "held" (a live entry of another source, a decision, keeps it) |
- * "rebuild" (the adds are built in: a rebuild takes it out) |
- * "not_added", ...] (one per entry asked, in its order); or "ok": false
- * with "code" and "error" as for "add".
- */
 void bw_wlive_remove_answer(struct bw_wlive *l, struct json_object *req,
 			    struct json_object *ans);
-
-/*
- * A typed question on the watch's socket (watch_sock.h): one JSON
- * object, {"v": 1, "op": "add" | "remove", ...}, answered by the two
- * above; the answer (NULL without memory) carries "v", and an error
- * "ok": false, "code": "bad_request", "error".
- */
-struct json_object *bw_wlive_answer(struct bw_wlive *l, const char *q);
 
 #endif /* __BW_DAEMON_LIVE_VIEW_H */

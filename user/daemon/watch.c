@@ -31,7 +31,7 @@
 #include "daemon/watch_sock.h"
 #include "kernel/hook.h"
 #include "kernel/lock.h"
-#include "out/daemon_state.h"
+#include "ops/daemon_state.h"
 #include "out/metrics.h"
 #include "out/status_view.h"
 
@@ -261,34 +261,37 @@ static void settled(struct watch *w)
 }
 
 /*
- * The watch socket's questions (watch_sock.h), answered in the loop:
- *
- *   {"v": 1, "op": "add"|"remove", ...}  typed (daemon/live_view.h)
- *   "why ADDR"  the CrowdSec decisions covering ADDR (out/cs_why.h);
- *               none listed for a watch without a CrowdSec source
- *   "sync"      read the records again now: the adds a remove marked
- *               taken out (ops/remove_mark.h) go out in place, and the
- *               answer says how each went (daemon/live.h)
+ * The watch socket's questions (watch_sock.h), answered in the loop; the
+ * protocol is base/run_ask.h's: add and remove (daemon/live_view.h),
+ * why (the CrowdSec decisions, daemon/crowdsec_why.h), status (the
+ * state the state file holds, at this moment).
  */
 static struct json_object *answer(void *ctx, const char *q, size_t len)
 {
 	struct watch *w = ctx;
-	struct json_object *ans;
+	bool sock_changed = w->sock.changed;
+	struct json_object *req, *ans;
+	enum bw_ask_op op;
 
-	(void)len;
-	if (q[0] == '{') {
-		ans = bw_wlive_answer(&w->live, q);
-		if (w->live.changed)
-			bw_watch_publish(w);
+	ans = bw_ask_reply(q, len, &req, &op);
+	if (!req)
 		return ans;
+	switch (op) {
+	case BW_ASK_ADD:
+		bw_wlive_add_answer(&w->live, req, ans);
+		break;
+	case BW_ASK_REMOVE:
+		bw_wlive_remove_answer(&w->live, req, ans);
+		break;
+	case BW_ASK_WHY:
+		bw_watch_cs_why(&w->cs, req, ans);
+		break;
+	default:
+		bw_watch_state(w, ans);
+		/* The state file is still to have the clients' counts. */
+		w->sock.changed = sock_changed;
 	}
-	if (!strncmp(q, "why ", 4))
-		return bw_watch_cs_why(&w->cs, q + 4);
-	if (strcmp(q, "sync"))
-		return bw_wsock_error("unknown question");
-	ans = json_object_new_object();
-	if (ans)
-		bw_wlive_sync_answer(&w->live, ans);
+	json_object_put(req);
 	if (w->live.changed)
 		bw_watch_publish(w);
 	return ans;

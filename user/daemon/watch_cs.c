@@ -10,7 +10,7 @@
 #include "daemon/crowdsec_state.h"
 #include "daemon/crowdsec_why.h"
 #include "daemon/watch_cs.h"
-#include "out/daemon_state.h"
+#include "ops/daemon_state.h"
 
 void bw_watch_cs_init(struct bw_watch_cs *x, const struct bw_watch_cfg *c)
 {
@@ -68,20 +68,11 @@ bool bw_watch_cs_step(struct bw_watch_cs *x, bool (*stop)(void *ctx),
 	return bw_crowdsec_step(x->cs, stop, wake_fd, ctx);
 }
 
-struct json_object *bw_watch_cs_why(const struct bw_watch_cs *x,
-				    const char *addr)
+void bw_watch_cs_why(const struct bw_watch_cs *x, struct json_object *req,
+		     struct json_object *ans)
 {
-	struct json_object *o;
-
-	if (x->cs)
-		return bw_cs_why_answer(bw_crowdsec_set(x->cs),
-					x->c->crowdsec->url, addr);
-	o = json_object_new_object();
-	if (o) {
-		json_object_object_add(o, "decisions", json_object_new_array());
-		json_object_object_add(o, "more", json_object_new_int64(0));
-	}
-	return o;
+	bw_cs_why_answer(x->cs ? bw_crowdsec_set(x->cs) : NULL,
+			 x->cs ? x->c->crowdsec->url : NULL, req, ans);
 }
 
 void bw_watch_cs_rebuilt(struct bw_watch_cs *x, int err)

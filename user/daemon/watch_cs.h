@@ -50,9 +50,9 @@ double bw_watch_cs_wake(const struct bw_watch_cs *x, double t);
 bool bw_watch_cs_step(struct bw_watch_cs *x, bool (*stop)(void *ctx),
 		      int wake_fd, void *ctx);
 
-/* The answer to the watch socket's "why ADDR" (NULL: no memory). */
-struct json_object *bw_watch_cs_why(const struct bw_watch_cs *x,
-				    const char *addr);
+/* The reply ans to the watch socket's "why" req (crowdsec_why.h). */
+void bw_watch_cs_why(const struct bw_watch_cs *x, struct json_object *req,
+		     struct json_object *ans);
 
 /* A rebuild ended with err (0: it went in; see bw_crowdsec_rebuilt). */
 void bw_watch_cs_rebuilt(struct bw_watch_cs *x, int err);

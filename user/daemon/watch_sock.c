@@ -20,15 +20,21 @@
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
-#define ERROR_LINE(msg) "{\"error\":\"" msg "\"}\n"
+/* A refusal of the socket's own, in the protocol's envelope (run_ask.h). */
+#define ERROR_LINE(code, msg)                                \
+	"{\"v\":1,\"op\":null,\"ok\":false,\"code\":\"" code \
+	"\",\"error\":\"" msg "\"}\n"
 /* BW_WSOCK_QUESTION_MAX */
-#define TOO_LONG \
-	ERROR_LINE("question too long: at most 1 MiB, its newline included")
-#define BUSY ERROR_LINE("busy: " STR(BW_WSOCK_CLIENTS) " clients at once")
-#define LATE ERROR_LINE("the question was not whole within 1 s")
-#define NOT_ALLOWED \
-	ERROR_LINE("not allowed: root, the socket's owner or its group only")
-#define NO_MEMORY ERROR_LINE("out of memory")
+#define TOO_LONG               \
+	ERROR_LINE("too_long", \
+		   "question too long: at most 1 MiB, its newline included")
+#define BUSY \
+	ERROR_LINE("clients", "busy: " STR(BW_WSOCK_CLIENTS) " clients at once")
+#define LATE ERROR_LINE("late", "the question was not whole within 1 s")
+#define NOT_ALLOWED           \
+	ERROR_LINE("refused", \
+		   "not allowed: root, the socket's owner or its group only")
+#define NO_MEMORY ERROR_LINE("no_memory", "out of memory")
 
 /* New clients taken in one step: a flood waits for the next. */
 #define ACCEPTS_A_STEP (2 * BW_WSOCK_CLIENTS)
@@ -116,13 +122,14 @@ static void ask(struct bw_wsock *s, struct bw_wsock_client *c, size_t len)
 {
 	struct epoll_event ev = { .events = EPOLLOUT, .data.ptr = c };
 	struct json_object *ans = s->answer(s->ctx, c->buf, len);
-	const char *text = "{\"error\":\"out of memory\"}";
+	const char *text = NO_MEMORY;
 	size_t n;
 
 	if (ans)
 		text = json_object_to_json_string_ext(ans,
 						      JSON_C_TO_STRING_PLAIN);
-	n = strlen(text);
+	/* NO_MEMORY's newline: one is added below. */
+	n = strlen(text) - !ans;
 	free(c->buf);
 	c->buf = malloc(n + 1);
 	if (!c->buf) {
@@ -375,15 +382,6 @@ int bw_wsock_open(struct bw_wsock *s, const char *iface,
 	if (!err)
 		err = bw_run_dir();
 	return err ?: bw_wsock_open_at(s, path, answer, ctx);
-}
-
-struct json_object *bw_wsock_error(const char *msg)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (o)
-		json_object_object_add(o, "error", json_object_new_string(msg));
-	return o;
 }
 
 void bw_wsock_json(struct bw_wsock *s, struct json_object *root)

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The watch's socket, BW_STATE_DIR/IFACE.sock (0600, root's), where the
- * other verbs ask a running watch (base/run_ask.h is the client). One
- * question a connection: a line of at most BW_WSOCK_QUESTION_MAX bytes,
- * its newline included; the answer is one JSON object and a newline,
- * then the watch closes. Who may ask: root, the socket file's owner, or a
- * member of its group (SO_PEERCRED, SO_PEERGROUPS: chgrp and chmod 0660
- * the file to let a group in); others get an error line.
+ * other verbs ask a running watch (base/run_ask.h: the protocol and its
+ * client). One question a connection: a line of at most
+ * BW_WSOCK_QUESTION_MAX bytes, its newline included; the answer is one
+ * JSON object and a newline, then the watch closes. Who may ask: root,
+ * the socket file's owner, or a member of its group (SO_PEERCRED,
+ * SO_PEERGROUPS: chgrp and chmod 0660 the file to let a group in);
+ * others get the protocol's error "refused".
  *
  * Nothing here waits: the clients are non-blocking and served as their
  * fds are ready, in the watch's one loop. A question must be whole within
@@ -85,9 +86,6 @@ double bw_wsock_wake(const struct bw_wsock *s, double t);
 
 /* Serves what is ready and drops the clients past their deadline. */
 void bw_wsock_step(struct bw_wsock *s);
-
-/* {"error": msg}, for an answer function's refusals (NULL: no memory). */
-struct json_object *bw_wsock_error(const char *msg);
 
 /* Its section "socket" in root (the watch's state file): the counts. */
 void bw_wsock_json(struct bw_wsock *s, struct json_object *root);

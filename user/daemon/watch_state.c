@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/log.h"
 #include "daemon/live_view.h"
@@ -13,7 +14,7 @@
 #include "daemon/watch_state.h"
 #include "ops/detach.h"
 #include "out/op_report.h"
-#include "out/daemon_state.h"
+#include "ops/daemon_state.h"
 #include "out/status_view.h"
 
 __u64 bw_watch_generation_on(const char *iface)
@@ -38,6 +39,18 @@ const char *bw_watch_renamed_to(const struct watch *w, char *buf)
 	return strcmp(buf, w->c->iface) ? buf : NULL;
 }
 
+void bw_watch_state(struct watch *w, struct json_object *root)
+{
+	json_object_object_add(root, "pid", json_object_new_int64(getpid()));
+	json_object_object_add(root, "updated",
+			       json_object_new_int64(time(NULL)));
+	bw_wlive_publish(&w->live, root);
+	bw_watch_cs_publish(&w->cs, root);
+	if (w->pull)
+		bw_pull_json(w->pull, root);
+	bw_wsock_json(&w->sock, root);
+}
+
 /* What the watch publishes beside the kernel's state (daemon_state.h). */
 void bw_watch_publish(struct watch *w)
 {
@@ -46,11 +59,7 @@ void bw_watch_publish(struct watch *w)
 
 	if (!root)
 		return;
-	bw_wlive_publish(&w->live, root);
-	bw_watch_cs_publish(&w->cs, root);
-	if (w->pull)
-		bw_pull_json(w->pull, root);
-	bw_wsock_json(&w->sock, root);
+	bw_watch_state(w, root);
 	err = bw_dstate_write(w->c->iface, root);
 	if (err && !w->state_said)
 		pr_warn("%s: cannot write its state under %s: %s\n",

@@ -54,7 +54,14 @@ __u64 bw_watch_running_generation(const struct watch *w);
 /* The interface's new name (in buf), if the one watched was renamed. */
 const char *bw_watch_renamed_to(const struct watch *w, char *buf);
 
-/* Writes the state file: live entries, CrowdSec, the pull (said once). */
+/*
+ * The watch's state in root: "pid", "updated" and its sections (live
+ * entries, the socket's clients, CrowdSec, the pull), as the socket's
+ * "status" answers it (base/run_ask.h) and the state file holds it.
+ */
+void bw_watch_state(struct watch *w, struct json_object *root);
+
+/* Writes bw_watch_state() to the state file (an error said once). */
 void bw_watch_publish(struct watch *w);
 
 /* Writes the metrics file, if one was asked for. */

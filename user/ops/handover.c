@@ -7,7 +7,6 @@
 #include <time.h>
 #include <json-c/json.h>
 
-#include "base/json.h"
 #include "base/run_ask.h"
 #include "kernel/lock.h"
 #include "lists/list_domain.h"
@@ -41,11 +40,6 @@ static struct json_object *request(const struct bw_handover_req *rq,
 		json_object_put(arr);
 		return NULL;
 	}
-	json_object_object_add(q, "v", json_object_new_int(1));
-	json_object_object_add(q, "op",
-			       json_object_new_string(rq->op == BW_HANDOVER_ADD
-							      ? "add"
-							      : "remove"));
 	for (i = from; !rq->names && i < to; i++)
 		json_object_array_add(arr,
 				      json_object_new_string(bw_prefix_str(
@@ -71,13 +65,9 @@ static struct json_object *request(const struct bw_handover_req *rq,
 	return q;
 }
 
-/*
- * The watch's answer to entries [from, from + count) read into res: 0,
- * -EAGAIN (busy), -EXDEV (not in place), -ENOENT (a watch that knows no
- * "add"), -EBADMSG.
- */
-static int answer(struct json_object *ans, size_t from, size_t count,
-		  struct bw_handover_result *res)
+/* The reply's results for entries [from, from + count) into res. */
+static int results(struct json_object *ans, size_t from, size_t count,
+		   struct bw_handover_result *res)
 {
 	static const char *const words[] = {
 		[BW_HOW_ADDED] = "added",
@@ -87,20 +77,10 @@ static int answer(struct json_object *ans, size_t from, size_t count,
 		[BW_HOW_REBUILD] = "rebuild",
 		[BW_HOW_NOT_ADDED] = "not_added",
 	};
-	struct json_object *ok, *list;
-	const char *code = bw_json_str(ans, "code"),
-		   *why = bw_json_str(ans, "error"), *e;
+	struct json_object *list;
+	const char *e;
 	size_t i, h;
 
-	if (!json_object_object_get_ex(ans, "ok", &ok))
-		return -ENOENT;
-	if (!json_object_get_boolean(ok)) {
-		snprintf(res->why, sizeof(res->why), "%s",
-			 why ? why : "no reason given");
-		if (code && !strcmp(code, "busy"))
-			return -EAGAIN;
-		return -EXDEV;
-	}
 	if (!json_object_object_get_ex(ans, "results", &list) ||
 	    !json_object_is_type(list, json_type_array) ||
 	    json_object_array_length(list) != count)
@@ -117,32 +97,64 @@ static int answer(struct json_object *ans, size_t from, size_t count,
 	return 0;
 }
 
-/* Entries [from, to) asked, a busy lock asked again for a while. */
-static int ask(const struct bw_handover_req *rq, size_t from, size_t to,
-	       struct bw_handover_result *res)
+int bw_watch_ask(const char *iface, enum bw_ask_op op, struct json_object *req,
+		 int timeout_ms, struct bw_watch_reply *r)
 {
 	const struct timespec pause = { .tv_nsec = BUSY_NS };
-	struct json_object *q = request(rq, from, to), *ans;
+	struct json_object *q = req ?: json_object_new_object();
 	const char *text;
 	int err, tries;
 
+	memset(r, 0, sizeof(*r));
 	if (!q)
 		return -ENOMEM;
+	json_object_object_add(q, "v", json_object_new_int(BW_ASK_VERSION));
+	json_object_object_add(q, "op", json_object_new_string(bw_ask_ops[op]));
 	text = json_object_to_json_string_ext(q, JSON_C_TO_STRING_PLAIN);
 	for (tries = 0;; tries++) {
-		err = bw_run_ask(rq->iface, text, ASK_MS, &ans);
+		err = bw_run_ask(iface, text, timeout_ms, &r->o);
 		if (err == -ECONNREFUSED)
 			err = -ENOENT;
-		if (err)
+		if (!err)
+			err = bw_ask_check(r->o, &r->code, r->why,
+					   sizeof(r->why));
+		if (err != -EREMOTEIO || r->code != BW_ASK_BUSY ||
+		    tries == BUSY_TRIES)
 			break;
-		err = answer(ans, from, to - from, res);
-		json_object_put(ans);
-		if (err != -EAGAIN || tries == BUSY_TRIES)
-			break;
+		json_object_put(r->o);
+		r->o = NULL;
 		nanosleep(&pause, NULL);
 	}
 	json_object_put(q);
-	return err == -EAGAIN ? -EXDEV : err;
+	if (err) {
+		json_object_put(r->o);
+		r->o = NULL;
+	}
+	return err;
+}
+
+/* Entries [from, to) asked: 0, -ENOENT, -EXDEV (res->why), -errno. */
+static int ask(const struct bw_handover_req *rq, size_t from, size_t to,
+	       struct bw_handover_result *res)
+{
+	struct json_object *q = request(rq, from, to);
+	struct bw_watch_reply r;
+	int err;
+
+	if (!q)
+		return -ENOMEM;
+	err = bw_watch_ask(rq->iface,
+			   rq->op == BW_HANDOVER_ADD ? BW_ASK_ADD
+						     : BW_ASK_REMOVE,
+			   q, ASK_MS, &r);
+	if (!err)
+		err = results(r.o, from, to - from, res);
+	json_object_put(r.o);
+	if (err != -EREMOTEIO)
+		return err;
+	snprintf(res->why, sizeof(res->why), "%s", r.why);
+	/* A watch that knows no such question: the caller's own way. */
+	return r.code == BW_ASK_UNKNOWN_OP ? -ENOENT : -EXDEV;
 }
 
 int bw_handover(const struct bw_handover_req *rq,

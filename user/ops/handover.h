@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * add and remove with a watch running: the entries are handed to the
- * watch over its socket (daemon/watch_sock.h, the questions "add" and
- * "remove"), which changes the running filter's records under the lock
- * (an add appended to its add log, a remove marked) and its blocks in
- * place: no rebuild, no swap, the same program on the hook. The watch is
- * the one owner of the live entries; without one, or where it cannot do
- * it in place, the caller does the change itself.
+ * Asking the running watch (base/run_ask.h, the protocol), and add and
+ * remove with a watch running: the entries are handed to the watch over
+ * its socket (the questions "add" and "remove"), which changes the
+ * running filter's records under the lock (an add appended to its add
+ * log, a remove marked) and its blocks in place: no rebuild, no swap,
+ * the same program on the hook. The watch is the one owner of the live
+ * entries; without one, or where it cannot do it in place, the caller
+ * does the change itself.
  */
 #ifndef __BW_HANDOVER_H
 #define __BW_HANDOVER_H
@@ -15,8 +16,27 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "base/run_ask.h"
 #include "bloomwall.h"
 #include "lists/list.h"
+
+/* A reply of the watch (base/run_ask.h). */
+struct bw_watch_reply {
+	struct json_object *o; /* the reply, "ok" true; json_object_put() it */
+	enum bw_ask_code code; /* a refusal's */
+	char why[256];	       /* a refusal's "error" */
+};
+
+/*
+ * The one client of the watch's socket: asks iface's watch op with the
+ * fields of req (taken and put here; NULL: none). 0 with the reply in
+ * r->o; -ENOENT when no watch listens; -EREMOTEIO when it refused
+ * (r->code, r->why); -ETIMEDOUT when it made no progress for timeout_ms
+ * (a rebuild holds its loop); -EBADMSG a reply not of the protocol;
+ * -errno. "busy" is asked again for a while.
+ */
+int bw_watch_ask(const char *iface, enum bw_ask_op op, struct json_object *req,
+		 int timeout_ms, struct bw_watch_reply *r);
 
 enum bw_handover_op {
 	BW_HANDOVER_ADD,

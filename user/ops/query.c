@@ -3,17 +3,23 @@
  * query's reads of the running filter (query.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "base/log.h"
 #include "kernel/allow_names.h"
 #include "kernel/allowlist.h"
 #include "kernel/hook.h"
 #include "kernel/lpm.h"
 #include "kernel/running.h"
+#include "ops/handover.h"
 #include "ops/query.h"
+
+/* The watch answers from memory; a rebuild may hold its loop a while. */
+#define WHY_MS 3000
 
 /* The verify trie of the running program, -1 if there is none. */
 static int open_exact(const struct bw_running *r)
@@ -98,11 +104,154 @@ out:
 	bw_list_free(&l);
 }
 
+/* ---- the CrowdSec decisions, asked of the watch ------------------------- */
+
+static long long num(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v)
+						     : 0;
+}
+
+static void copy(char *dst, size_t cap, struct json_object *o, const char *key)
+{
+	snprintf(dst, cap, "%s", bw_json_str(o, key) ?: "");
+}
+
+/* One address's result r into a: 0, -EBADMSG, -ENOMEM. */
+static int read_addr(struct json_object *r, struct bw_cs_why_addr *a)
+{
+	struct json_object *ds, *d;
+	struct bw_cs_why_dec *x;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(r, "decisions", &ds) ||
+	    !json_object_is_type(ds, json_type_array))
+		return -EBADMSG;
+	n = json_object_array_length(ds);
+	a->more = num(r, "more");
+	a->d = calloc(n ?: 1, sizeof(*a->d));
+	if (!a->d)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		d = json_object_array_get_idx(ds, i);
+		x = &a->d[i];
+		x->id = num(d, "id");
+		x->until = num(d, "until");
+		copy(x->origin, sizeof(x->origin), d, "origin");
+		copy(x->scenario, sizeof(x->scenario), d, "scenario");
+		copy(x->scope, sizeof(x->scope), d, "scope");
+		copy(x->value, sizeof(x->value), d, "value");
+		copy(x->type, sizeof(x->type), d, "type");
+	}
+	a->n = n;
+	return 0;
+}
+
+/* The addresses at idx (k of them) asked, their results into w. */
+static int ask_why(const char *iface, const char *const *addrs,
+		   const size_t *idx, size_t k, struct bw_cs_why *w)
+{
+	struct json_object *q = json_object_new_object(), *arr, *list, *cs;
+	struct bw_watch_reply r;
+	size_t i;
+	int err;
+
+	arr = json_object_new_array();
+	if (!q || !arr) {
+		json_object_put(q);
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	for (i = 0; i < k; i++)
+		json_object_array_add(arr,
+				      json_object_new_string(addrs[idx[i]]));
+	json_object_object_add(q, "addresses", arr);
+	err = bw_watch_ask(iface, BW_ASK_WHY, q, WHY_MS, &r);
+	if (err == -EREMOTEIO)
+		pr_warn("%s: the watch refused the question about its CrowdSec decisions: %s\n",
+			iface, r.why);
+	if (err)
+		return err;
+	if (!json_object_object_get_ex(r.o, "results", &list) ||
+	    !json_object_is_type(list, json_type_array) ||
+	    json_object_array_length(list) != k)
+		err = -EBADMSG;
+	json_object_object_get_ex(r.o, "crowdsec", &cs);
+	w->source = !err && json_object_get_boolean(cs);
+	copy(w->url, sizeof(w->url), r.o, "url");
+	for (i = 0; !err && i < k; i++)
+		err = read_addr(json_object_array_get_idx(list, i),
+				&w->addr[idx[i]]);
+	json_object_put(r.o);
+	return err;
+}
+
+int bw_query_cs_why(const char *iface, const char *const *addrs, size_t n,
+		    struct bw_cs_why *w)
+{
+	size_t idx[BW_ASK_WHY_MAX], i, k = 0;
+	int err = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->addr = calloc(n ?: 1, sizeof(*w->addr));
+	if (!w->addr)
+		return -ENOMEM;
+	w->n = n;
+	for (i = 0; i <= n && !err; i++) {
+		if (i < n && addrs[i])
+			idx[k++] = i;
+		if (k && (k == BW_ASK_WHY_MAX || i == n)) {
+			err = ask_why(iface, addrs, idx, k, w);
+			k = 0;
+		}
+	}
+	/* No watch: nothing to say. */
+	if (err == -ENOENT)
+		return 0;
+	if (err && err != -EREMOTEIO)
+		pr_warn("%s: the watch's CrowdSec source did not answer: %s\n",
+			iface, strerror(-err));
+	return err;
+}
+
+void bw_query_cs_why_free(struct bw_cs_why *w)
+{
+	size_t i;
+
+	for (i = 0; w->addr && i < w->n; i++)
+		free(w->addr[i].d);
+	free(w->addr);
+	memset(w, 0, sizeof(*w));
+}
+
+/* ---- the running filter -------------------------------------------------- */
+
 /*
  * --why: reads the running filter's records and scans its lists for the
  * arguments (nothing printed), and reads the address allowlist. 0 or
  * -errno (said).
  */
+/*
+ * --why of addresses: the watch's decisions, one entry per argument (a
+ * watch that did not answer was said; its decisions are left out).
+ */
+static void ask_decisions(const struct bw_query_req *rq,
+			  struct bw_query_result *res)
+{
+	const char **addrs = calloc(rq->n ?: 1, sizeof(*addrs));
+	int i;
+
+	if (!addrs)
+		return;
+	for (i = 0; i < rq->n; i++)
+		addrs[i] = rq->q[i].is_name ? NULL : rq->why[i];
+	if (bw_query_cs_why(rq->iface, addrs, (size_t)rq->n, &res->cs))
+		bw_query_cs_why_free(&res->cs);
+	free(addrs);
+}
+
 static int why_prepare(const struct bw_query_req *rq,
 		       struct bw_query_result *res)
 {
@@ -128,6 +277,8 @@ static int why_prepare(const struct bw_query_req *rq,
 	free(t);
 	if (!ret)
 		read_allow(rn, res);
+	if (!ret)
+		ask_decisions(rq, res);
 	return ret;
 }
 
@@ -164,6 +315,7 @@ int bw_query_open(const struct bw_query_req *rq, struct bw_query_result *res)
 void bw_query_close(struct bw_query_result *res)
 {
 	bw_why_free(&res->why);
+	bw_query_cs_why_free(&res->cs);
 	bw_records_free(&res->rec);
 	free(res->allow);
 	res->allow = NULL;

@@ -18,6 +18,8 @@
 #include "filter/records.h"
 #include "filter/records_read.h"
 #include "ops/build.h"
+#include "ops/daemon_state.h"
+#include "ops/handover.h"
 #include "kernel/running.h"
 #include "ops/status.h"
 
@@ -211,6 +213,27 @@ int bw_status_records(const char *iface, int ifindex,
 	if (!err)
 		sr->watch_pid = bw_lock_watch_holder(iface);
 	return err;
+}
+
+void bw_status_watch(const char *iface, struct bw_status_watch *sw)
+{
+	struct bw_watch_reply r;
+
+	memset(sw, 0, sizeof(*sw));
+	sw->ask_err =
+		bw_watch_ask(iface, BW_ASK_STATUS, NULL, BW_STATUS_ASK_MS, &r);
+	if (!sw->ask_err) {
+		sw->state = r.o;
+		return;
+	}
+	sw->err = bw_dstate_read(iface, &sw->state);
+	sw->published = !sw->err;
+}
+
+void bw_status_watch_free(struct bw_status_watch *sw)
+{
+	json_object_put(sw->state);
+	sw->state = NULL;
 }
 
 void bw_status_records_free(struct bw_status_records *sr)

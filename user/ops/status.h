@@ -10,6 +10,7 @@
 #define __BW_STATUS_H
 
 #include <stdbool.h>
+#include <json-c/json.h>
 #include <linux/types.h>
 
 #include "bloomwall.h"
@@ -115,6 +116,37 @@ struct bw_status_records {
 int bw_status_records(const char *iface, int ifindex,
 		      struct bw_status_records *sr);
 void bw_status_records_free(struct bw_status_records *sr);
+
+/* How long status waits for the watch's answer (a rebuild holds its loop). */
+#define BW_STATUS_ASK_MS 1000
+
+/* What the interface's watch says of itself, for status. */
+struct bw_status_watch {
+	/*
+	 * Its state (base/run_ask.h, "status": "pid", "updated", "live",
+	 * "socket", "crowdsec", "pull"); NULL: none.
+	 */
+	struct json_object *state;
+	/*
+	 * 0; -ENOENT: no watch; -ESRCH: no watch answered and the state file's
+	 * is gone (state: as it last was); -errno: its state file unreadable.
+	 */
+	int err;
+	/*
+	 * The watch runs but did not answer within BW_STATUS_ASK_MS (or has
+	 * no socket): state is what it last published, ask_err why.
+	 */
+	bool published;
+	int ask_err;
+};
+
+/*
+ * Asks iface's watch for its state, within BW_STATUS_ASK_MS; without an
+ * answer, reads the state file it publishes (ops/daemon_state.h). sw is
+ * the caller's to free (bw_status_watch_free) either way.
+ */
+void bw_status_watch(const char *iface, struct bw_status_watch *sw);
+void bw_status_watch_free(struct bw_status_watch *sw);
 
 /* Whether iface has a pin directory (an interface gone may have left one). */
 bool bw_status_pinned(const char *iface);

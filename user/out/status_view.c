@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/log.h"
 #include "base/output.h"
@@ -379,10 +380,47 @@ static void out_log(const struct bw_status_view *v)
 	bw_out_close_object();
 }
 
+static long long state_int(struct json_object *state, const char *key)
+{
+	struct json_object *o;
+
+	return json_object_object_get_ex(state, key, &o)
+		       ? json_object_get_int64(o)
+		       : 0;
+}
+
+/*
+ * The watch, in JSON; in text only when it did not answer (what follows
+ * is what it last published).
+ */
+static void out_watch(const struct bw_status_watch *sw)
+{
+	long long pid = state_int(sw->state, "pid");
+	long long ago = (long long)time(NULL) - state_int(sw->state, "updated");
+
+	if (sw->err) {
+		bw_out_null("watch", NULL);
+		return;
+	}
+	if (sw->published)
+		bw_out_text(
+			"  watch (pid %lld) did not answer within %d s (%s): its state as published %lld s ago\n",
+			pid, BW_STATUS_ASK_MS / 1000,
+			bw_errno_hint(sw->ask_err), ago > 0 ? ago : 0);
+	bw_out_open_object("watch");
+	bw_out_int("pid", NULL, pid);
+	bw_out_bool("answered", NULL, !sw->published);
+	bw_out_int("updated", NULL, state_int(sw->state, "updated"));
+	bw_out_close_object();
+}
+
 void bw_status_out(const struct bw_status_view *v,
 		   const struct bw_status_records *sr,
-		   struct json_object *state, int state_err, bool first)
+		   const struct bw_status_watch *sw, bool first)
 {
+	struct json_object *state = sw->state;
+	int state_err = sw->err;
+
 	if (!first)
 		bw_out_text("\n");
 	bw_out_open_object(NULL);
@@ -392,6 +430,7 @@ void bw_status_out(const struct bw_status_view *v,
 	if (!v->ifindex)
 		bw_out_text(" (interface gone)\n");
 	bw_out_bool("pinned", NULL, !v->prog_err && v->pins_in_step);
+	out_watch(sw);
 	out_program(v);
 	out_filter(v, sr, state);
 	bw_status_out_names(v);

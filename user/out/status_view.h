@@ -14,12 +14,12 @@
 /*
  * v, as status shows it (after a blank line unless first); sr: the
  * filter's records, NULL when they could not be read (then no expiring
- * entries and no provenance are shown); state: what the interface's
- * watch published (out/daemon_state.h: bw_dstate_read()'s root and
- * return, state_err), its CrowdSec and Pull sections.
+ * entries and no provenance are shown); sw: what the interface's watch
+ * said of itself (its next expiry, its CrowdSec and Pull sections), or
+ * last published when it did not answer (said).
  */
 void bw_status_out(const struct bw_status_view *v,
 		   const struct bw_status_records *sr,
-		   struct json_object *state, int state_err, bool first);
+		   const struct bw_status_watch *sw, bool first);
 
 #endif /* __BW_STATUS_VIEW_H */

@@ -14,7 +14,7 @@
 
 #include "base/file.h"
 #include "base/run_dir.h"
-#include "out/daemon_state.h"
+#include "ops/daemon_state.h"
 
 /* A state file is small; a larger one is not ours. */
 #define STATE_MAX (1U << 20)
@@ -33,9 +33,6 @@ int bw_dstate_write(const char *iface, struct json_object *root)
 		err = bw_run_dir();
 	if (err)
 		return err;
-	json_object_object_add(root, "pid", json_object_new_int64(getpid()));
-	json_object_object_add(root, "updated",
-			       json_object_new_int64(time(NULL)));
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
 	len = strlen(s);
 	/* One writer, the watch holding the lock: a temporary of one name,
