@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/live_priv.h"
 #include "daemon/live_view.h"
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
