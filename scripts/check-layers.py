@@ -24,6 +24,10 @@ on what the objects define and call; each breach is printed as
   6. No file of user/cmd/ includes a user/kernel/ header: a verb parses
      its options, calls ops/ for the kernel work and renders through
      out/.
+  7. A module's private header, NAME_priv.h (its struct's fields, the
+     calls its files make of each other), is part of module NAME and is
+     included only by NAME.c and the files split from it (NAME_*.c of
+     the same folder): no other file reads those fields.
 """
 import os
 import re
@@ -57,12 +61,24 @@ def strip_comments(text):
     return COMMENT.sub('', text)
 
 
+PRIV = '_priv'
+
+
 def module_of(path):
-    """user/LAYER/NAME.[ch] -> (LAYER, LAYER/NAME)."""
+    """user/LAYER/NAME.[ch] -> (LAYER, LAYER/NAME); NAME_priv.h is NAME's."""
     parts = path.split(os.sep)
     layer = parts[1]
     name = os.path.splitext(parts[2])[0]
+    if path.endswith('.h') and name.endswith(PRIV):
+        name = name[:-len(PRIV)]
     return layer, f"{layer}/{name}"
+
+
+def private_reader(path, inc):
+    """Whether path may include the private header inc (rule 7)."""
+    owner = os.path.splitext(inc)[0][:-len(PRIV)]
+    rel = os.path.relpath(path, 'user')
+    return re.fullmatch(re.escape(owner) + r'(_\w+)?\.c', rel) is not None
 
 
 def find_cycles(graph):
@@ -138,7 +154,11 @@ def check_sources(layers):
             if layer == 'cmd' and ilayer == 'kernel':
                 fail(path, f'includes "{inc}": a verb\'s kernel work '
                      'is in ops/')
-            imod = os.path.splitext(inc)[0]
+            if os.path.splitext(inc)[0].endswith(PRIV) and \
+               not private_reader(path, inc):
+                fail(path, f'includes "{inc}": private to '
+                     f'{inc[:-len(PRIV) - 2]}*.c')
+            _, imod = module_of(os.path.join('user', inc))
             if imod != mod:
                 incl[mod].add(imod)
     for comp in find_cycles(incl):
@@ -164,6 +184,11 @@ def header_decls(path):
     if not os.path.exists(path):
         return set()
     return set(DECL.findall(strip_comments(open(path, encoding='utf-8').read())))
+
+
+def module_decls(mod):
+    """What a module's headers declare: NAME.h and NAME_priv.h."""
+    return header_decls(f"user/{mod}.h") | header_decls(f"user/{mod}{PRIV}.h")
 
 
 def check_objects(objdir, modules, rank):
@@ -192,7 +217,7 @@ def check_objects(objdir, modules, rank):
     for comp in find_cycles(calls):
         fail(comp[0] + '.c', "call cycle between " + ', '.join(comp))
     for mod, ds in sorted(defs.items()):
-        own = header_decls(f"user/{mod}.h")
+        own = module_decls(mod)
         for s in sorted(ds):
             if s == 'main' or s.startswith('__'):
                 continue
@@ -205,7 +230,7 @@ def check_objects(objdir, modules, rank):
                 fail(f"user/{mod}.c", f"{s} is used nowhere else and "
                      "declared in no header: make it static")
     for mod in sorted(modules):
-        for s in sorted(header_decls(f"user/{mod}.h")):
+        for s in sorted(module_decls(mod)):
             other = owner.get(s)
             if other and other != mod:
                 fail(f"user/{mod}.h", f"declares {s}, which {other}.c "

@@ -35,7 +35,7 @@ struct lw {
 	char list[64];
 	const char *lists[1];
 	struct bw_build_args args;
-	struct bw_wlive live;
+	struct bw_wlive *live;
 	int ifindex;
 };
 
@@ -73,14 +73,14 @@ static int rebuild(struct lw *t, bool with_hook)
 
 	if (with_hook) {
 		r.before_swap_filter = bw_wlive_stage;
-		r.ctx = &t->live;
-		err = bw_wlive_fork_begin(&t->live);
+		r.ctx = t->live;
+		err = bw_wlive_fork_begin(t->live);
 		if (err)
 			return err;
 	}
 	err = bw_reload(&r, &res);
 	if (with_hook)
-		bw_wlive_fork_end(&t->live);
+		bw_wlive_fork_end(t->live);
 	return err;
 }
 
@@ -141,68 +141,68 @@ BW_TEST(test_live_watch_in_place)
 		TEST_SKIP("needs root");
 		return;
 	}
-	bw_wlive_init(&t.live, t.iface);
-	if (!setup(&t))
+	t.live = bw_wlive_new(t.iface, false);
+	if (!ASSERT_TRUE(t.live, "live entries") || !setup(&t))
 		goto out;
 	ASSERT_EQ(verdict(&t, "10.9.0.1", &id0), XDP_DROP, "listed: dropped");
 	ASSERT_EQ(verdict(&t, src, &id), XDP_PASS, "unlisted: passed");
 
-	ASSERT_OK(bw_wlive_add(&t.live, &p, 0), "live add");
+	ASSERT_OK(bw_wlive_add(t.live, &p, 0), "live add");
 	ASSERT_EQ(verdict(&t, src, &id), XDP_DROP, "live add: dropped");
 	ASSERT_EQ(id, id0, "no swap for the add");
-	ASSERT_OK(bw_wlive_del(&t.live, &p), "live del");
+	ASSERT_OK(bw_wlive_del(t.live, &p), "live del");
 	ASSERT_EQ(verdict(&t, src, &id), XDP_PASS, "live del: passed again");
 	ASSERT_EQ(id, id0, "no swap for the delete");
 	ASSERT_EQ(verdict(&t, "10.9.0.1", &id), XDP_DROP, "listed still");
 
 	/* The watch's own rebuild: the entry set in the new filter. */
-	ASSERT_OK(bw_wlive_add(&t.live, &p, 0), "live add again");
+	ASSERT_OK(bw_wlive_add(t.live, &p, 0), "live add again");
 	ASSERT_OK(rebuild(&t, true), "rebuild with the hook");
 	ASSERT_EQ(verdict(&t, src, &id), XDP_DROP, "kept across the rebuild");
 	ASSERT_NEQ(id, id0, "a new program");
-	ASSERT_OK(bw_wlive_del(&t.live, &p), "del on the new filter");
+	ASSERT_OK(bw_wlive_del(t.live, &p), "del on the new filter");
 	ASSERT_EQ(verdict(&t, src, &id2), XDP_PASS, "passed again");
 	ASSERT_EQ(id2, id, "in place on it");
 	ASSERT_EQ(verdict(&t, "10.9.0.1", &id), XDP_DROP, "listed still");
 
 	/* Another command's swap: taken over by the next step. */
-	ASSERT_OK(bw_wlive_add(&t.live, &p, 0), "live add 3");
+	ASSERT_OK(bw_wlive_add(t.live, &p, 0), "live add 3");
 	ASSERT_OK(rebuild(&t, false), "a reload of another command");
 	ASSERT_EQ(verdict(&t, src, &id), XDP_PASS, "not in their filter");
-	ASSERT_TRUE(bw_wlive_step(&t.live, (__u64)time(NULL)),
+	ASSERT_TRUE(bw_wlive_step(t.live, (__u64)time(NULL)),
 		    "the step asks for a rebuild");
 	ASSERT_EQ(verdict(&t, src, &id2), XDP_DROP, "set in their filter");
 	ASSERT_EQ(id2, id, "without a swap");
-	ASSERT_OK(bw_wlive_del(&t.live, &p), "del kept back");
+	ASSERT_OK(bw_wlive_del(t.live, &p), "del kept back");
 	ASSERT_EQ(verdict(&t, src, &id), XDP_DROP,
 		  "no base of theirs: still set");
 	ASSERT_OK(rebuild(&t, true), "the watch's rebuild");
 	ASSERT_EQ(verdict(&t, src, &id), XDP_PASS, "the delete applied");
-	ASSERT_FALSE(bw_wlive_step(&t.live, (__u64)time(NULL)),
+	ASSERT_FALSE(bw_wlive_step(t.live, (__u64)time(NULL)),
 		     "no rebuild asked again");
 
 	/* An expiry: out in place by the step after it. */
-	ASSERT_OK(bw_wlive_add(&t.live, &p, 1000), "expiring add");
+	ASSERT_OK(bw_wlive_add(t.live, &p, 1000), "expiring add");
 	ASSERT_EQ(verdict(&t, src, &id), XDP_DROP, "expiring: dropped");
-	bw_wlive_step(&t.live, 999);
+	bw_wlive_step(t.live, 999);
 	ASSERT_EQ(verdict(&t, src, &id2), XDP_DROP, "before its time");
-	bw_wlive_step(&t.live, 1000);
+	bw_wlive_step(t.live, 1000);
 	ASSERT_EQ(verdict(&t, src, &id2), XDP_PASS, "expired: passed");
 	ASSERT_EQ(id2, id, "no swap for the expiry");
 
 	/* Another command's swap with nothing live: its blocks are bases. */
 	ASSERT_OK(rebuild(&t, false), "another reload, nothing live");
-	ASSERT_FALSE(bw_wlive_step(&t.live, (__u64)time(NULL)),
+	ASSERT_FALSE(bw_wlive_step(t.live, (__u64)time(NULL)),
 		     "no rebuild asked for it");
-	ASSERT_OK(bw_wlive_add(&t.live, &p, 0), "live add on their filter");
+	ASSERT_OK(bw_wlive_add(t.live, &p, 0), "live add on their filter");
 	ASSERT_EQ(verdict(&t, src, &id), XDP_DROP, "dropped");
-	ASSERT_OK(bw_wlive_del(&t.live, &p), "live del on their filter");
+	ASSERT_OK(bw_wlive_del(t.live, &p), "live del on their filter");
 	ASSERT_EQ(verdict(&t, src, &id2), XDP_PASS, "passed: not kept back");
 	ASSERT_EQ(id2, id, "in place");
 	ASSERT_EQ(verdict(&t, "10.9.0.1", &id), XDP_DROP, "listed still");
 out:
 	teardown(&t);
-	bw_wlive_free(&t.live);
+	bw_wlive_free(t.live);
 	if (setns(netns, CLONE_NEWNET))
 		perror("setns");
 	close(netns);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The watch's live entries (live.h): the running map found from the hook
- * and mapped read-write, the set (filter/live.c) applied to it in place,
- * the changes handed over, other commands' swaps taken over; a rebuild's
- * hand-over is in live_stage.c.
+ * The watch's live entries (live.h): the state of the running filter and
+ * its transitions, the map found from the hook and mapped read-write, the
+ * set (filter/live.c) applied to it in place, the changes handed over,
+ * other commands' swaps taken over; a rebuild's hand-over is in
+ * live_stage.c.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -13,7 +14,7 @@
 #include <time.h>
 
 #include "base/log.h"
-#include "daemon/live.h"
+#include "daemon/live_priv.h"
 #include "filter/records.h"
 #include "filter/records_read.h"
 #include "filter/records_edit.h"
@@ -25,25 +26,101 @@
 #include "kernel/hook.h"
 #include "kernel/running.h"
 
-void bw_wlive_init(struct bw_wlive *l, const char *iface)
+struct bw_wlive *bw_wlive_new(const char *iface, bool host_targets)
 {
-	memset(l, 0, sizeof(*l));
+	struct bw_wlive *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
 	bw_live_init(&l->set);
 	bw_wsize_init(&l->size);
+	l->size.host_targets = host_targets;
 	l->iface = iface;
+	l->run = BW_WLIVE_NONE;
 	l->map = (struct bw_filter_map)BW_FILTER_MAP_INIT;
 	l->memfd = -1;
+	return l;
 }
 
 void bw_wlive_free(struct bw_wlive *l)
 {
+	if (!l)
+		return;
 	bw_live_free(&l->set);
 	bw_wsize_free(&l->size);
 	bw_adopted_free(&l->adopted);
 	bw_filter_close(&l->map);
 	if (l->memfd >= 0)
 		close(l->memfd);
-	l->memfd = -1;
+	free(l);
+}
+
+/*
+ * The transitions, all here:
+ *   NONE, OWN, TAKEN -> STAGING     a rebuild forks (fork_begin)
+ *   STAGING -> OWN                  the filter its child staged runs
+ *   STAGING -> TAKEN                another filter runs (another
+ *                                   command's, or the child died between
+ *                                   its swap and its bases)
+ *   STAGING -> as it began          nothing new runs (fork_end)
+ *   NONE, OWN, TAKEN -> TAKEN       another map on the hook (sync_map)
+ *   OWN, TAKEN -> NONE              no program, or no map of ours
+ * OWN and TAKEN keep their state for a new program of the same map (a
+ * reload of the settings only).
+ */
+void bw_wlive_enter(struct bw_wlive *l, enum bw_wlive_run to,
+		    struct bw_filter_map *m, __u32 prog)
+{
+	switch (to) {
+	case BW_WLIVE_NONE:
+		/* Nothing to set keys in until a filter runs again. */
+		bw_filter_close(&l->map);
+		l->prog_id = 0;
+		break;
+	case BW_WLIVE_STAGING:
+		/* The running filter stays open: expiries go on in it. */
+		l->resume = l->run;
+		break;
+	case BW_WLIVE_OWN:
+	case BW_WLIVE_TAKEN:
+		l->prog_id = prog;
+		if (!m)
+			break;
+		/* Another map: its marks are where a remove's are looked for. */
+		bw_filter_close(&l->map);
+		l->map = *m;
+		l->marks = bw_records_marks(l->map.mem, l->map.nblocks);
+		break;
+	}
+	l->run = to;
+}
+
+/* A rebuild asked for at once, not at the retry time of one before. */
+static void want_now(struct bw_wlive *l, const char *why)
+{
+	l->want = why;
+	l->retry_at = 0;
+}
+
+bool bw_wlive_changed(const struct bw_wlive *l)
+{
+	return l->changed;
+}
+
+void bw_wlive_published(struct bw_wlive *l)
+{
+	l->changed = false;
+}
+
+bool bw_wlive_adds_live(const struct bw_wlive *l)
+{
+	return l && !l->adds_in_base;
+}
+
+bool bw_wlive_own_map(const struct bw_wlive *l, __u32 map_id)
+{
+	return map_id && l->run == BW_WLIVE_OWN && l->map.id == map_id &&
+	       l->set.nkeys;
 }
 
 static void *mem_of(const struct bw_wlive *l)
@@ -70,10 +147,7 @@ void bw_wlive_take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 	bool had = l->map.fd >= 0;
 	int err;
 
-	bw_filter_close(&l->map);
-	l->map = *m;
-	l->prog_id = prog;
-	l->marks = bw_records_marks(l->map.mem, l->map.nblocks);
+	bw_wlive_enter(l, BW_WLIVE_TAKEN, m, prog);
 	err = bw_live_layout(&l->set, l->map.mem);
 	if (err) {
 		pr_warn("%s: live entries: no memory to lay them out: %s\n",
@@ -89,11 +163,12 @@ void bw_wlive_take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 		return;
 	}
 	bw_live_reapply(&l->set, l->map.mem);
-	l->want_rebuild = had;
-	/* At once, not at the retry time of a rebuild asked for before. */
+	/* Found with none open before: its blocks hold no key of ours. */
 	if (had)
-		l->retry_at = 0;
-	l->rebuild_why = "live entries: a filter another command swapped in";
+		want_now(l,
+			 "live entries: a filter another command swapped in");
+	else
+		l->want = NULL;
 	l->takeovers += had;
 	l->changed = true;
 	if (had)
@@ -111,14 +186,13 @@ static int sync_map(struct bw_wlive *l)
 	if (prog && prog == l->prog_id && l->map.fd >= 0)
 		return 0;
 	if (!prog || bw_running_map(l->iface, true, &m, &prog)) {
-		bw_filter_close(&l->map);
-		l->prog_id = 0;
+		bw_wlive_enter(l, BW_WLIVE_NONE, NULL, 0);
 		return -ENOENT;
 	}
 	/* A new program for the same map (a reload of the settings only). */
 	if (m.id == l->map.id && l->map.fd >= 0) {
 		bw_filter_close(&m);
-		l->prog_id = prog;
+		bw_wlive_enter(l, l->run, NULL, prog);
 		return 0;
 	}
 	bw_wlive_take_over(l, &m, prog);
@@ -166,8 +240,8 @@ void bw_wlive_room(const struct bw_wlive *l, struct bw_live_room *r)
 
 bool bw_wlive_outgrown(struct bw_wlive *l, double now, char *why, size_t len)
 {
-	return bw_wsize_outgrown(&l->size, &l->set, &l->map, l->own_map, now,
-				 why, len);
+	return bw_wsize_outgrown(&l->size, &l->set, &l->map,
+				 l->run == BW_WLIVE_OWN, now, why, len);
 }
 
 void bw_wlive_expire(struct bw_wlive *l, __u64 now)
@@ -186,8 +260,8 @@ void bw_wlive_expire(struct bw_wlive *l, __u64 now)
  */
 static bool adds_out_of_blocks(const struct bw_wlive *l)
 {
-	return l->map.fd >= 0 && l->map.id == l->own_map && !l->set.stale &&
-	       !l->adds_in_base && !bw_wlive_verify(l->map.mem);
+	return l->run == BW_WLIVE_OWN && !l->set.stale && !l->adds_in_base &&
+	       !bw_wlive_verify(l->map.mem);
 }
 
 int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
@@ -211,11 +285,8 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
 	/* The same map: its records only lost entries. */
 	if (bw_live_count(&l->set) < before)
 		l->deletes += before - bw_live_count(&l->set);
-	if ((r->ngone || r->gone_names.ndom) && !in_place) {
-		l->want_rebuild = true;
-		l->rebuild_why = "live entries: a remove of adds built in";
-		l->retry_at = 0;
-	}
+	if ((r->ngone || r->gone_names.ndom) && !in_place)
+		want_now(l, "live entries: a remove of adds built in");
 	if (r == &own)
 		bw_records_free(r);
 	return in_place;
@@ -266,9 +337,7 @@ static void fold_log_soon(struct bw_wlive *l)
 	if (bw_records_log_room(l->map.mem, l->map.nblocks, &room, &left) ||
 	    left >= room / 4)
 		return;
-	l->want_rebuild = true;
-	l->retry_at = 0;
-	l->rebuild_why = "live entries: the add log is three quarters full";
+	want_now(l, "live entries: the add log is three quarters full");
 }
 
 int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
@@ -311,9 +380,7 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 		if (is_live(l, &p[i], names, i, subdomains))
 			continue;
 		/* Recorded but not set: a rebuild builds it in. */
-		l->want_rebuild = true;
-		l->retry_at = 0;
-		l->rebuild_why = "live entries: an add that could not be set";
+		want_now(l, "live entries: an add that could not be set");
 		return -EXDEV;
 	}
 	return 0;
@@ -338,7 +405,7 @@ int bw_wlive_remove(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 	return bw_wlive_sync(l, NULL);
 }
 
-bool bw_wlive_step(struct bw_wlive *l, __u64 now)
+const char *bw_wlive_step(struct bw_wlive *l, __u64 now)
 {
 	if (bw_live_count(&l->set) || l->map.fd >= 0)
 		sync_map(l);
@@ -350,12 +417,11 @@ bool bw_wlive_step(struct bw_wlive *l, __u64 now)
 	/* An add built in ended: a rebuild leaves it out. */
 	if (l->adds_in_base && l->base_expiry && now >= l->base_expiry) {
 		l->base_expiry = 0;
-		l->want_rebuild = true;
-		l->rebuild_why = "live entries: an add built in ended";
+		l->want = "live entries: an add built in ended";
 	}
 	/* Asked for again every BW_WLIVE_RETRY while none went through. */
-	if (!l->want_rebuild || now < l->retry_at)
-		return false;
+	if (!l->want || now < l->retry_at)
+		return NULL;
 	l->retry_at = now + BW_WLIVE_RETRY;
-	return true;
+	return l->want;
 }

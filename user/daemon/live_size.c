@@ -100,9 +100,9 @@ void bw_wsize_end(struct bw_wsize *z, bool own)
 
 /* The watch's own filter's BW_REC_SIZED, read once per filter. */
 static bool own_sized(struct bw_wsize *z, const struct bw_filter_map *map,
-		      __u32 own_map)
+		      bool own)
 {
-	if (map->fd < 0 || !own_map || map->id != own_map)
+	if (map->fd < 0 || !own)
 		return false;
 	if (z->sized_map != map->id) {
 		z->sized_map = map->id;
@@ -113,7 +113,7 @@ static bool own_sized(struct bw_wsize *z, const struct bw_filter_map *map,
 }
 
 static bool grown(struct bw_wsize *z, const struct bw_live *set,
-		  const struct bw_filter_map *map, __u32 own_map, char *why,
+		  const struct bw_filter_map *map, bool own, char *why,
 		  size_t len)
 {
 	const struct bw_info *info;
@@ -121,7 +121,7 @@ static bool grown(struct bw_wsize *z, const struct bw_live *set,
 	__u32 allowed[BW_REGIONS];
 	int r, f;
 
-	if (!own_sized(z, map, own_map) ||
+	if (!own_sized(z, map, own) ||
 	    (z->grow_map == map->id && set->nkeys < 2 * z->grow_keys))
 		return false;
 	info = (const void *)((const char *)map->mem + BW_BLOCK_BYTES);
@@ -154,8 +154,8 @@ static bool grown(struct bw_wsize *z, const struct bw_live *set,
 }
 
 bool bw_wsize_outgrown(struct bw_wsize *z, const struct bw_live *set,
-		       const struct bw_filter_map *map, __u32 own_map,
-		       double now, char *why, size_t len)
+		       const struct bw_filter_map *map, bool own, double now,
+		       char *why, size_t len)
 {
 	bool due = false;
 
@@ -170,7 +170,7 @@ bool bw_wsize_outgrown(struct bw_wsize *z, const struct bw_live *set,
 		due = true;
 	}
 	if (!due)
-		due = grown(z, set, map, own_map, why, len);
+		due = grown(z, set, map, own, why, len);
 	if (due)
 		z->grow_at = now + BW_WSIZE_RETRY;
 	return due;

@@ -75,11 +75,11 @@ void bw_wsize_end(struct bw_wsize *z, bool own);
 
 /*
  * Whether a rebuild for room is due now (now: CLOCK_MONOTONIC seconds):
- * set is the live set on map, own_map the watch's last own rebuild's
- * map; why says why (the log line's trigger).
+ * set is the live set on map, own whether map is the watch's own last
+ * rebuild; why says why (the log line's trigger).
  */
 bool bw_wsize_outgrown(struct bw_wsize *z, const struct bw_live *set,
-		       const struct bw_filter_map *map, __u32 own_map,
-		       double now, char *why, size_t len);
+		       const struct bw_filter_map *map, bool own, double now,
+		       char *why, size_t len);
 
 #endif /* __BW_DAEMON_LIVE_SIZE_H */

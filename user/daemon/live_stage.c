@@ -13,7 +13,7 @@
 
 #include "base/file.h"
 #include "base/log.h"
-#include "daemon/live.h"
+#include "daemon/live_priv.h"
 #include "daemon/live_stage.h"
 #include "filter/records.h"
 #include "filter/records_edit.h"
@@ -35,8 +35,6 @@ struct stage_hdr {
 
 int bw_wlive_fork_begin(struct bw_wlive *l)
 {
-	l->staged = true;
-	bw_wsize_begin(&l->size);
 	if (l->memfd < 0)
 		l->memfd = memfd_create("bloomwall-live", MFD_CLOEXEC);
 	if (l->memfd < 0 || ftruncate(l->memfd, 0)) {
@@ -44,6 +42,8 @@ int bw_wlive_fork_begin(struct bw_wlive *l)
 			strerror(errno));
 		return -errno;
 	}
+	bw_wsize_begin(&l->size);
+	bw_wlive_enter(l, BW_WLIVE_STAGING, NULL, 0);
 	return 0;
 }
 
@@ -62,7 +62,7 @@ int bw_wlive_stage(void *ctx, const struct bw_filter_map *m)
 	struct bw_live_rec *recs;
 	int err;
 
-	if (!l || !l->staged)
+	if (!l || l->run != BW_WLIVE_STAGING)
 		return 0;
 	err = bw_live_layout(&l->set, m->mem);
 	if (!err)
@@ -104,14 +104,13 @@ static struct bw_live_rec *staged_recs(struct bw_wlive *l, __u32 map_id,
 	off_t size;
 
 	*map = NULL;
-	if (!l->staged || l->memfd < 0 ||
+	if (l->memfd < 0 ||
 	    pread(l->memfd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
 	    h.magic != STAGE_MAGIC)
 		return NULL;
 	if (h.flags & STAGE_IN_BASE) {
 		l->adds_in_base = true;
-		l->want_rebuild = true;
-		l->rebuild_why =
+		l->want =
 			"live entries: adds the new filter cannot keep live, built in";
 	}
 	if (h.map_id != map_id)
@@ -169,13 +168,17 @@ void bw_wlive_fork_end(struct bw_wlive *l)
 	void *map = NULL;
 	bool own = false;
 
-	if (bw_running_map(l->iface, true, &m, &prog))
+	if (l->run != BW_WLIVE_STAGING)
+		return;
+	if (bw_running_map(l->iface, true, &m, &prog)) {
+		bw_wlive_enter(l, l->resume, NULL, l->prog_id);
 		goto out;
+	}
 	recs = staged_recs(l, m.id, &n, &map, &len);
 	if (m.id == l->map.id && l->map.fd >= 0) {
 		/* Not swapped: the old filter runs, as the set left it. */
 		bw_filter_close(&m);
-		l->prog_id = prog;
+		bw_wlive_enter(l, l->resume, NULL, prog);
 		goto out;
 	}
 	if (!recs) {
@@ -183,11 +186,7 @@ void bw_wlive_fork_end(struct bw_wlive *l)
 		bw_wlive_take_over(l, &m, prog);
 		goto out;
 	}
-	bw_filter_close(&l->map);
-	l->map = m;
-	l->prog_id = prog;
-	l->own_map = m.id;
-	l->marks = bw_records_marks(l->map.mem, l->map.nblocks);
+	bw_wlive_enter(l, BW_WLIVE_OWN, &m, prog);
 	adopt_built(l);
 	if (bw_live_layout(&l->set, l->map.mem) ||
 	    bw_wlive_adopt(l, &l->map, NULL, false))
@@ -195,14 +194,13 @@ void bw_wlive_fork_end(struct bw_wlive *l)
 			l->iface);
 	else
 		bw_live_rebase(&l->set, l->map.mem, recs, n);
-	l->want_rebuild = false;
+	l->want = NULL;
 	l->changed = true;
 	own = true;
 out:
 	bw_wsize_end(&l->size, own);
 	if (map)
 		munmap(map, len);
-	l->staged = false;
 	if (l->memfd >= 0 && ftruncate(l->memfd, 0))
 		pr_debug("%s: live entries: memfd: %s\n", l->iface,
 			 strerror(errno));

@@ -71,7 +71,7 @@ static int rebuild_cfg(struct watch *w, const struct bw_watch_cfg *c,
 				    .last_keys = w->last_keys,
 				    .allow_shrink =
 					    allow_shrink || w->c->allow_shrink,
-				    .live = &w->live };
+				    .live = w->live };
 	struct bw_watch_outcome o;
 	struct bw_watch_rebuilt r = { .iface = w->c->iface,
 				      .trigger = trigger,
@@ -162,7 +162,7 @@ static bool check_adds(struct watch *w, const struct bw_status_view *v)
 	f = v->prog_err || v->filter_err ? -1 : bw_watch_over_target(v);
 	/* Its own build with live entries: a rebuild would set them again. */
 	if (f < 0 || v->map_id == w->auto_map ||
-	    bw_wlive_own_map(&w->live, v->map_id))
+	    bw_wlive_own_map(w->live, v->map_id))
 		return false;
 	w->auto_map = v->map_id;
 	snprintf(
@@ -214,7 +214,7 @@ static void tick(struct watch *w)
 	if (check_shrunk(w) || check_adds(w, &v))
 		return;
 	if (w->c->metrics_file) {
-		bw_watch_live_counts(&w->counts, &w->live, &w->cs);
+		bw_watch_live_counts(&w->counts, w->live, &w->cs);
 		bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
 	}
 }
@@ -225,15 +225,16 @@ static void tick(struct watch *w)
  */
 static void live_step(struct watch *w)
 {
+	const char *due = bw_wlive_step(w->live, (__u64)time(NULL));
 	char why[160];
 
-	if (bw_wlive_step(&w->live, (__u64)time(NULL)))
-		rebuild(w, w->live.rebuild_why, false);
+	if (due)
+		rebuild(w, due, false);
 	/* Outgrown: a rebuild with room (an image fixes the layout). */
 	else if (!w->c->image &&
-		 bw_wlive_outgrown(&w->live, bw_mono(), why, sizeof(why)))
+		 bw_wlive_outgrown(w->live, bw_mono(), why, sizeof(why)))
 		rebuild(w, why, false);
-	if (w->live.changed)
+	if (bw_wlive_changed(w->live))
 		bw_watch_publish(w);
 }
 
@@ -278,10 +279,10 @@ static struct json_object *answer(void *ctx, const char *q, size_t len)
 		return ans;
 	switch (op) {
 	case BW_ASK_ADD:
-		bw_wlive_add_answer(&w->live, req, ans);
+		bw_wlive_add_answer(w->live, req, ans);
 		break;
 	case BW_ASK_REMOVE:
-		bw_wlive_remove_answer(&w->live, req, ans);
+		bw_wlive_remove_answer(w->live, req, ans);
 		break;
 	case BW_ASK_WHY:
 		bw_watch_cs_why(&w->cs, req, ans);
@@ -292,7 +293,7 @@ static struct json_object *answer(void *ctx, const char *q, size_t len)
 		w->sock.changed = sock_changed;
 	}
 	json_object_put(req);
-	if (w->live.changed)
+	if (bw_wlive_changed(w->live))
 		bw_watch_publish(w);
 	return ans;
 }
@@ -443,17 +444,17 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	w.ifindex = (int)if_nametoindex(c->iface);
 	w.fs.ifd = -1;
 	bw_wsock_init(&w.sock);
-	bw_wlive_init(&w.live, c->iface);
-	w.live.size.host_targets = c->crowdsec != NULL;
+	/* A decision source: its /32s and /128s get targets of their own. */
+	w.live = bw_wlive_new(c->iface, c->crowdsec != NULL);
 	bw_watch_cs_init(&w.cs, c);
-	err = bw_watch_signals_open(&w.sig);
+	err = w.live ? bw_watch_signals_open(&w.sig) : -ENOMEM;
 	if (!err) {
 		w.lock_fd = bw_lock_watch(c->iface);
 		err = w.lock_fd < 0 ? w.lock_fd : 0;
 	}
 	/* The CrowdSec options checked before anything is attached. */
 	if (!err)
-		err = bw_watch_cs_open(&w.cs, &w.live);
+		err = bw_watch_cs_open(&w.cs, w.live);
 	if (!err)
 		listen_sock(&w);
 	/* The decisions first: the start's filter has them (none dropped). */
@@ -472,7 +473,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 		bw_dstate_remove(c->iface);
 	bw_watch_cs_close(&w.cs);
 	bw_wsock_close(&w.sock);
-	bw_wlive_free(&w.live);
+	bw_wlive_free(w.live);
 	fflush(stdout);
 	free(w.pull);
 	bw_watch_files_free(&w.fs);

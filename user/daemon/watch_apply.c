@@ -391,8 +391,10 @@ int bw_watch_apply(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
 		if (err)
 			return err;
 	}
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
+	if (pipe2(fds, O_CLOEXEC)) {
+		err = -errno;
+		goto no_child;
+	}
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -400,7 +402,7 @@ int bw_watch_apply(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
 		err = -errno;
 		close(fds[0]);
 		close(fds[1]);
-		return err;
+		goto no_child;
 	}
 	if (!pid) {
 		close(fds[0]);
@@ -416,4 +418,8 @@ int bw_watch_apply(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
 		return err;
 	*o = m.o;
 	return m.err;
+no_child:
+	if (g->live)
+		bw_wlive_fork_end(g->live);
+	return err;
 }

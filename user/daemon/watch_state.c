@@ -44,7 +44,7 @@ void bw_watch_state(struct watch *w, struct json_object *root)
 	json_object_object_add(root, "pid", json_object_new_int64(getpid()));
 	json_object_object_add(root, "updated",
 			       json_object_new_int64(time(NULL)));
-	bw_wlive_publish(&w->live, root);
+	bw_wlive_publish(w->live, root);
 	bw_watch_cs_publish(&w->cs, root);
 	if (w->pull)
 		bw_pull_json(w->pull, root);
@@ -66,7 +66,7 @@ void bw_watch_publish(struct watch *w)
 			w->c->iface, BW_STATE_DIR, strerror(-err));
 	w->state_said = err != 0;
 	json_object_put(root);
-	w->live.changed = false;
+	bw_wlive_published(w->live);
 }
 
 void bw_watch_write_metrics(struct watch *w)
@@ -75,7 +75,7 @@ void bw_watch_write_metrics(struct watch *w)
 
 	if (!w->c->metrics_file)
 		return;
-	bw_watch_live_counts(&w->counts, &w->live, &w->cs);
+	bw_watch_live_counts(&w->counts, w->live, &w->cs);
 	bw_status_gather(&v, w->c->iface);
 	bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
 }

@@ -40,7 +40,7 @@ struct watch {
 	__u32 auto_map;
 	struct bw_watch_counts counts;
 	struct bw_watch_signals sig;
-	struct bw_wlive live;  /* entries kept in place (daemon/live.h) */
+	struct bw_wlive *live; /* entries kept in place (daemon/live.h) */
 	bool state_said;       /* a state file error said */
 	struct bw_watch_cs cs; /* a CrowdSec source (--crowdsec) */
 	struct bw_pull *pull;  /* --url: the pull source, else NULL */

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The inside of the watch's live entries (live.h), for the files of the
+ * module alone (daemon/live*.c; make check-layers says so): the state,
+ * and the calls they make of each other.
+ */
+#ifndef __BW_DAEMON_LIVE_PRIV_H
+#define __BW_DAEMON_LIVE_PRIV_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "daemon/live.h"
+#include "daemon/live_rec.h"
+#include "daemon/live_size.h"
+#include "filter/live.h"
+#include "filter/records.h"
+#include "kernel/filter_map.h"
+#include "lists/list.h"
+
+/* What the running filter is to the watch; bw_wlive_enter() changes it. */
+enum bw_wlive_run {
+	BW_WLIVE_NONE,	  /* no filter open: none runs, or none looked at */
+	BW_WLIVE_OWN,	  /* the watch's own rebuild: blocks as built, bases */
+	BW_WLIVE_TAKEN,	  /* any other filter, the live keys ORed into it */
+	BW_WLIVE_STAGING, /* a rebuild's fork runs; its child stages */
+};
+
+struct bw_wlive {
+	struct bw_live set;
+	const char *iface;
+	enum bw_wlive_run run;
+	enum bw_wlive_run resume; /* STAGING: the state the fork began in */
+	struct bw_filter_map map; /* the running filter, mapped read-write */
+	__u32 prog_id;		  /* the program it was found from; 0: none */
+	__u32 marks;		  /* its records' marks, as last synced */
+	int memfd;		  /* a rebuild's bases, -1: none */
+	/* The rebuild asked for (true bases, adds in or out): why, NULL:
+	 * none; asked again at retry_at (Unix seconds) while none went in. */
+	const char *want;
+	__u64 retry_at;
+	bool changed; /* since the state was last published */
+	/*
+	 * An add has no target length to be kept live in (or verify mode):
+	 * the watch's rebuilds build the adds in, and rebuild at
+	 * base_expiry, the next end, while the records hold one.
+	 */
+	bool adds_in_base;
+	__u64 base_expiry;
+	struct bw_adopted adopted; /* the CLI's adds kept live (live_rec.h) */
+	__u64 looked_at; /* when an add last looked for a filter, Unix s */
+	__u64 adds, deletes, expired, takeovers;
+	struct bw_wsize size; /* rebuilds sized for them (live_size.h) */
+};
+
+/*
+ * The one place l->run changes (the transitions are listed there). m:
+ * the filter map that runs now, its program prog, owned from here on;
+ * NULL: the map held runs still.
+ */
+void bw_wlive_enter(struct bw_wlive *l, enum bw_wlive_run to,
+		    struct bw_filter_map *m, __u32 prog);
+
+/*
+ * The adds of m's records as live entries (their keys set in target,
+ * NULL: none), strict as bw_adopted_sync; 0 or -errno.
+ */
+int bw_wlive_adopt(struct bw_wlive *l, const struct bw_filter_map *m,
+		   void *target, bool strict);
+
+/*
+ * A filter not of this watch's making runs (m, its program prog): every
+ * live key set in it, deletes kept back until a rebuild gives true bases.
+ */
+void bw_wlive_take_over(struct bw_wlive *l, struct bw_filter_map *m,
+			__u32 prog);
+
+/*
+ * The running filter's records read again (a remove marked adds taken
+ * out): the adds kept live that they no longer hold go out in place;
+ * where the adds are built in, a rebuild is asked for. 1 (in place), 0
+ * (a rebuild takes them out), -ENOENT (no filter runs), -EINVAL (its
+ * records cannot be read). r (NULL: not wanted) gets the records read,
+ * the marked entries in r->gone (bw_records_free() it whatever the
+ * return).
+ */
+int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r);
+
+/*
+ * The socket's add (live_view.h): the n prefixes of p, or the names of
+ * names, each until expires (Unix seconds, 0: never), appended to the
+ * running filter's add log (filter/records_log.h) under the lock, taken
+ * without waiting, then adopted and set in place. had (one per entry,
+ * the caller's) says which were live already. 0; -EAGAIN (the lock is
+ * held: ask again); -EXDEV (not in place: the adds are built in, verify
+ * mode, or the filter has no target length or name region for one; the
+ * CLI swaps instead); -E2BIG (the log's room is full: likewise);
+ * -ENOENT (no filter runs); -EINVAL.
+ */
+int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
+		     const struct bw_list *names, __u64 expires, bool *had);
+
+/*
+ * The socket's remove (live_view.h): the n prefixes of p, or the names of
+ * names, marked taken out in the running filter's records (every
+ * occurrence, filter/records_gone.h) under the lock, taken without
+ * waiting, then taken out of the blocks by bw_wlive_sync(). found (one
+ * per entry, the caller's) says which were adds. Returns as
+ * bw_wlive_sync, or -EAGAIN (the lock is held: ask again).
+ */
+int bw_wlive_remove(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
+		    const struct bw_list *names, bool *found);
+
+/* A verify-mode filter: its adds are built in (builder.c's adds_live). */
+static inline bool bw_wlive_verify(const void *mem)
+{
+	return ((const struct bw_hdr *)mem)->flags & BW_F_VERIFY;
+}
+
+#endif /* __BW_DAEMON_LIVE_PRIV_H */
