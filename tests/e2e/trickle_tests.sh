@@ -135,7 +135,7 @@ trickle_sigterm()
 {
 	sigterm_within_1s
 	# The watch's end closed it (the server sees that at its next byte).
-	trickle_wait closed 1
+	trickle_wait closed "$(trickle_count trickles)"
 	assert_eq "$(trickle_count open)" 0 "trickling answers open"
 }
 
@@ -173,7 +173,8 @@ test_trickle_lapi()
 
 # A mirror that trickles the image of a pull (SIGHUP's, within --timeout):
 # the pull goes on for as long as the test, the watch's 1 s contracts hold
-# meanwhile, and SIGTERM leaves no download behind.
+# meanwhile, and SIGTERM leaves no download behind. A SIGHUP during the
+# trickle drops that pull and begins another.
 test_trickle_mirror()
 {
 	local img=$TMP_DIR/f.img dir=$TMP_DIR/state list=$TMP_DIR/lists/block.txt
@@ -193,6 +194,10 @@ test_trickle_mirror()
 	kill -HUP "$WATCH_PID"
 	trickle_wait trickles 1
 	trickle_wait bytes 1
+	# SIGHUP again: the pull under way dropped, a new one begun.
+	kill -HUP "$WATCH_PID"
+	trickle_wait trickles 2
+	trickle_wait closed 1
 	[ -e "$dir/$BW_RX/pull.tmp" ] || fail "no download under way"
 	trickle_contracts
 	trickle_sigterm

@@ -249,6 +249,15 @@ static struct timespec until(double deadline)
 				  .tv_nsec = (long)((d - (time_t)d) * 1e9) };
 }
 
+/* Just past the next Unix second: an end goes out in the turn it comes. */
+static double next_second(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return bw_mono() + 1.0 - ts.tv_nsec / 1e9 + 0.002;
+}
+
 /* The events have settled: rebuild if a file changed and none is open. */
 static void settled(struct watch *w)
 {
@@ -306,10 +315,9 @@ static bool cs_stop(void *ctx)
 }
 
 /*
- * Everything the watch waits for is an event of this one poll: files,
- * signals, the socket's clients, the HTTP transfers of a CrowdSec poll
- * and of a pull (each goes on by steps across turns), and the timers.
- * Nothing in a turn waits for a peer.
+ * All the watch waits for is an event of this one poll: files, signals,
+ * the socket's clients, the HTTP transfers of a CrowdSec poll and of a
+ * pull (stepped across turns), timers. No turn waits for a peer.
  */
 static void loop(struct watch *w)
 {
@@ -319,7 +327,7 @@ static void loop(struct watch *w)
 		{ .fd = bw_wsock_fd(&w->sock), .events = POLLIN }
 	};
 	double interval = w->c->interval ?: BW_WATCH_TICK;
-	double next_tick = bw_mono() + interval, next_live = bw_mono() + 1;
+	double next_tick = bw_mono() + interval, next_live = next_second();
 	double wake;
 	struct timespec ts;
 	bool hup = false;
@@ -371,7 +379,7 @@ static void loop(struct watch *w)
 			/* What became of the clients, once a second. */
 			if (w->sock.changed)
 				bw_watch_publish(w);
-			next_live = bw_mono() + 1;
+			next_live = next_second();
 		}
 	}
 }
