@@ -41,7 +41,12 @@ struct bw_crowdsec {
 	int fails;		/* in a row */
 	struct bw_cs_status st; /* what status and the metrics show */
 	__u64 changes;		/* value transitions, for publish */
-	/* The poll under way. */
+	/* The poll under way: its transfer, when it began, whether full. */
+	struct bw_http_xfer *xfer;
+	double t0;
+	bool full;
+	/* A rebuild came while it ran: a full answer once it ends. */
+	bool again;
 	struct bw_cs_stream *stream;
 	__s64 now_ms;
 	__u64 got_new, got_deleted, said;
@@ -49,7 +54,7 @@ struct bw_crowdsec {
 	/* A decision the running filter could not take: a rebuild may give
 	 * it the target length, then a full answer brings it in. */
 	bool filter_refused;
-	bool (*stop)(void *ctx); /* the watch's, and its ctx */
+	bool (*stop)(void *ctx); /* the first poll's, and its ctx */
 	void *stop_ctx;
 };
 
@@ -175,6 +180,7 @@ void bw_crowdsec_close(struct bw_crowdsec *cs)
 {
 	if (!cs)
 		return;
+	bw_http_free(cs->xfer);
 	bw_cs_set_free(cs->set);
 	bw_cs_stream_free(cs->stream);
 	memset(cs->key_header, 0, sizeof(cs->key_header));
@@ -251,86 +257,21 @@ static bool stop_poll(void *ctx)
 	return cs->stop && cs->stop(cs->stop_ctx);
 }
 
-static enum bw_cs_result result_of(int err, long status)
+/* The request of the poll that begins (hdrs: room for its headers). */
+static void request(struct bw_crowdsec *cs, const char *hdrs[2],
+		    struct bw_http_req *rq)
 {
-	if (!err && status == 200)
-		return BW_CS_OK;
-	/* An error page's body is no stream: the status says what went on. */
-	if ((!err || err == -EBADMSG) && status && status != 200) {
-		if (status == 401 || status == 403)
-			return BW_CS_FORBIDDEN;
-		return status >= 500 ? BW_CS_SERVER_ERROR : BW_CS_BAD_STATUS;
-	}
-	switch (err) {
-	case 0:
-		return BW_CS_BAD_STATUS;
-	case -ECONNREFUSED:
-	case -EHOSTUNREACH:
-		return BW_CS_DOWN;
-	case -ETIMEDOUT:
-		return BW_CS_TIMEOUT;
-	case -EPIPE:
-		return BW_CS_CUT;
-	case -EBADMSG:
-		return BW_CS_MALFORMED;
-	case -EFBIG:
-		return BW_CS_TOO_LARGE;
-	case -EPROTO:
-		return BW_CS_TLS;
-	default:
-		return BW_CS_ERROR;
-	}
-}
-
-/* The reason of a failed poll, for its log line and the state. */
-static void failure_text(struct bw_crowdsec *cs, enum bw_cs_result r,
-			 const struct bw_http_res *res)
-{
-	const char *hint = "";
-
-	if (r == BW_CS_FORBIDDEN)
-		hint = " (a wrong or revoked API key: 'cscli bouncers list')";
-	if (r == BW_CS_FORBIDDEN || r == BW_CS_SERVER_ERROR ||
-	    r == BW_CS_BAD_STATUS)
-		snprintf(cs->st.last_error, sizeof(cs->st.last_error),
-			 "HTTP %ld%s", res->status, hint);
-	else if (r == BW_CS_MALFORMED)
-		snprintf(cs->st.last_error, sizeof(cs->st.last_error),
-			 "the answer is not a decision stream: %s",
-			 bw_cs_stream_error(cs->stream));
-	else
-		snprintf(cs->st.last_error, sizeof(cs->st.last_error), "%s",
-			 res->reason);
-}
-
-/* The request: 0 with the answer in the set, or its result. */
-static enum bw_cs_result request(struct bw_crowdsec *cs, int wake_fd, int *err)
-{
-	const char *hdrs[] = { cs->key_header[0] ? cs->key_header : NULL,
-			       NULL };
-	struct bw_http_req rq;
-	struct bw_http_res res;
-
-	bw_http_req_init(&rq, cs->startup ? cs->startup_url : cs->stream_url);
-	rq.headers = hdrs[0] ? hdrs : NULL;
-	rq.ca_file = cs->c.ca_file;
-	rq.cert_file = cs->c.cert_file;
-	rq.key_file = cs->c.cert_key_file;
-	rq.timeout = cs->c.timeout;
-	rq.max_bytes = BW_CS_MAX_BYTES;
-	rq.body = on_body;
-	rq.stop = stop_poll;
-	rq.wake_fd = wake_fd;
-	rq.ctx = cs;
-	*err = bw_http_get(&rq, &res);
-	/* A stream that did not end whole is malformed, or cut. */
-	if (!*err && res.status == 200)
-		*err = bw_cs_stream_end(cs->stream);
-	if (*err == -EBADMSG && bw_cs_stream_count(cs->stream) == 0 &&
-	    res.bytes == 0)
-		*err = -EPIPE;
-	failure_text(cs, result_of(*err, res.status), &res);
-	return result_of(*err, res.status);
+	hdrs[0] = cs->key_header[0] ? cs->key_header : NULL;
+	hdrs[1] = NULL;
+	bw_http_req_init(rq, cs->startup ? cs->startup_url : cs->stream_url);
+	rq->headers = hdrs[0] ? hdrs : NULL;
+	rq->ca_file = cs->c.ca_file;
+	rq->cert_file = cs->c.cert_file;
+	rq->key_file = cs->c.cert_key_file;
+	rq->timeout = cs->c.timeout;
+	rq->max_bytes = BW_CS_MAX_BYTES;
+	rq->body = on_body;
+	rq->ctx = cs;
 }
 
 static void log_ok(struct bw_crowdsec *cs, bool full, double secs)
@@ -402,62 +343,131 @@ static void failed(struct bw_crowdsec *cs, bool full, bool stopped)
 			   cs->st.last_error);
 }
 
-static void poll_once(struct bw_crowdsec *cs, bool (*stop)(void *), int wake_fd,
-		      void *ctx)
+/* A poll begins: false when it cannot (no memory; tried again later). */
+static bool poll_begin(struct bw_crowdsec *cs)
 {
-	bool full = cs->startup || bw_mono() - cs->last_full >= BW_CS_RESYNC;
-	double t0 = bw_mono();
-	enum bw_cs_result r;
-	int err;
-
+	cs->full = cs->startup || bw_mono() - cs->last_full >= BW_CS_RESYNC;
+	cs->t0 = bw_mono();
 	cs->stream = bw_cs_stream_new(on_decision, cs);
 	if (!cs->stream) {
 		cs->due = bw_mono() + freq(cs);
-		return;
+		return false;
 	}
 	cs->now_ms = now_ms();
 	cs->got_new = cs->got_deleted = cs->said = 0;
-	cs->startup = full;
-	if (full) {
+	cs->startup = cs->full;
+	cs->again = false;
+	if (cs->full) {
 		bw_cs_set_sync_begin(cs->set);
 		cs->filter_refused = false;
 	}
 	cs->st.last_try = (double)time(NULL);
-	cs->stop = stop;
-	cs->stop_ctx = ctx;
-	r = request(cs, wake_fd, &err);
+	return true;
+}
+
+/* The poll's transfer ended with err and res: its result. */
+static void poll_end(struct bw_crowdsec *cs, int err,
+		     const struct bw_http_res *res)
+{
+	enum bw_cs_result r;
+
+	/* A stream that did not end whole is malformed, or cut. */
+	if (!err && res->status == 200)
+		err = bw_cs_stream_end(cs->stream);
+	if (err == -EBADMSG && bw_cs_stream_count(cs->stream) == 0 &&
+	    res->bytes == 0)
+		err = -EPIPE;
+	r = bw_cs_result_of(err, res, bw_cs_stream_error(cs->stream),
+			    cs->st.last_error, sizeof(cs->st.last_error));
 	cs->st.requests[r]++;
 	cs->st.last_result = r;
 	bw_cs_stream_free(cs->stream);
 	cs->stream = NULL;
-	if (r == BW_CS_OK) {
-		cs->st.last_error[0] = '\0';
-		succeeded(cs, full, t0);
-	} else {
-		failed(cs, full, err == -EINTR);
+	if (r != BW_CS_OK) {
+		failed(cs, cs->full, err == -EINTR);
+		return;
 	}
+	succeeded(cs, cs->full, cs->t0);
+	if (cs->again) {
+		cs->startup = true;
+		cs->due = bw_mono();
+	}
+}
+
+void bw_crowdsec_first_poll(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
+			    int wake_fd, void *ctx)
+{
+	const char *hdrs[2];
+	struct bw_http_req rq;
+	struct bw_http_res res;
+	int err;
+
+	if (!poll_begin(cs))
+		return;
+	request(cs, hdrs, &rq);
+	cs->stop = stop;
+	cs->stop_ctx = ctx;
+	rq.stop = stop_poll;
+	rq.wake_fd = wake_fd;
+	err = bw_http_get(&rq, &res);
+	poll_end(cs, err, &res);
 }
 
 /* ---- the loop's calls ---------------------------------------------------- */
 
-double bw_crowdsec_due(const struct bw_crowdsec *cs)
+int bw_crowdsec_fds(const struct bw_crowdsec *cs, struct pollfd *p,
+		    double *wake)
 {
-	return fmin(cs->due, cs->next_second);
+	*wake = fmin(*wake, cs->next_second);
+	if (cs->xfer)
+		return bw_http_fds(cs->xfer, p, wake);
+	*wake = fmin(*wake, cs->due);
+	return 0;
 }
 
-bool bw_crowdsec_step(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
-		      int wake_fd, void *ctx)
+/* The poll under way goes on; true when it ended. */
+static bool poll_step(struct bw_crowdsec *cs, const struct pollfd *p, int n)
+{
+	struct bw_http_res res;
+	int err = bw_http_step(cs->xfer, p, n, &res);
+
+	if (err == -EINPROGRESS)
+		return false;
+	bw_http_free(cs->xfer);
+	cs->xfer = NULL;
+	poll_end(cs, err, &res);
+	return true;
+}
+
+/* A poll begins: its transfer starts (it is stepped from the next turn). */
+static void poll_start(struct bw_crowdsec *cs)
+{
+	const char *hdrs[2];
+	struct bw_http_req rq;
+	struct bw_http_res res = { .reason = "out of memory" };
+
+	if (!poll_begin(cs))
+		return;
+	request(cs, hdrs, &rq);
+	cs->xfer = bw_http_start(&rq);
+	if (!cs->xfer)
+		poll_end(cs, -ENOMEM, &res);
+}
+
+bool bw_crowdsec_step(struct bw_crowdsec *cs, const struct pollfd *p, int n)
 {
 	__u64 before = cs->changes;
-	bool polled = bw_mono() >= cs->due;
+	bool ended = false;
 
-	if (polled)
-		poll_once(cs, stop, wake_fd, ctx);
+	if (cs->xfer)
+		ended = poll_step(cs, p, n);
+	else if (bw_mono() >= cs->due)
+		poll_start(cs);
 	if (bw_mono() >= cs->next_second) {
 		bw_cs_set_expire(cs->set, now_ms(), NULL);
 		cs->next_second = bw_mono() + 1;
 	}
-	return polled || cs->changes != before;
+	return ended || cs->changes != before;
 }
 
 const struct bw_cs_set *bw_crowdsec_set(const struct bw_crowdsec *cs)
@@ -474,6 +484,11 @@ void bw_crowdsec_rebuilt(struct bw_crowdsec *cs)
 {
 	if (!cs->filter_refused)
 		return;
+	/* The poll under way may have had refusals before the rebuild. */
+	if (cs->xfer) {
+		cs->again = true;
+		return;
+	}
 	cs->startup = true;
 	cs->due = bw_mono();
 }

@@ -7,7 +7,8 @@
  * the decisions go into the set (net/cs_decisions.h), whose value
  * transitions set and take out live entries in the running filter in
  * place (daemon/live.h). Ends are enforced by the set's own clock each
- * second.
+ * second. A poll is a transfer the watch's loop drives among its other
+ * events (net/http.h): a LAPI that answers slowly holds nothing else.
  *
  * A poll that fails (LAPI down, 403, 5xx, timeout, an answer cut or not
  * JSON, past the size bound) changes nothing the filter holds: one log
@@ -22,6 +23,7 @@
 #ifndef __BW_CROWDSEC_H
 #define __BW_CROWDSEC_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <json-c/json.h>
 
@@ -73,16 +75,29 @@ int bw_crowdsec_open(struct bw_crowdsec **out, const struct bw_cs_cfg *c,
 		     const char *iface, struct bw_wlive *live);
 void bw_crowdsec_close(struct bw_crowdsec *cs);
 
-/* When (CLOCK_MONOTONIC seconds) the source wants bw_crowdsec_step. */
-double bw_crowdsec_due(const struct bw_crowdsec *cs);
+/*
+ * A poll now, waited for (the watch's start): stopped at once when
+ * stop(ctx) says so, wake_fd readable makes it look (net/http.h).
+ */
+void bw_crowdsec_first_poll(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
+			    int wake_fd, void *ctx);
 
 /*
- * A poll when one is due (stopped at once when stop(ctx) says so, wake_fd
- * readable makes it look), then the ends by the set's clock. Returns true
- * when a poll ran or what is held changed (the state is to be published).
+ * In the watch's loop, the poll under way is one of its events: the
+ * sockets to poll into p (room for BW_HTTP_MAX_FDS), their count, and
+ * *wake lowered to when the source wants bw_crowdsec_step without one
+ * (CLOCK_MONOTONIC seconds).
  */
-bool bw_crowdsec_step(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
-		      int wake_fd, void *ctx);
+int bw_crowdsec_fds(const struct bw_crowdsec *cs, struct pollfd *p,
+		    double *wake);
+
+/*
+ * After the poll (p and n as bw_crowdsec_fds gave them): the poll under
+ * way goes on as far as it can without waiting, or one starts when due;
+ * then the ends by the set's clock. True when a poll ended or what is
+ * held changed (the state is to be published).
+ */
+bool bw_crowdsec_step(struct bw_crowdsec *cs, const struct pollfd *p, int n);
 
 /*
  * The watch rebuilt the filter: decisions it refused for want of a target

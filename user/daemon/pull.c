@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The watch's pull source (pull.h): the state directory and one pull, the
- * URLs in order, into the temporary file.
+ * URLs in order, into the temporary file, a transfer at a time that the
+ * watch's loop drives.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sodium.h>
 
+#include "base/duration.h"
 #include "base/log.h"
 #include "daemon/pull.h"
 #include "daemon/pull_sched.h"
@@ -122,17 +126,16 @@ struct sink {
 	enum bw_pull_reason why;
 	char msg[300];
 	crypto_hash_sha256_state sha;
-	bool (*stop)(void *ctx); /* the caller's, with its ctx */
-	void *stop_ctx;
-	int wake_fd;
 };
 
-static bool sink_stop(void *ctx)
-{
-	struct sink *s = ctx;
-
-	return s->stop && s->stop(s->stop_ctx);
-}
+/* The pull under way (bw_pull.fetch). */
+struct bw_pull_fetch {
+	struct bw_http_xfer *xfer; /* of URL i; NULL: ended, rc says how */
+	int i;
+	bool force;
+	int rc;
+	struct sink s;
+};
 
 static int sink_fail(struct sink *s, enum bw_pull_reason why, int err)
 {
@@ -305,13 +308,14 @@ static void failed(struct sink *s, int err, const struct bw_http_res *res)
 	}
 }
 
-/* One URL: 0 (the image in p->tmp), 1 unchanged, or -errno. */
-static int fetch_one(struct bw_pull *p, int i, bool force, struct sink *s)
+/* URL f->i asked: -EINPROGRESS, or -errno when it cannot be (f->s). */
+static int start_one(struct bw_pull *p, struct bw_pull_fetch *f)
 {
+	struct sink *s = &f->s;
 	struct bw_http_req rq;
-	struct bw_http_res res;
-	int err;
 
+	memset(s, 0, sizeof(*s));
+	s->why = BW_PULL_R_PROTOCOL;
 	unlink(p->tmp);
 	s->fd = open(p->tmp,
 		     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -322,19 +326,33 @@ static int fetch_one(struct bw_pull *p, int i, bool force, struct sink *s)
 		return sink_fail(s, BW_PULL_R_LOCAL, -EIO);
 	}
 	crypto_hash_sha256_init(&s->sha);
-	request(p, i, force, &rq);
+	request(p, f->i, f->force, &rq);
 	rq.body = on_body;
-	rq.stop = sink_stop;
-	rq.wake_fd = s->wake_fd;
 	rq.ctx = s;
-	err = bw_http_get(&rq, &res);
-	if (err && err != -EINTR)
-		failed(s, err, &res);
-	if (!err)
-		err = judge(s, &res);
+	f->xfer = bw_http_start(&rq);
+	if (f->xfer)
+		return -EINPROGRESS;
 	close(s->fd);
-	if (!err && res.status == 200) {
-		fetched(p, i, s, &res);
+	unlink(p->tmp);
+	snprintf(s->msg, sizeof(s->msg), "out of memory");
+	return sink_fail(s, BW_PULL_R_LOCAL, -ENOMEM);
+}
+
+/* URL f->i's transfer ended: 0 (the image in p->tmp), 1 unchanged, -errno. */
+static int end_one(struct bw_pull *p, struct bw_pull_fetch *f, int err,
+		   const struct bw_http_res *res)
+{
+	struct sink *s = &f->s;
+
+	bw_http_free(f->xfer);
+	f->xfer = NULL;
+	if (err)
+		failed(s, err, res);
+	if (!err)
+		err = judge(s, res);
+	close(s->fd);
+	if (!err && res->status == 200) {
+		fetched(p, f->i, s, res);
 		return 0;
 	}
 	unlink(p->tmp);
@@ -350,35 +368,85 @@ static void add_reason(struct bw_pull *p, int i, const char *msg)
 		 off ? "; " : "", p->url[i].url, msg);
 }
 
-int bw_pull_fetch(struct bw_pull *p, bool force, bool (*stop)(void *),
-		  int wake_fd, void *ctx)
+/*
+ * URL f->i came to err: after a failure the next URL is asked.
+ * -EINPROGRESS while one is, else the pull's end as bw_pull_step's.
+ */
+static int settle(struct bw_pull *p, struct bw_pull_fetch *f, int err)
 {
-	int i, err = -ENOENT;
+	while (err < 0 && err != -EINPROGRESS) {
+		p->why = f->s.why;
+		add_reason(p, f->i, f->s.msg);
+		if (++f->i == p->c->nurls)
+			return err;
+		err = start_one(p, f);
+	}
+	if (err >= 0)
+		p->answered = f->i;
+	return err;
+}
 
+int bw_pull_begin(struct bw_pull *p, bool force)
+{
+	struct bw_pull_fetch *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
 	p->reason[0] = '\0';
 	p->fetched = -1;
-	for (i = 0; i < p->c->nurls; i++) {
-		struct sink s = { .why = BW_PULL_R_PROTOCOL,
-				  .stop = stop,
-				  .stop_ctx = ctx,
-				  .wake_fd = wake_fd };
+	p->fetch = f;
+	f->force = force;
+	f->rc = p->c->nurls ? settle(p, f, start_one(p, f)) : -ENOENT;
+	return 0;
+}
 
-		err = fetch_one(p, i, force, &s);
-		if (err == -EINTR)
+int bw_pull_fds(const struct bw_pull *p, struct pollfd *pfd, double *wake)
+{
+	if (p->fetch->xfer)
+		return bw_http_fds(p->fetch->xfer, pfd, wake);
+	*wake = fmin(*wake, bw_mono());
+	return 0;
+}
+
+int bw_pull_step(struct bw_pull *p, const struct pollfd *pfd, int n)
+{
+	struct bw_pull_fetch *f = p->fetch;
+	struct bw_http_res res;
+	bool force = f->force;
+	int err = f->rc;
+
+	if (f->xfer) {
+		err = bw_http_step(f->xfer, pfd, n, &res);
+		if (err == -EINPROGRESS)
 			return err;
-		if (err >= 0) {
-			p->answered = i;
-			break;
-		}
-		p->why = s.why;
-		add_reason(p, i, s.msg);
+		err = settle(p, f, end_one(p, f, err, &res));
+		if (err == -EINPROGRESS)
+			return err;
 	}
+	free(f);
+	p->fetch = NULL;
 	if (err || force || !p->sha[0] || strcmp(p->fetched_sha, p->sha))
 		return err;
 	/* The image that runs, from another URL or with new headers. */
-	snprintf(p->url[i].etag, sizeof(p->url[i].etag), "%s", p->fetched_etag);
-	p->url[i].last_modified = p->fetched_lm;
+	snprintf(p->url[p->answered].etag, sizeof(p->url[p->answered].etag),
+		 "%s", p->fetched_etag);
+	p->url[p->answered].last_modified = p->fetched_lm;
 	unlink(p->tmp);
 	p->fetched = -1;
 	return 1;
+}
+
+void bw_pull_cancel(struct bw_pull *p)
+{
+	struct bw_pull_fetch *f = p->fetch;
+
+	if (!f)
+		return;
+	if (f->xfer) {
+		bw_http_free(f->xfer);
+		close(f->s.fd);
+		unlink(p->tmp);
+	}
+	free(f);
+	p->fetch = NULL;
 }

@@ -22,6 +22,7 @@
 #define __BW_PULL_H
 
 #include <limits.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <json-c/json.h>
 #include <linux/types.h>
@@ -71,6 +72,8 @@ struct bw_pull {
 	double next;		 /* when to pull next, CLOCK_MONOTONIC s */
 	double next_real;	 /* the same, Unix s, for status */
 	bool json;		 /* the log's lines as JSON records */
+	struct bw_pull_fetch *fetch; /* the pull under way, or NULL */
+	bool hup;		     /* that one is SIGHUP's */
 };
 
 /* The options checked, the state directory made: 0 or -errno (said). */
@@ -81,13 +84,29 @@ int bw_pull_init(struct bw_pull *p, const char *iface,
 bool bw_pull_have_last(const struct bw_pull *p);
 
 /*
- * One pull, the URLs in order. force: no conditional request, and an
- * image like the one that runs is taken as new (SIGHUP, or nothing runs).
- * stop(ctx) and wake_fd as in net/http.h. 0: a new image is in p->tmp,
- * to be swapped in, then bw_pull_finish(); 1: unchanged; -EINTR: stopped;
- * else -errno, p->why and p->reason saying why.
+ * One pull, the URLs in order, driven by the watch's loop: bw_pull_begin
+ * (force: no conditional request, and an image like the one that runs is
+ * taken as new: SIGHUP, or nothing runs), then each turn bw_pull_fds and,
+ * after the poll, bw_pull_step until it ends; bw_pull_cancel drops it,
+ * the download removed. Begin: 0, or -ENOMEM (no pull under way).
  */
-int bw_pull_fetch(struct bw_pull *p, bool force, bool (*stop)(void *),
-		  int wake_fd, void *ctx);
+int bw_pull_begin(struct bw_pull *p, bool force);
+
+/*
+ * The sockets of the pull under way into pfd (room for BW_HTTP_MAX_FDS,
+ * net/http.h), their count; *wake lowered to when it wants a step
+ * without an event (CLOCK_MONOTONIC seconds).
+ */
+int bw_pull_fds(const struct bw_pull *p, struct pollfd *pfd, double *wake);
+
+/*
+ * After the poll (pfd and n as bw_pull_fds gave them): -EINPROGRESS
+ * while under way; else it ended: 0, a new image is in p->tmp, to be
+ * swapped in, then bw_pull_finish(); 1: unchanged; else -errno, p->why
+ * and p->reason saying why.
+ */
+int bw_pull_step(struct bw_pull *p, const struct pollfd *pfd, int n);
+
+void bw_pull_cancel(struct bw_pull *p);
 
 #endif /* __BW_PULL_H */

@@ -14,7 +14,7 @@
 #include "daemon/pull.h"
 
 /*
- * rc is bw_pull_fetch's, swap_err the swap's (0 when rc was not 0). Keeps
+ * rc is bw_pull_step's end, swap_err the swap's (0 when rc was not 0). Keeps
  * the image that went in as p->cur, counts, prints the line of a failure
  * (gen: the generation that runs), and sets when the next pull is.
  */

@@ -18,7 +18,6 @@
 #include "base/log.h"
 #include "base/output.h"
 #include "base/run_dir.h"
-#include "daemon/live_view.h"
 #include "daemon/pull_end.h"
 #include "daemon/watch.h"
 #include "daemon/watch_apply.h"
@@ -31,6 +30,7 @@
 #include "daemon/watch_sock.h"
 #include "kernel/hook.h"
 #include "kernel/lock.h"
+#include "net/http.h"
 #include "ops/daemon_state.h"
 #include "out/metrics.h"
 #include "out/status_view.h"
@@ -126,12 +126,13 @@ static void pull_publish(void *ctx)
 	bw_watch_publish(ctx);
 }
 
-static void pull(struct watch *w, bool force)
+/* Its turn in the loop (pfd, n: its sockets as polled). */
+static void pull(struct watch *w, bool force, const struct pollfd *pfd, int n)
 {
 	const struct bw_watch_pull_ops ops = { pull_swap, pull_generation,
 					       pull_publish, w };
 
-	if (bw_watch_pull_run(w->pull, w->c, &w->sig, force, &ops))
+	if (bw_watch_pull_step(w->pull, w->c, force, pfd, n, &ops))
 		bw_watch_write_metrics(w);
 }
 
@@ -248,6 +249,15 @@ static struct timespec until(double deadline)
 				  .tv_nsec = (long)((d - (time_t)d) * 1e9) };
 }
 
+/* Just past the next Unix second: an end goes out in the turn it comes. */
+static double next_second(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return bw_mono() + 1.0 - ts.tv_nsec / 1e9 + 0.002;
+}
+
 /* The events have settled: rebuild if a file changed and none is open. */
 static void settled(struct watch *w)
 {
@@ -261,44 +271,7 @@ static void settled(struct watch *w)
 		rebuild(w, what, false);
 }
 
-/*
- * The watch socket's questions (watch_sock.h), answered in the loop; the
- * protocol is base/run_ask.h's: add and remove (daemon/live_view.h),
- * why (the CrowdSec decisions, daemon/crowdsec_why.h), status (the
- * state the state file holds, at this moment).
- */
-static struct json_object *answer(void *ctx, const char *q, size_t len)
-{
-	struct watch *w = ctx;
-	bool sock_changed = w->sock.changed;
-	struct json_object *req, *ans;
-	enum bw_ask_op op;
-
-	ans = bw_ask_reply(q, len, &req, &op);
-	if (!req)
-		return ans;
-	switch (op) {
-	case BW_ASK_ADD:
-		bw_wlive_add_answer(w->live, req, ans);
-		break;
-	case BW_ASK_REMOVE:
-		bw_wlive_remove_answer(w->live, req, ans);
-		break;
-	case BW_ASK_WHY:
-		bw_watch_cs_why(&w->cs, req, ans);
-		break;
-	default:
-		bw_watch_state(w, ans);
-		/* The state file is still to have the clients' counts. */
-		w->sock.changed = sock_changed;
-	}
-	json_object_put(req);
-	if (bw_wlive_changed(w->live))
-		bw_watch_publish(w);
-	return ans;
-}
-
-/* A CrowdSec poll stops at once on SIGTERM or SIGINT. */
+/* The first CrowdSec poll, before the loop, stops at once on SIGTERM. */
 static bool cs_stop(void *ctx)
 {
 	struct watch *w = ctx;
@@ -307,29 +280,39 @@ static bool cs_stop(void *ctx)
 	return w->sig.stop != 0;
 }
 
+/*
+ * All the watch waits for is an event of this one poll: files, signals,
+ * the socket's clients, the HTTP transfers of a CrowdSec poll and of a
+ * pull (stepped across turns), timers. No turn waits for a peer.
+ */
 static void loop(struct watch *w)
 {
-	struct pollfd p[3] = { { .fd = w->fs.ifd, .events = POLLIN },
-			       { .fd = w->sig.fd, .events = POLLIN },
-			       { .fd = bw_wsock_fd(&w->sock),
-				 .events = POLLIN } };
+	struct pollfd p[3 + 2 * BW_HTTP_MAX_FDS] = {
+		{ .fd = w->fs.ifd, .events = POLLIN },
+		{ .fd = w->sig.fd, .events = POLLIN },
+		{ .fd = bw_wsock_fd(&w->sock), .events = POLLIN }
+	};
 	double interval = w->c->interval ?: BW_WATCH_TICK;
-	double next_tick = bw_mono() + interval, next_live = bw_mono() + 1;
+	double next_tick = bw_mono() + interval, next_live = next_second();
+	double wake;
 	struct timespec ts;
+	bool hup = false;
+	int ncs, npull, i;
 
 	w->settle = -1;
 	while (!w->sig.stop) {
-		ts = until(bw_wsock_wake(
-			&w->sock,
-			bw_watch_cs_wake(
-				&w->cs,
-				fmin(fmin(w->settle >= 0
-						  ? fmin(w->settle, next_tick)
-						  : next_tick,
-					  next_live),
-				     w->pull ? w->pull->next : next_tick))));
-		if (ppoll(p, 3, &ts, NULL) > 0 && p[0].revents &&
-		    bw_watch_files_events(&w->fs))
+		wake = fmin(next_tick, next_live);
+		if (w->settle >= 0)
+			wake = fmin(wake, w->settle);
+		ncs = bw_watch_cs_fds(&w->cs, p + 3, &wake);
+		npull = w->pull ? bw_watch_pull_fds(w->pull, p + 3 + ncs, &wake)
+				: 0;
+		ts = until(bw_wsock_wake(&w->sock, wake));
+		/* Interrupted: no event is to be read from what it left. */
+		if (ppoll(p, (nfds_t)(3 + ncs + npull), &ts, NULL) < 0)
+			for (i = 0; i < 3 + ncs + npull; i++)
+				p[i].revents = 0;
+		if (p[0].revents && bw_watch_files_events(&w->fs))
 			w->settle = bw_mono() + w->c->debounce;
 		bw_watch_signals_read(&w->sig);
 		if (w->sig.stop)
@@ -338,12 +321,14 @@ static void loop(struct watch *w)
 			w->sig.hup = false;
 			w->writer_said = false;
 			if (w->pull)
-				pull(w, true);
+				hup = true;
 			else
 				rebuild(w, "SIGHUP", false);
 		}
-		if (!w->sig.stop && w->pull && bw_mono() >= w->pull->next)
-			pull(w, false);
+		if (!w->sig.stop && w->pull) {
+			pull(w, hup, p + 3 + ncs, npull);
+			hup = false;
+		}
 		if (!w->sig.stop && w->settle >= 0 && bw_mono() >= w->settle)
 			settled(w);
 		if (!w->sig.stop && bw_mono() >= next_tick) {
@@ -353,15 +338,14 @@ static void loop(struct watch *w)
 		/* Every turn: a client's deadline is no event. */
 		if (!w->sig.stop)
 			bw_wsock_step(&w->sock);
-		if (!w->sig.stop &&
-		    bw_watch_cs_step(&w->cs, cs_stop, w->sig.fd, w))
+		if (!w->sig.stop && bw_watch_cs_step(&w->cs, p + 3, ncs))
 			bw_watch_publish(w);
 		if (!w->sig.stop && bw_mono() >= next_live) {
 			live_step(w);
 			/* What became of the clients, once a second. */
 			if (w->sock.changed)
 				bw_watch_publish(w);
-			next_live = bw_mono() + 1;
+			next_live = next_second();
 		}
 	}
 }
@@ -423,7 +407,7 @@ static int start(struct watch *w)
 /* The socket the other verbs ask: without it they ask nothing. */
 static void listen_sock(struct watch *w)
 {
-	int err = bw_wsock_open(&w->sock, w->c->iface, answer, w);
+	int err = bw_wsock_open(&w->sock, w->c->iface, bw_watch_answer, w);
 
 	if (err)
 		pr_warn("%s: no socket under %s ('query --why' lists no decision, 'remove' rebuilds): %s\n",
@@ -475,7 +459,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	bw_wsock_close(&w.sock);
 	bw_wlive_free(w.live);
 	fflush(stdout);
-	free(w.pull);
+	bw_watch_pull_free(w.pull);
 	bw_watch_files_free(&w.fs);
 	bw_watch_signals_close(&w.sig);
 	bw_lock_watch_release(c->iface, w.lock_fd);

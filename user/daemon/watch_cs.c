@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The watch's CrowdSec part (watch_cs.h). */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "base/duration.h"
 #include "base/log.h"
 #include "daemon/crowdsec_state.h"
 #include "daemon/crowdsec_why.h"
@@ -44,7 +42,7 @@ void bw_watch_cs_first(struct bw_watch_cs *x, bool (*stop)(void *ctx),
 	if (!x->cs)
 		return;
 	bw_crowdsec_hold_ready(x->cs, true);
-	bw_crowdsec_step(x->cs, stop, wake_fd, ctx);
+	bw_crowdsec_first_poll(x->cs, stop, wake_fd, ctx);
 }
 
 void bw_watch_cs_started(struct bw_watch_cs *x)
@@ -53,19 +51,14 @@ void bw_watch_cs_started(struct bw_watch_cs *x)
 		bw_crowdsec_hold_ready(x->cs, false);
 }
 
-double bw_watch_cs_wake(const struct bw_watch_cs *x, double t)
+int bw_watch_cs_fds(const struct bw_watch_cs *x, struct pollfd *p, double *wake)
 {
-	return x->cs ? fmin(t, bw_crowdsec_due(x->cs)) : t;
+	return x->cs ? bw_crowdsec_fds(x->cs, p, wake) : 0;
 }
 
-bool bw_watch_cs_step(struct bw_watch_cs *x, bool (*stop)(void *ctx),
-		      int wake_fd, void *ctx)
+bool bw_watch_cs_step(struct bw_watch_cs *x, const struct pollfd *p, int n)
 {
-	if (!x->cs)
-		return false;
-	if (bw_mono() < bw_crowdsec_due(x->cs))
-		return false;
-	return bw_crowdsec_step(x->cs, stop, wake_fd, ctx);
+	return x->cs && bw_crowdsec_step(x->cs, p, n);
 }
 
 void bw_watch_cs_why(const struct bw_watch_cs *x, struct json_object *req,

@@ -8,6 +8,7 @@
 #ifndef __BW_WATCH_CS_H
 #define __BW_WATCH_CS_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <json-c/json.h>
 
@@ -39,16 +40,21 @@ void bw_watch_cs_first(struct bw_watch_cs *x, bool (*stop)(void *ctx),
 		       int wake_fd, void *ctx);
 void bw_watch_cs_started(struct bw_watch_cs *x);
 
-/* t, or sooner when the source wants its turn (CLOCK_MONOTONIC). */
-double bw_watch_cs_wake(const struct bw_watch_cs *x, double t);
+/*
+ * Its part of the loop's poll: the sockets of the poll under way into p
+ * (room for BW_HTTP_MAX_FDS), their count; *wake lowered to when it
+ * wants its turn without an event (CLOCK_MONOTONIC).
+ */
+int bw_watch_cs_fds(const struct bw_watch_cs *x, struct pollfd *p,
+		    double *wake);
 
 /*
- * Its turn in the loop: a poll and the ends when due (a poll stopped when
- * stop(ctx)). True when what the source holds changed (the state is to
- * be published).
+ * Its turn in the loop, after the poll (p and n as bw_watch_cs_fds gave
+ * them): the poll under way goes on, or one starts when due, and the
+ * ends. True when what the source holds changed (the state is to be
+ * published).
  */
-bool bw_watch_cs_step(struct bw_watch_cs *x, bool (*stop)(void *ctx),
-		      int wake_fd, void *ctx);
+bool bw_watch_cs_step(struct bw_watch_cs *x, const struct pollfd *p, int n);
 
 /* The reply ans to the watch socket's "why" req (crowdsec_why.h). */
 void bw_watch_cs_why(const struct bw_watch_cs *x, struct json_object *req,

@@ -3,10 +3,13 @@
  * The watch's pull source as the watch runs it (watch_pull.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/duration.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "daemon/pull_end.h"
@@ -41,32 +44,46 @@ int bw_watch_pull_start(struct bw_pull *p, const struct bw_watch_cfg *c,
 	return 0;
 }
 
-/* The http transfer's stop: SIGTERM or SIGINT (SIGHUP is kept for later). */
-static bool stop_requested(void *ctx)
+int bw_watch_pull_fds(const struct bw_pull *p, struct pollfd *pfd, double *wake)
 {
-	struct bw_watch_signals *sig = ctx;
-
-	bw_watch_signals_read(sig);
-	return sig->stop != 0;
+	if (p->fetch)
+		return bw_pull_fds(p, pfd, wake);
+	*wake = fmin(*wake, p->next);
+	return 0;
 }
 
-bool bw_watch_pull_run(struct bw_pull *p, const struct bw_watch_cfg *c,
-		       struct bw_watch_signals *sig, bool force,
-		       const struct bw_watch_pull_ops *ops)
+/* A pull begins; nothing runs: nothing a conditional request could keep. */
+static void begin(struct bw_pull *p, const struct bw_watch_cfg *c, bool force)
+{
+	bool running = bw_hook_prog_id((int)if_nametoindex(c->iface));
+
+	bw_pull_cancel(p);
+	p->hup = force;
+	if (bw_pull_begin(p, force || !running))
+		p->next = bw_mono() + p->interval;
+}
+
+bool bw_watch_pull_step(struct bw_pull *p, const struct bw_watch_cfg *c,
+			bool force, const struct pollfd *pfd, int n,
+			const struct bw_watch_pull_ops *ops)
 {
 	char trigger[400];
-	bool running = bw_hook_prog_id((int)if_nametoindex(c->iface));
 	int rc, err = 0;
 
-	/* Nothing runs: nothing a conditional request could keep. */
-	rc = bw_pull_fetch(p, force || !running, stop_requested, sig->fd, sig);
-	if (rc == -EINTR || sig->stop)
+	if (force || (!p->fetch && bw_mono() >= p->next)) {
+		begin(p, c, force);
+		return false;
+	}
+	if (!p->fetch)
+		return false;
+	rc = bw_pull_step(p, pfd, n);
+	if (rc == -EINPROGRESS)
 		return false;
 	if (rc == 0) {
 		snprintf(trigger, sizeof(trigger), "pull of %s%s%s%s",
 			 p->url[p->fetched].url,
 			 p->fetched_etag[0] ? ", ETag " : "", p->fetched_etag,
-			 force ? ", SIGHUP" : "");
+			 p->hup ? ", SIGHUP" : "");
 		err = ops->swap(ops->ctx, p->tmp, trigger);
 		if (err == -BW_WATCH_ESTOPPED)
 			return false;
@@ -74,4 +91,11 @@ bool bw_watch_pull_run(struct bw_pull *p, const struct bw_watch_cfg *c,
 	bw_pull_finish(p, rc, err, ops->generation(ops->ctx));
 	ops->publish(ops->ctx);
 	return true;
+}
+
+void bw_watch_pull_free(struct bw_pull *p)
+{
+	if (p)
+		bw_pull_cancel(p);
+	free(p);
 }

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The watch's pull source (watch --url, pull.h) as the watch runs it: the
- * start, one pull when it is due or on SIGHUP (the download swapped in by
- * the watch's own rebuild, through load's path), and what the watch
- * publishes of it (its state file's "pull" section).
+ * start, one pull when it is due or on SIGHUP, a transfer among the
+ * loop's events (the download swapped in by the watch's own rebuild,
+ * through load's path, once it came), and what the watch publishes of it
+ * (its state file's "pull" section).
  */
 #ifndef __BW_WATCH_PULL_H
 #define __BW_WATCH_PULL_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <linux/types.h>
 
@@ -34,12 +36,26 @@ int bw_watch_pull_start(struct bw_pull *p, const struct bw_watch_cfg *c,
 			const struct bw_watch_pull_ops *ops);
 
 /*
- * One pull now (force: unconditional, as for SIGHUP), its download
- * swapped in through ops, its end counted and published. False when
- * SIGTERM or SIGINT came meanwhile.
+ * Its part of the loop's poll: the sockets of the pull under way into
+ * pfd (room for BW_HTTP_MAX_FDS), their count; *wake lowered to when it
+ * wants its turn without an event (the next pull's time).
  */
-bool bw_watch_pull_run(struct bw_pull *p, const struct bw_watch_cfg *c,
-		       struct bw_watch_signals *sig, bool force,
-		       const struct bw_watch_pull_ops *ops);
+int bw_watch_pull_fds(const struct bw_pull *p, struct pollfd *pfd,
+		      double *wake);
+
+/*
+ * Its turn in the loop, after the poll (pfd and n as bw_watch_pull_fds
+ * gave them): a pull begins when due, or now when force (SIGHUP: the one
+ * under way dropped, this one unconditional); the one under way goes on
+ * as far as it can without waiting, and once it ended its download is
+ * swapped in through ops, its end counted and published. True when a
+ * pull ended.
+ */
+bool bw_watch_pull_step(struct bw_pull *p, const struct bw_watch_cfg *c,
+			bool force, const struct pollfd *pfd, int n,
+			const struct bw_watch_pull_ops *ops);
+
+/* Frees p (NULL: nothing), the pull under way dropped. */
+void bw_watch_pull_free(struct bw_pull *p);
 
 #endif /* __BW_WATCH_PULL_H */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/run_ask.h"
 #include "daemon/live_view.h"
 #include "daemon/pull_end.h"
 #include "daemon/watch_live.h"
@@ -122,4 +123,41 @@ void bw_watch_stop(struct watch *w)
 	printf(err ? "%s: watch stopped (%s); detaching failed\n"
 		   : "%s: watch stopped (%s); bloomwall detached (--detach-on-exit)\n",
 	       w->c->iface, sig);
+}
+
+/*
+ * The watch socket's questions (watch_sock.h), answered in the loop; the
+ * protocol is base/run_ask.h's: add and remove (daemon/live_view.h),
+ * why (the CrowdSec decisions, daemon/crowdsec_why.h), status (the
+ * state the state file holds, at this moment).
+ */
+struct json_object *bw_watch_answer(void *ctx, const char *q, size_t len)
+{
+	struct watch *w = ctx;
+	bool sock_changed = w->sock.changed;
+	struct json_object *req, *ans;
+	enum bw_ask_op op;
+
+	ans = bw_ask_reply(q, len, &req, &op);
+	if (!req)
+		return ans;
+	switch (op) {
+	case BW_ASK_ADD:
+		bw_wlive_add_answer(w->live, req, ans);
+		break;
+	case BW_ASK_REMOVE:
+		bw_wlive_remove_answer(w->live, req, ans);
+		break;
+	case BW_ASK_WHY:
+		bw_watch_cs_why(&w->cs, req, ans);
+		break;
+	default:
+		bw_watch_state(w, ans);
+		/* The state file is still to have the clients' counts. */
+		w->sock.changed = sock_changed;
+	}
+	json_object_put(req);
+	if (bw_wlive_changed(w->live))
+		bw_watch_publish(w);
+	return ans;
 }

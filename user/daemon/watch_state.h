@@ -61,6 +61,12 @@ const char *bw_watch_renamed_to(const struct watch *w, char *buf);
  */
 void bw_watch_state(struct watch *w, struct json_object *root);
 
+/*
+ * A question of the watch's socket (watch_sock.h's answer callback, ctx
+ * the watch), answered in the loop: its reply.
+ */
+struct json_object *bw_watch_answer(void *ctx, const char *q, size_t len);
+
 /* Writes bw_watch_state() to the state file (an error said once). */
 void bw_watch_publish(struct watch *w);
 

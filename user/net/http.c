@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * HTTP(S) GET through libcurl's multi interface (http.h): curl_multi_poll
- * with a short timeout and the caller's fd, so a stop is seen within
- * BW_HTTP_STOP_POLL_MS whatever the server does.
+ * HTTP(S) GET through libcurl's multi interface (http.h), one multi handle
+ * a transfer: its socket and timer callbacks say what to poll and when,
+ * curl_multi_socket_action moves it on when that comes. bw_http_get polls
+ * the same with the caller's fd and a short timeout, so a stop is seen
+ * within BW_HTTP_STOP_POLL_MS whatever the server does.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +16,26 @@
 #include <strings.h>
 #include <curl/curl.h>
 
+#include "base/duration.h"
 #include "net/http.h"
 
-struct xfer {
+struct bw_http_xfer {
+	CURLM *m;
 	CURL *h;
-	const struct bw_http_req *rq;
-	struct bw_http_res *res;
+	struct curl_slist *hdrs;
+	struct bw_http_req rq; /* the caller's, its strings not kept */
+	struct bw_http_res res;
+	const char *scheme; /* of the URL asked for */
 	int body_err;	    /* the callback's error, or -EFBIG */
 	char location[256]; /* the last response's Location, or "" */
+	char errbuf[CURL_ERROR_SIZE];
+	/* What libcurl waits for: its sockets, and its timer (-1: none). */
+	struct pollfd fds[BW_HTTP_MAX_FDS];
+	int nfds;
+	bool too_many_fds;
+	double timer;
+	bool done;
+	int err; /* once done */
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -52,7 +67,7 @@ const char *bw_http_scheme(const char *url)
  * never reaches the callback, so a body that happens to parse (a proxy's
  * cached stream behind a 5xx) cannot be taken for the answer.
  */
-static bool answer_ok(struct xfer *x)
+static bool answer_ok(struct bw_http_xfer *x)
 {
 	long status = 0;
 
@@ -62,18 +77,18 @@ static bool answer_ok(struct xfer *x)
 
 static size_t on_body(char *buf, size_t size, size_t n, void *ctx)
 {
-	struct xfer *x = ctx;
+	struct bw_http_xfer *x = ctx;
 	size_t len = size * n;
 	int err;
 
-	if (x->rq->max_bytes && x->res->bytes + len > x->rq->max_bytes) {
+	if (x->rq.max_bytes && x->res.bytes + len > x->rq.max_bytes) {
 		x->body_err = -EFBIG;
 		return 0;
 	}
-	x->res->bytes += len;
-	if (!x->rq->body || !answer_ok(x))
+	x->res.bytes += len;
+	if (!x->rq.body || !answer_ok(x))
 		return len;
-	err = x->rq->body(x->rq->ctx, buf, len);
+	err = x->rq.body(x->rq.ctx, buf, len);
 	if (err) {
 		x->body_err = err;
 		return 0;
@@ -96,22 +111,22 @@ static void header_value(char *dst, size_t cap, const char *v, size_t len)
 
 static size_t on_header(char *buf, size_t size, size_t n, void *ctx)
 {
-	struct xfer *x = ctx;
+	struct bw_http_xfer *x = ctx;
 	size_t len = size * n;
 
 	/* A new status line: a redirect's headers are not the answer's. */
 	if (len >= 5 && !strncmp(buf, "HTTP/", 5)) {
-		x->res->etag[0] = '\0';
+		x->res.etag[0] = '\0';
 		x->location[0] = '\0';
-		x->res->content_type[0] = '\0';
+		x->res.content_type[0] = '\0';
 	} else if (len > 5 && !strncasecmp(buf, "ETag:", 5)) {
-		header_value(x->res->etag, sizeof(x->res->etag), buf + 5,
+		header_value(x->res.etag, sizeof(x->res.etag), buf + 5,
 			     len - 5);
 	} else if (len > 9 && !strncasecmp(buf, "Location:", 9)) {
 		header_value(x->location, sizeof(x->location), buf + 9,
 			     len - 9);
 	} else if (len > 13 && !strncasecmp(buf, "Content-Type:", 13)) {
-		header_value(x->res->content_type, sizeof(x->res->content_type),
+		header_value(x->res.content_type, sizeof(x->res.content_type),
 			     buf + 13, len - 13);
 	}
 	return len;
@@ -141,10 +156,10 @@ fail:
 	return NULL;
 }
 
-static int setup(CURL *h, struct xfer *x, struct curl_slist *hdrs, char *errbuf)
+static int setup(struct bw_http_xfer *x, const struct bw_http_req *rq)
 {
-	const struct bw_http_req *rq = x->rq;
-	const char *scheme = bw_http_scheme(rq->url);
+	CURL *h = x->h;
+	const char *scheme = x->scheme;
 	double ct = rq->connect_timeout > 0 ? rq->connect_timeout
 					    : BW_HTTP_CONNECT_TIMEOUT;
 	double tt = rq->timeout > 0 ? rq->timeout : BW_HTTP_TIMEOUT;
@@ -163,7 +178,7 @@ static int setup(CURL *h, struct xfer *x, struct curl_slist *hdrs, char *errbuf)
 	SET(CURLOPT_FOLLOWLOCATION, 1L);
 	SET(CURLOPT_MAXREDIRS, (long)BW_HTTP_MAX_REDIRS);
 	SET(CURLOPT_NOSIGNAL, 1L);
-	SET(CURLOPT_ERRORBUFFER, errbuf);
+	SET(CURLOPT_ERRORBUFFER, x->errbuf);
 	SET(CURLOPT_CONNECTTIMEOUT_MS, (long)(ct * 1000));
 	SET(CURLOPT_TIMEOUT_MS, (long)(tt * 1000));
 	SET(CURLOPT_WRITEFUNCTION, on_body);
@@ -172,7 +187,7 @@ static int setup(CURL *h, struct xfer *x, struct curl_slist *hdrs, char *errbuf)
 	SET(CURLOPT_HEADERDATA, x);
 	SET(CURLOPT_FILETIME, 1L);
 	SET(CURLOPT_USERAGENT, "bloomwall");
-	SET(CURLOPT_HTTPHEADER, hdrs);
+	SET(CURLOPT_HTTPHEADER, x->hdrs);
 	if (rq->max_bytes)
 		SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)rq->max_bytes);
 	if (rq->ca_file)
@@ -225,57 +240,66 @@ static int curl_errno(CURLcode rc)
 	}
 }
 
-static bool stopped(const struct bw_http_req *rq)
-{
-	return rq->stop && rq->stop(rq->ctx);
-}
+/* ---- libcurl's callbacks: what it waits for ------------------------------ */
 
-/* Runs the transfer, checking stop between polls: a CURLcode or -EINTR. */
-static int run(CURLM *m, const struct bw_http_req *rq, CURLcode *rc)
+static int on_socket(CURL *h, curl_socket_t fd, int what, void *ctx,
+		     void *sock_ctx)
 {
-	struct curl_waitfd wfd = { .fd = rq->wake_fd,
-				   .events = CURL_WAIT_POLLIN };
-	int running = 1;
-	CURLMsg *msg;
-	int left;
+	struct bw_http_xfer *x = ctx;
+	short ev = (what & CURL_POLL_IN ? POLLIN : 0) |
+		   (what & CURL_POLL_OUT ? POLLOUT : 0);
+	int i;
 
-	while (running) {
-		if (curl_multi_perform(m, &running) != CURLM_OK)
-			return -EIO;
-		if (!running)
-			break;
-		if (curl_multi_poll(m, rq->wake_fd >= 0 ? &wfd : NULL,
-				    rq->wake_fd >= 0 ? 1 : 0,
-				    BW_HTTP_STOP_POLL_MS, NULL) != CURLM_OK)
-			return -EIO;
-		if (stopped(rq))
-			return -EINTR;
+	(void)h;
+	(void)sock_ctx;
+	for (i = 0; i < x->nfds && x->fds[i].fd != fd; i++)
+		;
+	if (what == CURL_POLL_REMOVE) {
+		if (i < x->nfds)
+			x->fds[i] = x->fds[--x->nfds];
+		return 0;
 	}
-	*rc = CURLE_OK;
-	while ((msg = curl_multi_info_read(m, &left)))
-		if (msg->msg == CURLMSG_DONE)
-			*rc = msg->data.result;
+	if (i == x->nfds) {
+		/* More than a GET ever opens: ended, not waited on blind. */
+		if (x->nfds == BW_HTTP_MAX_FDS) {
+			x->too_many_fds = true;
+			return -1;
+		}
+		x->nfds++;
+	}
+	x->fds[i] = (struct pollfd){ .fd = fd, .events = ev };
 	return 0;
 }
 
-/* A redirect to a scheme other than the URL's: not followed, -EPROTO. */
-static int redirect_refused(struct xfer *x, struct bw_http_res *res)
+static int on_timer(CURLM *m, long ms, void *ctx)
 {
-	snprintf(res->reason, sizeof(res->reason),
+	struct bw_http_xfer *x = ctx;
+
+	(void)m;
+	x->timer = ms < 0 ? -1 : bw_mono() + (double)ms / 1000;
+	return 0;
+}
+
+/* ---- the end ------------------------------------------------------------- */
+
+/* A redirect to a scheme other than the URL's: not followed, -EPROTO. */
+static int redirect_refused(struct bw_http_xfer *x)
+{
+	snprintf(x->res.reason, sizeof(x->res.reason),
 		 "redirected (HTTP %ld) to %.150s, not followed: only %s:// is",
-		 res->status, *x->location ? x->location : "another scheme",
-		 bw_http_scheme(x->rq->url));
+		 x->res.status, *x->location ? x->location : "another scheme",
+		 x->scheme);
 	return -EPROTO;
 }
 
-static int finish(CURL *h, struct xfer *x, CURLcode rc, const char *errbuf)
+static int finish(struct bw_http_xfer *x, CURLcode rc)
 {
-	struct bw_http_res *res = x->res;
+	struct bw_http_res *res = &x->res;
 	curl_off_t ft = -1;
 	int err;
 
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &res->status);
-	if (curl_easy_getinfo(h, CURLINFO_FILETIME_T, &ft) == CURLE_OK)
+	curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &res->status);
+	if (curl_easy_getinfo(x->h, CURLINFO_FILETIME_T, &ft) == CURLE_OK)
 		res->last_modified = ft;
 	if (rc == CURLE_WRITE_ERROR && x->body_err) {
 		snprintf(res->reason, sizeof(res->reason), "%s",
@@ -285,59 +309,184 @@ static int finish(CURL *h, struct xfer *x, CURLcode rc, const char *errbuf)
 	}
 	if (rc == CURLE_UNSUPPORTED_PROTOCOL && res->status >= 300 &&
 	    res->status < 400)
-		return redirect_refused(x, res);
+		return redirect_refused(x);
 	err = curl_errno(rc);
 	if (err)
 		snprintf(res->reason, sizeof(res->reason), "%s",
-			 *errbuf ? errbuf : curl_easy_strerror(rc));
+			 *x->errbuf ? x->errbuf : curl_easy_strerror(rc));
 	return err;
+}
+
+/* The transfer ends with err (0 or -errno), why said when not said. */
+static void end(struct bw_http_xfer *x, int err, const char *why)
+{
+	x->done = true;
+	x->err = err;
+	if (err && !*x->res.reason)
+		snprintf(x->res.reason, sizeof(x->res.reason), "%s", why);
+}
+
+/* ---- a driven transfer ----------------------------------------------------- */
+
+static void begin(struct bw_http_xfer *x, const struct bw_http_req *rq)
+{
+	CURLMcode mc = CURLM_OK;
+	int err;
+
+	pthread_once(&global_once, global_init);
+	if (global_rc != CURLE_OK) {
+		snprintf(x->res.reason, sizeof(x->res.reason), "libcurl: %s",
+			 curl_easy_strerror(global_rc));
+		end(x, -EIO, "");
+		return;
+	}
+	x->h = curl_easy_init();
+	x->m = curl_multi_init();
+	x->hdrs = request_headers(rq);
+	/* An empty ETag sends no header: no list is no failure then. */
+	if (!x->h || !x->m ||
+	    ((rq->headers || (rq->etag && *rq->etag)) && !x->hdrs)) {
+		end(x, -ENOMEM, "out of memory");
+		return;
+	}
+	err = setup(x, rq);
+	if (err) {
+		end(x, err, "not an http:// or https:// URL");
+		return;
+	}
+	mc = curl_multi_setopt(x->m, CURLMOPT_SOCKETFUNCTION, on_socket);
+	if (mc == CURLM_OK)
+		mc = curl_multi_setopt(x->m, CURLMOPT_SOCKETDATA, x);
+	if (mc == CURLM_OK)
+		mc = curl_multi_setopt(x->m, CURLMOPT_TIMERFUNCTION, on_timer);
+	if (mc == CURLM_OK)
+		mc = curl_multi_setopt(x->m, CURLMOPT_TIMERDATA, x);
+	if (mc == CURLM_OK)
+		mc = curl_multi_add_handle(x->m, x->h);
+	if (mc != CURLM_OK)
+		end(x, -ENOMEM, "out of memory");
+}
+
+struct bw_http_xfer *bw_http_start(const struct bw_http_req *rq)
+{
+	struct bw_http_xfer *x = calloc(1, sizeof(*x));
+
+	if (!x)
+		return NULL;
+	/* Only what the callbacks read is kept: libcurl copies the rest. */
+	x->rq.max_bytes = rq->max_bytes;
+	x->rq.body = rq->body;
+	x->rq.ctx = rq->ctx;
+	x->res.last_modified = -1;
+	x->timer = -1;
+	x->scheme = bw_http_scheme(rq->url);
+	if (!x->scheme)
+		end(x, -EINVAL, "not an http:// or https:// URL");
+	else
+		begin(x, rq);
+	return x;
+}
+
+int bw_http_fds(const struct bw_http_xfer *x, struct pollfd *p, double *wake)
+{
+	if (x->done) {
+		*wake = fmin(*wake, bw_mono());
+		return 0;
+	}
+	if (x->timer >= 0)
+		*wake = fmin(*wake, x->timer);
+	memcpy(p, x->fds, (size_t)x->nfds * sizeof(*p));
+	return x->nfds;
+}
+
+/* One socket's events, or the timer's (fd CURL_SOCKET_TIMEOUT). */
+static bool act(struct bw_http_xfer *x, curl_socket_t fd, short revents)
+{
+	int ev = 0, running;
+
+	if (revents & (POLLIN | POLLHUP | POLLERR))
+		ev |= CURL_CSELECT_IN;
+	if (revents & (POLLOUT | POLLERR))
+		ev |= CURL_CSELECT_OUT;
+	if (revents & POLLERR)
+		ev |= CURL_CSELECT_ERR;
+	if (curl_multi_socket_action(x->m, fd, ev, &running) == CURLM_OK)
+		return true;
+	end(x, -EIO,
+	    x->too_many_fds ? "too many sockets for one transfer" : "libcurl");
+	return false;
+}
+
+int bw_http_step(struct bw_http_xfer *x, const struct pollfd *p, int n,
+		 struct bw_http_res *res)
+{
+	CURLMsg *msg;
+	int i, left;
+	long ms;
+
+	for (i = 0; i < n && !x->done; i++)
+		if (p[i].revents)
+			act(x, p[i].fd, p[i].revents);
+	if (!x->done && x->timer >= 0 && bw_mono() >= x->timer)
+		act(x, CURL_SOCKET_TIMEOUT, 0);
+	while (!x->done && (msg = curl_multi_info_read(x->m, &left)))
+		if (msg->msg == CURLMSG_DONE)
+			end(x, finish(x, msg->data.result), "");
+	/* A timer libcurl found not due yet is not said again: asked. */
+	if (!x->done && curl_multi_timeout(x->m, &ms) == CURLM_OK)
+		on_timer(x->m, ms, x);
+	if (!x->done)
+		return -EINPROGRESS;
+	*res = x->res;
+	return x->err;
+}
+
+void bw_http_free(struct bw_http_xfer *x)
+{
+	if (!x)
+		return;
+	if (x->m && x->h)
+		curl_multi_remove_handle(x->m, x->h);
+	curl_multi_cleanup(x->m);
+	curl_easy_cleanup(x->h);
+	curl_slist_free_all(x->hdrs);
+	free(x);
+}
+
+/* ---- waiting for the end -------------------------------------------------- */
+
+static bool stopped(const struct bw_http_req *rq)
+{
+	return rq->stop && rq->stop(rq->ctx);
 }
 
 int bw_http_get(const struct bw_http_req *rq, struct bw_http_res *res)
 {
-	char errbuf[CURL_ERROR_SIZE] = "";
-	struct xfer x = { .rq = rq, .res = res };
-	struct curl_slist *hdrs = NULL;
-	CURLcode rc = CURLE_OK;
-	CURLM *m = NULL;
-	CURL *h = NULL;
-	int err;
+	struct bw_http_xfer *x = bw_http_start(rq);
+	struct pollfd p[BW_HTTP_MAX_FDS + 1];
+	double wake;
+	int n, err;
 
 	memset(res, 0, sizeof(*res));
 	res->last_modified = -1;
-	pthread_once(&global_once, global_init);
-	if (global_rc != CURLE_OK) {
-		snprintf(res->reason, sizeof(res->reason), "libcurl: %s",
-			 curl_easy_strerror(global_rc));
-		return -EIO;
-	}
-	h = curl_easy_init();
-	x.h = h;
-	m = curl_multi_init();
-	hdrs = request_headers(rq);
-	/* An empty ETag sends no header: no list is no failure then. */
-	err = !h || !m || ((rq->headers || (rq->etag && *rq->etag)) && !hdrs)
-		      ? -ENOMEM
-		      : 0;
-	if (!err)
-		err = setup(h, &x, hdrs, errbuf);
-	if (err == -EINVAL)
-		snprintf(res->reason, sizeof(res->reason),
-			 "not an http:// or https:// URL");
-	if (!err && curl_multi_add_handle(m, h) != CURLM_OK)
-		err = -ENOMEM;
-	if (!err) {
-		err = run(m, rq, &rc);
-		if (err == -EINTR)
-			snprintf(res->reason, sizeof(res->reason), "stopped");
-		else if (!err)
-			err = finish(h, &x, rc, errbuf);
-		curl_multi_remove_handle(m, h);
-	}
-	if (err == -ENOMEM && !*res->reason)
+	if (!x) {
 		snprintf(res->reason, sizeof(res->reason), "out of memory");
-	curl_multi_cleanup(m);
-	curl_easy_cleanup(h);
-	curl_slist_free_all(hdrs);
+		return -ENOMEM;
+	}
+	do {
+		wake = bw_mono() + BW_HTTP_STOP_POLL_MS / 1000.0;
+		n = bw_http_fds(x, p, &wake);
+		p[n] = (struct pollfd){ .fd = rq->wake_fd, .events = POLLIN };
+		poll(p, (nfds_t)n + (rq->wake_fd >= 0),
+		     (int)ceil(fmax(0, wake - bw_mono()) * 1000));
+		if (stopped(rq)) {
+			*res = x->res;
+			snprintf(res->reason, sizeof(res->reason), "stopped");
+			err = -EINTR;
+			break;
+		}
+		err = bw_http_step(x, p, n, res);
+	} while (err == -EINPROGRESS);
+	bw_http_free(x);
 	return err;
 }

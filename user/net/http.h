@@ -10,10 +10,18 @@
  * reads the usual proxy variables (https_proxy, no_proxy...). A redirect is
  * followed (at most BW_HTTP_MAX_REDIRS) only to the scheme of the URL asked
  * for: an https URL is never sent on to http.
+ *
+ * A transfer is driven by its caller, so that a loop waits on it with its
+ * other events and never inside it: bw_http_start, then each turn
+ * bw_http_fds (what to poll, and when to step without an event) and,
+ * after the poll, bw_http_step, until it ends; bw_http_free at any time
+ * (a transfer under way is dropped). bw_http_get is the same driven to
+ * its end in a poll of its own, for callers that may wait.
  */
 #ifndef __BW_HTTP_H
 #define __BW_HTTP_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
@@ -22,8 +30,10 @@
 /* Defaults, in seconds, for a request that gives none. */
 #define BW_HTTP_CONNECT_TIMEOUT 10.0
 #define BW_HTTP_TIMEOUT 60.0
-/* How often a transfer checks its stop callback, in milliseconds. */
+/* How often bw_http_get checks its stop callback, in milliseconds. */
 #define BW_HTTP_STOP_POLL_MS 100
+/* The most sockets one transfer waits on at once (happy eyeballs: two). */
+#define BW_HTTP_MAX_FDS 8
 
 struct bw_http_req {
 	const char *url;
@@ -44,9 +54,10 @@ struct bw_http_req {
 	 */
 	int (*body)(void *ctx, const void *buf, size_t len);
 	/*
-	 * Called every BW_HTTP_STOP_POLL_MS at most and whenever wake_fd
-	 * (if >= 0, e.g. a signalfd) is readable: true ends the transfer,
-	 * -EINTR. May be NULL.
+	 * bw_http_get's: called every BW_HTTP_STOP_POLL_MS at most and
+	 * whenever wake_fd (if >= 0, e.g. a signalfd) is readable: true ends
+	 * the transfer, -EINTR. May be NULL. A driven transfer ends when its
+	 * caller frees it.
 	 */
 	bool (*stop)(void *ctx);
 	int wake_fd;
@@ -66,8 +77,36 @@ struct bw_http_res {
 /* Sets up the fields a request leaves unset: no fd, defaults elsewhere. */
 void bw_http_req_init(struct bw_http_req *rq, const char *url);
 
+struct bw_http_xfer;
+
 /*
- * Performs the GET. 0 when a response came whole, whatever its status
+ * Starts the GET of rq (its strings are copied; body and ctx are kept
+ * for the transfer's life). NULL: no memory. A request that cannot start
+ * (a bad URL...) gives a transfer that ends at its first step.
+ */
+struct bw_http_xfer *bw_http_start(const struct bw_http_req *rq);
+
+/*
+ * The sockets to poll, into p (room for BW_HTTP_MAX_FDS): their count.
+ * *wake is lowered to when the transfer wants a step whatever the
+ * sockets do (CLOCK_MONOTONIC seconds, base/duration.h's bw_mono).
+ */
+int bw_http_fds(const struct bw_http_xfer *x, struct pollfd *p, double *wake);
+
+/*
+ * After the poll, with p and n as bw_http_fds filled them (revents set):
+ * the transfer goes on as far as it can without waiting. -EINPROGRESS
+ * while under way; else it ended, *res is its result and the return is
+ * bw_http_get's.
+ */
+int bw_http_step(struct bw_http_xfer *x, const struct pollfd *p, int n,
+		 struct bw_http_res *res);
+
+/* Ends the transfer (under way or not) and frees it. NULL: nothing. */
+void bw_http_free(struct bw_http_xfer *x);
+
+/*
+ * Performs the GET, waiting for its end. 0 when a response came whole, whatever its status
  * (res->status says: 200, 304...); else -errno with res->reason set:
  * -ETIMEDOUT, -ECONNREFUSED (could not connect), -EHOSTUNREACH (no such
  * host), -EPROTO (TLS failure, a redirect to another scheme, a malformed

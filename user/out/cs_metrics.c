@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The CrowdSec source's metrics (cs_metrics.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,56 @@ const char *const bw_cs_result_names[BW_CS_RESULTS] = {
 	[BW_CS_TLS] = "tls",
 	[BW_CS_ERROR] = "error",
 };
+
+static enum bw_cs_result result_of(int err, long status)
+{
+	if (!err && status == 200)
+		return BW_CS_OK;
+	/* An error page's body is no stream: the status says what went on. */
+	if ((!err || err == -EBADMSG) && status && status != 200) {
+		if (status == 401 || status == 403)
+			return BW_CS_FORBIDDEN;
+		return status >= 500 ? BW_CS_SERVER_ERROR : BW_CS_BAD_STATUS;
+	}
+	switch (err) {
+	case 0:
+		return BW_CS_BAD_STATUS;
+	case -ECONNREFUSED:
+	case -EHOSTUNREACH:
+		return BW_CS_DOWN;
+	case -ETIMEDOUT:
+		return BW_CS_TIMEOUT;
+	case -EPIPE:
+		return BW_CS_CUT;
+	case -EBADMSG:
+		return BW_CS_MALFORMED;
+	case -EFBIG:
+		return BW_CS_TOO_LARGE;
+	case -EPROTO:
+		return BW_CS_TLS;
+	default:
+		return BW_CS_ERROR;
+	}
+}
+
+enum bw_cs_result bw_cs_result_of(int err, const struct bw_http_res *res,
+				  const char *stream_err, char *why, size_t cap)
+{
+	enum bw_cs_result r = result_of(err, res->status);
+	const char *hint = "";
+
+	if (r == BW_CS_FORBIDDEN)
+		hint = " (a wrong or revoked API key: 'cscli bouncers list')";
+	if (r == BW_CS_FORBIDDEN || r == BW_CS_SERVER_ERROR ||
+	    r == BW_CS_BAD_STATUS)
+		snprintf(why, cap, "HTTP %ld%s", res->status, hint);
+	else if (r == BW_CS_MALFORMED)
+		snprintf(why, cap, "the answer is not a decision stream: %s",
+			 stream_err);
+	else
+		snprintf(why, cap, "%s", res->reason);
+	return r;
+}
 
 void bw_cs_metrics_count(struct bw_cs_metrics *m, const char *origin,
 			 const char *scope)

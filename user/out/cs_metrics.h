@@ -9,15 +9,18 @@
  *   bloomwall_lapi_requests_total{iface,result}        counter
  *   bloomwall_lapi_last_sync_timestamp_seconds{iface}  gauge (0: none yet)
  *
- * and the result names the daemon counts its polls by.
+ * and the results the daemon counts its polls by: what a poll came to,
+ * and its reason in words.
  */
 #ifndef __BW_CS_METRICS_H
 #define __BW_CS_METRICS_H
 
+#include <stddef.h>
 #include <stdio.h>
 #include <linux/types.h>
 
 #include "net/cs_decisions.h"
+#include "net/http.h"
 
 /* How a poll of the LAPI ended. */
 enum bw_cs_result {
@@ -36,6 +39,15 @@ enum bw_cs_result {
 };
 
 extern const char *const bw_cs_result_names[BW_CS_RESULTS];
+
+/*
+ * What a poll came to, from its transfer's err and res (net/http.h) and
+ * the stream's error (net/cs_stream.h): its result, and in why its reason
+ * for the log line and the state ("" when it went well).
+ */
+enum bw_cs_result bw_cs_result_of(int err, const struct bw_http_res *res,
+				  const char *stream_err, char *why,
+				  size_t cap);
 
 /* Decision counts by origin and scope: the first few pairs, then "other". */
 #define BW_CS_METRIC_PAIRS 32
