@@ -16,7 +16,7 @@
  * frequency doubled each failure, up to 5 minutes), and that next try is
  * a full one (startup=true) diffed against what is held. The state file's
  * "crowdsec" section (ops/daemon_state.h) and the metrics say how it goes;
- * query --why asks the daemon over a unix socket (crowdsec_why.h). After
+ * query --why asks the daemon over a unix socket (watch_cs.h). After
  * the first whole sync the daemon tells systemd READY=1 (sd_notify;
  * nothing without NOTIFY_SOCKET).
  */
@@ -55,7 +55,7 @@ struct bw_cs_cfg {
 
 struct bw_crowdsec;
 
-/* How the source goes (crowdsec_state.c publishes it). */
+/* How the source goes (watch_cs.c publishes it). */
 struct bw_cs_status {
 	const char *url;
 	double update_frequency;

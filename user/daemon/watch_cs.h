@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The watch's CrowdSec part (watch --crowdsec URL): the decision source
- * (crowdsec.h) and its answers to query --why (crowdsec_why.h) as the
+ * (crowdsec.h) and its answers to query --why as the
  * watch's loop drives them. Without --crowdsec every call does nothing
  * (a why question gets an answer that lists no decision).
  */
@@ -56,7 +56,7 @@ int bw_watch_cs_fds(const struct bw_watch_cs *x, struct pollfd *p,
  */
 bool bw_watch_cs_step(struct bw_watch_cs *x, const struct pollfd *p, int n);
 
-/* The reply ans to the watch socket's "why" req (crowdsec_why.h). */
+/* The reply ans to the watch socket's "why" req (base/run_ask.h). */
 void bw_watch_cs_why(const struct bw_watch_cs *x, struct json_object *req,
 		     struct json_object *ans);
 

@@ -128,7 +128,7 @@ void bw_watch_stop(struct watch *w)
 /*
  * The watch socket's questions (watch_sock.h), answered in the loop; the
  * protocol is base/run_ask.h's: add and remove (daemon/live_view.h),
- * why (the CrowdSec decisions, daemon/crowdsec_why.h), status (the
+ * why (the CrowdSec decisions, daemon/watch_cs.h), status (the
  * state the state file holds, at this moment).
  */
 struct json_object *bw_watch_answer(void *ctx, const char *q, size_t len)
