@@ -20,7 +20,7 @@
 #include "bench.h"
 #include "bench_extra.h"
 #include "filter/bloom.h"
-#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "filter/live.h"
 #include "kernel/swap.h"
 #include "lists/cidr.h"

@@ -20,7 +20,7 @@
 #include "bench.h"
 #include "bench_maps.h"
 #include "filter/bloom.h"
-#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "lists/cidr.h"
 
 #define BATCH 65536

@@ -13,7 +13,7 @@
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
 #include "datapath.h"
-#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "lists/list_parse.h"
 #include "test_helpers.h"
 

@@ -15,7 +15,7 @@
 #include "base/log.h"
 #include "filter/bloom.h"
 #include "filter/bloom_names.h"
-#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "filter/records.h"
 #include "filter/records_read.h"
 #include "filter/records_write.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * libFuzzer target for the record area (user/filter/records.c,
- * rec_expiry.c and rec_names.c): the input, after one byte of record
+ * rec_prefix.c and rec_names.c): the input, after one byte of record
  * count, is the records after a valid filter's regions. A read either
  * refuses the area (-EINVAL) or gives records whose expiries are in range
  * and parallel to their entries and names; an added entry, then an added
@@ -18,7 +18,7 @@
 
 #include "base/log.h"
 #include "filter/bloom.h"
-#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "filter/records.h"
 #include "filter/records_read.h"
 #include "filter/records_gone.h"

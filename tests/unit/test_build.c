@@ -8,7 +8,7 @@
 
 #include "bloomwall.h"
 #include "filter/bloom.h"
-#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "filter/bloom_size.h"
 #include "lists/list.h"
 #include "lists/list_parse.h"

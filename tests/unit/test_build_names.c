@@ -16,7 +16,6 @@
 #include "bloomwall.h"
 #include "filter/bloom.h"
 #include "filter/bloom_names.h"
-#include "filter/bloom_plan.h"
 #include "filter/builder.h"
 #include "filter/records.h"
 #include "filter/records_read.h"

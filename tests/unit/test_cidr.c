@@ -16,7 +16,7 @@
 #include <arpa/inet.h>
 
 #include "filter/bloom.h"
-#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "lists/cidr.h"
 #include "lists/cidr_choose.h"
 #include "lists/list.h"

@@ -19,7 +19,6 @@
 
 #include "bloomwall.h"
 #include "filter/bloom.h"
-#include "filter/bloom_plan.h"
 #include "filter/builder.h"
 #include "filter/records.h"
 #include "filter/records_edit.h"

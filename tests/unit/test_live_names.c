@@ -16,7 +16,7 @@
 #include "bloomwall.h"
 #include "filter/bloom.h"
 #include "filter/bloom_names.h"
-#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "filter/live.h"
 #include "lists/list.h"
 #include "test_helpers.h"

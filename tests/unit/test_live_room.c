@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bloomwall.h"
-#include "filter/bloom_add.h"
+#include "filter/bloom.h"
 #include "filter/builder.h"
 #include "filter/live.h"
 #include "filter/live_room.h"

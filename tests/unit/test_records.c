@@ -11,7 +11,7 @@
 
 #include "bloomwall.h"
 #include "filter/bloom.h"
-#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "filter/records.h"
 #include "filter/records_read.h"
 #include "filter/records_edit.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Expiries of added entries (user/filter/rec_expiry.c, records_edit.c, the
+ * Expiries of added entries (user/filter/rec_prefix.c, records_edit.c, the
  * BW_REC_ADDED_EXPIRES record): they read back as written, kept parallel
  * to the entries by every edit; an older bloomwall's view (the record
  * unknown) still has every entry, as permanent; an expiry naming no entry

@@ -13,7 +13,7 @@
 
 #include "bloomwall.h"
 #include "filter/bloom.h"
-#include "filter/bloom_plan.h"
+#include "filter/builder.h"
 #include "filter/bloom_size.h"
 #include "lists/list.h"
 #include "test_helpers.h"

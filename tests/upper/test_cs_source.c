@@ -3,7 +3,7 @@
  * The CrowdSec source's pieces that need no LAPI: the key file's checks
  * (daemon/crowdsec_key.c: mode, owner's check, kind, content), the metrics
  * it writes (out/cs_metrics.c: every series, label escaping, the pairs
- * past the first few), and the watch's CrowdSec options (cmd/cs_args.c).
+ * past the first few), and the watch's CrowdSec options (cmd/cmd_watch.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +15,6 @@
 #include "base/output.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_watch.h"
-#include "cmd/cs_args.h"
 #include "daemon/crowdsec_key.h"
 #include "out/cs_metrics.h"
 #include "test_helpers.h"

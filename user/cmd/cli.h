@@ -50,7 +50,7 @@ struct bw_sign_args {
 	bool force;		/* keygen --force */
 };
 
-/* watch's CrowdSec options (cs_args.h has their table). */
+/* watch's CrowdSec options (cmd_watch.c has their table). */
 struct bw_cs_args {
 	struct bw_cs_cfg cfg;
 	bool any; /* some CrowdSec option was given */
@@ -67,9 +67,9 @@ struct bw_args {
 	bool why;		    /* query --why */
 	struct bw_build_args build; /* the build options (ops/build.h) */
 	struct bw_ops_args ops;	    /* watch, stats */
-	struct bw_pull_cfg pull;    /* watch --url (pull_args.h) */
+	struct bw_pull_cfg pull;    /* watch --url (cmd_watch.c) */
 	struct bw_sign_args sign;   /* signed images (sign_args.h) */
-	struct bw_cs_args cs;	    /* watch --crowdsec (cs_args.h) */
+	struct bw_cs_args cs;	    /* watch --crowdsec (cmd_watch.c) */
 	__u32 count;		    /* log --count; 0: until stopped */
 	bool timeout_set;	    /* add --timeout DURATION: */
 	__u64 timeout;		    /* seconds; 0: never expires */

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter/build_figures.h"
 #include "filter/builder.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_build.h"

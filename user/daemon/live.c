@@ -20,7 +20,7 @@
 #include "filter/records_edit.h"
 #include "filter/records_gone.h"
 #include "filter/records_log.h"
-#include "filter/bloom_add.h"
+#include "filter/bloom.h"
 #include "filter/bloom_names.h"
 #include "kernel/lock.h"
 #include "kernel/hook.h"

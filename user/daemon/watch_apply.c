@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "filter/build_figures.h"
+#include "filter/builder.h"
 #include "base/log.h"
 #include "daemon/live_stage.h"
 #include "daemon/watch_apply.h"

@@ -13,6 +13,7 @@
 #include <sys/random.h>
 
 #include "filter/bloom.h"
+#include "lists/cidr.h"
 
 #define V4_HOST_LEN 32
 
@@ -215,6 +216,51 @@ int bw_filter_insert(void *mem, const struct bw_prefix *key)
 			if (!(old & mask))
 				fresh = 1;
 		}
+	}
+	return fresh;
+}
+
+/*
+ * An entry added at run time (`add` on a copy of the running filter, `load`
+ * on an image's filter): the target length it goes to and its keys there.
+ */
+int bw_add_plan(const struct bw_hdr *hdr, const struct bw_prefix *p,
+		struct bw_add_plan *ap)
+{
+	unsigned int i, len, best = 256;
+	int r;
+
+	ap->region = -1;
+	for (i = 0; i < hdr->nlengths[p->family] && i < BW_MAX_LENGTHS; i++) {
+		r = p->family * BW_MAX_LENGTHS + i;
+		len = hdr->plen[p->family][i];
+		if (len < p->plen || len >= best ||
+		    hdr->region_end[r] <= bw_region_start(hdr, r))
+			continue;
+		best = len;
+		ap->region = r;
+	}
+	if (ap->region < 0)
+		return -ENOENT;
+	ap->tlen = best;
+	/* A shift of 64 or more is undefined (it wrapped: a /48 to /128 let
+	 * 2^16 of its 2^80 keys in). */
+	if (best - p->plen >= 32 ||
+	    (1ULL << (best - p->plen)) > BW_ADD_MAX_KEYS)
+		return -E2BIG;
+	ap->nkeys = 1U << (best - p->plen);
+	return 0;
+}
+
+__u32 bw_add_insert(void *mem, const struct bw_prefix *p,
+		    const struct bw_add_plan *ap)
+{
+	struct bw_prefix k;
+	__u32 j, fresh = 0;
+
+	for (j = 0; j < ap->nkeys; j++) {
+		k = bw_cidr_key(p, ap->tlen, j);
+		fresh += bw_filter_insert(mem, &k) > 0;
 	}
 	return fresh;
 }

@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "filter/bloom_plan.h"
+#include "filter/bloom_names.h"
 #include "filter/bloom_size.h"
-#include "filter/bloom_add.h"
 #include "filter/build_records.h"
 #include "filter/builder.h"
 #include "filter/provenance.h"
@@ -132,6 +131,32 @@ static __u64 added_keys(const struct bw_build_req *req, const struct bw_plan *p)
 	if (!adds_live(req) && req->added_names)
 		n += req->added_names->ndom;
 	return n;
+}
+
+int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
+		   struct bw_plan *plan)
+{
+	int err;
+
+	err = bw_plan_prefixes(l, o, plan);
+	if (err)
+		return err;
+	err = bw_plan_names(l, o, plan);
+	if (err)
+		return err;
+	plan->info.entries = l->n4 + l->n6;
+	plan->info.source_entries = l->n4 + l->n6;
+	bw_info_set_fpr(&plan->info, o->fpr);
+	return 0;
+}
+
+void bw_fill_filter(void *mem, const struct bw_plan *plan,
+		    const struct bw_list *l)
+{
+	memcpy(mem, &plan->hdr, sizeof(plan->hdr));
+	memcpy(bw_block_at(mem, 1), &plan->info, sizeof(plan->info));
+	bw_fill_prefixes(mem, l);
+	bw_fill_names(mem, plan, l);
 }
 
 static int plan(const struct bw_build_req *req, const struct bw_cidr_stats *st,
@@ -374,6 +399,29 @@ void bw_build_fill(const struct bw_build *b, void *mem)
 	bw_fill_filter(mem, &b->plan, &b->keys);
 	/* Sized by bw_build_blocks: it fits. */
 	bw_records_write(mem, bw_build_blocks(b), &b->rec);
+}
+
+void bw_build_figures_get(const struct bw_build_req *req,
+			  const struct bw_build *b, struct bw_build_figures *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->label = req->label;
+	f->plan = b->plan;
+	f->sum = b->sum;
+	f->fpr = req->opts.fpr;
+	f->dns_action = req->opts.dns_action;
+	f->dns_ttl = req->opts.dns_ttl;
+	f->subdomains = req->subdomains;
+}
+
+__u64 bw_build_figures_entries(const struct bw_build_figures *f)
+{
+	return f->image ? f->plan.info.entries : f->sum.entries;
+}
+
+bool bw_build_figures_empty(const struct bw_build_figures *f)
+{
+	return !f->sum.entries && !f->sum.names.exact && !f->sum.names.subtree;
 }
 
 int bw_load_allow(const char *label, const char *const *files, int n,

@@ -11,7 +11,8 @@
  * an exact trie needs to confirm every hit. After the Bloom part the
  * filter records what it was built from (records.h): the entries added at
  * run time it was given, the list files (absolute paths) and the options,
- * so that a later rebuild (bloomwall remove) can build it again.
+ * so that a later rebuild (bloomwall remove) can build it again. What the
+ * build came to outlives it in its figures (struct bw_build_figures).
  *
  * Errors are printed where they are known ("file:line: reason" for a bad
  * line, "LABEL: reason" for the rest) and returned as -errno.
@@ -61,6 +62,23 @@ struct bw_build {
 };
 
 /*
+ * Lays out the filter for a finished list (bw_list_finish): one region per
+ * prefix length per family, longest first, each sized for its share of the
+ * target by the model; a small region is then filled on trial with the
+ * plan's seed and grown until its own fill (bw_region_fill) meets its
+ * share, so that for a given seed the plan is always the same; then the
+ * name regions (bloom_names.h). -E2BIG when the list has more lengths than
+ * BW_MAX_LENGTHS for a family (expansion is the caller's job) or the
+ * filter would be too large; -ENOMEM.
+ */
+int bw_plan_filter(const struct bw_list *l, const struct bw_build_opts *o,
+		   struct bw_plan *plan);
+
+/* Writes header, info and every key's bits into mem (zeroed, plan size). */
+void bw_fill_filter(void *mem, const struct bw_plan *plan,
+		    const struct bw_list *l);
+
+/*
  * Reads the lists and plans the filter: b->plan says how many blocks it
  * needs. On failure b is freed. 0 or -errno.
  */
@@ -76,6 +94,34 @@ __u32 bw_build_map_blocks(const struct bw_build *b);
 void bw_build_fill(const struct bw_build *b, void *mem);
 
 void bw_build_free(struct bw_build *b);
+
+/*
+ * What a build came to, for its report (out/build_report.h) and for
+ * watch's log line: a copy that outlives the bw_build. A filter taken
+ * from an image has only its plan and image set.
+ */
+struct bw_build_figures {
+	const char *label; /* the request's */
+	const char *image; /* the image file the filter came from, or NULL */
+	struct bw_plan plan;
+	struct bw_build_summary sum;
+	double fpr;
+	__u8 dns_action;
+	__u32 dns_ttl;
+	bool subdomains;
+	bool exact_trie;     /* verify mode's trie was made in the kernel */
+	__u64 exact_entries; /* its prefixes */
+};
+
+/* f from req and b (exact_trie false: the kernel side sets it). */
+void bw_build_figures_get(const struct bw_build_req *req,
+			  const struct bw_build *b, struct bw_build_figures *f);
+
+/* The entries a report names: keys at target lengths, or an image's. */
+__u64 bw_build_figures_entries(const struct bw_build_figures *f);
+
+/* The lists held no entries: the filter passes everything. */
+bool bw_build_figures_empty(const struct bw_build_figures *f);
 
 /*
  * Reads allowlist files (the list formats, no expansion) into l, finished.

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * Live entries in place (live.h): the entries, in a table on the prefix
- * (base/table.h);
- * their keys, recomputed from the plan when needed (bloom_add.h); the
- * blocks in live_blocks.c.
+ * (base/table.h); their keys, recomputed from the plan when needed
+ * (bw_add_plan, bloom.h); the blocks in live_blocks.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "filter/bloom.h"
-#include "filter/bloom_add.h"
 #include "filter/live.h"
 #include "filter/live_blocks.h"
 #include "lists/cidr.h"

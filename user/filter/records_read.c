@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter/rec_expiry.h"
 #include "filter/rec_log.h"
 #include "filter/rec_names.h"
 #include "filter/rec_prefix.h"

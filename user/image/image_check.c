@@ -12,7 +12,6 @@
 
 #include "filter/bloom.h"
 #include "filter/records.h"
-#include "image/check_fail.h"
 #include "image/image_check.h"
 #include "image/image_check_rec.h"
 

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
-#include "filter/build_figures.h"
+#include "filter/builder.h"
 #include "kernel/filter_map.h"
 #include "lists/list.h"
 #include "kernel/prog.h"

@@ -7,7 +7,6 @@
 
 #include "base/log.h"
 #include "filter/bloom.h"
-#include "filter/bloom_add.h"
 #include "filter/bloom_names.h"
 #include "filter/provenance.h"
 #include "filter/records.h"

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
-#include "filter/bloom_add.h"
+#include "filter/bloom.h"
 #include "lists/list.h"
 
 struct bw_add_req {

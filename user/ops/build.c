@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "filter/build_figures.h"
+#include "filter/builder.h"
 #include "base/log.h"
 #include "filter/records.h"
 #include "kernel/allow_names.h"

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "filter/bloom.h"
-#include "filter/bloom_add.h"
 #include "filter/bloom_names.h"
 #include "filter/records_edit.h"
 #include "filter/records_write.h"

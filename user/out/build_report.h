@@ -6,7 +6,7 @@
 #ifndef __BW_BUILD_REPORT_H
 #define __BW_BUILD_REPORT_H
 
-#include "filter/build_figures.h"
+#include "filter/builder.h"
 
 /*
  * Prints a build's one line: "LABEL: filter generation N: ... target fpr
