@@ -67,8 +67,7 @@ static void say_rebuilding(void *ctx)
  * After a rebuild that kept the names with an expiry (or ended one): each
  * name, whether it was kept before, and its expiry, as in place.
  */
-static void say_kept(const struct bw_add_req *rq,
-		     const struct bw_records *before)
+static void say_kept(const struct bw_add_req *rq, struct bw_records *before)
 {
 	const struct bw_list *l = rq->names;
 	const struct bw_domain *d;
@@ -80,12 +79,13 @@ static void say_kept(const struct bw_add_req *rq,
 	if (!unexpired)
 		return;
 	/* Whether name i had an expiry that this add (none) ends. */
+	bw_entries_index(&before->added);
 	for (i = 0; i < l->ndom; i++) {
 		d = &l->dom[i];
-		k = bw_records_find_name(before, bw_domain_name(l, d), d->len,
-					 d->flags);
+		k = bw_records_find(before, bw_key_name(bw_domain_name(l, d),
+							d->len, d->flags));
 		unexpired[i] =
-			k >= 0 && before->names_expires[k] && !rq->expires;
+			k >= 0 && before->added.v[k].expires && !rq->expires;
 		any = any || unexpired[i];
 	}
 	if (any) {

@@ -77,29 +77,22 @@ static void say_removed(struct json_object *list, const char *text,
 	json_object_array_add(list, o);
 }
 
-static void say_removed_prefix(struct json_object *list,
-			       const struct bw_live *set,
-			       const struct bw_prefix *p, int in_place)
+/* Entry i of the taken out ones, as remove gives it ("*.NAME" a subtree). */
+static void say_removed_entry(struct json_object *list,
+			      const struct bw_live *set,
+			      const struct bw_entries *s, size_t i,
+			      int in_place)
 {
-	char text[64];
-
-	bw_prefix_str(p, text, sizeof(text));
-	say_removed(list, text, in_place, bw_live_has(set, p, NULL));
-}
-
-/* A name as remove gives it: "*.NAME" for a subtree. */
-static void say_removed_name(struct json_object *list,
-			     const struct bw_live *set,
-			     const struct bw_list *names, size_t i,
-			     int in_place)
-{
-	const struct bw_domain *d = &names->dom[i];
+	const struct bw_entry *e = &s->v[i];
 	char text[BW_NAME_MAX + 3];
 
-	bw_domain_str(names, d, text, sizeof(text));
-	say_removed(list, text, in_place,
-		    bw_live_has_name(set, bw_domain_name(names, d), d->len,
-				     d->flags & BW_DOM_SUBTREE, NULL));
+	bw_entries_str(s, i, text, sizeof(text));
+	say_removed(
+		list, text, in_place,
+		bw_entry_is_name(e)
+			? bw_live_has_name(set, bw_entry_name(s, e), e->d.len,
+					   e->d.flags & BW_DOM_SUBTREE, NULL)
+			: bw_live_has(set, &e->p, NULL));
 }
 
 void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans)
@@ -119,10 +112,8 @@ void bw_wlive_sync_answer(struct bw_wlive *l, struct json_object *ans)
 		return;
 	}
 	list = json_object_new_array();
-	for (i = 0; list && i < r.ngone; i++)
-		say_removed_prefix(list, &l->set, &r.gone[i], in_place);
-	for (i = 0; list && i < r.gone_names.ndom; i++)
-		say_removed_name(list, &l->set, &r.gone_names, i, in_place);
+	for (i = 0; list && i < r.gone.n; i++)
+		say_removed_entry(list, &l->set, &r.gone, i, in_place);
 	if (list)
 		json_object_object_add(ans, "removed", list);
 	bw_records_free(&r);

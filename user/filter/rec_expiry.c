@@ -1,77 +1,55 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/*
- * The expiry pairs of a record area, gathered and looked up
- * (rec_expiry.h).
- */
+/* The expiry records of a record area, read (rec_expiry.h). */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "bloomwall.h"
 #include "filter/rec_expiry.h"
+#include "filter/rec_names.h"
 #include "filter/rec_prefix.h"
 
-int bw_rec_expiries_read(struct bw_rec_expiries *e, const __u8 *body, __u32 len)
+int bw_rec_expiries_read(struct bw_entries *e, const __u8 *body, __u32 len)
 {
 	struct bw_rec_expiry o;
-	struct bw_rec_exp *v;
-	size_t n = len / sizeof(o), i;
-	int err;
+	struct bw_prefix p;
+	__u32 off;
 
 	if (len % sizeof(o))
 		return -EINVAL;
-	if (e->n + n > e->cap) {
-		v = realloc(e->v, (e->n + n) * sizeof(*v));
-		if (!v)
+	for (off = 0; off < len; off += sizeof(o)) {
+		memcpy(&o, body + off, sizeof(o));
+		if (!o.expires || o.expires > BW_REC_EXPIRES_MAX ||
+		    bw_rec_prefix_read(&o.prefix, &p))
+			return -EINVAL;
+		if (bw_entries_push(e, bw_key_prefix(&p), o.expires))
 			return -ENOMEM;
-		e->v = v;
-		e->cap = e->n + n;
-	}
-	for (i = 0; i < n; i++) {
-		memcpy(&o, body + i * sizeof(o), sizeof(o));
-		if (!o.expires || o.expires > BW_REC_EXPIRES_MAX)
-			return -EINVAL;
-		err = bw_rec_prefix_read(&o.prefix, &e->v[e->n].p);
-		if (err)
-			return err;
-		e->v[e->n].taken = false;
-		e->v[e->n++].expires = o.expires;
 	}
 	return 0;
 }
 
-static int cmp_exp(const void *a, const void *b)
+int bw_rec_name_expiries_read(struct bw_entries *e, const __u8 *body, __u32 len)
 {
-	return bw_prefix_cmp(&((const struct bw_rec_exp *)a)->p,
-			     &((const struct bw_rec_exp *)b)->p);
-}
+	__u32 off = 0;
+	__u64 expires;
+	__u8 n;
 
-int bw_rec_expiries_sort(struct bw_rec_expiries *e)
-{
-	size_t i;
-
-	if (e->n > 1)
-		qsort(e->v, e->n, sizeof(e->v[0]), cmp_exp);
-	for (i = 1; i < e->n; i++)
-		if (!cmp_exp(&e->v[i - 1], &e->v[i]))
+	while (off < len) {
+		if (len - off < 2)
 			return -EINVAL;
+		n = body[off + 1];
+		if (body[off] > BW_NAME_SUBTREE ||
+		    len - off - 2 < (__u32)n + sizeof(expires) ||
+		    !bw_rec_name_ok(body + off + 2, n))
+			return -EINVAL;
+		memcpy(&expires, body + off + 2 + n, sizeof(expires));
+		if (!expires || expires > BW_REC_EXPIRES_MAX)
+			return -EINVAL;
+		if (bw_entries_push(e,
+				    bw_key_name((const char *)body + off + 2, n,
+						body[off] ? BW_DOM_SUBTREE : 0),
+				    expires))
+			return -ENOMEM;
+		off += 2 + (__u32)n + sizeof(expires);
+	}
 	return 0;
-}
-
-__u64 bw_rec_expiries_take(struct bw_rec_expiries *e, const struct bw_prefix *p)
-{
-	struct bw_rec_exp key = { .p = *p }, *hit;
-
-	if (!e->n)
-		return 0;
-	hit = bsearch(&key, e->v, e->n, sizeof(e->v[0]), cmp_exp);
-	if (!hit || hit->taken)
-		return 0;
-	hit->taken = true;
-	return hit->expires;
-}
-
-void bw_rec_expiries_free(struct bw_rec_expiries *e)
-{
-	free(e->v);
-	memset(e, 0, sizeof(*e));
 }

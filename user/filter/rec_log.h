@@ -13,24 +13,19 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "bloomwall.h"
-#include "lists/list.h"
+#include "lists/entry.h"
 
-/* One entry of the log, prefix or name (name: flags 0 or BW_DOM_SUBTREE). */
-struct bw_rec_log_ent {
-	struct bw_prefix p;
-	__u64 expires; /* Unix seconds, 0: never */
-	size_t seq;    /* its place in the log */
-	bool gone;     /* marked taken out */
-	bool is_name;
-	__u8 flags, len;
-	char name[BW_NAME_MAX];
-};
-
+/*
+ * The log's entries in order, prefixes and names, each with the expiry
+ * it was added until; gone[i]: entry i is marked taken out.
+ */
 struct bw_rec_log {
-	struct bw_rec_log_ent *v;
-	size_t n, cap;
+	struct bw_entries e;
+	bool *gone;
+	size_t gone_cap;
 };
+
+void bw_rec_log_init(struct bw_rec_log *l);
 
 /*
  * Where the log of records (the bytes after the area's first block, len

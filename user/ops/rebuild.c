@@ -53,20 +53,25 @@ static int check_rebuildable(const char *iface, const struct bw_records *rec)
 	return 0;
 }
 
-/* Whether any entry or name req takes out is one the filter keeps. */
-static bool any_kept(const struct bw_rebuild_req *rq,
-		     const struct bw_records *rec)
+/*
+ * Whether any entry or name req takes out is one the filter keeps. rec is
+ * indexed for it (without memory, scanned): the caller's lookups of each
+ * entry in it cost O(1) too.
+ */
+static bool any_kept(const struct bw_rebuild_req *rq, struct bw_records *rec)
 {
 	const struct bw_list *l = rq->remove_names;
 	size_t i;
 
+	bw_entries_index(&rec->added);
 	for (i = 0; i < rq->nremove; i++)
-		if (bw_records_find(rec, &rq->remove[i]) >= 0)
+		if (bw_records_find(rec, bw_key_prefix(&rq->remove[i])) >= 0)
 			return true;
 	for (i = 0; l && i < l->ndom; i++)
-		if (bw_records_find_name(rec, bw_domain_name(l, &l->dom[i]),
-					 l->dom[i].len,
-					 l->dom[i].flags & BW_DOM_SUBTREE) >= 0)
+		if (bw_records_find(rec,
+				    bw_key_name(bw_domain_name(l, &l->dom[i]),
+						l->dom[i].len,
+						l->dom[i].flags)) >= 0)
 			return true;
 	return false;
 }

@@ -33,7 +33,7 @@ struct bw_rebuild_req {
 
 struct bw_rebuild_result {
 	bool read;	       /* the running filter's records were read: */
-	struct bw_records rec; /* them, as they were before */
+	struct bw_records rec; /* them, as they were before (indexed) */
 	__u64 generation;      /* and its generation */
 	bool reloaded;	       /* the reload was tried (its error returned): */
 	struct bw_reload_result reload; /* what it did */

@@ -113,12 +113,34 @@ struct reload_ctx {
 	struct bw_reload_result *res;
 };
 
+/*
+ * The entries rq names to leave out, prefixes and names, as keys (into
+ * *k, malloc'ed): how many, or -ENOMEM.
+ */
+static long remove_keys(const struct bw_reload_req *rq, struct bw_entry_key **k)
+{
+	const struct bw_list *l = rq->remove_names;
+	size_t n = rq->nremove + (l ? l->ndom : 0), i, j = 0;
+
+	*k = malloc((n ?: 1) * sizeof(**k));
+	if (!*k)
+		return -ENOMEM;
+	for (i = 0; i < rq->nremove; i++)
+		(*k)[j++] = bw_key_prefix(&rq->remove[i]);
+	for (i = 0; l && i < l->ndom; i++)
+		(*k)[j++] = bw_key_name(bw_domain_name(l, &l->dom[i]),
+					l->dom[i].len, l->dom[i].flags);
+	return (long)n;
+}
+
 /* The running filter's kept adds, less those the reload leaves out. */
 static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 {
 	const struct bw_reload_req *rq = c->r;
+	const struct bw_list *add = rq->add_names;
 	struct bw_records *k = &c->kept;
-	long i;
+	struct bw_entry_key *keys = NULL;
+	long gone = 0;
 	size_t j;
 	int err;
 
@@ -128,37 +150,28 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 	/* Past its expiry, an add is never built in again. */
 	c->expired = err ? 0 : bw_records_drop_expired(k, bw_expiry_now());
 	if (!err && rq->args->forget_added) {
-		c->forgot = k->nadded + k->names.ndom;
-		k->nadded = 0;
-		k->names.ndom = 0;
+		c->forgot = k->added.n;
+		bw_entries_free(&k->added);
 	}
-	for (j = 0; !err && rq->add_names && j < rq->add_names->ndom; j++) {
-		const struct bw_domain *d = &rq->add_names->dom[j];
-
-		err = bw_records_add_name_until(
-			      k, bw_domain_name(rq->add_names, d), d->len,
-			      d->flags, rq->add_names_expires) < 0
+	/* Indexed: R adds or removes among N kept cost O(N + R). */
+	if (!err && (add || rq->nremove || rq->remove_names))
+		err = bw_entries_index(&k->added);
+	for (j = 0; !err && add && j < add->ndom; j++)
+		err = bw_records_add_until(
+			      k,
+			      bw_key_name(bw_domain_name(add, &add->dom[j]),
+					  add->dom[j].len, add->dom[j].flags),
+			      rq->add_names_expires) < 0
 			      ? -ENOMEM
 			      : 0;
+	if (!err && (rq->nremove || rq->remove_names)) {
+		gone = remove_keys(rq, &keys);
+		if (gone >= 0)
+			gone = bw_records_drop_all(k, keys, (size_t)gone);
+		err = gone < 0 ? (int)gone : 0;
+		c->forgot += gone > 0 ? (size_t)gone : 0;
 	}
-	for (j = 0; !err && rq->remove_names && j < rq->remove_names->ndom;
-	     j++) {
-		const struct bw_domain *d = &rq->remove_names->dom[j];
-
-		i = bw_records_find_name(k, bw_domain_name(rq->remove_names, d),
-					 d->len, d->flags & BW_DOM_SUBTREE);
-		if (i >= 0) {
-			bw_records_drop_name(k, (size_t)i);
-			c->forgot++;
-		}
-	}
-	for (j = 0; !err && j < rq->nremove; j++) {
-		i = bw_records_find(k, &rq->remove[j]);
-		if (i >= 0) {
-			bw_records_drop(k, (size_t)i);
-			c->forgot++;
-		}
-	}
+	free(keys);
 	return err;
 }
 
@@ -213,9 +226,7 @@ static int build(struct reload_ctx *c)
 			       c->st.info.generation + 1);
 	/* The other slot: the running filter's trie stays until the swap. */
 	req.exact_slot = !c->st.hdr.exact_slot;
-	req.added = c->kept.added;
-	req.nadded = c->kept.nadded;
-	req.added_expires = c->kept.added_expires;
+	req.added = &c->kept.added;
 	req.adds_live = r->adds_live;
 	req.room = r->room;
 	req.origin = r->origin ?: BW_ORIGIN_RELOAD;
@@ -228,8 +239,6 @@ static int build(struct reload_ctx *c)
 	req.nallow_files = r->args->nallow;
 	req.allow_src = c->allow_src;
 	req.keep_allow = &c->kept;
-	req.added_names = &c->kept.names;
-	req.added_names_expires = c->kept.names_expires;
 	bw_build_req_dns(&req, r->args, &c->st.dns);
 	req.allow_names =
 		r->args->nallow ? c->allow.ndom > 0 : c->st.allow_names;
@@ -361,7 +370,7 @@ static void say_swapped(struct reload_ctx *c, size_t added, size_t removed)
 	res->allow_entries = c->allow.n4 + c->allow.n6;
 	res->allow_added = added;
 	res->allow_removed = removed;
-	res->kept = c->kept.nadded + c->kept.names.ndom;
+	res->kept = c->kept.added.n;
 	res->left_out = c->forgot;
 	res->expired = c->expired;
 }
