@@ -113,14 +113,15 @@ BW_TEST(test_entry_group)
 BW_TEST(test_entry_bulk)
 {
 	const size_t n = 30000, r = 5000;
-	struct bw_entry_key *k = calloc(r + 1, sizeof(*k));
 	char(*names)[32] = calloc(n, sizeof(*names));
+	struct bw_entries out;
 	struct bw_records rec;
 	size_t i, in_order = 0;
 	long gone, j, last = -1;
 
-	if (!ASSERT_OK_PTR(k, "keys") || !ASSERT_OK_PTR(names, "names"))
-		goto out;
+	bw_entries_init(&out);
+	if (!ASSERT_OK_PTR(names, "names"))
+		goto done;
 	bw_records_init(&rec);
 	ASSERT_OK(bw_entries_index(&rec.added), "index the empty set");
 	for (i = 0; i < n; i++) {
@@ -139,9 +140,9 @@ BW_TEST(test_entry_bulk)
 		  "the odd multiples of three");
 	/* Every sixth entry out, names and addresses, one asked twice. */
 	for (i = 0; i < r; i++)
-		k[i] = bw_entries_key(&rec.added, 6 * i);
-	k[r] = k[0];
-	gone = bw_records_drop_all(&rec, k, r + 1);
+		bw_entries_push(&out, bw_entries_key(&rec.added, 6 * i), 0);
+	bw_entries_push(&out, bw_entries_key(&rec.added, 0), 0);
+	gone = bw_records_drop_all(&rec, &out);
 	ASSERT_EQ(gone, (long)r, "each asked one out once");
 	ASSERT_EQ(rec.added.n, n - r, "the others stay");
 	ASSERT_EQ(bw_records_find(&rec, v4(0, 32)), -1, "the first gone");
@@ -155,7 +156,7 @@ BW_TEST(test_entry_bulk)
 	}
 	ASSERT_EQ(in_order, n - r, "every other one found, in order");
 	bw_records_free(&rec);
-out:
-	free(k);
+done:
+	bw_entries_free(&out);
 	free(names);
 }

@@ -110,14 +110,28 @@ static int add_by_rebuild(struct bw_args *a, const struct bw_add_req *c)
 {
 	struct bw_rebuild_req rq = { .iface = a->iface,
 				     .ifindex = a->ifindex,
-				     .add_names = c->names,
-				     .add_names_expires = c->expires,
 				     .before_reload = say_rebuilding,
 				     .ctx = (void *)a };
+	const struct bw_list *l = c->names;
 	struct bw_rebuild_result res;
-	int err;
+	struct bw_entries add;
+	size_t i;
+	int err = 0;
 
+	bw_entries_init(&add);
+	for (i = 0; !err && i < l->ndom; i++)
+		err = bw_entries_push(&add,
+				      bw_key_name(bw_domain_name(l, &l->dom[i]),
+						  l->dom[i].len,
+						  l->dom[i].flags),
+				      c->expires);
+	rq.add = &add;
+	if (err) {
+		bw_entries_free(&add);
+		return err;
+	}
 	err = bw_rebuild(&rq, &res);
+	bw_entries_free(&add);
 	if (res.reloaded)
 		bw_reload_report(a->iface, &res.reload);
 	if (!err && res.read)

@@ -251,19 +251,26 @@ static int say_rebuilt(const struct bw_args *a, const struct taken *t,
  */
 static int remove_taken(struct bw_args *a, const struct taken *t)
 {
-	struct bw_rebuild_req rq = { .iface = a->iface,
-				     .ifindex = a->ifindex,
-				     .remove = t->keys,
-				     .nremove = t->keys ? t->n : 0,
-				     .remove_names = t->names };
+	struct bw_rebuild_req rq = { .iface = a->iface, .ifindex = a->ifindex };
 	struct bw_rebuild_result res;
 	int err, found, pid = bw_handover_watch(a->iface);
+	struct bw_entries out;
+	size_t i;
 
 	if (pid > 0 && remove_by_watch(a, t, &err))
 		return err;
 	if (pid > 0)
 		return remove_in_place(a, t, pid);
+	bw_entries_init(&out);
+	for (i = 0, err = 0; !err && i < t->n; i++)
+		err = bw_entries_push(&out, entry_key(t, i), 0);
+	rq.remove = &out;
+	if (err) {
+		bw_entries_free(&out);
+		return err;
+	}
 	err = rebuild(&rq, &res);
+	bw_entries_free(&out);
 	if (!res.read)
 		return err;
 	found = say_rebuilt(a, t, &res.rec, res.reloaded && !err);

@@ -163,26 +163,6 @@ void bw_build_record_sized(const struct bw_plan *p, struct bw_records *r)
 	}
 }
 
-/*
- * The kept adds, each with its expiry, through an index: an entry listed
- * twice is kept once, in O(n).
- */
-static int record_added(const struct bw_build_req *req, struct bw_records *r)
-{
-	const struct bw_entries *a = req->added;
-	size_t i;
-
-	if (!a || !a->n)
-		return 0;
-	if (bw_entries_index(&r->added))
-		return -ENOMEM;
-	for (i = 0; i < a->n; i++)
-		if (bw_records_add_until(r, bw_entries_key(a, i),
-					 a->v[i].expires) < 0)
-			return -ENOMEM;
-	return 0;
-}
-
 /* What the filter was built from, for its record area. */
 int bw_build_records(const struct bw_build_req *req, struct bw_rec_source *src,
 		     struct bw_records *r)
@@ -208,8 +188,9 @@ int bw_build_records(const struct bw_build_req *req, struct bw_rec_source *src,
 		record_sources(req, src, r);
 	if (!err)
 		err = record_allow(req, r);
-	if (!err)
-		err = record_added(req, r);
+	/* The kept adds, each with its expiry; one listed twice kept once. */
+	if (!err && req->added)
+		err = bw_records_add_all(r, req->added);
 	if (err)
 		pr_warn("%s: no memory for the filter's records\n", req->label);
 	return err;

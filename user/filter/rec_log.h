@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The add log of a record area (include/bw_layout.h), read: its entries
- * in order, for records.c to apply after the records. The log lies in
+ * in order, for records_read.c to apply after the records. The log lies in
  * the area's room past records_len and ends at the first zero head; each
  * head is read by one 8-byte load, so a record a watch is appending is
  * seen whole or not at all.

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * A filter's records in memory (records.h): the added entries and names
- * as the reader and the editors push and find them; records_read.c reads
- * an area, records_write.c writes one, records_edit.c changes them.
+ * A filter's records in memory (records.h): set up, freed, the added
+ * entries compared; records_read.c reads an area, records_write.c writes
+ * one, records_edit.c changes them.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 

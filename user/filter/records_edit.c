@@ -36,8 +36,7 @@ void bw_records_drop(struct bw_records *r, size_t i)
 	bw_entries_drop(&r->added, i);
 }
 
-long bw_records_drop_all(struct bw_records *r, const struct bw_entry_key *k,
-			 size_t n)
+long bw_records_drop_all(struct bw_records *r, const struct bw_entries *out)
 {
 	bool *drop = calloc(r->added.n ?: 1, sizeof(*drop));
 	size_t j;
@@ -47,14 +46,27 @@ long bw_records_drop_all(struct bw_records *r, const struct bw_entry_key *k,
 		free(drop);
 		return -ENOMEM;
 	}
-	for (j = 0; j < n; j++) {
-		i = bw_records_find(r, k[j]);
+	for (j = 0; j < out->n; j++) {
+		i = bw_records_find(r, bw_entries_key(out, j));
 		if (i >= 0)
 			drop[i] = true;
 	}
 	i = (long)bw_entries_filter(&r->added, drop);
 	free(drop);
 	return i;
+}
+
+int bw_records_add_all(struct bw_records *r, const struct bw_entries *in)
+{
+	size_t i;
+
+	if (bw_entries_index(&r->added))
+		return -ENOMEM;
+	for (i = 0; i < in->n; i++)
+		if (bw_records_add_until(r, bw_entries_key(in, i),
+					 in->v[i].expires) < 0)
+			return -ENOMEM;
+	return 0;
 }
 
 size_t bw_records_expiring(const struct bw_records *r, int kinds)

@@ -31,12 +31,17 @@ int bw_records_add_until(struct bw_records *r, struct bw_entry_key k,
 void bw_records_drop(struct bw_records *r, size_t i);
 
 /*
- * Takes each of the n keys the added entries hold out (the first
+ * Takes each entry of out that the added entries hold out (the first
  * occurrence, as bw_records_find finds it), keeping the order of the
  * others, in O(N + n): how many went, or -ENOMEM (nothing taken out).
  */
-long bw_records_drop_all(struct bw_records *r, const struct bw_entry_key *k,
-			 size_t n);
+long bw_records_drop_all(struct bw_records *r, const struct bw_entries *out);
+
+/*
+ * Each entry of in added until its expiry (bw_records_add_until), in
+ * O(N + n): 0 or -ENOMEM.
+ */
+int bw_records_add_all(struct bw_records *r, const struct bw_entries *in);
 
 /* Added entries of the kinds (enum bw_entry_kind, a mask) that expire. */
 size_t bw_records_expiring(const struct bw_records *r, int kinds);

@@ -29,15 +29,8 @@
 static int record_kept(const struct bw_records *kept, bool own_allow,
 		       struct bw_records *rec)
 {
-	const struct bw_entries *a = &kept->added;
-	size_t i;
-
-	if (bw_entries_index(&rec->added))
+	if (bw_records_add_all(rec, &kept->added))
 		return -ENOMEM;
-	for (i = 0; i < a->n; i++)
-		if (bw_records_add_until(rec, bw_entries_key(a, i),
-					 a->v[i].expires) < 0)
-			return -ENOMEM;
 	/*
 	 * The running allowlist stays, and so do its files' records, unless
 	 * the image brings its own: then its records name its files.

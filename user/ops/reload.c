@@ -113,35 +113,12 @@ struct reload_ctx {
 	struct bw_reload_result *res;
 };
 
-/*
- * The entries rq names to leave out, prefixes and names, as keys (into
- * *k, malloc'ed): how many, or -ENOMEM.
- */
-static long remove_keys(const struct bw_reload_req *rq, struct bw_entry_key **k)
-{
-	const struct bw_list *l = rq->remove_names;
-	size_t n = rq->nremove + (l ? l->ndom : 0), i, j = 0;
-
-	*k = malloc((n ?: 1) * sizeof(**k));
-	if (!*k)
-		return -ENOMEM;
-	for (i = 0; i < rq->nremove; i++)
-		(*k)[j++] = bw_key_prefix(&rq->remove[i]);
-	for (i = 0; l && i < l->ndom; i++)
-		(*k)[j++] = bw_key_name(bw_domain_name(l, &l->dom[i]),
-					l->dom[i].len, l->dom[i].flags);
-	return (long)n;
-}
-
 /* The running filter's kept adds, less those the reload leaves out. */
 static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 {
 	const struct bw_reload_req *rq = c->r;
-	const struct bw_list *add = rq->add_names;
 	struct bw_records *k = &c->kept;
-	struct bw_entry_key *keys = NULL;
 	long gone = 0;
-	size_t j;
 	int err;
 
 	bw_records_free(k);
@@ -153,25 +130,14 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 		c->forgot = k->added.n;
 		bw_entries_free(&k->added);
 	}
-	/* Indexed: R adds or removes among N kept cost O(N + R). */
-	if (!err && (add || rq->nremove || rq->remove_names))
-		err = bw_entries_index(&k->added);
-	for (j = 0; !err && add && j < add->ndom; j++)
-		err = bw_records_add_until(
-			      k,
-			      bw_key_name(bw_domain_name(add, &add->dom[j]),
-					  add->dom[j].len, add->dom[j].flags),
-			      rq->add_names_expires) < 0
-			      ? -ENOMEM
-			      : 0;
-	if (!err && (rq->nremove || rq->remove_names)) {
-		gone = remove_keys(rq, &keys);
-		if (gone >= 0)
-			gone = bw_records_drop_all(k, keys, (size_t)gone);
+	/* R adds or removes among N kept cost O(N + R). */
+	if (!err && rq->add)
+		err = bw_records_add_all(k, rq->add);
+	if (!err && rq->remove) {
+		gone = bw_records_drop_all(k, rq->remove);
 		err = gone < 0 ? (int)gone : 0;
 		c->forgot += gone > 0 ? (size_t)gone : 0;
 	}
-	free(keys);
 	return err;
 }
 
@@ -230,9 +196,7 @@ static int build(struct reload_ctx *c)
 	req.adds_live = r->adds_live;
 	req.room = r->room;
 	req.origin = r->origin ?: BW_ORIGIN_RELOAD;
-	req.change = r->nremove || r->remove_names ? BW_CHANGE_REMOVE
-		     : r->add_names		   ? BW_CHANGE_ADD
-						   : 0;
+	req.change = r->remove ? BW_CHANGE_REMOVE : r->add ? BW_CHANGE_ADD : 0;
 	req.prev = &c->kept;
 	/* The allowlist files: --allow's, else those the running one keeps. */
 	req.allow_files = r->args->allow;
