@@ -17,6 +17,7 @@
 #include "filter/bloom_names.h"
 #include "filter/builder.h"
 #include "filter/records.h"
+#include "filter/records_edit.h"
 #include "filter/records_read.h"
 #include "filter/records_write.h"
 #include "lists/list.h"
@@ -72,9 +73,10 @@ static void check_records(void *mem, __u32 nblocks, const struct bw_list *l)
 	bw_records_init(&r);
 	for (i = 0; i < l->ndom; i++)
 		if (!(l->dom[i].flags & BW_DOM_ALLOW))
-			bw_records_add_name(&r, bw_domain_name(l, &l->dom[i]),
-					    l->dom[i].len,
-					    l->dom[i].flags & BW_DOM_SUBTREE);
+			bw_records_add(
+				&r,
+				bw_key_name(bw_domain_name(l, &l->dom[i]),
+					    l->dom[i].len, l->dom[i].flags));
 	if (!bw_records_write(mem, nblocks, &r)) {
 		if (bw_records_read(mem, nblocks, &back) ||
 		    !bw_records_same_added(&r, &back))

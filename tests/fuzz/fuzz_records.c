@@ -57,91 +57,100 @@ static void *small_filter(__u32 *tail)
 
 static void check_read(const struct bw_records *r)
 {
+	const struct bw_entries *a = &r->added;
 	size_t i;
 
-	if (r->nadded && !r->added_expires)
-		abort();
-	for (i = 0; i < r->nadded; i++)
-		if (r->added_expires[i] > BW_REC_EXPIRES_MAX)
+	for (i = 0; i < a->n; i++) {
+		if (a->v[i].expires > BW_REC_EXPIRES_MAX)
 			abort();
-	if (r->names.ndom && !r->names_expires)
-		abort();
-	for (i = 0; i < r->names.ndom; i++)
-		if (r->names_expires[i] > BW_REC_EXPIRES_MAX ||
-		    bw_records_find_name(
-			    r, bw_domain_name(&r->names, &r->names.dom[i]),
-			    r->names.dom[i].len,
-			    r->names.dom[i].flags) != (long)i)
+		/* As read, the addresses first, then the names. */
+		if (i && bw_entry_is_name(&a->v[i - 1]) &&
+		    !bw_entry_is_name(&a->v[i]))
+			abort();
+		if (bw_entry_is_name(&a->v[i]) &&
+		    bw_records_find(r, bw_entries_key(a, i)) != (long)i)
 			abort(); /* each name once, found where it is */
+	}
 }
 
-/* Whether after holds the added name i of r. */
-static bool has_name(const struct bw_records *after, const struct bw_records *r,
-		     size_t i)
+/* The first added entry of the kind, or -1. */
+static long first_of(const struct bw_records *r, __u8 kind)
 {
-	const struct bw_domain *d = &r->names.dom[i];
+	size_t i;
 
-	return bw_records_find_name(after, bw_domain_name(&r->names, d), d->len,
-				    d->flags) >= 0;
+	for (i = 0; i < r->added.n; i++)
+		if (r->added.v[i].kind == kind)
+			return (long)i;
+	return -1;
 }
 
 /*
  * The first added name marked gone in place: read again, it is among the
- * gone names (each occurrence marked is) and no longer added; every other
+ * gone ones (each occurrence marked is) and no longer added; every other
  * name as it was.
  */
 static void check_mark_name(void *mem, __u32 tail, const struct bw_records *r)
 {
-	const struct bw_domain *d;
+	const struct bw_entries *a = &r->added;
+	long f = first_of(r, BW_ENTRY_NAME);
 	struct bw_records after;
 	__u32 marks = bw_records_marks(mem, tail + ROOM);
+	const struct bw_entry *e;
 	size_t i;
 
-	if (!r->names.ndom)
+	if (f < 0)
 		return;
-	d = &r->names.dom[0];
-	if (bw_records_mark_gone_name(mem, tail + ROOM,
-				      bw_domain_name(&r->names, d), d->len,
-				      d->flags) != 1 ||
+	e = &a->v[f];
+	if (bw_records_mark_gone_name(mem, tail + ROOM, bw_entry_name(a, e),
+				      e->d.len, e->d.flags) != 1 ||
 	    bw_records_marks(mem, tail + ROOM) != marks + 1)
 		abort();
 	if (bw_records_read(mem, tail + ROOM, &after))
 		abort();
-	if (after.gone_names.ndom <= r->gone_names.ndom ||
-	    after.names.ndom != r->names.ndom - 1 || has_name(&after, r, 0))
+	/* Names only: check_mark took an address out before. */
+	if (bw_entries_count(&after.gone, BW_ENTRY_NAME) <=
+		    bw_entries_count(&r->gone, BW_ENTRY_NAME) ||
+	    bw_entries_count(&after.added, BW_ENTRY_NAME) !=
+		    bw_entries_count(a, BW_ENTRY_NAME) - 1 ||
+	    bw_records_find(&after, bw_entries_key(a, (size_t)f)) >= 0)
 		abort();
-	for (i = 1; i < r->names.ndom; i++)
-		if (!has_name(&after, r, i))
+	for (i = 0; i < a->n; i++)
+		if (i != (size_t)f && bw_entry_is_name(&a->v[i]) &&
+		    bw_records_find(&after, bw_entries_key(a, i)) < 0)
 			abort();
 	bw_records_free(&after);
 }
 
 /*
- * The first added entry marked gone in place: read again, it is among the
- * gone ones and not the added, every other entry as it was.
+ * The first added address marked gone in place: read again, it is among
+ * the gone ones and not the added, every other entry as it was.
  */
 static void check_mark(void *mem, __u32 tail, const struct bw_records *r)
 {
+	const struct bw_entries *a = &r->added;
+	long f = first_of(r, BW_ENTRY_PREFIX);
 	struct bw_records after;
 	__u32 marks = bw_records_marks(mem, tail + ROOM);
+	struct bw_entry_key k;
 	size_t i, twice = 0;
 
-	if (!r->nadded)
+	if (f < 0)
 		return;
-	for (i = 1; i < r->nadded; i++)
-		twice += bw_prefix_same(&r->added[i], &r->added[0]);
-	if (bw_records_mark_gone(mem, tail + ROOM, &r->added[0]) != 1 ||
+	k = bw_entries_key(a, (size_t)f);
+	for (i = (size_t)f + 1; i < a->n; i++)
+		twice += bw_entries_is(a, i, &k);
+	if (bw_records_mark_gone(mem, tail + ROOM, &k.p) != 1 ||
 	    bw_records_marks(mem, tail + ROOM) != marks + 1)
 		abort();
 	if (bw_records_read(mem, tail + ROOM, &after))
 		abort();
 	/* Every occurrence of an entry listed twice is marked. */
-	if (after.ngone <= r->ngone || after.nadded != r->nadded - 1 - twice ||
-	    bw_records_find(&after, &r->added[0]) >= 0)
+	if (after.gone.n <= r->gone.n || after.added.n != a->n - 1 - twice ||
+	    bw_records_find(&after, k) >= 0)
 		abort();
-	for (i = 1; i < r->nadded; i++)
-		if (!bw_prefix_same(&r->added[i], &r->added[0]) &&
-		    bw_records_find(&after, &r->added[i]) < 0)
+	for (i = 0; i < a->n; i++)
+		if (!bw_entries_is(a, i, &k) &&
+		    bw_records_find(&after, bw_entries_key(a, i)) < 0)
 			abort();
 	bw_records_free(&after);
 }
@@ -170,8 +179,8 @@ static void read_as_log(void *mem, __u32 tail, const __u8 *data, size_t len)
 	if (err)
 		return;
 	check_read(&r);
-	if (r.nadded) {
-		p = r.added[0];
+	if (r.added.n && !bw_entry_is_name(&r.added.v[0])) {
+		p = r.added.v[0].p;
 		err = bw_records_log_add(mem, tail + ROOM, &p, 1, NULL,
 					 1234567890);
 		if (err && err != -E2BIG)
@@ -179,9 +188,9 @@ static void read_as_log(void *mem, __u32 tail, const __u8 *data, size_t len)
 		if (!err) {
 			if (bw_records_read(mem, tail + ROOM, &after))
 				abort();
-			k = bw_records_find(&after, &p);
-			if (k < 0 || after.added_expires[k] != 1234567890 ||
-			    after.nadded != r.nadded)
+			k = bw_records_find(&after, bw_key_prefix(&p));
+			if (k < 0 || after.added.v[k].expires != 1234567890 ||
+			    after.added.n != r.added.n)
 				abort();
 			bw_records_free(&after);
 		}
@@ -200,7 +209,7 @@ static void check_rewrite(void *mem, __u32 tail, const struct bw_records *r)
 	if (bw_records_read(mem, tail + ROOM, &back))
 		abort();
 	if (!bw_records_same_added(r, &back) || back.nlists != r->nlists ||
-	    back.ngone || back.gone_names.ndom || back.nallow != r->nallow ||
+	    back.gone.n || back.nallow != r->nallow ||
 	    back.nother != r->nother || back.other_len != r->other_len ||
 	    (r->other_len && memcmp(back.other, r->other, r->other_len)))
 		abort();

@@ -169,20 +169,20 @@ BW_TEST(test_build_names_subdomains_added)
 	const char *lists[] = { path };
 	struct bw_build_req req;
 	struct bw_records rec;
-	struct bw_list added;
+	struct bw_entries added;
 	struct bw_build b;
 	void *mem;
 	int err;
 
 	ASSERT_TRUE(write_list(path, "example.com\n10.1.2.3\n"), "list");
-	bw_list_init(&added);
-	bw_domain_push(&added, "late.test", 9, 0);
-	bw_domain_push(&added, "wild.test", 9, BW_DOM_SUBTREE);
+	bw_entries_init(&added);
+	bw_entries_push(&added, bw_key_name("late.test", 9, 0), 0);
+	bw_entries_push(&added, bw_key_name("wild.test", 9, BW_DOM_SUBTREE), 0);
 	bw_build_req_init(&req, "test");
 	req.lists = lists;
 	req.nlists = 1;
 	req.subdomains = true;
-	req.added_names = &added;
+	req.added = &added;
 	mem = build_mem(&req, &b, &err);
 	if (ASSERT_OK_PTR(mem, "build")) {
 		ASSERT_JUDGE(mem, "www.example.com", "subtree:2");
@@ -190,8 +190,9 @@ BW_TEST(test_build_names_subdomains_added)
 		ASSERT_JUDGE(mem, "x.wild.test", "subtree:2");
 		ASSERT_OK(bw_records_read(mem, bw_build_blocks(&b), &rec),
 			  "records");
-		ASSERT_EQ(rec.names.ndom, 2, "added names recorded as given");
-		ASSERT_EQ(rec.names.dom[0].flags, 0, "exact as added");
+		ASSERT_EQ(bw_entries_count(&rec.added, BW_ENTRY_NAME), 2,
+			  "added names recorded as given");
+		ASSERT_EQ(rec.added.v[0].d.flags, 0, "exact as added");
 		ASSERT_EQ(rec.dns.opts, BW_REC_DNS_SUBDOMAINS,
 			  "--subdomains recorded");
 		bw_records_free(&rec);
@@ -220,7 +221,7 @@ BW_TEST(test_build_names_subdomains_added)
 		bw_build_free(&b);
 		free(mem);
 	}
-	bw_list_free(&added);
+	bw_entries_free(&added);
 }
 
 /*
@@ -235,20 +236,20 @@ BW_TEST(test_build_names_added_live)
 	const char *lists[] = { path };
 	struct bw_build_req req;
 	struct bw_records rec;
-	struct bw_list added;
+	struct bw_entries added;
 	struct bw_build b;
 	void *mem;
 	int err, live;
 
 	ASSERT_TRUE(write_list(path, "10.1.2.3\n"), "list");
-	bw_list_init(&added);
-	bw_domain_push(&added, "late.test", 9, 0);
-	bw_domain_push(&added, "wild.test", 9, BW_DOM_SUBTREE);
+	bw_entries_init(&added);
+	bw_entries_push(&added, bw_key_name("late.test", 9, 0), 0);
+	bw_entries_push(&added, bw_key_name("wild.test", 9, BW_DOM_SUBTREE), 0);
 	for (live = 1; live >= 0; live--) {
 		bw_build_req_init(&req, "test");
 		req.lists = lists;
 		req.nlists = 1;
-		req.added_names = &added;
+		req.added = &added;
 		req.adds_live = live;
 		mem = build_mem(&req, &b, &err);
 		if (!ASSERT_OK_PTR(mem, "build"))
@@ -265,13 +266,14 @@ BW_TEST(test_build_names_added_live)
 				  2 * 60, "room for thousands of names");
 		ASSERT_OK(bw_records_read(mem, bw_build_blocks(&b), &rec),
 			  "records");
-		ASSERT_EQ(rec.names.ndom, 2, "the names recorded");
+		ASSERT_EQ(bw_entries_count(&rec.added, BW_ENTRY_NAME), 2,
+			  "the names recorded");
 		bw_records_free(&rec);
 		bw_build_free(&b);
 		free(mem);
 	}
 	unlink(path);
-	bw_list_free(&added);
+	bw_entries_free(&added);
 }
 
 /* A random name of 2 or 3 labels into buf; its length. */
@@ -649,32 +651,36 @@ BW_TEST(test_records_names_round_trip)
 	for (int i = 0; i < BW_REGIONS; i++)
 		hdr->region_end[i] = BW_HDR_BLOCKS;
 	bw_records_init(&r);
-	ASSERT_EQ(bw_records_add_name(&r, "a.example", 9, 0), 1, "add");
-	ASSERT_EQ(bw_records_add_name(&r, "b.example", 9, BW_DOM_SUBTREE), 1,
-		  "add subtree");
-	ASSERT_EQ(bw_records_add_name(&r, "a.example", 9, 0), 0, "add twice");
+	ASSERT_EQ(bw_records_add(&r, bw_key_name("a.example", 9, 0)), 1, "add");
+	ASSERT_EQ(
+		bw_records_add(&r, bw_key_name("b.example", 9, BW_DOM_SUBTREE)),
+		1, "add subtree");
+	ASSERT_EQ(bw_records_add(&r, bw_key_name("a.example", 9, 0)), 0,
+		  "add twice");
 	r.have_dns = true;
 	r.dns.action = BW_DNS_DROP;
 	r.dns.ttl = 5;
 	ASSERT_OK(bw_records_write(mem, nblocks, &r), "write");
 	ASSERT_OK(bw_records_read(mem, nblocks, &back), "read");
-	ASSERT_EQ(back.names.ndom, 2, "names back");
+	ASSERT_EQ(bw_entries_count(&back.added, BW_ENTRY_NAME), 2,
+		  "names back");
 	ASSERT_TRUE(
-		back.names.dom[1].flags == BW_DOM_SUBTREE &&
-			!memcmp(bw_domain_name(&back.names, &back.names.dom[1]),
+		back.added.v[1].d.flags == BW_DOM_SUBTREE &&
+			!memcmp(bw_entry_name(&back.added, &back.added.v[1]),
 				"b.example", 9),
 		"the subtree name back");
 	ASSERT_TRUE(back.have_dns && back.dns.action == BW_DNS_DROP &&
 			    back.dns.ttl == 5,
 		    "DNS options back");
 	ASSERT_TRUE(bw_records_same_added(&r, &back), "the same adds");
-	bw_records_drop_name(&back, 0);
-	ASSERT_EQ(bw_records_find_name(&back, "b.example", 9, BW_DOM_SUBTREE),
+	bw_records_drop(&back, 0);
+	ASSERT_EQ(bw_records_find(&back,
+				  bw_key_name("b.example", 9, BW_DOM_SUBTREE)),
 		  0, "drop keeps the order");
 	ASSERT_FALSE(bw_records_same_added(&r, &back), "differ after a drop");
 	bw_records_free(&back);
 	/* A name that is no checked name is a malformed area. */
-	memcpy(r.names.names, "A.example", 9);
+	memcpy(r.added.names, "A.example", 9);
 	ASSERT_OK(bw_records_write(mem, nblocks, &r), "write");
 	ASSERT_EQ(bw_records_read(mem, nblocks, &back), -EINVAL,
 		  "an unfolded name is refused");

@@ -77,7 +77,7 @@ static void sample(struct bw_records *r)
 	for (i = 0; i < NENTRIES; i++) {
 		struct bw_prefix p = bw_test_prefix(entries[i]);
 
-		bw_records_add(r, &p);
+		bw_records_add(r, bw_key_prefix(&p));
 	}
 	r->have_build = true;
 	memcpy(&r->build.fpr_bits, &fpr, sizeof(fpr));
@@ -110,7 +110,7 @@ BW_TEST(test_records_round_trip)
 	ASSERT_OK(bw_filter_check(mem, tail + n), "a filter with an area");
 	ASSERT_OK(bw_records_read(mem, tail + n, &r), "read");
 	ASSERT_TRUE(bw_records_same_added(&w, &r), "added entries read back");
-	ASSERT_EQ(r.nadded, NENTRIES, "added count");
+	ASSERT_EQ(r.added.n, NENTRIES, "added count");
 	ASSERT_TRUE(r.have_build, "build record");
 	memcpy(&fpr, &r.build.fpr_bits, sizeof(fpr));
 	ASSERT_TRUE(fpr == 1e-12, "fpr exactly");
@@ -138,7 +138,7 @@ BW_TEST(test_records_round_trip)
 	bw_records_init(&again);
 	ASSERT_OK(bw_records_write(mem, tail + n, &again), "write nothing");
 	ASSERT_OK(bw_records_read(mem, tail + n, &again), "read zeros");
-	ASSERT_EQ(again.nadded + again.nlists + again.have_build, 0, "empty");
+	ASSERT_EQ(again.added.n + again.nlists + again.have_build, 0, "empty");
 	bw_records_free(&r);
 	free(mem);
 out:
@@ -155,9 +155,9 @@ BW_TEST(test_records_none)
 		return;
 	ASSERT_OK(bw_filter_check(mem, tail), "a filter without an area");
 	ASSERT_OK(bw_records_read(mem, tail, &r), "no area: nothing kept");
-	ASSERT_EQ(r.nadded, 0, "no adds");
+	ASSERT_EQ(r.added.n, 0, "no adds");
 	ASSERT_OK(bw_records_read(mem, tail + 3, &r), "zero blocks: no area");
-	ASSERT_EQ(r.nadded + r.nlists, 0, "nothing");
+	ASSERT_EQ(r.added.n + r.nlists, 0, "nothing");
 	free(mem);
 }
 
@@ -169,14 +169,15 @@ BW_TEST(test_records_add_drop)
 
 	bw_records_init(&r);
 	bw_records_init(&s);
-	ASSERT_EQ(bw_records_add(&r, &a), 1, "new");
-	ASSERT_EQ(bw_records_add(&r, &a), 0, "no duplicate");
-	ASSERT_EQ(bw_records_add(&r, &b), 1, "a prefix is another entry");
-	ASSERT_EQ(bw_records_find(&r, &b), 1, "found");
-	bw_records_add(&s, &a);
+	ASSERT_EQ(bw_records_add(&r, bw_key_prefix(&a)), 1, "new");
+	ASSERT_EQ(bw_records_add(&r, bw_key_prefix(&a)), 0, "no duplicate");
+	ASSERT_EQ(bw_records_add(&r, bw_key_prefix(&b)), 1,
+		  "a prefix is another entry");
+	ASSERT_EQ(bw_records_find(&r, bw_key_prefix(&b)), 1, "found");
+	bw_records_add(&s, bw_key_prefix(&a));
 	ASSERT_FALSE(bw_records_same_added(&r, &s), "differ");
 	bw_records_drop(&r, 1);
-	ASSERT_EQ(bw_records_find(&r, &b), -1, "dropped");
+	ASSERT_EQ(bw_records_find(&r, bw_key_prefix(&b)), -1, "dropped");
 	ASSERT_TRUE(bw_records_same_added(&r, &s), "same");
 	bw_records_free(&r);
 	bw_records_free(&s);
@@ -323,7 +324,7 @@ BW_TEST(test_records_random)
 			ok++;
 		else if (err != -EINVAL)
 			odd++;
-		if (!err && r.nadded * sizeof(struct bw_rec_prefix) >
+		if (!err && r.added.n * sizeof(struct bw_rec_prefix) >
 				    (nblocks - tail) * (size_t)BW_BLOCK_BYTES)
 			odd++;
 		bw_records_free(&r);

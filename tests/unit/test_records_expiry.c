@@ -30,10 +30,10 @@ static void sample(struct bw_records *r)
 			 d = bw_test_prefix("2001:db8:1::/48");
 
 	bw_records_init(r);
-	bw_records_add(r, &a);
-	bw_records_add_until(r, &b, 1700000000);
-	bw_records_add(r, &c);
-	bw_records_add_until(r, &d, 1800000000);
+	bw_records_add(r, bw_key_prefix(&a));
+	bw_records_add_until(r, bw_key_prefix(&b), 1700000000);
+	bw_records_add(r, bw_key_prefix(&c));
+	bw_records_add_until(r, bw_key_prefix(&d), 1800000000);
 }
 
 struct area {
@@ -91,13 +91,13 @@ BW_TEST(test_expiry_round_trip)
 	if (!ASSERT_TRUE(area_write(&h, &w), "write"))
 		goto out;
 	ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read");
-	ASSERT_EQ(r.nadded, 4, "every entry");
+	ASSERT_EQ(r.added.n, 4, "every entry");
 	ASSERT_TRUE(bw_records_same_added(&w, &r), "entries and expiries");
-	ASSERT_EQ_U64(r.added_expires[0], 0, "the first never expires");
-	ASSERT_EQ_U64(r.added_expires[1], 1700000000, "the second's end");
-	ASSERT_EQ_U64(r.added_expires[3], 1800000000, "the fourth's end");
+	ASSERT_EQ_U64(r.added.v[0].expires, 0, "the first never expires");
+	ASSERT_EQ_U64(r.added.v[1].expires, 1700000000, "the second's end");
+	ASSERT_EQ_U64(r.added.v[3].expires, 1800000000, "the fourth's end");
 	ASSERT_EQ(r.nother, 0, "a known record, not carried as unknown");
-	ASSERT_EQ(bw_records_expiring(&r), 2, "two expire");
+	ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_PREFIX), 2, "two expire");
 	/* Written again, the same bytes. */
 	copy = calloc(h.nblocks, BW_BLOCK_BYTES);
 	if (ASSERT_OK_PTR(copy, "copy")) {
@@ -113,7 +113,8 @@ BW_TEST(test_expiry_round_trip)
 	free(h.mem);
 	bw_records_free(&w);
 	bw_records_init(&w);
-	bw_records_add(&w, &(struct bw_prefix){ .family = BW_V4, .plen = 32 });
+	bw_records_add(&w, bw_key_prefix(&(struct bw_prefix){ .family = BW_V4,
+							      .plen = 32 }));
 	if (ASSERT_TRUE(area_write(&h, &w), "write permanent"))
 		ASSERT_TRUE(!find_rec(&h, BW_REC_ADDED_EXPIRES), "no record");
 out:
@@ -145,8 +146,8 @@ BW_TEST(test_expiry_older_reader)
 	/* As unknown: read, permanent, the record kept as it is. */
 	e->type = 99;
 	ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "unknown type");
-	ASSERT_EQ(r.nadded, 4, "the entries");
-	ASSERT_EQ(bw_records_expiring(&r), 0, "none expires");
+	ASSERT_EQ(r.added.n, 4, "the entries");
+	ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_PREFIX), 0, "none expires");
 	ASSERT_EQ(r.nother, 1, "the record carried over");
 	bw_records_free(&r);
 	e->type = BW_REC_ADDED_EXPIRES;
@@ -160,10 +161,10 @@ BW_TEST(test_expiry_older_reader)
 		memcpy(p[1].addr, "\xc0\x00\x02\x00", 4);
 	}
 	ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "an orphan expiry");
-	ASSERT_EQ(r.nadded, 4, "entries");
-	ASSERT_EQ(bw_records_find(&r, &x), 1, "the other entry");
-	ASSERT_EQ_U64(r.added_expires[1], 0, "permanent");
-	ASSERT_EQ_U64(r.added_expires[3], 1800000000, "the other expiry");
+	ASSERT_EQ(r.added.n, 4, "entries");
+	ASSERT_EQ(bw_records_find(&r, bw_key_prefix(&x)), 1, "the other entry");
+	ASSERT_EQ_U64(r.added.v[1].expires, 0, "permanent");
+	ASSERT_EQ_U64(r.added.v[3].expires, 1800000000, "the other expiry");
 	bw_records_free(&r);
 out:
 	free(h.mem);
@@ -233,34 +234,40 @@ BW_TEST(test_expiry_edits)
 
 	bw_records_init(&r);
 	bw_records_init(&s);
-	ASSERT_EQ(bw_records_add_until(&r, &a, 100), 1, "new, expiring");
-	ASSERT_EQ(bw_records_add(&r, &b), 1, "new, permanent");
-	ASSERT_EQ(bw_records_add_until(&r, &c, 300), 1, "new, expiring");
-	ASSERT_EQ(bw_records_add(&r, &a), 0, "there");
-	ASSERT_EQ_U64(r.added_expires[0], 100, "add keeps the expiry");
-	ASSERT_EQ(bw_records_add_until(&r, &a, 200), 0, "a re-ban");
-	ASSERT_EQ_U64(r.added_expires[0], 200, "the new timeout replaces");
+	ASSERT_EQ(bw_records_add_until(&r, bw_key_prefix(&a), 100), 1,
+		  "new, expiring");
+	ASSERT_EQ(bw_records_add(&r, bw_key_prefix(&b)), 1, "new, permanent");
+	ASSERT_EQ(bw_records_add_until(&r, bw_key_prefix(&c), 300), 1,
+		  "new, expiring");
+	ASSERT_EQ(bw_records_add(&r, bw_key_prefix(&a)), 0, "there");
+	ASSERT_EQ_U64(r.added.v[0].expires, 100, "add keeps the expiry");
+	ASSERT_EQ(bw_records_add_until(&r, bw_key_prefix(&a), 200), 0,
+		  "a re-ban");
+	ASSERT_EQ_U64(r.added.v[0].expires, 200, "the new timeout replaces");
 	ASSERT_EQ_U64(bw_records_next_expiry(&r), 200, "the next");
-	ASSERT_EQ(bw_records_expired(&r, 199), 0, "none past yet");
-	ASSERT_EQ(bw_records_expired(&r, 200), 1, "at its expiry, past");
-	ASSERT_EQ(bw_records_expired(&r, 1000), 2, "both");
-	bw_records_add(&s, &a);
-	bw_records_add(&s, &b);
-	bw_records_add(&s, &c);
+	ASSERT_EQ(bw_records_expired(&r, BW_ENTRY_PREFIX, 199), 0,
+		  "none past yet");
+	ASSERT_EQ(bw_records_expired(&r, BW_ENTRY_PREFIX, 200), 1,
+		  "at its expiry, past");
+	ASSERT_EQ(bw_records_expired(&r, BW_ENTRY_PREFIX, 1000), 2, "both");
+	bw_records_add(&s, bw_key_prefix(&a));
+	bw_records_add(&s, bw_key_prefix(&b));
+	bw_records_add(&s, bw_key_prefix(&c));
 	ASSERT_FALSE(bw_records_same_added(&r, &s), "expiries differ");
-	s.added_expires[0] = 200;
-	s.added_expires[2] = 300;
+	s.added.v[0].expires = 200;
+	s.added.v[2].expires = 300;
 	ASSERT_TRUE(bw_records_same_added(&r, &s), "the same");
 	bw_records_drop(&r, 0);
-	ASSERT_EQ_U64(r.added_expires[0], 0, "b moved down, permanent");
-	ASSERT_EQ_U64(r.added_expires[1], 300, "c's with it");
-	ASSERT_EQ(bw_records_add_until(&r, &c, 0), 0, "made permanent");
+	ASSERT_EQ_U64(r.added.v[0].expires, 0, "b moved down, permanent");
+	ASSERT_EQ_U64(r.added.v[1].expires, 300, "c's with it");
+	ASSERT_EQ(bw_records_add_until(&r, bw_key_prefix(&c), 0), 0,
+		  "made permanent");
 	ASSERT_EQ_U64(bw_records_next_expiry(&r), 0, "none expires");
-	bw_records_add_until(&s, &b, 50);
+	bw_records_add_until(&s, bw_key_prefix(&b), 50);
 	ASSERT_EQ(bw_records_drop_expired(&s, 250), 2, "two past at 250");
-	ASSERT_EQ(s.nadded, 1, "one left");
-	ASSERT_EQ(bw_records_find(&s, &c), 0, "c stays");
-	ASSERT_EQ_U64(s.added_expires[0], 300, "with its expiry");
+	ASSERT_EQ(s.added.n, 1, "one left");
+	ASSERT_EQ(bw_records_find(&s, bw_key_prefix(&c)), 0, "c stays");
+	ASSERT_EQ_U64(s.added.v[0].expires, 300, "with its expiry");
 	bw_records_free(&r);
 	bw_records_free(&s);
 }
@@ -277,15 +284,14 @@ BW_TEST(test_expiry_entry_twice)
 	struct area h = {};
 
 	bw_records_init(&w);
-	bw_records_push_added(&w, &a);
-	bw_records_push_added(&w, &a);
-	w.added_expires[0] = 1700000000;
+	bw_entries_push(&w.added, bw_key_prefix(&a), 1700000000);
+	bw_entries_push(&w.added, bw_key_prefix(&a), 0);
 	if (!ASSERT_TRUE(area_write(&h, &w), "write"))
 		goto out;
 	ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read");
-	ASSERT_EQ(r.nadded, 2, "both");
-	ASSERT_EQ_U64(r.added_expires[0], 1700000000, "the first expires");
-	ASSERT_EQ_U64(r.added_expires[1], 0, "the second not");
+	ASSERT_EQ(r.added.n, 2, "both");
+	ASSERT_EQ_U64(r.added.v[0].expires, 1700000000, "the first expires");
+	ASSERT_EQ_U64(r.added.v[1].expires, 0, "the second not");
 	ASSERT_OK(bw_records_write(h.mem, h.nblocks, &r), "written back");
 	ASSERT_OK(bw_records_read(h.mem, h.nblocks, &again), "read again");
 	ASSERT_TRUE(bw_records_same_added(&r, &again), "the same");
@@ -323,21 +329,23 @@ BW_TEST(test_gone_mark)
 	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 1, "still one mark");
 	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
 		goto out;
-	ASSERT_EQ(r.nadded, 3, "three entries left");
-	ASSERT_EQ(bw_records_find(&r, &b), -1, "the marked one is not added");
-	ASSERT_EQ(r.ngone, 1, "one gone");
-	ASSERT_TRUE(r.ngone == 1 && bw_prefix_same(&r.gone[0], &b),
+	ASSERT_EQ(r.added.n, 3, "three entries left");
+	ASSERT_EQ(bw_records_find(&r, bw_key_prefix(&b)), -1,
+		  "the marked one is not added");
+	ASSERT_EQ(r.gone.n, 1, "one gone");
+	ASSERT_TRUE(r.gone.n == 1 && bw_prefix_same(&r.gone.v[0].p, &b),
 		    "the gone one is it");
 	/* Its expiry names no added entry: the fourth's is the only one. */
-	ASSERT_EQ(bw_records_expiring(&r), 1, "one expiring entry left");
+	ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_PREFIX), 1,
+		  "one expiring entry left");
 	/* Written back: left out, no mark. */
 	free(h.mem);
 	h.mem = NULL;
 	if (ASSERT_TRUE(area_write(&h, &r), "write back")) {
 		bw_records_free(&r);
 		ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read back");
-		ASSERT_EQ(r.nadded, 3, "three entries");
-		ASSERT_EQ(r.ngone, 0, "none gone");
+		ASSERT_EQ(r.added.n, 3, "three entries");
+		ASSERT_EQ(r.gone.n, 0, "none gone");
 		ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 0, "no mark");
 	}
 	bw_records_free(&r);
@@ -371,9 +379,10 @@ BW_TEST(test_gone_each)
 			  "marked");
 		if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
 			break;
-		ASSERT_EQ(r.nadded, 3 - i, "those left");
-		ASSERT_EQ(r.ngone, i + 1, "those gone");
-		ASSERT_EQ(bw_records_find(&r, &p), -1, "not added");
+		ASSERT_EQ(r.added.n, 3 - i, "those left");
+		ASSERT_EQ(r.gone.n, i + 1, "those gone");
+		ASSERT_EQ(bw_records_find(&r, bw_key_prefix(&p)), -1,
+			  "not added");
 		bw_records_free(&r);
 	}
 out:

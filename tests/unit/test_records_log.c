@@ -43,9 +43,9 @@ static bool logged_write(struct logged *h, const struct bw_records *w)
 static __u64 expiry_of(const struct bw_records *r, const char *s)
 {
 	struct bw_prefix p = bw_test_prefix(s);
-	long k = bw_records_find(r, &p);
+	long k = bw_records_find(r, bw_key_prefix(&p));
 
-	return k >= 0 ? r->added_expires[k] : (__u64)-1;
+	return k >= 0 ? r->added.v[k].expires : (__u64)-1;
 }
 
 BW_TEST(test_log_round_trip)
@@ -61,8 +61,8 @@ BW_TEST(test_log_round_trip)
 	bw_records_init(&w);
 	bw_list_init(&names);
 	p0 = bw_test_prefix("10.0.0.9");
-	bw_records_add(&w, &p0);
-	bw_records_add_until(&w, &b, 1700000000);
+	bw_records_add(&w, bw_key_prefix(&p0));
+	bw_records_add_until(&w, bw_key_prefix(&b), 1700000000);
 	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
 		goto out;
 	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, e, 2, NULL, 0),
@@ -80,16 +80,20 @@ BW_TEST(test_log_round_trip)
 		  "log names");
 	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
 		goto out;
-	ASSERT_EQ(r.nadded, 4, "two and two");
+	ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_PREFIX), 4,
+		  "two and two");
 	ASSERT_EQ(expiry_of(&r, "10.1.0.0/16"), 0, "b made permanent");
 	ASSERT_EQ(expiry_of(&r, "10.0.0.9"), 0, "a as it was");
 	ASSERT_EQ(expiry_of(&r, "10.9.9.9"), 0, "e0 permanent");
 	ASSERT_EQ(expiry_of(&r, "2001:db8::7"), 1900000000, "e1's last end");
-	ASSERT_TRUE(bw_prefix_same(&r.added[2], &e[0]), "new ones in order");
-	ASSERT_EQ(r.names.ndom, 2, "two names");
-	ASSERT_EQ(bw_records_find_name(&r, "ads.test", 8, BW_DOM_SUBTREE), 0,
-		  "the subtree");
-	ASSERT_EQ(r.names_expires[1], 1800000000, "the names' end");
+	ASSERT_TRUE(bw_prefix_same(&r.added.v[2].p, &e[0]),
+		    "new ones in order");
+	ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 2, "two names");
+	/* As read, the addresses first, then the names. */
+	ASSERT_EQ(
+		bw_records_find(&r, bw_key_name("ads.test", 8, BW_DOM_SUBTREE)),
+		4, "the subtree");
+	ASSERT_EQ(r.added.v[5].expires, 1800000000, "the names' end");
 	bw_records_free(&r);
 out:
 	free(h.mem);
@@ -107,8 +111,8 @@ BW_TEST(test_log_marks)
 
 	bw_records_init(&w);
 	bw_list_init(&names);
-	bw_records_add(&w, &a);
-	bw_records_add_name_until(&w, "one.test", 8, 0, 0);
+	bw_records_add(&w, bw_key_prefix(&a));
+	bw_records_add_until(&w, bw_key_name("one.test", 8, 0), 0);
 	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
 		goto out;
 	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &a, 1, NULL, 5), "log");
@@ -120,16 +124,20 @@ BW_TEST(test_log_marks)
 		  1, "name marked");
 	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 2, "counted once each");
 	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read")) {
-		ASSERT_EQ(r.nadded, 0, "gone in the records and the log");
-		ASSERT_EQ(r.ngone, 2, "both occurrences said");
-		ASSERT_EQ(r.names.ndom, 0, "the name gone");
+		ASSERT_EQ(r.added.n, 0, "gone in the records and the log");
+		ASSERT_EQ(bw_entries_count(&r.gone, BW_ENTRY_PREFIX), 2,
+			  "both occurrences said");
+		ASSERT_EQ(bw_entries_count(&r.gone, BW_ENTRY_NAME), 2,
+			  "the name's both");
+		ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 0,
+			  "the name gone");
 		bw_records_free(&r);
 	}
 	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &a, 1, NULL, 0),
 		  "added again");
 	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read again")) {
-		ASSERT_EQ(r.nadded, 1, "the last occurrence decides");
-		ASSERT_EQ(r.added_expires[0], 0, "permanent");
+		ASSERT_EQ(r.added.n, 1, "the last occurrence decides");
+		ASSERT_EQ(r.added.v[0].expires, 0, "permanent");
 		bw_records_free(&r);
 	}
 out:
@@ -155,7 +163,7 @@ BW_TEST(test_log_room_and_hostile)
 
 	bw_records_init(&w);
 	p = bw_test_prefix("10.0.0.9");
-	bw_records_add(&w, &p);
+	bw_records_add(&w, bw_key_prefix(&p));
 	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
 		goto out;
 	/* 64 at a time, then one at a time: the room fills to the last. */
@@ -177,7 +185,7 @@ BW_TEST(test_log_room_and_hostile)
 	ASSERT_TRUE(n >= BW_REC_LOG_ROOM / 40, "room for thousands");
 	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
 		goto out;
-	ASSERT_EQ(r.nadded, n + 1, "every append but the refused one");
+	ASSERT_EQ(r.added.n, n + 1, "every append but the refused one");
 	bw_records_free(&r);
 
 	/* A fresh map from what was read: the log folded in, empty again. */
@@ -205,7 +213,7 @@ BW_TEST(test_log_room_and_hostile)
 		      ->records_len;
 	memset(end + 8, 0xab, 64);
 	if (ASSERT_OK(bw_records_read(h2.mem, h2.nblocks, &r), "headless")) {
-		ASSERT_EQ(r.nadded, 1, "the body without its head is nothing");
+		ASSERT_EQ(r.added.n, 1, "the body without its head is nothing");
 		bw_records_free(&r);
 	}
 	/* A shorter append over it: the leftover bytes are no record. */
@@ -215,7 +223,7 @@ BW_TEST(test_log_room_and_hostile)
 	ASSERT_OK(bw_records_log_add(h2.mem, h2.nblocks, &p, 1, NULL, 0),
 		  "append over a killed writer's body");
 	if (ASSERT_OK(bw_records_read(h2.mem, h2.nblocks, &r), "read it")) {
-		ASSERT_EQ(r.nadded, 2,
+		ASSERT_EQ(r.added.n, 2,
 			  "the append, and nothing of the leftover");
 		bw_records_free(&r);
 	}
@@ -250,7 +258,7 @@ BW_TEST(test_log_bulk)
 	for (i = 0; p && i < 20000; i++) {
 		snprintf(s, sizeof(s), "10.%zu.%zu.1", i / 200, i % 200);
 		p[i] = bw_test_prefix(s);
-		bw_records_add(&w, &p[i]);
+		bw_records_add(&w, bw_key_prefix(&p[i]));
 	}
 	if (!ASSERT_TRUE(p && logged_write(&h, &w), "write"))
 		goto out;
@@ -263,8 +271,9 @@ BW_TEST(test_log_bulk)
 				     1900000000),
 		  "log 14000");
 	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read")) {
-		ASSERT_EQ(r.nadded, 30000, "20000 and 10000 new");
-		ASSERT_EQ(bw_records_expiring(&r), 14000, "14000 with an end");
+		ASSERT_EQ(r.added.n, 30000, "20000 and 10000 new");
+		ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_PREFIX), 14000,
+			  "14000 with an end");
 		bw_records_free(&r);
 	}
 out:

@@ -38,11 +38,11 @@ static void sample(struct bw_records *r)
 	struct bw_prefix p = { .family = BW_V4, .plen = 32, .lo = 0x0a000001 };
 
 	bw_records_init(r);
-	bw_records_add(r, &p);
-	bw_records_add_name(r, "a.example", 9, 0);
-	bw_records_add_name_until(r, "b.example", 9, 0, T1);
-	bw_records_add_name_until(r, "b.example", 9, SUB, T2);
-	bw_records_add_name(r, "c.example", 9, SUB);
+	bw_records_add(r, bw_key_prefix(&p));
+	bw_records_add(r, bw_key_name("a.example", 9, 0));
+	bw_records_add_until(r, bw_key_name("b.example", 9, 0), T1);
+	bw_records_add_until(r, bw_key_name("b.example", 9, SUB), T2);
+	bw_records_add(r, bw_key_name("c.example", 9, SUB));
 }
 
 struct area {
@@ -92,7 +92,7 @@ static int read_status(const struct area *h)
 
 static long find(const struct bw_records *r, const char *name, __u8 flags)
 {
-	return bw_records_find_name(r, name, strlen(name), flags);
+	return bw_records_find(r, bw_key_name(name, strlen(name), flags));
 }
 
 /* name's expiry in r, or -1 when r does not hold it. */
@@ -101,7 +101,7 @@ static long long expiry(const struct bw_records *r, const char *name,
 {
 	long k = find(r, name, flags);
 
-	return k < 0 ? -1 : (long long)r->names_expires[k];
+	return k < 0 ? -1 : (long long)r->added.v[k].expires;
 }
 
 BW_TEST(test_name_expiry_round_trip)
@@ -119,17 +119,20 @@ BW_TEST(test_name_expiry_round_trip)
 		ASSERT_EQ(e->len, 2 * (2 + 9 + 8), "two entries");
 	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
 		goto out;
-	ASSERT_EQ(r.names.ndom, 4, "every name");
+	ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 4, "every name");
 	ASSERT_TRUE(bw_records_same_added(&w, &r), "names and expiries");
 	ASSERT_EQ(expiry(&r, "a.example", 0), 0, "a never expires");
 	ASSERT_EQ(expiry(&r, "b.example", 0), T1, "b's end");
 	ASSERT_EQ(expiry(&r, "b.example", SUB), T2, "*.b's end");
 	ASSERT_EQ(expiry(&r, "c.example", SUB), 0, "*.c never expires");
-	ASSERT_EQ(find(&r, "b.example", 0), 1, "in the order added");
+	ASSERT_EQ(find(&r, "b.example", 0), 2,
+		  "in the order added, after the address");
 	ASSERT_EQ(r.nother, 0, "a known record");
-	ASSERT_EQ(bw_records_names_expiring(&r), 2, "two names expire");
-	ASSERT_EQ(bw_records_expiring(&r), 0, "no address expires");
-	ASSERT_EQ_U64(bw_records_names_next_expiry(&r), T1, "the next");
+	ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_NAME), 2,
+		  "two names expire");
+	ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_PREFIX), 0,
+		  "no address expires");
+	ASSERT_EQ_U64(bw_records_next_expiry(&r), T1, "the next");
 	copy = calloc(h.nblocks, BW_BLOCK_BYTES);
 	if (ASSERT_OK_PTR(copy, "copy")) {
 		memcpy(copy, h.mem, (size_t)h.tail * BW_BLOCK_BYTES);
@@ -141,8 +144,8 @@ BW_TEST(test_name_expiry_round_trip)
 	}
 	bw_records_free(&r);
 	/* Made permanent: no record at all, as an older bloomwall wrote. */
-	bw_records_add_name_until(&w, "b.example", 9, 0, 0);
-	bw_records_add_name_until(&w, "b.example", 9, SUB, 0);
+	bw_records_add_until(&w, bw_key_name("b.example", 9, 0), 0);
+	bw_records_add_until(&w, bw_key_name("b.example", 9, SUB), 0);
 	if (ASSERT_TRUE(area_write(&h, &w), "write permanent"))
 		ASSERT_TRUE(!find_rec(&h, BW_REC_ADDED_NAME_EXPIRES),
 			    "no record");
@@ -169,8 +172,10 @@ BW_TEST(test_name_expiry_older_reader)
 	ASSERT_EQ(names->len, 4 * (2 + 9), "every name where an older reads");
 	e->type = 99;
 	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "unknown type")) {
-		ASSERT_EQ(r.names.ndom, 4, "the names");
-		ASSERT_EQ(bw_records_names_expiring(&r), 0, "none expires");
+		ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 4,
+			  "the names");
+		ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_NAME), 0,
+			  "none expires");
 		ASSERT_EQ(r.nother, 1, "the record carried over");
 	}
 	bw_records_free(&r);
@@ -180,10 +185,12 @@ BW_TEST(test_name_expiry_older_reader)
 	ASSERT_EQ(body[11 + 2], 'b', "b.example's first byte");
 	body[11 + 2] = 'x';
 	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "an orphan")) {
-		ASSERT_EQ(r.names.ndom, 4, "names");
+		ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 4,
+			  "names");
 		ASSERT_EQ(expiry(&r, "x.example", 0), 0, "permanent");
 		ASSERT_EQ(expiry(&r, "b.example", SUB), T2, "*.b's holds");
-		ASSERT_EQ(bw_records_names_expiring(&r), 1, "one expires");
+		ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_NAME), 1,
+			  "one expires");
 	}
 	bw_records_free(&r);
 out:
@@ -262,37 +269,41 @@ BW_TEST(test_name_expiry_edits)
 
 	bw_records_init(&r);
 	bw_records_init(&s);
-	ASSERT_EQ(bw_records_add_name_until(&r, "a.example", 9, 0, 100), 1,
-		  "new, expiring");
-	ASSERT_EQ(bw_records_add_name(&r, "a.example", 9, SUB), 1,
+	ASSERT_EQ(bw_records_add_until(&r, bw_key_name("a.example", 9, 0), 100),
+		  1, "new, expiring");
+	ASSERT_EQ(bw_records_add(&r, bw_key_name("a.example", 9, SUB)), 1,
 		  "the subtree: another, permanent");
-	ASSERT_EQ(bw_records_add_name_until(&r, "c.example", 9, 0, 300), 1,
-		  "new, expiring");
-	ASSERT_EQ(bw_records_add_name(&r, "a.example", 9, 0), 0, "there");
+	ASSERT_EQ(bw_records_add_until(&r, bw_key_name("c.example", 9, 0), 300),
+		  1, "new, expiring");
+	ASSERT_EQ(bw_records_add(&r, bw_key_name("a.example", 9, 0)), 0,
+		  "there");
 	ASSERT_EQ(expiry(&r, "a.example", 0), 100, "add keeps the expiry");
-	ASSERT_EQ(bw_records_add_name_until(&r, "a.example", 9, 0, 200), 0,
-		  "again");
+	ASSERT_EQ(bw_records_add_until(&r, bw_key_name("a.example", 9, 0), 200),
+		  0, "again");
 	ASSERT_EQ(expiry(&r, "a.example", 0), 200, "the new timeout replaces");
 	ASSERT_EQ(expiry(&r, "a.example", SUB), 0, "the subtree's stays");
-	ASSERT_EQ_U64(bw_records_names_next_expiry(&r), 200, "the next");
-	ASSERT_EQ(bw_records_names_expired(&r, 199), 0, "none past yet");
-	ASSERT_EQ(bw_records_names_expired(&r, 200), 1, "at its end, past");
-	ASSERT_EQ(bw_records_names_expired(&r, 1000), 2, "both");
-	ASSERT_EQ(bw_records_expired(&r, 1000), 0, "addresses: none");
-	bw_records_add_name(&s, "a.example", 9, 0);
-	bw_records_add_name(&s, "a.example", 9, SUB);
-	bw_records_add_name(&s, "c.example", 9, 0);
+	ASSERT_EQ_U64(bw_records_next_expiry(&r), 200, "the next");
+	ASSERT_EQ(bw_records_expired(&r, BW_ENTRY_NAME, 199), 0,
+		  "none past yet");
+	ASSERT_EQ(bw_records_expired(&r, BW_ENTRY_NAME, 200), 1,
+		  "at its end, past");
+	ASSERT_EQ(bw_records_expired(&r, BW_ENTRY_NAME, 1000), 2, "both");
+	ASSERT_EQ(bw_records_expired(&r, BW_ENTRY_PREFIX, 1000), 0,
+		  "addresses: none");
+	bw_records_add(&s, bw_key_name("a.example", 9, 0));
+	bw_records_add(&s, bw_key_name("a.example", 9, SUB));
+	bw_records_add(&s, bw_key_name("c.example", 9, 0));
 	ASSERT_FALSE(bw_records_same_added(&r, &s), "expiries differ");
-	bw_records_add_name_until(&s, "a.example", 9, 0, 200);
-	bw_records_add_name_until(&s, "c.example", 9, 0, 300);
+	bw_records_add_until(&s, bw_key_name("a.example", 9, 0), 200);
+	bw_records_add_until(&s, bw_key_name("c.example", 9, 0), 300);
 	ASSERT_TRUE(bw_records_same_added(&r, &s), "the same");
-	bw_records_drop_name(&r, 0);
-	ASSERT_EQ_U64(r.names_expires[0], 0, "*.a moved down, permanent");
-	ASSERT_EQ_U64(r.names_expires[1], 300, "c's with it");
-	ASSERT_EQ(bw_records_add_name_until(&r, "c.example", 9, 0, 0), 0,
-		  "made permanent");
-	ASSERT_EQ_U64(bw_records_names_next_expiry(&r), 0, "none expires");
-	ASSERT_EQ(bw_records_names_expiring(&r), 0, "none expiring");
+	bw_records_drop(&r, 0);
+	ASSERT_EQ_U64(r.added.v[0].expires, 0, "*.a moved down, permanent");
+	ASSERT_EQ_U64(r.added.v[1].expires, 300, "c's with it");
+	ASSERT_EQ(bw_records_add_until(&r, bw_key_name("c.example", 9, 0), 0),
+		  0, "made permanent");
+	ASSERT_EQ_U64(bw_records_next_expiry(&r), 0, "none expires");
+	ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_NAME), 0, "none expiring");
 	bw_records_free(&r);
 	bw_records_free(&s);
 }
@@ -304,13 +315,16 @@ BW_TEST(test_name_drop_expired)
 	struct bw_records r;
 
 	sample(&r);
-	bw_records_add_until(&r, &p, T1 + 5); /* re-added, now expiring */
-	bw_records_add_name_until(&r, "d.example", 9, 0, T1 + 10);
+	bw_records_add_until(&r, bw_key_prefix(&p),
+			     T1 + 5); /* re-added, now expiring */
+	bw_records_add_until(&r, bw_key_name("d.example", 9, 0), T1 + 10);
 	ASSERT_EQ(bw_records_drop_expired(&r, T1 - 1), 0, "none yet");
 	ASSERT_EQ(bw_records_drop_expired(&r, T1 + 5), 2,
 		  "b.example and the address");
-	ASSERT_EQ(r.nadded, 0, "the address gone");
-	ASSERT_EQ(r.names.ndom, 4, "four names left");
+	ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_PREFIX), 0,
+		  "the address gone");
+	ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 4,
+		  "four names left");
 	ASSERT_EQ(find(&r, "b.example", 0), -1, "b.example dropped");
 	ASSERT_EQ(expiry(&r, "a.example", 0), 0, "a stays, permanent");
 	ASSERT_EQ(expiry(&r, "b.example", SUB), T2, "*.b stays, with its end");
@@ -318,8 +332,9 @@ BW_TEST(test_name_drop_expired)
 	ASSERT_EQ(expiry(&r, "d.example", 0), T1 + 10, "d stays, its end");
 	ASSERT_EQ(find(&r, "d.example", 0), 3, "the order kept");
 	ASSERT_EQ(bw_records_drop_expired(&r, T2), 2, "d and *.b at T2");
-	ASSERT_EQ(r.names.ndom, 2, "the permanent ones");
-	ASSERT_EQ(bw_records_names_expiring(&r), 0, "none expiring");
+	ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 2,
+		  "the permanent ones");
+	ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_NAME), 0, "none expiring");
 	bw_records_free(&r);
 }
 
@@ -360,19 +375,21 @@ BW_TEST(test_name_gone_mark)
 			  BW_NAME_SUBTREE | BW_REC_NAME_GONE, "the kind byte");
 	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
 		goto out;
-	ASSERT_EQ(r.names.ndom, 3, "three names left");
+	ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 3,
+		  "three names left");
 	ASSERT_EQ(find(&r, "b.example", SUB), -1, "*.b is not added");
 	ASSERT_EQ(expiry(&r, "b.example", 0), T1, "b is, with its end");
-	ASSERT_EQ(r.gone_names.ndom, 1, "one gone");
-	ASSERT_TRUE(r.gone_names.ndom == 1 &&
-			    r.gone_names.dom[0].flags == SUB &&
-			    r.gone_names.dom[0].len == 9 &&
-			    !memcmp(bw_domain_name(&r.gone_names,
-						   &r.gone_names.dom[0]),
+	ASSERT_EQ(r.gone.n, 1, "one gone");
+	ASSERT_TRUE(r.gone.n == 1 && bw_entry_is_name(&r.gone.v[0]) &&
+			    r.gone.v[0].d.flags == SUB &&
+			    r.gone.v[0].d.len == 9 &&
+			    !memcmp(bw_entry_name(&r.gone, &r.gone.v[0]),
 				    "b.example", 9),
 		    "the gone one is *.b.example");
-	ASSERT_EQ(bw_records_names_expiring(&r), 1, "its expiry is moot");
-	ASSERT_EQ(r.nadded, 1, "the address stays");
+	ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_NAME), 1,
+		  "its expiry is moot");
+	ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_PREFIX), 1,
+		  "the address stays");
 	ASSERT_EQ(
 		bw_records_mark_gone_name(h.mem, h.nblocks, "b.example", 9, 0),
 		1, "the exact one too");
@@ -381,11 +398,13 @@ BW_TEST(test_name_gone_mark)
 	if (ASSERT_TRUE(area_write(&h, &r), "write back")) {
 		bw_records_free(&r);
 		ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read back");
-		ASSERT_EQ(r.names.ndom, 3, "b.example is added: this r's");
-		ASSERT_EQ(r.gone_names.ndom, 0, "none gone");
+		ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 3,
+			  "b.example is added: this r's");
+		ASSERT_EQ(r.gone.n, 0, "none gone");
 		ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 0, "no mark");
 		ASSERT_EQ(find(&r, "b.example", SUB), -1, "*.b left out");
-		ASSERT_EQ(bw_records_names_expiring(&r), 1, "b's end only");
+		ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_NAME), 1,
+			  "b's end only");
 	}
 	bw_records_free(&r);
 	/* A hostile area is refused, nothing written. */
@@ -403,7 +422,7 @@ out:
 /*
  * An area listing a name twice (hostile: add never does) with an expiry:
  * the first holds it; many names read back in their order (the reader
- * sorts, n log n, rather than looking each up).
+ * indexes them, O(n), rather than scanning for each).
  */
 BW_TEST(test_name_twice_and_many)
 {
@@ -414,14 +433,15 @@ BW_TEST(test_name_twice_and_many)
 	int len;
 
 	bw_records_init(&w);
-	bw_records_push_name(&w, "a.example", 9, 0);
-	bw_records_push_name(&w, "b.example", 9, 0);
-	bw_records_push_name(&w, "a.example", 9, 0);
-	w.names_expires[0] = T1;
+	bw_entries_push(&w.added, bw_key_name("a.example", 9, 0), 0);
+	bw_entries_push(&w.added, bw_key_name("b.example", 9, 0), 0);
+	bw_entries_push(&w.added, bw_key_name("a.example", 9, 0), 0);
+	w.added.v[0].expires = T1;
 	if (!ASSERT_TRUE(area_write(&h, &w), "write"))
 		goto out;
 	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read")) {
-		ASSERT_EQ(r.names.ndom, 2, "once each");
+		ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 2,
+			  "once each");
 		ASSERT_EQ(find(&r, "b.example", 0), 1, "the order");
 		ASSERT_EQ(expiry(&r, "a.example", 0), T1, "the first's end");
 	}
@@ -430,16 +450,19 @@ BW_TEST(test_name_twice_and_many)
 	bw_records_init(&w);
 	for (i = 0; i < n; i++) {
 		len = snprintf(name, sizeof(name), "n%zu.example", n - i);
-		bw_records_add_name_until(&w, name, (size_t)len,
-					  i % 2 ? SUB : 0, i % 3 ? T1 + i : 0);
+		bw_records_add_until(
+			&w, bw_key_name(name, (size_t)len, i % 2 ? SUB : 0),
+			i % 3 ? T1 + i : 0);
 	}
 	if (!ASSERT_TRUE(area_write(&h, &w), "write many"))
 		goto out;
 	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read many")) {
-		ASSERT_EQ(r.names.ndom, n, "all");
-		for (i = 0; i < n && i < r.names.ndom; i++)
-			same += r.names.dom[i].len == w.names.dom[i].len &&
-				r.names_expires[i] == w.names_expires[i];
+		ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), n, "all");
+		for (i = 0;
+		     i < n && i < bw_entries_count(&r.added, BW_ENTRY_NAME);
+		     i++)
+			same += r.added.v[i].d.len == w.added.v[i].d.len &&
+				r.added.v[i].expires == w.added.v[i].expires;
 		ASSERT_EQ(same, n, "in order, each with its end");
 		ASSERT_TRUE(bw_records_same_added(&w, &r), "the same");
 	}
@@ -452,28 +475,29 @@ out:
 /* A build records the kept names with their ends (build_req.h). */
 BW_TEST(test_name_build_records)
 {
-	const __u64 ends[2] = { 0, T2 };
 	struct bw_build_req req;
 	struct bw_records r;
-	struct bw_list l;
+	struct bw_entries l;
 
-	bw_list_init(&l);
-	bw_domain_push(&l, "a.example", 9, 0);
-	bw_domain_push(&l, "b.example", 9, SUB);
+	bw_entries_init(&l);
+	bw_entries_push(&l, bw_key_name("a.example", 9, 0), 0);
+	bw_entries_push(&l, bw_key_name("b.example", 9, SUB), T2);
 	bw_build_req_init(&req, "test");
-	req.added_names = &l;
-	req.added_names_expires = ends;
+	req.added = &l;
 	if (ASSERT_OK(bw_build_records(&req, NULL, &r), "build records")) {
-		ASSERT_EQ(r.names.ndom, 2, "both names");
+		ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 2,
+			  "both names");
 		ASSERT_EQ(expiry(&r, "a.example", 0), 0, "a permanent");
 		ASSERT_EQ(expiry(&r, "b.example", SUB), T2, "*.b ends");
 	}
 	bw_records_free(&r);
-	req.added_names_expires = NULL;
+	l.v[1].expires = 0;
 	if (ASSERT_OK(bw_build_records(&req, NULL, &r), "no expiries")) {
-		ASSERT_EQ(r.names.ndom, 2, "both names");
-		ASSERT_EQ(bw_records_names_expiring(&r), 0, "none expires");
+		ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 2,
+			  "both names");
+		ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_NAME), 0,
+			  "none expires");
 	}
 	bw_records_free(&r);
-	bw_list_free(&l);
+	bw_entries_free(&l);
 }

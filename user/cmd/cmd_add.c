@@ -67,8 +67,7 @@ static void say_rebuilding(void *ctx)
  * After a rebuild that kept the names with an expiry (or ended one): each
  * name, whether it was kept before, and its expiry, as in place.
  */
-static void say_kept(const struct bw_add_req *rq,
-		     const struct bw_records *before)
+static void say_kept(const struct bw_add_req *rq, struct bw_records *before)
 {
 	const struct bw_list *l = rq->names;
 	const struct bw_domain *d;
@@ -80,12 +79,13 @@ static void say_kept(const struct bw_add_req *rq,
 	if (!unexpired)
 		return;
 	/* Whether name i had an expiry that this add (none) ends. */
+	bw_entries_index(&before->added);
 	for (i = 0; i < l->ndom; i++) {
 		d = &l->dom[i];
-		k = bw_records_find_name(before, bw_domain_name(l, d), d->len,
-					 d->flags);
+		k = bw_records_find(before, bw_key_name(bw_domain_name(l, d),
+							d->len, d->flags));
 		unexpired[i] =
-			k >= 0 && before->names_expires[k] && !rq->expires;
+			k >= 0 && before->added.v[k].expires && !rq->expires;
 		any = any || unexpired[i];
 	}
 	if (any) {
@@ -110,14 +110,28 @@ static int add_by_rebuild(struct bw_args *a, const struct bw_add_req *c)
 {
 	struct bw_rebuild_req rq = { .iface = a->iface,
 				     .ifindex = a->ifindex,
-				     .add_names = c->names,
-				     .add_names_expires = c->expires,
 				     .before_reload = say_rebuilding,
 				     .ctx = (void *)a };
+	const struct bw_list *l = c->names;
 	struct bw_rebuild_result res;
-	int err;
+	struct bw_entries add;
+	size_t i;
+	int err = 0;
 
+	bw_entries_init(&add);
+	for (i = 0; !err && i < l->ndom; i++)
+		err = bw_entries_push(&add,
+				      bw_key_name(bw_domain_name(l, &l->dom[i]),
+						  l->dom[i].len,
+						  l->dom[i].flags),
+				      c->expires);
+	rq.add = &add;
+	if (err) {
+		bw_entries_free(&add);
+		return err;
+	}
 	err = bw_rebuild(&rq, &res);
+	bw_entries_free(&add);
 	if (res.reloaded)
 		bw_reload_report(a->iface, &res.reload);
 	if (!err && res.read)

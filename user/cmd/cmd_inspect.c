@@ -100,7 +100,8 @@ static void out_names(struct bw_status_view *v, const struct bw_image *img)
 	v->names_kept = -1;
 	bw_dns_settings(img->filter, NULL, &v->dns_opts);
 	if (!bw_records_read(img->filter, img->nblocks, &rec)) {
-		v->names_kept = (long long)rec.names.ndom;
+		v->names_kept =
+			(long long)bw_entries_count(&rec.added, BW_ENTRY_NAME);
 		bw_dns_settings(img->filter, &rec, &v->dns_opts);
 		bw_records_free(&rec);
 	}
@@ -209,6 +210,7 @@ static void out_options(const struct bw_rec_build *rb)
 static int out_records(const struct bw_image *img)
 {
 	struct bw_records rec;
+	size_t n;
 	int i, err;
 
 	err = bw_records_read(img->filter, img->nblocks, &rec);
@@ -227,8 +229,10 @@ static int out_records(const struct bw_image *img)
 		out_options(&rec.build);
 	else
 		bw_out_null("options", NULL);
-	bw_out_kv("added entries", "%'zu", rec.nadded);
-	bw_out_u64("added", NULL, rec.nadded);
+	/* Addresses: the names are counted in the Names section. */
+	n = bw_entries_count(&rec.added, BW_ENTRY_PREFIX);
+	bw_out_kv("added entries", "%'zu", n);
+	bw_out_u64("added", NULL, n);
 	bw_prov_out(&rec);
 	bw_records_free(&rec);
 	return 0;

@@ -120,7 +120,8 @@ static int do_query(struct bw_args *a)
 		if (a->why)
 			why_addr(&qr, &q[i], i);
 		else
-			bw_expiry_out_covering(&qr.rec, &q[i].addr, true);
+			bw_expiry_out_covering(&qr.rec,
+					       bw_key_prefix(&q[i].addr), true);
 		bw_out_close_object();
 	}
 	bw_out_close_array();
@@ -133,8 +134,10 @@ static int do_query(struct bw_args *a)
 		if (a->why)
 			bw_why_out(&qr, &q[i], i);
 		else
-			bw_expiry_out_covering_name(&qr.rec, q[i].name,
-						    (size_t)q[i].len, true);
+			bw_expiry_out_covering(
+				&qr.rec,
+				bw_key_name(q[i].name, (size_t)q[i].len, 0),
+				true);
 		bw_out_close_object();
 	}
 	bw_out_close_array();

@@ -31,60 +31,6 @@
 #include "ops/handover.h"
 #include "lists/list_parse.h"
 
-static int count_kept(const struct bw_args *a, const struct bw_prefix *keys,
-		      const struct bw_records *rec)
-{
-	int i, found = 0;
-
-	for (i = 0; i < a->npos; i++)
-		found += bw_records_find(rec, &keys[i]) >= 0;
-	return found;
-}
-
-/* Why found of a's entries only were removed (said when not all). */
-static void warn_not_added(const struct bw_args *a, int found)
-{
-	if (found < a->npos)
-		pr_warn("%s: %d of %d entries were not added at run time: only those can be removed (an entry of a LIST goes when it is taken out of the file and the filter reloaded)\n",
-			a->iface, a->npos - found, a->npos);
-}
-
-static void warn_names_not_added(const struct bw_args *a, int found)
-{
-	if (found < a->npos)
-		pr_warn("%s: %d of %d names were not added at run time: only those can be removed\n",
-			a->iface, a->npos - found, a->npos);
-}
-
-/*
- * After the rebuild (done: the kept adds went): "ADDR  removed", "ADDR  not
- * removed" or "ADDR  not added at run time", and a line for the last.
- */
-static void say_entries(const struct bw_args *a, const struct bw_prefix *keys,
-			const struct bw_records *rec, bool done)
-{
-	const char *res, *text;
-	int i, found = 0;
-	bool kept;
-
-	bw_out_open_array("addresses");
-	for (i = 0; i < a->npos; i++) {
-		kept = bw_records_find(rec, &keys[i]) >= 0;
-		found += kept;
-		res = !kept ? "not_added" : done ? "removed" : "not_removed";
-		text = !kept  ? "not added at run time"
-		       : done ? "removed"
-			      : "not removed";
-		bw_out_open_object(NULL);
-		bw_out_string("address", "%s  ", a->pos[i]);
-		bw_out_string("result", NULL, res);
-		bw_out_text("%s\n", text);
-		bw_out_close_object();
-	}
-	bw_out_close_array();
-	warn_not_added(a, found);
-}
-
 /* The rebuild, and the reload's report when there was one. */
 static int rebuild(const struct bw_rebuild_req *rq,
 		   struct bw_rebuild_result *res)
@@ -111,6 +57,31 @@ static void entry_text(const struct taken *t, size_t i, char *buf, size_t len)
 		return;
 	}
 	bw_domain_str(t->names, &t->names->dom[i], buf, len);
+}
+
+/* Entry i as the records hold it. */
+static struct bw_entry_key entry_key(const struct taken *t, size_t i)
+{
+	const struct bw_domain *d;
+
+	if (t->keys)
+		return bw_key_prefix(&t->keys[i]);
+	d = &t->names->dom[i];
+	return bw_key_name(bw_domain_name(t->names, d), d->len, d->flags);
+}
+
+/* Why found of a's entries only were removed (said when not all). */
+static void warn_not_added(const struct bw_args *a, const struct taken *t,
+			   int found)
+{
+	if (found >= a->npos)
+		return;
+	if (t->names)
+		pr_warn("%s: %d of %d names were not added at run time: only those can be removed\n",
+			a->iface, a->npos - found, a->npos);
+	else
+		pr_warn("%s: %d of %d entries were not added at run time: only those can be removed (an entry of a LIST goes when it is taken out of the file and the filter reloaded)\n",
+			a->iface, a->npos - found, a->npos);
 }
 
 /* How an entry went: the watch's word (JSON "how") and the text. */
@@ -170,10 +141,7 @@ static size_t say_handed(const struct bw_args *a, const struct taken *t,
 	bw_out_text("%s: ", a->iface);
 	bw_out_int("removed", "%lld of ", (long long)removed);
 	bw_out_int("total", "%lld removed\n", (long long)t->n);
-	if (t->names)
-		warn_names_not_added(a, (int)removed);
-	else
-		warn_not_added(a, (int)removed);
+	warn_not_added(a, t, (int)removed);
 	return removed;
 }
 
@@ -246,56 +214,24 @@ out:
 	return err ?: (res.marked < t->n ? -ENOENT : 0);
 }
 
-/* Reads what runs, says what goes, rebuilds without it. */
-static int remove_entries(struct bw_args *a, const struct bw_prefix *keys)
+/*
+ * After the rebuild (done: the kept adds went): "ENTRY  removed", "ENTRY
+ * not removed" or "ENTRY  not added at run time"; the number found.
+ */
+static int say_rebuilt(const struct bw_args *a, const struct taken *t,
+		       const struct bw_records *rec, bool done)
 {
-	struct bw_rebuild_req rq = { .iface = a->iface,
-				     .ifindex = a->ifindex,
-				     .remove = keys,
-				     .nremove = a->npos };
-	struct bw_rebuild_result res;
-	int err, found, pid = bw_handover_watch(a->iface);
-
-	if (pid > 0) {
-		struct taken t = { .keys = keys, .n = (size_t)a->npos };
-
-		if (remove_by_watch(a, &t, &err))
-			return err;
-		return remove_in_place(a, &t, pid);
-	}
-	err = rebuild(&rq, &res);
-	if (!res.read)
-		return err;
-	found = count_kept(a, keys, &res.rec);
-	say_entries(a, keys, &res.rec, res.reloaded && !err);
-	if (!res.reloaded)
-		bw_say_unchanged(a->iface, res.generation);
-	bw_out_text("%s: ", a->iface);
-	bw_out_int("removed", "%lld of ", err ? 0 : found);
-	bw_out_int("total", "%lld removed\n", a->npos);
-	bw_rebuild_result_free(&res);
-	return err ?: (found < a->npos ? -ENOENT : 0);
-}
-
-/* "NAME  removed" or "NAME  not added at run time"; the number found. */
-static int say_names(const struct bw_args *a, const struct bw_list *l,
-		     const struct bw_records *rec, bool done, bool say)
-{
-	const struct bw_domain *d;
-	int i, found = 0;
+	int found = 0;
+	size_t i;
 	bool kept;
 
-	if (say)
-		bw_out_open_array("names");
-	for (i = 0; i < a->npos && (size_t)i < l->ndom; i++) {
-		d = &l->dom[i];
-		kept = bw_records_find_name(rec, bw_domain_name(l, d), d->len,
-					    d->flags & BW_DOM_SUBTREE) >= 0;
+	bw_out_open_array(t->keys ? "addresses" : "names");
+	for (i = 0; i < t->n && i < (size_t)a->npos; i++) {
+		/* rec is indexed (ops/rebuild.h): O(1) each. */
+		kept = bw_records_find(rec, entry_key(t, i)) >= 0;
 		found += kept;
-		if (!say)
-			continue;
 		bw_out_open_object(NULL);
-		bw_out_string("name", "%s  ", a->pos[i]);
+		bw_out_string(t->keys ? "address" : "name", "%s  ", a->pos[i]);
 		bw_out_string("result", NULL,
 			      !kept  ? "not_added"
 			      : done ? "removed"
@@ -305,30 +241,43 @@ static int say_names(const struct bw_args *a, const struct bw_list *l,
 					   : "not removed");
 		bw_out_close_object();
 	}
-	if (say)
-		bw_out_close_array();
+	bw_out_close_array();
 	return found;
 }
 
-/* remove IFACE NAME...: as for addresses, the names left out. */
-static int remove_names(struct bw_args *a, const struct bw_list *l)
+/*
+ * Handed to a watch, or marked for it; without one, reads what runs,
+ * says what goes, rebuilds without it.
+ */
+static int remove_taken(struct bw_args *a, const struct taken *t)
 {
-	struct bw_rebuild_req rq = { .iface = a->iface,
-				     .ifindex = a->ifindex,
-				     .remove_names = l };
+	struct bw_rebuild_req rq = { .iface = a->iface, .ifindex = a->ifindex };
 	struct bw_rebuild_result res;
-	struct taken t = { .names = l, .n = l->ndom };
 	int err, found, pid = bw_handover_watch(a->iface);
+	struct bw_entries out;
+	size_t i;
 
-	if (pid > 0 && remove_by_watch(a, &t, &err))
+	if (pid > 0 && remove_by_watch(a, t, &err))
 		return err;
 	if (pid > 0)
-		return remove_in_place(a, &t, pid);
+		return remove_in_place(a, t, pid);
+	bw_entries_init(&out);
+	for (i = 0, err = 0; !err && i < t->n; i++)
+		err = bw_entries_push(&out, entry_key(t, i), 0);
+	rq.remove = &out;
+	if (err) {
+		bw_entries_free(&out);
+		return err;
+	}
 	err = rebuild(&rq, &res);
+	bw_entries_free(&out);
 	if (!res.read)
 		return err;
-	found = say_names(a, l, &res.rec, !err, true);
-	warn_names_not_added(a, found);
+	found = say_rebuilt(a, t, &res.rec, res.reloaded && !err);
+	warn_not_added(a, t, found);
+	/* Addresses say the generation kept; names never did. */
+	if (t->keys && !res.reloaded)
+		bw_say_unchanged(a->iface, res.generation);
 	bw_out_text("%s: ", a->iface);
 	bw_out_int("removed", "%lld of ", err ? 0 : found);
 	bw_out_int("total", "%lld removed\n", a->npos);
@@ -338,6 +287,7 @@ static int remove_names(struct bw_args *a, const struct bw_list *l)
 
 static int do_remove(struct bw_args *a)
 {
+	struct taken t = { 0 };
 	struct bw_prefix *keys = NULL;
 	struct bw_list l;
 	int err;
@@ -347,15 +297,19 @@ static int do_remove(struct bw_args *a)
 		bw_list_init(&l);
 		err = bw_parse_names("remove", a->pos, a->npos, false, &l)
 			      ?: bw_check_privileges("remove");
+		t.names = &l;
+		t.n = l.ndom;
 		if (!err)
-			err = remove_names(a, &l);
+			err = remove_taken(a, &t);
 		bw_list_free(&l);
 		return err;
 	}
 	err = bw_parse_addrs("remove", a->pos, a->npos, &keys);
 	if (err)
 		return err;
-	err = bw_check_privileges("remove") ?: remove_entries(a, keys);
+	t.keys = keys;
+	t.n = (size_t)a->npos;
+	err = bw_check_privileges("remove") ?: remove_taken(a, &t);
 	free(keys);
 	return err;
 }

@@ -285,7 +285,7 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
 	/* The same map: its records only lost entries. */
 	if (bw_live_count(&l->set) < before)
 		l->deletes += before - bw_live_count(&l->set);
-	if ((r->ngone || r->gone_names.ndom) && !in_place)
+	if (r->gone.n && !in_place)
 		want_now(l, "live entries: a remove of adds built in");
 	if (r == &own)
 		bw_records_free(r);

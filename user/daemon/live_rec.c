@@ -14,145 +14,48 @@
 
 void bw_adopted_free(struct bw_adopted *a)
 {
-	free(a->p);
-	free(a->expires);
-	memset(a, 0, sizeof(*a));
+	bw_entries_free(&a->e);
 }
 
-/*
- * The adopted are kept sorted by prefix (a sync's pushes append, then
- * sort_adopted at its end; it looks up the sorted part only, each record
- * once), so that a sync of N records is n log n.
- */
-static long find(const struct bw_adopted *a, const struct bw_prefix *p)
+/* Takes the adopted whose expiry is BW_ADOPTED_DROPPED out. */
+static int compact_adopted(struct bw_adopted *a)
 {
-	size_t lo = 0, hi = a->sorted, mid;
-	int c;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		c = bw_prefix_cmp(&a->p[mid], p);
-		if (!c)
-			return (long)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-struct pair {
-	struct bw_prefix p;
-	__u64 expires;
-};
-
-static int cmp_pair(const void *x, const void *y)
-{
-	return bw_prefix_cmp(&((const struct pair *)x)->p,
-			     &((const struct pair *)y)->p);
-}
-
-static int sort_adopted(struct bw_adopted *a)
-{
-	struct pair *v = malloc((a->n ?: 1) * sizeof(*v));
+	bool *out = calloc(a->e.n ?: 1, sizeof(*out));
 	size_t i;
 
-	if (!v)
+	if (!out)
 		return -ENOMEM;
-	for (i = 0; i < a->n; i++)
-		v[i] = (struct pair){ a->p[i], a->expires[i] };
-	qsort(v, a->n, sizeof(*v), cmp_pair);
-	for (i = 0; i < a->n; i++) {
-		a->p[i] = v[i].p;
-		a->expires[i] = v[i].expires;
-	}
-	a->sorted = a->n;
-	free(v);
-	return 0;
-}
-
-/* Marks entry i dropped: compact_adopted takes the marked out. */
-static void drop(struct bw_adopted *a, size_t i)
-{
-	a->expires[i] = BW_ADOPTED_DROPPED;
-}
-
-static void compact_adopted(struct bw_adopted *a)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < a->n; i++) {
-		if (a->expires[i] == BW_ADOPTED_DROPPED)
-			continue;
-		a->p[j] = a->p[i];
-		a->expires[j++] = a->expires[i];
-	}
-	a->n = j;
-	a->sorted = j;
-}
-
-static int push(struct bw_adopted *a, const struct bw_prefix *p, __u64 exp)
-{
-	size_t cap = a->cap ? a->cap * 2 : 16;
-	struct bw_prefix *np;
-	__u64 *ne;
-
-	if (a->n == a->cap) {
-		np = realloc(a->p, cap * sizeof(*np));
-		if (np)
-			a->p = np;
-		ne = np ? realloc(a->expires, cap * sizeof(*ne)) : NULL;
-		if (!ne)
-			return -ENOMEM;
-		a->expires = ne;
-		a->cap = cap;
-	}
-	a->p[a->n] = *p;
-	a->expires[a->n++] = exp;
-	return 0;
-}
-
-/* The records' added entries by prefix (first of equal ones first). */
-struct rec_index {
-	const struct bw_records *r;
-	size_t *ix;
-};
-
-static int index_records(struct rec_index *x, const struct bw_records *r)
-{
-	x->r = r;
-	x->ix = bw_prefix_index(r->added, r->nadded);
-	return x->ix ? 0 : -ENOMEM;
-}
-
-/* The records' entry p (the first if listed twice), or -1. */
-static long rec_find(const struct rec_index *x, const struct bw_prefix *p)
-{
-	return bw_prefix_index_find(x->r->added, x->ix, x->r->nadded, p);
+	for (i = 0; i < a->e.n; i++)
+		out[i] = a->e.v[i].expires == BW_ADOPTED_DROPPED;
+	bw_entries_filter(&a->e, out);
+	free(out);
+	/* Indexed again: a sync of N records looks each up in O(1). */
+	return bw_entries_index(&a->e);
 }
 
 /* Whether the records hold p with this expiry (0: never), not ended. */
-static bool held(const struct rec_index *x, const struct bw_prefix *p,
+static bool held(const struct bw_records *r, const struct bw_prefix *p,
 		 __u64 exp, __u64 now)
 {
-	long k = rec_find(x, p);
+	long k = bw_records_find(r, bw_key_prefix(p));
 
-	return k >= 0 && x->r->added_expires[k] == exp && (!exp || exp > now);
+	return k >= 0 && r->added.v[k].expires == exp && (!exp || exp > now);
 }
 
-static void gone(struct bw_adopted *a, struct bw_live *set, void *target,
-		 const struct rec_index *x, __u64 now)
+static int gone(struct bw_adopted *a, struct bw_live *set, void *target,
+		const struct bw_records *r, __u64 now)
 {
+	struct bw_entry *e;
 	size_t i;
 
-	for (i = 0; i < a->n; i++) {
-		if (held(x, &a->p[i], a->expires[i], now))
+	for (i = 0; i < a->e.n; i++) {
+		e = &a->e.v[i];
+		if (held(r, &e->p, e->expires, now))
 			continue;
-		bw_live_del(set, target, &a->p[i]);
-		drop(a, i);
+		bw_live_del(set, target, &e->p);
+		e->expires = BW_ADOPTED_DROPPED;
 	}
-	compact_adopted(a);
+	return compact_adopted(a);
 }
 
 static int add(struct bw_adopted *a, struct bw_live *set, void *target,
@@ -162,7 +65,7 @@ static int add(struct bw_adopted *a, struct bw_live *set, void *target,
 	int err = bw_live_add(set, target, p, exp);
 
 	if (!err) {
-		err = push(a, p, exp);
+		err = bw_entries_push(&a->e, bw_key_prefix(p), exp);
 		if (err)
 			bw_live_del(set, target, p);
 		return err;
@@ -185,71 +88,36 @@ struct gone_name {
 };
 
 struct names_ctx {
-	const struct bw_records *r;
-	size_t *ix;	 /* the records' names in bw_name_cmp order */
-	bool subdomains; /* --subdomains: every name is a subtree */
+	const struct bw_records *r; /* indexed */
+	bool subdomains;	    /* --subdomains: every name is a subtree */
 	__u64 now;
 	struct bw_live *set;
 	struct gone_name *gone; /* to delete after the walk */
 	size_t ngone;
 };
 
-/* The set's form of records name i: a subtree under --subdomains. */
-static bool rec_subtree(const struct names_ctx *c, size_t i)
+/* The set's form of records name e: a subtree under --subdomains. */
+static bool rec_subtree(const struct names_ctx *c, const struct bw_entry *e)
 {
-	return c->subdomains || (c->r->names.dom[i].flags & BW_DOM_SUBTREE);
+	return c->subdomains || (e->d.flags & BW_DOM_SUBTREE);
 }
 
-/* The records' name i against the set's entry. */
-static int cmp_rec(const struct names_ctx *c, size_t i, const char *name,
-		   size_t len, bool subtree)
-{
-	const struct bw_list *l = &c->r->names;
-
-	return bw_name_cmp(rec_subtree(c, i), l->dom[i].len,
-			   bw_domain_name(l, &l->dom[i]), subtree, len, name);
-}
-
-static int cmp_names_ix(const void *x, const void *y, void *arg)
-{
-	const struct names_ctx *c = arg;
-	const struct bw_list *l = &c->r->names;
-	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	int d = cmp_rec(c, i, bw_domain_name(l, &l->dom[j]), l->dom[j].len,
-			rec_subtree(c, j));
-
-	return d ?: (i > j) - (i < j);
-}
-
-static int index_names(struct names_ctx *c)
-{
-	size_t i, n = c->r->names.ndom;
-
-	c->ix = malloc((n ?: 1) * sizeof(*c->ix));
-	if (!c->ix)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		c->ix[i] = i;
-	qsort_r(c->ix, n, sizeof(*c->ix), cmp_names_ix, c);
-	return 0;
-}
-
-/* Records name of the set's entry, -1 when none (first one wins). */
+/*
+ * Records name of the set's entry, -1 when none; under --subdomains the
+ * exact name and the subtree are the same entry, the first one wins.
+ */
 static long rec_name(const struct names_ctx *c, const char *name, size_t len,
 		     bool subtree)
 {
-	size_t lo = 0, hi = c->r->names.ndom, mid;
+	long k = bw_records_find(
+		     c->r,
+		     bw_key_name(name, len, subtree ? BW_DOM_SUBTREE : 0)),
+	     x;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (cmp_rec(c, c->ix[mid], name, len, subtree) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < c->r->names.ndom && !cmp_rec(c, c->ix[lo], name, len, subtree))
-		return (long)c->ix[lo];
-	return -1;
+	if (!c->subdomains || !subtree)
+		return k;
+	x = bw_records_find(c->r, bw_key_name(name, len, 0));
+	return x >= 0 && (k < 0 || x < k) ? x : k;
 }
 
 /* Each live name the records no longer hold (or hold ended) noted. */
@@ -258,7 +126,7 @@ static int name_held(void *ctx, const char *name, size_t len, bool subtree,
 {
 	struct names_ctx *c = ctx;
 	long k = rec_name(c, name, len, subtree);
-	__u64 exp = k >= 0 ? c->r->names_expires[k] : 0;
+	__u64 exp = k >= 0 ? c->r->added.v[k].expires : 0;
 	struct gone_name *g;
 
 	(void)refs;
@@ -292,83 +160,70 @@ static int names_gone(struct names_ctx *c, void *target)
 	return 0;
 }
 
-static int name_add(struct names_ctx *c, void *target, size_t i, __u64 exp,
+static int name_add(struct names_ctx *c, void *target, const struct bw_entry *e,
 		    bool strict)
 {
-	const struct bw_domain *d = &c->r->names.dom[i];
-	const char *name = bw_domain_name(&c->r->names, d);
-	bool sub = rec_subtree(c, i);
+	const char *name = bw_entry_name(&c->r->added, e);
+	bool sub = rec_subtree(c, e);
 	int err;
 
-	if (bw_live_has_name(c->set, name, d->len, sub, NULL))
+	if (bw_live_has_name(c->set, name, e->d.len, sub, NULL))
 		return 0;
-	err = bw_live_add_name(c->set, target, name, d->len, sub, exp);
+	err = bw_live_add_name(c->set, target, name, e->d.len, sub, e->expires);
 	if (!err || err == -ENOMEM)
 		return err;
 	if (!strict)
 		return 0;
 	pr_warn("the name %s%.*s added at run time has no name region in the new filter to be kept live in: built in instead\n",
-		sub ? "*." : "", (int)d->len, name);
+		sub ? "*." : "", (int)e->d.len, name);
 	return err;
 }
 
-/* The set's names made the records' (those not ended by now). */
-static int names_sync(struct bw_live *set, const struct bw_records *r,
-		      void *target, bool strict, __u64 now, __u64 *next)
+/*
+ * Added prefix i of r (entry e) into the set unless adopted already; one
+ * listed twice (hostile) is taken once.
+ */
+static int prefix_add(struct bw_adopted *a, struct bw_live *set, void *target,
+		      const struct bw_records *r, size_t i, bool strict)
 {
-	struct names_ctx c = { .r = r, .now = now, .set = set };
-	size_t i;
-	int err;
+	const struct bw_entry *e = &r->added.v[i];
 
-	c.subdomains = r->have_dns && (r->dns.opts & BW_REC_DNS_SUBDOMAINS);
-	err = index_names(&c) ?: names_gone(&c, target);
-	for (i = 0; !err && i < r->names.ndom; i++) {
-		__u64 exp = r->names_expires[i];
-
-		if (exp && exp <= now)
-			continue;
-		if (exp && (!*next || exp < *next))
-			*next = exp;
-		err = name_add(&c, target, i, exp, strict);
-	}
-	free(c.ix);
-	return err;
+	if (bw_records_find(r, bw_key_prefix(&e->p)) != (long)i ||
+	    bw_entries_find(&a->e, bw_key_prefix(&e->p)) >= 0)
+		return 0;
+	return add(a, set, target, &e->p, e->expires, strict);
 }
 
 int bw_adopted_sync(struct bw_adopted *a, struct bw_live *set, const void *mem,
 		    __u32 nblocks, void *target, bool strict, __u64 now,
 		    __u64 *next)
 {
-	struct rec_index x = {};
+	struct names_ctx c = { .now = now, .set = set };
+	const struct bw_entry *e;
 	struct bw_records r;
 	size_t i;
-	int err = 0;
+	int err;
 
 	*next = 0;
 	bw_records_init(&r);
 	if (bw_records_read(mem, nblocks, &r))
 		return 0;
-	err = index_records(&x, &r) ?: sort_adopted(a);
+	c.r = &r;
+	c.subdomains = r.have_dns && (r.dns.opts & BW_REC_DNS_SUBDOMAINS);
+	/* Indexed: a sync of N records is O(N). */
+	err = bw_entries_index(&r.added) ?: bw_entries_index(&a->e);
 	if (!err)
-		gone(a, set, target, &x, now);
-	for (i = 0; !err && i < r.nadded; i++) {
-		__u64 exp = r.added_expires[i];
-
-		if (exp && exp <= now)
+		err = gone(a, set, target, &r, now) ?: names_gone(&c, target);
+	for (i = 0; !err && i < r.added.n; i++) {
+		e = &r.added.v[i];
+		if (e->expires && e->expires <= now)
 			continue;
-		if (exp && (!*next || exp < *next))
-			*next = exp;
-		/* An entry listed twice (hostile) is taken once. */
-		if (rec_find(&x, &r.added[i]) != (long)i)
-			continue;
-		if (find(a, &r.added[i]) < 0)
-			err = add(a, set, target, &r.added[i], exp, strict);
+		if (e->expires && (!*next || e->expires < *next))
+			*next = e->expires;
+		err = bw_entry_is_name(e)
+			      ? name_add(&c, target, e, strict)
+			      : prefix_add(a, set, target, &r, i, strict);
 	}
-	if (!err)
-		err = sort_adopted(a);
-	if (!err)
-		err = names_sync(set, &r, target, strict, now, next);
-	free(x.ix);
 	bw_records_free(&r);
 	return err;
 }
@@ -377,8 +232,8 @@ void bw_adopted_prune(struct bw_adopted *a, const struct bw_live *set)
 {
 	size_t i;
 
-	for (i = 0; i < a->n; i++)
-		if (!bw_live_has(set, &a->p[i], NULL))
-			drop(a, i);
+	for (i = 0; i < a->e.n; i++)
+		if (!bw_live_has(set, &a->e.v[i].p, NULL))
+			a->e.v[i].expires = BW_ADOPTED_DROPPED;
 	compact_adopted(a);
 }

@@ -14,6 +14,7 @@
 #include <linux/types.h>
 
 #include "filter/live.h"
+#include "lists/entry.h"
 #include "lists/list.h"
 
 /*
@@ -22,10 +23,7 @@
  * names): they are synced against the records directly.
  */
 struct bw_adopted {
-	struct bw_prefix *p;
-	__u64 *expires;
-	size_t n, cap;
-	size_t sorted; /* the first sorted of them are in prefix order */
+	struct bw_entries e; /* prefixes, indexed */
 };
 
 /* An adopted entry's expiry while it is being taken out (none is). */

@@ -136,7 +136,7 @@ static struct bw_live_rec *staged_recs(struct bw_wlive *l, __u32 map_id,
  */
 static void adopt_built(struct bw_wlive *l)
 {
-	__u64 now = (__u64)time(NULL), next;
+	__u64 now = (__u64)time(NULL);
 	struct bw_records r;
 	size_t held;
 
@@ -148,12 +148,8 @@ static void adopt_built(struct bw_wlive *l)
 	l->base_expiry = 0;
 	if (bw_records_read(l->map.mem, l->map.nblocks, &r))
 		return;
-	held = r.nadded - bw_records_expired(&r, now) + r.names.ndom -
-	       bw_records_names_expired(&r, now);
+	held = r.added.n - bw_records_expired(&r, BW_ENTRY_ANY, now);
 	l->base_expiry = bw_records_next_expiry(&r);
-	next = bw_records_names_next_expiry(&r);
-	if (next && (!l->base_expiry || next < l->base_expiry))
-		l->base_expiry = next;
 	bw_records_free(&r);
 	if (!held)
 		l->adds_in_base = false;

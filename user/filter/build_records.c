@@ -18,19 +18,6 @@
 #include "filter/records_write.h"
 
 /* Appends the domain entries of src to l. */
-int bw_build_push_names(struct bw_list *l, const struct bw_list *src)
-{
-	const struct bw_domain *d;
-	size_t i;
-
-	for (i = 0; src && i < src->ndom; i++) {
-		d = &src->dom[i];
-		if (bw_domain_push(l, bw_domain_name(src, d), d->len, d->flags))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 /* Frees n paths and the array. */
 static void free_paths(char **p, int n)
 {
@@ -176,34 +163,11 @@ void bw_build_record_sized(const struct bw_plan *p, struct bw_records *r)
 	}
 }
 
-/*
- * The kept names, each with its expiry: pushed, not looked up, as they
- * come from records that hold each once (a lookup each is n^2).
- */
-static int record_names(const struct bw_build_req *req, struct bw_records *r)
-{
-	const struct bw_list *l = req->added_names;
-	const struct bw_domain *d;
-	size_t i;
-
-	for (i = 0; l && i < l->ndom; i++) {
-		d = &l->dom[i];
-		if (bw_records_push_name(r, bw_domain_name(l, d), d->len,
-					 d->flags))
-			return -ENOMEM;
-		if (req->added_names_expires)
-			r->names_expires[r->names.ndom - 1] =
-				req->added_names_expires[i];
-	}
-	return 0;
-}
-
 /* What the filter was built from, for its record area. */
 int bw_build_records(const struct bw_build_req *req, struct bw_rec_source *src,
 		     struct bw_records *r)
 {
 	struct bw_rec_build *rb = &r->build;
-	size_t i;
 	int f, err;
 
 	bw_records_init(r);
@@ -224,15 +188,9 @@ int bw_build_records(const struct bw_build_req *req, struct bw_rec_source *src,
 		record_sources(req, src, r);
 	if (!err)
 		err = record_allow(req, r);
-	for (i = 0; !err && i < req->nadded; i++)
-		err = bw_records_add_until(r, &req->added[i],
-					   req->added_expires
-						   ? req->added_expires[i]
-						   : 0) < 0
-			      ? -ENOMEM
-			      : 0;
-	if (!err)
-		err = record_names(req, r);
+	/* The kept adds, each with its expiry; one listed twice kept once. */
+	if (!err && req->added)
+		err = bw_records_add_all(r, req->added);
 	if (err)
 		pr_warn("%s: no memory for the filter's records\n", req->label);
 	return err;

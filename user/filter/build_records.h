@@ -11,9 +11,6 @@
 #include "filter/records.h"
 #include "lists/list.h"
 
-/* Appends the domain entries of src (NULL: none) to l. 0 or -ENOMEM. */
-int bw_build_push_names(struct bw_list *l, const struct bw_list *src);
-
 /*
  * What the filter was built from, into r (initialised here); src: what
  * each list file was (provenance.h). 0 or -errno (said).

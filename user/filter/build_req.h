@@ -11,6 +11,7 @@
 #include "filter/live_room.h"
 #include "filter/records.h"
 #include "lists/cidr.h"
+#include "lists/entry.h"
 #include "lists/list.h"
 
 struct bw_build_req {
@@ -21,11 +22,11 @@ struct bw_build_req {
 	struct bw_cidr_opts cidr;  /* --max-lengths */
 	bool skip_invalid;
 	bool mask_host_bits;
-	/* Entries kept from 'bloomwall add', built in as list entries are. */
-	const struct bw_prefix *added;
-	size_t nadded;
-	/* nadded of them, when each ends (records.h), or NULL: never. */
-	const __u64 *added_expires;
+	/*
+	 * Entries kept from 'bloomwall add', prefixes and names, each with
+	 * its expiry, built in as list entries are; NULL: none.
+	 */
+	const struct bw_entries *added;
 	/*
 	 * The adds, prefixes and names, go in the records but not in the
 	 * blocks: a watch sets them as live entries, taken out in place
@@ -40,10 +41,6 @@ struct bw_build_req {
 	 * too), set by the caller's hook, not the build; NULL: none.
 	 */
 	const struct bw_live_room *room;
-	/* Names kept from 'bloomwall add' (domain entries), or NULL. */
-	const struct bw_list *added_names;
-	/* added_names->ndom of them, when each ends, or NULL: never. */
-	const __u64 *added_names_expires;
 	bool subdomains;      /* --subdomains: every name entry is a subtree */
 	unsigned int threads; /* reading each list: bw_list_opts.threads */
 	/*

@@ -26,9 +26,10 @@
  */
 static int load_files(const char *const *files, int n,
 		      const struct bw_list_opts *lo,
-		      const struct bw_prefix *more, size_t nmore, bool finish,
+		      const struct bw_entries *more, bool finish,
 		      struct bw_list *l, struct bw_rec_source *src)
 {
+	const struct bw_entry *e;
 	size_t j;
 	int i, err;
 
@@ -39,8 +40,12 @@ static int load_files(const char *const *files, int n,
 		if (err)
 			return err;
 	}
-	for (j = 0; j < nmore; j++) {
-		err = bw_list_push(l, &more[j]);
+	for (j = 0; more && j < more->n; j++) {
+		e = &more->v[j];
+		err = bw_entry_is_name(e)
+			      ? bw_domain_push(l, bw_entry_name(more, e),
+					       e->d.len, e->d.flags)
+			      : bw_list_push(l, &e->p);
 		if (err) {
 			pr_warn("bloomwall: no memory for the entries added at run time\n");
 			return err;
@@ -108,8 +113,9 @@ static void count_live_adds(const struct bw_build_req *req, struct bw_plan *p)
 	struct bw_add_plan ap;
 	size_t i;
 
-	for (i = 0; adds_live(req) && i < req->nadded; i++) {
-		if (bw_add_plan(&p->hdr, &req->added[i], &ap))
+	for (i = 0; adds_live(req) && req->added && i < req->added->n; i++) {
+		if (bw_entry_is_name(&req->added->v[i]) ||
+		    bw_add_plan(&p->hdr, &req->added->v[i].p, &ap))
 			continue;
 		p->info.entries += ap.nkeys;
 		p->info.region_entries[ap.region] += ap.nkeys;
@@ -120,16 +126,19 @@ static void count_live_adds(const struct bw_build_req *req, struct bw_plan *p)
 /* The keys of the entries added at run time, built in or live. */
 static __u64 added_keys(const struct bw_build_req *req, const struct bw_plan *p)
 {
+	const struct bw_entry *e;
 	struct bw_add_plan ap;
 	__u64 n = 0;
 	size_t i;
 
-	for (i = 0; i < req->nadded; i++)
-		if (!bw_add_plan(&p->hdr, &req->added[i], &ap))
+	for (i = 0; req->added && i < req->added->n; i++) {
+		e = &req->added->v[i];
+		/* Names built in are one key each; live ones not counted. */
+		if (bw_entry_is_name(e))
+			n += !adds_live(req);
+		else if (!bw_add_plan(&p->hdr, &e->p, &ap))
 			n += ap.nkeys;
-	/* Names built in are one key each; live ones are not counted. */
-	if (!adds_live(req) && req->added_names)
-		n += req->added_names->ndom;
+	}
 	return n;
 }
 
@@ -256,15 +265,9 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 	int err;
 
 	/* Adds a watch keeps live: in the records, not in the blocks. */
-	err = load_files(req->lists, req->nlists, lo, req->added,
-			 adds_live(req) ? 0 : req->nadded, false, &b->exact,
+	err = load_files(req->lists, req->nlists, lo,
+			 adds_live(req) ? NULL : req->added, false, &b->exact,
 			 src);
-	if (!err && !adds_live(req) && req->added_names &&
-	    req->added_names->ndom) {
-		err = bw_build_push_names(&b->exact, req->added_names);
-		if (err)
-			pr_warn("bloomwall: no memory for the names added at run time\n");
-	}
 	if (!err && req->subdomains)
 		bw_domains_subtree(&b->exact);
 	if (err)
@@ -279,17 +282,21 @@ static int load_all(const struct bw_build_req *req, struct bw_build *b,
 /* The room to choose target lengths and size for: req's, adds kept live. */
 static bool want_room(const struct bw_build_req *req, struct bw_live_room *r)
 {
-	const struct bw_list *names = req->added_names;
+	const struct bw_entry *e;
 	size_t i;
 
 	bw_room_init(r);
 	if (req->room)
 		*r = *req->room;
-	for (i = 0; adds_live(req) && i < req->nadded; i++)
-		bw_room_add(r, &req->added[i]);
-	for (i = 0; adds_live(req) && names && i < names->ndom; i++)
-		bw_room_add_name(r, req->subdomains || (names->dom[i].flags &
-							BW_DOM_SUBTREE));
+	for (i = 0; adds_live(req) && req->added && i < req->added->n; i++) {
+		e = &req->added->v[i];
+		if (bw_entry_is_name(e))
+			bw_room_add_name(r,
+					 req->subdomains ||
+						 (e->d.flags & BW_DOM_SUBTREE));
+		else
+			bw_room_add(r, &e->p);
+	}
 	return bw_room_any(r);
 }
 
@@ -438,7 +445,7 @@ int bw_load_allow_src(const char *label, const char *const *files, int n,
 				   .domains = true };
 	int err;
 
-	err = load_files(files, n, &lo, NULL, 0, true, l, src);
+	err = load_files(files, n, &lo, NULL, true, l, src);
 	if (err) {
 		pr_warn("%s: the allowlist is not usable; nothing changed\n",
 			label);

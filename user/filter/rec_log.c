@@ -46,50 +46,58 @@ long long bw_rec_log_end(const __u8 *records, __u64 len, __u64 room)
 	return (long long)off;
 }
 
-static struct bw_rec_log_ent *next(struct bw_rec_log *l)
+void bw_rec_log_init(struct bw_rec_log *l)
 {
-	size_t cap = l->cap ? 2 * l->cap : 16;
-	struct bw_rec_log_ent *v;
+	memset(l, 0, sizeof(*l));
+	bw_entries_init(&l->e);
+}
 
-	if (l->n == l->cap) {
-		v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		l->v = v;
-		l->cap = cap;
+/* One entry more, marked taken out or not: 0 or -ENOMEM. */
+static int push(struct bw_rec_log *l, struct bw_entry_key k, __u64 expires,
+		bool gone)
+{
+	size_t cap = l->gone_cap ? 2 * l->gone_cap : 16;
+	bool *g;
+
+	if (l->e.n == l->gone_cap) {
+		g = realloc(l->gone, cap * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		l->gone = g;
+		l->gone_cap = cap;
 	}
-	memset(&l->v[l->n], 0, sizeof(l->v[0]));
-	l->v[l->n].seq = l->n;
-	return &l->v[l->n++];
+	if (bw_entries_push(&l->e, k, expires))
+		return -ENOMEM;
+	l->gone[l->e.n - 1] = gone;
+	return 0;
 }
 
 static int read_added(struct bw_rec_log *l, const __u8 *body, __u32 len)
 {
-	struct bw_rec_log_ent *e;
 	struct bw_rec_expiry o;
+	struct bw_prefix p;
 	__u32 off;
+	bool gone;
 
 	if (len % sizeof(o))
 		return -EINVAL;
 	for (off = 0; off < len; off += sizeof(o)) {
 		memcpy(&o, body + off, sizeof(o));
-		e = next(l);
-		if (!e)
-			return -ENOMEM;
-		e->gone = o.prefix.family & BW_REC_PREFIX_GONE;
+		gone = o.prefix.family & BW_REC_PREFIX_GONE;
 		o.prefix.family &= (__u8)~BW_REC_PREFIX_GONE;
-		e->expires = o.expires;
 		if (o.expires > BW_REC_EXPIRES_MAX ||
-		    bw_rec_prefix_read(&o.prefix, &e->p))
+		    bw_rec_prefix_read(&o.prefix, &p))
 			return -EINVAL;
+		if (push(l, bw_key_prefix(&p), o.expires, gone))
+			return -ENOMEM;
 	}
 	return 0;
 }
 
 static int read_names(struct bw_rec_log *l, const __u8 *body, __u32 len)
 {
-	struct bw_rec_log_ent *e;
 	__u32 off = 0;
+	__u64 expires;
 	__u8 kind, n;
 
 	while (off < len) {
@@ -101,17 +109,14 @@ static int read_names(struct bw_rec_log *l, const __u8 *body, __u32 len)
 		    (__u64)n + sizeof(__u64) > len - off - 2 ||
 		    !bw_rec_name_ok(body + off + 2, n))
 			return -EINVAL;
-		e = next(l);
-		if (!e)
-			return -ENOMEM;
-		e->is_name = true;
-		e->gone = body[off] & BW_REC_NAME_GONE;
-		e->flags = kind ? BW_DOM_SUBTREE : 0;
-		e->len = n;
-		memcpy(e->name, body + off + 2, n);
-		memcpy(&e->expires, body + off + 2 + n, sizeof(e->expires));
-		if (e->expires > BW_REC_EXPIRES_MAX)
+		memcpy(&expires, body + off + 2 + n, sizeof(expires));
+		if (expires > BW_REC_EXPIRES_MAX)
 			return -EINVAL;
+		if (push(l,
+			 bw_key_name((const char *)body + off + 2, n,
+				     kind ? BW_DOM_SUBTREE : 0),
+			 expires, body[off] & BW_REC_NAME_GONE))
+			return -ENOMEM;
 		off += 2 + (__u32)n + (__u32)sizeof(__u64);
 	}
 	return 0;
@@ -140,6 +145,7 @@ int bw_rec_log_read(struct bw_rec_log *l, const __u8 *records, __u64 len,
 
 void bw_rec_log_free(struct bw_rec_log *l)
 {
-	free(l->v);
-	memset(l, 0, sizeof(*l));
+	bw_entries_free(&l->e);
+	free(l->gone);
+	bw_rec_log_init(l);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The add log of a record area (include/bw_layout.h), read: its entries
- * in order, for records.c to apply after the records. The log lies in
+ * in order, for records_read.c to apply after the records. The log lies in
  * the area's room past records_len and ends at the first zero head; each
  * head is read by one 8-byte load, so a record a watch is appending is
  * seen whole or not at all.
@@ -13,24 +13,19 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "bloomwall.h"
-#include "lists/list.h"
+#include "lists/entry.h"
 
-/* One entry of the log, prefix or name (name: flags 0 or BW_DOM_SUBTREE). */
-struct bw_rec_log_ent {
-	struct bw_prefix p;
-	__u64 expires; /* Unix seconds, 0: never */
-	size_t seq;    /* its place in the log */
-	bool gone;     /* marked taken out */
-	bool is_name;
-	__u8 flags, len;
-	char name[BW_NAME_MAX];
-};
-
+/*
+ * The log's entries in order, prefixes and names, each with the expiry
+ * it was added until; gone[i]: entry i is marked taken out.
+ */
 struct bw_rec_log {
-	struct bw_rec_log_ent *v;
-	size_t n, cap;
+	struct bw_entries e;
+	bool *gone;
+	size_t gone_cap;
 };
+
+void bw_rec_log_init(struct bw_rec_log *l);
 
 /*
  * Where the log of records (the bytes after the area's first block, len

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Prefixes in the record area's form and back, and the expiry pairs of a
- * record area, gathered and looked up (rec_prefix.h).
+ * Prefixes in the record area's form and back (rec_prefix.h).
  */
 #include <endian.h>
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "filter/rec_prefix.h"
@@ -51,70 +49,4 @@ void bw_rec_prefix_write(const struct bw_prefix *p, struct bw_rec_prefix *o)
 		memcpy(o->addr, &hi, sizeof(hi));
 		memcpy(o->addr + 8, &lo, sizeof(lo));
 	}
-}
-
-int bw_rec_expiries_read(struct bw_rec_expiries *e, const __u8 *body, __u32 len)
-{
-	struct bw_rec_expiry o;
-	struct bw_rec_exp *v;
-	size_t n = len / sizeof(o), i;
-	int err;
-
-	if (len % sizeof(o))
-		return -EINVAL;
-	if (e->n + n > e->cap) {
-		v = realloc(e->v, (e->n + n) * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		e->v = v;
-		e->cap = e->n + n;
-	}
-	for (i = 0; i < n; i++) {
-		memcpy(&o, body + i * sizeof(o), sizeof(o));
-		if (!o.expires || o.expires > BW_REC_EXPIRES_MAX)
-			return -EINVAL;
-		err = bw_rec_prefix_read(&o.prefix, &e->v[e->n].p);
-		if (err)
-			return err;
-		e->v[e->n].taken = false;
-		e->v[e->n++].expires = o.expires;
-	}
-	return 0;
-}
-
-static int cmp_exp(const void *a, const void *b)
-{
-	return bw_prefix_cmp(&((const struct bw_rec_exp *)a)->p,
-			     &((const struct bw_rec_exp *)b)->p);
-}
-
-int bw_rec_expiries_sort(struct bw_rec_expiries *e)
-{
-	size_t i;
-
-	if (e->n > 1)
-		qsort(e->v, e->n, sizeof(e->v[0]), cmp_exp);
-	for (i = 1; i < e->n; i++)
-		if (!cmp_exp(&e->v[i - 1], &e->v[i]))
-			return -EINVAL;
-	return 0;
-}
-
-__u64 bw_rec_expiries_take(struct bw_rec_expiries *e, const struct bw_prefix *p)
-{
-	struct bw_rec_exp key = { .p = *p }, *hit;
-
-	if (!e->n)
-		return 0;
-	hit = bsearch(&key, e->v, e->n, sizeof(e->v[0]), cmp_exp);
-	if (!hit || hit->taken)
-		return 0;
-	hit->taken = true;
-	return hit->expires;
-}
-
-void bw_rec_expiries_free(struct bw_rec_expiries *e)
-{
-	free(e->v);
-	memset(e, 0, sizeof(*e));
 }

@@ -15,6 +15,7 @@
 #include <linux/types.h>
 
 #include "bloomwall.h"
+#include "lists/entry.h"
 #include "lists/list.h"
 
 /* Longest list path a record keeps (PATH_MAX). */
@@ -31,39 +32,18 @@ struct bw_rec_src {
 };
 
 struct bw_records {
-	struct bw_prefix *added; /* in the order they were added */
 	/*
-	 * nadded of them, parallel to added (NULL only while nadded is 0):
-	 * Unix seconds the entry ends ('add --timeout'), 0: never
-	 * (BW_REC_ADDED_EXPIRES).
+	 * The entries added at run time, prefixes and names, each with its
+	 * expiry (BW_REC_ADDED_EXPIRES, BW_REC_ADDED_NAME_EXPIRES): in the
+	 * order they were added, as read the prefixes first.
 	 */
-	__u64 *added_expires;
-	size_t nadded, cap;
+	struct bw_entries added;
 	/*
 	 * Added entries the area marks as taken out in place
-	 * (BW_REC_PREFIX_GONE, records_gone.h): not added any more; kept to
-	 * say which, never written back.
+	 * (BW_REC_PREFIX_GONE, BW_REC_NAME_GONE; records_gone.h): not added
+	 * any more; kept to say which, never written back.
 	 */
-	struct bw_prefix *gone;
-	size_t ngone;
-	/*
-	 * Names added at run time, in the order they were added: domain
-	 * entries (BW_DOM_SUBTREE or exact), checked and folded.
-	 */
-	struct bw_list names;
-	/*
-	 * names.ndom of them, parallel to names.dom (NULL only while
-	 * names.ndom is 0): Unix seconds the name ends ('add --timeout'),
-	 * 0: never (BW_REC_ADDED_NAME_EXPIRES).
-	 */
-	__u64 *names_expires;
-	size_t names_cap; /* room in names_expires */
-	/*
-	 * Added names the area marks as taken out in place
-	 * (BW_REC_NAME_GONE), flags as in names: not added any more; kept
-	 * to say which, never written back.
-	 */
-	struct bw_list gone_names;
+	struct bw_entries gone;
 	bool have_build;
 	struct bw_rec_build build;
 	bool have_dns;
@@ -99,49 +79,18 @@ void bw_records_free(struct bw_records *r);
  */
 __u32 bw_records_start(const void *mem);
 
-/*
- * Appends p to the added entries, there or not (the reader), never
- * expiring: 0 or -ENOMEM.
- */
-int bw_records_push_added(struct bw_records *r, const struct bw_prefix *p);
-
-/* Index of p among the added entries, or -1. */
-long bw_records_find(const struct bw_records *r, const struct bw_prefix *p);
+/* Index of k among the added entries, or -1. */
+static inline long bw_records_find(const struct bw_records *r,
+				   struct bw_entry_key k)
+{
+	return bw_entries_find(&r->added, k);
+}
 
 /*
- * Whether a and b hold the same added entries in the same order, each
- * with the same expiry, and the same names, each with the same expiry.
+ * Whether a and b hold the same added entries, each with the same
+ * expiry, the prefixes in the same order and the names in the same order.
  */
 bool bw_records_same_added(const struct bw_records *a,
 			   const struct bw_records *b);
-
-/*
- * Appends a checked, folded name (flags 0 or BW_DOM_SUBTREE) to the added
- * names, there or not (the reader, a build of names known apart), never
- * expiring: 0 or -ENOMEM.
- */
-int bw_records_push_name(struct bw_records *r, const char *name, size_t len,
-			 __u8 flags);
-
-/*
- * Appends a checked, folded name (flags 0 or BW_DOM_SUBTREE) to the added
- * names unless there: 1 if new (it never expires), 0 if not (its expiry
- * stays), -ENOMEM.
- */
-int bw_records_add_name(struct bw_records *r, const char *name, size_t len,
-			__u8 flags);
-
-/*
- * As bw_records_add_name, and the name's expiry becomes expires (Unix
- * seconds, 0: never) whether it was there or not: a new timeout replaces
- * the old one, an add without one makes the name permanent, as
- * bw_records_add_until does for entries.
- */
-int bw_records_add_name_until(struct bw_records *r, const char *name,
-			      size_t len, __u8 flags, __u64 expires);
-
-/* Index of the added name, or -1. */
-long bw_records_find_name(const struct bw_records *r, const char *name,
-			  size_t len, __u8 flags);
 
 #endif /* __BW_RECORDS_H */

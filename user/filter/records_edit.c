@@ -12,133 +12,110 @@
 #include "filter/records.h"
 #include "filter/records_edit.h"
 
-int bw_records_add(struct bw_records *r, const struct bw_prefix *p)
+int bw_records_add(struct bw_records *r, struct bw_entry_key k)
 {
-	int err;
-
-	if (bw_records_find(r, p) >= 0)
+	if (bw_records_find(r, k) >= 0)
 		return 0;
-	err = bw_records_push_added(r, p);
-	return err ?: 1;
+	return bw_entries_push(&r->added, k, 0) ?: 1;
 }
 
-int bw_records_add_until(struct bw_records *r, const struct bw_prefix *p,
+int bw_records_add_until(struct bw_records *r, struct bw_entry_key k,
 			 __u64 expires)
 {
-	long i = bw_records_find(r, p);
-	int err;
+	long i = bw_records_find(r, k);
 
 	if (i >= 0) {
-		r->added_expires[i] = expires;
+		r->added.v[i].expires = expires;
 		return 0;
 	}
-	err = bw_records_push_added(r, p);
-	if (err)
-		return err;
-	r->added_expires[r->nadded - 1] = expires;
-	return 1;
+	return bw_entries_push(&r->added, k, expires) ?: 1;
 }
 
 void bw_records_drop(struct bw_records *r, size_t i)
 {
-	if (i >= r->nadded)
-		return;
-	memmove(&r->added[i], &r->added[i + 1],
-		(r->nadded - i - 1) * sizeof(r->added[0]));
-	memmove(&r->added_expires[i], &r->added_expires[i + 1],
-		(r->nadded - i - 1) * sizeof(r->added_expires[0]));
-	r->nadded--;
+	bw_entries_drop(&r->added, i);
 }
 
-size_t bw_records_expiring(const struct bw_records *r)
+long bw_records_drop_all(struct bw_records *r, const struct bw_entries *out)
 {
-	size_t i, n = 0;
+	bool *drop = calloc(r->added.n ?: 1, sizeof(*drop));
+	size_t j;
+	long i;
 
-	for (i = 0; i < r->nadded; i++)
-		n += r->added_expires[i] != 0;
-	return n;
-}
-
-size_t bw_records_expired(const struct bw_records *r, __u64 now)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < r->nadded; i++)
-		n += r->added_expires[i] && r->added_expires[i] <= now;
-	return n;
-}
-
-size_t bw_records_names_expiring(const struct bw_records *r)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < r->names.ndom; i++)
-		n += r->names_expires[i] != 0;
-	return n;
-}
-
-size_t bw_records_names_expired(const struct bw_records *r, __u64 now)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < r->names.ndom; i++)
-		n += r->names_expires[i] && r->names_expires[i] <= now;
-	return n;
-}
-
-/* The arena keeps the dropped names' bytes, as bw_records_drop_name. */
-static size_t drop_expired_names(struct bw_records *r, __u64 now)
-{
-	__u64 *e = r->names_expires;
-	size_t i, j = 0;
-
-	for (i = 0; i < r->names.ndom; i++) {
-		if (e[i] && e[i] <= now)
-			continue;
-		r->names.dom[j] = r->names.dom[i];
-		e[j++] = e[i];
+	if (!drop || bw_entries_index(&r->added)) {
+		free(drop);
+		return -ENOMEM;
 	}
-	i = r->names.ndom - j;
-	r->names.ndom = j;
+	for (j = 0; j < out->n; j++) {
+		i = bw_records_find(r, bw_entries_key(out, j));
+		if (i >= 0)
+			drop[i] = true;
+	}
+	i = (long)bw_entries_filter(&r->added, drop);
+	free(drop);
 	return i;
+}
+
+int bw_records_add_all(struct bw_records *r, const struct bw_entries *in)
+{
+	size_t i;
+
+	if (bw_entries_index(&r->added))
+		return -ENOMEM;
+	for (i = 0; i < in->n; i++)
+		if (bw_records_add_until(r, bw_entries_key(in, i),
+					 in->v[i].expires) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+size_t bw_records_expiring(const struct bw_records *r, int kinds)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->added.n; i++)
+		n += (r->added.v[i].kind & kinds) && r->added.v[i].expires;
+	return n;
+}
+
+size_t bw_records_expired(const struct bw_records *r, int kinds, __u64 now)
+{
+	const struct bw_entry *e;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->added.n; i++) {
+		e = &r->added.v[i];
+		n += (e->kind & kinds) && e->expires && e->expires <= now;
+	}
+	return n;
 }
 
 size_t bw_records_drop_expired(struct bw_records *r, __u64 now)
 {
+	struct bw_entries *s = &r->added;
 	size_t i, j = 0;
 
-	for (i = 0; i < r->nadded; i++) {
-		if (r->added_expires[i] && r->added_expires[i] <= now)
-			continue;
-		r->added[j] = r->added[i];
-		r->added_expires[j++] = r->added_expires[i];
-	}
-	i = r->nadded - j;
-	r->nadded = j;
-	return i + drop_expired_names(r, now);
+	for (i = 0; i < s->n; i++)
+		if (!s->v[i].expires || s->v[i].expires > now)
+			s->v[j++] = s->v[i];
+	i = s->n - j;
+	s->n = j;
+	/* The arena keeps the dropped names' bytes, freed with the records. */
+	if (i)
+		bw_entries_unindex(s);
+	return i;
 }
 
 __u64 bw_records_next_expiry(const struct bw_records *r)
 {
-	__u64 next = 0;
+	__u64 next = 0, e;
 	size_t i;
 
-	for (i = 0; i < r->nadded; i++)
-		if (r->added_expires[i] &&
-		    (!next || r->added_expires[i] < next))
-			next = r->added_expires[i];
-	return next;
-}
-
-__u64 bw_records_names_next_expiry(const struct bw_records *r)
-{
-	__u64 next = 0;
-	size_t i;
-
-	for (i = 0; i < r->names.ndom; i++)
-		if (r->names_expires[i] &&
-		    (!next || r->names_expires[i] < next))
-			next = r->names_expires[i];
+	for (i = 0; i < r->added.n; i++) {
+		e = r->added.v[i].expires;
+		if (e && (!next || e < next))
+			next = e;
+	}
 	return next;
 }
 
@@ -148,18 +125,6 @@ __u64 bw_expiry_now(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (__u64)ts.tv_sec;
-}
-
-/* The arena keeps the name's bytes: a few bytes, freed with the records. */
-void bw_records_drop_name(struct bw_records *r, size_t i)
-{
-	if (i >= r->names.ndom)
-		return;
-	memmove(&r->names.dom[i], &r->names.dom[i + 1],
-		(r->names.ndom - i - 1) * sizeof(r->names.dom[0]));
-	memmove(&r->names_expires[i], &r->names_expires[i + 1],
-		(r->names.ndom - i - 1) * sizeof(r->names_expires[0]));
-	r->names.ndom--;
 }
 
 int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n)

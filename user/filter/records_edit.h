@@ -14,54 +14,55 @@
 #include "lists/list.h"
 
 /*
- * Appends p to the added entries unless there: 1 if new (it never
+ * Appends k to the added entries unless there: 1 if new (it never
  * expires), 0 if not (its expiry stays), -ENOMEM.
  */
-int bw_records_add(struct bw_records *r, const struct bw_prefix *p);
+int bw_records_add(struct bw_records *r, struct bw_entry_key k);
 
 /*
- * As bw_records_add, and p's expiry becomes expires (Unix seconds, 0:
+ * As bw_records_add, and k's expiry becomes expires (Unix seconds, 0:
  * never) whether it was there or not: a new timeout replaces the old one,
  * an add without one makes the entry permanent (ipset's semantics).
  */
-int bw_records_add_until(struct bw_records *r, const struct bw_prefix *p,
+int bw_records_add_until(struct bw_records *r, struct bw_entry_key k,
 			 __u64 expires);
 
 /* Takes added entry i out, keeping the order of the others. */
 void bw_records_drop(struct bw_records *r, size_t i);
 
-/* Added entries (prefixes; not names) that expire at all. */
-size_t bw_records_expiring(const struct bw_records *r);
-
 /*
- * Added entries (prefixes; not names) whose expiry is at or before now
- * (Unix seconds): past it.
+ * Takes each entry of out that the added entries hold out (the first
+ * occurrence, as bw_records_find finds it), keeping the order of the
+ * others, in O(N + n): how many went, or -ENOMEM (nothing taken out).
  */
-size_t bw_records_expired(const struct bw_records *r, __u64 now);
-
-/* Added names that expire at all. */
-size_t bw_records_names_expiring(const struct bw_records *r);
-
-/* Added names whose expiry is at or before now: past it. */
-size_t bw_records_names_expired(const struct bw_records *r, __u64 now);
+long bw_records_drop_all(struct bw_records *r, const struct bw_entries *out);
 
 /*
- * Takes the added entries and names past their expiry at now out (a
- * rebuild never builds one in again): how many, entries and names.
+ * Each entry of in added until its expiry (bw_records_add_until), in
+ * O(N + n): 0 or -ENOMEM.
+ */
+int bw_records_add_all(struct bw_records *r, const struct bw_entries *in);
+
+/* Added entries of the kinds (enum bw_entry_kind, a mask) that expire. */
+size_t bw_records_expiring(const struct bw_records *r, int kinds);
+
+/*
+ * Added entries of the kinds whose expiry is at or before now (Unix
+ * seconds): past it.
+ */
+size_t bw_records_expired(const struct bw_records *r, int kinds, __u64 now);
+
+/*
+ * Takes the added entries past their expiry at now out (a rebuild never
+ * builds one in again): how many.
  */
 size_t bw_records_drop_expired(struct bw_records *r, __u64 now);
 
-/* The earliest expiry among the added entries (not names), 0: none. */
+/* The earliest expiry among the added entries, 0 when none expires. */
 __u64 bw_records_next_expiry(const struct bw_records *r);
-
-/* The earliest expiry among the added names, 0 when none expires. */
-__u64 bw_records_names_next_expiry(const struct bw_records *r);
 
 /* Now as expiries count it: CLOCK_REALTIME's seconds. */
 __u64 bw_expiry_now(void);
-
-/* Takes added name i out, keeping the order of the others. */
-void bw_records_drop_name(struct bw_records *r, size_t i);
 
 /* Replaces the list paths with copies of lists (sources unknown); -ENOMEM. */
 int bw_records_set_lists(struct bw_records *r, const char *const *lists, int n);

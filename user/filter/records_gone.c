@@ -10,57 +10,12 @@
 #include "filter/records_read.h"
 #include "filter/records_gone.h"
 
-/* What to mark: prefixes, or names, sorted for lookups. */
+/* What to mark: the request's entries, indexed, in its order. */
 struct targets {
-	const struct bw_prefix *p; /* the request's; ip[] sorted into it */
-	size_t *ip, n;
-	const struct bw_list *names; /* the request's; in[] sorted into it */
-	size_t *in;
+	struct bw_entries asked;
 	bool *found; /* the caller's, by the request's order */
 	size_t marked;
 };
-
-static int cmp_name_ix(const void *a, const void *b, void *arg)
-{
-	const struct bw_list *l = arg;
-	const struct bw_domain *x = &l->dom[*(const size_t *)a],
-			       *y = &l->dom[*(const size_t *)b];
-
-	return bw_name_cmp(x->flags & BW_DOM_SUBTREE, x->len,
-			   bw_domain_name(l, x), y->flags & BW_DOM_SUBTREE,
-			   y->len, bw_domain_name(l, y));
-}
-
-/* The request's index of prefix q, or -1. */
-static long find_prefix(const struct targets *t, const struct bw_prefix *q)
-{
-	return bw_prefix_index_find(t->p, t->ip, t->n, q);
-}
-
-/* The request's index of the name (kind as the area stores it), or -1. */
-static long find_name(const struct targets *t, __u8 kind, __u8 len,
-		      const char *name)
-{
-	const struct bw_list *l = t->names;
-	size_t lo = 0, hi = l->ndom, mid;
-	const struct bw_domain *d;
-	__u8 sub = kind == BW_NAME_SUBTREE ? BW_DOM_SUBTREE : 0;
-	int c;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		d = &l->dom[t->in[mid]];
-		c = bw_name_cmp(d->flags & BW_DOM_SUBTREE, d->len,
-				bw_domain_name(l, d), sub, len, name);
-		if (!c)
-			return (long)t->in[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
 
 /* Marks the byte e with gone by one store: a reader sees it in or out. */
 static void mark(__u8 *e, __u8 gone)
@@ -91,7 +46,7 @@ static void mark_prefixes(struct targets *t, __u8 *body, __u32 len,
 		memcpy(&o, body + off, sizeof(o));
 		if (o.family & BW_REC_PREFIX_GONE || bw_rec_prefix_read(&o, &q))
 			continue;
-		i = find_prefix(t, &q);
+		i = bw_entries_find(&t->asked, bw_key_prefix(&q));
 		if (i < 0)
 			continue;
 		mark(body + off, BW_REC_PREFIX_GONE);
@@ -112,8 +67,10 @@ static void mark_names(struct targets *t, __u8 *body, __u32 len, __u32 tail)
 		/* A marked entry's kind has BW_REC_NAME_GONE: no kind asked. */
 		if (body[off] > BW_NAME_SUBTREE)
 			continue;
-		i = find_name(t, body[off], body[off + 1],
-			      (const char *)body + off + 2);
+		i = bw_entries_find(
+			&t->asked,
+			bw_key_name((const char *)body + off + 2, body[off + 1],
+				    body[off] ? BW_DOM_SUBTREE : 0));
 		if (i < 0)
 			continue;
 		mark(body + off, BW_REC_NAME_GONE);
@@ -123,13 +80,13 @@ static void mark_names(struct targets *t, __u8 *body, __u32 len, __u32 tail)
 
 static void mark_record(struct targets *t, __u16 type, __u8 *body, __u32 len)
 {
-	if (t->p && type == BW_REC_ADDED)
+	if (type == BW_REC_ADDED)
 		mark_prefixes(t, body, len, sizeof(struct bw_rec_prefix));
-	else if (t->p && type == BW_REC_LOG_ADDED)
+	else if (type == BW_REC_LOG_ADDED)
 		mark_prefixes(t, body, len, sizeof(struct bw_rec_expiry));
-	else if (t->names && type == BW_REC_ADDED_NAMES)
+	else if (type == BW_REC_ADDED_NAMES)
 		mark_names(t, body, len, 0);
-	else if (t->names && type == BW_REC_LOG_NAMES)
+	else if (type == BW_REC_LOG_NAMES)
 		mark_names(t, body, len, sizeof(__u64));
 }
 
@@ -183,27 +140,25 @@ long bw_records_mark_gone_all(void *mem, __u32 nblocks,
 {
 	struct targets t = { .found = found };
 	size_t count = names ? names->ndom : n, i;
-	long err;
+	const struct bw_domain *d;
+	long err = 0;
 
-	if (names) {
-		t.names = names;
-		t.in = malloc((count ?: 1) * sizeof(*t.in));
-		for (i = 0; t.in && i < count; i++)
-			t.in[i] = i;
-		if (t.in)
-			qsort_r(t.in, count, sizeof(*t.in), cmp_name_ix,
-				(void *)names);
-	} else {
-		t.p = p;
-		t.n = n;
-		t.ip = bw_prefix_index(p, n);
+	bw_entries_init(&t.asked);
+	for (i = 0; !err && i < count; i++) {
+		d = names ? &names->dom[i] : NULL;
+		err = bw_entries_push(&t.asked,
+				      d ? bw_key_name(bw_domain_name(names, d),
+						      d->len, d->flags)
+					: bw_key_prefix(&p[i]),
+				      0);
 	}
-	if (!t.ip && !t.in)
-		return -ENOMEM;
-	memset(found, 0, count * sizeof(*found));
-	err = mark_all(mem, nblocks, &t);
-	free(t.ip);
-	free(t.in);
+	if (!err)
+		err = bw_entries_index(&t.asked);
+	if (!err) {
+		memset(found, 0, count * sizeof(*found));
+		err = mark_all(mem, nblocks, &t);
+	}
+	bw_entries_free(&t.asked);
 	return err;
 }
 

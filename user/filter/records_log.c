@@ -7,7 +7,6 @@
 #include "filter/rec_log.h"
 #include "filter/rec_prefix.h"
 #include "filter/records.h"
-#include "filter/records_read.h"
 #include "filter/records_log.h"
 
 /* The body's bytes: the prefixes' pairs, or each name's entry. */
@@ -45,35 +44,51 @@ static void put_body(__u8 *q, const struct bw_prefix *p, size_t n,
 	}
 }
 
+/*
+ * The area's first block as the reader checks it, and the room after it
+ * in bytes: 0, or -EINVAL when there is no area or it is malformed. The
+ * records themselves are not read: an append checks the heads of the log
+ * it appends to (bw_rec_log_end), not the whole area.
+ */
+static int area_head(const void *mem, __u32 nblocks, struct bw_rec_area *a,
+		     __u64 *room)
+{
+	__u32 start = bw_records_start(mem);
+
+	if (start >= nblocks)
+		return -EINVAL;
+	memcpy(a, (const __u8 *)mem + (size_t)start * BW_BLOCK_BYTES,
+	       sizeof(*a));
+	*room = (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES;
+	if (a->magic != BW_REC_MAGIC || a->version != BW_REC_VERSION ||
+	    a->records_len > *room || a->records_len % BW_REC_ALIGN ||
+	    a->nrecords > a->records_len / sizeof(struct bw_rec_head))
+		return -EINVAL;
+	return 0;
+}
+
 int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_prefix *p,
 		       size_t n, const struct bw_list *names, __u64 expires)
 {
 	__u32 start = bw_records_start(mem);
-	__u8 *blk = (__u8 *)mem + (size_t)start * BW_BLOCK_BYTES, *recs;
+	__u8 *recs = (__u8 *)mem + ((size_t)start + 1) * BW_BLOCK_BYTES;
 	struct bw_rec_head h = { .type = names ? BW_REC_LOG_NAMES
 					       : BW_REC_LOG_ADDED };
 	size_t len = body_len(n, names);
-	struct bw_records check;
 	struct bw_rec_area a;
 	long long end;
 	__u64 room, v, next;
 
 	if (expires > BW_REC_EXPIRES_MAX)
 		expires = BW_REC_EXPIRES_MAX;
-	/* The reader's checks: every length below is then in the map. */
-	if (start >= nblocks || bw_records_read(mem, nblocks, &check))
+	/* Every length below is then in the map. */
+	if (area_head(mem, nblocks, &a, &room))
 		return -EINVAL;
-	bw_records_free(&check);
-	memcpy(&a, blk, sizeof(a));
-	if (a.magic != BW_REC_MAGIC)
-		return -EINVAL;
-	if (!len)
-		return 0;
-	room = (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES;
-	recs = blk + BW_BLOCK_BYTES;
 	end = bw_rec_log_end(recs, a.records_len, room);
 	if (end < 0)
 		return -EINVAL;
+	if (!len)
+		return 0;
 	if (len > UINT32_MAX ||
 	    sizeof(h) + bw_rec_padded(len) > room - (__u64)end)
 		return -E2BIG;
@@ -97,17 +112,14 @@ int bw_records_log_room(const void *mem, __u32 nblocks, __u64 *room,
 			__u64 *left)
 {
 	__u32 start = bw_records_start(mem);
-	const __u8 *blk = (const __u8 *)mem + (size_t)start * BW_BLOCK_BYTES;
+	const __u8 *recs =
+		(const __u8 *)mem + ((size_t)start + 1) * BW_BLOCK_BYTES;
 	struct bw_rec_area a;
 	long long end;
 
-	if (start >= nblocks)
+	if (area_head(mem, nblocks, &a, room))
 		return -EINVAL;
-	memcpy(&a, blk, sizeof(a));
-	*room = (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES;
-	if (a.magic != BW_REC_MAGIC || a.records_len > *room)
-		return -EINVAL;
-	end = bw_rec_log_end(blk + BW_BLOCK_BYTES, a.records_len, *room);
+	end = bw_rec_log_end(recs, a.records_len, *room);
 	if (end < 0)
 		return -EINVAL;
 	*room -= a.records_len;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter/rec_expiry.h"
 #include "filter/rec_log.h"
 #include "filter/rec_names.h"
 #include "filter/rec_prefix.h"
@@ -15,25 +16,12 @@
 
 /* ---- reading ------------------------------------------------------------- */
 
-/* An entry taken out in place: said by r->gone, not added. */
-static int push_gone(struct bw_records *r, const struct bw_prefix *p)
-{
-	struct bw_prefix *n = realloc(r->gone, (r->ngone + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	r->gone = n;
-	r->gone[r->ngone++] = *p;
-	return 0;
-}
-
 static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
 {
 	struct bw_rec_prefix o;
 	struct bw_prefix p;
 	bool gone;
 	__u32 off;
-	int err;
 
 	if (len % sizeof(o))
 		return -EINVAL;
@@ -41,12 +29,12 @@ static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
 		memcpy(&o, body + off, sizeof(o));
 		gone = o.family & BW_REC_PREFIX_GONE;
 		o.family &= (__u8)~BW_REC_PREFIX_GONE;
-		err = bw_rec_prefix_read(&o, &p);
-		if (!err)
-			err = gone ? push_gone(r, &p)
-				   : bw_records_push_added(r, &p);
-		if (err)
-			return err;
+		if (bw_rec_prefix_read(&o, &p))
+			return -EINVAL;
+		/* An entry taken out in place: said by r->gone, not added. */
+		if (bw_entries_push(gone ? &r->gone : &r->added,
+				    bw_key_prefix(&p), 0))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -136,22 +124,17 @@ static int keep_other(struct bw_records *r, const __u8 *rec, size_t len)
 	return 0;
 }
 
-/* The expiries gathered while reading, matched up at the end. */
-struct expiries {
-	struct bw_rec_expiries added;
-	struct bw_rec_name_expiries names;
-};
-
-static int read_one(struct bw_records *r, struct expiries *exp,
+/* exp: the expiries gathered while reading, matched up at the end. */
+static int read_one(struct bw_records *r, struct bw_entries *exp,
 		    const struct bw_rec_head *h, const __u8 *rec)
 {
 	const __u8 *body = rec + sizeof(*h);
 
 	switch (h->type) {
 	case BW_REC_ADDED_EXPIRES:
-		return bw_rec_expiries_read(&exp->added, body, h->len);
+		return bw_rec_expiries_read(exp, body, h->len);
 	case BW_REC_ADDED_NAME_EXPIRES:
-		return bw_rec_name_expiries_read(&exp->names, body, h->len);
+		return bw_rec_name_expiries_read(exp, body, h->len);
 	case BW_REC_ADDED:
 		return read_added(r, body, h->len);
 	case BW_REC_BUILD:
@@ -176,8 +159,7 @@ static int read_one(struct bw_records *r, struct expiries *exp,
 		return read_fixed(&r->have_image, &r->image, sizeof(r->image),
 				  body, h->len);
 	case BW_REC_ADDED_NAMES:
-		return bw_rec_names_read(&r->names, &r->gone_names, body,
-					 h->len);
+		return bw_rec_names_read(&r->added, &r->gone, body, h->len);
 	case BW_REC_DNS:
 		if (r->have_dns || h->len != sizeof(r->dns))
 			return -EINVAL;
@@ -192,26 +174,52 @@ static int read_one(struct bw_records *r, struct expiries *exp,
 }
 
 /*
- * The names read, each once, and their expiries: the names are pushed as
- * read, apart from names_expires, which is made here for all at once.
+ * Drops the names listed before (hostile: add never writes a name twice),
+ * keeping the order and the first of each; an address listed twice stays
+ * (the watch takes it once). 0 or -ENOMEM.
  */
-static int name_expiries(struct bw_records *r, struct bw_rec_name_expiries *e)
+static int dedup_names(struct bw_entries *s)
 {
-	struct bw_list *l = &r->names;
+	bool *drop = calloc(s->n ?: 1, sizeof(*drop));
 	size_t i;
-	int err;
 
-	err = bw_rec_names_dedup(l) ?: bw_rec_name_expiries_sort(e);
-	if (err || !l->ndom)
-		return err;
-	r->names_expires = calloc(l->ndom, sizeof(*r->names_expires));
-	if (!r->names_expires)
+	if (!drop || bw_entries_index(s)) {
+		free(drop);
 		return -ENOMEM;
-	r->names_cap = l->ndom;
-	for (i = 0; i < l->ndom; i++)
-		r->names_expires[i] = bw_rec_name_expiries_take(
-			e, bw_domain_name(l, &l->dom[i]), l->dom[i].len,
-			l->dom[i].flags);
+	}
+	for (i = 0; i < s->n; i++)
+		drop[i] = bw_entry_is_name(&s->v[i]) &&
+			  bw_entries_find(s, bw_entries_key(s, i)) != (long)i;
+	bw_entries_filter(s, drop);
+	free(drop);
+	return 0;
+}
+
+/*
+ * Each added entry's expiry from the pairs exp holds, in O(n): -EINVAL
+ * when they name an entry twice; an entry listed twice expires once, the
+ * first.
+ */
+static int take_expiries(struct bw_records *r, struct bw_entries *exp)
+{
+	struct bw_entry_key k;
+	size_t i;
+	long j;
+
+	if (bw_entries_index(exp))
+		return -ENOMEM;
+	for (i = 0; i < exp->n; i++)
+		if (bw_entries_find(exp, bw_entries_key(exp, i)) != (long)i)
+			return -EINVAL;
+	for (i = 0; i < r->added.n; i++) {
+		k = bw_entries_key(&r->added, i);
+		j = bw_entries_find(exp, k);
+		if (j < 0)
+			continue;
+		/* Taken: every pair has an expiry, so 0 marks it given. */
+		r->added.v[i].expires = exp->v[j].expires;
+		exp->v[j].expires = 0;
+	}
 	return 0;
 }
 
@@ -219,12 +227,13 @@ static int name_expiries(struct bw_records *r, struct bw_rec_name_expiries *e)
 static int read_records(struct bw_records *r, const __u8 *p, __u64 len,
 			__u32 nrecords)
 {
-	struct expiries exp = {};
+	struct bw_entries exp;
 	struct bw_rec_head h;
 	__u64 off = 0;
 	__u32 n;
 	int err = 0;
 
+	bw_entries_init(&exp);
 	for (n = 0; !err && n < nrecords; n++) {
 		if (len - off < sizeof(h)) {
 			err = -EINVAL;
@@ -242,135 +251,76 @@ static int read_records(struct bw_records *r, const __u8 *p, __u64 len,
 		err = -EINVAL;
 	/* The expiries name their entries: known once every record is read. */
 	if (!err)
-		err = bw_rec_expiries_sort(&exp.added);
-	for (n = 0; !err && n < r->nadded; n++)
-		r->added_expires[n] =
-			bw_rec_expiries_take(&exp.added, &r->added[n]);
-	if (!err)
-		err = name_expiries(r, &exp.names);
-	bw_rec_expiries_free(&exp.added);
-	bw_rec_name_expiries_free(&exp.names);
+		err = dedup_names(&r->added) ?: take_expiries(r, &exp);
+	bw_entries_free(&exp);
 	return err;
 }
 
 /* ---- the add log (rec_log.h) --------------------------------------------- */
 
-/* Log entries by prefix, each prefix's in log order: its last decides. */
-static int cmp_log(const void *a, const void *b)
-{
-	const struct bw_rec_log_ent *x = a, *y = b;
-	int c = bw_prefix_cmp(&x->p, &y->p);
-
-	return c ?: (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-static int cmp_seq(const void *a, const void *b)
-{
-	const struct bw_rec_log_ent *x = a, *y = b;
-
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /*
- * The log's prefixes (v, n of them; reordered) applied to the records,
- * in n log n: a prefix's last entry says whether it is added and until
- * when; one the records did not hold is appended in the order of its
- * first entry.
+ * The log (l, in order) applied to the records in O(n): an entry's last
+ * log entry says whether it is added and until when; one the records did
+ * not hold is appended in the order of its first log entry; one taken
+ * out is said in r->gone.
  */
-static int apply_log_added(struct bw_records *r, struct bw_rec_log_ent *v,
-			   size_t n)
+static int apply_log(struct bw_records *r, struct bw_rec_log *l)
 {
-	size_t *ix = bw_prefix_index(r->added, r->nadded);
-	bool *drop = calloc(r->nadded ?: 1, sizeof(*drop));
-	struct bw_rec_log_ent last;
-	size_t i, j, k, fresh = 0;
-	int err = ix && drop ? 0 : -ENOMEM;
+	size_t n = r->added.n, i;
+	bool *drop = calloc(n ?: 1, sizeof(*drop));
+	struct bw_entries fresh;
+	bool *fgone = calloc(l->e.n ?: 1, sizeof(*fgone));
+	struct bw_entry_key k;
+	int err = drop && fgone ? 0 : -ENOMEM;
 	long at;
 
+	bw_entries_init(&fresh);
 	if (!err)
-		qsort(v, n, sizeof(*v), cmp_log);
-	for (i = 0; !err && i < n; i = j) {
-		for (j = i + 1; j < n && bw_prefix_same(&v[j].p, &v[i].p); j++)
-			;
-		last = v[j - 1];
-		at = bw_prefix_index_find(r->added, ix, r->nadded, &last.p);
-		if (last.gone) {
-			if (at >= 0)
-				drop[at] = true;
-			err = push_gone(r, &last.p);
-		} else if (at >= 0) {
-			r->added_expires[at] = last.expires;
-		} else {
-			last.seq = v[i].seq;
-			v[fresh++] = last;
+		err = bw_entries_index(&r->added) ?: bw_entries_index(&fresh);
+	for (i = 0; !err && i < l->e.n; i++) {
+		k = bw_entries_key(&l->e, i);
+		at = bw_entries_find(&r->added, k);
+		if (at >= 0 && (size_t)at < n) {
+			drop[at] = l->gone[i];
+			r->added.v[at].expires = l->e.v[i].expires;
+			continue;
+		}
+		at = bw_entries_find(&fresh, k);
+		if (at < 0) {
+			err = bw_entries_push(&fresh, k, 0);
+			at = (long)fresh.n - 1;
+		}
+		if (!err) {
+			fgone[at] = l->gone[i];
+			fresh.v[at].expires = l->e.v[i].expires;
 		}
 	}
-	for (i = 0, k = 0; !err && i < r->nadded; i++) {
+	for (i = 0; !err && i < n; i++)
 		if (drop[i])
-			continue;
-		r->added[k] = r->added[i];
-		r->added_expires[k++] = r->added_expires[i];
-	}
+			err = bw_entries_push(&r->gone,
+					      bw_entries_key(&r->added, i), 0);
 	if (!err)
-		r->nadded = k;
-	if (!err)
-		qsort(v, fresh, sizeof(*v), cmp_seq);
-	for (i = 0; !err && i < fresh; i++) {
-		err = bw_records_push_added(r, &v[i].p);
-		if (!err)
-			r->added_expires[r->nadded - 1] = v[i].expires;
-	}
-	free(ix);
+		bw_entries_filter(&r->added, drop);
+	for (i = 0; !err && i < fresh.n; i++)
+		err = bw_entries_push(fgone[i] ? &r->gone : &r->added,
+				      bw_entries_key(&fresh, i),
+				      fgone[i] ? 0 : fresh.v[i].expires);
+	bw_entries_free(&fresh);
 	free(drop);
+	free(fgone);
 	return err;
 }
 
-/* One logged name applied, in order: its last entry decides. */
-static int apply_log_name(struct bw_records *r, const struct bw_rec_log_ent *e)
+/* The add log past the records (len bytes of room in all) read, applied. */
+static int read_log(struct bw_records *r, const __u8 *p, __u64 len, __u64 room)
 {
-	long k = bw_records_find_name(r, e->name, e->len, e->flags);
-	struct bw_list *l = &r->names;
-
-	if (!e->gone && k >= 0) {
-		r->names_expires[k] = e->expires;
-		return 0;
-	}
-	if (!e->gone) {
-		if (bw_records_push_name(r, e->name, e->len, e->flags))
-			return -ENOMEM;
-		r->names_expires[l->ndom - 1] = e->expires;
-		return 0;
-	}
-	if (k >= 0) {
-		memmove(&l->dom[k], &l->dom[k + 1],
-			(l->ndom - (size_t)k - 1) * sizeof(l->dom[0]));
-		memmove(&r->names_expires[k], &r->names_expires[k + 1],
-			(l->ndom - (size_t)k - 1) *
-				sizeof(r->names_expires[0]));
-		l->ndom--;
-	}
-	return bw_domain_push(&r->gone_names, e->name, e->len, e->flags)
-		       ? -ENOMEM
-		       : 0;
-}
-
-/* The add log past the records (len bytes of room in all) applied. */
-static int apply_log(struct bw_records *r, const __u8 *p, __u64 len, __u64 room)
-{
-	struct bw_rec_log l = {};
-	size_t i, n = 0;
+	struct bw_rec_log l;
 	int err;
 
+	bw_rec_log_init(&l);
 	err = bw_rec_log_read(&l, p, len, room);
-	/* Names one by one, in order; the prefixes then all at once. */
-	for (i = 0; !err && i < l.n; i++) {
-		if (l.v[i].is_name)
-			err = apply_log_name(r, &l.v[i]);
-		else
-			l.v[n++] = l.v[i];
-	}
-	if (!err && n)
-		err = apply_log_added(r, l.v, n);
+	if (!err && l.e.n)
+		err = apply_log(r, &l);
 	bw_rec_log_free(&l);
 	return err;
 }
@@ -405,7 +355,10 @@ int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r)
 		return -EINVAL;
 	err = read_records(r, blk + BW_BLOCK_BYTES, a.records_len, a.nrecords);
 	if (!err)
-		err = apply_log(r, blk + BW_BLOCK_BYTES, a.records_len, room);
+		err = read_log(r, blk + BW_BLOCK_BYTES, a.records_len, room);
+	/* Where the log appended an address after a name. */
+	if (!err)
+		err = bw_entries_group(&r->added) ?: bw_entries_group(&r->gone);
 	if (err)
 		bw_records_free(r);
 	return err;

@@ -11,66 +11,63 @@
 #include "filter/rec_prefix.h"
 #include "filter/records_write.h"
 
-/* Added entries that expire: each has a BW_REC_ADDED_EXPIRES pair. */
-static size_t expiring(const struct bw_records *r)
+/* The added entries' counts and bytes, as the records hold them. */
+struct added_len {
+	size_t prefixes;      /* BW_REC_ADDED: one bw_rec_prefix each */
+	size_t expiring;      /* BW_REC_ADDED_EXPIRES: one pair each */
+	size_t names;	      /* BW_REC_ADDED_NAMES: kind, length, name */
+	size_t name_expiries; /* BW_REC_ADDED_NAME_EXPIRES: and expiry */
+};
+
+static struct added_len added_len(const struct bw_records *r)
 {
-	size_t i, n = 0;
+	struct added_len a = {};
+	const struct bw_entry *e;
+	size_t i;
 
-	for (i = 0; i < r->nadded; i++)
-		n += r->added_expires[i] != 0;
-	return n;
-}
-
-/* Bytes of the added names' body: kind, length and name each. */
-static size_t names_len(const struct bw_list *l)
-{
-	size_t i, len = 0;
-
-	for (i = 0; i < l->ndom; i++)
-		len += 2 + l->dom[i].len;
-	return len;
-}
-
-/* Bytes of the names' expiries: kind, length, name and expiry each. */
-static size_t name_expiries_len(const struct bw_records *r)
-{
-	size_t i, len = 0;
-
-	for (i = 0; i < r->names.ndom; i++)
-		if (r->names_expires[i])
-			len += 2 + r->names.dom[i].len + sizeof(__u64);
-	return len;
+	for (i = 0; i < r->added.n; i++) {
+		e = &r->added.v[i];
+		if (!bw_entry_is_name(e)) {
+			a.prefixes++;
+			a.expiring += !!e->expires;
+			continue;
+		}
+		a.names += 2 + e->d.len;
+		if (e->expires)
+			a.name_expiries += 2 + e->d.len + sizeof(__u64);
+	}
+	return a;
 }
 
 /* Bytes of the records and their number. */
 static __u64 records_len(const struct bw_records *r, __u32 *n)
 {
+	struct added_len a = added_len(r);
 	__u64 len = r->other_len;
 	int i;
 
 	*n = r->nother;
-	if (r->names.ndom) {
-		len += sizeof(struct bw_rec_head) +
-		       bw_rec_padded(names_len(&r->names));
+	if (a.names) {
+		len += sizeof(struct bw_rec_head) + bw_rec_padded(a.names);
 		++*n;
 	}
-	if (name_expiries_len(r)) {
+	if (a.name_expiries) {
 		len += sizeof(struct bw_rec_head) +
-		       bw_rec_padded(name_expiries_len(r));
+		       bw_rec_padded(a.name_expiries);
 		++*n;
 	}
 	if (r->have_dns) {
 		len += sizeof(struct bw_rec_head) + sizeof(r->dns);
 		++*n;
 	}
-	if (r->nadded) {
+	if (a.prefixes) {
 		len += sizeof(struct bw_rec_head) +
-		       r->nadded * sizeof(struct bw_rec_prefix);
+		       a.prefixes * sizeof(struct bw_rec_prefix);
 		++*n;
 	}
-	if (expiring(r)) {
+	if (a.expiring) {
 		len += sizeof(struct bw_rec_head) +
-		       expiring(r) * sizeof(struct bw_rec_expiry);
+		       a.expiring * sizeof(struct bw_rec_expiry);
 		++*n;
 	}
 	if (r->have_build) {
@@ -170,64 +167,59 @@ static __u8 *put_fixed(__u8 *p, __u16 type, const void *body, size_t len)
 	return p + len;
 }
 
-/* The expiring entries' ends, in the order of the added entries. */
-static __u8 *put_expiries(__u8 *p, const struct bw_records *r)
+static __u64 capped(__u64 expires)
+{
+	return expires < BW_REC_EXPIRES_MAX ? expires : BW_REC_EXPIRES_MAX;
+}
+
+/* The added prefixes, or those that expire with their ends, in order. */
+static __u8 *put_prefixes(__u8 *p, const struct bw_records *r, size_t count,
+			  bool expiries)
 {
 	struct bw_rec_expiry o;
-	size_t i;
+	const struct bw_entry *e;
+	size_t i, size = expiries ? sizeof(o) : sizeof(o.prefix);
 
-	p = put_head(p, BW_REC_ADDED_EXPIRES, expiring(r) * sizeof(o));
-	for (i = 0; i < r->nadded; i++) {
-		if (!r->added_expires[i])
+	p = put_head(p, expiries ? BW_REC_ADDED_EXPIRES : BW_REC_ADDED,
+		     count * size);
+	for (i = 0; i < r->added.n; i++) {
+		e = &r->added.v[i];
+		if (bw_entry_is_name(e) || (expiries && !e->expires))
 			continue;
-		bw_rec_prefix_write(&r->added[i], &o.prefix);
-		o.expires = r->added_expires[i] < BW_REC_EXPIRES_MAX
-				    ? r->added_expires[i]
-				    : BW_REC_EXPIRES_MAX;
-		memcpy(p, &o, sizeof(o));
-		p += sizeof(o);
+		bw_rec_prefix_write(&e->p, &o.prefix);
+		o.expires = capped(e->expires);
+		memcpy(p, &o, size);
+		p += size;
 	}
 	return p;
 }
 
-static __u8 *put_names(__u8 *p, const struct bw_list *l)
+/* The added names, or those that expire with their ends, in order. */
+static __u8 *put_names(__u8 *p, const struct bw_records *r, size_t len,
+		       bool expiries)
 {
-	size_t len = names_len(l), i;
-	__u8 *q = put_head(p, BW_REC_ADDED_NAMES, len);
+	__u8 *q = put_head(
+		p, expiries ? BW_REC_ADDED_NAME_EXPIRES : BW_REC_ADDED_NAMES,
+		len);
+	const struct bw_entry *e;
+	size_t i;
+	__u64 end;
 
 	p = q;
-	for (i = 0; i < l->ndom; i++) {
-		*q++ = l->dom[i].flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
-							: BW_NAME_EXACT;
-		*q++ = l->dom[i].len;
-		memcpy(q, bw_domain_name(l, &l->dom[i]), l->dom[i].len);
-		q += l->dom[i].len;
-	}
-	return p + bw_rec_padded(len);
-}
-
-/* The expiring names' ends, in the order of the added names. */
-static __u8 *put_name_expiries(__u8 *p, const struct bw_records *r)
-{
-	const struct bw_list *l = &r->names;
-	size_t len = name_expiries_len(r), i;
-	__u8 *q = put_head(p, BW_REC_ADDED_NAME_EXPIRES, len);
-	__u64 e;
-
-	p = q;
-	for (i = 0; i < l->ndom; i++) {
-		if (!r->names_expires[i])
+	for (i = 0; i < r->added.n; i++) {
+		e = &r->added.v[i];
+		if (!bw_entry_is_name(e) || (expiries && !e->expires))
 			continue;
-		e = r->names_expires[i] < BW_REC_EXPIRES_MAX
-			    ? r->names_expires[i]
-			    : BW_REC_EXPIRES_MAX;
-		*q++ = l->dom[i].flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
-							: BW_NAME_EXACT;
-		*q++ = l->dom[i].len;
-		memcpy(q, bw_domain_name(l, &l->dom[i]), l->dom[i].len);
-		q += l->dom[i].len;
-		memcpy(q, &e, sizeof(e));
-		q += sizeof(e);
+		*q++ = e->d.flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
+						   : BW_NAME_EXACT;
+		*q++ = e->d.len;
+		memcpy(q, bw_entry_name(&r->added, e), e->d.len);
+		q += e->d.len;
+		if (!expiries)
+			continue;
+		end = capped(e->expires);
+		memcpy(q, &end, sizeof(end));
+		q += sizeof(end);
 	}
 	return p + bw_rec_padded(len);
 }
@@ -238,7 +230,7 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 	__u8 *blk = (__u8 *)mem + (size_t)start * BW_BLOCK_BYTES, *p;
 	struct bw_rec_area a = { .magic = BW_REC_MAGIC,
 				 .version = BW_REC_VERSION };
-	struct bw_rec_prefix o;
+	struct added_len al = added_len(r);
 	size_t i;
 
 	if (start > nblocks || need > nblocks - start)
@@ -249,15 +241,10 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 	a.records_len = records_len(r, &a.nrecords);
 	memcpy(blk, &a, sizeof(a));
 	p = blk + BW_BLOCK_BYTES;
-	if (r->nadded) {
-		p = put_head(p, BW_REC_ADDED, r->nadded * sizeof(o));
-		for (i = 0; i < r->nadded; i++, p += sizeof(o)) {
-			bw_rec_prefix_write(&r->added[i], &o);
-			memcpy(p, &o, sizeof(o));
-		}
-	}
-	if (expiring(r))
-		p = put_expiries(p, r);
+	if (al.prefixes)
+		p = put_prefixes(p, r, al.prefixes, false);
+	if (al.expiring)
+		p = put_prefixes(p, r, al.expiring, true);
 	if (r->have_build)
 		p = put_fixed(p, BW_REC_BUILD, &r->build, sizeof(r->build));
 	if (r->have_origin)
@@ -268,10 +255,10 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 		p = put_fixed(p, BW_REC_SIZED, &r->sized, sizeof(r->sized));
 	if (r->have_image)
 		p = put_fixed(p, BW_REC_IMAGE, &r->image, sizeof(r->image));
-	if (r->names.ndom)
-		p = put_names(p, &r->names);
-	if (name_expiries_len(r))
-		p = put_name_expiries(p, r);
+	if (al.names)
+		p = put_names(p, r, al.names, false);
+	if (al.name_expiries)
+		p = put_names(p, r, al.name_expiries, true);
 	if (r->have_dns)
 		p = put_fixed(p, BW_REC_DNS, &r->dns, sizeof(r->dns));
 	for (i = 0; i < (size_t)r->nlists; i++)

@@ -33,45 +33,6 @@ static inline bool bw_prefix_same(const struct bw_prefix *a,
 	       a->lo == b->lo;
 }
 
-/*
- * One order of names (flags, as BW_DOM_SUBTREE or a kind, then length,
- * then bytes), for sorting and lookups.
- */
-static inline int bw_name_cmp(unsigned int aflags, size_t alen, const char *a,
-			      unsigned int bflags, size_t blen, const char *b)
-{
-	if (aflags != bflags)
-		return aflags < bflags ? -1 : 1;
-	if (alen != blen)
-		return alen < blen ? -1 : 1;
-	return memcmp(a, b, alen);
-}
-
-/* One order of prefixes (family, length, address), for sorting. */
-static inline int bw_prefix_cmp(const struct bw_prefix *a,
-				const struct bw_prefix *b)
-{
-	if (a->family != b->family)
-		return a->family < b->family ? -1 : 1;
-	if (a->plen != b->plen)
-		return a->plen < b->plen ? -1 : 1;
-	if (a->hi != b->hi)
-		return a->hi < b->hi ? -1 : 1;
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	return 0;
-}
-
-/*
- * The indices 0..n-1 of v sorted by prefix (bw_prefix_cmp), equal ones by
- * index, for lookups in n log n: malloc'ed, NULL without memory.
- */
-size_t *bw_prefix_index(const struct bw_prefix *v, size_t n);
-
-/* The first entry of v (n, indexed by ix) that is p, or -1. */
-long bw_prefix_index_find(const struct bw_prefix *v, const size_t *ix, size_t n,
-			  const struct bw_prefix *p);
-
 struct bw_v6key {
 	__u64 hi;
 	__u64 lo;

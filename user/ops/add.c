@@ -147,27 +147,6 @@ static int add_exact(const struct bw_running *r, const struct bw_add_req *rq)
 	return err;
 }
 
-/*
- * Every address asked for into the records (those already in the filter
- * too: a false positive of this filter may not be one of the next
- * build): a new timeout replaces the old one; none makes it permanent.
- */
-static int keep_addrs(struct add_ctx *c, struct bw_records *rec)
-{
-	const struct bw_add_req *rq = c->rq;
-	int i;
-	long k;
-
-	for (i = 0; i < rq->n; i++) {
-		k = bw_records_find(rec, &rq->keys[i]);
-		c->res->unexpired[i] =
-			k >= 0 && rec->added_expires[k] && !rq->expires;
-		if (bw_records_add_until(rec, &rq->keys[i], rq->expires) < 0)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 /* ---- names --------------------------------------------------------------- */
 
 /* Whether the running filter has a name region for every name asked. */
@@ -233,25 +212,39 @@ static int insert_names(void *mem, __u32 nblocks, void *arg)
 	return bw_records_write(mem, nblocks, c->rec) ? -E2BIG : 0;
 }
 
-/*
- * The names into rec with their expiry, and which of them this add (no
- * expiry) makes permanent.
- */
-static int keep_names(struct add_ctx *c, struct bw_records *rec)
+/* The request's entry i, an address or a name. */
+static struct bw_entry_key req_key(const struct bw_add_req *rq, size_t i)
 {
-	const struct bw_list *l = c->rq->names;
-	const struct bw_domain *d;
-	size_t i;
-	long k;
+	const struct bw_list *l = rq->names;
 
-	for (i = 0; i < l->ndom; i++) {
-		d = &l->dom[i];
-		k = bw_records_find_name(rec, bw_domain_name(l, d), d->len,
-					 d->flags);
+	if (!l)
+		return bw_key_prefix(&rq->keys[i]);
+	return bw_key_name(bw_domain_name(l, &l->dom[i]), l->dom[i].len,
+			   l->dom[i].flags);
+}
+
+/*
+ * Every entry asked for into the records with its expiry (addresses
+ * already in the filter too: a false positive of this filter may not be
+ * one of the next build): a new timeout replaces the old one; none makes
+ * it permanent, and which of them this add ends an expiry of. Indexed:
+ * R entries among N kept cost O(N + R).
+ */
+static int keep_all(struct add_ctx *c, struct bw_records *rec)
+{
+	const struct bw_add_req *rq = c->rq;
+	size_t i, n = rq->names ? rq->names->ndom : (size_t)rq->n;
+	struct bw_entry_key k;
+	long at;
+
+	if (bw_entries_index(&rec->added))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		k = req_key(rq, i);
+		at = bw_records_find(rec, k);
 		c->res->unexpired[i] =
-			k >= 0 && rec->names_expires[k] && !c->rq->expires;
-		if (bw_records_add_name_until(rec, bw_domain_name(l, d), d->len,
-					      d->flags, c->rq->expires) < 0)
+			at >= 0 && rec->added.v[at].expires && !rq->expires;
+		if (bw_records_add_until(rec, k, rq->expires) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -285,7 +278,7 @@ static int add_locked(struct add_ctx *c)
 	if (!err)
 		err = bw_running_records(&r, &rec);
 	if (!err)
-		err = rq->names ? keep_names(c, &rec) : keep_addrs(c, &rec);
+		err = keep_all(c, &rec);
 	if (!err) {
 		bw_prov_change(&rec, BW_CHANGE_ADD);
 		need = bw_records_end(r.filter.mem, &rec);
@@ -300,7 +293,8 @@ static int add_locked(struct add_ctx *c)
 		err = bw_swap_running(&r, &e);
 	/* An add of names counts the names kept too. */
 	if (!err)
-		c->res->kept = rec.nadded + (rq->names ? rec.names.ndom : 0);
+		c->res->kept = bw_entries_count(
+			&rec.added, rq->names ? BW_ENTRY_ANY : BW_ENTRY_PREFIX);
 	bw_running_close(&r);
 	bw_records_free(&rec);
 	c->rec = NULL;

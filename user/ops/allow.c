@@ -17,6 +17,7 @@
 #include "kernel/lpm.h"
 #include "kernel/running.h"
 #include "kernel/swap.h"
+#include "lists/entry.h"
 #include "lists/list_domain.h"
 #include "ops/allow.h"
 
@@ -43,23 +44,15 @@ static int allow_open(const struct bw_allow_req *rq, struct allow_ctx *c)
 	return err;
 }
 
-static bool same_prefix(const struct bw_prefix *x, const struct bw_prefix *y)
+/*
+ * Entry i of asked (the command line's, indexed) is in the allowlist, or
+ * given earlier on this command line.
+ */
+static bool seen(const struct allow_ctx *c, const struct bw_entries *asked,
+		 size_t i)
 {
-	return x->family == y->family && x->plen == y->plen && x->hi == y->hi &&
-	       x->lo == y->lo;
-}
-
-/* Entry i is in the allowlist, or given earlier on this command line. */
-static bool seen(const struct allow_ctx *c, const struct bw_prefix *p, int i)
-{
-	int j;
-
-	if (bw_list_has(&c->old, &p[i]))
-		return true;
-	for (j = 0; j < i; j++)
-		if (same_prefix(&p[j], &p[i]))
-			return true;
-	return false;
+	return bw_list_has(&c->old, &asked->v[i].p) ||
+	       bw_entries_find(asked, bw_entries_key(asked, i)) < (long)i;
 }
 
 /*
@@ -115,13 +108,23 @@ static int with(struct allow_ctx *c, const struct bw_prefix *add, int nadd)
 static int allow(const struct bw_allow_req *rq, struct allow_ctx *c,
 		 struct bw_allow_result *res)
 {
+	struct bw_entries asked;
 	int i, err = 0;
 
-	for (i = 0; i < rq->n; i++) {
-		res->changed[i] = !seen(c, rq->addrs, i);
+	/* Indexed: R entries cost O(R), not a scan of those before each. */
+	bw_entries_init(&asked);
+	for (i = 0; !err && i < rq->n; i++)
+		err = bw_entries_push(&asked, bw_key_prefix(&rq->addrs[i]), 0);
+	err = err ?: bw_entries_index(&asked);
+	for (i = 0; !err && i < rq->n; i++) {
+		res->changed[i] = !seen(c, &asked, (size_t)i);
 		res->changed_n += res->changed[i];
 	}
-	err = with(c, rq->addrs, rq->n);
+	bw_entries_free(&asked);
+	if (err)
+		pr_warn("%s: out of memory\n", rq->iface);
+	else
+		err = with(c, rq->addrs, rq->n);
 	if (!err) {
 		bw_list_finish(&c->new);
 		if (res->changed_n)

@@ -28,18 +28,8 @@
 static int record_kept(const struct bw_records *kept, bool own_allow,
 		       struct bw_records *rec)
 {
-	const struct bw_list *l = &kept->names;
-	size_t i;
-
-	for (i = 0; i < kept->nadded; i++)
-		if (bw_records_add_until(rec, &kept->added[i],
-					 kept->added_expires[i]) < 0)
-			return -ENOMEM;
-	for (i = 0; i < l->ndom; i++)
-		if (bw_records_add_name_until(
-			    rec, bw_domain_name(l, &l->dom[i]), l->dom[i].len,
-			    l->dom[i].flags, kept->names_expires[i]) < 0)
-			return -ENOMEM;
+	if (bw_records_add_all(rec, &kept->added))
+		return -ENOMEM;
 	/*
 	 * The running allowlist stays, and so do its files' records, unless
 	 * the image brings its own: then its records name its files.
@@ -48,22 +38,33 @@ static int record_kept(const struct bw_records *kept, bool own_allow,
 }
 
 /*
- * Sets an added prefix in the image's filter (live: only checks that it
- * has a target length for it, the watch sets it); false if it has none.
+ * Sets an added entry in the image's filter (live: only checks that it
+ * has a target length or a region for it, the watch sets it); false if
+ * it has none (said).
  */
-static bool set_prefix(const char *iface, void *mem, const struct bw_prefix *p,
-		       bool live)
+static bool set_entry(const char *iface, void *mem, const struct bw_entries *s,
+		      size_t i, bool live)
 {
+	const struct bw_entry *e = &s->v[i];
+	bool sub = e->d.flags & BW_DOM_SUBTREE;
 	struct bw_add_plan ap;
-	char buf[64];
+	char buf[BW_NAME_MAX + 3];
 
-	if (!bw_add_plan(mem, p, &ap)) {
+	if (!bw_entry_is_name(e) && !bw_add_plan(mem, &e->p, &ap)) {
 		if (!live)
-			bw_add_insert(mem, p, &ap);
+			bw_add_insert(mem, &e->p, &ap);
 		return true;
 	}
-	pr_warn("%s: %s, added at run time, is left out: the image's filter has no target length that holds it ('bloomwall add' it again, or reload from lists)\n",
-		iface, bw_prefix_str(p, buf, sizeof(buf)));
+	if (!bw_entry_is_name(e)) {
+		pr_warn("%s: %s, added at run time, is left out: the image's filter has no target length that holds it ('bloomwall add' it again, or reload from lists)\n",
+			iface, bw_entries_str(s, i, buf, sizeof(buf)));
+		return false;
+	}
+	if (live ? bw_name_has_region(mem, sub)
+		 : bw_name_insert(mem, bw_entry_name(s, e), e->d.len, sub) >= 0)
+		return true;
+	pr_warn("%s: %s, added at run time, is left out: the image's filter has no region for it\n",
+		iface, bw_entries_str(s, i, buf, sizeof(buf)));
 	return false;
 }
 
@@ -78,39 +79,19 @@ static bool set_prefix(const char *iface, void *mem, const struct bw_prefix *p,
 static size_t set_kept(const char *iface, void *mem, struct bw_records *kept,
 		       struct bw_records *rec, bool live)
 {
-	struct bw_list *l = &kept->names;
-	const struct bw_domain *d;
+	struct bw_entries *a = &kept->added;
 	size_t i = 0, out = 0;
 	long k;
 
-	while (i < kept->nadded) {
-		if (set_prefix(iface, mem, &kept->added[i], live)) {
+	while (i < a->n) {
+		if (set_entry(iface, mem, a, i, live)) {
 			i++;
 			continue;
 		}
-		k = bw_records_find(rec, &kept->added[i]);
+		k = bw_records_find(rec, bw_entries_key(a, i));
 		if (k >= 0)
 			bw_records_drop(rec, (size_t)k);
-		bw_records_drop(kept, i);
-		out++;
-	}
-	for (i = 0; i < l->ndom;) {
-		d = &l->dom[i];
-		/* Live: the watch sets it (its region must be there). */
-		if (live ? bw_name_has_region(mem, d->flags & BW_DOM_SUBTREE)
-			 : bw_name_insert(mem, bw_domain_name(l, d), d->len,
-					  d->flags & BW_DOM_SUBTREE) >= 0) {
-			i++;
-			continue;
-		}
-		pr_warn("%s: %s%.*s, added at run time, is left out: the image's filter has no region for it\n",
-			iface, d->flags & BW_DOM_SUBTREE ? "*." : "",
-			(int)d->len, bw_domain_name(l, d));
-		k = bw_records_find_name(rec, bw_domain_name(l, d), d->len,
-					 d->flags & BW_DOM_SUBTREE);
-		if (k >= 0)
-			bw_records_drop_name(rec, (size_t)k);
-		bw_records_drop_name(kept, i);
+		bw_entries_drop(a, i);
 		out++;
 	}
 	return out;
@@ -138,8 +119,9 @@ static int stage_exact(const char *iface, const struct bw_image *img,
 
 	bw_list_init(&l);
 	err = bw_image_sec_read(img->sec[BW_IMAGE_EXACT], &l);
-	for (i = 0; !err && i < kept->nadded; i++)
-		err = bw_list_push(&l, &kept->added[i]);
+	for (i = 0; !err && i < kept->added.n; i++)
+		if (!bw_entry_is_name(&kept->added.v[i]))
+			err = bw_list_push(&l, &kept->added.v[i].p);
 	if (err) {
 		pr_warn("%s: no memory for the exact prefix set\n", iface);
 		bw_list_free(&l);

@@ -53,20 +53,18 @@ static int check_rebuildable(const char *iface, const struct bw_records *rec)
 	return 0;
 }
 
-/* Whether any entry or name req takes out is one the filter keeps. */
-static bool any_kept(const struct bw_rebuild_req *rq,
-		     const struct bw_records *rec)
+/*
+ * Whether any entry req takes out is one the filter keeps. rec is indexed
+ * for it (without memory, scanned): the caller's lookups of each entry in
+ * it cost O(1) too.
+ */
+static bool any_kept(const struct bw_rebuild_req *rq, struct bw_records *rec)
 {
-	const struct bw_list *l = rq->remove_names;
 	size_t i;
 
-	for (i = 0; i < rq->nremove; i++)
-		if (bw_records_find(rec, &rq->remove[i]) >= 0)
-			return true;
-	for (i = 0; l && i < l->ndom; i++)
-		if (bw_records_find_name(rec, bw_domain_name(l, &l->dom[i]),
-					 l->dom[i].len,
-					 l->dom[i].flags & BW_DOM_SUBTREE) >= 0)
+	bw_entries_index(&rec->added);
+	for (i = 0; i < rq->remove->n; i++)
+		if (bw_records_find(rec, bw_entries_key(rq->remove, i)) >= 0)
 			return true;
 	return false;
 }
@@ -94,18 +92,14 @@ int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res)
 				   .ifindex = rq->ifindex,
 				   .args = &ba,
 				   .remove = rq->remove,
-				   .nremove = rq->nremove,
-				   .remove_names = rq->remove_names,
-				   .add_names = rq->add_names,
-				   .add_names_expires = rq->add_names_expires };
+				   .add = rq->add };
 	struct bw_running run;
 	int err;
 
 	memset(res, 0, sizeof(*res));
 	bw_records_init(&res->rec);
 	err = read_running(rq, &run, res);
-	if (!err && (rq->nremove || rq->remove_names) &&
-	    !any_kept(rq, &res->rec))
+	if (!err && rq->remove && !any_kept(rq, &res->rec))
 		err = -ENOENT;
 	if (!err)
 		err = check_rebuildable(rq->iface, &res->rec);

@@ -19,13 +19,10 @@
 struct bw_rebuild_req {
 	const char *iface;
 	int ifindex;
-	/* Kept adds to leave out, and kept names (domain entries), or NULL. */
-	const struct bw_prefix *remove;
-	size_t nremove;
-	const struct bw_list *remove_names;
-	/* Names to keep from now on, or NULL, ending then (0: never). */
-	const struct bw_list *add_names;
-	__u64 add_names_expires;
+	/* Kept adds to leave out, or NULL. */
+	const struct bw_entries *remove;
+	/* Entries to keep from now on, each until its expiry, or NULL. */
+	const struct bw_entries *add;
 	/* Called once the rebuild is to go ahead, before it (may be NULL). */
 	void (*before_reload)(void *ctx);
 	void *ctx;
@@ -33,7 +30,7 @@ struct bw_rebuild_req {
 
 struct bw_rebuild_result {
 	bool read;	       /* the running filter's records were read: */
-	struct bw_records rec; /* them, as they were before */
+	struct bw_records rec; /* them, as they were before (indexed) */
 	__u64 generation;      /* and its generation */
 	bool reloaded;	       /* the reload was tried (its error returned): */
 	struct bw_reload_result reload; /* what it did */

@@ -118,8 +118,7 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 {
 	const struct bw_reload_req *rq = c->r;
 	struct bw_records *k = &c->kept;
-	long i;
-	size_t j;
+	long gone = 0;
 	int err;
 
 	bw_records_free(k);
@@ -128,36 +127,16 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 	/* Past its expiry, an add is never built in again. */
 	c->expired = err ? 0 : bw_records_drop_expired(k, bw_expiry_now());
 	if (!err && rq->args->forget_added) {
-		c->forgot = k->nadded + k->names.ndom;
-		k->nadded = 0;
-		k->names.ndom = 0;
+		c->forgot = k->added.n;
+		bw_entries_free(&k->added);
 	}
-	for (j = 0; !err && rq->add_names && j < rq->add_names->ndom; j++) {
-		const struct bw_domain *d = &rq->add_names->dom[j];
-
-		err = bw_records_add_name_until(
-			      k, bw_domain_name(rq->add_names, d), d->len,
-			      d->flags, rq->add_names_expires) < 0
-			      ? -ENOMEM
-			      : 0;
-	}
-	for (j = 0; !err && rq->remove_names && j < rq->remove_names->ndom;
-	     j++) {
-		const struct bw_domain *d = &rq->remove_names->dom[j];
-
-		i = bw_records_find_name(k, bw_domain_name(rq->remove_names, d),
-					 d->len, d->flags & BW_DOM_SUBTREE);
-		if (i >= 0) {
-			bw_records_drop_name(k, (size_t)i);
-			c->forgot++;
-		}
-	}
-	for (j = 0; !err && j < rq->nremove; j++) {
-		i = bw_records_find(k, &rq->remove[j]);
-		if (i >= 0) {
-			bw_records_drop(k, (size_t)i);
-			c->forgot++;
-		}
+	/* R adds or removes among N kept cost O(N + R). */
+	if (!err && rq->add)
+		err = bw_records_add_all(k, rq->add);
+	if (!err && rq->remove) {
+		gone = bw_records_drop_all(k, rq->remove);
+		err = gone < 0 ? (int)gone : 0;
+		c->forgot += gone > 0 ? (size_t)gone : 0;
 	}
 	return err;
 }
@@ -213,23 +192,17 @@ static int build(struct reload_ctx *c)
 			       c->st.info.generation + 1);
 	/* The other slot: the running filter's trie stays until the swap. */
 	req.exact_slot = !c->st.hdr.exact_slot;
-	req.added = c->kept.added;
-	req.nadded = c->kept.nadded;
-	req.added_expires = c->kept.added_expires;
+	req.added = &c->kept.added;
 	req.adds_live = r->adds_live;
 	req.room = r->room;
 	req.origin = r->origin ?: BW_ORIGIN_RELOAD;
-	req.change = r->nremove || r->remove_names ? BW_CHANGE_REMOVE
-		     : r->add_names		   ? BW_CHANGE_ADD
-						   : 0;
+	req.change = r->remove ? BW_CHANGE_REMOVE : r->add ? BW_CHANGE_ADD : 0;
 	req.prev = &c->kept;
 	/* The allowlist files: --allow's, else those the running one keeps. */
 	req.allow_files = r->args->allow;
 	req.nallow_files = r->args->nallow;
 	req.allow_src = c->allow_src;
 	req.keep_allow = &c->kept;
-	req.added_names = &c->kept.names;
-	req.added_names_expires = c->kept.names_expires;
 	bw_build_req_dns(&req, r->args, &c->st.dns);
 	req.allow_names =
 		r->args->nallow ? c->allow.ndom > 0 : c->st.allow_names;
@@ -361,7 +334,7 @@ static void say_swapped(struct reload_ctx *c, size_t added, size_t removed)
 	res->allow_entries = c->allow.n4 + c->allow.n6;
 	res->allow_added = added;
 	res->allow_removed = removed;
-	res->kept = c->kept.nadded + c->kept.names.ndom;
+	res->kept = c->kept.added.n;
 	res->left_out = c->forgot;
 	res->expired = c->expired;
 }

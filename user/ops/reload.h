@@ -13,6 +13,7 @@
 
 #include "bloomwall.h"
 #include "kernel/filter_map.h"
+#include "lists/entry.h"
 #include "ops/build.h"
 
 struct bw_image;
@@ -24,18 +25,14 @@ struct bw_reload_req {
 	const struct bw_build_args *args;
 	const char *const *lists;
 	int nlists;
-	/* Kept adds to leave out of the new filter (bloomwall remove). */
-	const struct bw_prefix *remove;
-	size_t nremove;
-	/* Kept names to leave out (domain entries), or NULL. */
-	const struct bw_list *remove_names;
-	/* Names to keep from now on (bloomwall add), or NULL. */
-	const struct bw_list *add_names;
+	/* Kept adds to leave out (bloomwall remove), or NULL. */
+	const struct bw_entries *remove;
 	/*
-	 * When add_names end (Unix seconds; 0: never), set whether each was
-	 * kept already or not, as add --timeout sets it (records_edit.h).
+	 * Entries to keep from now on (bloomwall add), or NULL, each until
+	 * its expiry whether it was kept already or not, as add --timeout
+	 * sets it (records_edit.h).
 	 */
-	__u64 add_names_expires;
+	const struct bw_entries *add;
 	/* bloomwall load: this image's filter instead of the lists' */
 	const struct bw_image *image;
 	const char *image_path;
@@ -44,8 +41,7 @@ struct bw_reload_req {
 	/*
 	 * Provenance: how the new filter came to be (enum bw_origin; 0:
 	 * BW_ORIGIN_RELOAD, BW_ORIGIN_LOAD for an image; bloomwall watch says
-	 * BW_ORIGIN_WATCH). A remove
-	 * or an add of names (remove, remove_names, add_names) is recorded
+	 * BW_ORIGIN_WATCH). A remove or an add (remove, add) is recorded
 	 * as a change of the running filter instead (BW_REC_CHANGE).
 	 */
 	__u8 origin;

@@ -79,9 +79,9 @@ static void gather_records(struct bw_status_view *v,
 		bw_dns_settings(m->mem, NULL, &v->dns_opts);
 		return;
 	}
-	v->added_kept = (long long)(rec.nadded + rec.names.ndom);
-	v->names_kept = (long long)rec.names.ndom;
-	v->added_gone = (long long)(rec.ngone + rec.gone_names.ndom);
+	v->added_kept = (long long)rec.added.n;
+	v->names_kept = (long long)bw_entries_count(&rec.added, BW_ENTRY_NAME);
+	v->added_gone = (long long)rec.gone.n;
 	v->have_sized = rec.have_sized;
 	v->sized_entries = rec.sized.entries;
 	v->have_image = rec.have_image && rec.have_origin;

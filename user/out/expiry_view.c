@@ -70,35 +70,22 @@ static void out_row(const char *e, __u64 expires, __u64 now, bool text)
 	bw_out_close_object();
 }
 
-/* An added name as add takes it: "*.NAME" for a subtree. */
-static const char *name_str(const struct bw_list *l, size_t i, char *buf,
-			    size_t len)
-{
-	return bw_domain_str(l, &l->dom[i], buf, len);
-}
-
-/* The expiring entries, then names: the first BW_EXPIRY_ROWS in text. */
+/* The expiring entries, in order: the first BW_EXPIRY_ROWS in text. */
 static size_t out_rows(const struct bw_records *r, __u64 now)
 {
+	const struct bw_entries *a = &r->added;
 	char e[BW_NAME_MAX + 3];
 	size_t i, shown = 0;
 
-	for (i = 0; i < r->nadded; i++) {
-		if (!r->added_expires[i])
+	for (i = 0; i < a->n; i++) {
+		if (!a->v[i].expires)
 			continue;
-		out_row(bw_prefix_str(&r->added[i], e, sizeof(e)),
-			r->added_expires[i], now, shown++ < BW_EXPIRY_ROWS);
-	}
-	for (i = 0; i < r->names.ndom; i++) {
-		if (!r->names_expires[i])
-			continue;
-		out_row(name_str(&r->names, i, e, sizeof(e)),
-			r->names_expires[i], now, shown++ < BW_EXPIRY_ROWS);
+		out_row(bw_entries_str(a, i, e, sizeof(e)), a->v[i].expires,
+			now, shown++ < BW_EXPIRY_ROWS);
 	}
 	return shown;
 }
 
-/* Past entries: the watch takes them out, or nothing does until a reload. */
 /*
  * Past entries: out of the filter when the watch says it took them out,
  * taken out within a second when a watch runs, else in until a reload.
@@ -142,37 +129,28 @@ static void out_past(int pid, bool taken, size_t past)
 /* The latest expiry at or before now of r's entries and names, 0: none. */
 static __u64 last_past(const struct bw_records *r, __u64 now)
 {
-	__u64 last = 0;
+	__u64 last = 0, e;
 	size_t i;
 
-	for (i = 0; i < r->nadded; i++)
-		if (r->added_expires[i] <= now && r->added_expires[i] > last)
-			last = r->added_expires[i];
-	for (i = 0; i < r->names.ndom; i++)
-		if (r->names_expires[i] <= now && r->names_expires[i] > last)
-			last = r->names_expires[i];
+	for (i = 0; i < r->added.n; i++) {
+		e = r->added.v[i].expires;
+		if (e <= now && e > last)
+			last = e;
+	}
 	return last;
-}
-
-/* The earlier of two expiries, 0 standing for none. */
-static __u64 earlier(__u64 a, __u64 b)
-{
-	return !a || (b && b < a) ? b : a;
 }
 
 void bw_expiry_out_status(const struct bw_records *r, int watch_pid,
 			  __u64 watch_next)
 {
-	size_t n = bw_records_expiring(r) + bw_records_names_expiring(r);
-	__u64 now = bw_expiry_now(), next;
+	size_t n = bw_records_expiring(r, BW_ENTRY_ANY);
+	__u64 now = bw_expiry_now(), next = bw_records_next_expiry(r);
 	size_t shown;
 	char t[96];
 
-	next = earlier(bw_records_next_expiry(r),
-		       bw_records_names_next_expiry(r));
 	bw_out_open_object("expiring");
 	bw_out_u64("entries", NULL, n);
-	bw_out_u64("names", NULL, bw_records_names_expiring(r));
+	bw_out_u64("names", NULL, bw_records_expiring(r, BW_ENTRY_NAME));
 	if (n)
 		bw_out_kv("expiring entries", "%zu (next %s)", n,
 			  bw_expiry_text(next, now, t, sizeof(t)));
@@ -192,94 +170,68 @@ void bw_expiry_out_status(const struct bw_records *r, int watch_pid,
 	out_past(watch_pid,
 		 watch_next != BW_EXPIRY_UNKNOWN &&
 			 (!watch_next || watch_next > last_past(r, now)),
-		 bw_records_expired(r, now) + bw_records_names_expired(r, now));
+		 bw_records_expired(r, BW_ENTRY_ANY, now));
 	bw_out_close_object();
 }
 
-void bw_expiry_out_covering(const struct bw_records *rec,
-			    const struct bw_prefix *a, bool text)
+/* Whether added entry i covers a: a prefix an address, a name a name. */
+static bool covers(const struct bw_entries *s, size_t i,
+		   const struct bw_entry_key *a)
 {
-	__u64 now = bw_expiry_now();
-	char e[64], t[96];
-	size_t i;
-	bool open = false;
+	const struct bw_entry *e = &s->v[i];
 
-	for (i = 0; rec && i < rec->nadded; i++) {
-		if (!rec->added_expires[i] || !bw_why_covers(&rec->added[i], a))
-			continue;
-		if (!open)
-			bw_out_open_array("expires");
-		open = true;
-		bw_prefix_str(&rec->added[i], e, sizeof(e));
-		bw_out_open_object(NULL);
-		bw_out_string("entry", NULL, e);
-		bw_expiry_json(rec->added_expires[i], now);
-		if (text)
-			bw_out_text("  expires: %s (added at run time) %s\n", e,
-				    bw_expiry_text(rec->added_expires[i], now,
-						   t, sizeof(t)));
-		bw_out_close_object();
-	}
-	if (open)
-		bw_out_close_array();
+	if (e->kind != a->kind)
+		return false;
+	if (!bw_entry_is_name(e))
+		return bw_why_covers(&e->p, &a->p);
+	return bw_why_name_covers(bw_entry_name(s, e), e->d.len,
+				  e->d.flags & BW_DOM_SUBTREE, a->name, a->len);
 }
 
-void bw_expiry_out_covering_name(const struct bw_records *rec, const char *name,
-				 size_t len, bool text)
+void bw_expiry_out_covering(const struct bw_records *rec, struct bw_entry_key a,
+			    bool text)
 {
-	const struct bw_list *l = rec ? &rec->names : NULL;
+	const struct bw_entries *s = rec ? &rec->added : NULL;
 	__u64 now = bw_expiry_now();
 	char e[BW_NAME_MAX + 3], t[96];
 	bool open = false;
 	size_t i;
 
-	for (i = 0; l && i < l->ndom; i++) {
-		if (!rec->names_expires[i] ||
-		    !bw_why_name_covers(
-			    bw_domain_name(l, &l->dom[i]), l->dom[i].len,
-			    l->dom[i].flags & BW_DOM_SUBTREE, name, len))
+	for (i = 0; s && i < s->n; i++) {
+		if (!s->v[i].expires || !covers(s, i, &a))
 			continue;
 		if (!open)
 			bw_out_open_array("expires");
 		open = true;
-		name_str(l, i, e, sizeof(e));
+		bw_entries_str(s, i, e, sizeof(e));
 		bw_out_open_object(NULL);
 		bw_out_string("entry", NULL, e);
-		bw_expiry_json(rec->names_expires[i], now);
+		bw_expiry_json(s->v[i].expires, now);
 		if (text)
 			bw_out_text("  expires: %s (added at run time) %s\n", e,
-				    bw_expiry_text(rec->names_expires[i], now,
-						   t, sizeof(t)));
+				    bw_expiry_text(s->v[i].expires, now, t,
+						   sizeof(t)));
 		bw_out_close_object();
 	}
 	if (open)
 		bw_out_close_array();
 }
 
-void bw_expiry_why_added_name(const char *entry, __u64 expires)
+size_t bw_expiry_why_added(const struct bw_records *rec, struct bw_entry_key a)
 {
-	char t[96];
-
-	bw_out_string(NULL, "  why: added at run time: %s", entry);
-	bw_out_text(" (bloomwall add --timeout), expires %s\n",
-		    bw_expiry_text(expires, bw_expiry_now(), t, sizeof(t)));
-}
-
-size_t bw_expiry_why_added(const struct bw_records *rec,
-			   const struct bw_prefix *a)
-{
-	char buf[64], t[96];
+	const struct bw_entries *s = rec ? &rec->added : NULL;
+	char buf[BW_NAME_MAX + 3], t[96];
 	size_t k, n = 0;
 
 	bw_out_open_array("added");
-	for (k = 0; rec && k < rec->nadded; k++) {
-		if (!bw_why_covers(&rec->added[k], a))
+	for (k = 0; s && k < s->n; k++) {
+		if (!covers(s, k, &a))
 			continue;
-		bw_prefix_str(&rec->added[k], buf, sizeof(buf));
+		bw_entries_str(s, k, buf, sizeof(buf));
 		bw_out_string(NULL, "  why: added at run time: %s", buf);
-		if (rec->added_expires[k])
+		if (s->v[k].expires)
 			bw_out_text(" (bloomwall add --timeout), expires %s\n",
-				    bw_expiry_text(rec->added_expires[k],
+				    bw_expiry_text(s->v[k].expires,
 						   bw_expiry_now(), t,
 						   sizeof(t)));
 		else

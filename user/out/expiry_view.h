@@ -53,34 +53,21 @@ void bw_expiry_out_status(const struct bw_records *r, int watch_pid,
 void bw_expiry_say_add(__u64 expires, __u64 now, bool unexpired);
 
 /*
- * query --why: the runtime adds that cover a, a line each ("  why: added
- * at run time: P (...)", with its expiry if it has one); JSON "added" (the
- * entries) and "expires" (bw_expiry_out_covering's). Returns how many.
+ * query --why: the runtime adds that cover a (an address: the prefixes
+ * that hold it; a name, checked and folded: the names, "*.NAME" for a
+ * subtree), a line each ("  why: added at run time: ENTRY (...)", with
+ * its expiry if it has one); JSON "added" (the entries) and "expires"
+ * (bw_expiry_out_covering's). Returns how many.
  */
-size_t bw_expiry_why_added(const struct bw_records *rec,
-			   const struct bw_prefix *a);
+size_t bw_expiry_why_added(const struct bw_records *rec, struct bw_entry_key a);
 
 /*
- * query: the expiring runtime adds that cover a, a line each
+ * query: the expiring runtime adds that cover a (as above), a line each
  * ("  expires: ENTRY (added at run time) TIME (in 2m)"); JSON array
  * "expires" of {"entry", "expires", "expires_in"}. Nothing when none.
  * text false: JSON only (query --why says it in its own lines).
  */
-void bw_expiry_out_covering(const struct bw_records *rec,
-			    const struct bw_prefix *a, bool text);
-
-/*
- * query --why: "  why: added at run time: NAME (bloomwall add --timeout),
- * expires TIME", for an added name (entry as add takes it) that expires;
- * JSON the entry's string in the array the caller has open.
- */
-void bw_expiry_why_added_name(const char *entry, __u64 expires);
-
-/*
- * As bw_expiry_out_covering, for a name (checked, folded): the expiring
- * names added at run time that cover it, "*.NAME" for a subtree.
- */
-void bw_expiry_out_covering_name(const struct bw_records *rec, const char *name,
-				 size_t len, bool text);
+void bw_expiry_out_covering(const struct bw_records *rec, struct bw_entry_key a,
+			    bool text);
 
 #endif /* __BW_EXPIRY_VIEW_H */

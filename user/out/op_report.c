@@ -210,24 +210,27 @@ void bw_allow_report(const struct bw_allow_req *rq, char *const *given,
 }
 
 /*
- * "ADDR  added" (or why not); JSON {address, result, keys, new_keys,
- * prefix, expires, expires_in}.
+ * Entry i: "ADDR  added" (or why not; an address with the keys its prefix
+ * took); JSON {address or name, result, (keys, new_keys, prefix),
+ * expires, expires_in}.
  */
-static void say_added_addr(const struct bw_add_req *rq,
-			   const struct bw_add_result *res, int i)
+static void say_added(const struct bw_add_req *rq,
+		      const struct bw_add_result *res, int i)
 {
-	const struct bw_add_plan *ap = &res->plan[i];
+	const struct bw_add_plan *ap = rq->names ? NULL : &res->plan[i];
 	__u32 fresh = res->fresh[i];
 
 	bw_out_open_object(NULL);
-	bw_out_string("address", "%s  ", rq->given[i]);
+	bw_out_string(rq->names ? "name" : "address", "%s  ", rq->given[i]);
 	bw_out_string("result", NULL, fresh ? "added" : "already");
-	bw_out_u64("keys", NULL, ap->nkeys);
-	bw_out_u64("new_keys", NULL, fresh);
-	bw_out_u64("prefix", NULL, ap->tlen);
+	if (ap) {
+		bw_out_u64("keys", NULL, ap->nkeys);
+		bw_out_u64("new_keys", NULL, fresh);
+		bw_out_u64("prefix", NULL, ap->tlen);
+	}
 	if (!fresh)
 		bw_out_text("already in the filter");
-	else if (ap->nkeys == 1)
+	else if (!ap || ap->nkeys == 1)
 		bw_out_text("added");
 	else
 		bw_out_text("added (%u of its %u keys at /%u were new)", fresh,
@@ -236,63 +239,37 @@ static void say_added_addr(const struct bw_add_req *rq,
 	bw_out_close_object();
 }
 
-static void add_addrs_report(const struct bw_add_req *rq,
-			     const struct bw_add_result *res)
+void bw_add_report(const struct bw_add_req *rq, const struct bw_add_result *res)
 {
 	int i, added = 0;
 
-	bw_out_open_array("addresses");
+	bw_out_open_array(rq->names ? "names" : "addresses");
 	for (i = 0; i < rq->n; i++) {
-		say_added_addr(rq, res, i);
+		say_added(rq, res, i);
 		added += res->fresh[i] > 0;
 	}
 	bw_out_close_array();
 	bw_out_text("%s: ", rq->iface);
 	bw_out_int("added", "%lld of ", added);
-	bw_out_int("total", "%lld added to filter ", rq->n);
-	bw_out_u64("generation", "generation %llu", res->generation);
-	bw_out_u64("entries", " (now %'llu entries)\n", res->entries);
+	bw_out_int("total",
+		   rq->names ? "%lld names added to filter "
+			     : "%lld added to filter ",
+		   rq->n);
+	bw_out_u64("generation",
+		   rq->names ? "generation %llu\n" : "generation %llu",
+		   res->generation);
+	if (!rq->names)
+		bw_out_u64("entries", " (now %'llu entries)\n", res->entries);
 	bw_out_u64("added_kept", NULL, res->kept);
 	/* Past twice its target, the operator should rebuild. */
-	if (res->worst > 2 * res->target)
-		pr_warn("%s: the filter is now past its target false-positive rate (about %.3g%% where it was sized for %.3g%%): rebuild it with 'bloomwall reload' and the entries in a LIST\n",
-			rq->iface, res->worst * 100, res->target * 100);
-}
-
-static void add_names_report(const struct bw_add_req *rq,
-			     const struct bw_add_result *res)
-{
-	int i, added = 0;
-
-	bw_out_open_array("names");
-	for (i = 0; i < rq->n; i++) {
-		bw_out_open_object(NULL);
-		bw_out_string("name", "%s  ", rq->given[i]);
-		bw_out_string("result", NULL,
-			      res->fresh[i] ? "added" : "already");
-		bw_out_text("%s",
-			    res->fresh[i] ? "added" : "already in the filter");
-		bw_expiry_say_add(rq->expires, rq->now, res->unexpired[i]);
-		bw_out_close_object();
-		added += res->fresh[i];
-	}
-	bw_out_close_array();
-	bw_out_text("%s: ", rq->iface);
-	bw_out_int("added", "%lld of ", added);
-	bw_out_int("total", "%lld names added to filter ", rq->n);
-	bw_out_u64("generation", "generation %llu\n", res->generation);
-	bw_out_u64("added_kept", NULL, res->kept);
-	if (res->worst > 2 * res->target)
+	if (res->worst <= 2 * res->target)
+		return;
+	if (rq->names)
 		pr_warn("%s: the name regions are now past their target false-positive rate (about %.3g%% where they were sized for %.3g%%): rebuild with 'bloomwall reload' to size them for the names\n",
 			rq->iface, res->worst * 100, res->target * 100);
-}
-
-void bw_add_report(const struct bw_add_req *rq, const struct bw_add_result *res)
-{
-	if (rq->names)
-		add_names_report(rq, res);
 	else
-		add_addrs_report(rq, res);
+		pr_warn("%s: the filter is now past its target false-positive rate (about %.3g%% where it was sized for %.3g%%): rebuild it with 'bloomwall reload' and the entries in a LIST\n",
+			rq->iface, res->worst * 100, res->target * 100);
 }
 
 void bw_add_handed_report(const struct bw_add_req *rq,

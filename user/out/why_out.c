@@ -87,13 +87,6 @@ static size_t out_entries(const struct bw_why *w, int i, bool allow_files)
 	return n;
 }
 
-/* One entry 'bloomwall add' put in, address or name, as --why names it. */
-static void out_added_entry(const char *entry)
-{
-	bw_out_string(NULL, "  why: added at run time: %s", entry);
-	bw_out_text(" (bloomwall add; 'bloomwall remove' takes it out)\n");
-}
-
 /* Whether every allowlist file the filter records is as it was built. */
 static bool allow_files_as_built(const struct bw_why *w)
 {
@@ -353,34 +346,6 @@ static void out_false_positive(const struct bw_query_result *qr, int region,
 			qr->iface, arg);
 }
 
-/* The names added at run time that cover target t. */
-static size_t out_added_name(const struct bw_records *rec,
-			     const struct bw_why_target *t)
-{
-	const struct bw_list *l = rec ? &rec->names : NULL;
-	const struct bw_domain *d;
-	char buf[BW_NAME_MAX + 3];
-	size_t k, n = 0;
-
-	bw_out_open_array("added");
-	for (k = 0; l && k < l->ndom; k++) {
-		d = &l->dom[k];
-		if (!bw_why_name_covers(bw_domain_name(l, d), d->len,
-					d->flags & BW_DOM_SUBTREE, t->name,
-					t->name_len))
-			continue;
-		bw_domain_str(l, d, buf, sizeof(buf));
-		if (rec->names_expires[k])
-			bw_expiry_why_added_name(buf, rec->names_expires[k]);
-		else
-			out_added_entry(buf);
-		n++;
-	}
-	bw_out_close_array();
-	bw_expiry_out_covering_name(rec, t->name, t->name_len, false);
-	return n;
-}
-
 /*
  * A name the name regions hit but nothing covers: a false positive, with
  * the rate of the region that hit (the exact one, or the subtree one).
@@ -416,7 +381,8 @@ static void out_name(const struct bw_query_result *qr,
 	hit = bw_name_lookup(qr->mem, t->name, t->name_len, &h) == 1;
 	bw_out_open_object("why");
 	listed = out_entries(w, i, false);
-	added = out_added_name(&qr->rec, t);
+	added = bw_expiry_why_added(&qr->rec,
+				    bw_key_name(t->name, t->name_len, 0));
 	out_entries(w, i, true);
 	out_runtime_allow_name(w, i, q);
 	doubt = out_lists(w);
@@ -448,7 +414,7 @@ void bw_why_out(const struct bw_query_result *qr, const struct bw_query_arg *q,
 	hit = bw_filter_lookup(qr->mem, a, &region);
 	bw_out_open_object("why");
 	listed = out_entries(w, i, false);
-	added = bw_expiry_why_added(&qr->rec, a);
+	added = bw_expiry_why_added(&qr->rec, bw_key_prefix(a));
 	allowed = out_allow(w, i, qr, a);
 	doubt = out_lists(w);
 	if (hit && !listed && !added && !block_lists(w)) {
