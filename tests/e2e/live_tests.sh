@@ -14,7 +14,7 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $LIVE_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-LIVE_TESTS="test_watch_add_in_place test_watch_add_log_fold test_watch_guard_lists_only test_crash_sweep_add_live test_watch_live_expiry test_watch_live_remove test_watch_remove_in_place
+LIVE_TESTS="test_watch_add_in_place test_watch_add_log_fold test_watch_add_log_full test_watch_guard_lists_only test_crash_sweep_add_live test_watch_live_expiry test_watch_live_remove test_watch_remove_in_place
 test_watch_names_live test_watch_image_names_live test_crash_sweep_remove_live
 test_crash_sweep_remove_bulk test_crash_sweep_remove_live_names"
 
@@ -155,6 +155,30 @@ test_watch_add_log_fold()
 	bw 0 add "$BW_RX" "$BW_C4"
 	assert_grep "$OUT" "added in place by the watch" "the next add in place"
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	stop_watch TERM
+	trap - EXIT
+}
+
+# One add of more than the log holds (12,000 addresses, 384 KB, past the
+# 256 KiB room): a question that finds the log full is answered busy, the
+# watch folds the log by a rebuild of its own and the CLI asks again, so
+# the whole command goes in place, with no swap and no takeover.
+test_watch_add_log_full()
+{
+	local addrs
+
+	trap kill_watch EXIT
+	live_watch
+	mapfile -t addrs < <(seq 0 11999 | awk '{ printf "10.%d.%d.%d\n", 100 + int($1 / 62500), int($1 / 250) % 250, $1 % 250 + 1 }')
+	bw 0 add "$BW_RX" "${addrs[@]}"
+	assert_grep "$OUT" "^$BW_RX: 12000 of 12000 added in place by the watch \\(no swap\\)\$" \
+		"12,000 in place"
+	assert_grep "$WATCH_OUT" "$RELOAD_OK"'live entries: the add log is (full|three quarters full)\)$' \
+		"a fold of the log"
+	assert_eq "$(grep -c 'another command swapped' "$WATCH_OUT")" 0 "no takeover"
+	query_is "${addrs[0]}" drop
+	query_is "${addrs[11999]}" drop
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	stop_watch TERM
 	trap - EXIT
 }

@@ -340,6 +340,24 @@ static void fold_log_soon(struct bw_wlive *l)
 	want_now(l, "live entries: the add log is three quarters full");
 }
 
+/*
+ * The add log cannot take a question but holds adds: a rebuild of the
+ * watch's own folds them into the records and gives the room again, and
+ * the client, told busy, asks again once it is done (not a swap of the
+ * whole command and a rebuild to take it over). An empty log too small
+ * for the question stays full after a fold: not in place then.
+ */
+static bool fold_log_now(struct bw_wlive *l)
+{
+	__u64 room, left;
+
+	if (bw_records_log_room(l->map.mem, l->map.nblocks, &room, &left) ||
+	    left >= room)
+		return false;
+	want_now(l, "live entries: the add log is full");
+	return true;
+}
+
 int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 		     const struct bw_list *names, __u64 expires, bool *had)
 {
@@ -370,6 +388,8 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 	err = bw_records_log_add(l->map.mem, l->map.nblocks, p, n, names,
 				 expires);
 	bw_lock_release(lock);
+	if (err == -E2BIG && fold_log_now(l))
+		return -EBUSY;
 	if (err)
 		return err;
 	/* The records hold them now: adopted, set in place. */

@@ -94,8 +94,9 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r);
  * the caller's) says which were live already. 0; -EAGAIN (the lock is
  * held: ask again); -EXDEV (not in place: the adds are built in, verify
  * mode, or the filter has no target length or name region for one; the
- * CLI swaps instead); -E2BIG (the log's room is full: likewise);
- * -ENOENT (no filter runs); -EINVAL.
+ * CLI swaps instead); -EBUSY (the log is full: the watch's next turn
+ * folds it by a rebuild, ask again); -E2BIG (the question is larger than
+ * the whole room: not in place either); -ENOENT (no filter runs); -EINVAL.
  */
 int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 		     const struct bw_list *names, __u64 expires, bool *had);

@@ -211,11 +211,15 @@ static void say_error(struct json_object *ans, int err)
 	if (err == -EAGAIN)
 		bw_ask_fail(ans, BW_ASK_BUSY,
 			    "another command holds the lock: ask again");
+	else if (err == -EBUSY)
+		bw_ask_fail(
+			ans, BW_ASK_BUSY,
+			"the add log is full: the watch folds it, ask again");
 	else if (err == -EXDEV || err == -E2BIG)
 		bw_ask_fail(
 			ans, BW_ASK_NOT_IN_PLACE,
 			err == -E2BIG
-				? "the running filter's add log is full"
+				? "the question is larger than the running filter's add log"
 				: "the running filter cannot keep these entries live");
 	else if (err == -ENOENT)
 		bw_ask_fail(ans, BW_ASK_NO_FILTER, "no filter runs");
