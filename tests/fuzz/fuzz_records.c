@@ -95,14 +95,12 @@ static void check_mark_name(void *mem, __u32 tail, const struct bw_records *r)
 	long f = first_of(r, BW_ENTRY_NAME);
 	struct bw_records after;
 	__u32 marks = bw_records_marks(mem, tail + ROOM);
-	const struct bw_entry *e;
 	size_t i;
 
 	if (f < 0)
 		return;
-	e = &a->v[f];
-	if (bw_records_mark_gone_name(mem, tail + ROOM, bw_entry_name(a, e),
-				      e->d.len, e->d.flags) != 1 ||
+	if (bw_records_mark_gone(mem, tail + ROOM,
+				 bw_entries_key(a, (size_t)f)) != 1 ||
 	    bw_records_marks(mem, tail + ROOM) != marks + 1)
 		abort();
 	if (bw_records_read(mem, tail + ROOM, &after))
@@ -139,7 +137,7 @@ static void check_mark(void *mem, __u32 tail, const struct bw_records *r)
 	k = bw_entries_key(a, (size_t)f);
 	for (i = (size_t)f + 1; i < a->n; i++)
 		twice += bw_entries_is(a, i, &k);
-	if (bw_records_mark_gone(mem, tail + ROOM, &k.p) != 1 ||
+	if (bw_records_mark_gone(mem, tail + ROOM, bw_key_prefix(&k.p)) != 1 ||
 	    bw_records_marks(mem, tail + ROOM) != marks + 1)
 		abort();
 	if (bw_records_read(mem, tail + ROOM, &after))
@@ -166,7 +164,8 @@ static void read_as_log(void *mem, __u32 tail, const __u8 *data, size_t len)
 	struct bw_rec_area a = { .magic = BW_REC_MAGIC,
 				 .version = BW_REC_VERSION };
 	struct bw_records r, after;
-	struct bw_prefix p;
+	struct bw_entry_key key;
+	struct bw_entries s;
 	long k;
 	int err;
 
@@ -179,21 +178,26 @@ static void read_as_log(void *mem, __u32 tail, const __u8 *data, size_t len)
 	if (err)
 		return;
 	check_read(&r);
-	if (r.added.n && !bw_entry_is_name(&r.added.v[0])) {
-		p = r.added.v[0].p;
-		err = bw_records_log_add(mem, tail + ROOM, &p, 1, NULL,
-					 1234567890);
-		if (err && err != -E2BIG)
+	if (r.added.n) {
+		/* The first entry, of either kind, again with an end. */
+		bw_entries_init(&s);
+		key = bw_entries_key(&r.added, 0);
+		err = bw_entries_push(&s, key, 1234567890);
+		if (!err)
+			err = bw_records_log_add(mem, tail + ROOM, &s);
+		if (err && err != -E2BIG && err != -ENOMEM)
 			abort();
 		if (!err) {
+			key = bw_entries_key(&s, 0);
 			if (bw_records_read(mem, tail + ROOM, &after))
 				abort();
-			k = bw_records_find(&after, bw_key_prefix(&p));
+			k = bw_records_find(&after, key);
 			if (k < 0 || after.added.v[k].expires != 1234567890 ||
 			    after.added.n != r.added.n)
 				abort();
 			bw_records_free(&after);
 		}
+		bw_entries_free(&s);
 	}
 	bw_records_free(&r);
 }
@@ -254,10 +258,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (err) {
 		/* Refused by the reader: nothing marked, nothing written. */
 		if (bw_records_mark_gone(mem, tail + ROOM,
-					 &(struct bw_prefix){ .plen = 32 }) !=
-			    -EINVAL ||
-		    bw_records_mark_gone_name(mem, tail + ROOM, "a.example", 9,
-					      0) != -EINVAL)
+					 bw_key_prefix(&(struct bw_prefix){
+						 .plen = 32 })) != -EINVAL ||
+		    bw_records_mark_gone(mem, tail + ROOM,
+					 bw_key_name("a.example", 9, 0)) !=
+			    -EINVAL)
 			abort();
 		return 0;
 	}

@@ -320,11 +320,12 @@ BW_TEST(test_gone_mark)
 	if (!ASSERT_TRUE(area_write(&h, &w), "write"))
 		goto out;
 	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 0, "no mark as written");
-	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &none), 0,
-		  "an entry the area does not hold");
-	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &b), 1, "marked");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, bw_key_prefix(&none)),
+		  0, "an entry the area does not hold");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, bw_key_prefix(&b)), 1,
+		  "marked");
 	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 1, "one mark");
-	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &b), 0,
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, bw_key_prefix(&b)), 0,
 		  "marked already: not again");
 	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 1, "still one mark");
 	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
@@ -352,8 +353,8 @@ BW_TEST(test_gone_mark)
 	/* A hostile area is refused, nothing written. */
 	h.a->records_len += BW_BLOCK_BYTES * 1000;
 	byte = h.recs[sizeof(struct bw_rec_head)];
-	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &none), -EINVAL,
-		  "a malformed area");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, bw_key_prefix(&none)),
+		  -EINVAL, "a malformed area");
 	ASSERT_EQ(h.recs[sizeof(struct bw_rec_head)], byte, "nothing written");
 out:
 	free(h.mem);
@@ -375,8 +376,9 @@ BW_TEST(test_gone_each)
 		goto out;
 	for (i = 0; i < 4; i++) {
 		p = bw_test_prefix(all[i]);
-		ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &p), 1,
-			  "marked");
+		ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks,
+					       bw_key_prefix(&p)),
+			  1, "marked");
 		if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
 			break;
 		ASSERT_EQ(r.added.n, 3 - i, "those left");

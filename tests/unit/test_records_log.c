@@ -48,6 +48,23 @@ static __u64 expiry_of(const struct bw_records *r, const char *s)
 	return k >= 0 ? r->added.v[k].expires : (__u64)-1;
 }
 
+/* The n prefixes of p logged until expires, as one set. */
+static int log_prefixes(struct logged *h, const struct bw_prefix *p, size_t n,
+			__u64 expires)
+{
+	struct bw_entries s;
+	size_t i;
+	int err = 0;
+
+	bw_entries_init(&s);
+	for (i = 0; !err && i < n; i++)
+		err = bw_entries_push(&s, bw_key_prefix(&p[i]), expires);
+	if (!err)
+		err = bw_records_log_add(h->mem, h->nblocks, &s);
+	bw_entries_free(&s);
+	return err;
+}
+
 BW_TEST(test_log_round_trip)
 {
 	struct bw_prefix b = bw_test_prefix("10.1.0.0/16"),
@@ -56,28 +73,23 @@ BW_TEST(test_log_round_trip)
 	struct bw_prefix p0;
 	struct bw_records w, r;
 	struct logged h = {};
-	struct bw_list names;
+	struct bw_entries names;
 
 	bw_records_init(&w);
-	bw_list_init(&names);
+	bw_entries_init(&names);
 	p0 = bw_test_prefix("10.0.0.9");
 	bw_records_add(&w, bw_key_prefix(&p0));
 	bw_records_add_until(&w, bw_key_prefix(&b), 1700000000);
 	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
 		goto out;
-	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, e, 2, NULL, 0),
-		  "log two");
+	ASSERT_OK(log_prefixes(&h, e, 2, 0), "log two");
 	/* b again, permanent now: its last entry decides. */
-	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &b, 1, NULL, 0),
-		  "log b");
-	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &e[1], 1, NULL,
-				     1900000000),
-		  "log e1 with an end");
-	bw_domain_push(&names, "ads.test", 8, BW_DOM_SUBTREE);
-	bw_domain_push(&names, "one.test", 8, 0);
-	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, NULL, 0, &names,
-				     1800000000),
-		  "log names");
+	ASSERT_OK(log_prefixes(&h, &b, 1, 0), "log b");
+	ASSERT_OK(log_prefixes(&h, &e[1], 1, 1900000000), "log e1 with an end");
+	bw_entries_push(&names, bw_key_name("ads.test", 8, BW_DOM_SUBTREE),
+			1800000000);
+	bw_entries_push(&names, bw_key_name("one.test", 8, 0), 1800000000);
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &names), "log names");
 	if (!ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read"))
 		goto out;
 	ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_PREFIX), 4,
@@ -97,7 +109,7 @@ BW_TEST(test_log_round_trip)
 	bw_records_free(&r);
 out:
 	free(h.mem);
-	bw_list_free(&names);
+	bw_entries_free(&names);
 	bw_records_free(&w);
 }
 
@@ -107,20 +119,21 @@ BW_TEST(test_log_marks)
 	struct bw_prefix a = bw_test_prefix("10.0.0.9");
 	struct bw_records w, r;
 	struct logged h = {};
-	struct bw_list names;
+	struct bw_entries names;
 
 	bw_records_init(&w);
-	bw_list_init(&names);
+	bw_entries_init(&names);
 	bw_records_add(&w, bw_key_prefix(&a));
 	bw_records_add_until(&w, bw_key_name("one.test", 8, 0), 0);
 	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
 		goto out;
-	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &a, 1, NULL, 5), "log");
-	bw_domain_push(&names, "one.test", 8, 0);
-	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, NULL, 0, &names, 0),
-		  "log the name");
-	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, &a), 1, "marked");
-	ASSERT_EQ(bw_records_mark_gone_name(h.mem, h.nblocks, "one.test", 8, 0),
+	ASSERT_OK(log_prefixes(&h, &a, 1, 5), "log");
+	bw_entries_push(&names, bw_key_name("one.test", 8, 0), 0);
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &names), "log the name");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks, bw_key_prefix(&a)), 1,
+		  "marked");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks,
+				       bw_key_name("one.test", 8, 0)),
 		  1, "name marked");
 	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 2, "counted once each");
 	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read")) {
@@ -133,8 +146,7 @@ BW_TEST(test_log_marks)
 			  "the name gone");
 		bw_records_free(&r);
 	}
-	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &a, 1, NULL, 0),
-		  "added again");
+	ASSERT_OK(log_prefixes(&h, &a, 1, 0), "added again");
 	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read again")) {
 		ASSERT_EQ(r.added.n, 1, "the last occurrence decides");
 		ASSERT_EQ(r.added.v[0].expires, 0, "permanent");
@@ -142,7 +154,71 @@ BW_TEST(test_log_marks)
 	}
 out:
 	free(h.mem);
-	bw_list_free(&names);
+	bw_entries_free(&names);
+	bw_records_free(&w);
+}
+
+/*
+ * One set of both kinds: two records, each entry with its own end, which
+ * a reader sees both or neither of (the first head is stored last); one
+ * remove marks both kinds.
+ */
+BW_TEST(test_log_both_kinds)
+{
+	struct bw_prefix a = bw_test_prefix("10.0.0.9"),
+			 b = bw_test_prefix("2001:db8::1");
+	struct bw_records w, r;
+	struct logged h = {};
+	struct bw_entries s;
+	bool found[3];
+	__u8 *end;
+	__u64 head;
+
+	bw_records_init(&w);
+	bw_entries_init(&s);
+	bw_records_add(&w, bw_key_prefix(&a));
+	if (!ASSERT_TRUE(logged_write(&h, &w), "write"))
+		goto out;
+	bw_entries_push(&s, bw_key_name("ads.test", 8, BW_DOM_SUBTREE), 7);
+	bw_entries_push(&s, bw_key_prefix(&b), 1900000000);
+	bw_entries_push(&s, bw_key_prefix(&a), 0);
+	end = (__u8 *)h.mem + ((size_t)h.tail + 1) * BW_BLOCK_BYTES +
+	      ((struct bw_rec_area *)((__u8 *)h.mem +
+				      (size_t)h.tail * BW_BLOCK_BYTES))
+		      ->records_len;
+	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, &s), "log both");
+	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read")) {
+		ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_PREFIX), 2,
+			  "the prefixes");
+		ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_NAME), 1,
+			  "the name");
+		ASSERT_EQ(expiry_of(&r, "2001:db8::1"), 1900000000,
+			  "the prefix's own end");
+		ASSERT_EQ(r.added.v[bw_records_find(
+					    &r, bw_key_name("ads.test", 8,
+							    BW_DOM_SUBTREE))]
+				  .expires,
+			  7, "the name's own end");
+		bw_records_free(&r);
+	}
+	/* A writer killed before its first head: neither record is read. */
+	memcpy(&head, end, sizeof(head));
+	memset(end, 0, sizeof(head));
+	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read killed")) {
+		ASSERT_EQ(r.added.n, 1, "neither record");
+		bw_records_free(&r);
+	}
+	memcpy(end, &head, sizeof(head));
+	ASSERT_EQ(bw_records_mark_gone_all(h.mem, h.nblocks, &s, found), 3,
+		  "one remove of both kinds");
+	ASSERT_TRUE(found[0] && found[1] && found[2], "each found");
+	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read gone")) {
+		ASSERT_EQ(r.added.n, 0, "all gone");
+		bw_records_free(&r);
+	}
+out:
+	free(h.mem);
+	bw_entries_free(&s);
 	bw_records_free(&w);
 }
 
@@ -176,8 +252,7 @@ BW_TEST(test_log_room_and_hostile)
 					 (n + i) % 250 + 1);
 				batch[i] = bw_test_prefix(s);
 			}
-			err = bw_records_log_add(h.mem, h.nblocks, batch, k,
-						 NULL, 0);
+			err = log_prefixes(&h, batch, k, 0);
 			n += err ? 0 : k;
 		}
 	}
@@ -194,9 +269,7 @@ BW_TEST(test_log_room_and_hostile)
 		ASSERT_OK(bw_records_read(h2.mem, h2.nblocks, &again), "read");
 		ASSERT_TRUE(bw_records_same_added(&r, &again), "folded");
 		p = bw_test_prefix("10.3.0.1");
-		ASSERT_OK(
-			bw_records_log_add(h2.mem, h2.nblocks, &p, 1, NULL, 0),
-			"room again");
+		ASSERT_OK(log_prefixes(&h2, &p, 1, 0), "room again");
 		bw_records_free(&again);
 	}
 	bw_records_free(&r);
@@ -220,7 +293,7 @@ BW_TEST(test_log_room_and_hostile)
 	memset(end, 0, 8);
 	memset(end + 8, 0xab, 128);
 	p = bw_test_prefix("10.4.0.1");
-	ASSERT_OK(bw_records_log_add(h2.mem, h2.nblocks, &p, 1, NULL, 0),
+	ASSERT_OK(log_prefixes(&h2, &p, 1, 0),
 		  "append over a killed writer's body");
 	if (ASSERT_OK(bw_records_read(h2.mem, h2.nblocks, &r), "read it")) {
 		ASSERT_EQ(r.added.n, 2,
@@ -237,8 +310,8 @@ BW_TEST(test_log_room_and_hostile)
 	ASSERT_EQ(bw_records_read(h2.mem, h2.nblocks, &r), -EINVAL,
 		  "a length past the map");
 	p = bw_test_prefix("10.3.0.1");
-	ASSERT_EQ(bw_records_log_add(h2.mem, h2.nblocks, &p, 1, NULL, 0),
-		  -EINVAL, "no append to a malformed area");
+	ASSERT_EQ(log_prefixes(&h2, &p, 1, 0), -EINVAL,
+		  "no append to a malformed area");
 out:
 	free(h.mem);
 	free(h2.mem);
@@ -267,9 +340,7 @@ BW_TEST(test_log_bulk)
 		snprintf(s, sizeof(s), "10.%zu.%zu.2", i / 200, i % 200);
 		p[10000 + i] = bw_test_prefix(s);
 	}
-	ASSERT_OK(bw_records_log_add(h.mem, h.nblocks, p + 6000, 14000, NULL,
-				     1900000000),
-		  "log 14000");
+	ASSERT_OK(log_prefixes(&h, p + 6000, 14000, 1900000000), "log 14000");
 	if (ASSERT_OK(bw_records_read(h.mem, h.nblocks, &r), "read")) {
 		ASSERT_EQ(r.added.n, 30000, "20000 and 10000 new");
 		ASSERT_EQ(bw_records_expiring(&r, BW_ENTRY_PREFIX), 14000,

@@ -354,19 +354,19 @@ BW_TEST(test_name_gone_mark)
 	sample(&w);
 	if (!ASSERT_TRUE(area_write(&h, &w), "write"))
 		goto out;
-	ASSERT_EQ(
-		bw_records_mark_gone_name(h.mem, h.nblocks, "d.example", 9, 0),
-		0, "a name the area does not hold");
-	ASSERT_EQ(bw_records_mark_gone_name(h.mem, h.nblocks, "a.example", 9,
-					    SUB),
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks,
+				       bw_key_name("d.example", 9, 0)),
+		  0, "a name the area does not hold");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks,
+				       bw_key_name("a.example", 9, SUB)),
 		  0, "*.a is not added, a is");
 	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 0, "no mark");
-	ASSERT_EQ(bw_records_mark_gone_name(h.mem, h.nblocks, "b.example", 9,
-					    SUB),
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks,
+				       bw_key_name("b.example", 9, SUB)),
 		  1, "marked");
 	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 1, "one mark");
-	ASSERT_EQ(bw_records_mark_gone_name(h.mem, h.nblocks, "b.example", 9,
-					    SUB),
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks,
+				       bw_key_name("b.example", 9, SUB)),
 		  0, "marked already: not again");
 	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 1, "still one mark");
 	names = find_rec(&h, BW_REC_ADDED_NAMES);
@@ -390,9 +390,9 @@ BW_TEST(test_name_gone_mark)
 		  "its expiry is moot");
 	ASSERT_EQ(bw_entries_count(&r.added, BW_ENTRY_PREFIX), 1,
 		  "the address stays");
-	ASSERT_EQ(
-		bw_records_mark_gone_name(h.mem, h.nblocks, "b.example", 9, 0),
-		1, "the exact one too");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks,
+				       bw_key_name("b.example", 9, 0)),
+		  1, "the exact one too");
 	ASSERT_EQ(bw_records_marks(h.mem, h.nblocks), 2, "two marks");
 	/* Written back: left out, no mark, no expiry for them. */
 	if (ASSERT_TRUE(area_write(&h, &r), "write back")) {
@@ -410,9 +410,9 @@ BW_TEST(test_name_gone_mark)
 	/* A hostile area is refused, nothing written. */
 	h.a->records_len += BW_BLOCK_BYTES * 1000;
 	byte = h.recs[sizeof(struct bw_rec_head)];
-	ASSERT_EQ(
-		bw_records_mark_gone_name(h.mem, h.nblocks, "a.example", 9, 0),
-		-EINVAL, "a malformed area");
+	ASSERT_EQ(bw_records_mark_gone(h.mem, h.nblocks,
+				       bw_key_name("a.example", 9, 0)),
+		  -EINVAL, "a malformed area");
 	ASSERT_EQ(h.recs[sizeof(struct bw_rec_head)], byte, "nothing written");
 out:
 	free(h.mem);

@@ -20,6 +20,7 @@
 #include "bloomwall.h"
 #include "cmd/args.h"
 #include "filter/bloom_names.h"
+#include "lists/entry.h"
 #include "lists/list.h"
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
@@ -298,6 +299,34 @@ int bw_parse_names(const char *verb, char **s, int n, bool no_allow,
 		}
 	}
 	return 0;
+}
+
+int bw_parse_entries(const char *verb, char **s, int n, bool no_allow,
+		     __u64 expires, struct bw_entries *out)
+{
+	struct bw_prefix *p = NULL;
+	const struct bw_domain *d;
+	struct bw_list l;
+	size_t i;
+	int err;
+
+	bw_list_init(&l);
+	if (bw_arg_is_name(s[0]))
+		err = bw_parse_names(verb, s, n, no_allow, &l);
+	else
+		err = bw_parse_addrs(verb, s, n, &p);
+	/* A name's flags: 0 or BW_DOM_SUBTREE (bw_key_name). */
+	for (i = 0; !err && i < (p ? (size_t)n : l.ndom); i++) {
+		d = p ? NULL : &l.dom[i];
+		err = bw_entries_push(
+			out,
+			d ? bw_key_name(bw_domain_name(&l, d), d->len, d->flags)
+			  : bw_key_prefix(&p[i]),
+			expires);
+	}
+	bw_list_free(&l);
+	free(p);
+	return err;
 }
 
 /*

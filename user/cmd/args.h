@@ -79,6 +79,15 @@ struct bw_list;
 int bw_parse_names(const char *verb, char **s, int n, bool no_allow,
 		   struct bw_list *l);
 
+struct bw_entries;
+/*
+ * Pushes every entry of a verb's argument list into out, each until
+ * expires (0: never): names, checked as bw_parse_names' (no_allow its),
+ * when the first is one (bw_arg_is_name), else addresses and prefixes.
+ */
+int bw_parse_entries(const char *verb, char **s, int n, bool no_allow,
+		     __u64 expires, struct bw_entries *out);
+
 /*
  * 0 when the effective capabilities hold what verb needs (args.c lists
  * them per verb); else names each one, marks the missing, returns -EPERM.

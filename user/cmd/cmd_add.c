@@ -19,8 +19,7 @@
 #include "cmd/cmd_add.h"
 #include "filter/records.h"
 #include "filter/records_edit.h"
-#include "lists/list.h"
-#include "lists/list_domain.h"
+#include "lists/entry.h"
 #include "ops/add.h"
 #include "ops/handover.h"
 #include "ops/rebuild.h"
@@ -35,10 +34,7 @@ static int add_by_watch(const struct bw_add_req *c)
 {
 	struct bw_handover_req rq = { .iface = c->iface,
 				      .op = BW_HANDOVER_ADD,
-				      .p = c->keys,
-				      .n = c->keys ? (size_t)c->n : 0,
-				      .names = c->names,
-				      .expires = c->expires };
+				      .entries = c->entries };
 	struct bw_handover_result res;
 	int err;
 
@@ -69,32 +65,30 @@ static void say_rebuilding(void *ctx)
  */
 static void say_kept(const struct bw_add_req *rq, struct bw_records *before)
 {
-	const struct bw_list *l = rq->names;
-	const struct bw_domain *d;
-	bool any = rq->expires != 0, *unexpired;
+	const struct bw_entries *s = rq->entries;
+	bool any = false, *unexpired;
 	size_t i;
 	long k;
 
-	unexpired = calloc(l->ndom ?: 1, sizeof(*unexpired));
+	unexpired = calloc(s->n ?: 1, sizeof(*unexpired));
 	if (!unexpired)
 		return;
 	/* Whether name i had an expiry that this add (none) ends. */
 	bw_entries_index(&before->added);
-	for (i = 0; i < l->ndom; i++) {
-		d = &l->dom[i];
-		k = bw_records_find(before, bw_key_name(bw_domain_name(l, d),
-							d->len, d->flags));
-		unexpired[i] =
-			k >= 0 && before->added.v[k].expires && !rq->expires;
-		any = any || unexpired[i];
+	for (i = 0; i < s->n; i++) {
+		k = bw_records_find(before, bw_entries_key(s, i));
+		unexpired[i] = k >= 0 && before->added.v[k].expires &&
+			       !s->v[i].expires;
+		any = any || unexpired[i] || s->v[i].expires;
 	}
 	if (any) {
 		bw_out_open_array("names");
-		for (i = 0; i < l->ndom && i < (size_t)rq->n; i++) {
+		for (i = 0; i < s->n; i++) {
 			bw_out_open_object(NULL);
 			bw_out_string("name", "%s  ", rq->given[i]);
 			bw_out_string("result", "kept", "kept");
-			bw_expiry_say_add(rq->expires, rq->now, unexpired[i]);
+			bw_expiry_say_add(s->v[i].expires, rq->now,
+					  unexpired[i]);
 			bw_out_close_object();
 		}
 		bw_out_close_array();
@@ -111,27 +105,12 @@ static int add_by_rebuild(struct bw_args *a, const struct bw_add_req *c)
 	struct bw_rebuild_req rq = { .iface = a->iface,
 				     .ifindex = a->ifindex,
 				     .before_reload = say_rebuilding,
-				     .ctx = (void *)a };
-	const struct bw_list *l = c->names;
+				     .ctx = (void *)a,
+				     .add = c->entries };
 	struct bw_rebuild_result res;
-	struct bw_entries add;
-	size_t i;
-	int err = 0;
+	int err;
 
-	bw_entries_init(&add);
-	for (i = 0; !err && i < l->ndom; i++)
-		err = bw_entries_push(&add,
-				      bw_key_name(bw_domain_name(l, &l->dom[i]),
-						  l->dom[i].len,
-						  l->dom[i].flags),
-				      c->expires);
-	rq.add = &add;
-	if (err) {
-		bw_entries_free(&add);
-		return err;
-	}
 	err = bw_rebuild(&rq, &res);
-	bw_entries_free(&add);
 	if (res.reloaded)
 		bw_reload_report(a->iface, &res.reload);
 	if (!err && res.read)
@@ -157,14 +136,13 @@ static const struct bw_opt *const add_opts[] = { add_only_opts, NULL };
 static int add(struct bw_args *a, struct bw_add_req *rq)
 {
 	struct bw_add_result res = { 0 };
-	size_t n = rq->names ? rq->names->ndom : (size_t)rq->n;
+	size_t n = rq->entries->n;
 	int err;
 
-	res.plan = rq->names ? NULL : calloc(n ?: 1, sizeof(*res.plan));
+	res.plan = calloc(n ?: 1, sizeof(*res.plan));
 	res.fresh = calloc(n ?: 1, sizeof(*res.fresh));
 	res.unexpired = calloc(n ?: 1, sizeof(*res.unexpired));
-	err = (res.plan || rq->names) && res.fresh && res.unexpired ? 0
-								    : -ENOMEM;
+	err = res.plan && res.fresh && res.unexpired ? 0 : -ENOMEM;
 	if (!err)
 		err = bw_check_privileges("add");
 	if (err)
@@ -191,29 +169,19 @@ static int do_add(struct bw_args *a)
 {
 	struct bw_add_req rq = { .iface = a->iface,
 				 .ifindex = a->ifindex,
-				 .n = a->npos,
 				 .given = a->pos };
-	struct bw_prefix *keys = NULL;
-	struct bw_list names;
+	struct bw_entries s;
 	int err;
 
 	bw_out_string("iface", NULL, a->iface);
 	rq.now = bw_expiry_now();
-	rq.expires = a->timeout ? rq.now + a->timeout : 0;
-	if (bw_arg_is_name(a->pos[0])) {
-		bw_list_init(&names);
-		rq.names = &names;
-		err = bw_parse_names("add", a->pos, a->npos, true, &names)
-			      ?: add(a, &rq);
-		bw_list_free(&names);
-		return err;
-	}
-	err = bw_parse_addrs("add", a->pos, a->npos, &keys);
-	if (err)
-		return err;
-	rq.keys = keys;
-	err = add(a, &rq);
-	free(keys);
+	bw_entries_init(&s);
+	rq.entries = &s;
+	err = bw_parse_entries("add", a->pos, a->npos, true,
+			       a->timeout ? rq.now + a->timeout : 0, &s);
+	if (!err)
+		err = add(a, &rq);
+	bw_entries_free(&s);
 	return err;
 }
 

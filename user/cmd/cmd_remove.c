@@ -20,7 +20,7 @@
 #include "cmd/cli.h"
 #include "cmd/cmd_remove.h"
 #include "base/log.h"
-#include "lists/list_domain.h"
+#include "lists/entry.h"
 #include "lists/names.h"
 #include "base/output.h"
 #include "filter/records.h"
@@ -29,7 +29,6 @@
 #include "ops/reload.h"
 #include "ops/remove_mark.h"
 #include "ops/handover.h"
-#include "lists/list_parse.h"
 
 /* The rebuild, and the reload's report when there was one. */
 static int rebuild(const struct bw_rebuild_req *rq,
@@ -42,33 +41,11 @@ static int rebuild(const struct bw_rebuild_req *rq,
 	return err;
 }
 
-/* What one remove takes out: addresses, or names (keys NULL). */
+/* What one remove takes out: addresses, or names. */
 struct taken {
-	const struct bw_prefix *keys;
-	const struct bw_list *names;
-	size_t n;
+	struct bw_entries s;
+	bool names; /* said as names */
 };
-
-/* Entry i as given: the prefix, or the name ("*." a subtree). */
-static void entry_text(const struct taken *t, size_t i, char *buf, size_t len)
-{
-	if (t->keys) {
-		bw_prefix_str(&t->keys[i], buf, len);
-		return;
-	}
-	bw_domain_str(t->names, &t->names->dom[i], buf, len);
-}
-
-/* Entry i as the records hold it. */
-static struct bw_entry_key entry_key(const struct taken *t, size_t i)
-{
-	const struct bw_domain *d;
-
-	if (t->keys)
-		return bw_key_prefix(&t->keys[i]);
-	d = &t->names->dom[i];
-	return bw_key_name(bw_domain_name(t->names, d), d->len, d->flags);
-}
 
 /* Why found of a's entries only were removed (said when not all). */
 static void warn_not_added(const struct bw_args *a, const struct taken *t,
@@ -125,14 +102,17 @@ static size_t say_handed(const struct bw_args *a, const struct taken *t,
 	size_t i, removed = 0;
 	bool found;
 
-	bw_out_open_array(t->keys ? "addresses" : "names");
-	for (i = 0; i < t->n; i++) {
-		entry_text(t, i, text, sizeof(text));
+	bw_out_open_array(t->names ? "names" : "addresses");
+	for (i = 0; i < t->s.n; i++) {
 		found = how[i] != BW_HOW_NOT_ADDED;
 		removed += found;
 		bw_out_open_object(NULL);
-		bw_out_string(t->keys ? "address" : "name", "%s  ",
-			      i < (size_t)a->npos ? a->pos[i] : text);
+		bw_out_string(
+			bw_entry_is_name(&t->s.v[i]) ? "name" : "address",
+			"%s  ",
+			i < (size_t)a->npos
+				? a->pos[i]
+				: bw_entries_str(&t->s, i, text, sizeof(text)));
 		bw_out_string("result", NULL, found ? "removed" : "not_added");
 		say_how(how[i]);
 		bw_out_close_object();
@@ -140,7 +120,7 @@ static size_t say_handed(const struct bw_args *a, const struct taken *t,
 	bw_out_close_array();
 	bw_out_text("%s: ", a->iface);
 	bw_out_int("removed", "%lld of ", (long long)removed);
-	bw_out_int("total", "%lld removed\n", (long long)t->n);
+	bw_out_int("total", "%lld removed\n", (long long)t->s.n);
 	warn_not_added(a, t, (int)removed);
 	return removed;
 }
@@ -155,9 +135,7 @@ static int remove_by_watch(struct bw_args *a, const struct taken *t, int *err)
 {
 	struct bw_handover_req rq = { .iface = a->iface,
 				      .op = BW_HANDOVER_REMOVE,
-				      .p = t->keys,
-				      .n = t->n,
-				      .names = t->names };
+				      .entries = &t->s };
 	struct bw_handover_result res;
 	size_t removed;
 	int e = bw_handover(&rq, &res);
@@ -170,7 +148,7 @@ static int remove_by_watch(struct bw_args *a, const struct taken *t, int *err)
 	}
 	removed = say_handed(a, t, res.how);
 	bw_handover_free(&res);
-	*err = removed < t->n ? -ENOENT : 0;
+	*err = removed < t->s.n ? -ENOENT : 0;
 	return 1;
 }
 
@@ -184,13 +162,11 @@ static int remove_in_place(struct bw_args *a, const struct taken *t, int pid)
 {
 	struct bw_mark_req rq = { .iface = a->iface,
 				  .ifindex = a->ifindex,
-				  .keys = t->keys,
-				  .names = t->names,
-				  .n = t->n };
-	struct bw_mark_result res = { .found =
-					      calloc(t->n ?: 1, sizeof(bool)) };
+				  .entries = &t->s };
+	struct bw_mark_result res = { .found = calloc(t->s.n ?: 1,
+						      sizeof(bool)) };
 	struct bw_rebuild_req rb = { .iface = a->iface, .ifindex = a->ifindex };
-	enum bw_handover_how *how = calloc(t->n ?: 1, sizeof(*how));
+	enum bw_handover_how *how = calloc(t->s.n ?: 1, sizeof(*how));
 	struct bw_rebuild_result rr;
 	size_t i;
 	int err;
@@ -205,13 +181,13 @@ static int remove_in_place(struct bw_args *a, const struct taken *t, int pid)
 		err = rebuild(&rb, &rr);
 		bw_rebuild_result_free(&rr);
 	}
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->s.n; i++)
 		how[i] = res.found[i] ? BW_HOW_MARKED : BW_HOW_NOT_ADDED;
 	say_handed(a, t, how);
 out:
 	free(how);
 	free(res.found);
-	return err ?: (res.marked < t->n ? -ENOENT : 0);
+	return err ?: (res.marked < t->s.n ? -ENOENT : 0);
 }
 
 /*
@@ -225,13 +201,14 @@ static int say_rebuilt(const struct bw_args *a, const struct taken *t,
 	size_t i;
 	bool kept;
 
-	bw_out_open_array(t->keys ? "addresses" : "names");
-	for (i = 0; i < t->n && i < (size_t)a->npos; i++) {
+	bw_out_open_array(t->names ? "names" : "addresses");
+	for (i = 0; i < t->s.n && i < (size_t)a->npos; i++) {
 		/* rec is indexed (ops/rebuild.h): O(1) each. */
-		kept = bw_records_find(rec, entry_key(t, i)) >= 0;
+		kept = bw_records_find(rec, bw_entries_key(&t->s, i)) >= 0;
 		found += kept;
 		bw_out_open_object(NULL);
-		bw_out_string(t->keys ? "address" : "name", "%s  ", a->pos[i]);
+		bw_out_string(bw_entry_is_name(&t->s.v[i]) ? "name" : "address",
+			      "%s  ", a->pos[i]);
 		bw_out_string("result", NULL,
 			      !kept  ? "not_added"
 			      : done ? "removed"
@@ -254,29 +231,19 @@ static int remove_taken(struct bw_args *a, const struct taken *t)
 	struct bw_rebuild_req rq = { .iface = a->iface, .ifindex = a->ifindex };
 	struct bw_rebuild_result res;
 	int err, found, pid = bw_handover_watch(a->iface);
-	struct bw_entries out;
-	size_t i;
 
 	if (pid > 0 && remove_by_watch(a, t, &err))
 		return err;
 	if (pid > 0)
 		return remove_in_place(a, t, pid);
-	bw_entries_init(&out);
-	for (i = 0, err = 0; !err && i < t->n; i++)
-		err = bw_entries_push(&out, entry_key(t, i), 0);
-	rq.remove = &out;
-	if (err) {
-		bw_entries_free(&out);
-		return err;
-	}
+	rq.remove = &t->s;
 	err = rebuild(&rq, &res);
-	bw_entries_free(&out);
 	if (!res.read)
 		return err;
 	found = say_rebuilt(a, t, &res.rec, res.reloaded && !err);
 	warn_not_added(a, t, found);
 	/* Addresses say the generation kept; names never did. */
-	if (t->keys && !res.reloaded)
+	if (!t->names && !res.reloaded)
 		bw_say_unchanged(a->iface, res.generation);
 	bw_out_text("%s: ", a->iface);
 	bw_out_int("removed", "%lld of ", err ? 0 : found);
@@ -287,30 +254,14 @@ static int remove_taken(struct bw_args *a, const struct taken *t)
 
 static int do_remove(struct bw_args *a)
 {
-	struct taken t = { 0 };
-	struct bw_prefix *keys = NULL;
-	struct bw_list l;
+	struct taken t = { .names = bw_arg_is_name(a->pos[0]) };
 	int err;
 
 	bw_out_string("iface", NULL, a->iface);
-	if (bw_arg_is_name(a->pos[0])) {
-		bw_list_init(&l);
-		err = bw_parse_names("remove", a->pos, a->npos, false, &l)
-			      ?: bw_check_privileges("remove");
-		t.names = &l;
-		t.n = l.ndom;
-		if (!err)
-			err = remove_taken(a, &t);
-		bw_list_free(&l);
-		return err;
-	}
-	err = bw_parse_addrs("remove", a->pos, a->npos, &keys);
-	if (err)
-		return err;
-	t.keys = keys;
-	t.n = (size_t)a->npos;
-	err = bw_check_privileges("remove") ?: remove_taken(a, &t);
-	free(keys);
+	bw_entries_init(&t.s);
+	err = bw_parse_entries("remove", a->pos, a->npos, false, 0, &t.s) ?:
+	      bw_check_privileges("remove") ?: remove_taken(a, &t);
+	bw_entries_free(&t.s);
 	return err;
 }
 

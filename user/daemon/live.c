@@ -293,35 +293,36 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
 }
 
 /* Whether the running filter can keep every entry asked for live. */
-static bool placeable(const struct bw_wlive *l, const struct bw_prefix *p,
-		      size_t n, const struct bw_list *names, bool subdomains)
+static bool placeable(const struct bw_wlive *l, const struct bw_entries *s,
+		      bool subdomains)
 {
 	const void *mem = l->map.mem;
+	const struct bw_entry *e;
 	struct bw_add_plan ap;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (!p[i].plen || bw_add_plan(mem, &p[i], &ap))
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		if (bw_entry_is_name(e)
+			    ? !bw_name_has_region(mem, subdomains ||
+							       (e->d.flags &
+								BW_DOM_SUBTREE))
+			    : !e->p.plen || bw_add_plan(mem, &e->p, &ap))
 			return false;
-	for (i = 0; names && i < names->ndom; i++)
-		if (!bw_name_has_region(mem,
-					subdomains || (names->dom[i].flags &
-						       BW_DOM_SUBTREE)))
-			return false;
+	}
 	return true;
 }
 
-/* Whether the entry asked for is live (name: names' entry i). */
-static bool is_live(const struct bw_wlive *l, const struct bw_prefix *p,
-		    const struct bw_list *names, size_t i, bool subdomains)
+/* Whether entry i of s is live. */
+static bool is_live(const struct bw_wlive *l, const struct bw_entries *s,
+		    size_t i, bool subdomains)
 {
-	const struct bw_domain *d;
+	const struct bw_entry *e = &s->v[i];
 
-	if (!names)
-		return bw_live_has(&l->set, p, NULL);
-	d = &names->dom[i];
-	return bw_live_has_name(&l->set, bw_domain_name(names, d), d->len,
-				subdomains || (d->flags & BW_DOM_SUBTREE),
+	if (!bw_entry_is_name(e))
+		return bw_live_has(&l->set, &e->p, NULL);
+	return bw_live_has_name(&l->set, bw_entry_name(s, e), e->d.len,
+				subdomains || (e->d.flags & BW_DOM_SUBTREE),
 				NULL);
 }
 
@@ -358,35 +359,33 @@ static bool fold_log_now(struct bw_wlive *l)
 	return true;
 }
 
-int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
-		     const struct bw_list *names, __u64 expires, bool *had)
+int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
 {
-	size_t i, count = names ? names->ndom : n;
 	struct bw_records r;
 	bool subdomains = false;
 	int lock, err;
+	size_t i;
 
 	if (sync_map(l))
 		return -ENOENT;
 	if (l->adds_in_base || bw_wlive_verify(l->map.mem))
 		return -EXDEV;
 	/* Names go as subtrees under --subdomains, which the records say. */
-	if (names) {
+	if (bw_entries_count(s, BW_ENTRY_NAME)) {
 		if (bw_records_read(l->map.mem, l->map.nblocks, &r))
 			return -EINVAL;
 		subdomains = r.have_dns && (r.dns.opts & BW_REC_DNS_SUBDOMAINS);
 		bw_records_free(&r);
 	}
-	if (!placeable(l, p, n, names, subdomains))
+	if (!placeable(l, s, subdomains))
 		return -EXDEV;
-	for (i = 0; i < count; i++)
-		had[i] = is_live(l, &p[i], names, i, subdomains);
+	for (i = 0; i < s->n; i++)
+		had[i] = is_live(l, s, i, subdomains);
 	/* The loop never waits: a busy lock is asked again by the client. */
 	lock = bw_lock_try();
 	if (lock < 0)
 		return lock;
-	err = bw_records_log_add(l->map.mem, l->map.nblocks, p, n, names,
-				 expires);
+	err = bw_records_log_add(l->map.mem, l->map.nblocks, s);
 	bw_lock_release(lock);
 	if (err == -E2BIG && fold_log_now(l))
 		return -EBUSY;
@@ -396,8 +395,8 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 	if (bw_wlive_sync(l, NULL) < 0)
 		return -EINVAL;
 	fold_log_soon(l);
-	for (i = 0; i < count; i++) {
-		if (is_live(l, &p[i], names, i, subdomains))
+	for (i = 0; i < s->n; i++) {
+		if (is_live(l, s, i, subdomains))
 			continue;
 		/* Recorded but not set: a rebuild builds it in. */
 		want_now(l, "live entries: an add that could not be set");
@@ -406,8 +405,7 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 	return 0;
 }
 
-int bw_wlive_remove(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
-		    const struct bw_list *names, bool *found)
+int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s, bool *found)
 {
 	int lock;
 	long k;
@@ -417,8 +415,7 @@ int bw_wlive_remove(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
 	lock = bw_lock_try();
 	if (lock < 0)
 		return lock;
-	k = bw_records_mark_gone_all(l->map.mem, l->map.nblocks, p, n, names,
-				     found);
+	k = bw_records_mark_gone_all(l->map.mem, l->map.nblocks, s, found);
 	bw_lock_release(lock);
 	if (k < 0)
 		return (int)k;

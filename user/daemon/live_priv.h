@@ -16,7 +16,7 @@
 #include "filter/live.h"
 #include "filter/records.h"
 #include "kernel/filter_map.h"
-#include "lists/list.h"
+#include "lists/entry.h"
 
 /* What the running filter is to the watch; bw_wlive_enter() changes it. */
 enum bw_wlive_run {
@@ -87,8 +87,8 @@ void bw_wlive_take_over(struct bw_wlive *l, struct bw_filter_map *m,
 int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r);
 
 /*
- * The socket's add (live_view.h): the n prefixes of p, or the names of
- * names, each until expires (Unix seconds, 0: never), appended to the
+ * The socket's add (live_view.h): the entries of s, prefixes and names,
+ * each until its expiry (Unix seconds, 0: never), appended to the
  * running filter's add log (filter/records_log.h) under the lock, taken
  * without waiting, then adopted and set in place. had (one per entry,
  * the caller's) says which were live already. 0; -EAGAIN (the lock is
@@ -98,19 +98,18 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r);
  * folds it by a rebuild, ask again); -E2BIG (the question is larger than
  * the whole room: not in place either); -ENOENT (no filter runs); -EINVAL.
  */
-int bw_wlive_add_log(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
-		     const struct bw_list *names, __u64 expires, bool *had);
+int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had);
 
 /*
- * The socket's remove (live_view.h): the n prefixes of p, or the names of
+ * The socket's remove (live_view.h): the entries of s, prefixes and
  * names, marked taken out in the running filter's records (every
  * occurrence, filter/records_gone.h) under the lock, taken without
  * waiting, then taken out of the blocks by bw_wlive_sync(). found (one
  * per entry, the caller's) says which were adds. Returns as
  * bw_wlive_sync, or -EAGAIN (the lock is held: ask again).
  */
-int bw_wlive_remove(struct bw_wlive *l, const struct bw_prefix *p, size_t n,
-		    const struct bw_list *names, bool *found);
+int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s,
+		    bool *found);
 
 /* A verify-mode filter: its adds are built in (builder.c's adds_live). */
 static inline bool bw_wlive_verify(const void *mem)

@@ -7,7 +7,6 @@
 #include "base/run_ask.h"
 #include "daemon/live_priv.h"
 #include "daemon/live_view.h"
-#include "lists/list_domain.h"
 #include "lists/list_parse.h"
 #include "lists/names.h"
 
@@ -68,12 +67,16 @@ void bw_wlive_publish(const struct bw_wlive *l, struct json_object *root)
 /* The most entries one add hands over (a question is at most 1 MiB). */
 #define ADD_MAX 100000
 
-/* The request's prefixes into *p (n of them): 0, or -EINVAL said in ans. */
-static int read_prefixes(struct json_object *arr, struct bw_prefix **p,
-			 size_t *n, struct json_object *ans)
+/*
+ * The request's prefixes into es, each until expires: 0, or -errno said
+ * in ans.
+ */
+static int read_prefixes(struct json_object *arr, struct bw_entries *es,
+			 __u64 expires, struct json_object *ans)
 {
 	size_t i, len = json_object_array_length(arr);
 	char why[BW_ERRLEN];
+	struct bw_prefix p;
 	const char *s;
 
 	if (!len || len > ADD_MAX) {
@@ -81,29 +84,28 @@ static int read_prefixes(struct json_object *arr, struct bw_prefix **p,
 			    "\"prefixes\": 1 to 100000 entries");
 		return -EINVAL;
 	}
-	*p = calloc(len, sizeof(**p));
-	if (!*p) {
-		bw_ask_fail(ans, BW_ASK_NO_MEMORY, "no memory for the entries");
-		return -ENOMEM;
-	}
 	for (i = 0; i < len; i++) {
 		s = json_object_get_string(json_object_array_get_idx(arr, i));
 		why[0] = '\0';
 		if (!json_object_is_type(json_object_array_get_idx(arr, i),
 					 json_type_string) ||
-		    bw_parse_prefix(s, &(*p)[i], why, sizeof(why))) {
+		    bw_parse_prefix(s, &p, why, sizeof(why))) {
 			bw_ask_fail(ans, BW_ASK_BAD_REQUEST,
 				    "\"prefixes\": not a prefix");
 			return -EINVAL;
 		}
+		if (bw_entries_push(es, bw_key_prefix(&p), expires)) {
+			bw_ask_fail(ans, BW_ASK_NO_MEMORY,
+				    "no memory for the entries");
+			return -ENOMEM;
+		}
 	}
-	*n = len;
 	return 0;
 }
 
-/* The request's names, checked and folded, into l. */
-static int read_names(struct json_object *arr, struct bw_list *l,
-		      struct json_object *ans)
+/* The request's names, checked and folded, into es, each until expires. */
+static int read_names(struct json_object *arr, struct bw_entries *es,
+		      __u64 expires, struct json_object *ans)
 {
 	size_t i, len = json_object_array_length(arr);
 	char name[BW_NAME_MAX], why[BW_ERRLEN];
@@ -133,9 +135,12 @@ static int read_names(struct json_object *arr, struct bw_list *l,
 		}
 		sub = NULL;
 		json_object_object_get_ex(e, "subtree", &sub);
-		if (bw_domain_push(l, name, (size_t)n,
-				   json_object_get_boolean(sub) ? BW_DOM_SUBTREE
-								: 0)) {
+		if (bw_entries_push(es,
+				    bw_key_name(name, (size_t)n,
+						json_object_get_boolean(sub)
+							? BW_DOM_SUBTREE
+							: 0),
+				    expires)) {
 			bw_ask_fail(ans, BW_ASK_NO_MEMORY,
 				    "no memory for the names");
 			return -ENOMEM;
@@ -160,37 +165,36 @@ static void say_added(struct json_object *ans, const bool *had, size_t count,
 	json_object_object_add(ans, "results", list);
 }
 
-/* A request's entries: prefixes, or names; count of either. */
+/* A request's entries: prefixes, or names. */
 struct entries {
-	struct bw_prefix *p;
-	size_t n;
-	struct bw_list names;
-	bool by_name;
-	size_t count;
+	struct bw_entries s;
 	bool *flag; /* one per entry, for the answer */
 };
 
-/* The request's entries read and checked: 0, or -errno said in ans. */
-static int read_entries(struct json_object *req, struct entries *e,
-			struct json_object *ans)
+/*
+ * The request's entries read and checked, each until expires: 0, or
+ * -errno said in ans.
+ */
+static int read_entries(struct json_object *req, __u64 expires,
+			struct entries *e, struct json_object *ans)
 {
 	struct json_object *arr = NULL;
+	bool by_name;
 	int err;
 
-	memset(e, 0, sizeof(*e));
-	bw_list_init(&e->names);
-	e->by_name = json_object_object_get_ex(req, "names", &arr);
-	if (!e->by_name)
+	e->flag = NULL;
+	bw_entries_init(&e->s);
+	by_name = json_object_object_get_ex(req, "names", &arr);
+	if (!by_name)
 		json_object_object_get_ex(req, "prefixes", &arr);
 	if (!json_object_is_type(arr, json_type_array)) {
 		bw_ask_fail(ans, BW_ASK_BAD_REQUEST,
 			    "no \"prefixes\" or \"names\"");
 		return -EINVAL;
 	}
-	err = e->by_name ? read_names(arr, &e->names, ans)
-			 : read_prefixes(arr, &e->p, &e->n, ans);
-	e->count = e->by_name ? e->names.ndom : e->n;
-	e->flag = err ? NULL : calloc(e->count ?: 1, sizeof(*e->flag));
+	err = by_name ? read_names(arr, &e->s, expires, ans)
+		      : read_prefixes(arr, &e->s, expires, ans);
+	e->flag = err ? NULL : calloc(e->s.n ?: 1, sizeof(*e->flag));
 	if (!err && !e->flag) {
 		bw_ask_fail(ans, BW_ASK_NO_MEMORY, "no memory for the entries");
 		err = -ENOMEM;
@@ -201,8 +205,7 @@ static int read_entries(struct json_object *req, struct entries *e,
 static void free_entries(struct entries *e)
 {
 	free(e->flag);
-	free(e->p);
-	bw_list_free(&e->names);
+	bw_entries_free(&e->s);
 }
 
 /* The errors add and remove share, said in ans. */
@@ -246,28 +249,26 @@ void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
 			    "\"expires\": Unix seconds, 0 or none: never");
 		return;
 	}
-	err = read_entries(req, &e, ans);
+	err = read_entries(req, expires, &e, ans);
 	if (!err)
-		err = bw_wlive_add_log(l, e.p, e.n, e.by_name ? &e.names : NULL,
-				       expires, e.flag);
+		err = bw_wlive_add_log(l, &e.s, e.flag);
 	if (!err)
-		say_added(ans, e.flag, e.count, expires);
+		say_added(ans, e.flag, e.s.n, expires);
 	else if (e.flag)
 		say_error(ans, err);
 	free_entries(&e);
 }
 
-/* Whether entry i of e is still live (a decision holds it). */
-static bool still_live(const struct bw_wlive *l, const struct entries *e,
+/* Whether entry i of s is still live (a decision holds it). */
+static bool still_live(const struct bw_wlive *l, const struct bw_entries *s,
 		       size_t i)
 {
-	const struct bw_domain *d;
+	const struct bw_entry *e = &s->v[i];
 
-	if (!e->by_name)
-		return bw_live_has(&l->set, &e->p[i], NULL);
-	d = &e->names.dom[i];
-	return bw_live_has_name(&l->set, bw_domain_name(&e->names, d), d->len,
-				d->flags & BW_DOM_SUBTREE, NULL);
+	if (!bw_entry_is_name(e))
+		return bw_live_has(&l->set, &e->p, NULL);
+	return bw_live_has_name(&l->set, bw_entry_name(s, e), e->d.len,
+				e->d.flags & BW_DOM_SUBTREE, NULL);
 }
 
 void bw_wlive_remove_answer(struct bw_wlive *l, struct json_object *req,
@@ -279,22 +280,21 @@ void bw_wlive_remove_answer(struct bw_wlive *l, struct json_object *req,
 	size_t i;
 	int err;
 
-	err = read_entries(req, &e, ans);
+	err = read_entries(req, 0, &e, ans);
 	if (!err)
-		err = bw_wlive_remove(l, e.p, e.n, e.by_name ? &e.names : NULL,
-				      e.flag);
+		err = bw_wlive_remove(l, &e.s, e.flag);
 	if (err < 0) {
 		if (e.flag)
 			say_error(ans, err);
 		free_entries(&e);
 		return;
 	}
-	list = json_object_new_array_ext((int)e.count);
-	for (i = 0; list && i < e.count; i++) {
-		how = !e.flag[i]	     ? "not_added"
-		      : !err		     ? "rebuild"
-		      : still_live(l, &e, i) ? "held"
-					     : "in_place";
+	list = json_object_new_array_ext((int)e.s.n);
+	for (i = 0; list && i < e.s.n; i++) {
+		how = !e.flag[i]	       ? "not_added"
+		      : !err		       ? "rebuild"
+		      : still_live(l, &e.s, i) ? "held"
+					       : "in_place";
 		json_object_array_add(list, json_object_new_string(how));
 	}
 	json_object_object_add(ans, "results", list);

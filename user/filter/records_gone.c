@@ -135,53 +135,38 @@ static long mark_all(void *mem, __u32 nblocks, struct targets *t)
 }
 
 long bw_records_mark_gone_all(void *mem, __u32 nblocks,
-			      const struct bw_prefix *p, size_t n,
-			      const struct bw_list *names, bool *found)
+			      const struct bw_entries *s, bool *found)
 {
 	struct targets t = { .found = found };
-	size_t count = names ? names->ndom : n, i;
-	const struct bw_domain *d;
 	long err = 0;
+	size_t i;
 
+	/* A copy to index: the caller's set stays as it is. */
 	bw_entries_init(&t.asked);
-	for (i = 0; !err && i < count; i++) {
-		d = names ? &names->dom[i] : NULL;
-		err = bw_entries_push(&t.asked,
-				      d ? bw_key_name(bw_domain_name(names, d),
-						      d->len, d->flags)
-					: bw_key_prefix(&p[i]),
-				      0);
-	}
+	for (i = 0; !err && i < s->n; i++)
+		err = bw_entries_push(&t.asked, bw_entries_key(s, i), 0);
 	if (!err)
 		err = bw_entries_index(&t.asked);
 	if (!err) {
-		memset(found, 0, count * sizeof(*found));
+		memset(found, 0, s->n * sizeof(*found));
 		err = mark_all(mem, nblocks, &t);
 	}
 	bw_entries_free(&t.asked);
 	return err;
 }
 
-int bw_records_mark_gone(void *mem, __u32 nblocks, const struct bw_prefix *p)
+int bw_records_mark_gone(void *mem, __u32 nblocks, struct bw_entry_key k)
 {
+	struct bw_entries s;
 	bool found;
+	long r;
 
-	return (int)bw_records_mark_gone_all(mem, nblocks, p, 1, NULL, &found);
-}
-
-int bw_records_mark_gone_name(void *mem, __u32 nblocks, const char *name,
-			      size_t len, __u8 flags)
-{
-	struct bw_list l;
-	bool found;
-	long k;
-
-	bw_list_init(&l);
-	if (len > BW_NAME_MAX || bw_domain_push(&l, name, len, flags))
-		return len > BW_NAME_MAX ? 0 : -ENOMEM;
-	k = bw_records_mark_gone_all(mem, nblocks, NULL, 0, &l, &found);
-	bw_list_free(&l);
-	return (int)k;
+	bw_entries_init(&s);
+	r = bw_entries_push(&s, k, 0);
+	if (!r)
+		r = bw_records_mark_gone_all(mem, nblocks, &s, &found);
+	bw_entries_free(&s);
+	return (int)r;
 }
 
 __u32 bw_records_marks(const void *mem, __u32 nblocks)

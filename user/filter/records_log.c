@@ -9,36 +9,45 @@
 #include "filter/records.h"
 #include "filter/records_log.h"
 
-/* The body's bytes: the prefixes' pairs, or each name's entry. */
-static size_t body_len(size_t n, const struct bw_list *names)
+/* The body's bytes of the entries of s of one kind. */
+static size_t body_len(const struct bw_entries *s, __u8 kind)
 {
 	size_t i, len = 0;
 
-	if (!names)
-		return n * sizeof(struct bw_rec_expiry);
-	for (i = 0; i < names->ndom; i++)
-		len += 2 + names->dom[i].len + sizeof(__u64);
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].kind == kind)
+			len += kind == BW_ENTRY_PREFIX
+				       ? sizeof(struct bw_rec_expiry)
+				       : 2 + s->v[i].d.len + sizeof(__u64);
 	return len;
 }
 
-static void put_body(__u8 *q, const struct bw_prefix *p, size_t n,
-		     const struct bw_list *names, __u64 expires)
+/* Each entry of s of the kind: a prefix's pair, or a name's entry. */
+static void put_body(__u8 *q, const struct bw_entries *s, __u8 kind)
 {
-	struct bw_rec_expiry o = { .expires = expires };
-	const struct bw_domain *d;
+	const struct bw_entry *e;
+	struct bw_rec_expiry o;
+	__u64 expires;
 	size_t i;
 
-	for (i = 0; !names && i < n; i++, q += sizeof(o)) {
-		bw_rec_prefix_write(&p[i], &o.prefix);
-		memcpy(q, &o, sizeof(o));
-	}
-	for (i = 0; names && i < names->ndom; i++) {
-		d = &names->dom[i];
-		*q++ = d->flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
-						 : BW_NAME_EXACT;
-		*q++ = d->len;
-		memcpy(q, bw_domain_name(names, d), d->len);
-		q += d->len;
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		if (e->kind != kind)
+			continue;
+		expires = e->expires < BW_REC_EXPIRES_MAX ? e->expires
+							  : BW_REC_EXPIRES_MAX;
+		if (kind == BW_ENTRY_PREFIX) {
+			o = (struct bw_rec_expiry){ .expires = expires };
+			bw_rec_prefix_write(&e->p, &o.prefix);
+			memcpy(q, &o, sizeof(o));
+			q += sizeof(o);
+			continue;
+		}
+		*q++ = e->d.flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
+						   : BW_NAME_EXACT;
+		*q++ = e->d.len;
+		memcpy(q, bw_entry_name(s, e), e->d.len);
+		q += e->d.len;
 		memcpy(q, &expires, sizeof(expires));
 		q += sizeof(expires);
 	}
@@ -67,44 +76,69 @@ static int area_head(const void *mem, __u32 nblocks, struct bw_rec_area *a,
 	return 0;
 }
 
-int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_prefix *p,
-		       size_t n, const struct bw_list *names, __u64 expires)
+/* A record's head as the 8 bytes stored in one. */
+static __u64 head_word(__u16 type, size_t len)
+{
+	struct bw_rec_head h = { .type = type, .len = (__u32)len };
+	__u64 v;
+
+	memcpy(&v, &h, sizeof(v));
+	return v;
+}
+
+int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_entries *s)
 {
 	__u32 start = bw_records_start(mem);
 	__u8 *recs = (__u8 *)mem + ((size_t)start + 1) * BW_BLOCK_BYTES;
-	struct bw_rec_head h = { .type = names ? BW_REC_LOG_NAMES
-					       : BW_REC_LOG_ADDED };
-	size_t len = body_len(n, names);
+	size_t plen = body_len(s, BW_ENTRY_PREFIX);
+	size_t nlen = body_len(s, BW_ENTRY_NAME);
+	const size_t hl = sizeof(struct bw_rec_head);
+	__u64 room, need, at, first, second = 0;
 	struct bw_rec_area a;
 	long long end;
-	__u64 room, v, next;
 
-	if (expires > BW_REC_EXPIRES_MAX)
-		expires = BW_REC_EXPIRES_MAX;
 	/* Every length below is then in the map. */
 	if (area_head(mem, nblocks, &a, &room))
 		return -EINVAL;
 	end = bw_rec_log_end(recs, a.records_len, room);
 	if (end < 0)
 		return -EINVAL;
-	if (!len)
+	if (!plen && !nlen)
 		return 0;
-	if (len > UINT32_MAX ||
-	    sizeof(h) + bw_rec_padded(len) > room - (__u64)end)
+	if (plen > UINT32_MAX || nlen > UINT32_MAX)
+		return -E2BIG;
+	need = (plen ? hl + bw_rec_padded(plen) : 0) +
+	       (nlen ? hl + bw_rec_padded(nlen) : 0);
+	if (need > room - (__u64)end)
 		return -E2BIG;
 	/*
-	 * The body, its padding zeroed, and the next head zeroed: a writer
-	 * killed before its head may have left a longer body here, which
-	 * must not read as a record after this one.
+	 * The bodies, their padding zeroed, and the next head zeroed: a
+	 * writer killed before its head may have left a longer body here,
+	 * which must not read as a record after these.
 	 */
-	next = (__u64)end + sizeof(h) + bw_rec_padded(len);
-	memset(recs + end + sizeof(h), 0, bw_rec_padded(len));
-	if (room - next >= sizeof(h))
-		memset(recs + next, 0, sizeof(h));
-	put_body(recs + end + sizeof(h), p, n, names, expires);
-	h.len = (__u32)len;
-	memcpy(&v, &h, sizeof(v));
-	__atomic_store_n((__u64 *)(void *)(recs + end), v, __ATOMIC_RELEASE);
+	memset(recs + end, 0, need);
+	if (room - ((__u64)end + need) >= hl)
+		memset(recs + end + need, 0, hl);
+	at = (__u64)end;
+	if (plen) {
+		put_body(recs + at + hl, s, BW_ENTRY_PREFIX);
+		at += hl + bw_rec_padded(plen);
+	}
+	if (nlen)
+		put_body(recs + at + hl, s, BW_ENTRY_NAME);
+	first = plen ? head_word(BW_REC_LOG_ADDED, plen)
+		     : head_word(BW_REC_LOG_NAMES, nlen);
+	if (plen && nlen)
+		second = head_word(BW_REC_LOG_NAMES, nlen);
+	/*
+	 * The names' head, then the first head last: the log ends at a zero
+	 * head, so a reader sees both records or neither.
+	 */
+	if (second)
+		__atomic_store_n((__u64 *)(void *)(recs + at), second,
+				 __ATOMIC_RELEASE);
+	__atomic_store_n((__u64 *)(void *)(recs + end), first,
+			 __ATOMIC_RELEASE);
 	return 0;
 }
 

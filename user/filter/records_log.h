@@ -14,19 +14,19 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "lists/list.h"
+#include "lists/entry.h"
 
 /*
  * Appends to the add log of mem's area (a filter of nblocks that passed
- * bw_filter_check, mapped writable) the n prefixes of p, or the names of
- * names (flags 0 or BW_DOM_SUBTREE, checked and folded), each added
- * until expires (Unix seconds, 0: never). 0; -E2BIG when the room left
- * cannot hold them; -EINVAL when the area's first block or its log is
- * malformed, or there is none (nothing written either way). The records
- * before the log are not read: an append walks the log's heads only.
+ * bw_filter_check, mapped writable) the entries of s, each added until its
+ * expiry (past BW_REC_EXPIRES_MAX: that): the prefixes in one record, the
+ * names in a second, which a reader sees both or neither of. 0; -E2BIG
+ * when the room left cannot hold them; -EINVAL when the area's first
+ * block or its log is malformed, or there is none (nothing written either
+ * way). The records before the log are not read: an append walks the
+ * log's heads only.
  */
-int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_prefix *p,
-		       size_t n, const struct bw_list *names, __u64 expires);
+int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_entries *s);
 
 /*
  * The add log's room in mem's area (a filter of nblocks that passed

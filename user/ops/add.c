@@ -16,7 +16,6 @@
 #include "kernel/lpm.h"
 #include "kernel/running.h"
 #include "kernel/swap.h"
-#include "lists/list_domain.h"
 #include "ops/add.h"
 
 /* What add does to the copy of the running filter, and what it found. */
@@ -26,37 +25,46 @@ struct add_ctx {
 	const struct bw_records *rec; /* the copy's records, entries added */
 };
 
-/* ---- addresses ----------------------------------------------------------- */
-
-/* All or nothing: every entry must fit before any bit is set. */
+/*
+ * All or nothing: every entry must fit before any bit is set. 1 when the
+ * filter has no name region for a name (a rebuild can add it).
+ */
 static int plan_all(const struct bw_add_req *rq, const void *mem,
 		    struct bw_add_plan *plan)
 {
-	const struct bw_prefix *keys = rq->keys;
+	const struct bw_entries *s = rq->entries;
+	const struct bw_prefix *p;
 	const char *fam;
-	int i, err;
+	size_t i;
+	int err;
 
-	for (i = 0; i < rq->n; i++) {
-		fam = keys[i].family == BW_V4 ? "IPv4" : "IPv6";
+	for (i = 0; i < s->n; i++) {
+		if (bw_entry_is_name(&s->v[i])) {
+			if (!bw_name_has_region(mem, s->v[i].d.flags &
+							     BW_DOM_SUBTREE))
+				return 1;
+			continue;
+		}
+		p = &s->v[i].p;
+		fam = p->family == BW_V4 ? "IPv4" : "IPv6";
 		/*
 		 * A /0 is every address: attach and reload warn of it after
 		 * merging, but add would set it at once, one mistyped
 		 * argument away from dropping a whole family.
 		 */
-		if (!keys[i].plen) {
+		if (!p->plen) {
 			pr_warn("%s: %s is every %s address: adding it would drop every %s packet; if that is really meant, put it in a LIST and use 'bloomwall reload'\n",
 				rq->iface, rq->given[i], fam, fam);
 			return -EINVAL;
 		}
-		err = bw_add_plan(mem, &keys[i], &plan[i]);
+		err = bw_add_plan(mem, p, &plan[i]);
 		if (err == -ENOENT)
 			pr_warn("%s: the running filter has no %s target length of /%u or longer, so %s cannot be added without blocking more than it says; add it through 'bloomwall reload'\n",
-				rq->iface, fam, keys[i].plen, rq->given[i]);
+				rq->iface, fam, p->plen, rq->given[i]);
 		else if (err)
 			pr_warn("%s: %s would take 2^%u keys at the filter's %s target length /%u (at most %u in place); add it through 'bloomwall reload'\n",
-				rq->iface, rq->given[i],
-				plan[i].tlen - keys[i].plen, fam, plan[i].tlen,
-				BW_ADD_MAX_KEYS);
+				rq->iface, rq->given[i], plan[i].tlen - p->plen,
+				fam, plan[i].tlen, BW_ADD_MAX_KEYS);
 		if (err)
 			return err;
 	}
@@ -65,26 +73,66 @@ static int plan_all(const struct bw_add_req *rq, const void *mem,
 
 /*
  * Bits added raise the false-positive rate above what the filter was
- * sized for: the worst estimate of the regions touched.
+ * sized for: the worst estimate of the regions touched (an address's
+ * region, a name's exact or subtree region when it set a bit), one pass
+ * over each.
  */
 static double worst_fpr(const struct add_ctx *c, const void *mem)
 {
+	const struct bw_entries *s = c->rq->entries;
 	bool touched[BW_REGIONS] = { false };
+	bool names[BW_NAME_REGIONS] = { false };
 	double fpr, worst = 0.0;
 	__u64 set, total;
-	int i;
+	size_t i;
+	int r;
 
-	for (i = 0; i < c->rq->n; i++)
-		touched[c->res->plan[i].region] = true;
-	/* One pass over each region: a big filter has millions of blocks. */
-	for (i = 0; i < BW_REGIONS; i++) {
-		if (!touched[i])
+	for (i = 0; i < s->n; i++) {
+		/* An address's region is touched even when set already. */
+		if (!bw_entry_is_name(&s->v[i]))
+			touched[c->res->plan[i].region] = true;
+		else
+			names[s->v[i].d.flags & BW_DOM_SUBTREE
+				      ? BW_NAME_SUBTREE
+				      : BW_NAME_EXACT] |= c->res->fresh[i] > 0;
+	}
+	for (r = 0; r < BW_REGIONS; r++) {
+		if (!touched[r])
 			continue;
-		bw_region_fill(mem, i, &set, &total, &fpr);
-		if (fpr > worst)
-			worst = fpr;
+		bw_region_fill(mem, r, &set, &total, &fpr);
+		worst = fpr > worst ? fpr : worst;
+	}
+	for (r = 0; r < BW_NAME_REGIONS; r++) {
+		if (!names[r])
+			continue;
+		bw_name_region_fill(mem, r, &set, &total, &fpr);
+		worst = fpr > worst ? fpr : worst;
 	}
 	return worst;
+}
+
+/* Entry i of the request set in mem: the keys (a name: 1) that set a bit. */
+static __u32 insert_one(void *mem, struct add_ctx *c, size_t i)
+{
+	const struct bw_entries *s = c->rq->entries;
+	const struct bw_entry *e = &s->v[i];
+	struct bw_info *info = (void *)((char *)mem + BW_BLOCK_BYTES);
+	struct bw_dns_hdr *dns;
+	__u32 fresh;
+	bool sub;
+
+	if (!bw_entry_is_name(e)) {
+		fresh = bw_add_insert(mem, &e->p, &c->res->plan[i]);
+		info->region_entries[c->res->plan[i].region] += fresh;
+		info->entries += fresh;
+		info->source_entries += fresh > 0;
+		return fresh;
+	}
+	dns = (struct bw_dns_hdr *)bw_filter_dns(mem);
+	sub = e->d.flags & BW_DOM_SUBTREE;
+	fresh = bw_name_insert(mem, bw_entry_name(s, e), e->d.len, sub) > 0;
+	dns->region_entries[sub ? BW_NAME_SUBTREE : BW_NAME_EXACT] += fresh;
+	return fresh;
 }
 
 static int insert_all(void *mem, __u32 nblocks, void *arg)
@@ -92,24 +140,23 @@ static int insert_all(void *mem, __u32 nblocks, void *arg)
 	struct add_ctx *c = arg;
 	struct bw_add_result *res = c->res;
 	struct bw_info *info = (void *)((char *)mem + BW_BLOCK_BYTES);
-	int i, added = 0;
+	size_t i, added = 0;
 
-	for (i = 0; i < c->rq->n; i++) {
-		res->fresh[i] =
-			bw_add_insert(mem, &c->rq->keys[i], &res->plan[i]);
-		if (!res->fresh[i])
-			continue;
-		added++;
-		info->region_entries[res->plan[i].region] += res->fresh[i];
-		info->entries += res->fresh[i];
+	for (i = 0; i < c->rq->entries->n; i++) {
+		res->fresh[i] = insert_one(mem, c, i);
+		added += res->fresh[i] > 0;
 	}
-	info->source_entries += added;
 	res->generation = info->generation;
 	/* Sized for it by add_locked: cannot fail. */
 	if (bw_records_write(mem, nblocks, c->rec))
 		return -E2BIG;
 	res->entries = info->entries;
-	res->worst = added ? worst_fpr(c, mem) : 0.0;
+	/* Names say where their regions stand even when none was new. */
+	if (bw_add_by_name(c->rq))
+		res->target = bw_dns_fpr(bw_filter_dns(mem));
+	res->worst = added || bw_entries_count(c->rq->entries, BW_ENTRY_NAME)
+			     ? worst_fpr(c, mem)
+			     : 0.0;
 	return 0;
 }
 
@@ -122,10 +169,13 @@ static int insert_all(void *mem, __u32 nblocks, void *arg)
  */
 static int add_exact(const struct bw_running *r, const struct bw_add_req *rq)
 {
+	const struct bw_entries *s = rq->entries;
 	struct bw_list l;
-	int fd, i, err;
+	size_t i;
+	int fd, err;
 
-	if (!(r->prog_hdr.flags & BW_F_VERIFY))
+	if (!(r->prog_hdr.flags & BW_F_VERIFY) ||
+	    !bw_entries_count(s, BW_ENTRY_PREFIX))
 		return 0;
 	fd = bw_exact_open(r->maps.exact, r->prog_hdr.exact_slot);
 	if (fd < 0) {
@@ -135,8 +185,9 @@ static int add_exact(const struct bw_running *r, const struct bw_add_req *rq)
 	}
 	bw_list_init(&l);
 	err = 0;
-	for (i = 0; i < rq->n && !err; i++)
-		err = bw_list_push(&l, &rq->keys[i]);
+	for (i = 0; i < s->n && !err; i++)
+		if (!bw_entry_is_name(&s->v[i]))
+			err = bw_list_push(&l, &s->v[i].p);
 	if (!err)
 		err = bw_lpm_fill(fd, &l);
 	if (err)
@@ -145,82 +196,6 @@ static int add_exact(const struct bw_running *r, const struct bw_add_req *rq)
 	bw_list_free(&l);
 	close(fd);
 	return err;
-}
-
-/* ---- names --------------------------------------------------------------- */
-
-/* Whether the running filter has a name region for every name asked. */
-static bool fits_in_place(const void *mem, const struct bw_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->ndom; i++)
-		if (!bw_name_has_region(mem, l->dom[i].flags & BW_DOM_SUBTREE))
-			return false;
-	return true;
-}
-
-/*
- * Bits added raise the rate above what the regions were sized for: the
- * worst estimate of the regions a name went into, as for addresses.
- */
-static void worst_name_fpr(struct add_ctx *c, const void *mem)
-{
-	const struct bw_list *l = c->rq->names;
-	bool touched[BW_NAME_REGIONS] = { false };
-	struct bw_add_result *res = c->res;
-	__u64 set, total;
-	double fpr;
-	size_t i;
-	int n;
-
-	res->target = bw_dns_fpr(bw_filter_dns(mem));
-	for (i = 0; i < l->ndom; i++)
-		if (res->fresh[i])
-			touched[l->dom[i].flags & BW_DOM_SUBTREE
-					? BW_NAME_SUBTREE
-					: BW_NAME_EXACT] = true;
-	for (n = 0; n < BW_NAME_REGIONS; n++) {
-		if (!touched[n])
-			continue;
-		bw_name_region_fill(mem, n, &set, &total, &fpr);
-		if (fpr > res->worst)
-			res->worst = fpr;
-	}
-}
-
-static int insert_names(void *mem, __u32 nblocks, void *arg)
-{
-	struct add_ctx *c = arg;
-	const struct bw_list *l = c->rq->names;
-	struct bw_dns_hdr *dns = (struct bw_dns_hdr *)bw_filter_dns(mem);
-	const struct bw_domain *d;
-	size_t i;
-	bool sub;
-
-	for (i = 0; i < l->ndom; i++) {
-		d = &l->dom[i];
-		sub = d->flags & BW_DOM_SUBTREE;
-		c->res->fresh[i] = bw_name_insert(mem, bw_domain_name(l, d),
-						  d->len, sub) > 0;
-		dns->region_entries[sub ? BW_NAME_SUBTREE : BW_NAME_EXACT] +=
-			c->res->fresh[i];
-	}
-	c->res->generation =
-		((struct bw_info *)((char *)mem + BW_BLOCK_BYTES))->generation;
-	worst_name_fpr(c, mem);
-	return bw_records_write(mem, nblocks, c->rec) ? -E2BIG : 0;
-}
-
-/* The request's entry i, an address or a name. */
-static struct bw_entry_key req_key(const struct bw_add_req *rq, size_t i)
-{
-	const struct bw_list *l = rq->names;
-
-	if (!l)
-		return bw_key_prefix(&rq->keys[i]);
-	return bw_key_name(bw_domain_name(l, &l->dom[i]), l->dom[i].len,
-			   l->dom[i].flags);
 }
 
 /*
@@ -232,19 +207,21 @@ static struct bw_entry_key req_key(const struct bw_add_req *rq, size_t i)
  */
 static int keep_all(struct add_ctx *c, struct bw_records *rec)
 {
-	const struct bw_add_req *rq = c->rq;
-	size_t i, n = rq->names ? rq->names->ndom : (size_t)rq->n;
+	const struct bw_entries *s = c->rq->entries;
 	struct bw_entry_key k;
+	__u64 expires;
+	size_t i;
 	long at;
 
 	if (bw_entries_index(&rec->added))
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		k = req_key(rq, i);
+	for (i = 0; i < s->n; i++) {
+		k = bw_entries_key(s, i);
+		expires = s->v[i].expires;
 		at = bw_records_find(rec, k);
 		c->res->unexpired[i] =
-			at >= 0 && rec->added.v[at].expires && !rq->expires;
-		if (bw_records_add_until(rec, k, rq->expires) < 0)
+			at >= 0 && rec->added.v[at].expires && !expires;
+		if (bw_records_add_until(rec, k, expires) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -258,9 +235,7 @@ static int keep_all(struct add_ctx *c, struct bw_records *rec)
 static int add_locked(struct add_ctx *c)
 {
 	const struct bw_add_req *rq = c->rq;
-	struct bw_edit e = { .edit = rq->names ? insert_names : insert_all,
-			     .ctx = c,
-			     .allow_fd = -1 };
+	struct bw_edit e = { .edit = insert_all, .ctx = c, .allow_fd = -1 };
 	struct bw_records rec;
 	struct bw_running r;
 	__u32 need;
@@ -271,9 +246,7 @@ static int add_locked(struct add_ctx *c)
 	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_REPAIR, &r);
 	if (!err)
 		err = bw_running_need_filter(&r);
-	if (!err && rq->names)
-		err = fits_in_place(r.filter.mem, rq->names) ? 0 : 1;
-	else if (!err)
+	if (!err)
 		err = plan_all(rq, r.filter.mem, c->res->plan);
 	if (!err)
 		err = bw_running_records(&r, &rec);
@@ -285,7 +258,7 @@ static int add_locked(struct add_ctx *c)
 		e.extra_blocks =
 			need > r.filter.nblocks ? need - r.filter.nblocks : 0;
 	}
-	if (!err && !rq->names) {
+	if (!err && !bw_add_by_name(rq)) {
 		err = add_exact(&r, rq);
 		c->res->target = bw_info_fpr(bw_running_info(&r));
 	}
@@ -294,7 +267,9 @@ static int add_locked(struct add_ctx *c)
 	/* An add of names counts the names kept too. */
 	if (!err)
 		c->res->kept = bw_entries_count(
-			&rec.added, rq->names ? BW_ENTRY_ANY : BW_ENTRY_PREFIX);
+			&rec.added, bw_entries_count(rq->entries, BW_ENTRY_NAME)
+					    ? BW_ENTRY_ANY
+					    : BW_ENTRY_PREFIX);
 	bw_running_close(&r);
 	bw_records_free(&rec);
 	c->rec = NULL;

@@ -16,32 +16,40 @@
 #include <linux/types.h>
 
 #include "filter/bloom.h"
-#include "lists/list.h"
+#include "lists/entry.h"
 
 struct bw_add_req {
 	const char *iface;
 	int ifindex;
-	int n;
-	char *const *given; /* n entries as given (said in warnings) */
-	const struct bw_prefix *keys; /* n addresses, or */
-	const struct bw_list *names;  /* n names (checked), in order */
-	__u64 now, expires;	      /* now, and when they end (0: never) */
+	/* Addresses and names (checked), each with when it ends (0: never). */
+	const struct bw_entries *entries;
+	char *const *given; /* the entries as given (said in warnings) */
+	__u64 now;
 };
 
+/* A request of names only: said as names (the CLI takes one kind). */
+static inline bool bw_add_by_name(const struct bw_add_req *rq)
+{
+	return !bw_entries_count(rq->entries, BW_ENTRY_PREFIX);
+}
+
 struct bw_add_result {
-	/* n of each, the caller's: */
-	struct bw_add_plan *plan; /* addresses: the keys that cover each */
+	/* One an entry, the caller's: */
+	struct bw_add_plan *plan; /* an address's: the keys that cover it */
 	__u32 *fresh;		  /* keys (a name: 1) that set a bit */
 	bool *unexpired; /* it had an expiry that this add, without, ended */
 	__u64 generation;
 	__u64 entries; /* addresses: the filter's entries now */
 	__u64 kept;    /* entries (and names) the records keep as adds */
-	double worst,
-		target; /* the touched regions' highest rate, and theirs */
+	/*
+	 * The touched regions' highest rate, and their target: the name
+	 * regions' for a request of names, else the filter's.
+	 */
+	double worst, target;
 };
 
 /*
- * rq's addresses or names added: 0; 1 when the running filter has no name
+ * rq's entries added: 0; 1 when the running filter has no name
  * region for one of the names (nothing added: a rebuild can,
  * ops/rebuild.h); or -errno (said; nothing added). A /0, or a prefix the
  * filter's target lengths cannot cover in place, is refused.

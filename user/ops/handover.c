@@ -9,7 +9,6 @@
 
 #include "base/run_ask.h"
 #include "kernel/lock.h"
-#include "lists/list_domain.h"
 #include "lists/list_parse.h"
 #include "ops/handover.h"
 
@@ -26,11 +25,33 @@
  */
 #define CHUNK 2000
 
-/* The question for entries [from, to) of rq. */
+/*
+ * Where the question from entry from ends: at most CHUNK entries, all of
+ * one kind (a question has "prefixes" or "names") and, for an add, of
+ * one expiry (a question has one "expires").
+ */
+static size_t question_end(const struct bw_handover_req *rq, size_t from)
+{
+	const struct bw_entries *s = rq->entries;
+	const struct bw_entry *first = &s->v[from];
+	size_t to;
+
+	for (to = from + 1; to < s->n && to - from < CHUNK; to++)
+		if (s->v[to].kind != first->kind ||
+		    (rq->op == BW_HANDOVER_ADD &&
+		     s->v[to].expires != first->expires))
+			break;
+	return to;
+}
+
+/* The question for entries [from, to) of rq, of one kind. */
 static struct json_object *request(const struct bw_handover_req *rq,
 				   size_t from, size_t to)
 {
+	const struct bw_entries *s = rq->entries;
+	bool names = bw_entry_is_name(&s->v[from]);
 	struct json_object *q = json_object_new_object(), *arr, *o;
+	const struct bw_entry *e;
 	char text[64];
 	size_t i;
 
@@ -40,28 +61,28 @@ static struct json_object *request(const struct bw_handover_req *rq,
 		json_object_put(arr);
 		return NULL;
 	}
-	for (i = from; !rq->names && i < to; i++)
-		json_object_array_add(arr,
-				      json_object_new_string(bw_prefix_str(
-					      &rq->p[i], text, sizeof(text))));
-	for (i = from; rq->names && i < to; i++) {
+	for (i = from; i < to; i++) {
+		e = &s->v[i];
+		if (!names) {
+			json_object_array_add(
+				arr, json_object_new_string(bw_prefix_str(
+					     &e->p, text, sizeof(text))));
+			continue;
+		}
 		o = json_object_new_object();
-		json_object_object_add(
-			o, "name",
-			json_object_new_string_len(
-				bw_domain_name(rq->names, &rq->names->dom[i]),
-				rq->names->dom[i].len));
+		json_object_object_add(o, "name",
+				       json_object_new_string_len(
+					       bw_entry_name(s, e), e->d.len));
 		json_object_object_add(
 			o, "subtree",
-			json_object_new_boolean(rq->names->dom[i].flags &
-						BW_DOM_SUBTREE));
+			json_object_new_boolean(e->d.flags & BW_DOM_SUBTREE));
 		json_object_array_add(arr, o);
 	}
-	json_object_object_add(q, rq->names ? "names" : "prefixes", arr);
+	json_object_object_add(q, names ? "names" : "prefixes", arr);
 	if (rq->op == BW_HANDOVER_ADD)
 		json_object_object_add(
 			q, "expires",
-			json_object_new_int64((int64_t)rq->expires));
+			json_object_new_int64((int64_t)s->v[from].expires));
 	return q;
 }
 
@@ -160,7 +181,7 @@ static int ask(const struct bw_handover_req *rq, size_t from, size_t to,
 int bw_handover(const struct bw_handover_req *rq,
 		struct bw_handover_result *res)
 {
-	size_t count = rq->names ? rq->names->ndom : rq->n, from, to;
+	size_t count = rq->entries->n, from, to;
 	int err = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -176,7 +197,7 @@ int bw_handover(const struct bw_handover_req *rq,
 	 * them all itself (an add or a remove done twice is done once).
 	 */
 	for (from = 0; !err && from < count; from = to) {
-		to = count - from > CHUNK ? from + CHUNK : count;
+		to = question_end(rq, from);
 		err = ask(rq, from, to, res);
 	}
 	if (err)

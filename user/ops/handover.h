@@ -18,7 +18,7 @@
 
 #include "base/run_ask.h"
 #include "bloomwall.h"
-#include "lists/list.h"
+#include "lists/entry.h"
 
 /* A reply of the watch (base/run_ask.h). */
 struct bw_watch_reply {
@@ -46,10 +46,8 @@ enum bw_handover_op {
 struct bw_handover_req {
 	const char *iface;
 	enum bw_handover_op op;
-	const struct bw_prefix *p; /* n of them, or */
-	size_t n;
-	const struct bw_list *names; /* names (flags 0 or BW_DOM_SUBTREE) */
-	__u64 expires;		     /* add: Unix seconds, 0: never */
+	/* Prefixes and names; an add's each until its expiry (0: never). */
+	const struct bw_entries *entries;
 };
 
 /* What the watch did with one entry. */

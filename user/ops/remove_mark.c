@@ -14,8 +14,8 @@
 static int mark_all(const struct bw_mark_req *rq, struct bw_filter_map *m,
 		    struct bw_mark_result *res)
 {
-	long k = bw_records_mark_gone_all(m->mem, m->nblocks, rq->keys, rq->n,
-					  rq->names, res->found);
+	long k = bw_records_mark_gone_all(m->mem, m->nblocks, rq->entries,
+					  res->found);
 
 	if (k < 0) {
 		pr_warn("%s: the running filter's records cannot be read: %s; nothing removed\n",
@@ -55,7 +55,7 @@ int bw_remove_mark(const struct bw_mark_req *rq, struct bw_mark_result *res)
 
 	res->marked = 0;
 	res->watch_gone = false;
-	memset(res->found, 0, rq->n * sizeof(*res->found));
+	memset(res->found, 0, rq->entries->n * sizeof(*res->found));
 	lock = bw_lock_acquire();
 	err = lock < 0 ? lock : mark_locked(rq, res);
 	bw_lock_release(lock);

@@ -14,26 +14,23 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-#include "lists/list.h"
+#include "lists/entry.h"
 
 struct bw_mark_req {
 	const char *iface;
 	int ifindex;
-	const struct bw_prefix *keys;
-	size_t n;
-	/* Or names (flags 0 or BW_DOM_SUBTREE, checked), n of them; NULL. */
-	const struct bw_list *names;
+	const struct bw_entries *entries; /* prefixes and names (checked) */
 };
 
 struct bw_mark_result {
-	bool *found;	  /* n of them, the caller's: entry i was an add */
+	bool *found;	  /* one an entry, the caller's: entry i was an add */
 	size_t marked;	  /* how many: each now marked taken out */
 	__u64 generation; /* of the running filter */
 	bool watch_gone;  /* some marked, and no watch runs to find them */
 };
 
 /*
- * Takes the lock, marks each of rq's keys (or names) the running filter's
+ * Takes the lock, marks each of rq's entries the running filter's
  * records hold as an add, releases it; then, when it marked some, looks
  * whether a watch still runs. 0 (also when none was held: marked 0), or
  * -errno (said; nothing marked after the first error).

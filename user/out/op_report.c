@@ -215,13 +215,15 @@ void bw_allow_report(const struct bw_allow_req *rq, char *const *given,
  * expires, expires_in}.
  */
 static void say_added(const struct bw_add_req *rq,
-		      const struct bw_add_result *res, int i)
+		      const struct bw_add_result *res, size_t i)
 {
-	const struct bw_add_plan *ap = rq->names ? NULL : &res->plan[i];
+	const struct bw_entry *e = &rq->entries->v[i];
+	const struct bw_add_plan *ap =
+		bw_entry_is_name(e) ? NULL : &res->plan[i];
 	__u32 fresh = res->fresh[i];
 
 	bw_out_open_object(NULL);
-	bw_out_string(rq->names ? "name" : "address", "%s  ", rq->given[i]);
+	bw_out_string(ap ? "address" : "name", "%s  ", rq->given[i]);
 	bw_out_string("result", NULL, fresh ? "added" : "already");
 	if (ap) {
 		bw_out_u64("keys", NULL, ap->nkeys);
@@ -235,16 +237,18 @@ static void say_added(const struct bw_add_req *rq,
 	else
 		bw_out_text("added (%u of its %u keys at /%u were new)", fresh,
 			    ap->nkeys, ap->tlen);
-	bw_expiry_say_add(rq->expires, rq->now, res->unexpired[i]);
+	bw_expiry_say_add(e->expires, rq->now, res->unexpired[i]);
 	bw_out_close_object();
 }
 
 void bw_add_report(const struct bw_add_req *rq, const struct bw_add_result *res)
 {
-	int i, added = 0;
+	bool names = bw_add_by_name(rq);
+	long long added = 0;
+	size_t i;
 
-	bw_out_open_array(rq->names ? "names" : "addresses");
-	for (i = 0; i < rq->n; i++) {
+	bw_out_open_array(names ? "names" : "addresses");
+	for (i = 0; i < rq->entries->n; i++) {
 		say_added(rq, res, i);
 		added += res->fresh[i] > 0;
 	}
@@ -252,19 +256,19 @@ void bw_add_report(const struct bw_add_req *rq, const struct bw_add_result *res)
 	bw_out_text("%s: ", rq->iface);
 	bw_out_int("added", "%lld of ", added);
 	bw_out_int("total",
-		   rq->names ? "%lld names added to filter "
-			     : "%lld added to filter ",
-		   rq->n);
+		   names ? "%lld names added to filter "
+			 : "%lld added to filter ",
+		   (long long)rq->entries->n);
 	bw_out_u64("generation",
-		   rq->names ? "generation %llu\n" : "generation %llu",
+		   names ? "generation %llu\n" : "generation %llu",
 		   res->generation);
-	if (!rq->names)
+	if (!names)
 		bw_out_u64("entries", " (now %'llu entries)\n", res->entries);
 	bw_out_u64("added_kept", NULL, res->kept);
 	/* Past twice its target, the operator should rebuild. */
 	if (res->worst <= 2 * res->target)
 		return;
-	if (rq->names)
+	if (names)
 		pr_warn("%s: the name regions are now past their target false-positive rate (about %.3g%% where they were sized for %.3g%%): rebuild with 'bloomwall reload' to size them for the names\n",
 			rq->iface, res->worst * 100, res->target * 100);
 	else
@@ -275,19 +279,20 @@ void bw_add_report(const struct bw_add_req *rq, const struct bw_add_result *res)
 void bw_add_handed_report(const struct bw_add_req *rq,
 			  const enum bw_handover_how *how)
 {
-	const char *what = rq->names ? "name" : "address";
-	size_t i, n = rq->names ? rq->names->ndom : (size_t)rq->n;
+	const struct bw_entries *s = rq->entries;
+	bool names = bw_add_by_name(rq), already;
 	int added = 0;
-	bool already;
+	size_t i;
 
-	bw_out_open_array(rq->names ? "names" : "addresses");
-	for (i = 0; i < n && i < (size_t)rq->n; i++) {
+	bw_out_open_array(names ? "names" : "addresses");
+	for (i = 0; i < s->n; i++) {
 		already = how[i] == BW_HOW_ALREADY;
 		bw_out_open_object(NULL);
-		bw_out_string(what, "%s  ", rq->given[i]);
+		bw_out_string(bw_entry_is_name(&s->v[i]) ? "name" : "address",
+			      "%s  ", rq->given[i]);
 		bw_out_string("result", NULL, already ? "already" : "added");
 		bw_out_text("%s", already ? "already in the filter" : "added");
-		bw_expiry_say_add(rq->expires, rq->now, false);
+		bw_expiry_say_add(s->v[i].expires, rq->now, false);
 		bw_out_close_object();
 		added += !already;
 	}
@@ -295,8 +300,8 @@ void bw_add_handed_report(const struct bw_add_req *rq,
 	bw_out_text("%s: ", rq->iface);
 	bw_out_int("added", "%lld of ", added);
 	bw_out_int("total",
-		   rq->names ? "%lld names added in place by the watch"
-			     : "%lld added in place by the watch",
-		   (long long)n);
+		   names ? "%lld names added in place by the watch"
+			 : "%lld added in place by the watch",
+		   (long long)s->n);
 	bw_out_bool("in_place", " (no swap)\n", true);
 }
