@@ -162,7 +162,8 @@ test_watch_add_log_fold()
 # One add of more than the log holds (12,000 addresses, 384 KB, past the
 # 256 KiB room): a question that finds the log full is answered busy, the
 # watch folds the log by a rebuild of its own and the CLI asks again, so
-# the whole command goes in place, with no swap and no takeover.
+# the whole command goes in place, with no swap and no takeover (before,
+# the command's rest went by a swap).
 test_watch_add_log_full()
 {
 	local addrs
@@ -173,8 +174,10 @@ test_watch_add_log_full()
 	bw 0 add "$BW_RX" "${addrs[@]}"
 	assert_grep "$OUT" "^$BW_RX: 12000 of 12000 added in place by the watch \\(no swap\\)\$" \
 		"12,000 in place"
-	assert_grep "$WATCH_OUT" "$RELOAD_OK"'live entries: the add log is (full|three quarters full)\)$' \
-		"a fold of the log"
+	# Any rebuild of its own folds the log: for it full, three quarters
+	# full, or the adds past the region's room, whichever came first.
+	assert_grep "$WATCH_OUT" "$RELOAD_OK"'live entries: ' \
+		"a rebuild of the watch's own, which folds the log"
 	assert_eq "$(grep -c 'another command swapped' "$WATCH_OUT")" 0 "no takeover"
 	query_is "${addrs[0]}" drop
 	query_is "${addrs[11999]}" drop
