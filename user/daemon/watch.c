@@ -410,7 +410,7 @@ static void listen_sock(struct watch *w)
 	int err = bw_wsock_open(&w->sock, w->c->iface, bw_watch_answer, w);
 
 	if (err)
-		pr_warn("%s: no socket under %s ('query --why' lists no decision, 'remove' rebuilds): %s\n",
+		pr_warn("%s: no socket under %s ('add' swaps a copy in, 'remove' leaves marks the watch finds, 'query --why' lists no decision): %s\n",
 			w->c->iface, BW_STATE_DIR, strerror(-err));
 }
 
