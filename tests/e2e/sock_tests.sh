@@ -81,6 +81,25 @@ at_most()
 	"$SOCK_PY" -c 'import sys; sys.exit(float(sys.argv[1]) > float(sys.argv[2]))' "$1" "$2"
 }
 
+# out_within_1s ADDR END: ADDR, an add that ends at END (Unix seconds),
+# is out within 1 s of it: no query that began later still sees it (the
+# bound of 300 queries only ends a hang).
+out_within_1s()
+{
+	local t last_drop=
+
+	for t in $(seq 300); do
+		t=$(date +%s.%N)
+		"$BLOOMWALL" query "$BW_RX" "$1" 2>/dev/null |
+			grep -qE "^$1  pass( |\$)" && break
+		last_drop=$t
+	done
+	[ -n "$last_drop" ] || fail "$1 passed at once, $(since "$2" "$t") s after its end"
+	t=$(since "$2" "$last_drop")
+	echo "  the last query that saw $1 in began $t s after its end"
+	at_most "$t" 1 || fail "$1 was still in $t s after its end"
+}
+
 # sigterm_within_1s: SIGTERM ends the watch (exit 0) within 1 s.
 sigterm_within_1s()
 {
@@ -107,7 +126,7 @@ sigterm_within_1s()
 test_sock_drip()
 {
 	local sock=/run/bloomwall/$BW_RX.sock state=/run/bloomwall/$BW_RX.json
-	local d end t last_drop late
+	local d end late
 
 	trap kill_clients EXIT
 	live_watch
@@ -128,17 +147,7 @@ test_sock_drip()
 		"why: no CrowdSec source, no decision"
 	# Out within 1 s of its end: no query that began later still sees it
 	# (the loop's bound only ends a hang).
-	last_drop=
-	for t in $(seq 300); do
-		t=$(date +%s.%N)
-		"$BLOOMWALL" query "$BW_RX" "$BW_C4" 2>/dev/null |
-			grep -qE "^$BW_C4  pass( |\$)" && break
-		last_drop=$t
-	done
-	[ -n "$last_drop" ] || fail "$BW_C4 passed at once, $(since "$end" "$t") s after its end"
-	t=$(since "$end" "$last_drop")
-	echo "  the last query that saw $BW_C4 in began $t s after its end"
-	at_most "$t" 1 || fail "$BW_C4 was still in $t s after its end"
+	out_within_1s "$BW_C4" "$end"
 	kill -0 "$d" || fail "the dripper ended before the expiry"
 	expect_delivered "$BW_C4" "$BW_RX4"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
