@@ -384,12 +384,11 @@ int bw_wsock_open(struct bw_wsock *s, const char *iface,
 	return err ?: bw_wsock_open_at(s, path, answer, ctx);
 }
 
-void bw_wsock_json(struct bw_wsock *s, struct json_object *root)
+void bw_wsock_json(const struct bw_wsock *s, struct json_object *root)
 {
 	const struct bw_wsock_counts *k = &s->counts;
 	struct json_object *o;
 
-	s->changed = false;
 	if (s->fd < 0 || !(o = json_object_new_object()))
 		return;
 	json_object_object_add(o, "answered",

@@ -61,7 +61,7 @@ struct bw_wsock {
 	void *ctx;
 	struct bw_wsock_client *cl; /* BW_WSOCK_CLIENTS slots */
 	struct bw_wsock_counts counts;
-	bool changed;	   /* counts changed since bw_wsock_json() */
+	bool changed;	   /* counts changed since the state was published */
 	double rest_until; /* out of fds: no accept before, 0: none */
 };
 
@@ -88,7 +88,7 @@ double bw_wsock_wake(const struct bw_wsock *s, double t);
 void bw_wsock_step(struct bw_wsock *s);
 
 /* Its section "socket" in root (the watch's state file): the counts. */
-void bw_wsock_json(struct bw_wsock *s, struct json_object *root);
+void bw_wsock_json(const struct bw_wsock *s, struct json_object *root);
 
 /* Closes every client and the socket, and removes the socket's file. */
 void bw_wsock_close(struct bw_wsock *s);

@@ -68,6 +68,7 @@ void bw_watch_publish(struct watch *w)
 	w->state_said = err != 0;
 	json_object_put(root);
 	bw_wlive_published(w->live);
+	w->sock.changed = false;
 }
 
 void bw_watch_write_metrics(struct watch *w)
@@ -134,7 +135,6 @@ void bw_watch_stop(struct watch *w)
 struct json_object *bw_watch_answer(void *ctx, const char *q, size_t len)
 {
 	struct watch *w = ctx;
-	bool sock_changed = w->sock.changed;
 	struct json_object *req, *ans;
 	enum bw_ask_op op;
 
@@ -153,8 +153,6 @@ struct json_object *bw_watch_answer(void *ctx, const char *q, size_t len)
 		break;
 	default:
 		bw_watch_state(w, ans);
-		/* The state file is still to have the clients' counts. */
-		w->sock.changed = sock_changed;
 	}
 	json_object_put(req);
 	if (bw_wlive_changed(w->live))
