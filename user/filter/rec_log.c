@@ -83,10 +83,8 @@ static int read_added(struct bw_rec_log *l, const __u8 *body, __u32 len)
 		return -EINVAL;
 	for (off = 0; off < len; off += sizeof(o)) {
 		memcpy(&o, body + off, sizeof(o));
-		gone = o.prefix.family & BW_REC_PREFIX_GONE;
-		o.prefix.family &= (__u8)~BW_REC_PREFIX_GONE;
 		if (o.expires > BW_REC_EXPIRES_MAX ||
-		    bw_rec_prefix_read(&o.prefix, &p))
+		    bw_rec_added_read(&o.prefix, &p, &gone))
 			return -EINVAL;
 		if (push(l, bw_key_prefix(&p), o.expires, gone))
 			return -ENOMEM;

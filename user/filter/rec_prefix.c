@@ -35,6 +35,16 @@ int bw_rec_prefix_read(const struct bw_rec_prefix *o, struct bw_prefix *p)
 	return (p->hi & ~mhi) || (p->lo & ~mlo) ? -EINVAL : 0;
 }
 
+int bw_rec_added_read(const struct bw_rec_prefix *o, struct bw_prefix *p,
+		      bool *gone)
+{
+	struct bw_rec_prefix q = *o;
+
+	*gone = q.family & BW_REC_PREFIX_GONE;
+	q.family &= (__u8)~BW_REC_PREFIX_GONE;
+	return bw_rec_prefix_read(&q, p);
+}
+
 void bw_rec_prefix_write(const struct bw_prefix *p, struct bw_rec_prefix *o)
 {
 	__u64 hi = htobe64(p->hi), lo = htobe64(p->lo);

@@ -6,11 +6,20 @@
 #ifndef __BW_REC_PREFIX_H
 #define __BW_REC_PREFIX_H
 
+#include <stdbool.h>
+
 #include "bloomwall.h"
 #include "lists/list.h"
 
 /* The record as a prefix: 0, or -EINVAL (bad family or length, host bits). */
 int bw_rec_prefix_read(const struct bw_rec_prefix *o, struct bw_prefix *p);
+
+/*
+ * An added entry's record: *gone whether a remove marked it taken out in
+ * place (BW_REC_PREFIX_GONE), p its prefix without the mark; as above.
+ */
+int bw_rec_added_read(const struct bw_rec_prefix *o, struct bw_prefix *p,
+		      bool *gone);
 
 void bw_rec_prefix_write(const struct bw_prefix *p, struct bw_rec_prefix *o);
 

@@ -27,9 +27,7 @@ static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
 		return -EINVAL;
 	for (off = 0; off < len; off += sizeof(o)) {
 		memcpy(&o, body + off, sizeof(o));
-		gone = o.family & BW_REC_PREFIX_GONE;
-		o.family &= (__u8)~BW_REC_PREFIX_GONE;
-		if (bw_rec_prefix_read(&o, &p))
+		if (bw_rec_added_read(&o, &p, &gone))
 			return -EINVAL;
 		/* An entry taken out in place: said by r->gone, not added. */
 		if (bw_entries_push(gone ? &r->gone : &r->added,
