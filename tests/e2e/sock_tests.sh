@@ -15,7 +15,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 SOCK_TESTS="test_sock_drip test_sock_silent test_sock_big test_sock_peer
-test_sock_protocol test_sock_errors test_status_watch"
+test_sock_protocol test_sock_errors test_status_watch test_sock_rebuild_busy"
 
 SOCK_CLIENT=$TOP/tests/e2e/sock_client.py
 # Debian's python3: it starts at once (a pyenv shim takes a second), and
@@ -175,6 +175,55 @@ test_sock_drip()
 	[ "$(client_count "$TMP_DIR/drip" nothing)" -ge 1 ] ||
 		fail "the dripper's connection was not closed by the watch's end"
 	assert_eq "$(client_count "$TMP_DIR/drip" gone)" 1 "the watch gone"
+	trap - EXIT
+}
+
+# A rebuild under way holds nothing: with one reading a list that became
+# a FIFO nobody writes (its child waits there throughout), add and remove
+# are answered in place, an add --timeout is out within a second of its
+# end, and SIGTERM ends the watch and its rebuild within a second.
+test_sock_rebuild_busy()
+{
+	local state=/run/bloomwall/$BW_RX.json prog end kids="" i
+
+	trap kill_clients EXIT
+	live_watch
+	prog=$(hook_prog_id)
+	rm "$LIVE_LIST"
+	mkfifo "$LIVE_LIST"
+	# The bound only ends a hang: the rebuild starts once events settle.
+	for i in $(seq 100); do
+		kids=$(cat /proc/"$WATCH_PID"/task/*/children 2>/dev/null)
+		[ -n "$kids" ] && break
+		sleep 0.1
+	done
+	[ -n "$kids" ] || fail "no rebuild started on the FIFO"
+	echo "  the rebuild's child: $kids"
+	bw 0 add "$BW_RX" "$BW_C4"
+	assert_grep "$OUT" "added in place by the watch" \
+		"add in place while a rebuild runs"
+	query_is "$BW_C4" drop
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	bw 0 add "$BW_RX" --timeout 3s "$BW_B4"
+	assert_grep "$OUT" "added in place by the watch" "add --timeout in place"
+	end=$(json "$state" 'd["live"]["next_expiry"]')
+	query_is "$BW_B4" drop
+	out_within_1s "$BW_B4" "$end"
+	bw 0 remove "$BW_RX" "$BW_C4"
+	assert_line "$OUT" "$BW_C4  removed in place" \
+		"remove in place while a rebuild runs"
+	query_is "$BW_C4" pass
+	expect_delivered "$BW_C4" "$BW_RX4"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	assert_eq "$(hook_prog_id)" "$prog" "the same program throughout"
+	# shellcheck disable=SC2086 # one pid, or a list of them
+	kill -0 $kids 2>/dev/null ||
+		fail "the rebuild ended: it was to wait on the FIFO throughout"
+	sigterm_within_1s
+	for i in $kids; do
+		wait_gone "$i" || fail "the rebuild's child $i outlived the watch"
+	done
+	query_is "$BW_A4" drop
 	trap - EXIT
 }
 

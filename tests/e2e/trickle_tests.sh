@@ -131,7 +131,8 @@ trickle_sigterm()
 
 # A LAPI that trickles its answer to a poll (a byte every 0.5 s, within
 # --crowdsec-timeout): the poll goes on for as long as the test, and the
-# watch's 1 s contracts hold meanwhile.
+# watch's 1 s contracts hold meanwhile; also when it is a restarted
+# watch's first poll.
 test_trickle_lapi()
 {
 	local body=$TMP_DIR/stream.json polls state=/run/bloomwall/$BW_RX.json
@@ -156,6 +157,21 @@ test_trickle_lapi()
 	# No poll ended while it trickled.
 	assert_eq "$(json "$state" 'sum(d["crowdsec"]["requests"].values())')" \
 		"$polls" "polls ended while the answer trickled"
+	trickle_sigterm
+
+	# A first poll that trickles: the start's rebuild waits for it (the
+	# decisions first), the loop answers and ends within 1 s meanwhile.
+	start_watch "${SEED[@]}" --debounce 0.2 --crowdsec "$TRICKLE_URL" \
+		--crowdsec-key-file "$TMP_DIR/fake.key" --update-frequency 1 \
+		--crowdsec-timeout 300 "$LIVE_LIST"
+	trickle_wait trickles 2
+	trickle_wait bytes $(($(trickle_count bytes) + 1))
+	bw_within_1s 0 add "$BW_RX" "$BW_B4"
+	assert_grep "$OUT" "added in place by the watch" \
+		"add in place while the first poll trickles"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	grep -qE "$RELOAD_OK" "$WATCH_OUT" &&
+		fail "the start's rebuild did not wait for the first poll"
 	trickle_sigterm
 	trap - EXIT
 	trickle_cleanup

@@ -54,8 +54,6 @@ struct bw_crowdsec {
 	/* A decision the running filter could not take: a rebuild may give
 	 * it the target length, then a full answer brings it in. */
 	bool filter_refused;
-	bool (*stop)(void *ctx); /* the first poll's, and its ctx */
-	void *stop_ctx;
 };
 
 static __s64 now_ms(void)
@@ -250,13 +248,6 @@ static int on_body(void *ctx, const void *buf, size_t len)
 	return bw_cs_stream_feed(cs->stream, buf, len);
 }
 
-static bool stop_poll(void *ctx)
-{
-	struct bw_crowdsec *cs = ctx;
-
-	return cs->stop && cs->stop(cs->stop_ctx);
-}
-
 /* The request of the poll that begins (hdrs: room for its headers). */
 static void request(struct bw_crowdsec *cs, const char *hdrs[2],
 		    struct bw_http_req *rq)
@@ -322,15 +313,11 @@ static void succeeded(struct bw_crowdsec *cs, bool full, double t0)
 	notify(cs);
 }
 
-static void failed(struct bw_crowdsec *cs, bool full, bool stopped)
+static void failed(struct bw_crowdsec *cs, bool full)
 {
 	double wait;
 
 	cs->startup = true;
-	if (stopped) {
-		cs->due = bw_mono();
-		return;
-	}
 	cs->fails++;
 	wait = fmin(freq(cs) * pow(2, fmin(cs->fails - 1, 16)),
 		    BW_CS_BACKOFF_MAX);
@@ -384,7 +371,7 @@ static void poll_end(struct bw_crowdsec *cs, int err,
 	bw_cs_stream_free(cs->stream);
 	cs->stream = NULL;
 	if (r != BW_CS_OK) {
-		failed(cs, cs->full, err == -EINTR);
+		failed(cs, cs->full);
 		return;
 	}
 	succeeded(cs, cs->full, cs->t0);
@@ -392,25 +379,6 @@ static void poll_end(struct bw_crowdsec *cs, int err,
 		cs->startup = true;
 		cs->due = bw_mono();
 	}
-}
-
-void bw_crowdsec_first_poll(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
-			    int wake_fd, void *ctx)
-{
-	const char *hdrs[2];
-	struct bw_http_req rq;
-	struct bw_http_res res;
-	int err;
-
-	if (!poll_begin(cs))
-		return;
-	request(cs, hdrs, &rq);
-	cs->stop = stop;
-	cs->stop_ctx = ctx;
-	rq.stop = stop_poll;
-	rq.wake_fd = wake_fd;
-	err = bw_http_get(&rq, &res);
-	poll_end(cs, err, &res);
 }
 
 /* ---- the loop's calls ---------------------------------------------------- */

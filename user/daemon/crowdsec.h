@@ -76,13 +76,6 @@ int bw_crowdsec_open(struct bw_crowdsec **out, const struct bw_cs_cfg *c,
 void bw_crowdsec_close(struct bw_crowdsec *cs);
 
 /*
- * A poll now, waited for (the watch's start): stopped at once when
- * stop(ctx) says so, wake_fd readable makes it look (net/http.h).
- */
-void bw_crowdsec_first_poll(struct bw_crowdsec *cs, bool (*stop)(void *ctx),
-			    int wake_fd, void *ctx);
-
-/*
  * In the watch's loop, the poll under way is one of its events: the
  * sockets to poll into p (room for BW_HTTP_MAX_FDS), their count, and
  * *wake lowered to when the source wants bw_crowdsec_step without one

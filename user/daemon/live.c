@@ -177,7 +177,11 @@ void bw_wlive_take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 		       bw_live_count(&l->set) == 1 ? "entry" : "entries");
 }
 
-/* Makes sure the map that runs is the one open: 0, or -ENOENT (none). */
+/*
+ * Makes sure the map that runs is the one open: 0, or -ENOENT (none), or
+ * -EAGAIN while a rebuild's fork runs and another program is on the hook
+ * (its end, fork_end, takes that over: ask again).
+ */
 static int sync_map(struct bw_wlive *l)
 {
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
@@ -185,6 +189,8 @@ static int sync_map(struct bw_wlive *l)
 
 	if (prog && prog == l->prog_id && l->map.fd >= 0)
 		return 0;
+	if (l->run == BW_WLIVE_STAGING)
+		return -EAGAIN;
 	if (!prog || bw_running_map(l->iface, true, &m, &prog)) {
 		bw_wlive_enter(l, BW_WLIVE_NONE, NULL, 0);
 		return -ENOENT;
@@ -256,12 +262,33 @@ void bw_wlive_expire(struct bw_wlive *l, __u64 now)
 
 /*
  * Whether the running map's blocks hold none of the adds: this watch's
- * own build, with them left out, and no other command's bits since.
+ * own build, with them left out, and no other command's bits since (a
+ * rebuild's fork running: as the running one was when it began).
  */
 static bool adds_out_of_blocks(const struct bw_wlive *l)
 {
-	return l->run == BW_WLIVE_OWN && !l->set.stale && !l->adds_in_base &&
+	enum bw_wlive_run run = l->run == BW_WLIVE_STAGING ? l->resume : l->run;
+
+	return run == BW_WLIVE_OWN && !l->set.stale && !l->adds_in_base &&
 	       !bw_wlive_verify(l->map.mem);
+}
+
+/*
+ * The lock, taken without waiting, on the map that runs: every swap is
+ * made under it, so while it is held the program found before stays.
+ * The lock fd, or -EAGAIN (held, or a swap came between: ask again).
+ */
+static int lock_running(struct bw_wlive *l)
+{
+	int lock = bw_lock_try();
+
+	if (lock < 0)
+		return lock;
+	if (bw_hook_prog_id((int)if_nametoindex(l->iface)) != l->prog_id) {
+		bw_lock_release(lock);
+		return -EAGAIN;
+	}
+	return lock;
 }
 
 int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
@@ -366,8 +393,9 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
 	int lock, err;
 	size_t i;
 
-	if (sync_map(l))
-		return -ENOENT;
+	err = sync_map(l);
+	if (err)
+		return err;
 	if (l->adds_in_base || bw_wlive_verify(l->map.mem))
 		return -EXDEV;
 	/* Names go as subtrees under --subdomains, which the records say. */
@@ -382,18 +410,19 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
 	for (i = 0; i < s->n; i++)
 		had[i] = is_live(l, s, i, subdomains);
 	/* The loop never waits: a busy lock is asked again by the client. */
-	lock = bw_lock_try();
+	lock = lock_running(l);
 	if (lock < 0)
 		return lock;
 	err = bw_records_log_add(l->map.mem, l->map.nblocks, s);
+	/* The records hold them now: adopted, set in place, in the map the
+	 * lock keeps running. */
+	if (!err && bw_wlive_sync(l, NULL) < 0)
+		err = -EINVAL;
 	bw_lock_release(lock);
 	if (err == -E2BIG && fold_log_now(l))
 		return -EBUSY;
 	if (err)
 		return err;
-	/* The records hold them now: adopted, set in place. */
-	if (bw_wlive_sync(l, NULL) < 0)
-		return -EINVAL;
 	fold_log_soon(l);
 	for (i = 0; i < s->n; i++) {
 		if (is_live(l, s, i, subdomains))
@@ -407,23 +436,28 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
 
 int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s, bool *found)
 {
-	int lock;
+	int lock, err;
 	long k;
 
-	if (sync_map(l))
-		return -ENOENT;
-	lock = bw_lock_try();
+	err = sync_map(l);
+	if (err)
+		return err;
+	lock = lock_running(l);
 	if (lock < 0)
 		return lock;
 	k = bw_records_mark_gone_all(l->map.mem, l->map.nblocks, s, found);
+	err = k < 0 ? (int)k : bw_wlive_sync(l, NULL);
 	bw_lock_release(lock);
-	if (k < 0)
-		return (int)k;
-	return bw_wlive_sync(l, NULL);
+	return err;
 }
 
 const char *bw_wlive_step(struct bw_wlive *l, __u64 now)
 {
+	/* A rebuild's fork runs: its end takes over what runs then. */
+	if (l->run == BW_WLIVE_STAGING) {
+		bw_wlive_expire(l, now);
+		return NULL;
+	}
 	if (bw_live_count(&l->set) || l->map.fd >= 0)
 		sync_map(l);
 	/* A remove killed before it asked is found here. */

@@ -89,10 +89,10 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r);
 /*
  * The socket's add (live_view.h): the entries of s, prefixes and names,
  * each until its expiry (Unix seconds, 0: never), appended to the
- * running filter's add log (filter/records_log.h) under the lock, taken
- * without waiting, then adopted and set in place. had (one per entry,
- * the caller's) says which were live already. 0; -EAGAIN (the lock is
- * held: ask again); -EXDEV (not in place: the adds are built in, verify
+ * running filter's add log (filter/records_log.h), adopted and set in
+ * place, under the lock, taken without waiting. had (one per entry, the
+ * caller's) says which were live already. 0; -EAGAIN (the lock is held,
+ * or a swap came, or a rebuild's fork runs and swapped: ask again); -EXDEV (not in place: the adds are built in, verify
  * mode, or the filter has no target length or name region for one; the
  * CLI swaps instead); -EBUSY (the log is full: the watch's next turn
  * folds it by a rebuild, ask again); -E2BIG (the question is larger than
@@ -103,10 +103,10 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had);
 /*
  * The socket's remove (live_view.h): the entries of s, prefixes and
  * names, marked taken out in the running filter's records (every
- * occurrence, filter/records_gone.h) under the lock, taken without
- * waiting, then taken out of the blocks by bw_wlive_sync(). found (one
- * per entry, the caller's) says which were adds. Returns as
- * bw_wlive_sync, or -EAGAIN (the lock is held: ask again).
+ * occurrence, filter/records_gone.h) and taken out of the blocks by
+ * bw_wlive_sync(), under the lock, taken without waiting. found (one per
+ * entry, the caller's) says which were adds. Returns as bw_wlive_sync,
+ * or -EAGAIN as bw_wlive_add_log.
  */
 int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s,
 		    bool *found);

@@ -74,6 +74,8 @@ struct bw_pull {
 	bool json;		 /* the log's lines as JSON records */
 	struct bw_pull_fetch *fetch; /* the pull under way, or NULL */
 	bool hup;		     /* that one is SIGHUP's */
+	/* What the watch swaps in now (watch_pull.h): no pull meanwhile. */
+	enum { BW_PULL_SWAP_NONE, BW_PULL_SWAP_LAST, BW_PULL_SWAP_NEW } swap;
 };
 
 /* The options checked, the state directory made: 0 or -errno (said). */

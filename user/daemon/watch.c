@@ -37,6 +37,10 @@
 
 /* ---- one rebuild --------------------------------------------------------- */
 
+static void pull_swap(void *ctx, const char *path, const char *trigger);
+static __u64 pull_generation(void *ctx);
+static void pull_publish(void *ctx);
+
 /* What a rebuild's end means for the next: kept, kept out, read again. */
 static void after(struct watch *w, int err, const struct bw_watch_outcome *o)
 {
@@ -59,10 +63,68 @@ static void after(struct watch *w, int err, const struct bw_watch_outcome *o)
 			w->c->iface);
 }
 
+/* Whether a rebuild runs (one at a time; what asks for one waits). */
+static bool busy(const struct watch *w)
+{
+	return w->job.pid > 0;
+}
+
 /*
- * One rebuild, in a child through the operations the verbs use: their
- * results give the log line (the one thing printed), their warnings go to
- * stderr as ever. Returns 0 or the rebuild's error.
+ * A rebuild ended with err (o: what runs now): the log line (the one
+ * thing printed; the operations' warnings went to stderr as ever), the
+ * counts, what it means for the next, and for the start or the pull that
+ * asked for it.
+ */
+static void rebuilt(struct watch *w, int err, const struct bw_watch_outcome *o)
+{
+	struct bw_watch_rebuilt r = { .iface = w->c->iface,
+				      .trigger = w->trigger,
+				      .o = o,
+				      .err = err,
+				      .old_gen = w->job_old_gen };
+	const struct bw_watch_pull_ops ops = { pull_swap, pull_generation,
+					       pull_publish, w };
+	char name[IF_NAMESIZE];
+
+	r.seconds = bw_mono() - w->job_t0;
+	if (err == -ENODEV)
+		r.renamed = bw_watch_renamed_to(w, name);
+	/* What runs now: a rebuild that died may have swapped in first. */
+	if (err)
+		r.old_gen = bw_watch_generation_on(r.renamed ?: w->c->iface);
+	bw_watch_log_rebuild(&r, w->c->json);
+	if (err != -BW_WATCH_ETORN)
+		bw_watch_count(w, err, r.seconds);
+	after(w, err, o);
+	bw_watch_cs_rebuilt(&w->cs, err);
+	bw_watch_write_metrics(w);
+	if (w->job_pull)
+		bw_watch_pull_swapped(w->pull, err,
+				      bw_watch_running_generation(w), &ops);
+	/* A bad file at start with nothing running: nothing to keep. */
+	if (w->job_start && err &&
+	    !bw_hook_prog_id((int)if_nametoindex(w->c->iface))) {
+		printf("%s: watch stopped: no filter could be attached\n",
+		       w->c->iface);
+		w->end_err = err;
+	}
+	w->job_start = w->job_pull = false;
+	bw_watch_publish(w);
+}
+
+/* The rebuild under way ended (its pipe is readable): its result taken. */
+static void job_ended(struct watch *w)
+{
+	struct bw_watch_outcome o;
+	int err = bw_watch_apply_end(&w->job, w->live, false, &o);
+
+	rebuilt(w, err, &o);
+}
+
+/*
+ * A rebuild starts, in a child through the operations the verbs use; the
+ * loop goes on meanwhile (job_ended takes its end). 0, or the error it
+ * could not start with (said, and its log line written).
  */
 static int rebuild_cfg(struct watch *w, const struct bw_watch_cfg *c,
 		       const char *trigger, bool allow_shrink)
@@ -72,32 +134,18 @@ static int rebuild_cfg(struct watch *w, const struct bw_watch_cfg *c,
 				    .allow_shrink =
 					    allow_shrink || w->c->allow_shrink,
 				    .live = w->live };
-	struct bw_watch_outcome o;
-	struct bw_watch_rebuilt r = { .iface = w->c->iface,
-				      .trigger = trigger,
-				      .o = &o };
-	char name[IF_NAMESIZE];
-	double t0 = bw_mono();
+	struct bw_watch_outcome o = { 0 };
+	int err;
 
-	r.old_gen = bw_watch_running_generation(w);
+	snprintf(w->trigger, sizeof(w->trigger), "%s", trigger);
+	w->job_t0 = bw_mono();
+	w->job_old_gen = bw_watch_running_generation(w);
 	/* A bad file is tried again only when it changes. */
 	bw_watch_files_remember(&w->fs);
-	r.err = bw_watch_apply(c, &g, &w->sig, w->lock_fd, &o);
-	r.seconds = bw_mono() - t0;
-	if (r.err == -BW_WATCH_ESTOPPED)
-		return r.err;
-	if (r.err == -ENODEV)
-		r.renamed = bw_watch_renamed_to(w, name);
-	/* What runs now: a rebuild that died may have swapped in first. */
-	if (r.err)
-		r.old_gen = bw_watch_generation_on(r.renamed ?: w->c->iface);
-	bw_watch_log_rebuild(&r, w->c->json);
-	if (r.err != -BW_WATCH_ETORN)
-		bw_watch_count(w, r.err, r.seconds);
-	after(w, r.err, &o);
-	bw_watch_cs_rebuilt(&w->cs, r.err);
-	bw_watch_write_metrics(w);
-	return r.err;
+	err = bw_watch_apply_start(c, &g, &w->job);
+	if (err)
+		rebuilt(w, err, &o);
+	return err;
 }
 
 static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
@@ -107,13 +155,15 @@ static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
 
 /* ---- watch --url: the pull swaps its download in as --image would -------- */
 
-static int pull_swap(void *ctx, const char *path, const char *trigger)
+static void pull_swap(void *ctx, const char *path, const char *trigger)
 {
 	struct watch *w = ctx;
 	struct bw_watch_cfg c = *w->c;
 
 	c.image = path;
-	return rebuild_cfg(w, &c, trigger, false);
+	/* Its end, or its failure to start, comes to the pull (rebuilt). */
+	w->job_pull = true;
+	rebuild_cfg(w, &c, trigger, false);
 }
 
 static __u64 pull_generation(void *ctx)
@@ -229,7 +279,10 @@ static void live_step(struct watch *w)
 	const char *due = bw_wlive_step(w->live, (__u64)time(NULL));
 	char why[160];
 
-	if (due)
+	/* While a rebuild runs only ends are due (its end takes over). */
+	if (busy(w))
+		;
+	else if (due)
 		rebuild(w, due, false);
 	/* Outgrown: a rebuild with room (an image fixes the layout). */
 	else if (!w->c->image &&
@@ -271,76 +324,126 @@ static void settled(struct watch *w)
 		rebuild(w, what, false);
 }
 
-/* The first CrowdSec poll, before the loop, stops at once on SIGTERM. */
-static bool cs_stop(void *ctx)
+/*
+ * The start, once the first CrowdSec poll ended (a failed one too), so
+ * that the start's filter is built with the decisions laid out in it:
+ * whatever runs is made the files' filter, or the pull's last image.
+ */
+static void begin(struct watch *w)
 {
-	struct watch *w = ctx;
+	const struct bw_watch_pull_ops ops = { pull_swap, pull_generation,
+					       pull_publish, w };
 
-	bw_watch_signals_read(&w->sig);
-	return w->sig.stop != 0;
+	w->begun = true;
+	if (w->pull) {
+		bw_watch_pull_start(w->pull, w->c, &ops);
+		return;
+	}
+	w->job_start = true;
+	rebuild(w, "start", false);
+}
+
+/* SIGTERM or SIGINT, or a start that failed: the loop ends. */
+static bool ending(const struct watch *w)
+{
+	return w->sig.stop || w->end_err;
+}
+
+/* The start begins once the first decisions came, and ends: READY. */
+static void starting(struct watch *w)
+{
+	if (!w->begun && bw_watch_cs_first_done(&w->cs))
+		begin(w);
+	if (!w->started && w->begun && !busy(w)) {
+		w->started = true;
+		bw_watch_cs_started(&w->cs);
+		bw_watch_publish(w);
+	}
+}
+
+/* The turn's work that starts rebuilds: one at a time, none while busy. */
+static void rebuilds(struct watch *w, bool hup, const struct pollfd *pfd,
+		     int npull, double *next_tick)
+{
+	if (w->pull && w->started)
+		pull(w, hup, pfd, npull);
+	else if (hup)
+		rebuild(w, "SIGHUP", false);
+	if (!w->started || busy(w) || ending(w))
+		return;
+	if (w->settle >= 0 && bw_mono() >= w->settle)
+		settled(w);
+	if (!busy(w) && bw_mono() >= *next_tick) {
+		tick(w);
+		*next_tick = bw_mono() + (w->c->interval ?: BW_WATCH_TICK);
+	}
 }
 
 /*
  * All the watch waits for is an event of this one poll: files, signals,
- * the socket's clients, the HTTP transfers of a CrowdSec poll and of a
- * pull (stepped across turns), timers. No turn waits for a peer.
+ * the socket's clients, the rebuild's child, the HTTP transfers of a
+ * CrowdSec poll and of a pull (stepped across turns), timers. No turn
+ * waits for a peer, nor for a rebuild.
  */
 static void loop(struct watch *w)
 {
-	struct pollfd p[3 + 2 * BW_HTTP_MAX_FDS] = {
+	struct pollfd p[4 + 2 * BW_HTTP_MAX_FDS] = {
 		{ .fd = w->fs.ifd, .events = POLLIN },
 		{ .fd = w->sig.fd, .events = POLLIN },
-		{ .fd = bw_wsock_fd(&w->sock), .events = POLLIN }
+		{ .fd = bw_wsock_fd(&w->sock), .events = POLLIN },
+		{ .fd = -1, .events = POLLIN }
 	};
-	double interval = w->c->interval ?: BW_WATCH_TICK;
-	double next_tick = bw_mono() + interval, next_live = next_second();
-	double wake;
+	double next_tick = bw_mono() + (w->c->interval ?: BW_WATCH_TICK);
+	double next_live = next_second(), wake;
+	struct bw_watch_outcome o;
 	struct timespec ts;
-	bool hup = false;
+	bool hup;
 	int ncs, npull, i;
 
 	w->settle = -1;
-	while (!w->sig.stop) {
-		wake = fmin(next_tick, next_live);
-		if (w->settle >= 0)
-			wake = fmin(wake, w->settle);
-		ncs = bw_watch_cs_fds(&w->cs, p + 3, &wake);
-		npull = w->pull ? bw_watch_pull_fds(w->pull, p + 3 + ncs, &wake)
+	while (!ending(w)) {
+		starting(w);
+		if (ending(w))
+			break;
+		wake = next_live;
+		/* A rebuild runs: the tick and the settled events wait. */
+		if (w->started && !busy(w))
+			wake = fmin(wake, w->settle >= 0
+						  ? fmin(w->settle, next_tick)
+						  : next_tick);
+		p[3].fd = busy(w) ? w->job.fd : -1;
+		ncs = bw_watch_cs_fds(&w->cs, p + 4, &wake);
+		npull = w->pull ? bw_watch_pull_fds(w->pull, p + 4 + ncs, &wake)
 				: 0;
 		ts = until(bw_wsock_wake(&w->sock, wake));
 		/* Interrupted: no event is to be read from what it left. */
-		if (ppoll(p, (nfds_t)(3 + ncs + npull), &ts, NULL) < 0)
-			for (i = 0; i < 3 + ncs + npull; i++)
+		if (ppoll(p, (nfds_t)(4 + ncs + npull), &ts, NULL) < 0)
+			for (i = 0; i < 4 + ncs + npull; i++)
 				p[i].revents = 0;
 		if (p[0].revents && bw_watch_files_events(&w->fs))
 			w->settle = bw_mono() + w->c->debounce;
 		bw_watch_signals_read(&w->sig);
 		if (w->sig.stop)
 			break;
+		if (busy(w) && p[3].revents)
+			job_ended(w);
 		if (w->sig.hup) {
 			w->sig.hup = false;
 			w->writer_said = false;
-			if (w->pull)
-				hup = true;
-			else
-				rebuild(w, "SIGHUP", false);
+			w->hup = true;
 		}
-		if (!w->sig.stop && w->pull) {
-			pull(w, hup, p + 3 + ncs, npull);
-			hup = false;
-		}
-		if (!w->sig.stop && w->settle >= 0 && bw_mono() >= w->settle)
-			settled(w);
-		if (!w->sig.stop && bw_mono() >= next_tick) {
-			tick(w);
-			next_tick = bw_mono() + interval;
-		}
-		/* Every turn: a client's deadline is no event. */
-		if (!w->sig.stop)
-			bw_wsock_step(&w->sock);
-		if (!w->sig.stop && bw_watch_cs_step(&w->cs, p + 3, ncs))
+		if (bw_watch_cs_step(&w->cs, p + 4, ncs))
 			bw_watch_publish(w);
-		if (!w->sig.stop && bw_mono() >= next_live) {
+		starting(w);
+		/* SIGHUP waits for the start and for the rebuild under way. */
+		hup = w->hup && w->started && !busy(w);
+		if (hup)
+			w->hup = false;
+		if (!ending(w))
+			rebuilds(w, hup, p + 4 + ncs, npull, &next_tick);
+		/* Every turn: a client's deadline is no event. */
+		bw_wsock_step(&w->sock);
+		if (bw_mono() >= next_live) {
 			live_step(w);
 			/* What became of the clients, once a second. */
 			if (w->sock.changed)
@@ -348,6 +451,9 @@ static void loop(struct watch *w)
 			next_live = next_second();
 		}
 	}
+	/* Stopped: the rebuild under way killed, what runs taken over. */
+	if (busy(w))
+		bw_watch_apply_end(&w->job, w->live, true, &o);
 }
 
 /*
@@ -369,11 +475,10 @@ static void start_keys(struct watch *w)
 	w->last_keys = keys - (adds < keys ? adds : keys);
 }
 
+/* What the start needs before the loop: the files, or the pull. */
 static int start(struct watch *w)
 {
 	const struct bw_watch_cfg *c = w->c;
-	const struct bw_watch_pull_ops ops = { pull_swap, pull_generation,
-					       pull_publish, w };
 	int err;
 
 	if (c->pull) {
@@ -381,7 +486,7 @@ static int start(struct watch *w)
 		w->counts.pull = w->pull ? &w->pull->fig : NULL;
 		err = w->pull ? bw_watch_files_init(&w->fs, c->iface, NULL, 0)
 			      : -ENOMEM;
-		return err ?: bw_watch_pull_start(w->pull, c, &ops);
+		return err ?: bw_watch_pull_init(w->pull, c);
 	}
 	err = bw_watch_files_init(&w->fs, c->iface,
 				  c->image ? &c->image : c->lists,
@@ -391,16 +496,6 @@ static int start(struct watch *w)
 	printf("%s: watching %d %s\n", c->iface, w->fs.n,
 	       bw_plural(w->fs.n, "file", "files"));
 	start_keys(w);
-	/* Starting: whatever runs is made the files' filter. */
-	err = rebuild(w, "start", false);
-	if (err == -BW_WATCH_ESTOPPED)
-		return 0;
-	/* A bad file at start with nothing running: nothing to keep. */
-	if (err && !bw_hook_prog_id((int)if_nametoindex(c->iface))) {
-		printf("%s: watch stopped: no filter could be attached\n",
-		       c->iface);
-		return err;
-	}
 	return 0;
 }
 
@@ -416,7 +511,9 @@ static void listen_sock(struct watch *w)
 
 int bw_watch_run(const struct bw_watch_cfg *c)
 {
-	struct watch w = { .c = c, .lock_fd = -1, .sig = { .fd = -1 } };
+	struct watch w = {
+		.c = c, .lock_fd = -1, .sig = { .fd = -1 }, .job = { .fd = -1 }
+	};
 	int err;
 
 	/* A line as it happens, also into a pipe or the journal. */
@@ -441,17 +538,19 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 		err = bw_watch_cs_open(&w.cs, w.live);
 	if (!err)
 		listen_sock(&w);
-	/* The decisions first: the start's filter has them (none dropped). */
-	if (!err)
-		bw_watch_cs_first(&w.cs, cs_stop, w.sig.fd, &w);
 	if (!err)
 		err = start(&w);
-	bw_watch_cs_started(&w.cs);
+	/* The decisions first: the start's filter has them (none dropped). */
+	if (!err)
+		bw_watch_cs_first(&w.cs);
 	if (!err) {
 		bw_watch_publish(&w);
 		loop(&w);
-		bw_watch_stop(&w);
+		err = w.end_err;
 	}
+	if (!err && w.sig.stop)
+		bw_watch_stop(&w);
+	bw_watch_cs_started(&w.cs);
 	/* The state file is this watch's while it holds the lock. */
 	if (w.lock_fd >= 0)
 		bw_dstate_remove(c->iface);

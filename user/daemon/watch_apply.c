@@ -2,6 +2,7 @@
 /*
  * The watch's rebuild step (watch_apply.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -15,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -286,9 +288,33 @@ struct child_msg {
 	struct bw_watch_outcome o;
 };
 
+/*
+ * The watch's sockets closed in the child (its socket's clients, the
+ * HTTP transfers): a client the loop answers and closes meanwhile sees
+ * its end then, not when the rebuild ends. Other descriptors stay: the
+ * operations keep some open across calls (the state directory's).
+ */
+static void close_sockets(int out)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	struct stat st;
+	int fd;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		fd = atoi(e->d_name);
+		if (fd > 2 && fd != out && fd != dirfd(d) && !fstat(fd, &st) &&
+		    S_ISSOCK(st.st_mode))
+			close(fd);
+	}
+	closedir(d);
+}
+
 static void __attribute__((noreturn))
 child(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
-      pid_t parent, int close_fd, int sig_fd, int out)
+      pid_t parent, int out)
 {
 	struct guard_ctx gc = { .c = c, .g = g, .ifd = -1 };
 	struct child_msg m = { 0 };
@@ -297,9 +323,7 @@ child(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
-	if (close_fd >= 0)
-		close(close_fd);
-	close(sig_fd);
+	close_sockets(out);
 	m.err = apply(c, &gc, &m.o);
 	if (write(out, &m, sizeof(m)) != (ssize_t)sizeof(m))
 		_exit(1);
@@ -343,55 +367,20 @@ void bw_watch_signals_close(struct bw_watch_signals *s)
 	s->fd = -1;
 }
 
-/* Waits for the child's message; kills it once SIGTERM or SIGINT came. */
-static int wait_child(pid_t pid, int in, struct bw_watch_signals *sig,
-		      struct bw_wlive *live, struct child_msg *m)
+int bw_watch_apply_start(const struct bw_watch_cfg *c,
+			 const struct bw_watch_guard *g, struct bw_watch_job *j)
 {
-	struct pollfd p[2] = { { .fd = in, .events = POLLIN },
-			       { .fd = sig->fd, .events = POLLIN } };
-	ssize_t n;
-	int status;
-
-	while (!sig->stop) {
-		if (poll(p, 2, live ? 1000 : -1) < 0 && errno != EINTR)
-			break;
-		bw_watch_signals_read(sig);
-		/* Live entries end on time, also while a rebuild runs. */
-		if (live)
-			bw_wlive_expire(live, (__u64)time(NULL));
-		if (p[0].revents)
-			break;
-	}
-	if (sig->stop) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		return -BW_WATCH_ESTOPPED;
-	}
-	n = read(in, m, sizeof(*m));
-	waitpid(pid, &status, 0);
-	if (n == (ssize_t)sizeof(*m))
-		return 0;
-	pr_warn("bloomwall watch: the rebuild ended without a result (%s %d)\n",
-		WIFSIGNALED(status) ? "signal" : "status",
-		WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	return -EIO;
-}
-
-int bw_watch_apply(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
-		   struct bw_watch_signals *sig, int close_fd,
-		   struct bw_watch_outcome *o)
-{
-	struct child_msg m;
 	pid_t parent = getpid(), pid;
 	int fds[2], err;
 
-	memset(o, 0, sizeof(*o));
+	j->pid = 0;
+	j->fd = -1;
 	if (g->live) {
 		err = bw_wlive_fork_begin(g->live);
 		if (err)
 			return err;
 	}
-	if (pipe2(fds, O_CLOEXEC)) {
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK)) {
 		err = -errno;
 		goto no_child;
 	}
@@ -406,20 +395,51 @@ int bw_watch_apply(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
 	}
 	if (!pid) {
 		close(fds[0]);
-		child(c, g, parent, close_fd, sig->fd, fds[1]);
+		child(c, g, parent, fds[1]);
 	}
 	close(fds[1]);
-	err = wait_child(pid, fds[0], sig, g->live, &m);
-	close(fds[0]);
-	/* Whatever the child did: the filter that runs now, taken over. */
-	if (g->live)
-		bw_wlive_fork_end(g->live);
-	if (err)
-		return err;
-	*o = m.o;
-	return m.err;
+	j->pid = pid;
+	j->fd = fds[0];
+	return 0;
 no_child:
 	if (g->live)
 		bw_wlive_fork_end(g->live);
+	pr_warn("%s: the rebuild could not start: %s\n", c->iface,
+		strerror(-err));
+	return err;
+}
+
+int bw_watch_apply_end(struct bw_watch_job *j, struct bw_wlive *live, bool stop,
+		       struct bw_watch_outcome *o)
+{
+	struct child_msg m;
+	ssize_t n = -1;
+	int status = 0, err;
+
+	memset(o, 0, sizeof(*o));
+	if (!j->pid)
+		return 0;
+	if (stop)
+		kill(j->pid, SIGKILL);
+	else
+		n = read(j->fd, &m, sizeof(m));
+	waitpid(j->pid, &status, 0);
+	close(j->fd);
+	j->pid = 0;
+	j->fd = -1;
+	/* Whatever the child did: the filter that runs now, taken over. */
+	if (live)
+		bw_wlive_fork_end(live);
+	if (stop)
+		return -BW_WATCH_ESTOPPED;
+	if (n != (ssize_t)sizeof(m)) {
+		pr_warn("bloomwall watch: the rebuild ended without a result (%s %d)\n",
+			WIFSIGNALED(status) ? "signal" : "status",
+			WIFSIGNALED(status) ? WTERMSIG(status)
+					    : WEXITSTATUS(status));
+		return -EIO;
+	}
+	err = m.err;
+	*o = m.o;
 	return err;
 }

@@ -8,6 +8,7 @@
 #define __BW_WATCH_APPLY_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <linux/types.h>
 #include <xdp/libxdp.h>
 
@@ -95,18 +96,34 @@ __u64 bw_watch_keys(const struct bw_hdr *hdr, const struct bw_info *info,
 /* Whether the interface ifindex runs bloomwall's program. */
 bool bw_watch_attached(int ifindex);
 
+/* A rebuild under way: its child, and the pipe its result comes on. */
+struct bw_watch_job {
+	pid_t pid; /* 0: none */
+	int fd;	   /* readable once the child ended */
+};
+
 /*
- * In a child process, so that a signal can always end the watch at once
- * (a killed rebuild leaves the old filter or the new one, whole): attaches
- * (with an image: an empty filter, then the image) when nothing runs, else
- * reloads from the lists or swaps the image in, if g holds. Its own index
- * of the interface each time (a re-created interface has another). Reads
- * sig while it waits; once SIGTERM or SIGINT came the child is killed:
- * -BW_WATCH_ESTOPPED. close_fd (if >= 0) is closed in the child. 0 or
- * -errno (said on stderr); o says what runs now.
+ * Starts a rebuild in a child process, so that the watch's loop goes on
+ * while it runs and a signal can always end the watch at once (a killed
+ * rebuild leaves the old filter or the new one, whole): it attaches (with
+ * an image: an empty filter, then the image) when nothing runs, else
+ * reloads from the lists or swaps the image in, if g holds; its own index
+ * of the interface each time (a re-created interface has another). g's
+ * live entries go to STAGING until bw_watch_apply_end. 0 (j set), or
+ * -errno (said; no child, nothing changed).
  */
-int bw_watch_apply(const struct bw_watch_cfg *c, const struct bw_watch_guard *g,
-		   struct bw_watch_signals *sig, int close_fd,
-		   struct bw_watch_outcome *o);
+int bw_watch_apply_start(const struct bw_watch_cfg *c,
+			 const struct bw_watch_guard *g,
+			 struct bw_watch_job *j);
+
+/*
+ * Once j->fd is readable: the child's result, 0 or -errno (said on
+ * stderr by the child; -EIO: it died without one), o what runs now, and
+ * the filter that runs taken over by live (g's, or NULL). stop: the
+ * child is killed first (SIGTERM came): -BW_WATCH_ESTOPPED. j is free
+ * again after it.
+ */
+int bw_watch_apply_end(struct bw_watch_job *j, struct bw_wlive *live, bool stop,
+		       struct bw_watch_outcome *o);
 
 #endif /* __BW_WATCH_APPLY_H */

@@ -286,13 +286,24 @@ int bw_watch_cs_open(struct bw_watch_cs *x, struct bw_wlive *live)
 	return 0;
 }
 
-void bw_watch_cs_first(struct bw_watch_cs *x, bool (*stop)(void *ctx),
-		       int wake_fd, void *ctx)
+void bw_watch_cs_first(struct bw_watch_cs *x)
 {
+	if (x->cs)
+		bw_crowdsec_hold_ready(x->cs, true);
+}
+
+bool bw_watch_cs_first_done(const struct bw_watch_cs *x)
+{
+	const struct bw_cs_status *st;
+	__u64 polls = 0;
+	int r;
+
 	if (!x->cs)
-		return;
-	bw_crowdsec_hold_ready(x->cs, true);
-	bw_crowdsec_first_poll(x->cs, stop, wake_fd, ctx);
+		return true;
+	st = bw_crowdsec_status(x->cs);
+	for (r = 0; r < BW_CS_RESULTS; r++)
+		polls += st->requests[r];
+	return polls > 0;
 }
 
 void bw_watch_cs_started(struct bw_watch_cs *x)

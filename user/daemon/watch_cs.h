@@ -30,14 +30,14 @@ void bw_watch_cs_init(struct bw_watch_cs *x, const struct bw_watch_cfg *c);
 int bw_watch_cs_open(struct bw_watch_cs *x, struct bw_wlive *live);
 
 /*
- * Before the watch's start: the first (full) poll, so that the start's
- * filter is built with the decisions laid out in it and a restarted
- * watch never runs one without them (a failed poll: the start goes on,
- * the decisions come with the next). READY=1 waits for
- * bw_watch_cs_started().
+ * Before the watch's start: its first (full) poll is due at once, and the
+ * start waits for its end (bw_watch_cs_first_done), so that the start's
+ * filter is built with the decisions laid out in it and a restarted watch
+ * never runs one without them (a failed poll: the start goes on, the
+ * decisions come with the next). READY=1 waits for bw_watch_cs_started().
  */
-void bw_watch_cs_first(struct bw_watch_cs *x, bool (*stop)(void *ctx),
-		       int wake_fd, void *ctx);
+void bw_watch_cs_first(struct bw_watch_cs *x);
+bool bw_watch_cs_first_done(const struct bw_watch_cs *x);
 void bw_watch_cs_started(struct bw_watch_cs *x);
 
 /*

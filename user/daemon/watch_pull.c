@@ -17,11 +17,9 @@
 #include "daemon/watch_pull.h"
 #include "kernel/hook.h"
 
-int bw_watch_pull_start(struct bw_pull *p, const struct bw_watch_cfg *c,
-			const struct bw_watch_pull_ops *ops)
+int bw_watch_pull_init(struct bw_pull *p, const struct bw_watch_cfg *c)
 {
 	const struct bw_pull_cfg *pc = c->pull;
-	bool running;
 	int err;
 
 	err = bw_pull_init(p, c->iface, pc);
@@ -31,21 +29,41 @@ int bw_watch_pull_start(struct bw_pull *p, const struct bw_watch_cfg *c,
 	printf("%s: pulling from %s%s every %g s (+-%g%%), state in %s\n",
 	       c->iface, pc->urls[0], pc->nurls > 1 ? " (and mirrors)" : "",
 	       p->interval, 100 * BW_PULL_JITTER, p->dir);
-	running = bw_hook_prog_id((int)if_nametoindex(c->iface));
+	return 0;
+}
+
+void bw_watch_pull_start(struct bw_pull *p, const struct bw_watch_cfg *c,
+			 const struct bw_watch_pull_ops *ops)
+{
+	bool running = bw_hook_prog_id((int)if_nametoindex(c->iface));
+
 	if (!running && bw_pull_have_last(p)) {
-		err = ops->swap(ops->ctx, p->cur,
-				"start: the last good image pulled");
-		if (err == -BW_WATCH_ESTOPPED)
-			return 0;
-		running = !err;
+		p->swap = BW_PULL_SWAP_LAST;
+		ops->swap(ops->ctx, p->cur,
+			  "start: the last good image pulled");
+		return;
 	}
 	bw_pull_schedule_first(p, running);
 	ops->publish(ops->ctx);
-	return 0;
+}
+
+void bw_watch_pull_swapped(struct bw_pull *p, int err, __u64 gen,
+			   const struct bw_watch_pull_ops *ops)
+{
+	int swap = p->swap;
+
+	p->swap = BW_PULL_SWAP_NONE;
+	if (swap == BW_PULL_SWAP_LAST)
+		bw_pull_schedule_first(p, !err);
+	else if (swap == BW_PULL_SWAP_NEW)
+		bw_pull_finish(p, 0, err, gen);
+	ops->publish(ops->ctx);
 }
 
 int bw_watch_pull_fds(const struct bw_pull *p, struct pollfd *pfd, double *wake)
 {
+	if (p->swap)
+		return 0;
 	if (p->fetch)
 		return bw_pull_fds(p, pfd, wake);
 	*wake = fmin(*wake, p->next);
@@ -68,8 +86,10 @@ bool bw_watch_pull_step(struct bw_pull *p, const struct bw_watch_cfg *c,
 			const struct bw_watch_pull_ops *ops)
 {
 	char trigger[400];
-	int rc, err = 0;
+	int rc;
 
+	if (p->swap)
+		return false;
 	if (force || (!p->fetch && bw_mono() >= p->next)) {
 		begin(p, c, force);
 		return false;
@@ -84,11 +104,11 @@ bool bw_watch_pull_step(struct bw_pull *p, const struct bw_watch_cfg *c,
 			 p->url[p->fetched].url,
 			 p->fetched_etag[0] ? ", ETag " : "", p->fetched_etag,
 			 p->hup ? ", SIGHUP" : "");
-		err = ops->swap(ops->ctx, p->tmp, trigger);
-		if (err == -BW_WATCH_ESTOPPED)
-			return false;
+		p->swap = BW_PULL_SWAP_NEW;
+		ops->swap(ops->ctx, p->tmp, trigger);
+		return true;
 	}
-	bw_pull_finish(p, rc, err, ops->generation(ops->ctx));
+	bw_pull_finish(p, rc, 0, ops->generation(ops->ctx));
 	ops->publish(ops->ctx);
 	return true;
 }

@@ -18,9 +18,9 @@
 
 /* What the pull needs of the watch. */
 struct bw_watch_pull_ops {
-	/* Swaps the image at path in (trigger for its log line): 0, -errno;
-	 * -BW_WATCH_ESTOPPED when SIGTERM came. */
-	int (*swap)(void *ctx, const char *path, const char *trigger);
+	/* Starts the swap of the image at path (trigger for its log line);
+	 * its end, or its failure to start, comes to bw_watch_pull_swapped. */
+	void (*swap)(void *ctx, const char *path, const char *trigger);
 	__u64 (*generation)(void *ctx); /* what runs; 0: nothing */
 	/* Writes the watch's state file, the pull's section in it. */
 	void (*publish)(void *ctx);
@@ -29,11 +29,24 @@ struct bw_watch_pull_ops {
 
 /*
  * Sets up the pull of c->pull (said: the URLs, the interval, the state
- * directory), then, when nothing runs and a last good image is kept,
- * swaps that in first; schedules the first pull. 0 or -errno.
+ * directory). 0 or -errno (said).
  */
-int bw_watch_pull_start(struct bw_pull *p, const struct bw_watch_cfg *c,
-			const struct bw_watch_pull_ops *ops);
+int bw_watch_pull_init(struct bw_pull *p, const struct bw_watch_cfg *c);
+
+/*
+ * The watch's start: when nothing runs and a last good image is kept,
+ * its swap starts first; the first pull is scheduled (once that swap
+ * ended).
+ */
+void bw_watch_pull_start(struct bw_pull *p, const struct bw_watch_cfg *c,
+			 const struct bw_watch_pull_ops *ops);
+
+/*
+ * The swap ops->swap started ended with err (0: it went in), gen running
+ * now: the pull's end counted (or the first pull scheduled), published.
+ */
+void bw_watch_pull_swapped(struct bw_pull *p, int err, __u64 gen,
+			   const struct bw_watch_pull_ops *ops);
 
 /*
  * Its part of the loop's poll: the sockets of the pull under way into
@@ -47,9 +60,9 @@ int bw_watch_pull_fds(const struct bw_pull *p, struct pollfd *pfd,
  * Its turn in the loop, after the poll (pfd and n as bw_watch_pull_fds
  * gave them): a pull begins when due, or now when force (SIGHUP: the one
  * under way dropped, this one unconditional); the one under way goes on
- * as far as it can without waiting, and once it ended its download is
- * swapped in through ops, its end counted and published. True when a
- * pull ended.
+ * as far as it can without waiting, and once it ended its download's
+ * swap starts through ops. Nothing while a swap runs. True when a pull
+ * ended.
  */
 bool bw_watch_pull_step(struct bw_pull *p, const struct bw_watch_cfg *c,
 			bool force, const struct pollfd *pfd, int n,

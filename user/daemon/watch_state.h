@@ -45,6 +45,18 @@ struct watch {
 	struct bw_watch_cs cs; /* a CrowdSec source (--crowdsec) */
 	struct bw_pull *pull;  /* --url: the pull source, else NULL */
 	struct bw_wsock sock;  /* its socket (watch_sock.h) */
+	/* The rebuild under way, one at a time: its child, what set it off,
+	 * when, the generation before it, and whether it is the start's (a
+	 * failure with nothing running ends the watch) or a pull's. */
+	struct bw_watch_job job;
+	char trigger[400];
+	double job_t0;
+	__u64 job_old_gen;
+	bool job_start, job_pull;
+	bool hup;     /* SIGHUP came: acted on once no rebuild runs */
+	bool begun;   /* the start is under way (after the first decisions) */
+	bool started; /* and ended: READY */
+	int end_err;  /* the start failed: the watch ends with it */
 };
 
 /* The generation running on iface, 0 when no filter of ours runs. */

@@ -2,9 +2,7 @@
 /*
  * HTTP(S) GET through libcurl's multi interface (http.h), one multi handle
  * a transfer: its socket and timer callbacks say what to poll and when,
- * curl_multi_socket_action moves it on when that comes. bw_http_get polls
- * the same with the caller's fd and a short timeout, so a stop is seen
- * within BW_HTTP_STOP_POLL_MS whatever the server does.
+ * curl_multi_socket_action moves it on when that comes.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -50,7 +48,6 @@ void bw_http_req_init(struct bw_http_req *rq, const char *url)
 {
 	memset(rq, 0, sizeof(*rq));
 	rq->url = url;
-	rq->wake_fd = -1;
 }
 
 const char *bw_http_scheme(const char *url)
@@ -451,42 +448,4 @@ void bw_http_free(struct bw_http_xfer *x)
 	curl_easy_cleanup(x->h);
 	curl_slist_free_all(x->hdrs);
 	free(x);
-}
-
-/* ---- waiting for the end -------------------------------------------------- */
-
-static bool stopped(const struct bw_http_req *rq)
-{
-	return rq->stop && rq->stop(rq->ctx);
-}
-
-int bw_http_get(const struct bw_http_req *rq, struct bw_http_res *res)
-{
-	struct bw_http_xfer *x = bw_http_start(rq);
-	struct pollfd p[BW_HTTP_MAX_FDS + 1];
-	double wake;
-	int n, err;
-
-	memset(res, 0, sizeof(*res));
-	res->last_modified = -1;
-	if (!x) {
-		snprintf(res->reason, sizeof(res->reason), "out of memory");
-		return -ENOMEM;
-	}
-	do {
-		wake = bw_mono() + BW_HTTP_STOP_POLL_MS / 1000.0;
-		n = bw_http_fds(x, p, &wake);
-		p[n] = (struct pollfd){ .fd = rq->wake_fd, .events = POLLIN };
-		poll(p, (nfds_t)n + (rq->wake_fd >= 0),
-		     (int)ceil(fmax(0, wake - bw_mono()) * 1000));
-		if (stopped(rq)) {
-			*res = x->res;
-			snprintf(res->reason, sizeof(res->reason), "stopped");
-			err = -EINTR;
-			break;
-		}
-		err = bw_http_step(x, p, n, res);
-	} while (err == -EINPROGRESS);
-	bw_http_free(x);
-	return err;
 }

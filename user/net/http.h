@@ -3,8 +3,8 @@
  * One HTTP(S) GET through libcurl, for what bloomwall pulls from a server:
  * filter images (watch --url) and CrowdSec's decision stream (watch
  * --crowdsec). The body goes to a callback as it comes, so a large answer
- * is never held whole here; the transfer is bounded in time and size and
- * can be stopped at once from outside (a signal), whatever the server does.
+ * is never held whole here; the transfer is bounded in time and size, and
+ * its caller's loop can drop it at any time, whatever the server does.
  *
  * TLS verifies the peer with the system's CAs or a given file; libcurl
  * reads the usual proxy variables (https_proxy, no_proxy...). A redirect is
@@ -15,8 +15,7 @@
  * other events and never inside it: bw_http_start, then each turn
  * bw_http_fds (what to poll, and when to step without an event) and,
  * after the poll, bw_http_step, until it ends; bw_http_free at any time
- * (a transfer under way is dropped). bw_http_get is the same driven to
- * its end in a poll of its own, for callers that may wait.
+ * (a transfer under way is dropped).
  */
 #ifndef __BW_HTTP_H
 #define __BW_HTTP_H
@@ -30,8 +29,6 @@
 /* Defaults, in seconds, for a request that gives none. */
 #define BW_HTTP_CONNECT_TIMEOUT 10.0
 #define BW_HTTP_TIMEOUT 60.0
-/* How often bw_http_get checks its stop callback, in milliseconds. */
-#define BW_HTTP_STOP_POLL_MS 100
 /* The most sockets one transfer waits on at once (happy eyeballs: two). */
 #define BW_HTTP_MAX_FDS 8
 
@@ -53,14 +50,6 @@ struct bw_http_req {
 	 * 0 goes on, -errno ends the transfer with that error. NULL: dropped.
 	 */
 	int (*body)(void *ctx, const void *buf, size_t len);
-	/*
-	 * bw_http_get's: called every BW_HTTP_STOP_POLL_MS at most and
-	 * whenever wake_fd (if >= 0, e.g. a signalfd) is readable: true ends
-	 * the transfer, -EINTR. May be NULL. A driven transfer ends when its
-	 * caller frees it.
-	 */
-	bool (*stop)(void *ctx);
-	int wake_fd;
 	void *ctx;
 };
 
@@ -96,24 +85,19 @@ int bw_http_fds(const struct bw_http_xfer *x, struct pollfd *p, double *wake);
 /*
  * After the poll, with p and n as bw_http_fds filled them (revents set):
  * the transfer goes on as far as it can without waiting. -EINPROGRESS
- * while under way; else it ended, *res is its result and the return is
- * bw_http_get's.
+ * while under way; else it ended, *res is its result, and the return is
+ * 0 when a response came whole, whatever its status (res->status says:
+ * 200, 304...); else -errno with res->reason set: -ETIMEDOUT,
+ * -ECONNREFUSED (could not connect), -EHOSTUNREACH (no such host),
+ * -EPROTO (TLS failure, a redirect to another scheme, a malformed
+ * answer), -EFBIG (past max_bytes), -EPIPE (cut short), the body
+ * callback's error, -EINVAL (bad URL), -ENOMEM, -EIO.
  */
 int bw_http_step(struct bw_http_xfer *x, const struct pollfd *p, int n,
 		 struct bw_http_res *res);
 
 /* Ends the transfer (under way or not) and frees it. NULL: nothing. */
 void bw_http_free(struct bw_http_xfer *x);
-
-/*
- * Performs the GET, waiting for its end. 0 when a response came whole, whatever its status
- * (res->status says: 200, 304...); else -errno with res->reason set:
- * -ETIMEDOUT, -ECONNREFUSED (could not connect), -EHOSTUNREACH (no such
- * host), -EPROTO (TLS failure, a redirect to another scheme, a malformed
- * answer), -EFBIG (past max_bytes), -EPIPE (cut short), -EINTR (stopped),
- * the body callback's error, -EINVAL (bad URL), -ENOMEM, -EIO.
- */
-int bw_http_get(const struct bw_http_req *rq, struct bw_http_res *res);
 
 /* "http" or "https" (the scheme of url, lower case), or NULL for others. */
 const char *bw_http_scheme(const char *url);
