@@ -128,6 +128,9 @@ ALL_TESTS="$ALL_TESTS $CROWDSEC_TESTS"
 # shellcheck source=fleet_tests.sh
 . "$TOP/tests/e2e/fleet_tests.sh"
 ALL_TESTS="$ALL_TESTS $FLEET_TESTS"
+# shellcheck source=hostile_tests.sh
+. "$TOP/tests/e2e/hostile_tests.sh"
+ALL_TESTS="$ALL_TESTS $HOSTILE_TESTS"
 
 summary()
 {

@@ -123,6 +123,8 @@ struct sink {
 		unsigned char b[sizeof(struct bw_image_hdr)];
 	} hdr;
 	bool not_image;
+	bool need_signed; /* refused at the header when unsigned */
+	__u64 most;	  /* refused at the header past this; 0: any size */
 	enum bw_pull_reason why;
 	char msg[300];
 	crypto_hash_sha256_state sha;
@@ -154,6 +156,20 @@ static int sink_header(struct sink *s)
 			 why);
 		s->not_image = true;
 		return 0;
+	}
+	if (s->need_signed && !(s->hdr.h.flags & BW_IMAGE_F_SIG)) {
+		snprintf(
+			s->msg, sizeof(s->msg),
+			"an unsigned image (--verify-key wants a signature): refused at its header");
+		return sink_fail(s, BW_PULL_R_SIGNATURE, -EBADMSG);
+	}
+	if (s->most && s->hdr.h.image_bytes > s->most) {
+		snprintf(
+			s->msg, sizeof(s->msg),
+			"an image of %llu bytes, more than %d times the last good one: refused at its header (SIGHUP takes it)",
+			(unsigned long long)s->hdr.h.image_bytes,
+			BW_PULL_GROWTH_MAX);
+		return sink_fail(s, BW_PULL_R_TOO_LARGE, -EFBIG);
 	}
 	s->want = s->hdr.h.image_bytes;
 	return 0;
@@ -189,8 +205,9 @@ static int on_body(void *ctx, const void *buf, size_t len)
 	if (s->got < h) {
 		take = len < h - s->got ? len : h - s->got;
 		memcpy(s->hdr.b + s->got, buf, take);
-		if (s->got + take == h && sink_header(s))
-			return -EBADMSG;
+		err = s->got + take == h ? sink_header(s) : 0;
+		if (err)
+			return err;
 	}
 	s->got += len;
 	if (s->not_image)
@@ -308,6 +325,16 @@ static void failed(struct sink *s, int err, const struct bw_http_res *res)
 	}
 }
 
+/* The most an image may declare at its header now; 0: any size. */
+static __u64 most_bytes(const struct bw_pull *p, bool force)
+{
+	struct stat st;
+
+	if (force || lstat(p->cur, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return (__u64)st.st_size * BW_PULL_GROWTH_MAX;
+}
+
 /* URL f->i asked: -EINPROGRESS, or -errno when it cannot be (f->s). */
 static int start_one(struct bw_pull *p, struct bw_pull_fetch *f)
 {
@@ -316,6 +343,8 @@ static int start_one(struct bw_pull *p, struct bw_pull_fetch *f)
 
 	memset(s, 0, sizeof(*s));
 	s->why = BW_PULL_R_PROTOCOL;
+	s->need_signed = p->need_signed;
+	s->most = most_bytes(p, f->force);
 	unlink(p->tmp);
 	s->fd = open(p->tmp,
 		     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
@@ -360,7 +389,7 @@ static int end_one(struct bw_pull *p, struct bw_pull_fetch *f, int err,
 }
 
 /* Appends "URL: why" to the pull's reason. */
-static void add_reason(struct bw_pull *p, int i, const char *msg)
+void bw_pull_add_reason(struct bw_pull *p, int i, const char *msg)
 {
 	size_t off = strlen(p->reason);
 
@@ -376,7 +405,8 @@ static int settle(struct bw_pull *p, struct bw_pull_fetch *f, int err)
 {
 	while (err < 0 && err != -EINPROGRESS) {
 		p->why = f->s.why;
-		add_reason(p, f->i, f->s.msg);
+		p->fig.failures[p->why]++;
+		bw_pull_add_reason(p, f->i, f->s.msg);
 		if (++f->i == p->c->nurls)
 			return err;
 		err = start_one(p, f);
@@ -386,18 +416,25 @@ static int settle(struct bw_pull *p, struct bw_pull_fetch *f, int err)
 	return err;
 }
 
-int bw_pull_begin(struct bw_pull *p, bool force)
+int bw_pull_begin_at(struct bw_pull *p, int i)
 {
 	struct bw_pull_fetch *f = calloc(1, sizeof(*f));
 
 	if (!f)
 		return -ENOMEM;
-	p->reason[0] = '\0';
 	p->fetched = -1;
 	p->fetch = f;
-	f->force = force;
-	f->rc = p->c->nurls ? settle(p, f, start_one(p, f)) : -ENOENT;
+	f->force = p->forced;
+	f->i = i;
+	f->rc = i < p->c->nurls ? settle(p, f, start_one(p, f)) : -ENOENT;
 	return 0;
+}
+
+int bw_pull_begin(struct bw_pull *p, bool force)
+{
+	p->reason[0] = '\0';
+	p->forced = force;
+	return bw_pull_begin_at(p, 0);
 }
 
 int bw_pull_fds(const struct bw_pull *p, struct pollfd *pfd, double *wake)

@@ -72,8 +72,11 @@ struct bw_pull {
 	double next;		 /* when to pull next, CLOCK_MONOTONIC s */
 	double next_real;	 /* the same, Unix s, for status */
 	bool json;		 /* the log's lines as JSON records */
+	/* --verify-key: an unsigned image is refused at its header. */
+	bool need_signed;
 	struct bw_pull_fetch *fetch; /* the pull under way, or NULL */
 	bool hup;		     /* that one is SIGHUP's */
+	bool forced;		     /* that one is unconditional */
 	/* What the watch swaps in now (watch_pull.h): no pull meanwhile. */
 	enum { BW_PULL_SWAP_NONE, BW_PULL_SWAP_LAST, BW_PULL_SWAP_NEW } swap;
 };
@@ -86,13 +89,32 @@ int bw_pull_init(struct bw_pull *p, const char *iface,
 bool bw_pull_have_last(const struct bw_pull *p);
 
 /*
+ * An image larger than this many times the last good one is refused at
+ * its header (a lying or broken server), unless the pull is forced.
+ */
+#define BW_PULL_GROWTH_MAX 16
+
+/*
  * One pull, the URLs in order, driven by the watch's loop: bw_pull_begin
- * (force: no conditional request, and an image like the one that runs is
- * taken as new: SIGHUP, or nothing runs), then each turn bw_pull_fds and,
- * after the poll, bw_pull_step until it ends; bw_pull_cancel drops it,
- * the download removed. Begin: 0, or -ENOMEM (no pull under way).
+ * (force: no conditional request, an image like the one that runs is
+ * taken as new, and one of any size: SIGHUP, or nothing runs), then each
+ * turn bw_pull_fds and, after the poll, bw_pull_step until it ends;
+ * bw_pull_cancel drops it, the download removed. Each download is judged
+ * at its 64-byte header, before the rest comes: no image, unsigned under
+ * --verify-key, or past BW_PULL_GROWTH_MAX times the last good image:
+ * the transfer ends there, and the next URL is asked. Begin: 0, or
+ * -ENOMEM (no pull under way).
  */
 int bw_pull_begin(struct bw_pull *p, bool force);
+
+/*
+ * The pull under way goes on from URL i (a mirror after one whose image
+ * was refused), as forced as it began: 0, or -ENOMEM (none under way).
+ */
+int bw_pull_begin_at(struct bw_pull *p, int i);
+
+/* Appends "URL i: msg" to the pull's reason. */
+void bw_pull_add_reason(struct bw_pull *p, int i, const char *msg);
 
 /*
  * The sockets of the pull under way into pfd (room for BW_HTTP_MAX_FDS,

@@ -67,6 +67,28 @@ static enum bw_pull_reason swap_reason(int err)
 	}
 }
 
+bool bw_pull_next_mirror(struct bw_pull *p, int swap_err)
+{
+	static const char *const what[BW_PULL_NREASONS] = {
+		[BW_PULL_R_SIGNATURE] = "its signature was refused",
+		[BW_PULL_R_ROLLBACK] = "older than the image that runs",
+		[BW_PULL_R_REFUSED] = "the image was refused",
+	};
+	enum bw_pull_reason why = swap_reason(swap_err);
+	int i = p->fetched;
+
+	if (i < 0 || i + 1 >= p->c->nurls || !what[why])
+		return false;
+	unlink(p->tmp);
+	p->why = why;
+	p->fig.failures[why]++;
+	bw_pull_add_reason(p, i, what[why]);
+	printf("%s: pull: the image of %s was refused (%s); asking %s\n",
+	       p->iface, p->url[i].url, bw_pull_reason_name(why),
+	       p->url[i + 1].url);
+	return !bw_pull_begin_at(p, i + 1);
+}
+
 static void swap_failed(struct bw_pull *p, int err)
 {
 	static const char *const what[BW_PULL_NREASONS] = {
@@ -76,6 +98,7 @@ static void swap_failed(struct bw_pull *p, int err)
 	};
 
 	p->why = swap_reason(err);
+	p->fig.failures[p->why]++;
 	if (what[p->why])
 		snprintf(p->reason, sizeof(p->reason),
 			 "%s: %s (the reason is above)", p->url[p->fetched].url,
@@ -152,7 +175,6 @@ void bw_pull_finish(struct bw_pull *p, int rc, int swap_err, __u64 gen)
 	f->last = r;
 	f->last_time = (double)time(NULL);
 	if (r == BW_PULL_FAILED) {
-		f->failures[p->why]++;
 		f->consecutive++;
 	} else {
 		snprintf(p->reason, sizeof(p->reason), "%s from %s",

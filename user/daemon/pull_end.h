@@ -20,6 +20,14 @@
  */
 void bw_pull_finish(struct bw_pull *p, int rc, int swap_err, __u64 gen);
 
+/*
+ * The download of URL p->fetched was refused at its swap (swap_err: its
+ * signature, an older serial, its check): when a URL follows it, the pull
+ * goes on there (true), the refusal counted and kept in the reason; else
+ * false (bw_pull_finish ends the pull).
+ */
+bool bw_pull_next_mirror(struct bw_pull *p, int swap_err);
+
 /* The first pull: at once, or within an interval when a filter runs. */
 void bw_pull_schedule_first(struct bw_pull *p, bool running);
 

@@ -26,6 +26,7 @@ int bw_watch_pull_init(struct bw_pull *p, const struct bw_watch_cfg *c)
 	if (err)
 		return err;
 	p->json = c->json;
+	p->need_signed = c->keys && c->keys->n > 0;
 	printf("%s: pulling from %s%s every %g s (+-%g%%), state in %s\n",
 	       c->iface, pc->urls[0], pc->nurls > 1 ? " (and mirrors)" : "",
 	       p->interval, 100 * BW_PULL_JITTER, p->dir);
@@ -55,7 +56,9 @@ void bw_watch_pull_swapped(struct bw_pull *p, int err, __u64 gen,
 	p->swap = BW_PULL_SWAP_NONE;
 	if (swap == BW_PULL_SWAP_LAST)
 		bw_pull_schedule_first(p, !err);
-	else if (swap == BW_PULL_SWAP_NEW)
+	/* A refused image: the mirrors after it are asked in turn. */
+	else if (swap == BW_PULL_SWAP_NEW &&
+		 !(err && bw_pull_next_mirror(p, err)))
 		bw_pull_finish(p, 0, err, gen);
 	ops->publish(ops->ctx);
 }

@@ -27,6 +27,11 @@ struct bw_http_xfer {
 	int body_err;	    /* the callback's error, or -EFBIG */
 	char location[256]; /* the last response's Location, or "" */
 	char errbuf[CURL_ERROR_SIZE];
+	/* Headers or a client certificate: redirects followed here, and
+	 * only to the origin asked (scheme, host, port). */
+	bool credentials;
+	int redirects;
+	char origin[300]; /* of the URL asked for */
 	/* What libcurl waits for: its sockets, and its timer (-1: none). */
 	struct pollfd fds[BW_HTTP_MAX_FDS];
 	int nfds;
@@ -172,7 +177,8 @@ static int setup(struct bw_http_xfer *x, const struct bw_http_req *rq)
 	SET(CURLOPT_URL, rq->url);
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
 	SET(CURLOPT_REDIR_PROTOCOLS_STR, scheme);
-	SET(CURLOPT_FOLLOWLOCATION, 1L);
+	/* libcurl sends custom headers on to any host a redirect names. */
+	SET(CURLOPT_FOLLOWLOCATION, x->credentials ? 0L : 1L);
 	SET(CURLOPT_MAXREDIRS, (long)BW_HTTP_MAX_REDIRS);
 	SET(CURLOPT_NOSIGNAL, 1L);
 	SET(CURLOPT_ERRORBUFFER, x->errbuf);
@@ -279,6 +285,73 @@ static int on_timer(CURLM *m, long ms, void *ctx)
 
 /* ---- the end ------------------------------------------------------------- */
 
+/*
+ * url's origin, "scheme://host:port" (the port its scheme's when none),
+ * into buf; false when url does not parse.
+ */
+static bool origin_of(const char *url, char *buf, size_t len)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL, *port = NULL;
+	bool ok;
+
+	ok = u && !curl_url_set(u, CURLUPART_URL, url, 0) &&
+	     !curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) &&
+	     !curl_url_get(u, CURLUPART_HOST, &host, 0) &&
+	     !curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
+	if (ok)
+		ok = snprintf(buf, len, "%s://%s:%s", scheme, host, port) <
+		     (int)len;
+	if (ok)
+		for (char *c = buf; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return ok;
+}
+
+/*
+ * A redirect of a request with credentials: followed when it stays at the
+ * origin asked (1: the same handle asks it now), else -EPROTO said; 0:
+ * no redirect (the answer is what came).
+ */
+static int follow(struct bw_http_xfer *x)
+{
+	char *next = NULL, url[2048], origin[sizeof(x->origin)];
+	struct bw_http_res *res = &x->res;
+
+	if (res->status < 300 || res->status >= 400 ||
+	    curl_easy_getinfo(x->h, CURLINFO_REDIRECT_URL, &next) != CURLE_OK ||
+	    !next)
+		return 0;
+	if (snprintf(url, sizeof(url), "%s", next) >= (int)sizeof(url) ||
+	    !origin_of(url, origin, sizeof(origin)) ||
+	    strcmp(origin, x->origin)) {
+		snprintf(
+			res->reason, sizeof(res->reason),
+			"redirected (HTTP %ld) to %.80s, not followed: its credentials go to %.80s only",
+			res->status, url, x->origin);
+		return -EPROTO;
+	}
+	if (++x->redirects > BW_HTTP_MAX_REDIRS) {
+		snprintf(res->reason, sizeof(res->reason),
+			 "more than %d redirects", BW_HTTP_MAX_REDIRS);
+		return -EPROTO;
+	}
+	curl_multi_remove_handle(x->m, x->h);
+	res->status = 0;
+	res->bytes = 0;
+	res->last_modified = -1;
+	if (curl_easy_setopt(x->h, CURLOPT_URL, url) != CURLE_OK ||
+	    curl_multi_add_handle(x->m, x->h) != CURLM_OK) {
+		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		return -ENOMEM;
+	}
+	return 1;
+}
+
 /* A redirect to a scheme other than the URL's: not followed, -EPROTO. */
 static int redirect_refused(struct bw_http_xfer *x)
 {
@@ -321,6 +394,17 @@ static void end(struct bw_http_xfer *x, int err, const char *why)
 	x->err = err;
 	if (err && !*x->res.reason)
 		snprintf(x->res.reason, sizeof(x->res.reason), "%s", why);
+}
+
+/* A transfer of the handle ended with rc: the end, or a redirect asked. */
+static void ended(struct bw_http_xfer *x, CURLcode rc)
+{
+	int err = finish(x, rc);
+
+	if (!err && x->credentials)
+		err = follow(x);
+	if (err != 1)
+		end(x, err, "");
 }
 
 /* ---- a driven transfer ----------------------------------------------------- */
@@ -377,6 +461,9 @@ struct bw_http_xfer *bw_http_start(const struct bw_http_req *rq)
 	x->res.last_modified = -1;
 	x->timer = -1;
 	x->scheme = bw_http_scheme(rq->url);
+	x->credentials = rq->headers || rq->cert_file;
+	if (x->scheme && !origin_of(rq->url, x->origin, sizeof(x->origin)))
+		x->scheme = NULL;
 	if (!x->scheme)
 		end(x, -EINVAL, "not an http:// or https:// URL");
 	else
@@ -428,7 +515,7 @@ int bw_http_step(struct bw_http_xfer *x, const struct pollfd *p, int n,
 		act(x, CURL_SOCKET_TIMEOUT, 0);
 	while (!x->done && (msg = curl_multi_info_read(x->m, &left)))
 		if (msg->msg == CURLMSG_DONE)
-			end(x, finish(x, msg->data.result), "");
+			ended(x, msg->data.result);
 	/* A timer libcurl found not due yet is not said again: asked. */
 	if (!x->done && curl_multi_timeout(x->m, &ms) == CURLM_OK)
 		on_timer(x->m, ms, x);

@@ -9,7 +9,11 @@
  * TLS verifies the peer with the system's CAs or a given file; libcurl
  * reads the usual proxy variables (https_proxy, no_proxy...). A redirect is
  * followed (at most BW_HTTP_MAX_REDIRS) only to the scheme of the URL asked
- * for: an https URL is never sent on to http.
+ * for: an https URL is never sent on to http. A request that carries
+ * credentials (headers, such as CrowdSec's key, or a client certificate)
+ * follows a redirect only to the origin it asked (scheme, host, port): a
+ * key is never sent to a host it was not given for (libcurl would send
+ * custom headers on).
  *
  * A transfer is driven by its caller, so that a loop waits on it with its
  * other events and never inside it: bw_http_start, then each turn
@@ -89,9 +93,10 @@ int bw_http_fds(const struct bw_http_xfer *x, struct pollfd *p, double *wake);
  * 0 when a response came whole, whatever its status (res->status says:
  * 200, 304...); else -errno with res->reason set: -ETIMEDOUT,
  * -ECONNREFUSED (could not connect), -EHOSTUNREACH (no such host),
- * -EPROTO (TLS failure, a redirect to another scheme, a malformed
- * answer), -EFBIG (past max_bytes), -EPIPE (cut short), the body
- * callback's error, -EINVAL (bad URL), -ENOMEM, -EIO.
+ * -EPROTO (TLS failure, a redirect to another scheme, or with
+ * credentials to another origin, a malformed answer), -EFBIG (past
+ * max_bytes), -EPIPE (cut short), the body callback's error, -EINVAL (bad
+ * URL), -ENOMEM, -EIO.
  */
 int bw_http_step(struct bw_http_xfer *x, const struct pollfd *p, int n,
 		 struct bw_http_res *res);

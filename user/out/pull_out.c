@@ -74,8 +74,9 @@ void bw_pull_metrics_write(FILE *f, const char *iface,
 		fprintf(f, ",result=\"%s\"} %llu\n", result_names[i],
 			(unsigned long long)p->results[i]);
 	}
-	bw_prom_help(f, "bloomwall_pull_failures_total", "counter",
-		     "Failed pulls of the image, by reason.");
+	bw_prom_help(
+		f, "bloomwall_pull_failures_total", "counter",
+		"Failed downloads of the image, one for each URL that failed, by reason.");
 	for (i = 0; i < BW_PULL_NREASONS; i++) {
 		fputs("bloomwall_pull_failures_total", f);
 		put_iface(f, iface);
