@@ -31,10 +31,10 @@ int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_entries *s);
 
 /*
  * As bw_records_log_add, at *end (an offset from the records' start,
- * the byte after the area's first block), where the caller last saw the
- * log end: no head before it is walked. -ESTALE (nothing written) when
- * the log does not end there any more (another writer appended, or it is
- * no end of this area). *end then the log's new end; off (one per entry
+ * the byte after the area's first block), where the caller last saw this
+ * area's log end: no head before it is walked. -ESTALE (nothing written)
+ * when the log does not end there any more (another writer appended: the
+ * head there is not zero). *end then the log's new end; off (one per entry
  * of s, NULL: not wanted) gets each entry's offset from the records'
  * start: the byte a mark sets (records_gone.h).
  */
