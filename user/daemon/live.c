@@ -33,6 +33,7 @@ struct bw_wlive *bw_wlive_new(const char *iface, bool host_targets)
 	if (!l)
 		return NULL;
 	bw_live_init(&l->set);
+	bw_adopted_init(&l->adopted);
 	bw_wsize_init(&l->size);
 	l->size.host_targets = host_targets;
 	l->iface = iface;
@@ -75,6 +76,7 @@ void bw_wlive_enter(struct bw_wlive *l, enum bw_wlive_run to,
 	case BW_WLIVE_NONE:
 		/* Nothing to set keys in until a filter runs again. */
 		bw_filter_close(&l->map);
+		bw_rec_index_forget(&l->adopted.ix);
 		l->prog_id = 0;
 		break;
 	case BW_WLIVE_STAGING:
@@ -88,6 +90,7 @@ void bw_wlive_enter(struct bw_wlive *l, enum bw_wlive_run to,
 			break;
 		/* Another map: its marks are where a remove's are looked for. */
 		bw_filter_close(&l->map);
+		bw_rec_index_forget(&l->adopted.ix);
 		l->map = *m;
 		l->marks = bw_records_marks(l->map.mem, l->map.nblocks);
 		break;
@@ -319,6 +322,32 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
 	return in_place;
 }
 
+/*
+ * The watch's own append or marks of s (marked: a remove marked some)
+ * taken in: through the index, the entries of s alone, O(R) whatever
+ * the records hold; a full sync when another writer changed the records
+ * (no index then) or the adds are built in. Returns as bw_wlive_sync.
+ */
+static int take_in(struct bw_wlive *l, const struct bw_entries *s, bool marked)
+{
+	bool in_place = adds_out_of_blocks(l);
+	size_t before = bw_live_count(&l->set);
+
+	if (!bw_adopted_indexed(&l->adopted) || l->adds_in_base ||
+	    bw_wlive_verify(l->map.mem) ||
+	    bw_adopted_apply(&l->adopted, &l->set, l->map.mem, s,
+			     (__u64)time(NULL)))
+		return bw_wlive_sync(l, NULL);
+	/* Its own marks: not another command's for the step to find. */
+	l->marks = l->adopted.ix.marks;
+	if (bw_live_count(&l->set) < before)
+		l->deletes += before - bw_live_count(&l->set);
+	if (marked && !in_place)
+		want_now(l, "live entries: a remove of adds built in");
+	l->changed = true;
+	return in_place;
+}
+
 /* Whether the running filter can keep every entry asked for live. */
 static bool placeable(const struct bw_wlive *l, const struct bw_entries *s,
 		      bool subdomains)
@@ -362,7 +391,8 @@ static void fold_log_soon(struct bw_wlive *l)
 {
 	__u64 room, left;
 
-	if (bw_records_log_room(l->map.mem, l->map.nblocks, &room, &left) ||
+	if (bw_adopted_log_room(&l->adopted, l->map.mem, l->map.nblocks, &room,
+				&left) ||
 	    left >= room / 4)
 		return;
 	want_now(l, "live entries: the add log is three quarters full");
@@ -379,7 +409,8 @@ static bool fold_log_now(struct bw_wlive *l)
 {
 	__u64 room, left;
 
-	if (bw_records_log_room(l->map.mem, l->map.nblocks, &room, &left) ||
+	if (bw_adopted_log_room(&l->adopted, l->map.mem, l->map.nblocks, &room,
+				&left) ||
 	    left >= room)
 		return false;
 	want_now(l, "live entries: the add log is full");
@@ -388,7 +419,6 @@ static bool fold_log_now(struct bw_wlive *l)
 
 int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
 {
-	struct bw_records r;
 	bool subdomains = false;
 	int lock, err;
 	size_t i;
@@ -399,12 +429,10 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
 	if (l->adds_in_base || bw_wlive_verify(l->map.mem))
 		return -EXDEV;
 	/* Names go as subtrees under --subdomains, which the records say. */
-	if (bw_entries_count(s, BW_ENTRY_NAME)) {
-		if (bw_records_read(l->map.mem, l->map.nblocks, &r))
-			return -EINVAL;
-		subdomains = r.have_dns && (r.dns.opts & BW_REC_DNS_SUBDOMAINS);
-		bw_records_free(&r);
-	}
+	if (bw_entries_count(s, BW_ENTRY_NAME) &&
+	    bw_adopted_subdomains(&l->adopted, l->map.mem, l->map.nblocks,
+				  &subdomains))
+		return -EINVAL;
 	if (!placeable(l, s, subdomains))
 		return -EXDEV;
 	for (i = 0; i < s->n; i++)
@@ -413,10 +441,10 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
 	lock = lock_running(l);
 	if (lock < 0)
 		return lock;
-	err = bw_records_log_add(l->map.mem, l->map.nblocks, s);
+	err = bw_adopted_append(&l->adopted, l->map.mem, l->map.nblocks, s);
 	/* The records hold them now: adopted, set in place, in the map the
 	 * lock keeps running. */
-	if (!err && bw_wlive_sync(l, NULL) < 0)
+	if (!err && take_in(l, s, false) < 0)
 		err = -EINVAL;
 	bw_lock_release(lock);
 	if (err == -E2BIG && fold_log_now(l))
@@ -445,8 +473,8 @@ int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s, bool *found)
 	lock = lock_running(l);
 	if (lock < 0)
 		return lock;
-	k = bw_records_mark_gone_all(l->map.mem, l->map.nblocks, s, found);
-	err = k < 0 ? (int)k : bw_wlive_sync(l, NULL);
+	k = bw_adopted_mark(&l->adopted, l->map.mem, l->map.nblocks, s, found);
+	err = k < 0 ? (int)k : take_in(l, s, k > 0);
 	bw_lock_release(lock);
 	return err;
 }
@@ -462,7 +490,8 @@ const char *bw_wlive_step(struct bw_wlive *l, __u64 now)
 		sync_map(l);
 	/* A remove killed before it asked is found here. */
 	if (l->map.fd >= 0 &&
-	    bw_records_marks(l->map.mem, l->map.nblocks) != l->marks)
+	    (bw_records_marks(l->map.mem, l->map.nblocks) != l->marks ||
+	     bw_adopted_moved(&l->adopted, l->map.mem, l->map.nblocks)))
 		bw_wlive_sync(l, NULL);
 	bw_wlive_expire(l, now);
 	/* An add built in ended: a rebuild leaves it out. */

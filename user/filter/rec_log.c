@@ -8,6 +8,7 @@
 #include "filter/rec_log.h"
 #include "filter/rec_names.h"
 #include "filter/rec_prefix.h"
+#include "filter/records.h"
 
 /*
  * A head by one load: the writer stores it last, in one 8-byte store, so
@@ -38,6 +39,7 @@ long long bw_rec_log_end(const __u8 *records, __u64 len, __u64 room)
 		h = load_head(records + off);
 		if (!h.type && !h.flags && !h.len)
 			break;
+		bw_records_visits++;
 		if (!log_type(h.type) || h.flags ||
 		    bw_rec_padded(h.len) > room - off - sizeof(h))
 			return -EINVAL;

@@ -9,6 +9,8 @@
 
 #include "filter/records.h"
 
+__u64 bw_records_visits;
+
 void bw_records_init(struct bw_records *r)
 {
 	memset(r, 0, sizeof(*r));

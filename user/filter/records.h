@@ -69,6 +69,14 @@ struct bw_records {
 	__u32 nother;
 };
 
+/*
+ * Added entries of record areas visited since the program started (read,
+ * walked, marked), and add log records whose heads were walked: what the
+ * unit tests count, to show that a change of R entries visits O(R) of
+ * them, not every one an area holds.
+ */
+extern __u64 bw_records_visits;
+
 void bw_records_init(struct bw_records *r);
 void bw_records_free(struct bw_records *r);
 

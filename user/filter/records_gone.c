@@ -15,6 +15,7 @@ struct targets {
 	struct bw_entries asked;
 	bool *found; /* the caller's, by the request's order */
 	size_t marked;
+	__u8 *rec; /* the records' start */
 };
 
 /* Marks the byte e with gone by one store: a reader sees it in or out. */
@@ -29,65 +30,130 @@ static void found(struct targets *t, long i)
 	t->found[i] = true;
 }
 
+/* A walk of the area's unmarked added entries (bw_records_each_added). */
+struct walk {
+	const __u8 *rec; /* the records' start */
+	bw_rec_visit_fn fn;
+	void *ctx;
+};
+
 /*
- * The unmarked entries of one record's body (len bytes: a BW_REC_ADDED
- * one's, stride 24, or a BW_REC_LOG_ADDED one's, stride 32) that are
- * asked for, marked.
+ * The unmarked entries of one record's body (len bytes at off from the
+ * records: a BW_REC_ADDED one's, stride 24, or a BW_REC_LOG_ADDED one's,
+ * stride 32), visited.
  */
-static void mark_prefixes(struct targets *t, __u8 *body, __u32 len,
+static void walk_prefixes(const struct walk *w, __u64 at, __u32 len,
 			  __u32 stride)
 {
 	struct bw_rec_prefix o;
 	struct bw_prefix q;
 	__u32 off;
-	long i;
 
 	for (off = 0; off + stride <= len; off += stride) {
-		memcpy(&o, body + off, sizeof(o));
+		memcpy(&o, w->rec + at + off, sizeof(o));
+		bw_records_visits++;
 		if (o.family & BW_REC_PREFIX_GONE || bw_rec_prefix_read(&o, &q))
 			continue;
-		i = bw_entries_find(&t->asked, bw_key_prefix(&q));
-		if (i < 0)
-			continue;
-		mark(body + off, BW_REC_PREFIX_GONE);
-		found(t, i);
+		w->fn(w->ctx, bw_key_prefix(&q), at + off);
 	}
 }
 
 /*
  * The same for names (a BW_REC_ADDED_NAMES body, tail 0, or a
- * BW_REC_LOG_NAMES one, tail 8: its expiry; checked by the reader).
+ * BW_REC_LOG_NAMES one, tail 8: its expiry): -EINVAL when one runs past
+ * the body.
  */
-static void mark_names(struct targets *t, __u8 *body, __u32 len, __u32 tail)
+static int walk_names(const struct walk *w, __u64 at, __u32 len, __u32 tail)
 {
-	__u32 off;
-	long i;
+	const __u8 *body = w->rec + at;
+	__u32 off, n;
 
-	for (off = 0; off + 2 <= len; off += 2 + (__u32)body[off + 1] + tail) {
+	for (off = 0; off + 2 <= len; off += 2 + n + tail) {
+		n = body[off + 1];
+		if (2 + n + tail > len - off)
+			return -EINVAL;
+		bw_records_visits++;
 		/* A marked entry's kind has BW_REC_NAME_GONE: no kind asked. */
 		if (body[off] > BW_NAME_SUBTREE)
 			continue;
-		i = bw_entries_find(
-			&t->asked,
-			bw_key_name((const char *)body + off + 2, body[off + 1],
-				    body[off] ? BW_DOM_SUBTREE : 0));
-		if (i < 0)
-			continue;
-		mark(body + off, BW_REC_NAME_GONE);
-		found(t, i);
+		w->fn(w->ctx,
+		      bw_key_name((const char *)body + off + 2, n,
+				  body[off] ? BW_DOM_SUBTREE : 0),
+		      at + off);
 	}
+	return 0;
 }
 
-static void mark_record(struct targets *t, __u16 type, __u8 *body, __u32 len)
+static int walk_record(const struct walk *w, __u16 type, __u64 at, __u32 len)
 {
 	if (type == BW_REC_ADDED)
-		mark_prefixes(t, body, len, sizeof(struct bw_rec_prefix));
+		walk_prefixes(w, at, len, sizeof(struct bw_rec_prefix));
 	else if (type == BW_REC_LOG_ADDED)
-		mark_prefixes(t, body, len, sizeof(struct bw_rec_expiry));
+		walk_prefixes(w, at, len, sizeof(struct bw_rec_expiry));
 	else if (type == BW_REC_ADDED_NAMES)
-		mark_names(t, body, len, 0);
+		return walk_names(w, at, len, 0);
 	else if (type == BW_REC_LOG_NAMES)
-		mark_names(t, body, len, sizeof(__u64));
+		return walk_names(w, at, len, sizeof(__u64));
+	return 0;
+}
+
+/* The area's first block, and the records' start: NULL when none. */
+static struct bw_rec_area *area_of(const void *mem, __u32 nblocks, __u8 **rec,
+				   __u64 *room)
+{
+	__u32 start = bw_records_start(mem);
+	__u8 *blk = (__u8 *)mem + (size_t)start * BW_BLOCK_BYTES;
+	struct bw_rec_area *a = (struct bw_rec_area *)blk;
+
+	if (start >= nblocks || a->magic != BW_REC_MAGIC)
+		return NULL;
+	*rec = blk + BW_BLOCK_BYTES;
+	*room = (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES;
+	return a;
+}
+
+int bw_records_each_added(const void *mem, __u32 nblocks, bw_rec_visit_fn fn,
+			  void *ctx)
+{
+	struct walk w = { .fn = fn, .ctx = ctx };
+	struct bw_rec_area *a;
+	struct bw_rec_head h;
+	long long end;
+	__u64 off, room;
+	__u8 *rec;
+	int err = 0;
+
+	a = area_of(mem, nblocks, &rec, &room);
+	if (!a)
+		return 0;
+	if (a->records_len > room)
+		return -EINVAL;
+	w.rec = rec;
+	end = bw_rec_log_end(rec, a->records_len, room);
+	if (end < 0)
+		return -EINVAL;
+	/* The records, then the log's, to its end. */
+	for (off = 0; !err && off + sizeof(h) <= (__u64)end;) {
+		memcpy(&h, rec + off, sizeof(h));
+		if (bw_rec_padded(h.len) > (__u64)end - off - sizeof(h))
+			return -EINVAL;
+		err = walk_record(&w, h.type, off + sizeof(h), h.len);
+		off += sizeof(h) + bw_rec_padded(h.len);
+	}
+	return err;
+}
+
+/* Each walked entry that is asked for, marked. */
+static void mark_asked(void *ctx, struct bw_entry_key k, __u64 off)
+{
+	struct targets *t = ctx;
+	long i = bw_entries_find(&t->asked, k);
+
+	if (i < 0)
+		return;
+	mark(t->rec + off,
+	     k.kind == BW_ENTRY_NAME ? BW_REC_NAME_GONE : BW_REC_PREFIX_GONE);
+	found(t, i);
 }
 
 /*
@@ -99,38 +165,18 @@ static void mark_record(struct targets *t, __u16 type, __u8 *body, __u32 len)
  */
 static long mark_all(void *mem, __u32 nblocks, struct targets *t)
 {
-	__u32 start = bw_records_start(mem);
-	__u8 *blk = (__u8 *)mem + (size_t)start * BW_BLOCK_BYTES, *rec;
 	struct bw_records check;
-	struct bw_rec_area a;
-	struct bw_rec_head h;
-	long long end;
-	__u64 off;
+	__u64 room;
 
 	/* The reader's checks first: every length below is then in the map. */
 	if (bw_records_read(mem, nblocks, &check))
 		return -EINVAL;
 	bw_records_free(&check);
-	if (start >= nblocks)
+	if (!area_of(mem, nblocks, &t->rec, &room))
 		return 0;
-	memcpy(&a, blk, sizeof(a));
-	if (a.magic != BW_REC_MAGIC)
-		return 0;
-	rec = blk + BW_BLOCK_BYTES;
-	end = bw_rec_log_end(rec, a.records_len,
-			     (__u64)(nblocks - start - 1) * BW_BLOCK_BYTES);
-	if (end < 0)
+	if (bw_records_each_added(mem, nblocks, mark_asked, t))
 		return -EINVAL;
-	/* The records, then the log's, to its end. */
-	for (off = 0; off < (__u64)end;) {
-		memcpy(&h, rec + off, sizeof(h));
-		mark_record(t, h.type, rec + off + sizeof(h), h.len);
-		off += sizeof(h) + bw_rec_padded(h.len);
-	}
-	/* After the marks: whoever sees the count sees them. */
-	if (t->marked)
-		__atomic_add_fetch(&((struct bw_rec_area *)blk)->marks,
-				   (__u32)t->marked, __ATOMIC_RELEASE);
+	bw_records_marks_add(mem, nblocks, (__u32)t->marked);
 	return (long)t->marked;
 }
 
@@ -178,4 +224,45 @@ __u32 bw_records_marks(const void *mem, __u32 nblocks)
 		return 0;
 	a = (const void *)((const __u8 *)mem + (size_t)start * BW_BLOCK_BYTES);
 	return __atomic_load_n(&a->marks, __ATOMIC_ACQUIRE);
+}
+
+int bw_records_mark_at(void *mem, __u32 nblocks, __u64 off,
+		       struct bw_entry_key k)
+{
+	struct bw_rec_prefix o;
+	struct bw_prefix q;
+	__u64 room;
+	__u8 *rec;
+
+	if (!area_of(mem, nblocks, &rec, &room) || off >= room)
+		return 0;
+	bw_records_visits++;
+	if (k.kind == BW_ENTRY_PREFIX) {
+		if (room - off < sizeof(o))
+			return 0;
+		memcpy(&o, rec + off, sizeof(o));
+		if (o.family & BW_REC_PREFIX_GONE ||
+		    bw_rec_prefix_read(&o, &q) || !bw_prefix_same(&q, &k.p))
+			return 0;
+		mark(rec + off, BW_REC_PREFIX_GONE);
+		return 1;
+	}
+	if (room - off < 2 + (__u64)k.len ||
+	    rec[off] != (k.flags & BW_DOM_SUBTREE ? BW_NAME_SUBTREE
+						  : BW_NAME_EXACT) ||
+	    rec[off + 1] != k.len || memcmp(rec + off + 2, k.name, k.len))
+		return 0;
+	mark(rec + off, BW_REC_NAME_GONE);
+	return 1;
+}
+
+void bw_records_marks_add(void *mem, __u32 nblocks, __u32 n)
+{
+	__u64 room;
+	__u8 *rec;
+	struct bw_rec_area *a = area_of(mem, nblocks, &rec, &room);
+
+	/* After the marks: whoever sees the count sees them. */
+	if (a && n)
+		__atomic_add_fetch(&a->marks, n, __ATOMIC_RELEASE);
 }

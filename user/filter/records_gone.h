@@ -43,4 +43,34 @@ long bw_records_mark_gone_all(void *mem, __u32 nblocks,
  */
 int bw_records_mark_gone(void *mem, __u32 nblocks, struct bw_entry_key k);
 
+/*
+ * Called for an added entry of an area not marked taken out: its key (a
+ * name's text in the area) and its offset from the records' start (the
+ * byte after the area's first block), the byte a mark sets.
+ */
+typedef void (*bw_rec_visit_fn)(void *ctx, struct bw_entry_key k, __u64 off);
+
+/*
+ * Calls fn for each added entry of mem's area (a filter of nblocks that
+ * passed bw_filter_check) not marked taken out, the records' then the add
+ * log's, in the order they lie; every length checked against the map. 0
+ * (also with no area), or -EINVAL when the area is malformed (fn may have
+ * been called for entries before).
+ */
+int bw_records_each_added(const void *mem, __u32 nblocks, bw_rec_visit_fn fn,
+			  void *ctx);
+
+/*
+ * Marks the entry at off (from the records' start, as the walk above or
+ * bw_records_log_add_at gave it) taken out if it is k and not marked yet,
+ * as bw_records_mark_gone_all does, in O(1): 1 if marked, else 0 (the
+ * area holds no such entry there). The marks count is the caller's to
+ * raise (bw_records_marks_add), after its marks.
+ */
+int bw_records_mark_at(void *mem, __u32 nblocks, __u64 off,
+		       struct bw_entry_key k);
+
+/* Raises the area's count of marks by n (n entries marked). */
+void bw_records_marks_add(void *mem, __u32 nblocks, __u32 n);
+
 #endif /* __BW_RECORDS_GONE_H */

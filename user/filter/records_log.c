@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* Appending to a running filter's add log (records_log.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -22,8 +23,12 @@ static size_t body_len(const struct bw_entries *s, __u8 kind)
 	return len;
 }
 
-/* Each entry of s of the kind: a prefix's pair, or a name's entry. */
-static void put_body(__u8 *q, const struct bw_entries *s, __u8 kind)
+/*
+ * Each entry of s of the kind: a prefix's pair, or a name's entry; off
+ * (NULL: not wanted) gets each one's offset from recs.
+ */
+static void put_body(const __u8 *recs, __u8 *q, const struct bw_entries *s,
+		     __u8 kind, __u64 *off)
 {
 	const struct bw_entry *e;
 	struct bw_rec_expiry o;
@@ -34,6 +39,8 @@ static void put_body(__u8 *q, const struct bw_entries *s, __u8 kind)
 		e = &s->v[i];
 		if (e->kind != kind)
 			continue;
+		if (off)
+			off[i] = (__u64)(q - recs);
 		expires = e->expires < BW_REC_EXPIRES_MAX ? e->expires
 							  : BW_REC_EXPIRES_MAX;
 		if (kind == BW_ENTRY_PREFIX) {
@@ -86,7 +93,27 @@ static __u64 head_word(__u16 type, size_t len)
 	return v;
 }
 
-int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_entries *s)
+/* Where the log ends if it still ends at end (its head there zero). */
+static bool ends_at(const __u8 *recs, const struct bw_rec_area *a, __u64 room,
+		    __u64 end)
+{
+	__u64 h;
+
+	if (end < a->records_len || end > room || end % BW_REC_ALIGN)
+		return false;
+	if (room - end < sizeof(struct bw_rec_head))
+		return true;
+	h = __atomic_load_n((const __u64 *)(const void *)(recs + end),
+			    __ATOMIC_ACQUIRE);
+	return !h;
+}
+
+/*
+ * The append: at *at_end when known (else walked to), checked as
+ * bw_records_log_add_at says; *at_end then the log's new end.
+ */
+static int append(void *mem, __u32 nblocks, const struct bw_entries *s,
+		  bool known, __u64 *at_end, __u64 *off)
 {
 	__u32 start = bw_records_start(mem);
 	__u8 *recs = (__u8 *)mem + ((size_t)start + 1) * BW_BLOCK_BYTES;
@@ -100,9 +127,13 @@ int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_entries *s)
 	/* Every length below is then in the map. */
 	if (area_head(mem, nblocks, &a, &room))
 		return -EINVAL;
-	end = bw_rec_log_end(recs, a.records_len, room);
+	if (known && !ends_at(recs, &a, room, *at_end))
+		return -ESTALE;
+	end = known ? (long long)*at_end
+		    : bw_rec_log_end(recs, a.records_len, room);
 	if (end < 0)
 		return -EINVAL;
+	*at_end = (__u64)end;
 	if (!plen && !nlen)
 		return 0;
 	if (plen > UINT32_MAX || nlen > UINT32_MAX)
@@ -121,11 +152,11 @@ int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_entries *s)
 		memset(recs + end + need, 0, hl);
 	at = (__u64)end;
 	if (plen) {
-		put_body(recs + at + hl, s, BW_ENTRY_PREFIX);
+		put_body(recs, recs + at + hl, s, BW_ENTRY_PREFIX, off);
 		at += hl + bw_rec_padded(plen);
 	}
 	if (nlen)
-		put_body(recs + at + hl, s, BW_ENTRY_NAME);
+		put_body(recs, recs + at + hl, s, BW_ENTRY_NAME, off);
 	first = plen ? head_word(BW_REC_LOG_ADDED, plen)
 		     : head_word(BW_REC_LOG_NAMES, nlen);
 	if (plen && nlen)
@@ -139,24 +170,79 @@ int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_entries *s)
 				 __ATOMIC_RELEASE);
 	__atomic_store_n((__u64 *)(void *)(recs + end), first,
 			 __ATOMIC_RELEASE);
+	*at_end = (__u64)end + need;
+	return 0;
+}
+
+int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_entries *s)
+{
+	__u64 end;
+
+	return append(mem, nblocks, s, false, &end, NULL);
+}
+
+int bw_records_log_add_at(void *mem, __u32 nblocks, const struct bw_entries *s,
+			  __u64 *end, __u64 *off)
+{
+	return append(mem, nblocks, s, true, end, off);
+}
+
+long long bw_records_log_end(const void *mem, __u32 nblocks)
+{
+	__u32 start = bw_records_start(mem);
+	const __u8 *recs =
+		(const __u8 *)mem + ((size_t)start + 1) * BW_BLOCK_BYTES;
+	struct bw_rec_area a;
+	__u64 room;
+
+	if (area_head(mem, nblocks, &a, &room))
+		return -EINVAL;
+	return bw_rec_log_end(recs, a.records_len, room);
+}
+
+bool bw_records_log_ends_at(const void *mem, __u32 nblocks, __u64 end)
+{
+	__u32 start = bw_records_start(mem);
+	const __u8 *recs =
+		(const __u8 *)mem + ((size_t)start + 1) * BW_BLOCK_BYTES;
+	struct bw_rec_area a;
+	__u64 room;
+
+	return !area_head(mem, nblocks, &a, &room) &&
+	       ends_at(recs, &a, room, end);
+}
+
+/* The room past the records, and what is left of it with the log at end. */
+static int room_left(const void *mem, __u32 nblocks, bool known, __u64 end,
+		     __u64 *room, __u64 *left)
+{
+	__u32 start = bw_records_start(mem);
+	const __u8 *recs =
+		(const __u8 *)mem + ((size_t)start + 1) * BW_BLOCK_BYTES;
+	struct bw_rec_area a;
+	long long at;
+
+	if (area_head(mem, nblocks, &a, room))
+		return -EINVAL;
+	if (known && !ends_at(recs, &a, *room, end))
+		return -ESTALE;
+	at = known ? (long long)end
+		   : bw_rec_log_end(recs, a.records_len, *room);
+	if (at < 0)
+		return -EINVAL;
+	*room -= a.records_len;
+	*left = *room - ((__u64)at - a.records_len);
 	return 0;
 }
 
 int bw_records_log_room(const void *mem, __u32 nblocks, __u64 *room,
 			__u64 *left)
 {
-	__u32 start = bw_records_start(mem);
-	const __u8 *recs =
-		(const __u8 *)mem + ((size_t)start + 1) * BW_BLOCK_BYTES;
-	struct bw_rec_area a;
-	long long end;
+	return room_left(mem, nblocks, false, 0, room, left);
+}
 
-	if (area_head(mem, nblocks, &a, room))
-		return -EINVAL;
-	end = bw_rec_log_end(recs, a.records_len, *room);
-	if (end < 0)
-		return -EINVAL;
-	*room -= a.records_len;
-	*left = *room - ((__u64)end - a.records_len);
-	return 0;
+int bw_records_log_room_at(const void *mem, __u32 nblocks, __u64 end,
+			   __u64 *room, __u64 *left)
+{
+	return room_left(mem, nblocks, true, end, room, left);
 }

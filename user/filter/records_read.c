@@ -359,5 +359,7 @@ int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r)
 		err = bw_entries_group(&r->added) ?: bw_entries_group(&r->gone);
 	if (err)
 		bw_records_free(r);
+	else
+		bw_records_visits += r->added.n + r->gone.n;
 	return err;
 }
