@@ -7,7 +7,9 @@
 # right key (the image's verdicts on real pings) and refused with another
 # key, unsigned, tampered or by the default key in /etc/bloomwall, the
 # running program and generation unchanged; load and watch --image refusing
-# an older serial, the newer filter kept, and --allow-rollback taking it.
+# an older serial, the newer filter kept, and --allow-rollback taking it;
+# a trusted-keys file that another user can change (its mode, a directory
+# on its path, its owner) refused, naming the path and the fix.
 # Sourced by tests/e2e/run.sh, whose helpers (bw, list, json, kv, fail,
 # assert_*, expect_*, generation) and topology they use, and the watch
 # helpers of ops_tests.sh (start_watch, stop_watch, wait_line, kill_watch).
@@ -16,7 +18,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 SIGN_TESTS="test_sign_keygen_build_inspect test_sign_load
-test_sign_default_key test_sign_watch_rollback"
+test_sign_default_key test_sign_watch_rollback test_sign_trust_modes"
 
 # The id of the program on $BW_RX's XDP hook, as the kernel says.
 sign_prog_id()
@@ -279,5 +281,69 @@ test_sign_watch_rollback()
 	bw 2 watch "$BW_RX" --verify-key "$d/a.pub" "$la"
 	assert_grep "$ERR" "^bloomwall watch: --verify-key and --allow-rollback check images" \
 		"--verify-key with lists is a usage error"
+	bw 0 detach "$BW_RX"
+}
+
+# A trusted-keys file others can write: user nobody appends his own key to
+# a 0666 file and signs an image with it. load refuses the file, naming it
+# and the fix; so for a 0644 file in a 0777 directory (nobody could put his
+# own file in its place) and for one nobody owns; a 0644 root-owned file in
+# root's directories verifies.
+test_sign_trust_modes()
+{
+	local d=$TMP_DIR/keys-trust la lb ida prog gen
+
+	command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
+	mkdir -p "$d" "$d/open"
+	ida=$(sign_keys "$d" a)
+	sign_keys "$d" n >/dev/null
+	cp "$d/a.pub" "$d/a.orig"
+	la=$(list a.txt "$BW_A4")
+	lb=$(list b.txt "$BW_B4")
+	sign_image "$TMP_DIR/a.img" 1700000000 "$la" --sign-key "$d/a.key"
+	sign_image "$TMP_DIR/n.img" 1700000001 "$la" --sign-key "$d/n.key"
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$lb"
+	prog=$(sign_prog_id)
+	gen=$(generation)
+
+	# nobody can get to the key file and write it: the attack is real.
+	chmod 711 "$TMP_DIR" "$d"
+	chmod 666 "$d/a.pub"
+	# shellcheck disable=SC2016 # sh's own $1 and $2
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		sh -c 'cat "$1" >>"$2"' sh "$d/n.pub" "$d/a.pub" ||
+		fail "nobody cannot append to a 0666 file"
+	bw 1 load "$BW_RX" --verify-key "$d/a.pub" "$TMP_DIR/n.img"
+	assert_line "$ERR" "$d/a.pub: refused: the public key file is writable by group and others (mode 0666): another user could change it (chmod go-w $d/a.pub)" \
+		"a 0666 trusted-keys file"
+	assert_eq "$(sign_prog_id)" "$prog" "0666: the program on the hook"
+	assert_eq "$(generation)" "$gen" "0666: the generation"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_A4" "$BW_RX4"
+
+	# A 0644 file of root's in a 0777 directory.
+	cp "$d/a.orig" "$d/open/a.pub"
+	chmod 644 "$d/open/a.pub"
+	chmod 777 "$d/open"
+	bw 1 load "$BW_RX" --verify-key "$d/open/a.pub" "$TMP_DIR/a.img"
+	assert_line "$ERR" "$d/open/a.pub: refused: the directory $d/open above it is writable by group and others (mode 0777): another user could replace the public key file (chmod go-w $d/open)" \
+		"a trusted-keys file in a 0777 directory"
+	bw 1 inspect --verify-key "$d/open/a.pub" "$TMP_DIR/a.img"
+	assert_grep "$ERR" "^$d/open/a.pub: refused: the directory $d/open above it is writable" \
+		"inspect refuses it too"
+	# One nobody owns, 0644.
+	chmod 755 "$d/open"
+	chown 65534 "$d/open/a.pub"
+	bw 1 load "$BW_RX" --verify-key "$d/open/a.pub" "$TMP_DIR/a.img"
+	assert_line "$ERR" "$d/open/a.pub: refused: the public key file is owned by uid 65534, not by root or the caller: that user could change it (chown root $d/open/a.pub)" \
+		"a trusted-keys file another user owns"
+	assert_eq "$(generation)" "$gen" "nothing was loaded"
+
+	# Root's, 0644, in root's directories: verified and loaded.
+	chown 0 "$d/open/a.pub"
+	bw 0 load "$BW_RX" --verify-key "$d/open/a.pub" "$TMP_DIR/a.img"
+	assert_grep "$OUT" "^$BW_RX: image serial 1700000000 .*, signed by key $ida, verified \\($d/open/a.pub\\)\$" \
+		"a 0644 root-owned file verifies"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	bw 0 detach "$BW_RX"
 }
