@@ -146,12 +146,22 @@ static int sink_fail(struct sink *s, enum bw_pull_reason why, int err)
 /* The header, once whole: is it an image, and how long. */
 static int sink_header(struct sink *s)
 {
+	const __u8 *b = s->hdr.b;
 	char why[256];
 
+	/* Its first bytes, not the length a header that is none declares. */
+	if (memcmp(s->hdr.h.magic, BW_IMAGE_MAGIC, sizeof(s->hdr.h.magic))) {
+		snprintf(
+			s->msg, sizeof(s->msg),
+			"not a bloomwall image: it starts with %02x %02x %02x %02x, not \"%s\"",
+			b[0], b[1], b[2], b[3], BW_IMAGE_MAGIC);
+		s->not_image = true;
+		return 0;
+	}
 	if (bw_image_check_hdr(&s->hdr.h, s->hdr.h.image_bytes, why,
 			       sizeof(why))) {
-		snprintf(s->msg, sizeof(s->msg), "not a bloomwall image (%s)",
-			 why);
+		snprintf(s->msg, sizeof(s->msg),
+			 "an image this bloomwall refuses: %s", why);
 		s->not_image = true;
 		return 0;
 	}

@@ -6,6 +6,10 @@
  * is never held whole here; the transfer is bounded in time and size and
  * can be stopped at once from outside (a signal), whatever the server does.
  *
+ * An answer in a Content-Encoding libcurl decodes (gzip, deflate...; all
+ * are asked for) reaches the callback decoded; one it cannot decode ends
+ * the transfer naming the encoding.
+ *
  * TLS verifies the peer with the system's CAs or a given file; libcurl
  * reads the usual proxy variables (https_proxy, no_proxy...). A redirect is
  * followed (at most BW_HTTP_MAX_REDIRS) only to the scheme of the URL asked
