@@ -416,7 +416,8 @@ test_fleet_pull()
 	fl_publish "$FL_DIR/cut.img"
 	fl_wait_all "$n" "pull FAILED \\(cut\\): $url: cut short: $half of the $((half * 2)) bytes its header says" 1
 	fl_all_kept "$n" 3
-	printf '<html>oops</html>\n' >"$FL_DIR/html.img"
+	printf '<html><head><title>503 Service Unavailable</title></head><body>oops</body></html>\n' \
+		>"$FL_DIR/html.img"
 	fl_publish "$FL_DIR/html.img"
 	fl_wait_all "$n" "pull FAILED \\(not_image\\): $url: not a bloomwall image: it starts with 3c 68 74 6d, not \"BWIMAGE\": " 1
 	fl_all_kept "$n" 3

@@ -251,9 +251,10 @@ static int judge(struct sink *s, const struct bw_http_res *res)
 	}
 	if (s->not_image || s->got < sizeof(s->hdr)) {
 		if (!s->not_image)
-			snprintf(s->msg, sizeof(s->msg),
-				 "not a bloomwall image (%llu bytes)",
-				 (unsigned long long)s->got);
+			snprintf(
+				s->msg, sizeof(s->msg),
+				"not a bloomwall image: %llu bytes, shorter than an image header",
+				(unsigned long long)s->got);
 		return sink_fail(s, BW_PULL_R_NOT_IMAGE, -EBADMSG);
 	}
 	if (s->got != s->want) {
