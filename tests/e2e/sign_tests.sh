@@ -250,6 +250,7 @@ test_sign_watch_rollback()
 	bw 0 build -o "$TMP_DIR/old.img" --serial 1000 --sign-key "$d/a.key" "$lb"
 	bw 0 build -o "$TMP_DIR/other.img" --serial 3000 --sign-key "$d/b.key" "$lb"
 	bw 0 build -o "$TMP_DIR/plain.img" --serial 3000 "$lb"
+	bw 0 build -o "$TMP_DIR/twin.img" --serial 2000 --sign-key "$d/a.key" "$lb"
 	cp "$TMP_DIR/new.img" "$w"
 	start_watch --debounce 0.2 --image "$w" --verify-key "$d/a.pub"
 	wait_line "$WATCH_OUT" "$RELOAD_OK"
@@ -264,6 +265,11 @@ test_sign_watch_rollback()
 	wait_line "$WATCH_OUT" "reload FAILED" 2
 	cp "$TMP_DIR/plain.img" "$w.tmp" && mv "$w.tmp" "$w"
 	wait_line "$WATCH_OUT" "reload FAILED" 3
+	# Another build given the running serial: refused too.
+	cp "$TMP_DIR/twin.img" "$w.tmp" && mv "$w.tmp" "$w"
+	wait_line "$WATCH_OUT" "reload FAILED" 4
+	assert_grep "$WATCH_ERR" "^$w: refused: serial 2000 \\(of .*\\) is the running filter's, and the image is not the one that runs" \
+		"watch refuses an equal serial with other bytes"
 	assert_grep "$WATCH_ERR" "^$w: refused: signed by key [0-9a-f]{16}, which is not a trusted key" \
 		"watch refuses another key's image"
 	assert_grep "$WATCH_ERR" "^$w: refused: unsigned, and a signature is required" \
