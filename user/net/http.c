@@ -28,7 +28,6 @@ struct bw_http_xfer {
 	const char *scheme; /* of the URL asked for */
 	int body_err;	    /* the callback's error, or -EFBIG */
 	char location[256]; /* the last response's Location, or "" */
-	char encoding[64];  /* its Content-Encoding, or "" */
 	char errbuf[CURL_ERROR_SIZE];
 	/* What libcurl waits for: its sockets, and its timer (-1: none). */
 	struct pollfd fds[BW_HTTP_MAX_FDS];
@@ -119,7 +118,6 @@ static size_t on_header(char *buf, size_t size, size_t n, void *ctx)
 	if (len >= 5 && !strncmp(buf, "HTTP/", 5)) {
 		x->res.etag[0] = '\0';
 		x->location[0] = '\0';
-		x->encoding[0] = '\0';
 		x->res.content_type[0] = '\0';
 	} else if (len > 5 && !strncasecmp(buf, "ETag:", 5)) {
 		header_value(x->res.etag, sizeof(x->res.etag), buf + 5,
@@ -127,9 +125,6 @@ static size_t on_header(char *buf, size_t size, size_t n, void *ctx)
 	} else if (len > 9 && !strncasecmp(buf, "Location:", 9)) {
 		header_value(x->location, sizeof(x->location), buf + 9,
 			     len - 9);
-	} else if (len > 17 && !strncasecmp(buf, "Content-Encoding:", 17)) {
-		header_value(x->encoding, sizeof(x->encoding), buf + 17,
-			     len - 17);
 	} else if (len > 13 && !strncasecmp(buf, "Content-Type:", 13)) {
 		header_value(x->res.content_type, sizeof(x->res.content_type),
 			     buf + 13, len - 13);
@@ -192,12 +187,7 @@ static int setup(struct bw_http_xfer *x, const struct bw_http_req *rq)
 	SET(CURLOPT_HEADERDATA, x);
 	SET(CURLOPT_FILETIME, 1L);
 	SET(CURLOPT_USERAGENT, "bloomwall");
-	/*
-	 * Every encoding libcurl decodes (gzip, deflate...), asked for and
-	 * decoded: the body callback sees the content, and max_bytes bounds
-	 * it decoded, so a small compressed answer cannot grow past it.
-	 */
-	SET(CURLOPT_ACCEPT_ENCODING, "");
+	SET(CURLOPT_ACCEPT_ENCODING, ""); /* what libcurl decodes (http.h) */
 	SET(CURLOPT_HTTPHEADER, x->hdrs);
 	if (rq->max_bytes)
 		SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)rq->max_bytes);
@@ -306,6 +296,7 @@ static int redirect_refused(struct bw_http_xfer *x)
 static int finish(struct bw_http_xfer *x, CURLcode rc)
 {
 	struct bw_http_res *res = &x->res;
+	struct curl_header *e;
 	curl_off_t ft = -1;
 	int err;
 
@@ -321,15 +312,13 @@ static int finish(struct bw_http_xfer *x, CURLcode rc)
 	if (rc == CURLE_UNSUPPORTED_PROTOCOL && res->status >= 300 &&
 	    res->status < 400)
 		return redirect_refused(x);
-	if (rc == CURLE_BAD_CONTENT_ENCODING) {
-		snprintf(
-			res->reason, sizeof(res->reason),
-			"cannot decode the answer's Content-Encoding '%.40s': %.150s",
-			x->encoding, *x->errbuf ? x->errbuf : "bad encoding");
-		return -EPROTO;
-	}
 	err = curl_errno(rc);
-	if (err)
+	if (rc == CURLE_BAD_CONTENT_ENCODING &&
+	    !curl_easy_header(x->h, "Content-Encoding", 0, CURLH_HEADER, -1,
+			      &e))
+		snprintf(res->reason, sizeof(res->reason),
+			 "Content-Encoding %.40s: %.150s", e->value, x->errbuf);
+	else if (err)
 		snprintf(res->reason, sizeof(res->reason), "%s",
 			 *x->errbuf ? x->errbuf : curl_easy_strerror(rc));
 	return err;

@@ -7,8 +7,8 @@
  * can be stopped at once from outside (a signal), whatever the server does.
  *
  * An answer in a Content-Encoding libcurl decodes (gzip, deflate...; all
- * are asked for) reaches the callback decoded; one it cannot decode ends
- * the transfer naming the encoding.
+ * are asked for) reaches the callback decoded, max_bytes bounding it
+ * decoded; one it cannot decode ends the transfer naming the encoding.
  *
  * TLS verifies the peer with the system's CAs or a given file; libcurl
  * reads the usual proxy variables (https_proxy, no_proxy...). A redirect is
