@@ -421,7 +421,7 @@ test_cs_wrong_key()
 	bw_bpffs_reset
 	"$BLOOMWALL" detach "$BW_RX" >/dev/null 2>&1
 	bw 1 watch "$BW_RX" --crowdsec "$CS_URL" --crowdsec-key-file "$CS_KEY" "$l"
-	assert_line "$ERR" "bloomwall watch: --crowdsec-key-file $CS_KEY refused: mode 0644 lets other users read or change the key (chmod 600 $CS_KEY)" \
+	assert_line "$ERR" "bloomwall watch: --crowdsec-key-file $CS_KEY refused: the API key file is open to group or others (mode 0644): chmod 600 $CS_KEY" \
 		"a readable key file is refused"
 	assert_detached
 }

@@ -21,7 +21,7 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 FLEET_TESTS="test_fleet_pull test_fleet_signed test_pull_mirrors_https
-test_pull_slow_server"
+test_pull_slow_server test_pull_encoded"
 
 FLEET_HOSTS=${FLEET_HOSTS:-5}
 FL_SRV_IP=10.80.0.1
@@ -150,6 +150,9 @@ http {
 		listen $FL_SRV_IP:$FL_PORT;
 		root $FL_DIR/www;
 		location /slow/ { limit_rate 10k; }
+		# A mirror that answers gzip whatever was asked (FILE.gz).
+		location /gz/ { gzip_static always; }
+		location /enc/ { add_header Content-Encoding x-bw-test; }
 	}
 	$tls
 }
@@ -413,9 +416,10 @@ test_fleet_pull()
 	fl_publish "$FL_DIR/cut.img"
 	fl_wait_all "$n" "pull FAILED \\(cut\\): $url: cut short: $half of the $((half * 2)) bytes its header says" 1
 	fl_all_kept "$n" 3
-	printf '<html>oops</html>\n' >"$FL_DIR/html.img"
+	printf '<html><head><title>503 Service Unavailable</title></head><body>oops</body></html>\n' \
+		>"$FL_DIR/html.img"
 	fl_publish "$FL_DIR/html.img"
-	fl_wait_all "$n" "pull FAILED \\(not_image\\): $url: not a bloomwall image" 1
+	fl_wait_all "$n" "pull FAILED \\(not_image\\): $url: not a bloomwall image: it starts with 3c 68 74 6d, not \"BWIMAGE\": " 1
 	fl_all_kept "$n" 3
 	for i in $(seq "$n"); do
 		[ "$(fl_failures "$i" refused)" -ge 1 ] ||
@@ -650,4 +654,55 @@ test_pull_slow_server()
 	[ -e "$tmp" ] && fail "the download was left behind"
 	fleet_down
 	trap - EXIT
+}
+
+# A mirror that answers Content-Encoding: gzip (nginx's gzip_static always,
+# whatever the request asked): the image is decoded and goes in. One in an
+# encoding nobody decodes: the pull fails naming it, once.
+test_pull_encoded()
+{
+	local img url enc
+
+	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	command -v gzip >/dev/null || skip "no gzip"
+	trap fleet_down EXIT
+	fleet_up 1 || fail "cannot make the namespaces"
+	fl_nginx_conf
+	fl_nginx_start
+	mkdir -p "$FL_DIR/www/gz" "$FL_DIR/www/enc"
+	img=$(fl_image two "$FL_A" "$FL_B")
+	gzip -9 -c "$img" >"$FL_DIR/www/gz/f.img.gz"
+	cp "$img" "$FL_DIR/www/enc/f.img"
+	url=http://$FL_SRV_IP:$FL_PORT/gz/f.img
+	enc=http://$FL_SRV_IP:$FL_PORT/enc/f.img
+	# The server sends gzip to a client that did not ask for it.
+	fl_srv curl -s -D "$FL_DIR/hdrs" -o "$FL_DIR/raw" "$url" ||
+		fail "curl $url"
+	grep -qi '^Content-Encoding: gzip' "$FL_DIR/hdrs" ||
+		fail "nginx does not answer gzip: $(cat "$FL_DIR/hdrs")"
+	cmp -s "$FL_DIR/raw" "$FL_DIR/www/gz/f.img.gz" ||
+		fail "nginx's answer is not the gzip file"
+
+	fl_watch 1 --url "$url" --interval 0.5
+	wait_line "$FL_DIR/w1.out" "reload ok: generation 2, [0-9]+ entries, .*\\(pull of $url" 1
+	sed 's/^/  w /' "$FL_DIR/w1.out"
+	fl_query 1 "$FL_A" drop
+	fl_query 1 "$FL_B" drop
+	fl_query 1 "$FL_C" pass
+	kill -TERM "${FL_PIDS[1]}"
+	wait "${FL_PIDS[1]}" || fail "the watch's exit status on SIGTERM"
+	FL_PIDS=()
+
+	fl_watch 1 --url "$enc" --interval 0.5
+	wait_line "$FL_DIR/w1.out" "pull FAILED \\(protocol\\): $enc: Content-Encoding x-bw-test: Unrecognized content encoding" 1
+	sed 's/^/  w /' "$FL_DIR/w1.out"
+	[ "$(grep "pull FAILED" "$FL_DIR/w1.out" | head -n 1 |
+		grep -o x-bw-test | wc -l)" = 1 ] ||
+		fail "the encoding is not named once"
+	grep -q "not a bloomwall image" "$FL_DIR/w1.out" &&
+		fail "an encoded answer taken for a wrong image"
+	fl_query 1 "$FL_A" drop
+	kill -TERM "${FL_PIDS[1]}"
+	wait "${FL_PIDS[1]}" || fail "the watch's exit status on SIGTERM"
+	FL_PIDS=()
 }

@@ -180,9 +180,12 @@ BW_TEST(test_image_serial_rule)
 	struct bw_rec_image ri, old;
 	struct bw_records run;
 	struct bw_image_sig sig = { .present = true, .verified = true };
+	__u8 h1[16], h2[16];
 	bool derived;
 	char why[320];
 
+	memset(h1, 0x11, sizeof(h1));
+	memset(h2, 0x22, sizeof(h2));
 	if (!ASSERT_TRUE(key_dir(dir), "a directory"))
 		return;
 	snprintf(f1, sizeof(f1), "%s/1", dir);
@@ -197,7 +200,8 @@ BW_TEST(test_image_serial_rule)
 	unsetenv("SOURCE_DATE_EPOCH");
 	bw_image_rec_make(files, 3, false, 0, &ri, &derived);
 	ASSERT_TRUE(derived, "from the files' mtimes");
-	ASSERT_EQ_U64(ri.serial, 1700000000, "the newest mtime");
+	ASSERT_EQ_U64(ri.serial, 1700000000ULL * 1000000ULL,
+		      "the newest mtime, in microseconds");
 	ASSERT_EQ_U64(ri.time_ns, 1700000000ULL * 1000000000ULL,
 		      "the time too");
 	setenv("SOURCE_DATE_EPOCH", "1234", 1);
@@ -208,24 +212,41 @@ BW_TEST(test_image_serial_rule)
 	bw_image_rec_make(files + 2, 1, false, 0, &ri, &derived);
 	ASSERT_FALSE(derived, "standard input has no mtime");
 	ASSERT_EQ_U64(ri.serial, 0, "serial 0 then");
+	/* The same second, a microsecond later: a higher serial. */
+	ts[1].tv_nsec = 1000;
+	utimensat(AT_FDCWD, f2, ts, 0);
+	bw_image_rec_make(files, 2, false, 0, &ri, &derived);
+	ASSERT_EQ_U64(ri.serial, 1700000000ULL * 1000000ULL + 1,
+		      "a microsecond later, one more");
 
-	/* What runs has serial 1700000000. */
+	/* What runs has serial 1700000000, from an image of hash 0x11... */
 	bw_records_init(&run);
 	ri = (struct bw_rec_image){ .serial = 5 };
-	ASSERT_OK(bw_image_rollback_check(&ri, &run, why, sizeof(why)),
+	ASSERT_OK(bw_image_rollback_check(&ri, h2, &run, why, sizeof(why)),
 		  "a filter from lists: any image");
 	run.have_image = true;
 	run.image.serial = 1700000000;
 	old = (struct bw_rec_image){ .serial = 1699999999 };
-	ASSERT_EQ(bw_image_rollback_check(&old, &run, why, sizeof(why)),
+	ASSERT_EQ(bw_image_rollback_check(&old, h2, &run, why, sizeof(why)),
 		  -BW_EROLLBACK, "one second older");
 	ASSERT_STRSTR(why, "serial 1699999999 (of ", "names the serial");
 	ASSERT_STRSTR(why, "older than the running filter's 1700000000",
 		      "and the running one");
 	old.serial = 1700000000;
-	ASSERT_OK(bw_image_rollback_check(&old, &run, why, sizeof(why)),
-		  "an equal serial is no rollback");
-	ASSERT_EQ(bw_image_rollback_check(NULL, &run, why, sizeof(why)),
+	ASSERT_OK(bw_image_rollback_check(&old, h2, &run, why, sizeof(why)),
+		  "an equal serial, what runs has no image hash");
+	run.have_origin = true;
+	memset(run.origin.image_hash, 0x11, sizeof(run.origin.image_hash));
+	ASSERT_OK(bw_image_rollback_check(&old, h1, &run, why, sizeof(why)),
+		  "an equal serial, the same image again");
+	ASSERT_EQ(bw_image_rollback_check(&old, h2, &run, why, sizeof(why)),
+		  -BW_EROLLBACK, "an equal serial, other bytes");
+	ASSERT_STRSTR(why, "serial 1700000000 (of ", "names the serial");
+	ASSERT_STRSTR(why, "the image is not the one that runs", "says why");
+	old.serial = 1700000001;
+	ASSERT_OK(bw_image_rollback_check(&old, h2, &run, why, sizeof(why)),
+		  "a higher serial, other bytes");
+	ASSERT_EQ(bw_image_rollback_check(NULL, h2, &run, why, sizeof(why)),
 		  -BW_EROLLBACK, "an image without a serial");
 	/* The record a load writes: who signed it. */
 	memset(sig.key_id, 0xab, sizeof(sig.key_id));

@@ -82,8 +82,10 @@ BW_TEST(test_cs_key_file_checks)
 	free(said);
 	p = key_file("open", "abc\n", 0644);
 	ASSERT_EQ(read_key(p, key, &said), -EPERM, "0644 refused");
-	ASSERT_STRSTR(said, "mode 0644 lets other users read or change the key",
-		      "says why");
+	ASSERT_STRSTR(
+		said,
+		"the API key file is open to group or others (mode 0644): chmod 600 ",
+		"says why");
 	free(said);
 	p = key_file("group", "abc\n", 0640);
 	ASSERT_EQ(read_key(p, key, &said), -EPERM, "0640 refused");

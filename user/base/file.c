@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -84,6 +85,110 @@ int bw_check_replaceable(const char *path, const char *what)
 	pr_warn("%s: is a %s, not a regular file: refusing to replace it with the %s\n",
 		path, bw_file_kind(st.st_mode), what);
 	return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
+}
+
+/* Who, besides the owner, may write a file of mode. */
+static const char *writers(mode_t mode)
+{
+	if ((mode & 022) == 022)
+		return "group and others";
+	return mode & 020 ? "its group" : "others";
+}
+
+/* The owner of a path that is neither root nor the caller: -EPERM, why. */
+static int bad_owner(const char *p, const char *what, const struct stat *st,
+		     bool is_file, char *why, size_t len)
+{
+	uid_t me = geteuid();
+	char fix[32];
+
+	snprintf(fix, sizeof(fix), me ? "chown %u" : "chown root",
+		 (unsigned int)me);
+	if (is_file)
+		snprintf(
+			why, len,
+			"the %s is owned by uid %u, not by root or the caller: that user could change it (%s %s)",
+			what, (unsigned int)st->st_uid, fix, p);
+	else
+		snprintf(
+			why, len,
+			"the directory %s above it is owned by uid %u, not by root or the caller: that user could replace the %s (%s %s)",
+			p, (unsigned int)st->st_uid, what, fix, p);
+	return -EPERM;
+}
+
+/*
+ * Whether st, of path p (the file itself, or a directory above it), lets
+ * only root and the caller change what the file is: 0, or -EPERM, why.
+ */
+static int judge_trusted(const char *p, const char *what, const struct stat *st,
+			 bool is_file, bool secret, char *why, size_t len)
+{
+	mode_t m = st->st_mode & 07777;
+
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return bad_owner(p, what, st, is_file, why, len);
+	if (is_file && secret && (m & 077)) {
+		snprintf(
+			why, len,
+			"the %s is open to group or others (mode %04o): chmod 600 %s",
+			what, (unsigned int)m, p);
+		return -EPERM;
+	}
+	if (!(m & 022) || (!is_file && !st->st_uid && (m & S_ISVTX)))
+		return 0;
+	if (is_file)
+		snprintf(
+			why, len,
+			"the %s is writable by %s (mode %04o): another user could change it (chmod go-w %s)",
+			what, writers(m), (unsigned int)m, p);
+	else
+		snprintf(
+			why, len,
+			"the directory %s above it is writable by %s (mode %04o): another user could replace the %s (chmod go-w %s)",
+			p, writers(m), (unsigned int)m, what, p);
+	return -EPERM;
+}
+
+int bw_file_trusted(int fd, const char *path, const char *what, bool secret,
+		    char *why, size_t len)
+{
+	struct stat fst, st;
+	char *real, *slash;
+	int err;
+
+	real = realpath(path, NULL);
+	if (!real || fstat(fd, &fst) || stat(real, &st)) {
+		err = -errno;
+		snprintf(why, len, "cannot resolve its path: %s",
+			 strerror(-err));
+		free(real);
+		return err;
+	}
+	/* What is checked is what was opened, not what the path is now. */
+	if (st.st_dev != fst.st_dev || st.st_ino != fst.st_ino) {
+		snprintf(why, len,
+			 "%s was replaced while it was read: try again", real);
+		free(real);
+		return -EPERM;
+	}
+	err = judge_trusted(path, what, &fst, true, secret, why, len);
+	/* Each directory of the canonical path, walking up to /. */
+	while (!err && (slash = strrchr(real, '/'))) {
+		slash[slash == real] = '\0';
+		if (stat(real, &st)) {
+			err = -errno;
+			snprintf(why, len, "cannot check %s: %s", real,
+				 strerror(-err));
+		} else {
+			err = judge_trusted(real, what, &st, false, false, why,
+					    len);
+		}
+		if (!strcmp(real, "/"))
+			break;
+	}
+	free(real);
+	return err;
 }
 
 int bw_write_all(int fd, const void *buf, size_t len)

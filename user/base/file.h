@@ -9,6 +9,7 @@
 #ifndef __BW_FILE_H
 #define __BW_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -31,6 +32,24 @@ int bw_open_regular(const char *path, const char *what, struct stat *st);
  * else is refused, saying what it is: -EEXIST (-EISDIR for a directory).
  */
 int bw_check_replaceable(const char *path, const char *what);
+
+/*
+ * Files the CLI trusts (the trusted public keys, a secret key, an API
+ * key): OpenSSH's rule (safe_path() in its misc.c). The file, and every
+ * directory of its canonical path up to /, must be owned by root or the
+ * caller and writable by neither group nor others: otherwise another user
+ * could change what the file holds, or put another file in its place. One
+ * exception to ssh's rule: a directory of root's with the sticky bit
+ * (/tmp), in which only root and an entry's owner may rename or remove
+ * the entry, and that entry is checked itself. A secret file must not be
+ * readable by group or others either.
+ *
+ * fd is the file opened from path (what: "public key file" ...). 0, or
+ * -EPERM with why saying which path is wrong and the command that fixes
+ * it ("chmod go-w /etc/bloomwall"); -errno when path cannot be resolved.
+ */
+int bw_file_trusted(int fd, const char *path, const char *what, bool secret,
+		    char *why, size_t len);
 
 /* Writes all of buf to fd (again after EINTR): 0 or -errno. */
 int bw_write_all(int fd, const void *buf, size_t len);

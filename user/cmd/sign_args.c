@@ -34,7 +34,7 @@ const struct bw_opt bw_sign_build_opts[] = {
 	BW_OPT("sign-key", "SECRET", sign.sign_key, bw_parse_str,
 	       "sign the image with the secret key file SECRET ('bloomwall keygen')"),
 	BW_OPT("serial", "N", sign.serial, parse_u64,
-	       "the image's serial (default: its lists' newest mtime, in seconds)",
+	       "the image's serial (default: its lists' newest mtime, in microseconds)",
 	       .set = BW_FIELD(sign.serial_set)),
 	{ 0 },
 };
@@ -52,7 +52,7 @@ const struct bw_opt bw_verify_opts[] = {
 const struct bw_opt bw_verify_load_opts[] = {
 	VERIFY_KEY_OPT,
 	BW_OPT("allow-rollback", NULL, sign.allow_rollback, bw_parse_flag,
-	       "take an image with a lower serial than the running filter's"),
+	       "take an image with a lower serial than the running filter's (or equal, other bytes)"),
 	{ 0 },
 };
 

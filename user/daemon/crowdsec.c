@@ -21,6 +21,7 @@
 #include "lists/list_parse.h"
 #include "net/cs_stream.h"
 #include "net/http.h"
+#include "net/url.h"
 
 /* Refused decisions said one by one in a poll; then a count. */
 #define SAID_MAX 5
@@ -116,7 +117,7 @@ static int make_urls(struct bw_crowdsec *cs)
 
 static int check_cfg(const struct bw_cs_cfg *c)
 {
-	if (!bw_http_scheme(c->url)) {
+	if (!bw_url_scheme(c->url)) {
 		pr_warn("bloomwall watch: --crowdsec takes the local API's http:// or https:// URL, not '%s'\n",
 			c->url);
 		return -EINVAL;
@@ -125,7 +126,7 @@ static int check_cfg(const struct bw_cs_cfg *c)
 		pr_warn("bloomwall watch: --crowdsec needs --crowdsec-key-file FILE (the key 'cscli bouncers add' printed) or --crowdsec-cert FILE\n");
 		return -EINVAL;
 	}
-	if (c->cert_file && strcmp(bw_http_scheme(c->url), "https")) {
+	if (c->cert_file && strcmp(bw_url_scheme(c->url), "https")) {
 		pr_warn("bloomwall watch: --crowdsec-cert needs an https:// URL\n");
 		return -EINVAL;
 	}

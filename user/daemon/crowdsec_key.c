@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* The bouncer's key file (crowdsec_key.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,27 +16,6 @@ static int refuse(const char *path, const char *why)
 	pr_warn("bloomwall watch: --crowdsec-key-file %s refused: %s\n", path,
 		why);
 	return -EPERM;
-}
-
-static int check_mode(const char *path, const struct stat *st)
-{
-	char why[160];
-
-	if (st->st_uid != 0 && st->st_uid != geteuid()) {
-		snprintf(
-			why, sizeof(why),
-			"owned by uid %u, not root: another user could change the key (chown root %s)",
-			(unsigned int)st->st_uid, path);
-		return refuse(path, why);
-	}
-	if (st->st_mode & 077) {
-		snprintf(
-			why, sizeof(why),
-			"mode %04o lets other users read or change the key (chmod 600 %s)",
-			(unsigned int)(st->st_mode & 07777), path);
-		return refuse(path, why);
-	}
-	return 0;
 }
 
 /* One line of printable ASCII, its newline cut. */
@@ -58,18 +38,19 @@ static int check_text(const char *path, char *buf, ssize_t n)
 
 int bw_cs_key_read(const char *path, char *buf, size_t cap)
 {
+	char why[PATH_MAX + 256];
 	struct stat st;
 	ssize_t n;
 	int fd, err;
 
-	fd = bw_open_regular(path, "key file", &st);
+	fd = bw_open_regular(path, "API key file", &st);
 	if (fd < 0)
 		return fd;
-	err = check_mode(path, &st);
+	err = bw_file_trusted(fd, path, "API key file", true, why, sizeof(why));
 	n = err ? 0 : read(fd, buf, cap - 1);
 	close(fd);
 	if (err)
-		return err;
+		return refuse(path, why);
 	if (n < 0) {
 		pr_warn("bloomwall watch: --crowdsec-key-file %s: %s\n", path,
 			strerror(errno));

@@ -2,9 +2,9 @@
 /*
  * The bouncer's API key, read from a file (--crowdsec-key-file), never
  * from the command line, where ps and /proc/PID/cmdline show it to every
- * user. The file must be a regular file owned by root (or by the user the
- * daemon runs as), with no access for group or others (0600 or 0400), and
- * hold one line of printable ASCII without blanks: what 'cscli bouncers
+ * user. The file must be a regular file that only root (or the user the
+ * daemon runs as) can read or change, along its whole path (0600 or 0400,
+ * bw_file_trusted in base/file.h), and hold one line of printable ASCII without blanks: what 'cscli bouncers
  * add NAME -o raw' prints. Anything else is refused, saying why.
  */
 #ifndef __BW_CROWDSEC_KEY_H

@@ -20,6 +20,7 @@
 #include "daemon/pull_sched.h"
 #include "image/image.h"
 #include "net/http.h"
+#include "net/url.h"
 
 /* An error page is small: this much that is no image ends the transfer. */
 #define NOT_IMAGE_MAX (64U << 10)
@@ -73,7 +74,7 @@ int bw_pull_init(struct bw_pull *p, const char *iface,
 	p->interval = c->interval > 0 ? c->interval : BW_PULL_INTERVAL;
 	p->answered = p->fetched = -1;
 	for (i = 0; i < c->nurls; i++) {
-		if (!bw_http_scheme(c->urls[i])) {
+		if (!bw_url_scheme(c->urls[i])) {
 			pr_warn("bloomwall watch: --url %s: not an http:// or https:// URL\n",
 				c->urls[i]);
 			return -EINVAL;
@@ -148,12 +149,22 @@ static int sink_fail(struct sink *s, enum bw_pull_reason why, int err)
 /* The header, once whole: is it an image, and how long. */
 static int sink_header(struct sink *s)
 {
+	const __u8 *b = s->hdr.b;
 	char why[256];
 
+	/* Its first bytes, not the length a header that is none declares. */
+	if (memcmp(s->hdr.h.magic, BW_IMAGE_MAGIC, sizeof(s->hdr.h.magic))) {
+		snprintf(
+			s->msg, sizeof(s->msg),
+			"not a bloomwall image: it starts with %02x %02x %02x %02x, not \"%s\"",
+			b[0], b[1], b[2], b[3], BW_IMAGE_MAGIC);
+		s->not_image = true;
+		return 0;
+	}
 	if (bw_image_check_hdr(&s->hdr.h, s->hdr.h.image_bytes, why,
 			       sizeof(why))) {
-		snprintf(s->msg, sizeof(s->msg), "not a bloomwall image (%s)",
-			 why);
+		snprintf(s->msg, sizeof(s->msg),
+			 "an image this bloomwall refuses: %s", why);
 		s->not_image = true;
 		return 0;
 	}
@@ -258,9 +269,10 @@ static int judge(struct sink *s, const struct bw_http_res *res)
 	}
 	if (s->not_image || s->got < sizeof(s->hdr)) {
 		if (!s->not_image)
-			snprintf(s->msg, sizeof(s->msg),
-				 "not a bloomwall image (%llu bytes)",
-				 (unsigned long long)s->got);
+			snprintf(
+				s->msg, sizeof(s->msg),
+				"not a bloomwall image: %llu bytes, shorter than an image header",
+				(unsigned long long)s->got);
 		return sink_fail(s, BW_PULL_R_NOT_IMAGE, -EBADMSG);
 	}
 	if (s->got != s->want) {

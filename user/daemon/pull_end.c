@@ -93,7 +93,7 @@ static void swap_failed(struct bw_pull *p, int err)
 {
 	static const char *const what[BW_PULL_NREASONS] = {
 		[BW_PULL_R_SIGNATURE] = "its signature was refused",
-		[BW_PULL_R_ROLLBACK] = "older than the image that runs",
+		[BW_PULL_R_ROLLBACK] = "not newer than the image that runs",
 		[BW_PULL_R_REFUSED] = "the image was refused",
 	};
 

@@ -56,7 +56,8 @@ void bw_image_rec_make(const char *const *files, int n, bool serial_set,
 			newest = t;
 	}
 	*derived_from = newest != 0;
-	out->serial = serial_set ? serial : newest / 1000000000ULL;
+	/* Microseconds: exact in a float64 (a metric), finer than builds. */
+	out->serial = serial_set ? serial : newest / 1000ULL;
 	out->time_ns = source_date_epoch() ?: newest ?: now_ns();
 }
 
@@ -86,15 +87,36 @@ const char *bw_image_time_str(__u64 ns, char *buf, size_t len)
 	return buf;
 }
 
-int bw_image_rollback_check(const struct bw_rec_image *img,
+/* Whether the running filter came from another image than one of hash. */
+static bool other_content(const __u8 *hash, const struct bw_records *running)
+{
+	static const __u8 none[sizeof(running->origin.image_hash)];
+	const __u8 *run = running->origin.image_hash;
+
+	return hash && running->have_origin &&
+	       memcmp(run, none, sizeof(none)) &&
+	       memcmp(run, hash, sizeof(none));
+}
+
+int bw_image_rollback_check(const struct bw_rec_image *img, const __u8 *hash,
 			    const struct bw_records *running, char *why,
 			    size_t errlen)
 {
 	const struct bw_rec_image *run = &running->image;
 	char t1[64], t2[64];
 
-	if (!running->have_image || (img && img->serial >= run->serial))
+	if (!running->have_image || (img && img->serial > run->serial))
 		return 0;
+	if (img && img->serial == run->serial) {
+		if (!other_content(hash, running))
+			return 0; /* the same image again */
+		snprintf(
+			why, errlen,
+			"serial %llu (of %s) is the running filter's, and the image is not the one that runs (its bytes differ): two builds got the same serial; give the new one a higher --serial (--allow-rollback takes it)",
+			(unsigned long long)img->serial,
+			bw_image_time_str(img->time_ns, t1, sizeof(t1)));
+		return -BW_EROLLBACK;
+	}
 	if (!img)
 		snprintf(
 			why, errlen,

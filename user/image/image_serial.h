@@ -5,16 +5,18 @@
  * unless the operator says otherwise. No bpf().
  *
  * The serial is --serial N, else the newest mtime among the lists and
- * --allow files, in seconds: a list fetched later gives a higher serial,
- * the same files give the same serial (and so the same image bytes). The
- * time is SOURCE_DATE_EPOCH (the reproducible-builds convention) when set,
- * else that same newest mtime: not the wall clock, which would make every
- * build of the same lists another image. Older is by serial alone: a
- * lower serial than the running filter's is a rollback; an equal one is
- * not (the same lists with other flags); an image without a serial (an
- * older bloomwall's) counts as serial 0. A running filter that did not
- * come from an image (attach, reload) has no serial: any image may
- * replace it.
+ * --allow files, in microseconds: a list written later, even in the same
+ * second, gives a higher serial, the same files give the same serial (and
+ * so the same image bytes). The time is SOURCE_DATE_EPOCH (the
+ * reproducible-builds convention) when set, else that same newest mtime:
+ * not the wall clock, which would make every build of the same lists
+ * another image. Older is by serial: a lower serial than the running
+ * filter's is a rollback; an equal one is the same image again, or it is
+ * refused when its bytes are not those of the image that runs (two builds
+ * with one serial would otherwise replace each other back and forth); an
+ * image without a serial (an older bloomwall's) counts as serial 0. A
+ * running filter that did not come from an image (attach, reload) has no
+ * serial: any image may replace it.
  */
 #ifndef __BW_IMAGE_SERIAL_H
 #define __BW_IMAGE_SERIAL_H
@@ -46,11 +48,13 @@ void bw_image_rec_make(const char *const *files, int n, bool serial_set,
 int bw_image_rec_read(const struct bw_image *img, struct bw_rec_image *out);
 
 /*
- * Whether an image whose record is img (NULL: none, serial 0) may replace
- * the filter whose records are running: 0, or -BW_EROLLBACK with why
- * saying both serials and times.
+ * Whether an image whose record is img (NULL: none, serial 0) and whose
+ * bytes hash to hash (bw_prov_hash; NULL: unknown) may replace the filter
+ * whose records are running (their origin's image hash: what runs): 0,
+ * or -BW_EROLLBACK with why saying both serials and times, or that an
+ * equal serial holds other bytes.
  */
-int bw_image_rollback_check(const struct bw_rec_image *img,
+int bw_image_rollback_check(const struct bw_rec_image *img, const __u8 *hash,
 			    const struct bw_records *running, char *why,
 			    size_t errlen);
 

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,18 +49,30 @@ void bw_seckey_wipe(struct bw_seckey *k)
 	sodium_memzero(k, sizeof(*k));
 }
 
-/* The whole of a small regular file, NUL-terminated; free() it. */
-static int read_small(const char *path, const char *what, char **out,
-		      struct stat *st)
+/*
+ * The whole of a small regular file that only root and the caller can
+ * change (bw_file_trusted; and read, when secret), NUL-terminated; free()
+ * it. -EPERM, said, for one others could change.
+ */
+static int read_small(const char *path, const char *what, bool secret,
+		      char **out)
 {
+	char why[PATH_MAX + 256];
+	struct stat st;
 	size_t len = 0;
 	ssize_t n;
 	char *buf;
-	int fd;
+	int fd, err;
 
-	fd = bw_open_regular(path, what, st);
+	fd = bw_open_regular(path, what, &st);
 	if (fd < 0)
 		return fd;
+	err = bw_file_trusted(fd, path, what, secret, why, sizeof(why));
+	if (err) {
+		pr_warn("%s: refused: %s\n", path, why);
+		close(fd);
+		return err;
+	}
 	buf = malloc(KEY_FILE_MAX + 1);
 	if (!buf) {
 		close(fd);
@@ -124,20 +137,15 @@ int bw_seckey_read(const char *path, struct bw_seckey *k)
 {
 	__u8 pk[BW_KEY_PK_BYTES], sk[BW_KEY_SK_BYTES];
 	const char *why = NULL;
-	struct stat st;
 	char *text = NULL;
 	int err;
 
 	memset(k, 0, sizeof(*k));
-	err = sodium_ready() ?: read_small(path, "secret key file", &text, &st);
+	err = sodium_ready()
+		      ?: read_small(path, "secret key file", true, &text);
 	if (err)
 		return err;
-	if (st.st_mode & 077) {
-		pr_warn("%s: refused: the secret key file is open to group or others (mode %04o): chmod 600 %s\n",
-			path, (unsigned int)(st.st_mode & 07777), path);
-		err = -EPERM;
-	} else if (parse_line(text, BW_KEY_SEC_TAG, k->sk, sizeof(k->sk),
-			      &why)) {
+	if (parse_line(text, BW_KEY_SEC_TAG, k->sk, sizeof(k->sk), &why)) {
 		pr_warn("%s: not a bloomwall secret key (\"%s BASE64\"): %s\n",
 			path, BW_KEY_SEC_TAG, why);
 		err = -EINVAL;
@@ -192,11 +200,11 @@ static int read_pub_line(const char *path, int lineno, const char *line,
 int bw_verify_keys_read(const char *path, struct bw_verify_keys *ks)
 {
 	char *text = NULL, *line, *nl;
-	struct stat st;
 	int lineno = 0, err;
 
 	ks->n = 0;
-	err = sodium_ready() ?: read_small(path, "public key file", &text, &st);
+	err = sodium_ready()
+		      ?: read_small(path, "public key file", false, &text);
 	if (err)
 		return err;
 	for (line = text; !err && line && *line; line = nl ? nl + 1 : NULL) {

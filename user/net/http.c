@@ -16,6 +16,7 @@
 
 #include "base/duration.h"
 #include "net/http.h"
+#include "net/url.h"
 
 struct bw_http_xfer {
 	CURLM *m;
@@ -53,15 +54,6 @@ void bw_http_req_init(struct bw_http_req *rq, const char *url)
 {
 	memset(rq, 0, sizeof(*rq));
 	rq->url = url;
-}
-
-const char *bw_http_scheme(const char *url)
-{
-	if (!strncasecmp(url, "https://", 8))
-		return "https";
-	if (!strncasecmp(url, "http://", 7))
-		return "http";
-	return NULL;
 }
 
 /*
@@ -190,6 +182,7 @@ static int setup(struct bw_http_xfer *x, const struct bw_http_req *rq)
 	SET(CURLOPT_HEADERDATA, x);
 	SET(CURLOPT_FILETIME, 1L);
 	SET(CURLOPT_USERAGENT, "bloomwall");
+	SET(CURLOPT_ACCEPT_ENCODING, ""); /* what libcurl decodes (http.h) */
 	SET(CURLOPT_HTTPHEADER, x->hdrs);
 	if (rq->max_bytes)
 		SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)rq->max_bytes);
@@ -207,43 +200,34 @@ static int setup(struct bw_http_xfer *x, const struct bw_http_req *rq)
 	return rc == CURLE_OK ? 0 : -EINVAL;
 }
 
+/* libcurl's codes as errno values; one not listed is -EIO. */
+static const int curl_errnos[CURL_LAST] = {
+	[CURLE_OPERATION_TIMEDOUT] = ETIMEDOUT,
+	[CURLE_COULDNT_CONNECT] = ECONNREFUSED,
+	[CURLE_COULDNT_RESOLVE_HOST] = EHOSTUNREACH,
+	[CURLE_COULDNT_RESOLVE_PROXY] = EHOSTUNREACH,
+	[CURLE_FILESIZE_EXCEEDED] = EFBIG,
+	[CURLE_PARTIAL_FILE] = EPIPE,
+	[CURLE_RECV_ERROR] = EPIPE,
+	[CURLE_GOT_NOTHING] = EPIPE,
+	[CURLE_URL_MALFORMAT] = EINVAL,
+	[CURLE_UNSUPPORTED_PROTOCOL] = EINVAL,
+	[CURLE_OUT_OF_MEMORY] = ENOMEM,
+	[CURLE_SSL_CONNECT_ERROR] = EPROTO,
+	[CURLE_PEER_FAILED_VERIFICATION] = EPROTO,
+	[CURLE_SSL_CERTPROBLEM] = EPROTO,
+	[CURLE_SSL_CACERT_BADFILE] = EPROTO,
+	[CURLE_TOO_MANY_REDIRECTS] = EPROTO,
+	[CURLE_WEIRD_SERVER_REPLY] = EPROTO,
+	[CURLE_HTTP2] = EPROTO,
+};
+
 static int curl_errno(CURLcode rc)
 {
-	switch (rc) {
-	case CURLE_OK:
+	if (rc == CURLE_OK)
 		return 0;
-	case CURLE_OPERATION_TIMEDOUT:
-		return -ETIMEDOUT;
-	case CURLE_COULDNT_CONNECT:
-		return -ECONNREFUSED;
-	case CURLE_COULDNT_RESOLVE_HOST:
-	case CURLE_COULDNT_RESOLVE_PROXY:
-		return -EHOSTUNREACH;
-	case CURLE_FILESIZE_EXCEEDED:
-		return -EFBIG;
-	case CURLE_PARTIAL_FILE:
-	case CURLE_RECV_ERROR:
-	case CURLE_GOT_NOTHING:
-		return -EPIPE;
-	case CURLE_URL_MALFORMAT:
-	case CURLE_UNSUPPORTED_PROTOCOL:
-		return -EINVAL;
-	case CURLE_OUT_OF_MEMORY:
-		return -ENOMEM;
-	case CURLE_SSL_CONNECT_ERROR:
-	case CURLE_PEER_FAILED_VERIFICATION:
-	case CURLE_SSL_CERTPROBLEM:
-	case CURLE_SSL_CACERT_BADFILE:
-	case CURLE_TOO_MANY_REDIRECTS:
-	case CURLE_WEIRD_SERVER_REPLY:
-	case CURLE_HTTP2:
-		return -EPROTO;
-	default:
-		return -EIO;
-	}
+	return rc < CURL_LAST && curl_errnos[rc] ? -curl_errnos[rc] : -EIO;
 }
-
-/* ---- libcurl's callbacks: what it waits for ------------------------------ */
 
 static int on_socket(CURL *h, curl_socket_t fd, int what, void *ctx,
 		     void *sock_ctx)
@@ -283,35 +267,6 @@ static int on_timer(CURLM *m, long ms, void *ctx)
 	return 0;
 }
 
-/* ---- the end ------------------------------------------------------------- */
-
-/*
- * url's origin, "scheme://host:port" (the port its scheme's when none),
- * into buf; false when url does not parse.
- */
-static bool origin_of(const char *url, char *buf, size_t len)
-{
-	CURLU *u = curl_url();
-	char *scheme = NULL, *host = NULL, *port = NULL;
-	bool ok;
-
-	ok = u && !curl_url_set(u, CURLUPART_URL, url, 0) &&
-	     !curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) &&
-	     !curl_url_get(u, CURLUPART_HOST, &host, 0) &&
-	     !curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
-	if (ok)
-		ok = snprintf(buf, len, "%s://%s:%s", scheme, host, port) <
-		     (int)len;
-	if (ok)
-		for (char *c = buf; *c; c++)
-			*c = (char)tolower((unsigned char)*c);
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(port);
-	curl_url_cleanup(u);
-	return ok;
-}
-
 /*
  * A redirect of a request with credentials: followed when it stays at the
  * origin asked (1: the same handle asks it now), else -EPROTO said; 0:
@@ -327,7 +282,7 @@ static int follow(struct bw_http_xfer *x)
 	    !next)
 		return 0;
 	if (snprintf(url, sizeof(url), "%s", next) >= (int)sizeof(url) ||
-	    !origin_of(url, origin, sizeof(origin)) ||
+	    !bw_url_origin(url, origin, sizeof(origin)) ||
 	    strcmp(origin, x->origin)) {
 		snprintf(
 			res->reason, sizeof(res->reason),
@@ -365,6 +320,7 @@ static int redirect_refused(struct bw_http_xfer *x)
 static int finish(struct bw_http_xfer *x, CURLcode rc)
 {
 	struct bw_http_res *res = &x->res;
+	struct curl_header *e;
 	curl_off_t ft = -1;
 	int err;
 
@@ -381,7 +337,12 @@ static int finish(struct bw_http_xfer *x, CURLcode rc)
 	    res->status < 400)
 		return redirect_refused(x);
 	err = curl_errno(rc);
-	if (err)
+	if (rc == CURLE_BAD_CONTENT_ENCODING &&
+	    !curl_easy_header(x->h, "Content-Encoding", 0, CURLH_HEADER, -1,
+			      &e))
+		snprintf(res->reason, sizeof(res->reason),
+			 "Content-Encoding %.40s: %.150s", e->value, x->errbuf);
+	else if (err)
 		snprintf(res->reason, sizeof(res->reason), "%s",
 			 *x->errbuf ? x->errbuf : curl_easy_strerror(rc));
 	return err;
@@ -460,9 +421,9 @@ struct bw_http_xfer *bw_http_start(const struct bw_http_req *rq)
 	x->rq.ctx = rq->ctx;
 	x->res.last_modified = -1;
 	x->timer = -1;
-	x->scheme = bw_http_scheme(rq->url);
+	x->scheme = bw_url_scheme(rq->url);
 	x->credentials = rq->headers || rq->cert_file;
-	if (x->scheme && !origin_of(rq->url, x->origin, sizeof(x->origin)))
+	if (x->scheme && !bw_url_origin(rq->url, x->origin, sizeof(x->origin)))
 		x->scheme = NULL;
 	if (!x->scheme)
 		end(x, -EINVAL, "not an http:// or https:// URL");

@@ -6,6 +6,10 @@
  * is never held whole here; the transfer is bounded in time and size, and
  * its caller's loop can drop it at any time, whatever the server does.
  *
+ * An answer in a Content-Encoding libcurl decodes (gzip, deflate...; all
+ * are asked for) reaches the callback decoded, max_bytes bounding it
+ * decoded; one it cannot decode ends the transfer naming the encoding.
+ *
  * TLS verifies the peer with the system's CAs or a given file; libcurl
  * reads the usual proxy variables (https_proxy, no_proxy...). A redirect is
  * followed (at most BW_HTTP_MAX_REDIRS) only to the scheme of the URL asked
@@ -103,8 +107,5 @@ int bw_http_step(struct bw_http_xfer *x, const struct pollfd *p, int n,
 
 /* Ends the transfer (under way or not) and frees it. NULL: nothing. */
 void bw_http_free(struct bw_http_xfer *x);
-
-/* "http" or "https" (the scheme of url, lower case), or NULL for others. */
-const char *bw_http_scheme(const char *url);
 
 #endif /* __BW_HTTP_H */

@@ -162,7 +162,7 @@ static int stage_names(const char *iface, const struct bw_image *img,
 }
 
 /* Not older than what runs, unless the operator said so. */
-static int check_rollback(const struct bw_image_stage_req *st,
+static int check_rollback(const struct bw_image_stage_req *st, const __u8 *hash,
 			  const struct bw_records *running)
 {
 	struct bw_rec_image ri;
@@ -177,7 +177,7 @@ static int check_rollback(const struct bw_image_stage_req *st,
 			st->path, strerror(-err));
 		return err;
 	}
-	err = bw_image_rollback_check(err ? NULL : &ri, running, why,
+	err = bw_image_rollback_check(err ? NULL : &ri, hash, running, why,
 				      sizeof(why));
 	if (err)
 		pr_warn("%s: refused: %s\n", st->path, why);
@@ -191,6 +191,7 @@ int bw_image_rollback_running(const char *iface, int ifindex,
 	struct bw_running rn = BW_RUNNING_INIT;
 	struct bw_records rec;
 	struct bw_rec_image ri;
+	__u8 hash[16];
 	int err, have;
 
 	err = bw_running_open(iface, ifindex, BW_RUN_QUIET | BW_RUN_OLD_OK,
@@ -203,9 +204,10 @@ int bw_image_rollback_running(const char *iface, int ifindex,
 	err = rn.filter_err ? 0 : bw_running_records(&rn, &rec);
 	bw_running_close(&rn);
 	have = err ? err : bw_image_rec_read(img, &ri);
+	bw_prov_hash(img->buf, img->len, hash);
 	if (!err && (have == 0 || have == -ENOENT))
-		err = bw_image_rollback_check(have ? NULL : &ri, &rec, why,
-					      errlen);
+		err = bw_image_rollback_check(have ? NULL : &ri, hash, &rec,
+					      why, errlen);
 	else if (!err)
 		err = have;
 	bw_records_free(&rec);
@@ -226,11 +228,11 @@ int bw_image_stage(const struct bw_image_stage_req *st, struct bw_records *kept,
 	__u8 hash[16];
 	int err;
 
-	err = check_rollback(st, kept);
-	if (err)
-		return err;
 	/* Provenance: the image's lists as it recorded them, and its hash. */
 	bw_prov_hash(img->buf, img->len, hash);
+	err = check_rollback(st, hash, kept);
+	if (err)
+		return err;
 	err = bw_prov_image_records(path, img->filter, img->nblocks,
 				    st->origin ?: BW_ORIGIN_LOAD, hash, &rec,
 				    &nblocks);

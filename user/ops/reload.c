@@ -237,7 +237,9 @@ static int rebase(struct reload_ctx *c, const struct bw_running *r)
 	same = bw_records_same_added(&built, &c->kept);
 	/* Another image swapped in meanwhile: the rollback check again. */
 	same = same && built.have_image == c->kept.have_image &&
-	       !memcmp(&built.image, &c->kept.image, sizeof(built.image));
+	       !memcmp(&built.image, &c->kept.image, sizeof(built.image)) &&
+	       !memcmp(built.origin.image_hash, c->kept.origin.image_hash,
+		       sizeof(built.origin.image_hash));
 	bw_records_free(&built);
 	if (err)
 		return err;

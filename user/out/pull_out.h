@@ -32,7 +32,7 @@ enum bw_pull_reason {
 	BW_PULL_R_NOT_IMAGE, /* the body does not begin as an image */
 	BW_PULL_R_REFUSED,   /* the image's check refused it */
 	BW_PULL_R_SIGNATURE, /* unsigned, another key's, or tampered with */
-	BW_PULL_R_ROLLBACK,  /* older than the image that runs */
+	BW_PULL_R_ROLLBACK,  /* not newer than the image that runs */
 	BW_PULL_R_LOCAL,     /* the state directory, the disk, a swap */
 	BW_PULL_NREASONS,
 };

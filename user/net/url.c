@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * URLs (url.h), parsed by libcurl's URL API.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <strings.h>
+#include <curl/curl.h>
+
+#include "net/url.h"
+
+const char *bw_url_scheme(const char *url)
+{
+	if (!strncasecmp(url, "https://", 8))
+		return "https";
+	if (!strncasecmp(url, "http://", 7))
+		return "http";
+	return NULL;
+}
+
+bool bw_url_origin(const char *url, char *buf, size_t len)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL, *port = NULL;
+	bool ok;
+
+	ok = u && !curl_url_set(u, CURLUPART_URL, url, 0) &&
+	     !curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) &&
+	     !curl_url_get(u, CURLUPART_HOST, &host, 0) &&
+	     !curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
+	if (ok)
+		ok = snprintf(buf, len, "%s://%s:%s", scheme, host, port) <
+		     (int)len;
+	if (ok)
+		for (char *c = buf; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return ok;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * What bloomwall asks of a URL it fetches (http.h): its scheme, and its
+ * origin, which a request with credentials never leaves.
+ */
+#ifndef __BW_URL_H
+#define __BW_URL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* "http" or "https" (the scheme of url, lower case), or NULL for others. */
+const char *bw_url_scheme(const char *url);
+
+/*
+ * url's origin, "scheme://host:port" in lower case (the scheme's port
+ * when it names none), into buf; false when url does not parse (libcurl's
+ * URL parser) or buf is too short.
+ */
+bool bw_url_origin(const char *url, char *buf, size_t len);
+
+#endif /* __BW_URL_H */
