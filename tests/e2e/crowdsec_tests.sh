@@ -16,7 +16,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 CROWDSEC_TESTS="test_cs_decisions test_cs_expiry_offline test_cs_lapi_restart
 test_cs_wrong_key test_cs_hostile_lapi test_cs_tls test_cs_ranges test_cs_import_100k
-test_cs_sizing test_cs_systemd_unit"
+test_cs_sizing test_cs_systemd_unit test_cs_hostile_strings"
 
 CS_PORT=18080
 CS_URL=http://127.0.0.1:$CS_PORT
@@ -382,6 +382,58 @@ test_cs_lapi_restart()
 	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4"
 	assert_eq "$(grep -c '  drop ' "$OUT")" 2 "the start's filter drops both decisions"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	stop_watch TERM
+}
+
+# cs_db SQL: runs SQL on the LAPI's own database, as a row the LAPI's
+# update stream never reports (crowdsec #2014) comes to be.
+cs_db()
+{
+	echo "+ sqlite3 crowdsec.db \"$1\""
+	sqlite3 -cmd ".timeout 5000" "$CS_DIR/data/crowdsec.db" "$1" ||
+		fail "sqlite3 $1"
+}
+
+# A decision's strings hold newlines and an escape sequence (a scenario
+# through cscli, a value written into the LAPI's database): the watch's
+# log and query --why print them escaped, one line a record, no raw
+# control byte; JSON carries them whole (json-c escapes).
+test_cs_hostile_strings()
+{
+	local reason value esc
+
+	trap cs_cleanup EXIT
+	command -v sqlite3 >/dev/null || skip "no sqlite3"
+	esc=$(printf '\033')
+	reason="evil
+$BW_RX: FORGED scenario line${esc}[2J"
+	value="10.77.0.9
+$BW_RX: FORGED value line${esc}[31m"
+	cs_setup
+	cs_start
+	cs_add --ip "$BW_A4" --duration 1h --reason "$reason"
+	cs_add --ip "$BW_B4" --duration 1h
+	cs_db "UPDATE decisions SET value = '$value' WHERE value = '$BW_B4';"
+	cs_watch "$(cs_list)"
+	wait_line "$WATCH_OUT" "crowdsec: decision [0-9]+ \\(Ip 10\\.77\\.0\\.9\\\\n$BW_RX: FORGED value line\\\\x1b\\[31m, origin cscli\\) refused: not an address or prefix of scope Ip\$"
+	grep -q "$esc" "$WATCH_OUT" && fail "a raw ESC in the watch's log"
+	grep -q "^$BW_RX: FORGED" "$WATCH_OUT" && fail "a forged line in the watch's log"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	bw 0 query "$BW_RX" --why "$BW_A4"
+	grep -q "$esc" "$OUT" && fail "a raw ESC in query --why"
+	assert_eq "$(wc -l <"$OUT")" 2 "query --why: one line a record"
+	assert_grep "$OUT" "^  why: CrowdSec decision [0-9]+ \\(origin cscli, scenario 'evil\\\\n$BW_RX: FORGED scenario line\\\\x1b\\[2J'\\): Ip $BW_A4, ban until " \
+		"query --why: the scenario escaped"
+	bw 0 query "$BW_RX" --json --why "$BW_A4"
+	assert_eq "$(wc -l <"$OUT")" 1 "query --json --why: one line"
+	grep -q "$esc" "$OUT" && fail "a raw ESC in query --json --why"
+	assert_eq "$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print([x["scenario"] for a in d["addresses"] if "crowdsec" in a
+       for x in a["crowdsec"]["decisions"]] == [sys.argv[2]])' "$OUT" "$reason")" \
+		True "query --json --why: the scenario whole"
+	bw 0 status "$BW_RX"
+	grep -q "$esc" "$OUT" && fail "a raw ESC in status"
 	stop_watch TERM
 }
 

@@ -16,6 +16,7 @@
 #include "base/duration.h"
 #include "base/file.h"
 #include "base/log.h"
+#include "base/output.h"
 #include "daemon/crowdsec.h"
 #include "daemon/crowdsec_key.h"
 #include "lists/list_parse.h"
@@ -192,15 +193,22 @@ void bw_crowdsec_close(struct bw_crowdsec *cs)
 static void say_skipped(struct bw_crowdsec *cs, const struct bw_cs_decision *d,
 			int kind)
 {
-	char why[160];
+	/* The LAPI's strings, escaped: a value may hold a line of its own. */
+	char scope[BW_ESC_BUF(BW_CS_SCOPE_MAX)];
+	char value[BW_ESC_BUF(BW_CS_VALUE_MAX)];
+	char origin[BW_ESC_BUF(BW_CS_ORIGIN_MAX)];
+	char why[200];
 
 	if (kind > BW_CS_REFUSED_FILTER || ++cs->said > SAID_MAX)
 		return;
+	bw_esc(scope, sizeof(scope), d->scope);
+	bw_esc(value, sizeof(value), d->value);
+	bw_esc(origin, sizeof(origin), d->origin[0] ? d->origin : "-");
 	if (kind == BW_CS_REFUSED_FIELD)
 		snprintf(why, sizeof(why), "a bad field: %s", d->refused);
 	else if (kind == BW_CS_REFUSED_VALUE)
 		snprintf(why, sizeof(why),
-			 "not an address or prefix of scope %s", d->scope);
+			 "not an address or prefix of scope %s", scope);
 	else if (kind == BW_CS_REFUSED_WIDE)
 		snprintf(
 			why, sizeof(why),
@@ -216,8 +224,7 @@ static void say_skipped(struct bw_crowdsec *cs, const struct bw_cs_decision *d,
 			: cs->cover_err == -E2BIG ? "too many live keys"
 						  : strerror(-cs->cover_err));
 	printf("%s: crowdsec: decision %lld (%s %s, origin %s) refused: %s\n",
-	       cs->iface, (long long)d->id, d->scope, d->value,
-	       d->origin[0] ? d->origin : "-", why);
+	       cs->iface, (long long)d->id, scope, value, origin, why);
 }
 
 static int on_decision(void *ctx, const struct bw_cs_decision *d)

@@ -17,6 +17,7 @@
 #include <curl/curl.h>
 
 #include "base/duration.h"
+#include "base/output.h"
 #include "net/http.h"
 
 struct bw_http_xfer {
@@ -96,13 +97,26 @@ static size_t on_body(char *buf, size_t size, size_t n, void *ctx)
 	return len;
 }
 
-/* Copies a header's value, its surrounding blanks and CR LF cut. */
+/*
+ * Copies a header's value, its surrounding blanks and CR LF cut. What a
+ * server sends reaches log lines and the state: a value with a byte
+ * outside printable ASCII is kept escaped (base/output.h; an ETag then
+ * matches no more, a full answer comes), others as they are.
+ */
 static void header_value(char *dst, size_t cap, const char *v, size_t len)
 {
+	size_t i;
+
 	while (len && (*v == ' ' || *v == '\t'))
 		v++, len--;
 	while (len && isspace((unsigned char)v[len - 1]))
 		len--;
+	for (i = 0; i < len && (unsigned char)v[i] >= 0x20 && v[i] <= 0x7e; i++)
+		;
+	if (i < len) {
+		bw_esc_mem(dst, cap - 1, v, len, false);
+		return;
+	}
 	if (len >= cap)
 		len = cap - 1;
 	memcpy(dst, v, len);
@@ -311,9 +325,10 @@ static int finish(struct bw_http_xfer *x, CURLcode rc)
 	    res->status < 400)
 		return redirect_refused(x);
 	err = curl_errno(rc);
+	/* libcurl's message may quote the server (a host, a status line). */
 	if (err)
-		snprintf(res->reason, sizeof(res->reason), "%s",
-			 *x->errbuf ? x->errbuf : curl_easy_strerror(rc));
+		bw_esc(res->reason, sizeof(res->reason),
+		       *x->errbuf ? x->errbuf : curl_easy_strerror(rc));
 	return err;
 }
 
