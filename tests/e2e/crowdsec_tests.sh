@@ -16,7 +16,8 @@
 # shellcheck disable=SC2034 # read by run.sh
 CROWDSEC_TESTS="test_cs_decisions test_cs_expiry_offline test_cs_lapi_restart
 test_cs_wrong_key test_cs_hostile_lapi test_cs_tls test_cs_ranges test_cs_import_100k
-test_cs_sizing test_cs_systemd_unit test_cs_resync_drift test_cs_hostile_strings"
+test_cs_sizing test_cs_systemd_unit test_cs_resync_drift test_cs_resync_bulk
+test_cs_hostile_strings"
 
 CS_PORT=18080
 CS_URL=http://127.0.0.1:$CS_PORT
@@ -450,6 +451,34 @@ test_cs_resync_drift()
 	wait_line "$WATCH_OUT" "crowdsec: resync ok: drift 0 " 1
 	assert_grep "$TMP_DIR/m.prom" "^bloomwall_decisions_resync_drift\\{iface=\"$BW_RX\"\\} 2\$" \
 		"the drift counter stays"
+	stop_watch TERM
+}
+
+# A burst of updates (an import of 1,500) is followed by a resync once it
+# settled, long before --resync-interval (1h): rows the stream missed
+# while the import was committed come in then; one decision is no burst.
+test_cs_resync_bulk()
+{
+	local f=$TMP_DIR/import.csv
+
+	trap cs_cleanup EXIT
+	cs_setup
+	cs_start
+	cs_watch --resync-interval 1h "$(cs_list)"
+	cs_add --ip "$BW_A4" --duration 1h
+	wait_line "$WATCH_OUT" "crowdsec: update: .*; 1 decision held on 1 value"
+	wait_polls 2
+	grep -q "resync ok" "$WATCH_OUT" && fail "a resync after one decision"
+	{
+		echo value
+		awk 'BEGIN { for (i = 0; i < 1500; i++) printf "100.64.%d.%d\n", i / 250, i % 250 + 1 }'
+	} >"$f"
+	echo "+ cscli decisions import -i $f (1500 values)"
+	cs decisions import -i "$f" --duration 1h 2>&1 | tail -n 1 | sed 's/^/  c /'
+	wait_line "$WATCH_OUT" "crowdsec: resync ok: drift [0-9]+ \\([0-9]+ put in, 0 taken out: what the updates had not said\\); 1501 in the answer, 1501 decisions held on 1501 values "
+	bw 0 query "$BW_RX" 100.64.0.1 100.64.5.250
+	assert_eq "$(grep -c '  drop ' "$OUT")" 2 "the import's first and last drop"
+	assert_eq "$(resyncs)" 1 "one resync: the burst's"
 	stop_watch TERM
 }
 

@@ -45,6 +45,7 @@ struct bw_crowdsec {
 	bool full;
 	/* The next full poll, and the one under way, is a periodic resync. */
 	bool resync, resyncing;
+	bool bulk; /* an update of BW_CS_BULK or more since the last full */
 	struct bw_cs_drift drift; /* what the last resync changed */
 	/* A rebuild came while it ran: a full answer once it ends. */
 	bool again;
@@ -270,6 +271,7 @@ static void synced(struct bw_crowdsec *cs)
 	struct bw_cs_drift d = bw_cs_set_sync_end(cs->set);
 
 	cs->last_full = bw_mono();
+	cs->bulk = false;
 	if (!cs->resyncing)
 		return;
 	cs->st.resyncs++;
@@ -280,14 +282,22 @@ static void synced(struct bw_crowdsec *cs)
 }
 
 /*
- * Whether a resync is due after a delta poll: right after one, so that
- * what the full answer changes is what the deltas missed, not what came
- * since.
+ * Whether a resync is due after a delta poll: every --resync-interval,
+ * and once a burst (an update of BW_CS_BULK new decisions or more: an
+ * import, a blocklist of the central API) has settled (an update with
+ * none), as the stream misses rows committed while it answers. Right
+ * after an update, so that what the full answer changes is what the
+ * updates missed, not what came since.
  */
-static bool resync_due(const struct bw_crowdsec *cs)
+static bool resync_due(struct bw_crowdsec *cs)
 {
+	bool settled = cs->bulk && !cs->got_new;
+
+	if (cs->got_new >= BW_CS_BULK)
+		cs->bulk = true;
 	return cs->st.resync_interval &&
-	       bw_mono() - cs->last_full >= (double)cs->st.resync_interval;
+	       (settled ||
+		bw_mono() - cs->last_full >= (double)cs->st.resync_interval);
 }
 
 static void succeeded(struct bw_crowdsec *cs, bool full, double t0)

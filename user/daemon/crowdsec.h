@@ -15,9 +15,10 @@
  * line, counted by result, the next try after a backoff (the update
  * frequency doubled each failure, up to 5 minutes), and that next try is
  * a full one (startup=true) diffed against what is held. Every
- * --resync-interval, right after a delta poll, a full one too: the delta
- * stream can miss rows (crowdsec #2014), what it changes is the drift,
- * logged and counted. The state file's
+ * --resync-interval, and once a burst of updates settled, right after a
+ * delta poll, a full one too: the delta stream can miss rows (crowdsec
+ * #2014), what it changes is the drift, logged and counted. The state
+ * file's
  * "crowdsec" section (ops/daemon_state.h) and the metrics say how it goes;
  * query --why asks the daemon over a unix socket (watch_cs.h). After
  * the first whole sync the daemon tells systemd READY=1 (sd_notify;
@@ -43,6 +44,8 @@
  * delta stream lost stays lost (README "Resync" argues the default).
  */
 #define BW_CS_RESYNC_INTERVAL 600
+/* An update this large is a burst: a resync follows once it settled. */
+#define BW_CS_BULK 1000
 /* The largest answer read (a million decisions is about 250 MB). */
 #define BW_CS_MAX_BYTES (2ULL << 30)
 
