@@ -171,7 +171,7 @@ static int ask_why(const char *iface, const char *const *addrs,
 	json_object_object_add(q, "addresses", arr);
 	err = bw_watch_ask(iface, BW_ASK_WHY, q, WHY_MS, &r);
 	if (err == -EREMOTEIO)
-		pr_warn("%s: the watch refused the question about its CrowdSec decisions: %s\n",
+		pr_warn("%s: the watch refused --why's question on its socket: %s: --why shows no CrowdSec decision\n",
 			iface, r.why);
 	if (err)
 		return err;
