@@ -16,7 +16,8 @@
 # shellcheck disable=SC2034 # read by run.sh
 CROWDSEC_TESTS="test_cs_decisions test_cs_expiry_offline test_cs_lapi_restart
 test_cs_wrong_key test_cs_hostile_lapi test_cs_tls test_cs_ranges test_cs_import_100k
-test_cs_sizing test_cs_systemd_unit"
+test_cs_sizing test_cs_systemd_unit test_cs_resync_drift test_cs_resync_bulk
+test_cs_hostile_strings"
 
 CS_PORT=18080
 CS_URL=http://127.0.0.1:$CS_PORT
@@ -382,6 +383,145 @@ test_cs_lapi_restart()
 	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4"
 	assert_eq "$(grep -c '  drop ' "$OUT")" 2 "the start's filter drops both decisions"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	stop_watch TERM
+}
+
+# cs_db SQL: runs SQL on the LAPI's own database, as a row the LAPI's
+# update stream never reports (crowdsec #2014) comes to be.
+cs_db()
+{
+	echo "+ sqlite3 crowdsec.db \"$1\""
+	sqlite3 -cmd ".timeout 5000" "$CS_DIR/data/crowdsec.db" "$1" ||
+		fail "sqlite3 $1"
+}
+
+# cs_db_copy FROM TO: a decision row for value TO, a copy of FROM's (its
+# creation time too: older than the bouncer's last poll, so the update
+# stream never names it; a full answer does).
+cs_db_copy()
+{
+	local cols
+
+	cols=$(sqlite3 "$CS_DIR/data/crowdsec.db" \
+		"SELECT group_concat(name, ',') FROM pragma_table_info('decisions') WHERE name NOT IN ('id', 'value');")
+	[ -n "$cols" ] || fail "no columns in the LAPI's decisions table"
+	cs_db "INSERT INTO decisions ($cols, value) SELECT $cols, '$2' FROM decisions WHERE value = '$1';"
+}
+
+# resyncs: how many periodic resyncs the watch published (status JSON).
+resyncs()
+{
+	"$BLOOMWALL" status --json "$BW_RX" 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["crowdsec"]["resync"]["count"])'
+}
+
+# The LAPI's database changed behind its update stream (a row deleted, a
+# row added with an old creation time): the updates never say so; the
+# periodic full resync puts in and takes out what they missed, says the
+# drift in a line, status and the metrics.
+test_cs_resync_drift()
+{
+	trap cs_cleanup EXIT
+	command -v sqlite3 >/dev/null || skip "no sqlite3"
+	cs_setup
+	cs_start
+	cs_watch --resync-interval 15 --metrics-file "$TMP_DIR/m.prom" \
+		--interval 0.5 "$(cs_list)"
+	cs_add --ip "$BW_A4" --duration 1h
+	wait_line "$WATCH_OUT" "crowdsec: update: .*; 1 decision held on 1 value"
+	cs_db_copy "$BW_A4" "$BW_B4"
+	cs_db "DELETE FROM decisions WHERE value = '$BW_A4';"
+	wait_polls 2
+	# The updates missed both (unless the resync came already: a slow run).
+	bw 0 query "$BW_RX" "$BW_A4" "$BW_B4"
+	if [ "$(resyncs)" = 0 ]; then
+		assert_grep "$OUT" "^$BW_A4  drop " "the updates missed the deletion"
+		assert_grep "$OUT" "^$BW_B4  pass( |\$)" "the updates missed the new row"
+	else
+		echo "  (a resync came before the check: the miss not shown)"
+	fi
+	wait_line "$WATCH_OUT" "crowdsec: resync ok: drift 2 \(1 put in, 1 taken out: what the updates had not said\); 1 in the answer, 1 decision held on 1 value "
+	expect_delivered "$BW_A4" "$BW_RX4"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^    resync +every 15s, [1-9][0-9]* so far, last [0-9]+ s ago: drift [02]; 2 in all\$" \
+		"status: the resyncs and their drift"
+	wait_line "$TMP_DIR/m.prom" "^bloomwall_decisions_resync_drift\\{iface=\"$BW_RX\"\\} 2\$"
+	# In step again: the next resync finds nothing.
+	wait_line "$WATCH_OUT" "crowdsec: resync ok: drift 0 " 1
+	assert_grep "$TMP_DIR/m.prom" "^bloomwall_decisions_resync_drift\\{iface=\"$BW_RX\"\\} 2\$" \
+		"the drift counter stays"
+	stop_watch TERM
+}
+
+# A burst of updates (an import of 1,500) is followed by a resync once it
+# settled, long before --resync-interval (1h): rows the stream missed
+# while the import was committed come in then; one decision is no burst.
+test_cs_resync_bulk()
+{
+	local f=$TMP_DIR/import.csv
+
+	trap cs_cleanup EXIT
+	cs_setup
+	cs_start
+	cs_watch --resync-interval 1h "$(cs_list)"
+	cs_add --ip "$BW_A4" --duration 1h
+	wait_line "$WATCH_OUT" "crowdsec: update: .*; 1 decision held on 1 value"
+	wait_polls 2
+	grep -q "resync ok" "$WATCH_OUT" && fail "a resync after one decision"
+	{
+		echo value
+		awk 'BEGIN { for (i = 0; i < 1500; i++) printf "100.64.%d.%d\n", i / 250, i % 250 + 1 }'
+	} >"$f"
+	echo "+ cscli decisions import -i $f (1500 values)"
+	cs decisions import -i "$f" --duration 1h 2>&1 | tail -n 1 | sed 's/^/  c /'
+	wait_line "$WATCH_OUT" "crowdsec: resync ok: drift [0-9]+ \\([0-9]+ put in, 0 taken out: what the updates had not said\\); 1501 in the answer, 1501 decisions held on 1501 values "
+	bw 0 query "$BW_RX" 100.64.0.1 100.64.5.250
+	assert_eq "$(grep -c '  drop ' "$OUT")" 2 "the import's first and last drop"
+	assert_eq "$(resyncs)" 1 "one resync: the burst's"
+	stop_watch TERM
+}
+
+# A decision's strings hold newlines and an escape sequence (a scenario
+# through cscli, a value written into the LAPI's database): the watch's
+# log and query --why print them escaped, one line a record, no raw
+# control byte; JSON carries them whole (json-c escapes).
+test_cs_hostile_strings()
+{
+	local reason value esc
+
+	trap cs_cleanup EXIT
+	command -v sqlite3 >/dev/null || skip "no sqlite3"
+	esc=$(printf '\033')
+	reason="evil
+$BW_RX: FORGED scenario line${esc}[2J"
+	value="10.77.0.9
+$BW_RX: FORGED value line${esc}[31m"
+	cs_setup
+	cs_start
+	cs_add --ip "$BW_A4" --duration 1h --reason "$reason"
+	cs_add --ip "$BW_B4" --duration 1h
+	cs_db "UPDATE decisions SET value = '$value' WHERE value = '$BW_B4';"
+	cs_watch "$(cs_list)"
+	wait_line "$WATCH_OUT" "crowdsec: decision [0-9]+ \\(Ip 10\\.77\\.0\\.9\\\\n$BW_RX: FORGED value line\\\\x1b\\[31m, origin cscli\\) refused: not an address or prefix of scope Ip\$"
+	grep -q "$esc" "$WATCH_OUT" && fail "a raw ESC in the watch's log"
+	grep -q "^$BW_RX: FORGED" "$WATCH_OUT" && fail "a forged line in the watch's log"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	bw 0 query "$BW_RX" --why "$BW_A4"
+	grep -q "$esc" "$OUT" && fail "a raw ESC in query --why"
+	assert_eq "$(wc -l <"$OUT")" 2 "query --why: one line a record"
+	assert_grep "$OUT" "^  why: CrowdSec decision [0-9]+ \\(origin cscli, scenario 'evil\\\\n$BW_RX: FORGED scenario line\\\\x1b\\[2J'\\): Ip $BW_A4, ban until " \
+		"query --why: the scenario escaped"
+	bw 0 query "$BW_RX" --json --why "$BW_A4"
+	assert_eq "$(wc -l <"$OUT")" 1 "query --json --why: one line"
+	grep -q "$esc" "$OUT" && fail "a raw ESC in query --json --why"
+	assert_eq "$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print([x["scenario"] for a in d["addresses"] if "crowdsec" in a
+       for x in a["crowdsec"]["decisions"]] == [sys.argv[2]])' "$OUT" "$reason")" \
+		True "query --json --why: the scenario whole"
+	bw 0 status "$BW_RX"
+	grep -q "$esc" "$OUT" && fail "a raw ESC in status"
 	stop_watch TERM
 }
 

@@ -423,7 +423,8 @@ EOF2
 
 # status asks the watch (JSON "watch": its pid, answered); a watch that
 # cannot answer (stopped, as a long rebuild holds it) is waited for a
-# second, then status says so and shows what it last published; without
+# second, then status says so and shows what it last published (query
+# --why, which asks it too, names its socket as what did not answer); without
 # a watch, none; a killed watch's state file is not taken for a running
 # one.
 test_status_watch()
@@ -453,6 +454,13 @@ test_status_watch()
 	bw 0 status --json "$BW_RX"
 	assert_eq "$(json "$OUT" '[d[0]["watch"]["pid"], d[0]["watch"]["answered"], d[0]["filter"]["expiring"]["entries"]]')" \
 		"[$WATCH_PID,false,1]" "a stopped watch: its published state"
+	# query --why asks the watch (which has no CrowdSec source) too: what
+	# did not answer is its socket.
+	bw 0 query "$BW_RX" --why "$BW_C4"
+	assert_line "$ERR" "$BW_RX: the watch did not answer on its socket /run/bloomwall/$BW_RX.sock within 3 s (busy or stopped): --why shows no CrowdSec decision" \
+		"a stopped watch: query --why names the socket"
+	grep -q "CrowdSec source" "$ERR" && fail "a watch without CrowdSec: no CrowdSec source to blame"
+	assert_grep "$OUT" "^$BW_C4  drop " "query --why answers without the watch"
 	kill -CONT "$WATCH_PID"
 	bw 0 status --json "$BW_RX"
 	assert_eq "$(json "$OUT" 'd[0]["watch"]["answered"]')" true "answers again"

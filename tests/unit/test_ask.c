@@ -121,6 +121,12 @@ BW_TEST(test_ask_check)
 		-EREMOTEIO, "the socket's refusal");
 	ASSERT_EQ(c, BW_ASK_REFUSED, "its code");
 	ASSERT_STREQ(why, "no reason given", "no error said");
+	ASSERT_EQ(
+		check("{\"v\":1,\"ok\":false,\"code\":\"failed\",\"error\":\"a\\nb: forged\\u001b[2J\"}",
+		      &c, why, sizeof(why)),
+		-EREMOTEIO, "an error holding a newline and an ESC");
+	ASSERT_STREQ(why, "a\\nb: forged\\x1b[2J",
+		     "escaped for a message: one line, no ESC");
 	ASSERT_EQ(check("{\"v\":1,\"ok\":false,\"code\":\"new_code\"}", &c, why,
 			sizeof(why)),
 		  -EREMOTEIO, "an unknown code");

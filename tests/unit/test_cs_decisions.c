@@ -183,6 +183,50 @@ BW_TEST(test_cs_set_resync)
 	bw_cs_set_free(set);
 }
 
+/*
+ * What a full answer changed (the resync's drift): held ones it lacks
+ * out, ones not held in, a changed value and a deletion of a held one
+ * counted as taken out; a decision it names as held counts nothing,
+ * deltas between full answers count nothing.
+ */
+BW_TEST(test_cs_set_resync_drift)
+{
+	struct bw_cs_drift d;
+	struct seen s;
+	struct bw_cs_set *set = new_set(NULL, &s);
+
+	if (!ASSERT_OK_PTR(set, "set"))
+		return;
+	bw_cs_set_sync_begin(set);
+	apply(set, dec(1, "Ip", "10.0.0.1", 60000), NOW);
+	apply(set, dec(2, "Ip", "10.0.0.2", 60000), NOW);
+	d = bw_cs_set_sync_end(set);
+	ASSERT_TRUE(d.added == 2 && d.removed == 0, "the first: 2 put in");
+	apply(set, dec(3, "Ip", "10.0.0.3", 60000), NOW);
+	apply(set, dec(4, "Ip", "10.0.0.4", 60000), NOW);
+	apply(set, dec(5, "Ip", "10.0.0.5", 60000), NOW);
+	del(set, 1);
+	/* The full answer: 2 as held, 3 changed, 4 deleted, 5 missing, 6 new. */
+	bw_cs_set_sync_begin(set);
+	apply(set, dec(2, "Ip", "10.0.0.2", 60000), NOW);
+	apply(set, dec(3, "Ip", "10.0.0.33", 60000), NOW);
+	del(set, 4);
+	apply(set, dec(6, "Ip", "10.0.0.6", 60000), NOW);
+	ASSERT_EQ(apply(set, dec(7, "Country", "FR", 60000), NOW),
+		  BW_CS_IGNORED_SCOPE, "another scope");
+	d = bw_cs_set_sync_end(set);
+	ASSERT_EQ(d.added, 1, "6 put in (not 3's new value, nor 7)");
+	ASSERT_EQ(d.removed, 3, "3 changed, 4 deleted, 5 missing");
+	ASSERT_EQ(bw_cs_set_count(set), 3, "2, 3 and 6 held");
+	bw_cs_set_sync_begin(set);
+	apply(set, dec(2, "Ip", "10.0.0.2", 60000), NOW);
+	apply(set, dec(3, "Ip", "10.0.0.33", 60000), NOW);
+	apply(set, dec(6, "Ip", "10.0.0.6", 60000), NOW);
+	d = bw_cs_set_sync_end(set);
+	ASSERT_TRUE(!d.added && !d.removed, "in step: no drift");
+	bw_cs_set_free(set);
+}
+
 BW_TEST(test_cs_set_scopes_types_values)
 {
 	struct seen s;

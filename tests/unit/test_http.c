@@ -230,3 +230,40 @@ BW_TEST(test_http_driven_bounds)
 	bw_http_free(x);
 	close(lfd);
 }
+
+/*
+ * Header values from a server reach log lines and the state: one with a
+ * byte outside printable ASCII is kept escaped; a printable one (an ETag
+ * with a backslash) as it is, so that If-None-Match matches it.
+ */
+BW_TEST(test_http_header_escaped)
+{
+	struct bw_http_req rq;
+	struct bw_http_res res;
+	struct bw_http_xfer *x;
+	struct body b;
+	char url[64];
+	int lfd = listen_on(url, sizeof(url));
+
+	if (!ASSERT_TRUE(lfd >= 0, "a server on 127.0.0.1"))
+		return;
+	x = start(&rq, url, &b, 0, 10);
+	ASSERT_OK(served(x, lfd,
+			 "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+			 "ETag: \"v1\x1b[2J\"\r\n"
+			 "Content-Type: text/plain\x7f\r\n\r\nab",
+			 &res),
+		  "served");
+	ASSERT_STREQ(res.etag, "\"v1\\x1b[2J\"", "an ESC in the ETag escaped");
+	ASSERT_STREQ(res.content_type, "text/plain\\x7f", "a DEL escaped");
+	bw_http_free(x);
+	x = start(&rq, url, &b, 0, 10);
+	ASSERT_OK(served(x, lfd,
+			 "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+			 "ETag: \"a\\b\"\r\n\r\nab",
+			 &res),
+		  "served");
+	ASSERT_STREQ(res.etag, "\"a\\b\"", "a printable ETag as sent");
+	bw_http_free(x);
+	close(lfd);
+}

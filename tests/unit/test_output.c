@@ -4,7 +4,9 @@
  * with json-c's parser and checked value by value.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <json-c/json.h>
 
@@ -205,6 +207,69 @@ BW_TEST(test_output_json_array_root)
 			"[32,24]", "elements without keys");
 	}
 	ASSERT_TRUE(!strstr(s, "\\/"), "a slash stays a slash");
+	json_object_put(d);
+	free(s);
+}
+
+/*
+ * Text from outside: a scenario holding a newline and an ESC sequence
+ * prints as one line with neither; the same string goes into JSON whole
+ * (json-c escapes it there) and reads back byte for byte.
+ */
+static const char hostile[] =
+	"ssh-bf\n2026 forged line\x1b[31m\\x\t\x7f\xc3\xa9";
+static const char hostile_esc[] =
+	"ssh-bf\\n2026 forged line\\x1b[31m\\\\x\\t\\x7f\\xc3\\xa9";
+
+BW_TEST(test_output_escape)
+{
+	char out[BW_ESC_BUF(sizeof(hostile))], small[12];
+	size_t len = sizeof(hostile) - 1;
+
+	ASSERT_EQ(bw_esc_mem(out, sizeof(out) - 1, hostile, len, false), len,
+		  "all taken");
+	ASSERT_STREQ(out, hostile_esc, "escaped C-style");
+	ASSERT_STREQ(bw_esc(out, sizeof(out), "plain text, 'quoted'"),
+		     "plain text, 'quoted'", "printable ASCII as it is");
+	bw_esc_mem(out, sizeof(out) - 1, "say \"hi\"", 8, true);
+	ASSERT_STREQ(out, "say \\\"hi\\\"", "quote: '\"' escaped too");
+	/* Cut before an escape that does not fit, never inside one. */
+	ASSERT_EQ(bw_esc_mem(out, 4, "ab\ncd", 5, false), 3, "up to \\n");
+	ASSERT_STREQ(out, "ab\\n", "whole escapes only");
+	ASSERT_EQ(bw_esc_mem(out, 3, "ab\ncd", 5, false), 2, "no half escape");
+	ASSERT_STREQ(out, "ab", "no half escape written");
+	ASSERT_STREQ(bw_esc(small, sizeof(small), hostile), "ssh-bf\\n...",
+		     "cut with ...");
+	ASSERT_STREQ(bw_esc(small, sizeof(small), "0123456789a"), "0123456789a",
+		     "a string that fits exactly is not cut");
+}
+
+BW_TEST(test_output_escape_printers)
+{
+	struct json_object *d;
+	struct capture c;
+	char *s, *want;
+
+	capture_begin(&c, false);
+	bw_out_string("scenario", "scenario '%s'\n", hostile);
+	bw_out_kv(hostile, "%s (%d)", hostile, 1);
+	s = capture_end(&c, 0);
+	if (asprintf(&want, "scenario '%s'\n    %-*s %s (1)\n", hostile_esc,
+		     BW_OUT_KEY_WIDTH, hostile_esc, hostile_esc) < 0)
+		want = NULL;
+	ASSERT_STREQ(s, want, "bw_out_string and bw_out_kv escape");
+	ASSERT_TRUE(!strchr(s, '\x1b'), "no ESC printed");
+	free(want);
+	free(s);
+
+	capture_begin(&c, true);
+	bw_out_string("scenario", "scenario '%s'\n", hostile);
+	s = capture_end(&c, 0);
+	ASSERT_TRUE(!strchr(s, '\x1b') && strchr(s, '\n') == s + strlen(s) - 1,
+		    "JSON: one line, no raw ESC");
+	d = json_tokener_parse(s);
+	ASSERT_STREQ(json_object_get_string(get(d, "scenario")), hostile,
+		     "JSON: the string whole");
 	json_object_put(d);
 	free(s);
 }

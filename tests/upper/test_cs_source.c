@@ -113,7 +113,7 @@ BW_TEST(test_cs_key_file_checks)
 
 BW_TEST(test_cs_metrics_series)
 {
-	struct bw_cs_metrics m = { .last_sync = 1796184289.5 };
+	struct bw_cs_metrics m = { .last_sync = 1796184289.5, .drift = 7 };
 	char *buf = NULL, name[16];
 	size_t len = 0;
 	FILE *f;
@@ -157,6 +157,9 @@ BW_TEST(test_cs_metrics_series)
 		buf,
 		"bloomwall_lapi_last_sync_timestamp_seconds{iface=\"eth0\"} 1796184289.500\n",
 		"last sync");
+	ASSERT_STRSTR(buf,
+		      "bloomwall_decisions_resync_drift{iface=\"eth0\"} 7\n",
+		      "the resyncs' drift");
 	ASSERT_STRSTR(buf, "# TYPE bloomwall_lapi_requests_total counter\n",
 		      "types");
 	free(buf);
@@ -201,6 +204,20 @@ BW_TEST(test_cs_args)
 	free(said);
 	ASSERT_OK(opt(&a, "--update-frequency", "2.5", &said), "2.5");
 	free(said);
+	ASSERT_FALSE(a.cs.cfg.resync.given,
+		     "no --resync-interval: the default");
+	ASSERT_EQ(opt(&a, "--resync-interval", "-1", &said), -BW_EUSAGE, "-1");
+	ASSERT_STRSTR(said, "--resync-interval takes a duration", "says why");
+	free(said);
+	ASSERT_EQ(opt(&a, "--resync-interval", "10x", &said), -BW_EUSAGE,
+		  "10x");
+	free(said);
+	ASSERT_OK(opt(&a, "--resync-interval", "0", &said), "0: never");
+	free(said);
+	ASSERT_TRUE(a.cs.cfg.resync.given && !a.cs.cfg.resync.secs, "0 given");
+	ASSERT_OK(opt(&a, "--resync-interval", "1h30m", &said), "1h30m");
+	free(said);
+	ASSERT_EQ(a.cs.cfg.resync.secs, 5400, "1h30m in seconds");
 	bw_capture_start(&cap);
 	c = bw_cs_args_cfg(&a.cs, &err);
 	said = bw_capture_end(&cap);

@@ -94,6 +94,7 @@ static const struct {
 	{ "count", "3" },
 	{ "crowdsec-timeout", "5" },
 	{ "update-frequency", "5" },
+	{ "resync-interval", "10m" },
 	{ "widest-range", "8,19" },
 	{ "connect-timeout", "5" },
 	{ "serial", "5" },

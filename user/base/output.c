@@ -124,6 +124,60 @@ void bw_out_text(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* ---- text from outside, escaped ------------------------------------------ */
+
+static bool plain(unsigned char c, bool quote)
+{
+	return c >= 0x20 && c <= 0x7e && c != '\\' && !(quote && c == '"');
+}
+
+size_t bw_esc_mem(char *out, size_t max, const char *s, size_t len, bool quote)
+{
+	static const char hex[] = "0123456789abcdef";
+	static const char named[] = {
+		['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r'
+	};
+	size_t i, o = 0, n;
+	unsigned char c;
+	char e[4];
+
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)s[i];
+		n = 0;
+		if (plain(c, quote)) {
+			e[n++] = (char)c;
+		} else if (c == '\\' || c == '"') {
+			e[n++] = '\\';
+			e[n++] = (char)c;
+		} else if (c < sizeof(named) && named[c]) {
+			e[n++] = '\\';
+			e[n++] = named[c];
+		} else {
+			e[n++] = '\\';
+			e[n++] = 'x';
+			e[n++] = hex[c >> 4];
+			e[n++] = hex[c & 15];
+		}
+		if (o + n > max)
+			break;
+		memcpy(out + o, e, n);
+		o += n;
+	}
+	out[o] = '\0';
+	return i;
+}
+
+const char *bw_esc(char *out, size_t cap, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (bw_esc_mem(out, cap - 1, s, len, false) < len) {
+		bw_esc_mem(out, cap - 4, s, len, false);
+		strcat(out, "...");
+	}
+	return out;
+}
+
 /*
  * The formats come from the callers, one conversion each (output.h); the
  * value's type is fixed by the function, so they are not literals here.
@@ -131,11 +185,34 @@ void bw_out_text(const char *fmt, ...)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
+/* fmt with s escaped: on the stack when short, else on the heap. */
+static void print_escaped(const char *fmt, const char *s)
+{
+	size_t len = strlen(s), i;
+	char small[256], *buf = small;
+
+	for (i = 0; i < len && plain((unsigned char)s[i], false); i++)
+		;
+	if (i == len) {
+		fprintf(stream(), fmt, s);
+		return;
+	}
+	if (BW_ESC_BUF(len) > sizeof(small))
+		buf = malloc(BW_ESC_BUF(len));
+	if (buf)
+		bw_esc_mem(buf, BW_ESC_BUF(len) - 1, s, len, false);
+	else
+		buf = (char *)bw_esc(small, sizeof(small), s);
+	fprintf(stream(), fmt, buf);
+	if (buf != small)
+		free(buf);
+}
+
 void bw_out_string(const char *key, const char *fmt, const char *s)
 {
 	if (!out.json) {
 		if (fmt)
-			fprintf(stream(), fmt, s);
+			print_escaped(fmt, s);
 	} else if (wanted(key)) {
 		add(key, json_object_new_string(s));
 	}
@@ -245,13 +322,21 @@ int bw_out_flush(int err)
 
 void bw_out_kv(const char *key, const char *fmt, ...)
 {
+	char k[BW_ESC_BUF(64)];
+	char *v = NULL;
 	va_list ap;
+	int n;
 
-	bw_out_text("    %-*s ", BW_OUT_KEY_WIDTH, key);
+	if (out.json)
+		return;
 	va_start(ap, fmt);
-	bw_out_vtext(fmt, ap);
+	n = vasprintf(&v, fmt, ap);
 	va_end(ap);
+	bw_out_text("    %-*s ", BW_OUT_KEY_WIDTH, bw_esc(k, sizeof(k), key));
+	if (n >= 0)
+		print_escaped("%s", v);
 	bw_out_text("\n");
+	free(v);
 }
 
 /* The document, set aside while a record is open. */

@@ -37,6 +37,7 @@ void bw_out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void bw_out_vtext(const char *fmt, va_list ap)
 	__attribute__((format(printf, 1, 0)));
 
+/* Text: s escaped (bw_esc) into fmt. */
 void bw_out_string(const char *key, const char *fmt, const char *s);
 void bw_out_int(const char *key, const char *fmt, long long v);
 void bw_out_u64(const char *key, const char *fmt, unsigned long long v);
@@ -88,12 +89,30 @@ int bw_out_record_end(void);
  */
 void bw_out_epoch(const char *key, const char *fmt, unsigned long long real_ns);
 
+/*
+ * Text from outside (a server, a file, a socket) printed as one line:
+ * every byte outside printable ASCII escaped C-style (\t, \n, \r, \xHH),
+ * and '\\' (and '"' when quote) too, so that a string can neither end a
+ * line, forge one in a log, nor send a terminal an escape sequence.
+ * bw_out_string and bw_out_kv do it to what they print; messages that
+ * quote such text escape it with these first.
+ *
+ * bw_esc_mem: len bytes of s into out, at most max characters and a NUL
+ * (max + 1 bytes), stopping before an escape that does not fit. Returns
+ * the bytes of s taken.
+ */
+size_t bw_esc_mem(char *out, size_t max, const char *s, size_t len, bool quote);
+/* Room for n bytes escaped whole, and the NUL. */
+#define BW_ESC_BUF(n) (4 * (n) + 1)
+/* s escaped into out (cap bytes, at least 4), cut with "..." if it must be. */
+const char *bw_esc(char *out, size_t cap, const char *s);
+
 /* The key column of a status row. */
 #define BW_OUT_KEY_WIDTH 22
 
 /*
  * A text line "    key    value" as status prints its rows (and the e2e
- * tests read them); nothing in JSON.
+ * tests read them), key and value escaped (bw_esc); nothing in JSON.
  */
 void bw_out_kv(const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/json.h"
+#include "base/output.h"
 #include "base/run_ask.h"
 #include "base/run_dir.h"
 
@@ -304,6 +305,7 @@ int bw_ask_check(struct json_object *reply, enum bw_ask_code *code, char *why,
 			break;
 	*code = c && i < BW_ASK_NCODES ? (enum bw_ask_code)i : BW_ASK_FAILED;
 	e = bw_json_str(reply, "error");
-	snprintf(why, cap, "%s", e ? e : "no reason given");
+	/* A socket's text, for messages: escaped (output.h). */
+	bw_esc(why, cap, e ? e : "no reason given");
 	return -EREMOTEIO;
 }

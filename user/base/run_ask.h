@@ -97,7 +97,7 @@ void bw_ask_fail(struct json_object *reply, enum bw_ask_code code,
 /*
  * The client's side: whether reply is one of this protocol (v 1, "ok"),
  * 0; a refusal -EREMOTEIO with *code set and why (cap bytes) its
- * "error"; -EBADMSG not this protocol.
+ * "error", escaped for a message (output.h); -EBADMSG not this protocol.
  */
 int bw_ask_check(struct json_object *reply, enum bw_ask_code *code, char *why,
 		 size_t cap);

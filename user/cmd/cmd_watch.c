@@ -10,6 +10,7 @@
 #include "cmd/args.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_watch.h"
+#include "base/duration.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "daemon/watch.h"
@@ -89,6 +90,20 @@ static int widest(const struct bw_opt_val *o, void *field)
 	return 0;
 }
 
+/* --resync-interval DURATION: struct bw_cs_resync (0: never). */
+static int resync(const struct bw_opt_val *o, void *field)
+{
+	struct bw_cs_resync *r = field;
+
+	if (bw_parse_duration(o->arg, &r->secs)) {
+		pr_warn("bloomwall %s: --resync-interval takes a duration up to 3650d: seconds, or numbers with units s, m, h, d, w (10m, 1h; 0: never), not '%s'\n",
+			o->verb, o->arg);
+		return -BW_EUSAGE;
+	}
+	r->given = true;
+	return 0;
+}
+
 /* Each sets cs.any too: bw_cs_args_cfg() asks for --crowdsec then. */
 #define CS_OPT(name, metavar, member, parse, help, ...)   \
 	BW_OPT(name, metavar, cs.cfg.member, parse, help, \
@@ -112,6 +127,8 @@ static const struct bw_opt cs_opts[] = {
 	CS_OPT("update-frequency", "SECS", update_frequency, bw_parse_seconds,
 	       "ask the LAPI for new and deleted decisions every SECS (default 10)",
 	       .min = 0.1),
+	CS_OPT("resync-interval", "DURATION", resync, resync,
+	       "a full answer every DURATION, what updates missed put right (default 10m; 0: never)"),
 	CS_OPT("decision-types", "LIST", filter.types, bw_parse_str,
 	       "decision types to enforce, comma-separated (default: ban)"),
 	CS_OPT("origins", "LIST", filter.origins, bw_parse_str,
@@ -275,7 +292,9 @@ const struct bw_verb bw_verb_watch = {
 		"image; the allowlist still wins), each until its last decision is\n"
 		"deleted or ends by the watch's own clock. A failed poll leaves the\n"
 		"filter as it is, is said and counted, and the next (after a backoff)\n"
-		"is a full one. Ranges wider than --widest-range (/8, /19) are refused.\n"
+		"is a full one, as is one every --resync-interval (default 10m), which\n"
+		"puts in or takes out what the updates missed (the drift, counted).\n"
+		"Ranges wider than --widest-range (/8, /19) are refused.\n"
 		"'status' shows the source, 'query --why' the decisions on an address.\n"
 		"With --url the image is pulled over HTTP(S) every --interval SECS\n"
 		"(default 60, each wait +-10%; at once at start when nothing runs), the\n"

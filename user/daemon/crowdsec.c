@@ -18,13 +18,11 @@
 #include "base/log.h"
 #include "daemon/crowdsec.h"
 #include "daemon/crowdsec_key.h"
+#include "daemon/crowdsec_say.h"
 #include "lists/list_parse.h"
 #include "net/cs_stream.h"
 #include "net/http.h"
 #include "net/url.h"
-
-/* Refused decisions said one by one in a poll; then a count. */
-#define SAID_MAX 5
 
 struct bw_crowdsec {
 	struct bw_cs_cfg c;
@@ -46,6 +44,10 @@ struct bw_crowdsec {
 	struct bw_http_xfer *xfer;
 	double t0;
 	bool full;
+	/* The next full poll, and the one under way, is a periodic resync. */
+	bool resync, resyncing;
+	bool bulk; /* an update of BW_CS_BULK or more since the last full */
+	struct bw_cs_drift drift; /* what the last resync changed */
 	/* A rebuild came while it ran: a full answer once it ends. */
 	bool again;
 	struct bw_cs_stream *stream;
@@ -168,6 +170,8 @@ int bw_crowdsec_open(struct bw_crowdsec **out, const struct bw_cs_cfg *c,
 	}
 	cs->st.url = c->url;
 	cs->st.update_frequency = freq(cs);
+	cs->st.resync_interval =
+		c->resync.given ? c->resync.secs : BW_CS_RESYNC_INTERVAL;
 	cs->startup = true;
 	cs->due = bw_mono();
 	cs->next_second = bw_mono() + 1;
@@ -188,37 +192,6 @@ void bw_crowdsec_close(struct bw_crowdsec *cs)
 
 /* ---- one poll ------------------------------------------------------------ */
 
-static void say_skipped(struct bw_crowdsec *cs, const struct bw_cs_decision *d,
-			int kind)
-{
-	char why[160];
-
-	if (kind > BW_CS_REFUSED_FILTER || ++cs->said > SAID_MAX)
-		return;
-	if (kind == BW_CS_REFUSED_FIELD)
-		snprintf(why, sizeof(why), "a bad field: %s", d->refused);
-	else if (kind == BW_CS_REFUSED_VALUE)
-		snprintf(why, sizeof(why),
-			 "not an address or prefix of scope %s", d->scope);
-	else if (kind == BW_CS_REFUSED_WIDE)
-		snprintf(
-			why, sizeof(why),
-			"a range wider than the limit (/%u IPv4, /%u IPv6: --widest-range)",
-			cs->c.filter.min_plen[0] ?: BW_CS_MIN_PLEN4,
-			cs->c.filter.min_plen[1] ?: BW_CS_MIN_PLEN6);
-	else
-		snprintf(
-			why, sizeof(why),
-			"the running filter cannot take it: %s",
-			cs->cover_err == -ENOENT
-				? "no target length for its family and prefix length (the lists hold no entry this long: add one, or raise --max-lengths)"
-			: cs->cover_err == -E2BIG ? "too many live keys"
-						  : strerror(-cs->cover_err));
-	printf("%s: crowdsec: decision %lld (%s %s, origin %s) refused: %s\n",
-	       cs->iface, (long long)d->id, d->scope, d->value,
-	       d->origin[0] ? d->origin : "-", why);
-}
-
 static int on_decision(void *ctx, const struct bw_cs_decision *d)
 {
 	struct bw_crowdsec *cs = ctx;
@@ -235,8 +208,10 @@ static int on_decision(void *ctx, const struct bw_cs_decision *d)
 	 */
 	cs->now_ms = now_ms();
 	err = bw_cs_set_apply(cs->set, d, cs->now_ms, &skip);
-	if (!err && skip >= 0)
-		say_skipped(cs, d, skip);
+	if (!err && skip >= 0 && skip <= BW_CS_REFUSED_FILTER &&
+	    ++cs->said <= BW_CS_SAID_MAX)
+		bw_cs_say_refused(cs->iface, d, skip, cs->cover_err,
+				  cs->c.filter.min_plen);
 	if (skip == BW_CS_REFUSED_FILTER)
 		cs->filter_refused = true;
 	return err;
@@ -266,24 +241,6 @@ static void request(struct bw_crowdsec *cs, const char *hdrs[2],
 	rq->ctx = cs;
 }
 
-static void log_ok(struct bw_crowdsec *cs, bool full, double secs)
-{
-	size_t held = bw_cs_set_count(cs->set);
-
-	if (!full && !cs->got_new && !cs->got_deleted)
-		return;
-	printf("%s: crowdsec: %s: %llu new, %llu deleted; %zu %s held on %zu %s (%.2f s)\n",
-	       cs->iface, full ? "full sync ok" : "update",
-	       (unsigned long long)cs->got_new,
-	       (unsigned long long)cs->got_deleted, held,
-	       bw_plural(held, "decision", "decisions"),
-	       bw_cs_set_values(cs->set),
-	       bw_plural(bw_cs_set_values(cs->set), "value", "values"), secs);
-	if (cs->said > SAID_MAX)
-		printf("%s: crowdsec: %llu more decisions refused in this answer (see 'bloomwall status')\n",
-		       cs->iface, (unsigned long long)(cs->said - SAID_MAX));
-}
-
 static void notify(struct bw_crowdsec *cs)
 {
 	if (cs->ready || cs->hold)
@@ -300,17 +257,59 @@ void bw_crowdsec_hold_ready(struct bw_crowdsec *cs, bool hold)
 		notify(cs);
 }
 
+/* A full answer went whole: what it changed, counted when a resync. */
+static void synced(struct bw_crowdsec *cs)
+{
+	struct bw_cs_drift d = bw_cs_set_sync_end(cs->set);
+
+	cs->last_full = bw_mono();
+	cs->bulk = false;
+	if (!cs->resyncing)
+		return;
+	cs->st.resyncs++;
+	cs->st.last_drift = d.added + d.removed;
+	cs->st.drift += cs->st.last_drift;
+	cs->st.last_resync = (double)time(NULL);
+	cs->drift = d;
+}
+
+/*
+ * Whether a resync is due after a delta poll: every --resync-interval,
+ * and once a burst (an update of BW_CS_BULK new decisions or more: an
+ * import, a blocklist of the central API) has settled (an update with
+ * none), as the stream misses rows committed while it answers. Right
+ * after an update, so that what the full answer changes is what the
+ * updates missed, not what came since.
+ */
+static bool resync_due(struct bw_crowdsec *cs)
+{
+	bool settled = cs->bulk && !cs->got_new;
+
+	if (cs->got_new >= BW_CS_BULK)
+		cs->bulk = true;
+	return cs->st.resync_interval &&
+	       (settled ||
+		bw_mono() - cs->last_full >= (double)cs->st.resync_interval);
+}
+
 static void succeeded(struct bw_crowdsec *cs, bool full, double t0)
 {
-	if (full) {
-		bw_cs_set_sync_end(cs->set);
-		cs->last_full = bw_mono();
-	}
+	if (full)
+		synced(cs);
 	cs->st.last_ok = (double)time(NULL);
 	cs->fails = 0;
 	cs->startup = bw_cs_set_want_resync(cs->set);
+	if (!cs->startup && !full && resync_due(cs))
+		cs->startup = cs->resync = true;
 	cs->due = cs->startup ? bw_mono() : t0 + freq(cs);
-	log_ok(cs, full, bw_mono() - t0);
+	bw_cs_say_answer(cs->iface, cs->set,
+			 &(struct bw_cs_answer){ .full = full,
+						 .resync = cs->resyncing,
+						 .got_new = cs->got_new,
+						 .got_deleted = cs->got_deleted,
+						 .refused = cs->said,
+						 .drift = cs->drift,
+						 .secs = bw_mono() - t0 });
 	notify(cs);
 }
 
@@ -334,7 +333,8 @@ static void failed(struct bw_crowdsec *cs, bool full)
 /* A poll begins: false when it cannot (no memory; tried again later). */
 static bool poll_begin(struct bw_crowdsec *cs)
 {
-	cs->full = cs->startup || bw_mono() - cs->last_full >= BW_CS_RESYNC;
+	cs->full = cs->startup;
+	cs->resyncing = cs->full && cs->resync;
 	cs->t0 = bw_mono();
 	cs->stream = bw_cs_stream_new(on_decision, cs);
 	if (!cs->stream) {
@@ -344,6 +344,7 @@ static bool poll_begin(struct bw_crowdsec *cs)
 	cs->now_ms = now_ms();
 	cs->got_new = cs->got_deleted = cs->said = 0;
 	cs->startup = cs->full;
+	cs->resync = false;
 	cs->again = false;
 	if (cs->full) {
 		bw_cs_set_sync_begin(cs->set);

@@ -14,7 +14,11 @@
  * JSON, past the size bound) changes nothing the filter holds: one log
  * line, counted by result, the next try after a backoff (the update
  * frequency doubled each failure, up to 5 minutes), and that next try is
- * a full one (startup=true) diffed against what is held. The state file's
+ * a full one (startup=true) diffed against what is held. Every
+ * --resync-interval, and once a burst of updates settled, right after a
+ * delta poll, a full one too: the delta stream can miss rows (crowdsec
+ * #2014), what it changes is the drift, logged and counted. The state
+ * file's
  * "crowdsec" section (ops/daemon_state.h) and the metrics say how it goes;
  * query --why asks the daemon over a unix socket (watch_cs.h). After
  * the first whole sync the daemon tells systemd READY=1 (sd_notify;
@@ -35,11 +39,13 @@
 /* The longest wait between tries after failures, seconds. */
 #define BW_CS_BACKOFF_MAX 300.0
 /*
- * A full answer at least this often (seconds): the LAPI (1.4) says nothing
- * of a decision deleted while another covers its value, which would
- * otherwise be held until its own end.
+ * The default --resync-interval, seconds: a full answer diffed against
+ * what is held at least this often, the bound on how long a decision the
+ * delta stream lost stays lost (README "Resync" argues the default).
  */
-#define BW_CS_RESYNC 3600.0
+#define BW_CS_RESYNC_INTERVAL 600
+/* An update this large is a burst: a resync follows once it settled. */
+#define BW_CS_BULK 1000
 /* The largest answer read (a million decisions is about 250 MB). */
 #define BW_CS_MAX_BYTES (2ULL << 30)
 
@@ -50,6 +56,11 @@ struct bw_cs_cfg {
 	const char *cert_file, *cert_key_file, *ca_file; /* TLS, or NULL */
 	double update_frequency; /* seconds; 0: BW_CS_UPDATE_FREQUENCY */
 	double timeout;		 /* of one request; 0: http.h's default */
+	/* --resync-interval: seconds, 0 never; not given: the default. */
+	struct bw_cs_resync {
+		__u64 secs;
+		bool given;
+	} resync;
 	struct bw_cs_filter filter;
 };
 
@@ -63,6 +74,11 @@ struct bw_cs_status {
 	enum bw_cs_result last_result;
 	char last_error[320];	  /* of the last poll, "" when it went well */
 	double last_ok, last_try; /* Unix seconds; 0: never */
+	/* The periodic resyncs: how many went, and what they changed. */
+	__u64 resync_interval; /* seconds; 0: none */
+	__u64 resyncs, drift;  /* drift: decisions put in or taken out */
+	__u64 last_drift;      /* of the last resync */
+	double last_resync;    /* Unix seconds; 0: none yet */
 };
 
 /*

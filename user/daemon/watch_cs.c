@@ -38,6 +38,7 @@ static void metrics(const struct bw_crowdsec *cs, struct bw_cs_metrics *m)
 	for (i = 0; i < BW_CS_SKIP_KINDS; i++)
 		m->skipped[i] = bw_cs_set_skipped(set, i);
 	m->last_sync = st->last_ok;
+	m->drift = st->drift;
 	bw_cs_set_foreach(set, count_pair, m);
 }
 
@@ -69,6 +70,27 @@ static struct json_object *pairs(const struct bw_cs_metrics *m)
 		json_object_array_add(a, o);
 	}
 	return a;
+}
+
+/* The periodic resyncs: "interval" (s, 0 none), "count", "drift", "last". */
+static struct json_object *resync(const struct bw_cs_status *st)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(
+		o, "interval",
+		json_object_new_int64((int64_t)st->resync_interval));
+	json_object_object_add(o, "count",
+			       json_object_new_int64((int64_t)st->resyncs));
+	json_object_object_add(o, "drift",
+			       json_object_new_int64((int64_t)st->drift));
+	json_object_object_add(o, "last_drift",
+			       json_object_new_int64((int64_t)st->last_drift));
+	json_object_object_add(o, "last",
+			       json_object_new_int64((int64_t)st->last_resync));
+	return o;
 }
 
 /* Sets the "crowdsec" section of the state file's root. */
@@ -108,6 +130,7 @@ static void publish(const struct bw_crowdsec *cs, struct json_object *root)
 	json_object_object_add(
 		o, "requests",
 		counts(m.requests, bw_cs_result_names, BW_CS_RESULTS));
+	json_object_object_add(o, "resync", resync(st));
 	json_object_object_add(root, "crowdsec", o);
 }
 

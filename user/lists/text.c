@@ -8,43 +8,20 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/output.h"
 #include "lists/text.h"
 
 /*
  * Quotes s for a message: "text", cut to BW_QUOTE_MAX characters with "...".
  * A bad line may hold anything, and printed raw its bytes would reach the
- * operator's terminal (escape sequences, invisible characters): every byte
- * outside printable ASCII is escaped C-style, as are '"' and '\\'.
+ * operator's terminal (escape sequences, invisible characters): escaped as
+ * base/output.h's bw_esc_mem does, '"' too.
  */
 const char *bw_quote(char *out, size_t outlen, const char *s, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	char esc[5];
-	size_t i, o = 0, n;
-	unsigned char c;
+	size_t o, i = bw_esc_mem(out, BW_QUOTE_MAX, s, len, true);
 
-	for (i = 0; i < len; i++) {
-		c = (unsigned char)s[i];
-		n = 0;
-		if (c == '"' || c == '\\') {
-			esc[n++] = '\\';
-			esc[n++] = (char)c;
-		} else if (c == '\t' || c == '\n' || c == '\r') {
-			esc[n++] = '\\';
-			esc[n++] = c == '\t' ? 't' : c == '\n' ? 'n' : 'r';
-		} else if (c < 0x20 || c > 0x7e) {
-			esc[n++] = '\\';
-			esc[n++] = 'x';
-			esc[n++] = hex[c >> 4];
-			esc[n++] = hex[c & 15];
-		} else {
-			esc[n++] = (char)c;
-		}
-		if (o + n > BW_QUOTE_MAX)
-			break;
-		memcpy(out + o, esc, n);
-		o += n;
-	}
+	o = strlen(out);
 	snprintf(out + o, outlen - o, "%s", i < len ? "..." : "");
 	return out;
 }

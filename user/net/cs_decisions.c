@@ -50,6 +50,7 @@ struct bw_cs_set {
 	__u32 gen;
 	__u64 skipped[BW_CS_SKIP_KINDS];
 	bool want_resync;
+	struct bw_cs_drift drift; /* of the full answer under way */
 };
 
 /* ---- the filter ---------------------------------------------------------- */
@@ -366,8 +367,10 @@ int bw_cs_set_apply(struct bw_cs_set *s, const struct bw_cs_decision *d,
 	if (d->list == BW_CS_DELETED) {
 		if (d->refused[0])
 			return skip_as(s, BW_CS_REFUSED_FIELD, skip);
-		if (h)
+		if (h) {
 			drop(s, h);
+			s->drift.removed++;
+		}
 		deleted_value(s, d);
 		return 0;
 	}
@@ -388,26 +391,35 @@ int bw_cs_set_apply(struct bw_cs_set *s, const struct bw_cs_decision *d,
 		h->until_ms = now_ms + d->duration_ms;
 		return bw_cs_heap_push(&s->ends, h->until_ms, h->id);
 	}
-	if (h)
+	if (h) {
 		drop(s, h);
+		s->drift.removed++;
+	}
 	if (kind >= 0)
 		return skip_as(s, kind, skip);
-	return add(s, d, &p, now_ms + d->duration_ms, skip);
+	err = add(s, d, &p, now_ms + d->duration_ms, skip);
+	if (!err && !h && *skip < 0)
+		s->drift.added++;
+	return err;
 }
 
 void bw_cs_set_sync_begin(struct bw_cs_set *s)
 {
 	s->gen++;
+	s->drift = (struct bw_cs_drift){ 0 };
 }
 
-void bw_cs_set_sync_end(struct bw_cs_set *s)
+struct bw_cs_drift bw_cs_set_sync_end(struct bw_cs_set *s)
 {
 	/* The full answer said what remains: no other one is needed. */
 	s->want_resync = false;
 	for (size_t i = 0; i < s->nd; i++)
-		if (s->d[i].id && s->d[i].gen != s->gen)
+		if (s->d[i].id && s->d[i].gen != s->gen) {
 			drop(s, &s->d[i]);
+			s->drift.removed++;
+		}
 	heap_compact(s);
+	return s->drift;
 }
 
 size_t bw_cs_set_expire(struct bw_cs_set *s, __s64 now_ms, __s64 *next)

@@ -92,11 +92,22 @@ void bw_cs_set_free(struct bw_cs_set *s);
 
 /* A full answer starts: what it does not name goes at bw_cs_set_sync_end. */
 void bw_cs_set_sync_begin(struct bw_cs_set *s);
+
+/*
+ * What a full answer changed of the decisions held: ones it named that
+ * were not held (put in), held ones it did not name, named deleted or
+ * changed (taken out; a changed one counts once, as taken out).
+ */
+struct bw_cs_drift {
+	__u64 added, removed;
+};
+
 /*
  * The full answer ended whole: decisions held but not in it are deleted.
- * (A full answer that failed is not ended: nothing is deleted.)
+ * (A full answer that failed is not ended: nothing is deleted.) Returns
+ * what it changed.
  */
-void bw_cs_set_sync_end(struct bw_cs_set *s);
+struct bw_cs_drift bw_cs_set_sync_end(struct bw_cs_set *s);
 
 /*
  * One decision of an answer, at now_ms (Unix ms). 0, or -ENOMEM. What is

@@ -15,6 +15,8 @@
 #include <curl/curl.h>
 
 #include "base/duration.h"
+#include "base/output.h"
+#include "net/curl_errno.h"
 #include "net/http.h"
 #include "net/url.h"
 
@@ -90,13 +92,26 @@ static size_t on_body(char *buf, size_t size, size_t n, void *ctx)
 	return len;
 }
 
-/* Copies a header's value, its surrounding blanks and CR LF cut. */
+/*
+ * Copies a header's value, its surrounding blanks and CR LF cut. What a
+ * server sends reaches log lines and the state: a value with a byte
+ * outside printable ASCII is kept escaped (base/output.h; an ETag then
+ * matches no more, a full answer comes), others as they are.
+ */
 static void header_value(char *dst, size_t cap, const char *v, size_t len)
 {
+	size_t i;
+
 	while (len && (*v == ' ' || *v == '\t'))
 		v++, len--;
 	while (len && isspace((unsigned char)v[len - 1]))
 		len--;
+	for (i = 0; i < len && (unsigned char)v[i] >= 0x20 && v[i] <= 0x7e; i++)
+		;
+	if (i < len) {
+		bw_esc_mem(dst, cap - 1, v, len, false);
+		return;
+	}
 	if (len >= cap)
 		len = cap - 1;
 	memcpy(dst, v, len);
@@ -200,35 +215,6 @@ static int setup(struct bw_http_xfer *x, const struct bw_http_req *rq)
 	return rc == CURLE_OK ? 0 : -EINVAL;
 }
 
-/* libcurl's codes as errno values; one not listed is -EIO. */
-static const int curl_errnos[CURL_LAST] = {
-	[CURLE_OPERATION_TIMEDOUT] = ETIMEDOUT,
-	[CURLE_COULDNT_CONNECT] = ECONNREFUSED,
-	[CURLE_COULDNT_RESOLVE_HOST] = EHOSTUNREACH,
-	[CURLE_COULDNT_RESOLVE_PROXY] = EHOSTUNREACH,
-	[CURLE_FILESIZE_EXCEEDED] = EFBIG,
-	[CURLE_PARTIAL_FILE] = EPIPE,
-	[CURLE_RECV_ERROR] = EPIPE,
-	[CURLE_GOT_NOTHING] = EPIPE,
-	[CURLE_URL_MALFORMAT] = EINVAL,
-	[CURLE_UNSUPPORTED_PROTOCOL] = EINVAL,
-	[CURLE_OUT_OF_MEMORY] = ENOMEM,
-	[CURLE_SSL_CONNECT_ERROR] = EPROTO,
-	[CURLE_PEER_FAILED_VERIFICATION] = EPROTO,
-	[CURLE_SSL_CERTPROBLEM] = EPROTO,
-	[CURLE_SSL_CACERT_BADFILE] = EPROTO,
-	[CURLE_TOO_MANY_REDIRECTS] = EPROTO,
-	[CURLE_WEIRD_SERVER_REPLY] = EPROTO,
-	[CURLE_HTTP2] = EPROTO,
-};
-
-static int curl_errno(CURLcode rc)
-{
-	if (rc == CURLE_OK)
-		return 0;
-	return rc < CURL_LAST && curl_errnos[rc] ? -curl_errnos[rc] : -EIO;
-}
-
 static int on_socket(CURL *h, curl_socket_t fd, int what, void *ctx,
 		     void *sock_ctx)
 {
@@ -276,6 +262,7 @@ static int follow(struct bw_http_xfer *x)
 {
 	char *next = NULL, url[2048], origin[sizeof(x->origin)];
 	struct bw_http_res *res = &x->res;
+	char raw[sizeof(res->reason)];
 
 	if (res->status < 300 || res->status >= 400 ||
 	    curl_easy_getinfo(x->h, CURLINFO_REDIRECT_URL, &next) != CURLE_OK ||
@@ -285,9 +272,10 @@ static int follow(struct bw_http_xfer *x)
 	    !bw_url_origin(url, origin, sizeof(origin)) ||
 	    strcmp(origin, x->origin)) {
 		snprintf(
-			res->reason, sizeof(res->reason),
+			raw, sizeof(raw),
 			"redirected (HTTP %ld) to %.80s, not followed: its credentials go to %.80s only",
 			res->status, url, x->origin);
+		bw_esc(res->reason, sizeof(res->reason), raw);
 		return -EPROTO;
 	}
 	if (++x->redirects > BW_HTTP_MAX_REDIRS) {
@@ -321,6 +309,7 @@ static int finish(struct bw_http_xfer *x, CURLcode rc)
 {
 	struct bw_http_res *res = &x->res;
 	struct curl_header *e;
+	char raw[sizeof(res->reason)];
 	curl_off_t ft = -1;
 	int err;
 
@@ -336,15 +325,18 @@ static int finish(struct bw_http_xfer *x, CURLcode rc)
 	if (rc == CURLE_UNSUPPORTED_PROTOCOL && res->status >= 300 &&
 	    res->status < 400)
 		return redirect_refused(x);
-	err = curl_errno(rc);
+	err = bw_curl_errno(rc);
+	/* libcurl's message, and a header, may quote the server. */
 	if (rc == CURLE_BAD_CONTENT_ENCODING &&
 	    !curl_easy_header(x->h, "Content-Encoding", 0, CURLH_HEADER, -1,
-			      &e))
-		snprintf(res->reason, sizeof(res->reason),
-			 "Content-Encoding %.40s: %.150s", e->value, x->errbuf);
-	else if (err)
-		snprintf(res->reason, sizeof(res->reason), "%s",
-			 *x->errbuf ? x->errbuf : curl_easy_strerror(rc));
+			      &e)) {
+		snprintf(raw, sizeof(raw), "Content-Encoding %.40s: %.150s",
+			 e->value, x->errbuf);
+		bw_esc(res->reason, sizeof(res->reason), raw);
+	} else if (err) {
+		bw_esc(res->reason, sizeof(res->reason),
+		       *x->errbuf ? x->errbuf : curl_easy_strerror(rc));
+	}
 	return err;
 }
 

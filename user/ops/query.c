@@ -10,6 +10,7 @@
 
 #include "base/json.h"
 #include "base/log.h"
+#include "base/run_dir.h"
 #include "kernel/allow_names.h"
 #include "kernel/allowlist.h"
 #include "kernel/hook.h"
@@ -170,7 +171,7 @@ static int ask_why(const char *iface, const char *const *addrs,
 	json_object_object_add(q, "addresses", arr);
 	err = bw_watch_ask(iface, BW_ASK_WHY, q, WHY_MS, &r);
 	if (err == -EREMOTEIO)
-		pr_warn("%s: the watch refused the question about its CrowdSec decisions: %s\n",
+		pr_warn("%s: the watch refused --why's question on its socket: %s: --why shows no CrowdSec decision\n",
 			iface, r.why);
 	if (err)
 		return err;
@@ -186,6 +187,24 @@ static int ask_why(const char *iface, const char *const *addrs,
 				&w->addr[idx[i]]);
 	json_object_put(r.o);
 	return err;
+}
+
+/*
+ * What did not answer is the watch's socket (its loop busy or stopped,
+ * too many clients): the watch may have no CrowdSec source at all.
+ */
+static void said_no_answer(const char *iface, int err)
+{
+	char path[128];
+
+	if (bw_run_path(path, sizeof(path), iface, BW_RUN_SOCKET))
+		snprintf(path, sizeof(path), "of %s", iface);
+	if (err == -ETIMEDOUT)
+		pr_warn("%s: the watch did not answer on its socket %s within %d s (busy or stopped): --why shows no CrowdSec decision\n",
+			iface, path, WHY_MS / 1000);
+	else
+		pr_warn("%s: the watch's socket %s: %s: --why shows no CrowdSec decision\n",
+			iface, path, strerror(-err));
 }
 
 int bw_query_cs_why(const char *iface, const char *const *addrs, size_t n,
@@ -211,8 +230,7 @@ int bw_query_cs_why(const char *iface, const char *const *addrs, size_t n,
 	if (err == -ENOENT)
 		return 0;
 	if (err && err != -EREMOTEIO)
-		pr_warn("%s: the watch's CrowdSec source did not answer: %s\n",
-			iface, strerror(-err));
+		said_no_answer(iface, err);
 	return err;
 }
 

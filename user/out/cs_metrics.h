@@ -8,6 +8,7 @@
  *   bloomwall_decisions_refused_total{iface,reason}    counter
  *   bloomwall_lapi_requests_total{iface,result}        counter
  *   bloomwall_lapi_last_sync_timestamp_seconds{iface}  gauge (0: none yet)
+ *   bloomwall_decisions_resync_drift{iface}            counter
  *
  * and the results the daemon counts its polls by: what a poll came to,
  * and its reason in words.
@@ -56,6 +57,7 @@ struct bw_cs_metrics {
 	__u64 requests[BW_CS_RESULTS];
 	__u64 skipped[BW_CS_SKIP_KINDS];
 	double last_sync; /* Unix seconds of the last whole answer; 0: none */
+	__u64 drift;	  /* decisions the resyncs put in or took out */
 	struct bw_cs_pair {
 		char origin[BW_CS_ORIGIN_MAX];
 		char scope[8]; /* "Ip" or "Range" */

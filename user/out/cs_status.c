@@ -5,6 +5,7 @@
 #include <time.h>
 #include <json-c/json.h>
 
+#include "base/duration.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "out/cs_status.h"
@@ -48,6 +49,37 @@ static void out_sync(struct json_object *cs)
 		bw_out_kv("last sync", "ok, %lld s ago%s", now - ok, last);
 	else
 		bw_out_kv("last sync", "never%s", last[0] ? last : "");
+}
+
+/* "every 10m, 3 so far, last 2 m ago: drift 1; 4 in all" / "off" */
+static void out_resync(struct json_object *cs)
+{
+	struct json_object *r = get(cs, "resync");
+	long long every = num(r, "interval"), last = num(r, "last");
+	char when[32], tail[160] = "";
+
+	if (!r)
+		return;
+	bw_out_open_object("resync");
+	bw_out_int("interval", NULL, every);
+	bw_out_int("count", NULL, num(r, "count"));
+	bw_out_int("drift", NULL, num(r, "drift"));
+	bw_out_int("last_drift", NULL, num(r, "last_drift"));
+	bw_out_int("last", NULL, last);
+	bw_out_close_object();
+	if (!every) {
+		bw_out_kv("resync", "off (--resync-interval 0)");
+		return;
+	}
+	if (last)
+		snprintf(tail, sizeof(tail),
+			 ", last %lld s ago: drift %lld; %lld in all",
+			 (long long)time(NULL) - last, num(r, "last_drift"),
+			 num(r, "drift"));
+	bw_out_kv(
+		"resync", "every %s, %lld so far%s",
+		bw_duration_str((unsigned long long)every, when, sizeof(when)),
+		num(r, "count"), tail);
 }
 
 static void out_by(struct json_object *cs)
@@ -108,6 +140,7 @@ void bw_cs_status_out(struct json_object *state, int err)
 	bw_out_kv("url", "%s (every %g s)", str(cs, "url"),
 		  json_object_get_double(get(cs, "update_frequency")));
 	out_sync(cs);
+	out_resync(cs);
 	bw_out_int("decisions", NULL, num(cs, "decisions"));
 	bw_out_int("values", NULL, num(cs, "values"));
 	bw_out_kv("decisions", "%lld (%lld %s)", num(cs, "decisions"),
