@@ -169,7 +169,7 @@ static int add_by_growing(struct bw_args *a, const struct bw_add_req *c,
 			bw_rate_part_name(ares->grow_part),
 			ares->grow_rate * 100, ares->grow_target * 100);
 	if (!err)
-		bw_add_grown_report(c, ares->had, &res.reload);
+		bw_add_grown_report(c, ares->had, ares->unexpired, &res.reload);
 	bw_rebuild_result_free(&res);
 	return err;
 }

@@ -70,6 +70,8 @@ static void room_for_adds(const struct bw_records *rec,
 			  const struct bw_entries *add, struct bw_live_room *r)
 {
 	const struct bw_entries *from[2] = { &rec->added, add };
+	/* Under --subdomains every name is a subtree. */
+	bool sub = rec->have_dns && (rec->dns.opts & BW_REC_DNS_SUBDOMAINS);
 	const struct bw_entry *e;
 	size_t i;
 	int k;
@@ -79,8 +81,8 @@ static void room_for_adds(const struct bw_records *rec,
 		for (i = 0; from[k] && i < from[k]->n; i++) {
 			e = &from[k]->v[i];
 			if (bw_entry_is_name(e))
-				bw_room_add_name(r,
-						 e->d.flags & BW_DOM_SUBTREE);
+				bw_room_add_name(r, sub || (e->d.flags &
+							    BW_DOM_SUBTREE));
 			else
 				bw_room_add(r, &e->p);
 		}

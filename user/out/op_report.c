@@ -278,6 +278,7 @@ void bw_add_report(const struct bw_add_req *rq, const struct bw_add_result *res)
 }
 
 void bw_add_grown_report(const struct bw_add_req *rq, const bool *had,
+			 const bool *unexpired,
 			 const struct bw_reload_result *rr)
 {
 	const struct bw_entries *s = rq->entries;
@@ -292,7 +293,7 @@ void bw_add_grown_report(const struct bw_add_req *rq, const bool *had,
 			      "%s  ", rq->given[i]);
 		bw_out_string("result", NULL, had[i] ? "already" : "added");
 		bw_out_text("%s", had[i] ? "already in the filter" : "added");
-		bw_expiry_say_add(s->v[i].expires, rq->now, false);
+		bw_expiry_say_add(s->v[i].expires, rq->now, unexpired[i]);
 		bw_out_close_object();
 		added += !had[i];
 	}
