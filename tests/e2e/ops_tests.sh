@@ -431,8 +431,9 @@ test_metrics_file()
 # The estimated rate (what status and stats report) against the measured
 # one, with 50 %, 100 % and 150 % more entries added than the filter was
 # built for (the first add grows it with room for the adds, the others
-# fill that room): within 20 % at each step. A rate of 5 %, so that the
-# 40,000 unlisted addresses meet hundreds of false positives.
+# fill that room): within 20 % at each step. A target of 20 %, so that
+# the 40,000 unlisted addresses meet hundreds of false positives even in
+# the grown filter (450 at the first step: its noise about 5 %).
 test_fpr_estimate()
 {
 	local l n=4000 step added=0 est meas probes=$TMP_DIR/probes.txt
@@ -440,7 +441,7 @@ test_fpr_estimate()
 	l=$TMP_DIR/sized.txt
 	ops_addrs 3 $n 0 >"$l"
 	ops_addrs 5 40000 0 >"$probes" # unlisted: another sixteenth
-	bw 0 attach "$BW_RX" "${SEED[@]}" --fpr 0.05 "$l"
+	bw 0 attach "$BW_RX" "${SEED[@]}" --fpr 0.2 "$l"
 	for step in 50 100 150; do
 		# shellcheck disable=SC2046 # one address a word
 		"$BLOOMWALL" add "$BW_RX" $(ops_addrs 4 $((n * step / 100)) 0 |
