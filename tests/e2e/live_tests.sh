@@ -605,10 +605,10 @@ crash_handover()
 	# Names into a filter with no name region: a swap, taken over.
 	grep -q "added in place by the watch" "$OUT" ||
 		wait_line "$WATCH_OUT" "$RELOAD_OK" 2
-	# A batch's adds outgrow the first filter's one block: until the
-	# watch's rebuild for room, their own bits say "drop" of many others.
+	# A batch's adds outgrow the first filter's one block: the watch grows
+	# it for them (before it sets them, or at its next turn).
 	[ "$op" = remove ] && [ "$b" -gt 1 ] &&
-		wait_line "$WATCH_OUT" "past the room"
+		wait_line "$WATCH_OUT" "past the room|past its target false-positive rate"
 	# The points: the system calls of one clean run.
 	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" "$op" "$BW_RX" "${clean[@]}" \
 		>/dev/null 2>&1

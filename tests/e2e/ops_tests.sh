@@ -245,11 +245,11 @@ test_watch_adds_rebuild()
 	# shellcheck disable=SC2046 # one address a word
 	"$BLOOMWALL" add "$BW_RX" $(ops_addrs 12 $((3 * n)) 0) >/dev/null ||
 		fail "add failed"
-	# Handed to the watch, live: past the room its build sized for, the
-	# watch rebuilds with room for them (a swapped add's bits would be
-	# rebuilt for the rate: "runtime adds").
+	# Handed to the watch, live: past twice the target in place, the
+	# watch answers busy and first rebuilds with room for them (its
+	# lists' entries built in, the adds kept live), then sets them.
 	wait_line "$WATCH_OUT" "$RELOAD_OK" 2
-	assert_grep "$WATCH_OUT" "^$BW_RX: reload ok: generation [0-9]+, 8000 entries, [0-9,]+ bytes, [0-9.]+ s \\(live entries: 6000 keys at IPv4 /32, past the room for [0-9]+\\)\$" \
+	assert_grep "$WATCH_OUT" "^$BW_RX: reload ok: generation [0-9]+, 2000 entries, [0-9,]+ bytes, [0-9.]+ s \\(live entries: the filter's IPv4 addresses would be past its target false-positive rate \\(about [0-9.]+% where it is sized for 1%\\)\\)\$" \
 		"the rebuild names its trigger"
 	bw 0 -j status "$BW_RX"
 	python3 -c 'import json, sys
@@ -429,8 +429,11 @@ test_metrics_file()
 }
 
 # The estimated rate (what status and stats report) against the measured
-# one, with the filter filled by add to 50 %, 100 % and 150 % past what it
-# was sized for: within 20 % at each step.
+# one, with 50 %, 100 % and 150 % more entries added than the filter was
+# built for (the first add grows it with room for the adds, the others
+# fill that room): within 20 % at each step. A target of 20 %, so that
+# the 40,000 unlisted addresses meet hundreds of false positives even in
+# the grown filter (450 at the first step: its noise about 5 %).
 test_fpr_estimate()
 {
 	local l n=4000 step added=0 est meas probes=$TMP_DIR/probes.txt
@@ -438,7 +441,7 @@ test_fpr_estimate()
 	l=$TMP_DIR/sized.txt
 	ops_addrs 3 $n 0 >"$l"
 	ops_addrs 5 40000 0 >"$probes" # unlisted: another sixteenth
-	bw 0 attach "$BW_RX" "${SEED[@]}" --fpr 0.01 "$l"
+	bw 0 attach "$BW_RX" "${SEED[@]}" --fpr 0.2 "$l"
 	for step in 50 100 150; do
 		# shellcheck disable=SC2046 # one address a word
 		"$BLOOMWALL" add "$BW_RX" $(ops_addrs 4 $((n * step / 100)) 0 |
@@ -457,11 +460,11 @@ sys.exit(abs(e - m) > 0.2 * m)" ||
 			fail "at +$step %: estimated $est is not within 20 % of measured $meas"
 	done
 	assert_eq "$(prom "$OUT" 'get("bloomwall_filter_added_entries")')" "[6000.0]" "added entries kept"
-	# Sized for the 4,000 it was built from (recorded by the build),
-	# whatever the adds did; the ratio is the keys set over that.
-	prom "$OUT" '(get("bloomwall_filter_sized_entries")[0] == 4000 and
+	# Sized (recorded by the build that grew it) for more than it holds;
+	# the ratio is the keys set over that.
+	prom "$OUT" '(get("bloomwall_filter_sized_entries")[0] >= get("bloomwall_filter_entries")[0] and
 abs(get("bloomwall_filter_entries_over_sized_ratio")[0] - get("bloomwall_filter_entries")[0] / get("bloomwall_filter_sized_entries")[0]) < 1e-5)' |
-		grep -qx True || fail "sized entries are not the 4,000 the filter was built for"
+		grep -qx True || fail "the grown filter is not sized for the 10,000 entries it holds"
 }
 
 # The unit passes systemd-analyze verify (ExecStart pointed at this build:

@@ -655,11 +655,17 @@ test_add()
 	assert_line "$ERR" \
 		"$BW_RX: 10.0.0.0/8 would take 2^24 keys at the filter's IPv4 target length /32 (at most 65536 in place); add it through 'bloomwall reload'" \
 		"a /8 is too many keys in place"
+	# 256 keys in a filter sized for 2: grown by a rebuild with room.
 	bw 0 add "$BW_RX" 10.77.1.0/24
-	assert_grep "$ERR" \
-		"^$BW_RX: the filter is now past its target false-positive rate \\(about [0-9.e+-]+% where it was sized for 0\\.1%\\): rebuild it with 'bloomwall reload' and the entries in a LIST\$" \
-		"256 keys in a filter sized for 2: add says to rebuild"
-	assert_eq "$(generation)" "$gen" "add must not swap the filter"
+	assert_grep "$OUT" \
+		"^$BW_RX: this entry would take the filter's IPv4 addresses past its target false-positive rate \\(about [0-9.e+-]+% where it is sized for 0\\.1%\\): rebuilding it from its lists with room for the adds\$" \
+		"256 keys in a filter sized for 2: add grows it"
+	assert_line "$OUT" "$BW_RX: 1 of 1 added to filter generation $((gen + 1)), grown with room for the adds" \
+		"the grown filter is the next generation"
+	assert_eq "$(grep -c past "$ERR")" 0 "and is not past its target"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	bw 0 query "$BW_RX" 10.77.1.7
+	assert_line "$OUT" "10.77.1.7  drop (in blocklist /32 region)" "the /24 is in"
 }
 
 test_stdin_list()

@@ -5,7 +5,9 @@
  * without one, or where it cannot, they go in by a swap of a changed copy
  * of the running filter, their records with them (ops/add.h), and every
  * later rebuild builds them in. Names the filter has no region for go in
- * by a rebuild from its recorded lists (ops/rebuild.h). With --timeout
+ * by a rebuild from its recorded lists (ops/rebuild.h), and so do entries
+ * that would take it past its target false-positive rate (a rebuild with
+ * room for the adds: the filter grows). With --timeout
  * each records when it ends: a running watch takes it out in place, a
  * rebuild after it leaves it out.
  */
@@ -18,6 +20,7 @@
 #include "cmd/cli.h"
 #include "cmd/cmd_add.h"
 #include "filter/records.h"
+#include "filter/rate.h"
 #include "filter/records_edit.h"
 #include "lists/entry.h"
 #include "ops/add.h"
@@ -119,6 +122,58 @@ static int add_by_rebuild(struct bw_args *a, const struct bw_add_req *c)
 	return err;
 }
 
+/* What add_by_growing says before its rebuild. */
+struct grow_ctx {
+	const struct bw_add_req *rq;
+	const struct bw_add_result *res;
+};
+
+static void say_growing(void *ctx)
+{
+	const struct grow_ctx *g = ctx;
+
+	bw_out_text(
+		"%s: %s would take the filter's %s past its target false-positive rate (about %.3g%% where it is sized for %.3g%%): rebuilding it from its lists with room for the adds\n",
+		g->rq->iface,
+		g->rq->entries->n == 1 ? "this entry" : "these entries",
+		bw_rate_part_name(g->res->grow_part), g->res->grow_rate * 100,
+		g->res->grow_target * 100);
+}
+
+/*
+ * Entries that would take the filter past its target rate in place grow
+ * it: a rebuild from its recorded lists with them kept, sized with room
+ * for every kept add. A filter that cannot be rebuilt here refuses them,
+ * and says why.
+ */
+static int add_by_growing(struct bw_args *a, const struct bw_add_req *c,
+			  const struct bw_add_result *ares)
+{
+	struct grow_ctx g = { .rq = c, .res = ares };
+	struct bw_rebuild_req rq = { .iface = a->iface,
+				     .ifindex = a->ifindex,
+				     .before_reload = say_growing,
+				     .ctx = &g,
+				     .add = c->entries,
+				     .room = true };
+	struct bw_rebuild_result res;
+	int err;
+
+	err = bw_rebuild(&rq, &res);
+	if (res.reloaded)
+		bw_reload_report(a->iface, &res.reload);
+	else if (err)
+		pr_warn("%s: nothing added: in place, %s would take the filter's %s past its target false-positive rate (about %.3g%% where it is sized for %.3g%%), and it cannot grow\n",
+			a->iface,
+			c->entries->n == 1 ? "this entry" : "these entries",
+			bw_rate_part_name(ares->grow_part),
+			ares->grow_rate * 100, ares->grow_target * 100);
+	if (!err)
+		bw_add_grown_report(c, ares->had, ares->unexpired, &res.reload);
+	bw_rebuild_result_free(&res);
+	return err;
+}
+
 static const struct bw_opt add_only_opts[] = {
 	BW_OPT("timeout", "DURATION", timeout, bw_parse_timeout,
 	       "the entries or names expire after DURATION (30s, 5m, 4h, 7d, 1h30m; 0: never)",
@@ -142,7 +197,8 @@ static int add(struct bw_args *a, struct bw_add_req *rq)
 	res.plan = calloc(n ?: 1, sizeof(*res.plan));
 	res.fresh = calloc(n ?: 1, sizeof(*res.fresh));
 	res.unexpired = calloc(n ?: 1, sizeof(*res.unexpired));
-	err = res.plan && res.fresh && res.unexpired ? 0 : -ENOMEM;
+	res.had = calloc(n ?: 1, sizeof(*res.had));
+	err = res.plan && res.fresh && res.unexpired && res.had ? 0 : -ENOMEM;
 	if (!err)
 		err = bw_check_privileges("add");
 	if (err)
@@ -156,9 +212,12 @@ static int add(struct bw_args *a, struct bw_add_req *rq)
 	err = bw_add(rq, &res);
 	if (!err)
 		bw_add_report(rq, &res);
-	if (err == 1)
+	if (err == BW_ADD_NO_REGION)
 		err = add_by_rebuild(a, rq);
+	else if (err == BW_ADD_GROW)
+		err = add_by_growing(a, rq, &res);
 out:
+	free(res.had);
 	free(res.fresh);
 	free(res.unexpired);
 	free(res.plan);
@@ -191,7 +250,11 @@ const struct bw_verb bw_verb_add = {
 	.details =
 		"No rebuild from the lists: the addresses' bits are set in a copy of the\n"
 		"running filter, which replaces it in one step (a killed add changes\n"
-		"nothing), and its entry count grows. The entries are kept with the filter:\n"
+		"nothing), and its entry count grows. Adds that would take the filter past\n"
+		"its target false-positive rate grow it instead: a rebuild from its lists\n"
+		"with room for the adds, said in one line (an image's filter, which cannot\n"
+		"be rebuilt here, refuses them and says why).\n"
+		"The entries are kept with the filter:\n"
 		"every later rebuild ('bloomwall reload', 'bloomwall remove') builds them in\n"
 		"with the lists' until 'bloomwall remove IFACE ADDR' takes one out (or\n"
 		"'reload --forget-added' all); 'bloomwall status' counts them.\n"

@@ -437,6 +437,13 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
 		return -EXDEV;
 	for (i = 0; i < s->n; i++)
 		had[i] = is_live(l, s, i, subdomains);
+	/* Past twice its target rate in place: asked again once grown. */
+	err = bw_wsize_full(&l->size, &l->set, &l->map, s, had, subdomains,
+			    l->size.full_why, sizeof(l->size.full_why));
+	if (err > 0)
+		want_now(l, l->size.full_why);
+	if (err)
+		return err > 0 ? -ENOSPC : err;
 	/* The loop never waits: a busy lock is asked again by the client. */
 	lock = lock_running(l);
 	if (lock < 0)

@@ -92,11 +92,15 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r);
  * running filter's add log (filter/records_log.h), adopted and set in
  * place, under the lock, taken without waiting. had (one per entry, the
  * caller's) says which were live already. 0; -EAGAIN (the lock is held,
- * or a swap came, or a rebuild's fork runs and swapped: ask again); -EXDEV (not in place: the adds are built in, verify
- * mode, or the filter has no target length or name region for one; the
- * CLI swaps instead); -EBUSY (the log is full: the watch's next turn
- * folds it by a rebuild, ask again); -E2BIG (the question is larger than
- * the whole room: not in place either); -ENOENT (no filter runs); -EINVAL.
+ * or a swap came, or a rebuild's fork runs and swapped: ask again);
+ * -EXDEV (not in place: the adds are built in, verify mode, the filter
+ * has no target length or name region for one, or they would take an
+ * image's filter past its target rate; the CLI swaps instead); -EBUSY
+ * (the log is full: the watch's next turn folds it by a rebuild, ask
+ * again); -ENOSPC (in place the entries would take the filter past twice
+ * its target rate, daemon/live_size.h: the watch's next turn grows it by
+ * a rebuild, ask again); -E2BIG (the question is larger than the whole
+ * room: not in place either); -ENOENT (no filter runs); -EINVAL.
  */
 int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had);
 

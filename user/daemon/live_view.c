@@ -218,6 +218,10 @@ static void say_error(struct json_object *ans, int err)
 		bw_ask_fail(
 			ans, BW_ASK_BUSY,
 			"the add log is full: the watch folds it, ask again");
+	else if (err == -ENOSPC)
+		bw_ask_fail(
+			ans, BW_ASK_BUSY,
+			"the filter is full at its target rate: the watch grows it, ask again");
 	else if (err == -EXDEV || err == -E2BIG)
 		bw_ask_fail(
 			ans, BW_ASK_NOT_IN_PLACE,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/table.h"
+#include "filter/bloom.h"
 #include "filter/live_room.h"
 #include "filter/records.h"
 #include "filter/records_read.h"
@@ -89,21 +90,48 @@ static int region_of(const struct bw_hdr *h, __u32 idx)
 	return -1;
 }
 
-int bw_room_outgrown(const struct bw_live *l, const struct bw_info *info,
-		     const __u32 *sized, __u64 *keys)
+/* The name region block idx is in (mem's), or -1. */
+static int name_region_of(const void *mem, __u32 idx)
+{
+	const struct bw_dns_hdr *dns = bw_filter_dns(mem);
+	int n;
+
+	for (n = 0; dns && n < BW_NAME_REGIONS; n++)
+		if (idx >= bw_name_region_start(mem, dns, (__u32)n) &&
+		    idx < dns->region_end[n])
+			return n;
+	return -1;
+}
+
+void bw_room_live_keys(const struct bw_live *l, const void *mem,
+		       struct bw_rate_more *m)
 {
 	struct bw_live_slot *s;
 	size_t i = 0;
 	int r;
 
-	memset(keys, 0, BW_REGIONS * sizeof(*keys));
+	memset(m, 0, sizeof(*m));
 	if (!l->have_hdr)
-		return -1;
+		return;
 	while ((s = bw_table_next(&l->blocks.t, &i))) {
 		r = region_of(&l->hdr, s->idx);
 		if (r >= 0)
-			keys[r] += s->b->nkeys;
+			m->keys[r] += s->b->nkeys;
+		else if (mem && (r = name_region_of(mem, s->idx)) >= 0)
+			m->names[r] += s->b->nkeys;
 	}
+}
+
+int bw_room_outgrown(const struct bw_live *l, const struct bw_info *info,
+		     const __u32 *sized, __u64 *keys)
+{
+	struct bw_rate_more m;
+	int r;
+
+	bw_room_live_keys(l, NULL, &m);
+	memcpy(keys, m.keys, sizeof(m.keys));
+	if (!l->have_hdr)
+		return -1;
 	for (r = 0; r < BW_REGIONS; r++)
 		if (keys[r] && info->region_entries[r] + keys[r] > sized[r])
 			return r;

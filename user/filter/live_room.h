@@ -27,6 +27,7 @@
 #include "bloomwall.h"
 #include "filter/bloom.h"
 #include "filter/live.h"
+#include "filter/rate.h"
 #include "lists/cidr.h"
 #include "lists/cidr_choose.h"
 
@@ -86,6 +87,14 @@ static inline __u64 bw_room_for(__u64 l)
  * -errno.
  */
 int bw_room_sized(const void *mem, __u32 nblocks, __u32 *sized);
+
+/*
+ * The live keys of l by the region they land in: the address regions of
+ * its layout (m->keys), and the name regions of mem, the filter it is
+ * laid out on (m->names; NULL: none counted).
+ */
+void bw_room_live_keys(const struct bw_live *l, const void *mem,
+		       struct bw_rate_more *m);
 
 /*
  * The live keys of l by the address region of its layout they land in

@@ -9,6 +9,7 @@
 #include "filter/bloom.h"
 #include "filter/bloom_names.h"
 #include "filter/provenance.h"
+#include "filter/rate.h"
 #include "filter/records.h"
 #include "filter/records_edit.h"
 #include "filter/records_write.h"
@@ -26,8 +27,9 @@ struct add_ctx {
 };
 
 /*
- * All or nothing: every entry must fit before any bit is set. 1 when the
- * filter has no name region for a name (a rebuild can add it).
+ * All or nothing: every entry must fit before any bit is set.
+ * BW_ADD_NO_REGION when the filter has no name region for a name (a
+ * rebuild can add it).
  */
 static int plan_all(const struct bw_add_req *rq, const void *mem,
 		    struct bw_add_plan *plan)
@@ -42,7 +44,7 @@ static int plan_all(const struct bw_add_req *rq, const void *mem,
 		if (bw_entry_is_name(&s->v[i])) {
 			if (!bw_name_has_region(mem, s->v[i].d.flags &
 							     BW_DOM_SUBTREE))
-				return 1;
+				return BW_ADD_NO_REGION;
 			continue;
 		}
 		p = &s->v[i].p;
@@ -219,6 +221,7 @@ static int keep_all(struct add_ctx *c, struct bw_records *rec)
 		k = bw_entries_key(s, i);
 		expires = s->v[i].expires;
 		at = bw_records_find(rec, k);
+		c->res->had[i] = at >= 0;
 		c->res->unexpired[i] =
 			at >= 0 && rec->added.v[at].expires && !expires;
 		if (bw_records_add_until(rec, k, expires) < 0)
@@ -228,9 +231,36 @@ static int keep_all(struct add_ctx *c, struct bw_records *rec)
 }
 
 /*
+ * Whether the keys of the entries not kept before (at most each one's
+ * planned keys: a key set already is counted too) keep every part of
+ * the filter within its target rate; else BW_ADD_GROW, res->grow_* set.
+ */
+static int fits(const struct add_ctx *c, const void *mem)
+{
+	const struct bw_entries *s = c->rq->entries;
+	struct bw_rate_more more = { 0 };
+	struct bw_add_result *res = c->res;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (res->had[i])
+			continue;
+		if (bw_entry_is_name(&s->v[i]))
+			more.names[s->v[i].d.flags & BW_DOM_SUBTREE
+					   ? BW_NAME_SUBTREE
+					   : BW_NAME_EXACT]++;
+		else
+			more.keys[res->plan[i].region] += res->plan[i].nkeys;
+	}
+	res->grow_part = bw_rate_past(mem, &more, 1.0, &res->grow_rate,
+				      &res->grow_target);
+	return res->grow_part < 0 ? 0 : BW_ADD_GROW;
+}
+
+/*
  * Under the lock: planned against the running filter, the entries kept in
- * a copy's records and set in the copy, swapped in. 1 when the filter has
- * no name region for a name asked.
+ * a copy's records and set in the copy, swapped in. BW_ADD_NO_REGION or
+ * BW_ADD_GROW (nothing swapped) as bw_add says.
  */
 static int add_locked(struct add_ctx *c)
 {
@@ -252,6 +282,8 @@ static int add_locked(struct add_ctx *c)
 		err = bw_running_records(&r, &rec);
 	if (!err)
 		err = keep_all(c, &rec);
+	if (!err)
+		err = fits(c, r.filter.mem);
 	if (!err) {
 		bw_prov_change(&rec, BW_CHANGE_ADD);
 		need = bw_records_end(r.filter.mem, &rec);

@@ -38,6 +38,7 @@ struct bw_add_result {
 	struct bw_add_plan *plan; /* an address's: the keys that cover it */
 	__u32 *fresh;		  /* keys (a name: 1) that set a bit */
 	bool *unexpired; /* it had an expiry that this add, without, ended */
+	bool *had;	 /* it was an add the filter kept before */
 	__u64 generation;
 	__u64 entries; /* addresses: the filter's entries now */
 	__u64 kept;    /* entries (and names) the records keep as adds */
@@ -46,12 +47,26 @@ struct bw_add_result {
 	 * regions' for a request of names, else the filter's.
 	 */
 	double worst, target;
+	/*
+	 * BW_ADD_GROW: the part (filter/rate.h) the entries would take past
+	 * its target, its rate with them by the model, and its target.
+	 */
+	int grow_part;
+	double grow_rate, grow_target;
+};
+
+/* bw_add's returns besides 0 and -errno: nothing added, a rebuild can. */
+enum {
+	BW_ADD_NO_REGION = 1, /* no name region for a name asked */
+	BW_ADD_GROW = 2,      /* past the target rate in place: grow it */
 };
 
 /*
- * rq's entries added: 0; 1 when the running filter has no name
- * region for one of the names (nothing added: a rebuild can,
- * ops/rebuild.h); or -errno (said; nothing added). A /0, or a prefix the
+ * rq's entries added: 0; BW_ADD_NO_REGION when the running filter has no
+ * name region for one of the names, BW_ADD_GROW when the keys they would
+ * set take a part of it past its target false-positive rate by the model
+ * (filter/rate.h; res->grow_*): nothing added either way, a rebuild can
+ * (ops/rebuild.h); or -errno (said; nothing added). A /0, or a prefix the
  * filter's target lengths cannot cover in place, is refused.
  */
 int bw_add(const struct bw_add_req *rq, struct bw_add_result *res);

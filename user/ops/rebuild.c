@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "filter/live_room.h"
 #include "filter/records.h"
 #include "kernel/running.h"
 #include "ops/rebuild.h"
@@ -33,24 +34,58 @@ static void args_from_record(const struct bw_rec_build *rb,
 	ba->skip_invalid = rb->opts & BW_REC_OPT_SKIP_INVALID;
 }
 
-/* Whether the recorded lists can be read again; says why not. */
-static int check_rebuildable(const char *iface, const struct bw_records *rec)
+/*
+ * Whether the recorded lists can be read again (and, to grow it, the
+ * filter is not an image's); says why not, and that then is the verb to
+ * run again.
+ */
+static int check_rebuildable(const struct bw_rebuild_req *rq,
+			     const struct bw_records *rec)
 {
+	const char *iface = rq->iface, *then = rq->remove ? "remove" : "add";
 	int i;
 
+	if (rq->room && rec->have_image) {
+		pr_warn("%s: the running filter is an image's, loaded as it was built: it cannot grow here; build the image again with the entries in its lists, or load a larger one\n",
+			iface);
+		return -EPERM;
+	}
 	if (!rec->have_build || !rec->nlists) {
-		pr_warn("%s: the running filter does not record the lists it was built from (an older bloomwall built it); run 'bloomwall reload %s LIST...' once, then remove\n",
-			iface, iface);
+		pr_warn("%s: the running filter does not record the lists it was built from (an older bloomwall built it); run 'bloomwall reload %s LIST...' once, then %s\n",
+			iface, iface, then);
 		return -ENOENT;
 	}
 	for (i = 0; i < rec->nlists; i++) {
 		if (strcmp(rec->lists[i], "-"))
 			continue;
-		pr_warn("%s: the running filter was built from standard input, which cannot be read again; run 'bloomwall reload %s LIST...' with files, then remove\n",
-			iface, iface);
+		pr_warn("%s: the running filter was built from standard input, which cannot be read again; run 'bloomwall reload %s LIST...' with files, then %s\n",
+			iface, iface, then);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* Room for every kept add and those rq adds (rebuild.h's room). */
+static void room_for_adds(const struct bw_records *rec,
+			  const struct bw_entries *add, struct bw_live_room *r)
+{
+	const struct bw_entries *from[2] = { &rec->added, add };
+	/* Under --subdomains every name is a subtree. */
+	bool sub = rec->have_dns && (rec->dns.opts & BW_REC_DNS_SUBDOMAINS);
+	const struct bw_entry *e;
+	size_t i;
+	int k;
+
+	bw_room_init(r);
+	for (k = 0; k < 2; k++)
+		for (i = 0; from[k] && i < from[k]->n; i++) {
+			e = &from[k]->v[i];
+			if (bw_entry_is_name(e))
+				bw_room_add_name(r, sub || (e->d.flags &
+							    BW_DOM_SUBTREE));
+			else
+				bw_room_add(r, &e->p);
+		}
 }
 
 /*
@@ -93,6 +128,7 @@ int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res)
 				   .args = &ba,
 				   .remove = rq->remove,
 				   .add = rq->add };
+	struct bw_live_room room;
 	struct bw_running run;
 	int err;
 
@@ -102,7 +138,7 @@ int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res)
 	if (!err && rq->remove && !any_kept(rq, &res->rec))
 		err = -ENOENT;
 	if (!err)
-		err = check_rebuildable(rq->iface, &res->rec);
+		err = check_rebuildable(rq, &res->rec);
 	if (!err && rq->before_reload)
 		rq->before_reload(rq->ctx);
 	if (!err) {
@@ -110,6 +146,10 @@ int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res)
 		r.lists = (const char *const *)res->rec.lists;
 		r.nlists = res->rec.nlists;
 		r.running = &run;
+		if (rq->room) {
+			room_for_adds(&res->rec, rq->add, &room);
+			r.room = &room;
+		}
 		res->reloaded = true;
 		err = bw_reload(&r, &res->reload);
 	}

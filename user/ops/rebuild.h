@@ -23,6 +23,14 @@ struct bw_rebuild_req {
 	const struct bw_entries *remove;
 	/* Entries to keep from now on, each until its expiry, or NULL. */
 	const struct bw_entries *add;
+	/*
+	 * Room: the new filter is sized with room for every kept add and
+	 * those of add (filter/live_room.h: twice them, or them and
+	 * BW_ROOM_MIN keys more, where they land), so that the adds after
+	 * it go in place at the target rate (an add that grows the filter).
+	 * Refused for a filter loaded from an image: it is built elsewhere.
+	 */
+	bool room;
 	/* Called once the rebuild is to go ahead, before it (may be NULL). */
 	void (*before_reload)(void *ctx);
 	void *ctx;
@@ -39,7 +47,8 @@ struct bw_rebuild_result {
 /*
  * Reads the running filter's records into res; when none of what rq takes
  * out is kept there, -ENOENT with nothing rebuilt (said by the caller);
- * when its lists cannot be read again, says why; else the reload. Free
+ * when its lists cannot be read again, or rq->room for an image's filter,
+ * says why (-ENOENT, -EINVAL, -EPERM); else the reload. Free
  * res with bw_rebuild_result_free() whatever the return.
  */
 int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res);

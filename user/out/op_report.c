@@ -224,13 +224,14 @@ static void say_added(const struct bw_add_req *rq,
 
 	bw_out_open_object(NULL);
 	bw_out_string(ap ? "address" : "name", "%s  ", rq->given[i]);
-	bw_out_string("result", NULL, fresh ? "added" : "already");
+	/* An entry kept before, not a key whose bits were set by chance. */
+	bw_out_string("result", NULL, res->had[i] ? "already" : "added");
 	if (ap) {
 		bw_out_u64("keys", NULL, ap->nkeys);
 		bw_out_u64("new_keys", NULL, fresh);
 		bw_out_u64("prefix", NULL, ap->tlen);
 	}
-	if (!fresh)
+	if (res->had[i])
 		bw_out_text("already in the filter");
 	else if (!ap || ap->nkeys == 1)
 		bw_out_text("added");
@@ -250,7 +251,7 @@ void bw_add_report(const struct bw_add_req *rq, const struct bw_add_result *res)
 	bw_out_open_array(names ? "names" : "addresses");
 	for (i = 0; i < rq->entries->n; i++) {
 		say_added(rq, res, i);
-		added += res->fresh[i] > 0;
+		added += !res->had[i];
 	}
 	bw_out_close_array();
 	bw_out_text("%s: ", rq->iface);
@@ -274,6 +275,37 @@ void bw_add_report(const struct bw_add_req *rq, const struct bw_add_result *res)
 	else
 		pr_warn("%s: the filter is now past its target false-positive rate (about %.3g%% where it was sized for %.3g%%): rebuild it with 'bloomwall reload' and the entries in a LIST\n",
 			rq->iface, res->worst * 100, res->target * 100);
+}
+
+void bw_add_grown_report(const struct bw_add_req *rq, const bool *had,
+			 const bool *unexpired,
+			 const struct bw_reload_result *rr)
+{
+	const struct bw_entries *s = rq->entries;
+	bool names = bw_add_by_name(rq);
+	long long added = 0;
+	size_t i;
+
+	bw_out_open_array(names ? "names" : "addresses");
+	for (i = 0; i < s->n; i++) {
+		bw_out_open_object(NULL);
+		bw_out_string(bw_entry_is_name(&s->v[i]) ? "name" : "address",
+			      "%s  ", rq->given[i]);
+		bw_out_string("result", NULL, had[i] ? "already" : "added");
+		bw_out_text("%s", had[i] ? "already in the filter" : "added");
+		bw_expiry_say_add(s->v[i].expires, rq->now, unexpired[i]);
+		bw_out_close_object();
+		added += !had[i];
+	}
+	bw_out_close_array();
+	bw_out_text("%s: ", rq->iface);
+	bw_out_int("added", "%lld of ", added);
+	bw_out_int("total",
+		   names ? "%lld names added to filter "
+			 : "%lld added to filter ",
+		   (long long)s->n);
+	bw_out_u64("generation", "generation %llu, ", rr->generation);
+	bw_out_bool("grown", "grown with room for the adds\n", true);
 }
 
 void bw_add_handed_report(const struct bw_add_req *rq,

@@ -55,6 +55,17 @@ void bw_add_report(const struct bw_add_req *rq,
 		   const struct bw_add_result *res);
 
 /*
+ * add that grew the filter by a rebuild (after bw_reload_report), had[i]
+ * whether entry i was kept before, unexpired[i] whether this add ended
+ * its expiry: as bw_add_report, "IFACE: N of M
+ * added to filter generation G, grown with room for the adds", JSON
+ * "added", "total", "generation", "grown".
+ */
+void bw_add_grown_report(const struct bw_add_req *rq, const bool *had,
+			 const bool *unexpired,
+			 const struct bw_reload_result *rr);
+
+/*
  * add handed to the watch, how[i] what it did with entry i: as
  * bw_add_report, "IFACE: N of M added in place by the watch (no swap)",
  * JSON "added", "total", "in_place".
