@@ -180,10 +180,11 @@ static void roll_back(const struct allow_ctx *c)
 			err = ret;
 	}
 	if (!err) {
-		pr_warn("%s: nothing changed: %s as it was\n", iface,
-			!c->nnames  ? "the allowlist is"
-			: c->naddrs ? "the allowlist and the name allowlist are"
-				    : "the name allowlist is");
+		pr_warn("%s: nothing changed: %s\n", iface,
+			!c->nnames ? "the allowlist is as it was"
+			: c->naddrs
+				? "the allowlist and the name allowlist are as they were"
+				: "the name allowlist is as it was");
 		return;
 	}
 	pr_warn("%s: cannot put the name allowlist back as it was: %s; it may hold entries its records do not show ('bloomwall status %s')\n",

@@ -18,8 +18,9 @@
  * need it, the change recorded, provenance.h) with a program that has the
  * new trie when the addresses changed. The names change before it; when
  * one cannot or the swap fails, the names this command changed are put
- * back, and the old trie never left: a killed or failed command changes
- * neither allowlist.
+ * back, and the old trie never left: a failed command changes neither
+ * allowlist. Only a SIGKILL between the names' change and the swap leaves
+ * the names changed and the rest not (the other signals wait).
  */
 #ifndef __BW_ALLOW_H
 #define __BW_ALLOW_H
