@@ -248,29 +248,33 @@ int bw_parse_max_lengths(const struct bw_opt_val *o, void *field)
 	return 0;
 }
 
-/* One address or prefix: 0 or -BW_EUSAGE (said). */
-static int parse_addr(const char *verb, const char *s, struct bw_prefix *p)
+/* One address or prefix as a key: 0 or -BW_EUSAGE (said). */
+static int parse_addr(const char *verb, const char *s, struct bw_entry_key *k)
 {
 	char why[BW_ERRLEN];
+	struct bw_prefix p;
 
-	if (bw_parse_prefix(s, p, why, sizeof(why))) {
+	if (bw_parse_prefix(s, &p, why, sizeof(why))) {
 		pr_warn("bloomwall %s: %s\n", verb, why);
 		return -BW_EUSAGE;
 	}
 	if (why[0]) /* a note: ::ffff:a.b.c.d taken as IPv4 */
 		pr_warn("bloomwall %s: %s\n", verb, why);
+	*k = bw_key_prefix(&p);
 	return 0;
 }
 
 /*
  * One name pushed into l as a domain entry: "name" exact, "*.name" or
- * "||name^" subtree. 0 or -BW_EUSAGE (said).
+ * "||name^" subtree; its key (the text in l's arena, until l grows) in
+ * *k. 0 or -BW_EUSAGE (said).
  */
 static int parse_name(const char *verb, const char *s, unsigned int flags,
-		      struct bw_list *l)
+		      struct bw_list *l, struct bw_entry_key *k)
 {
 	const struct bw_list_opts lo = { .domains = true };
 	size_t before = l->ndom;
+	const struct bw_domain *d;
 	char why[BW_ERRLEN];
 	int err;
 
@@ -289,43 +293,43 @@ static int parse_name(const char *verb, const char *s, unsigned int flags,
 		pr_warn("bloomwall %s: %s\n", verb, why);
 		return -BW_EUSAGE;
 	}
+	d = &l->dom[before];
+	/* A name's flags: 0 or BW_DOM_SUBTREE (bw_key_name). */
+	*k = bw_key_name(bw_domain_name(l, d), d->len, d->flags);
 	return 0;
+}
+
+/* With BW_PARSE_ONE_KIND: -BW_EUSAGE (said) when s[i] is not of s[0]'s kind. */
+static int one_kind(const char *verb, char **s, int i, __u8 first, __u8 kind)
+{
+	bool name = kind == BW_ENTRY_NAME;
+
+	if (kind == first)
+		return 0;
+	pr_warn("bloomwall %s: \"%s\" is %s, \"%s\" %s: one %s takes addresses or names, not both\n",
+		verb, s[0], name ? "an address" : "a name", s[i],
+		name ? "a name" : "an address", verb);
+	return -BW_EUSAGE;
 }
 
 int bw_parse_entries(const char *verb, char **s, int n, unsigned int flags,
 		     __u64 expires, struct bw_entries *out)
 {
-	const struct bw_domain *d;
 	struct bw_entry_key k;
-	struct bw_prefix p;
 	struct bw_list l;
+	__u8 first = 0;
 	int i, err = 0;
 
 	bw_list_init(&l);
 	for (i = 0; !err && i < n; i++) {
-		if (bw_arg_is_name(s[i])) {
-			err = parse_name(verb, s[i], flags, &l);
-			d = err ? NULL : &l.dom[l.ndom - 1];
-			/* A name's flags: 0 or BW_DOM_SUBTREE (bw_key_name). */
-			k = d ? bw_key_name(bw_domain_name(&l, d), d->len,
-					    d->flags)
-			      : (struct bw_entry_key){ 0 };
-		} else {
-			err = parse_addr(verb, s[i], &p);
-			k = bw_key_prefix(&p);
-		}
-		if (!err && (flags & BW_PARSE_ONE_KIND) && i &&
-		    k.kind != bw_entries_key(out, 0).kind) {
-			pr_warn("bloomwall %s: \"%s\" is %s, \"%s\" %s: one %s takes addresses or names, not both\n",
-				verb, s[0],
-				k.kind == BW_ENTRY_NAME ? "an address"
-							: "a name",
-				s[i],
-				k.kind == BW_ENTRY_NAME ? "a name"
-							: "an address",
-				verb);
-			err = -BW_EUSAGE;
-		}
+		err = bw_arg_is_name(s[i])
+			      ? parse_name(verb, s[i], flags, &l, &k)
+			      : parse_addr(verb, s[i], &k);
+		if (err)
+			break;
+		first = first ?: k.kind;
+		if (flags & BW_PARSE_ONE_KIND)
+			err = one_kind(verb, s, i, first, k.kind);
 		if (!err)
 			err = bw_entries_push(out, k, expires);
 	}
