@@ -8,7 +8,8 @@
 # promtool and against the frames sent through the veth), the metrics file,
 # the estimated false-positive rate against the measured one, the systemd
 # unit (systemd-analyze verify), bash completion (compgen), allow and
-# unallow of names all or nothing when a step fails (strace's injection),
+# unallow of names, and of addresses and names together, all or nothing
+# when a step fails (strace's injection),
 # and the bpf() calls a verb makes (strace's count).
 # Sourced by tests/e2e/run.sh, whose helpers (bw, list, json, kv, fail,
 # skip, assert_eq, assert_line, assert_grep, expect_*, generation) and
@@ -20,7 +21,7 @@
 OPS_TESTS="test_watch_lists test_watch_json test_watch_image test_watch_adds_rebuild
 test_stats_verb test_metrics_file test_fpr_estimate test_systemd_unit
 test_completion test_unit_syscalls test_allow_name_all_or_nothing
-test_verb_syscalls"
+test_allow_mixed_all_or_nothing test_verb_syscalls"
 
 # wait_line FILE ERE [N]: waits until FILE has N lines (default 1)
 # matching ERE; the test fails if the watch died first. Not a time
@@ -583,35 +584,40 @@ EOF
 
 # The names allow/unallow change; the first is in the block list.
 NA_NAMES=(ads.example.com x.example.org)
+# The entries one allow/unallow changes (the names, or with $BW_A4, which
+# is listed too), and what a failed one says.
+NA_ENTRIES=("${NA_NAMES[@]}")
+NA_UNCHANGED="the name allowlist is as it was"
 
 # na_setup VERB: a fresh filter with $BW_A4 and the first name listed; for
-# unallow, the names allowed (recorded: changed by allow).
+# unallow, the entries allowed (recorded: changed by allow).
 na_setup()
 {
 	"$BLOOMWALL" detach "$BW_RX" >/dev/null 2>&1
 	"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
 		"$TMP_DIR/na.txt" >/dev/null 2>&1 || fail "attach failed"
 	[ "$1" = allow ] ||
-		"$BLOOMWALL" allow "$BW_RX" "${NA_NAMES[@]}" >/dev/null 2>&1 ||
+		"$BLOOMWALL" allow "$BW_RX" "${NA_ENTRIES[@]}" >/dev/null 2>&1 ||
 		fail "allow failed"
 }
 
-# The name allowlist as query and status show it, one line: the verdict on
-# the first name, the map's entries and the records' last change.
+# Both allowlists as query and status show them, one line: the verdicts
+# on $BW_A4 and on the first name, the name map's entries, the address
+# allowlist, the records' last change, and the program on the hook.
 na_state()
 {
 	local q
 
-	q=$("$BLOOMWALL" query "$BW_RX" "${NA_NAMES[0]}" 2>&1)
+	q=$("$BLOOMWALL" query "$BW_RX" "${NA_NAMES[0]}" "$BW_A4" 2>&1 | tr '\n' ' ')
 	"$BLOOMWALL" status "$BW_RX" >"$TMP_DIR/na.status" 2>&1
-	echo "$q | entries $(kv "$TMP_DIR/na.status" "name allow entries") | changed $(kv "$TMP_DIR/na.status" changed)"
+	echo "$q| entries $(kv "$TMP_DIR/na.status" "name allow entries") | allowlist $(kv "$TMP_DIR/na.status" allowlist) | changed $(kv "$TMP_DIR/na.status" changed) | program $(hook_prog_id)"
 }
 
-# na_fail VERB SYSCALL ERE [N]: VERB of the names with SYSCALL failing
+# na_fail VERB SYSCALL ERE [N]: VERB of $NA_ENTRIES with SYSCALL failing
 # (EPERM) at its Nth call (default 1st) whose strace line matches ERE, its
 # sequence number read from a traced run of the same command first; then
 # VERB has failed, said nothing changed, printed no result, and query and
-# status show the state before it, map and records.
+# status show the state before it, map, allowlist, records and program.
 na_fail()
 {
 	local verb=$1 sys=$2 ere=$3 nth=${4:-1} k rc before try
@@ -619,16 +625,16 @@ na_fail()
 	for try in 1 2 3; do
 		na_setup "$verb"
 		strace -qq -e signal=none -o "$TMP_DIR/na.trace" -e trace="$sys" \
-			"$BLOOMWALL" "$verb" "$BW_RX" "${NA_NAMES[@]}" >/dev/null 2>&1 ||
+			"$BLOOMWALL" "$verb" "$BW_RX" "${NA_ENTRIES[@]}" >/dev/null 2>&1 ||
 			fail "$verb under strace failed"
 		k=$(grep -nE -- "$ere" "$TMP_DIR/na.trace" | sed -n "${nth}p" | cut -d: -f1)
 		[ -n "$k" ] || fail "$verb makes no call $nth of $sys matching /$ere/"
 		na_setup "$verb"
 		before=$(na_state)
-		echo "+ strace (the $sys #$k fails: EPERM) bloomwall $verb $BW_RX ${NA_NAMES[*]}"
+		echo "+ strace (the $sys #$k fails: EPERM) bloomwall $verb $BW_RX ${NA_ENTRIES[*]}"
 		strace -qq -e signal=none -o "$TMP_DIR/na.inj" -e trace="$sys" \
 			-e inject="$sys":error=EPERM:when="$k" \
-			"$BLOOMWALL" "$verb" "$BW_RX" "${NA_NAMES[@]}" >"$OUT" 2>"$ERR"
+			"$BLOOMWALL" "$verb" "$BW_RX" "${NA_ENTRIES[@]}" >"$OUT" 2>"$ERR"
 		rc=$?
 		sed 's/^/  | /' "$OUT"
 		sed 's/^/  ! /' "$ERR"
@@ -641,8 +647,7 @@ na_fail()
 	assert_eq "$rc" 1 "$verb with the $sys /$ere/ failing: exit status"
 	assert_eq "$(na_state)" "$before" \
 		"$verb with the $sys /$ere/ failing: the state before it"
-	assert_line "$ERR" \
-		"$BW_RX: nothing changed: the name allowlist is as it was" \
+	assert_line "$ERR" "$BW_RX: nothing changed: $NA_UNCHANGED" \
 		"$verb with the $sys /$ere/ failing: said"
 	assert_eq "$(grep -c . "$OUT")" 0 "$verb with the $sys /$ere/ failing: no result printed"
 }
@@ -670,8 +675,46 @@ test_allow_name_all_or_nothing()
 	na_state >"$TMP_DIR/na.after"
 	cat "$TMP_DIR/na.after"
 	assert_grep "$TMP_DIR/na.after" \
-		"^${NA_NAMES[0]}  pass .*\\| entries 2 \\| changed .* by allow \\(1 change since the build\\)\$" \
+		"^$BW_A4  drop .* ${NA_NAMES[0]}  pass .*\\| entries 2 \\| allowlist 0 entries \\| changed .* by allow \\(1 change since the build\\) \\| program [0-9]+\$" \
 		"the change and its record"
+}
+
+# One allow or unallow of names and an address: the names change in the
+# map, then one swap brings the filter copy (the record) and the new
+# address allowlist. When that swap fails (its commit, or the filter
+# copy) or the names' second change does, the names changed are put back
+# and the address allowlist never changed: the state before it, whole.
+test_allow_mixed_all_or_nothing()
+{
+	local verb
+
+	command -v strace >/dev/null || skip "no strace"
+	list na.txt "$BW_A4" "${NA_NAMES[0]}" >/dev/null
+	NA_ENTRIES=("${NA_NAMES[0]}" "$BW_A4" "${NA_NAMES[1]}")
+	NA_UNCHANGED="the allowlist and the name allowlist are as they were"
+	for verb in allow unallow; do
+		na_fail "$verb" sendto RTM_SETLINK
+		na_fail "$verb" bpf 'BPF_MAP_CREATE.*map_name="bw_filter"'
+	done
+	na_fail unallow bpf BPF_MAP_DELETE_ELEM 2
+	# Nothing failing: both change, in one swap.
+	na_setup allow
+	bw 0 allow "$BW_RX" "${NA_ENTRIES[@]}"
+	assert_line "$OUT" "$BW_A4  allowed" "the address allowed"
+	assert_line "$OUT" \
+		"$BW_RX: 3 of 3 added (allowlist now 1 entry, name allowlist now 2 entries)" \
+		"both allowlists counted"
+	na_state >"$TMP_DIR/na.after"
+	cat "$TMP_DIR/na.after"
+	assert_grep "$TMP_DIR/na.after" \
+		"^$BW_A4  pass \\(allowlisted\\) ${NA_NAMES[0]}  pass .*\\| entries 2 \\| allowlist 1 entry \\| changed .* by allow \\(1 change since the build\\) \\| program [0-9]+\$" \
+		"the change, its one record"
+	expect_delivered "$BW_A4" "$BW_RX4"
+	bw 0 unallow "$BW_RX" "${NA_ENTRIES[@]}"
+	assert_line "$OUT" \
+		"$BW_RX: 3 of 3 removed (allowlist now 0 entries, name allowlist now 0 entries)" \
+		"both taken out"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 }
 
 # count_bpf TRACE CMD: how many bpf(CMD, ...) calls an strace -f trace holds.

@@ -15,7 +15,8 @@
 
 # shellcheck disable=SC2034 # read by tests/e2e/run.sh, which sources this
 RESOLVER_TESTS="test_resolver_null test_resolver_actions
-test_resolver_reload_flips test_resolver_allow test_resolver_counters"
+test_resolver_reload_flips test_resolver_allow test_resolver_allow_mixed
+test_resolver_counters"
 
 # The XDP_PASS program for the peer veth (tests/load/xdp_pass.bpf.c).
 # (Sourced before run.sh checks BLOOMWALL: unset, it names no object.)
@@ -220,6 +221,47 @@ test_resolver_allow()
 	expect_answer "NOERROR 0.0.0.0" A deep.x.ads.test
 	bw 0 unallow "$BW_RX" x.ads.test
 	expect_answer "NOERROR 0.0.0.0" A x.ads.test
+}
+
+# One allow takes addresses and names together, one unallow takes them
+# out: a listed address's pings and a blocked name's queries pass after
+# it, and are dropped again after. dig asks from $BW_A4 (the sender's
+# first address), which is not listed; $BW_B4 is. An entry that is wrong
+# refuses the whole command before anything changes.
+test_resolver_allow_mixed()
+{
+	local l p0
+
+	resolver_start
+	l=$(list mixed.txt "$BW_B4" '||ads.test^')
+	bw 0 attach "$BW_RX" "${SEED[@]}" --dns-action drop "$l"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_answer "timeout" A x.ads.test
+	expect_answer "NOERROR $RESOLVER_A" A allowed.test
+	p0=$(hook_prog_id)
+	bw 2 allow "$BW_RX" x.ads.test "$BW_B4" 10.77.0.3/24
+	assert_line "$ERR" \
+		"bloomwall allow: host bits set in \"10.77.0.3/24\" (did you mean 10.77.0.0/24?)" \
+		"a wrong entry is said"
+	assert_eq "$(hook_prog_id)" "$p0" "a refused command swaps nothing"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_answer "timeout" A x.ads.test
+	bw 0 allow "$BW_RX" "$BW_B4" x.ads.test
+	assert_line "$OUT" "$BW_B4  allowed" "the address, in the order given"
+	assert_line "$OUT" "x.ads.test  allowed" "the name"
+	assert_line "$OUT" \
+		"$BW_RX: 2 of 2 added (allowlist now 1 entry, name allowlist now 1 entry)" \
+		"both allowlists counted"
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_answer "NOERROR $RESOLVER_A" A x.ads.test
+	expect_answer "timeout" A deep.x.ads.test
+	bw 0 -j unallow "$BW_RX" x.ads.test "$BW_B4"
+	assert_eq "$(json "$OUT" '[d["addresses"], d["names"], d["removed"], d["total"], d["allowlist_entries"], d["name_allowlist_entries"]]')" \
+		"[[{\"address\":\"$BW_B4\",\"result\":\"removed\"}],[{\"name\":\"x.ads.test\",\"result\":\"removed\"}],2,2,0,0]" \
+		"unallow of both: JSON"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_answer "timeout" A x.ads.test
+	expect_answer "NOERROR $RESOLVER_A" A allowed.test
 }
 
 # The DNS counters move by exactly the queries sent: dig's one query each

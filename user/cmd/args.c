@@ -248,84 +248,92 @@ int bw_parse_max_lengths(const struct bw_opt_val *o, void *field)
 	return 0;
 }
 
-int bw_parse_addrs(const char *verb, char **s, int n, struct bw_prefix **out)
+/* One address or prefix as a key: 0 or -BW_EUSAGE (said). */
+static int parse_addr(const char *verb, const char *s, struct bw_entry_key *k)
 {
 	char why[BW_ERRLEN];
-	struct bw_prefix *p;
-	int i;
+	struct bw_prefix p;
 
-	p = calloc(n ?: 1, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		if (bw_parse_prefix(s[i], &p[i], why, sizeof(why))) {
-			pr_warn("bloomwall %s: %s\n", verb, why);
-			break;
-		}
-		if (why[0]) /* a note: ::ffff:a.b.c.d taken as IPv4 */
-			pr_warn("bloomwall %s: %s\n", verb, why);
-	}
-	if (i < n) {
-		free(p);
+	if (bw_parse_prefix(s, &p, why, sizeof(why))) {
+		pr_warn("bloomwall %s: %s\n", verb, why);
 		return -BW_EUSAGE;
 	}
-	*out = p;
+	if (why[0]) /* a note: ::ffff:a.b.c.d taken as IPv4 */
+		pr_warn("bloomwall %s: %s\n", verb, why);
+	*k = bw_key_prefix(&p);
 	return 0;
 }
 
-int bw_parse_names(const char *verb, char **s, int n, bool no_allow,
-		   struct bw_list *l)
+/*
+ * One name pushed into l as a domain entry: "name" exact, "*.name" or
+ * "||name^" subtree; its key (the text in l's arena, until l grows) in
+ * *k. 0 or -BW_EUSAGE (said).
+ */
+static int parse_name(const char *verb, const char *s, unsigned int flags,
+		      struct bw_list *l, struct bw_entry_key *k)
 {
 	const struct bw_list_opts lo = { .domains = true };
+	size_t before = l->ndom;
+	const struct bw_domain *d;
 	char why[BW_ERRLEN];
-	size_t before;
-	int i, err;
+	int err;
 
-	for (i = 0; i < n; i++) {
-		before = l->ndom;
-		err = bw_domain_line(l, s[i], strlen(s[i]), "", 0, false, &lo,
-				     why, sizeof(why));
-		if (!err && no_allow && l->ndom > before &&
-		    (l->dom[before].flags & BW_DOM_ALLOW)) {
-			snprintf(
-				why, sizeof(why),
-				"\"%s\" is an allow entry: use 'bloomwall allow'",
-				s[i]);
-			err = -EINVAL;
-		}
-		if (err) {
-			pr_warn("bloomwall %s: %s\n", verb, why);
-			return -BW_EUSAGE;
-		}
+	err = bw_domain_line(l, s, strlen(s), "", 0, false, &lo, why,
+			     sizeof(why));
+	if (!err && l->ndom != before + 1) {
+		snprintf(why, sizeof(why), "not a name: \"%s\"", s);
+		err = -EINVAL;
+	} else if (!err && (flags & BW_PARSE_NO_ALLOW) &&
+		   (l->dom[before].flags & BW_DOM_ALLOW)) {
+		snprintf(why, sizeof(why),
+			 "\"%s\" is an allow entry: use 'bloomwall allow'", s);
+		err = -EINVAL;
 	}
+	if (err) {
+		pr_warn("bloomwall %s: %s\n", verb, why);
+		return -BW_EUSAGE;
+	}
+	d = &l->dom[before];
+	/* A name's flags: 0 or BW_DOM_SUBTREE (bw_key_name). */
+	*k = bw_key_name(bw_domain_name(l, d), d->len, d->flags);
 	return 0;
 }
 
-int bw_parse_entries(const char *verb, char **s, int n, bool no_allow,
+/* With BW_PARSE_ONE_KIND: -BW_EUSAGE (said) when s[i] is not of s[0]'s kind. */
+static int one_kind(const char *verb, char **s, int i, __u8 first, __u8 kind)
+{
+	bool name = kind == BW_ENTRY_NAME;
+
+	if (kind == first)
+		return 0;
+	pr_warn("bloomwall %s: \"%s\" is %s, \"%s\" %s: one %s takes addresses or names, not both\n",
+		verb, s[0], name ? "an address" : "a name", s[i],
+		name ? "a name" : "an address", verb);
+	return -BW_EUSAGE;
+}
+
+int bw_parse_entries(const char *verb, char **s, int n, unsigned int flags,
 		     __u64 expires, struct bw_entries *out)
 {
-	struct bw_prefix *p = NULL;
-	const struct bw_domain *d;
+	struct bw_entry_key k;
 	struct bw_list l;
-	size_t i;
-	int err;
+	__u8 first = 0;
+	int i, err = 0;
 
 	bw_list_init(&l);
-	if (bw_arg_is_name(s[0]))
-		err = bw_parse_names(verb, s, n, no_allow, &l);
-	else
-		err = bw_parse_addrs(verb, s, n, &p);
-	/* A name's flags: 0 or BW_DOM_SUBTREE (bw_key_name). */
-	for (i = 0; !err && i < (p ? (size_t)n : l.ndom); i++) {
-		d = p ? NULL : &l.dom[i];
-		err = bw_entries_push(
-			out,
-			d ? bw_key_name(bw_domain_name(&l, d), d->len, d->flags)
-			  : bw_key_prefix(&p[i]),
-			expires);
+	for (i = 0; !err && i < n; i++) {
+		err = bw_arg_is_name(s[i])
+			      ? parse_name(verb, s[i], flags, &l, &k)
+			      : parse_addr(verb, s[i], &k);
+		if (err)
+			break;
+		first = first ?: k.kind;
+		if (flags & BW_PARSE_ONE_KIND)
+			err = one_kind(verb, s, i, first, k.kind);
+		if (!err)
+			err = bw_entries_push(out, k, expires);
 	}
 	bw_list_free(&l);
-	free(p);
 	return err;
 }
 

@@ -63,29 +63,22 @@ bw_opt_parser bw_parse_log_rate;
  */
 bool bw_arg_is_name(const char *s);
 
-struct bw_prefix;
-/*
- * Parses every address or prefix ("10.0.0.0/24") of a verb's argument
- * list into a new array (*out, free() it).
- */
-int bw_parse_addrs(const char *verb, char **s, int n, struct bw_prefix **out);
-
-struct bw_list;
-/*
- * Pushes every name of a verb's argument list into l as a domain entry:
- * "name" exact, "*.name" or "||name^" subtree. no_allow: an allow entry
- * ("@@||name^") is refused too.
- */
-int bw_parse_names(const char *verb, char **s, int n, bool no_allow,
-		   struct bw_list *l);
-
 struct bw_entries;
+
+/* How bw_parse_entries() takes a verb's entries. */
+enum bw_parse_flags {
+	BW_PARSE_NO_ALLOW = 1 << 0, /* refuse an allow entry ("@@||name^") */
+	BW_PARSE_ONE_KIND = 1 << 1, /* addresses or names, not both */
+};
+
 /*
- * Pushes every entry of a verb's argument list into out, each until
- * expires (0: never): names, checked as bw_parse_names' (no_allow its),
- * when the first is one (bw_arg_is_name), else addresses and prefixes.
+ * Pushes every entry of a verb's argument list into out (initialised,
+ * empty), in order, each until expires (0: never): each a name if
+ * bw_arg_is_name() says so ("name" exact, "*.name" or "||name^" its
+ * subtree), else an address or prefix ("10.0.0.0/24"). flags: enum
+ * bw_parse_flags. 0, -BW_EUSAGE (said) or -ENOMEM.
  */
-int bw_parse_entries(const char *verb, char **s, int n, bool no_allow,
+int bw_parse_entries(const char *verb, char **s, int n, unsigned int flags,
 		     __u64 expires, struct bw_entries *out);
 
 /*

@@ -236,7 +236,8 @@ static int do_add(struct bw_args *a)
 	rq.now = bw_expiry_now();
 	bw_entries_init(&s);
 	rq.entries = &s;
-	err = bw_parse_entries("add", a->pos, a->npos, true,
+	err = bw_parse_entries("add", a->pos, a->npos,
+			       BW_PARSE_NO_ALLOW | BW_PARSE_ONE_KIND,
 			       a->timeout ? rq.now + a->timeout : 0, &s);
 	if (!err)
 		err = add(a, &rq);

@@ -15,97 +15,76 @@
 #include "cmd/args.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_allow.h"
-#include "lists/list.h"
+#include "lists/entry.h"
 #include "ops/allow.h"
 #include "out/op_report.h"
 
-/* How many entries the command did not change. */
-static int unchanged(const struct bw_allow_result *res, int n)
+/*
+ * unallow: the entries of each kind it did not find, said; -ENOENT when
+ * some, else 0.
+ */
+static int warn_absent(const struct bw_args *a, const struct bw_entries *s,
+		       const struct bw_allow_result *res)
 {
-	int i, k = 0;
+	int addrs = 0, names = 0, naddrs = 0, nnames = 0;
+	size_t i;
 
-	for (i = 0; i < n; i++)
-		k += !res->changed[i];
-	return k;
-}
-
-/* Addresses and prefixes: parsed, changed, reported. */
-static int addrs_verb(const char *verb, struct bw_args *a, bool on)
-{
-	struct bw_allow_req rq = {
-		.iface = a->iface, .ifindex = a->ifindex, .on = on, .n = a->npos
-	};
-	struct bw_allow_result res = { 0 };
-	struct bw_prefix *p = NULL;
-	int absent = 0, err;
-
-	bw_out_string("iface", NULL, a->iface);
-	err = bw_parse_addrs(verb, a->pos, a->npos, &p);
-	if (!err) {
-		res.changed = calloc(a->npos, sizeof(*res.changed));
-		err = res.changed ? 0 : -ENOMEM;
+	for (i = 0; i < s->n; i++) {
+		if (bw_entry_is_name(&s->v[i])) {
+			nnames++;
+			names += !res->changed[i];
+		} else {
+			naddrs++;
+			addrs += !res->changed[i];
+		}
 	}
-	if (!err)
-		err = bw_check_privileges(verb);
-	rq.addrs = p;
-	if (!err)
-		err = bw_allow_addrs(&rq, &res);
-	bw_allow_report(&rq, a->pos, &res, err);
-	if (!err && !on)
-		absent = unchanged(&res, a->npos);
-	if (absent) {
+	if (addrs)
 		pr_warn("%s: %d of %d entries were not in the allowlist (an entry is removed with the prefix it was added with; 'bloomwall status %s' counts them)\n",
-			a->iface, absent, a->npos, a->iface);
-		err = -ENOENT;
-	}
-	free(res.changed);
-	free(p);
-	return err;
+			a->iface, addrs, naddrs, a->iface);
+	if (names)
+		pr_warn("%s: %d of %d names were not in the name allowlist (a name is removed as it was added: \"*.name\" for a subtree)\n",
+			a->iface, names, nnames);
+	return addrs || names ? -ENOENT : 0;
 }
 
-/* Names: parsed, changed all or none, reported. */
-static int names_verb(const char *verb, struct bw_args *a, bool on)
+/* Addresses and names: parsed, changed all or none, reported. */
+static int allow_verb(const char *verb, struct bw_args *a, bool on)
 {
-	struct bw_allow_req rq = {
-		.iface = a->iface, .ifindex = a->ifindex, .on = on, .n = a->npos
-	};
+	struct bw_allow_req rq = { .iface = a->iface,
+				   .ifindex = a->ifindex,
+				   .on = on };
 	struct bw_allow_result res = { 0 };
-	struct bw_list l;
+	struct bw_entries s;
 	int err;
 
 	bw_out_string("iface", NULL, a->iface);
-	bw_list_init(&l);
-	rq.names = &l;
-	err = bw_parse_names(verb, a->pos, a->npos, false, &l)
-		      ?: bw_check_privileges(verb);
+	bw_entries_init(&s);
+	rq.entries = &s;
+	err = bw_parse_entries(verb, a->pos, a->npos, 0, 0, &s);
+	if (err)
+		goto out;
+	err = bw_check_privileges(verb);
 	if (!err) {
-		res.changed = calloc(a->npos ?: 1, sizeof(*res.changed));
-		err = res.changed ? bw_allow_names(&rq, &res) : -ENOMEM;
+		res.changed = calloc(s.n ?: 1, sizeof(*res.changed));
+		err = res.changed ? bw_allow(&rq, &res) : -ENOMEM;
 	}
 	bw_allow_report(&rq, a->pos, &res, err);
-	if (!err && !on && res.changed_n < a->npos) {
-		pr_warn("%s: %d of %d names were not in the name allowlist (a name is removed as it was added: \"*.name\" for a subtree)\n",
-			a->iface, a->npos - res.changed_n, a->npos);
-		err = -ENOENT;
-	}
+	if (!err && !on)
+		err = warn_absent(a, &s, &res);
+out:
 	free(res.changed);
-	bw_list_free(&l);
+	bw_entries_free(&s);
 	return err;
 }
 
-/* One command takes addresses or names, as its first entry is. */
 static int do_allow(struct bw_args *a)
 {
-	if (bw_arg_is_name(a->pos[0]))
-		return names_verb("allow", a, true);
-	return addrs_verb("allow", a, true);
+	return allow_verb("allow", a, true);
 }
 
 static int do_unallow(struct bw_args *a)
 {
-	if (bw_arg_is_name(a->pos[0]))
-		return names_verb("unallow", a, false);
-	return addrs_verb("unallow", a, false);
+	return allow_verb("unallow", a, false);
 }
 
 const struct bw_verb bw_verb_allow = {
@@ -119,9 +98,12 @@ const struct bw_verb bw_verb_allow = {
 		"--allow keeps it. Prefixes must have no host bits set.\n"
 		"Names (NAME, or *.NAME / ||NAME^ for it and every name under it) go to\n"
 		"the name allowlist: such a name is never blocked, whatever a list says.\n"
-		"One command takes addresses or names, not both.\n"
+		"Addresses and names may go in one command: all of them change, or none\n"
+		"(a command that fails part way puts back what it changed).\n"
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"allowed\"|\"already\"}],\n"
-		"\"added\", \"total\", \"allowlist_entries\"}.\n",
+		"\"names\": [{\"name\", \"result\"}] (each array when the command has that kind),\n"
+		"\"added\", \"total\", \"allowlist_entries\" (of names only: the names'),\n"
+		"\"name_allowlist_entries\" (with names)}.\n",
 	.opts = NULL,
 	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_allow,
@@ -135,8 +117,10 @@ const struct bw_verb bw_verb_unallow = {
 		"Each entry is removed as it was added: unallow 10.0.0.0/24 removes the /24,\n"
 		"not an allowed 10.0.0.7 inside it. An entry that is not in the allowlist\n"
 		"is reported, the others are still removed, and the exit status is 1.\n"
+		"Addresses and names may go in one command, as with allow.\n"
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"removed\"|\"absent\"}],\n"
-		"\"removed\", \"total\", \"allowlist_entries\"}.\n",
+		"\"names\": [{\"name\", \"result\"}], \"removed\", \"total\", \"allowlist_entries\",\n"
+		"\"name_allowlist_entries\"}, as allow's.\n",
 	.opts = NULL,
 	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_unallow,

@@ -259,7 +259,8 @@ static int do_remove(struct bw_args *a)
 
 	bw_out_string("iface", NULL, a->iface);
 	bw_entries_init(&t.s);
-	err = bw_parse_entries("remove", a->pos, a->npos, false, 0, &t.s) ?:
+	err = bw_parse_entries("remove", a->pos, a->npos, BW_PARSE_ONE_KIND, 0,
+			       &t.s) ?:
 	      bw_check_privileges("remove") ?: remove_taken(a, &t);
 	bw_entries_free(&t.s);
 	return err;

@@ -18,199 +18,92 @@
 #include "kernel/running.h"
 #include "kernel/swap.h"
 #include "lists/entry.h"
-#include "lists/list_domain.h"
 #include "ops/allow.h"
 
-/* ---- addresses ----------------------------------------------------------- */
-
-/* The running state and its allowlist, under the lock. */
+/* What one command changes, under the lock. */
 struct allow_ctx {
+	const struct bw_allow_req *rq;
+	struct bw_allow_result *res;
 	struct bw_running r;
-	struct bw_list old, new;
+	size_t naddrs, nnames;	 /* the command's entries of each kind */
+	struct bw_list old, new; /* the address allowlist, before and after */
+	int allow_fd; /* the new trie; -1: the addresses change nothing */
 };
 
-static int allow_open(const struct bw_allow_req *rq, struct allow_ctx *c)
+/* The running state and, for addresses, its allowlist. */
+static int open_running(struct allow_ctx *c)
 {
+	const char *iface = c->rq->iface;
 	int err;
 
-	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_REPAIR, &c->r);
+	err = bw_running_open(iface, c->rq->ifindex, BW_RUN_REPAIR, &c->r);
 	if (!err)
 		err = bw_running_need_filter(&c->r);
-	if (!err)
+	if (!err && c->nnames && c->r.maps.allow_names < 0) {
+		pr_warn("%s: its program has no name allowlist (a bloomwall from before names): 'bloomwall reload %s' gives it one\n",
+			iface, iface);
+		err = -EOPNOTSUPP;
+	}
+	if (!err && c->naddrs)
 		err = bw_allow_read(c->r.maps.allow, &c->old);
 	if (err == -ENOMEM)
 		pr_warn("%s: out of memory while reading the allowlist\n",
-			rq->iface);
-	return err;
-}
-
-/*
- * Entry i of asked (the command line's, indexed) is in the allowlist, or
- * given earlier on this command line.
- */
-static bool seen(const struct allow_ctx *c, const struct bw_entries *asked,
-		 size_t i)
-{
-	return bw_list_has(&c->old, &asked->v[i].p) ||
-	       bw_entries_find(asked, bw_entries_key(asked, i)) < (long)i;
-}
-
-/*
- * The new allowlist goes in with a program whose BW_F_ALLOW says whether
- * it has entries (the data path reads the flag as a constant of its own):
- * one swap, so a packet meets the old allowlist or the new one.
- */
-static int swap_allowlist(struct allow_ctx *c, const char *iface, __u8 verb)
-{
-	struct bw_edit e = { .allow_on = c->new.n4 + c->new.n6 > 0,
-			     .edit = bw_prov_change_edit };
-	struct bw_records rec;
-	int err;
-
-	/* The copy records the change (provenance.h): the old records, stamped. */
-	err = bw_running_change_prepare(&c->r, verb, &rec, &e.extra_blocks);
-	if (err)
-		return err;
-	e.ctx = &rec;
-	e.allow_fd = bw_allow_create(&c->new);
-	if (e.allow_fd < 0) {
-		pr_warn("%s: cannot make the new allowlist: %s\n", iface,
-			e.allow_fd == -E2BIG ? "it is full"
-					     : bw_errno_hint(e.allow_fd));
-		bw_records_free(&rec);
-		return e.allow_fd;
-	}
-	err = bw_swap_running(&c->r, &e);
-	bw_records_free(&rec);
-	close(e.allow_fd);
-	if (err)
-		pr_warn("%s: nothing changed: the allowlist is as it was\n",
 			iface);
 	return err;
 }
 
-/* The allowlist and the entries to add (finish() drops the repeats). */
-static int with(struct allow_ctx *c, const struct bw_prefix *add, int nadd)
+/*
+ * Entry i of asked (the command's entries, indexed: R entries cost O(R),
+ * not a scan of those before each) is the same as one before it.
+ */
+static bool repeat(const struct bw_entries *asked, size_t i)
 {
-	struct bw_prefix p;
-	size_t i;
-	int j, err = 0;
-
-	for (i = 0; !err && i < c->old.n4 + c->old.n6; i++) {
-		bw_list_prefix(&c->old, i, &p);
-		err = bw_list_push(&c->new, &p);
-	}
-	for (j = 0; !err && j < nadd; j++)
-		err = bw_list_push(&c->new, &add[j]);
-	return err;
+	return bw_entries_find(asked, bw_entries_key(asked, i)) < (long)i;
 }
 
-static int allow(const struct bw_allow_req *rq, struct allow_ctx *c,
-		 struct bw_allow_result *res)
+/*
+ * The address allowlist as the command leaves it, each address's change,
+ * and the trie that holds it when something changed.
+ */
+static int plan_addrs(struct allow_ctx *c, const struct bw_entries *asked)
 {
-	struct bw_entries asked;
-	int i, err = 0;
-
-	/* Indexed: R entries cost O(R), not a scan of those before each. */
-	bw_entries_init(&asked);
-	for (i = 0; !err && i < rq->n; i++)
-		err = bw_entries_push(&asked, bw_key_prefix(&rq->addrs[i]), 0);
-	err = err ?: bw_entries_index(&asked);
-	for (i = 0; !err && i < rq->n; i++) {
-		res->changed[i] = !seen(c, &asked, (size_t)i);
-		res->changed_n += res->changed[i];
-	}
-	bw_entries_free(&asked);
-	if (err)
-		pr_warn("%s: out of memory\n", rq->iface);
-	else
-		err = with(c, rq->addrs, rq->n);
-	if (!err) {
-		bw_list_finish(&c->new);
-		if (res->changed_n)
-			err = swap_allowlist(c, rq->iface, BW_CHANGE_ALLOW);
-	}
-	return err;
-}
-
-/* The allowlist without the entries to remove. */
-static int without(struct allow_ctx *c, const struct bw_list *gone)
-{
+	const struct bw_entries *s = c->rq->entries;
+	struct bw_allow_result *res = c->res;
+	bool on = c->rq->on;
 	struct bw_prefix p;
 	size_t i;
 	int err = 0;
 
+	/* The old entries, less those unallowed. */
 	for (i = 0; !err && i < c->old.n4 + c->old.n6; i++) {
 		bw_list_prefix(&c->old, i, &p);
-		if (!bw_list_has(gone, &p))
+		if (on || bw_entries_find(asked, bw_key_prefix(&p)) < 0)
 			err = bw_list_push(&c->new, &p);
 	}
+	for (i = 0; !err && i < s->n; i++) {
+		if (bw_entry_is_name(&s->v[i]))
+			continue;
+		res->changed[i] = bw_list_has(&c->old, &s->v[i].p) != on &&
+				  !repeat(asked, i);
+		res->changed_n += res->changed[i];
+		if (on && res->changed[i])
+			err = bw_list_push(&c->new, &s->v[i].p);
+	}
+	if (err) {
+		pr_warn("%s: out of memory\n", c->rq->iface);
+		return err;
+	}
 	bw_list_finish(&c->new);
+	if (!res->changed_n)
+		return 0;
+	c->allow_fd = bw_allow_create(&c->new);
+	if (c->allow_fd >= 0)
+		return 0;
+	err = c->allow_fd;
+	c->allow_fd = -1;
+	pr_warn("%s: cannot make the new allowlist: %s\n", c->rq->iface,
+		err == -E2BIG ? "it is full" : bw_errno_hint(err));
 	return err;
-}
-
-static int unallow(const struct bw_allow_req *rq, struct allow_ctx *c,
-		   struct bw_allow_result *res)
-{
-	struct bw_list gone;
-	int i, err = 0;
-
-	bw_list_init(&gone);
-	for (i = 0; !err && i < rq->n; i++) {
-		res->changed[i] = bw_list_has(&c->old, &rq->addrs[i]);
-		if (res->changed[i])
-			err = bw_list_push(&gone, &rq->addrs[i]);
-	}
-	if (!err) {
-		bw_list_finish(&gone);
-		res->changed_n = gone.n4 + gone.n6;
-		err = without(c, &gone);
-	}
-	if (!err && res->changed_n)
-		err = swap_allowlist(c, rq->iface, BW_CHANGE_UNALLOW);
-	bw_list_free(&gone);
-	return err;
-}
-
-int bw_allow_addrs(const struct bw_allow_req *rq, struct bw_allow_result *res)
-{
-	struct allow_ctx c;
-	int lock, err;
-
-	res->changed_n = 0;
-	res->entries = 0;
-	res->locked = false;
-	c.r = (struct bw_running)BW_RUNNING_INIT;
-	bw_list_init(&c.old);
-	bw_list_init(&c.new);
-	lock = bw_lock_acquire();
-	if (lock < 0)
-		return lock;
-	res->locked = true;
-	err = allow_open(rq, &c);
-	if (!err)
-		err = rq->on ? allow(rq, &c, res) : unallow(rq, &c, res);
-	res->entries = (long long)(c.new.n4 + c.new.n6);
-	bw_running_close(&c.r);
-	bw_lock_release(lock);
-	bw_list_free(&c.old);
-	bw_list_free(&c.new);
-	return err;
-}
-
-/* ---- names --------------------------------------------------------------- */
-
-static int set_flag(void *mem, __u32 nblocks, void *arg)
-{
-	struct bw_dns_hdr *dns = (struct bw_dns_hdr *)bw_filter_dns(mem);
-	bool on = *(bool *)arg;
-
-	(void)nblocks;
-	if (on)
-		dns->flags |= BW_DNS_F_ALLOW;
-	else
-		dns->flags &= (__u8)~BW_DNS_F_ALLOW;
-	return 0;
 }
 
 /* What the copy of the filter gets: the flag if set, and its records. */
@@ -221,145 +114,194 @@ struct copy_ctx {
 
 static int edit_copy(void *mem, __u32 nblocks, void *arg)
 {
-	struct copy_ctx *c = arg;
+	struct bw_dns_hdr *dns = (struct bw_dns_hdr *)bw_filter_dns(mem);
+	struct copy_ctx *cc = arg;
 
-	if (c->set)
-		set_flag(mem, nblocks, &c->on);
-	return bw_prov_change_edit(mem, nblocks, &c->rec);
+	if (cc->set && cc->on)
+		dns->flags |= BW_DNS_F_ALLOW;
+	else if (cc->set)
+		dns->flags &= (__u8)~BW_DNS_F_ALLOW;
+	return bw_prov_change_edit(mem, nblocks, &cc->rec);
 }
 
 /*
- * After a change to the map: a copy of the filter, swapped in, records it
- * (provenance.h) and carries BW_DNS_F_ALLOW as the map now needs it.
+ * The one swap: a copy of the filter that records the change and carries
+ * BW_DNS_F_ALLOW as the name map now needs it, and a program with the new
+ * trie when the addresses changed. None when nothing changed.
  */
-static int sync_flag(const struct bw_running *r, int fd, bool on_verb,
-		     bool changed)
+static int swap(const struct allow_ctx *c, bool names_changed)
 {
-	const struct bw_dns_hdr *dns = bw_filter_dns(r->filter.mem);
-	struct copy_ctx c = { .on = bw_allow_names_any(fd, 0xff) };
-	struct bw_edit e = { .edit = edit_copy, .ctx = &c, .allow_fd = -1 };
+	const struct bw_dns_hdr *dns = bw_filter_dns(c->r.filter.mem);
+	struct copy_ctx cc = { 0 };
+	struct bw_edit e = { .edit = edit_copy,
+			     .ctx = &cc,
+			     .allow_fd = c->allow_fd,
+			     .allow_on = c->new.n4 + c->new.n6 > 0 };
 	int err;
 
-	c.set = dns && !!(dns->flags & BW_DNS_F_ALLOW) != c.on;
-	if (!c.set && !changed)
+	if (c->nnames) {
+		cc.on = bw_allow_names_any(c->r.maps.allow_names, 0xff);
+		cc.set = dns && !!(dns->flags & BW_DNS_F_ALLOW) != cc.on;
+	}
+	if (!cc.set && !names_changed && c->allow_fd < 0)
 		return 0;
 	err = bw_running_change_prepare(
-		r, on_verb ? BW_CHANGE_ALLOW : BW_CHANGE_UNALLOW, &c.rec,
+		&c->r, c->rq->on ? BW_CHANGE_ALLOW : BW_CHANGE_UNALLOW, &cc.rec,
 		&e.extra_blocks);
 	if (!err)
-		err = bw_swap_running(r, &e);
-	bw_records_free(&c.rec);
+		err = bw_swap_running(&c->r, &e);
+	bw_records_free(&cc.rec);
 	return err;
 }
 
-/* One name's entry: set (on) or cleared; 1 when it changed, or -errno. */
-static int set_entry(int fd, const struct bw_list *l, int i, bool on)
+/* Name entry i set (on) or cleared: 1 when it changed, 0 not, or -errno. */
+static int set_name(int fd, const struct bw_entries *s, size_t i, bool on)
 {
-	const struct bw_domain *d = &l->dom[i];
+	const struct bw_entry *e = &s->v[i];
 
-	return bw_allow_name_set(fd, bw_domain_name(l, d), d->len,
-				 d->flags & BW_DOM_SUBTREE,
+	return bw_allow_name_set(fd, bw_entry_name(s, e), e->d.len,
+				 e->d.flags & BW_DOM_SUBTREE,
 				 BW_ALLOW_NAME_OPERATOR, on);
 }
 
-/* Puts back the entries this command changed (changed[i]), said. */
-static void roll_back(const char *iface, int fd, const struct bw_list *l,
-		      const bool *changed, int npos, bool on)
+/* Puts back the names this command changed (changed[i]), said. */
+static void roll_back(const struct allow_ctx *c)
 {
-	int i, ret, err = 0;
+	const struct bw_entries *s = c->rq->entries;
+	const char *iface = c->rq->iface;
+	size_t i;
+	int ret, err = 0;
 
-	for (i = 0; i < npos; i++) {
-		if (!changed[i])
+	for (i = 0; i < s->n; i++) {
+		if (!bw_entry_is_name(&s->v[i]) || !c->res->changed[i])
 			continue;
-		ret = set_entry(fd, l, i, !on);
+		ret = set_name(c->r.maps.allow_names, s, i, !c->rq->on);
 		if (ret < 0 && !err)
 			err = ret;
 	}
 	if (!err) {
-		pr_warn("%s: nothing changed: the name allowlist is as it was\n",
-			iface);
+		pr_warn("%s: nothing changed: %s\n", iface,
+			!c->nnames ? "the allowlist is as it was"
+			: c->naddrs
+				? "the allowlist and the name allowlist are as they were"
+				: "the name allowlist is as it was");
 		return;
 	}
 	pr_warn("%s: cannot put the name allowlist back as it was: %s; it may hold entries its records do not show ('bloomwall status %s')\n",
 		iface, bw_errno_hint(err), iface);
 }
 
-/* The entries, then the flag and the record; all of them, or none. */
-static int apply(const struct bw_allow_req *rq, const struct bw_running *r,
-		 struct bw_allow_result *res)
+/* The names, then the swap; all of it, or the names put back. */
+static int apply(struct allow_ctx *c)
 {
-	int fd = r->maps.allow_names, i, ret, err = 0;
+	const struct bw_entries *s = c->rq->entries;
+	struct bw_allow_result *res = c->res;
+	int ret, named = 0, err = 0;
+	size_t i;
 
-	for (i = 0; i < rq->n; i++) {
-		ret = set_entry(fd, rq->names, i, rq->on);
+	for (i = 0; i < s->n; i++) {
+		if (!bw_entry_is_name(&s->v[i]))
+			continue;
+		ret = set_name(c->r.maps.allow_names, s, i, c->rq->on);
 		if (ret < 0) {
 			pr_warn("%s: cannot change the name allowlist: %s\n",
-				rq->iface, bw_errno_hint(ret));
+				c->rq->iface, bw_errno_hint(ret));
 			err = ret;
 			break;
 		}
 		res->changed[i] = ret;
-		res->changed_n += ret;
+		named += ret;
 	}
 	if (!err)
-		err = sync_flag(r, fd, rq->on, res->changed_n > 0);
-	if (err) {
-		roll_back(rq->iface, fd, rq->names, res->changed, rq->n,
-			  rq->on);
-		res->changed_n = 0;
-	}
+		err = swap(c, named > 0);
+	if (err)
+		roll_back(c);
+	else
+		res->changed_n += named;
 	return err;
 }
 
 /*
- * Under the lock. The signals that end a command wait while the map and
- * the filter disagree: a Ctrl-C then ends it after the swap or the roll
- * back, not between them.
+ * The signals that end a command wait while the name map and the filter
+ * disagree: a Ctrl-C then ends it after the swap or the roll back, not
+ * between them.
  */
-static int change(const struct bw_allow_req *rq, struct bw_allow_result *res)
+static int change(struct allow_ctx *c)
 {
-	struct bw_running r;
 	sigset_t block, old;
 	int err;
 
-	err = bw_running_open(rq->iface, rq->ifindex, BW_RUN_REPAIR, &r);
-	if (!err)
-		err = bw_running_need_filter(&r);
-	if (!err && r.maps.allow_names < 0) {
-		pr_warn("%s: its program has no name allowlist (a bloomwall from before names): 'bloomwall reload %s' gives it one\n",
-			rq->iface, rq->iface);
-		err = -EOPNOTSUPP;
-	}
-	if (!err) {
-		sigemptyset(&block);
-		sigaddset(&block, SIGINT);
-		sigaddset(&block, SIGTERM);
-		sigaddset(&block, SIGHUP);
-		sigaddset(&block, SIGQUIT);
-		sigprocmask(SIG_BLOCK, &block, &old);
-		err = apply(rq, &r, res);
-		sigprocmask(SIG_SETMASK, &old, NULL);
-	}
-	if (!err)
-		res->entries = (long long)bw_allow_names_count(
-			r.maps.allow_names, 0xff);
-	bw_running_close(&r);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	err = apply(c);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return err;
 }
 
-int bw_allow_names(const struct bw_allow_req *rq, struct bw_allow_result *res)
+/* The command's addresses, indexed (plan_addrs' lookups). */
+static int index_addrs(const struct allow_ctx *c, struct bw_entries *asked)
 {
+	const struct bw_entries *s = c->rq->entries;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && c->naddrs && i < s->n; i++)
+		err = bw_entries_push(asked, bw_entries_key(s, i), 0);
+	if (err) {
+		pr_warn("%s: out of memory\n", c->rq->iface);
+		return err;
+	}
+	/* Without the index (no memory) the lookups scan: slower, right. */
+	bw_entries_index(asked);
+	return 0;
+}
+
+int bw_allow(const struct bw_allow_req *rq, struct bw_allow_result *res)
+{
+	struct allow_ctx c = {
+		.rq = rq, .res = res, .r = BW_RUNNING_INIT, .allow_fd = -1
+	};
+	struct bw_entries asked;
 	int lock, err;
 
 	res->changed_n = 0;
 	res->entries = 0;
+	res->names = 0;
 	res->locked = false;
-	memset(res->changed, 0, (size_t)rq->n * sizeof(*res->changed));
-	lock = bw_lock_acquire();
-	if (lock < 0)
+	memset(res->changed, 0, rq->entries->n * sizeof(*res->changed));
+	c.nnames = bw_entries_count(rq->entries, BW_ENTRY_NAME);
+	c.naddrs = rq->entries->n - c.nnames;
+	bw_list_init(&c.old);
+	bw_list_init(&c.new);
+	bw_entries_init(&asked);
+	err = index_addrs(&c, &asked);
+	lock = err ? err : bw_lock_acquire();
+	if (lock < 0) {
+		bw_entries_free(&asked);
 		return lock;
+	}
 	res->locked = true;
-	err = change(rq, res);
+	err = open_running(&c);
+	if (!err && c.naddrs)
+		err = plan_addrs(&c, &asked);
+	if (!err)
+		err = change(&c);
+	if (!err) {
+		res->entries = (long long)(c.new.n4 + c.new.n6);
+		res->names = c.nnames ? (long long)bw_allow_names_count(
+						c.r.maps.allow_names, 0xff)
+				      : 0;
+	}
+	if (c.allow_fd >= 0)
+		close(c.allow_fd);
+	bw_running_close(&c.r);
 	bw_lock_release(lock);
+	bw_entries_free(&asked);
+	bw_list_free(&c.old);
+	bw_list_free(&c.new);
 	return err;
 }

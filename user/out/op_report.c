@@ -162,23 +162,46 @@ static void say_entry(const char *key, const char *entry, const char *result,
 	bw_out_close_object();
 }
 
+/* The entries of these kinds (enum bw_entry_kind), in the order given. */
 static void say_entries(const struct bw_allow_req *rq, char *const *given,
-			const struct bw_allow_result *res)
+			const struct bw_allow_result *res, int kinds)
 {
-	const char *key = rq->names ? "name" : "address";
-	int i;
+	const struct bw_entries *s = rq->entries;
+	const char *key;
+	size_t i;
+	bool c;
 
-	for (i = 0; i < rq->n; i++) {
+	for (i = 0; i < s->n; i++) {
+		if (!(s->v[i].kind & kinds))
+			continue;
+		key = bw_entry_is_name(&s->v[i]) ? "name" : "address";
+		c = res->changed[i];
 		if (rq->on)
-			say_entry(key, given[i],
-				  res->changed[i] ? "allowed" : "already",
-				  res->changed[i] ? "allowed"
-						  : "already allowed");
+			say_entry(key, given[i], c ? "allowed" : "already",
+				  c ? "allowed" : "already allowed");
 		else
-			say_entry(key, given[i],
-				  res->changed[i] ? "removed" : "absent",
-				  res->changed[i] ? "removed"
-						  : "not in the allowlist");
+			say_entry(key, given[i], c ? "removed" : "absent",
+				  c ? "removed" : "not in the allowlist");
+	}
+}
+
+/* JSON: an array for each kind the command has ("addresses", "names"). */
+static void say_arrays(const struct bw_allow_req *rq, char *const *given,
+		       const struct bw_allow_result *res, int err)
+{
+	size_t names = bw_entries_count(rq->entries, BW_ENTRY_NAME);
+
+	if (names < rq->entries->n) {
+		bw_out_open_array("addresses");
+		if (!err)
+			say_entries(rq, given, res, BW_ENTRY_PREFIX);
+		bw_out_close_array();
+	}
+	if (names) {
+		bw_out_open_array("names");
+		if (!err)
+			say_entries(rq, given, res, BW_ENTRY_NAME);
+		bw_out_close_array();
 	}
 }
 
@@ -186,27 +209,35 @@ void bw_allow_report(const struct bw_allow_req *rq, char *const *given,
 		     const struct bw_allow_result *res, int err)
 {
 	const char *what = rq->on ? "added" : "removed";
+	size_t n = rq->entries->n;
+	size_t names = bw_entries_count(rq->entries, BW_ENTRY_NAME);
 
-	if (!rq->names || res->locked)
-		bw_out_open_array(rq->names ? "names" : "addresses");
-	if (!err)
-		say_entries(rq, given, res);
-	if (!rq->names || res->locked)
-		bw_out_close_array();
+	if (bw_out_is_json())
+		say_arrays(rq, given, res, err);
+	else if (!err)
+		say_entries(rq, given, res, BW_ENTRY_ANY);
 	if (err)
 		return;
 	bw_out_text("%s: ", rq->iface);
 	bw_out_int(what, "%lld of ", res->changed_n);
-	bw_out_int("total", "%lld ", rq->n);
-	bw_out_text("%s", what);
-	if (rq->names) {
-		bw_out_int("allowlist_entries",
-			   " (name allowlist now %'lld entries)\n",
+	bw_out_int("total", "%lld ", (long long)n);
+	bw_out_text("%s (", what);
+	if (names < n) {
+		bw_out_int("allowlist_entries", "allowlist now %'lld ",
 			   res->entries);
-		return;
+		bw_out_text("%s", bw_plural(res->entries, "entry", "entries"));
 	}
-	bw_out_int("allowlist_entries", " (allowlist now %'lld ", res->entries);
-	bw_out_text("%s)\n", bw_plural(res->entries, "entry", "entries"));
+	if (names && names < n)
+		bw_out_text(", ");
+	if (names) {
+		/* A command of names only: the key scripts read before. */
+		if (names == n)
+			bw_out_int("allowlist_entries", NULL, res->names);
+		bw_out_int("name_allowlist_entries",
+			   "name allowlist now %'lld ", res->names);
+		bw_out_text("%s", bw_plural(res->names, "entry", "entries"));
+	}
+	bw_out_text(")\n");
 }
 
 /*

@@ -34,11 +34,13 @@ void bw_detach_report(const char *iface, const struct bw_detach_result *res);
 
 /*
  * allow, unallow of rq's entries (given: as the command line gave them):
- * "ENTRY  allowed" a line each, JSON "addresses" or "names": [{"address"
- * or "name", "result"}], then "IFACE: N of M added (allowlist now K
- * entries)", JSON "added" or "removed", "total", "allowlist_entries".
- * After a failure (err) only the array, empty (names: once the lock was
- * taken).
+ * "ENTRY  allowed" a line each in the order given, then "IFACE: N of M
+ * added (allowlist now K entries, name allowlist now L entries)", each
+ * allowlist the command touched. JSON: "addresses" and "names" (those the
+ * command has): [{"address" or "name", "result"}], "added" or "removed",
+ * "total", "allowlist_entries" (the addresses'; of a command of names
+ * only, the names'), "name_allowlist_entries". After a failure (err) only
+ * the arrays, empty.
  */
 void bw_allow_report(const struct bw_allow_req *rq, char *const *given,
 		     const struct bw_allow_result *res, int err);
