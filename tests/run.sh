@@ -24,7 +24,7 @@
 # is missing.
 set -u
 # A data dir given relative to the caller's directory stays the same dir
-# after the cd; unset, every suite takes ../shared/data from the root.
+# after the cd; unset, every suite takes tests/data from the root.
 if [ -n "${BW_DATA_DIR:-}" ]; then
 	BW_DATA_DIR=$(realpath -m -- "$BW_DATA_DIR")
 	export BW_DATA_DIR

@@ -323,13 +323,12 @@ static inline __u64 bw_test_xorshift64s(__u64 *s)
 }
 
 /*
- * The shared test data (the real blocklists): $BW_DATA_DIR, else
- * BW_TEST_DATA_DEFAULT. A relative path is taken from the current
- * directory, which is the repository's root under make and tests/run.sh;
- * CI clones the repository next to shared/. tests/e2e/run.sh follows the
- * same rule.
+ * The test data (the real blocklists and captures, tests/data/README.md):
+ * $BW_DATA_DIR, else BW_TEST_DATA_DEFAULT. A relative path is taken from
+ * the current directory, which is the repository's root under make and
+ * tests/run.sh. tests/e2e/run.sh and tests/bench follow the same rule.
  */
-#define BW_TEST_DATA_DEFAULT "../shared/data"
+#define BW_TEST_DATA_DEFAULT "tests/data"
 
 /*
  * The data dir if it is a directory. Otherwise NULL, and the running test

@@ -92,6 +92,7 @@ struct bench_cfg {
 	int nsizes;
 	__u64 sizes6[BENCH_MAX_SIZES]; /* IPv6 random list sizes */
 	int nsizes6;
+	const char *data_dir; /* the real lists: $BW_DATA_DIR or tests/data */
 	const char *mixed_path;
 	const char *results_path;
 	const char *veth;    /* "nsA:devA:nsB:devB" or NULL */

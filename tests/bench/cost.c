@@ -252,7 +252,7 @@ static int cost_real(const struct bench_cfg *cfg, struct cost_ctx *x,
 
 int bench_prog_cost(const struct bench_cfg *cfg)
 {
-	const char *dir = getenv("BW_DATA_DIR");
+	const char *dir = cfg->data_dir;
 	struct cost_ctx x = { .prog_fd = -1 };
 	int err;
 
@@ -264,8 +264,6 @@ int bench_prog_cost(const struct bench_cfg *cfg)
 	x.installer.install = bw_keep_prog;
 	x.installer.ctx = &x.prog_fd;
 	err = cost_small(cfg, &x);
-	if (!dir || !*dir)
-		dir = "../shared/data";
 	if (!err && access(dir, R_OK) == 0)
 		err = cost_real(cfg, &x, dir);
 	else if (!err)

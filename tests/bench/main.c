@@ -20,7 +20,7 @@
 #include "bloomwall.h"
 #include "base/log.h"
 
-/* The mixed list, under $BW_DATA_DIR (default ../shared/data). */
+/* The mixed list, under the data dir (bench_cfg.data_dir). */
 #define MIXED_LIST "ipv4/firehol/firehol_level4.netset"
 #define MAX_SETS 12
 
@@ -275,8 +275,9 @@ int main(int argc, char **argv)
 	FILE *out = NULL;
 	int i, err = 0;
 
-	snprintf(mixed, sizeof(mixed), "%s/%s",
-		 data && *data ? data : "../shared/data", MIXED_LIST);
+	/* Relative to the repository's root, where tests/bench/run.sh runs. */
+	cfg.data_dir = data && *data ? data : "tests/data";
+	snprintf(mixed, sizeof(mixed), "%s/%s", cfg.data_dir, MIXED_LIST);
 	cfg.mixed_path = mixed;
 
 	cfg.quick = getenv("BENCH_QUICK") && *getenv("BENCH_QUICK") &&

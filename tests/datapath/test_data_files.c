@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Every list file of the shared data builds with the CLI's build, within
+ * Every list file of the test data builds with the CLI's build, within
  * its size and with no false negative; firehol_level1 gets the target
  * lengths the README quotes.
  */

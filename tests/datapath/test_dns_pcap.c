@@ -22,7 +22,7 @@
 struct dns_capture {
 	const char *file;
 	const char *subtree; /* the one subtree entry */
-	size_t queries;	     /* scapy's count, from shared/data's README */
+	size_t queries;	     /* scapy's count, from tests/data's README */
 };
 
 static const struct dns_capture dns_captures[] = {

@@ -3,7 +3,7 @@
  * Real captures through the program with a filter that lists everything
  * (0.0.0.0/0 and ::/0): every frame the parser reads as IP is dropped,
  * everything else passed. The expected counts are TShark's, from the
- * data dir's README.md (shared/data), so the parser is checked against an
+ * data dir's README.md (tests/data), so the parser is checked against an
  * independent dissector on real traffic (VLAN, MPLS, fragments, STP, ARP).
  */
 #include <errno.h>

@@ -279,7 +279,7 @@ test_cidr_level1_verify()
 {
 	local l1=$BW_DATA_DIR/ipv4/firehol/firehol_level1.netset
 
-	[ -r "$l1" ] || skip "no shared data at $BW_DATA_DIR (set BW_DATA_DIR)"
+	[ -r "$l1" ] || skip "no test data at $BW_DATA_DIR (set BW_DATA_DIR)"
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --verify \
 		--allow "$(list allow.txt "$BW_C4")" "$l1"
 	bw 0 status "$BW_RX"

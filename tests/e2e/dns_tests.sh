@@ -231,7 +231,7 @@ dns_names()
 		grep -vxE 'localhost|localhost\.localdomain|local|broadcasthost|ip6-.*|0\.0\.0\.0'
 }
 
-# Every domain list of the shared data loads as it is; its first and last
+# Every domain list of the test data loads as it is; its first and last
 # names are blocked.
 test_dns_real_lists()
 {

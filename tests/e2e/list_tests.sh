@@ -206,7 +206,7 @@ test_list_skip_hosts()
 	local hosts=$TMP_DIR/hosts a total
 
 	[ -r "$BW_DATA_DIR/domains/stevenblack/hosts" ] ||
-		skip "no shared data at $BW_DATA_DIR (set BW_DATA_DIR)"
+		skip "no test data at $BW_DATA_DIR (set BW_DATA_DIR)"
 	sed -E 's/^(0\.0\.0\.0 [^ #]*[a-z][^ #]*)/\1../' \
 		"$BW_DATA_DIR/domains/stevenblack/hosts" >"$hosts"
 	a=$(list a.txt "$BW_A4")

@@ -9,8 +9,8 @@
 #
 # Usage: tests/e2e/run.sh [TEST...]        (default: every test in ALL_TESTS)
 # Env:   BLOOMWALL  the binary (default ./bloomwall)
-#        BW_DATA_DIR the real blocklists (default ../shared/data from the
-#                   repository's root, as for the unit and datapath tests)
+#        BW_DATA_DIR the real blocklists (default tests/data in the
+#                   repository, as for the unit and datapath tests)
 #        V=1        print every test's output, not only a failing one's
 #        E2E_JOBS   how many workers (default 3; 1: one test at a time)
 #
@@ -40,9 +40,9 @@ export LC_ALL=C
 # (about 1 in 10^5 for these tiny filters) is then decided once, not per run.
 SEED=(--seed 4242)
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-# Real blocklists: $BW_DATA_DIR, else shared/data beside the repository
+# Real blocklists: $BW_DATA_DIR, else the repository's tests/data
 # (tests/test_helpers.h has the same rule for the C tests).
-BW_DATA_DIR=${BW_DATA_DIR:-$TOP/../shared/data}
+BW_DATA_DIR=${BW_DATA_DIR:-$TOP/tests/data}
 # shellcheck source=../../scripts/netns.sh
 . "$TOP/scripts/netns.sh"
 # shellcheck source=cidr_tests.sh
@@ -758,7 +758,7 @@ test_skb_mode()
 	assert_detached
 }
 
-# Real lists from shared/data: ipsum (ADDR<TAB>count, ~120k addresses) and
+# Real lists from tests/data: ipsum (ADDR<TAB>count, ~120k addresses) and
 # an IPv6 list, with the test addresses on top. Entries from the start and
 # the end of each file must be drops, and the traffic verdicts hold.
 test_real_lists()
@@ -768,7 +768,7 @@ test_real_lists()
 	local l first4 last4 first6 last6
 
 	if [ ! -r "$ipsum" ] || [ ! -r "$tor" ]; then
-		skip "no shared data at $BW_DATA_DIR (set BW_DATA_DIR)"
+		skip "no test data at $BW_DATA_DIR (set BW_DATA_DIR)"
 	fi
 	l=$(list a.txt "$BW_A4" "$BW_A6")
 	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" "$ipsum" "$tor" "$l"

@@ -67,7 +67,7 @@ test_why_real_lists()
 	local dl dn il in d i
 
 	if [ ! -r "$drop" ] || [ ! -r "$ipsum" ]; then
-		skip "no shared data at $BW_DATA_DIR (set BW_DATA_DIR)"
+		skip "no test data at $BW_DATA_DIR (set BW_DATA_DIR)"
 	fi
 	cp "$drop" "$TMP_DIR/drop.txt"
 	cp "$ipsum" "$TMP_DIR/ipsum.txt"

@@ -533,7 +533,7 @@ out:
 	bw_list_free(&l);
 }
 
-/* Every domain list of the shared data builds; each of its names blocks. */
+/* Every domain list of the test data builds; each of its names blocks. */
 BW_TEST(test_build_names_real_lists)
 {
 	static const char *const rel[] = {

@@ -2,7 +2,7 @@
 /*
  * List parsing (user/lists/list_parse.c, list_load.c): every line form and every error message, file
  * and standard input loading, de-duplication, the radix sort, and the real
- * lists of shared/data with their known entry counts.
+ * lists of tests/data with their known entry counts.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -836,7 +836,7 @@ BW_TEST(test_prefix_str)
 		     "truncated");
 }
 
-/* ---- the real lists of shared/data ---- */
+/* ---- the real lists of tests/data ---- */
 
 struct data_list {
 	const char *rel;

@@ -5,7 +5,7 @@
  * and the name hash of include/bw_hash.h against its pinned vectors
  * (tests/vectors.h), a byte-at-a-time reading of its definition, and the
  * properties the data path relies on. The real domain lists of
- * shared/data load with known counts.
+ * tests/data load with known counts.
  */
 #include <stdlib.h>
 
