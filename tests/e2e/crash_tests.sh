@@ -12,8 +12,8 @@
 #     once (the lock is free), and then status says the pins name what
 #     runs.
 # test_crash_sweep runs a sample of the points (of each kind of system
-# call that changes kernel or pin state the first two and every third,
-# and every STRIDE-th of the rest);
+# call that changes kernel or pin state the first two and every
+# STATE_EVERY-th, and every STRIDE-th of the rest);
 # BW_CRASH_FULL=1 (make crash-sweep) runs every point.
 # test_crash_sweep_watch does the same to the watch daemon's start rebuild
 # (a reload from the old filter to the list's, in its child), its parent
@@ -30,9 +30,10 @@
 CRASH_TESTS="test_crash_sweep test_crash_sweep_watch test_crash_sweep_live"
 
 CRASH_STRIDE=${BW_CRASH_STRIDE:-100}
+CRASH_STATE_EVERY=${BW_CRASH_STATE_EVERY:-5}
 # The watch's points are many more (its parent, and its child's reload):
 # a wider stride keeps the sampled sweep short.
-CRASH_WATCH_STRIDE=${BW_CRASH_WATCH_STRIDE:-60}
+CRASH_WATCH_STRIDE=${BW_CRASH_WATCH_STRIDE:-90}
 CRASH_NAMES=(A B C)
 # The name the DNS frame asks for (verdict D: block or pass).
 CRASH_QNAME=crash.test
@@ -240,19 +241,21 @@ crash_points()
 	cmd=$(crash_cmd "$1")
 	# shellcheck disable=SC2086 # the command line, split on purpose
 	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" $cmd >/dev/null 2>&1
-	awk -v full="${BW_CRASH_FULL:-0}" -v stride="$CRASH_STRIDE" '
+	awk -v full="${BW_CRASH_FULL:-0}" -v stride="$CRASH_STRIDE" \
+		-v every="$CRASH_STATE_EVERY" '
 	match($0, /^[a-z_0-9]+\(/) {
 		name = substr($0, 1, RLENGTH - 1)
 		n[name]++
 		i++
 		state = /BPF_LINK|BPF_OBJ_PIN|BPF_PROG_LOAD|BPF_MAP_UPDATE|BPF_MAP_CREATE|BPF_MAP_DELETE/ ||
 			name ~ /^(rename|renameat2?|unlink|unlinkat|mkdir|mkdirat|rmdir|flock|sendto|sendmsg)$/
-		# Of each kind of state change, the first two and every third
-		# (libbpf probes the kernel with a score of loads and maps).
+		# Of each kind of state change, the first two and every
+		# every-th (libbpf probes the kernel with a score of loads and
+		# maps).
 		kind = name (match($0, /BPF_[A-Z_]+/) ? substr($0, RSTART, RLENGTH) : "")
 		seen[kind] += state
 		keep = full || (i % stride) == 0 ||
-			(state && (seen[kind] <= 2 || seen[kind] % 3 == 0))
+			(state && (seen[kind] <= 2 || seen[kind] % every == 0))
 		if (keep)
 			print name, n[name]
 	}' "$TMP_DIR/trace"

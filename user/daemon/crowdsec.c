@@ -46,7 +46,7 @@ struct bw_crowdsec {
 	bool full;
 	/* The next full poll, and the one under way, is a periodic resync. */
 	bool resync, resyncing;
-	bool bulk; /* an update of BW_CS_BULK or more since the last full */
+	__u64 new_since_full;	  /* new decisions the updates brought since */
 	struct bw_cs_drift drift; /* what the last resync changed */
 	/* A rebuild came while it ran: a full answer once it ends. */
 	bool again;
@@ -263,7 +263,7 @@ static void synced(struct bw_crowdsec *cs)
 	struct bw_cs_drift d = bw_cs_set_sync_end(cs->set);
 
 	cs->last_full = bw_mono();
-	cs->bulk = false;
+	cs->new_since_full = 0;
 	if (!cs->resyncing)
 		return;
 	cs->st.resyncs++;
@@ -275,18 +275,19 @@ static void synced(struct bw_crowdsec *cs)
 
 /*
  * Whether a resync is due after a delta poll: every --resync-interval,
- * and once a burst (an update of BW_CS_BULK new decisions or more: an
- * import, a blocklist of the central API) has settled (an update with
- * none), as the stream misses rows committed while it answers. Right
+ * and once a burst (BW_CS_BULK new decisions or more since the last full
+ * answer, in one update or several: an import, a blocklist of the
+ * central API) has settled (an update with none), as the stream misses
+ * rows committed while it answers. Right
  * after an update, so that what the full answer changes is what the
  * updates missed, not what came since.
  */
 static bool resync_due(struct bw_crowdsec *cs)
 {
-	bool settled = cs->bulk && !cs->got_new;
+	bool settled;
 
-	if (cs->got_new >= BW_CS_BULK)
-		cs->bulk = true;
+	cs->new_since_full += cs->got_new;
+	settled = cs->new_since_full >= BW_CS_BULK && !cs->got_new;
 	return cs->st.resync_interval &&
 	       (settled ||
 		bw_mono() - cs->last_full >= (double)cs->st.resync_interval);

@@ -44,7 +44,8 @@
  * delta stream lost stays lost (README "Resync" argues the default).
  */
 #define BW_CS_RESYNC_INTERVAL 600
-/* An update this large is a burst: a resync follows once it settled. */
+/* This many new decisions since the last full answer are a burst: a
+ * resync follows once the updates settled. */
 #define BW_CS_BULK 1000
 /* The largest answer read (a million decisions is about 250 MB). */
 #define BW_CS_MAX_BYTES (2ULL << 30)

@@ -308,33 +308,48 @@ void bw_add_report(const struct bw_add_req *rq, const struct bw_add_result *res)
 			rq->iface, res->worst * 100, res->target * 100);
 }
 
-void bw_add_grown_report(const struct bw_add_req *rq, const bool *had,
-			 const bool *unexpired,
-			 const struct bw_reload_result *rr)
+/*
+ * The entries' lines (and records) in the order given, each added or
+ * already an add (had, else how), then the summary's start: "IFACE: N
+ * of ".
+ */
+static void say_adds(const struct bw_add_req *rq, const bool *had,
+		     const enum bw_handover_how *how, const bool *unexpired)
 {
 	const struct bw_entries *s = rq->entries;
-	bool names = bw_add_by_name(rq);
 	long long added = 0;
+	bool already;
 	size_t i;
 
-	bw_out_open_array(names ? "names" : "addresses");
+	bw_out_open_array(bw_add_by_name(rq) ? "names" : "addresses");
 	for (i = 0; i < s->n; i++) {
+		already = had ? had[i] : how[i] == BW_HOW_ALREADY;
 		bw_out_open_object(NULL);
 		bw_out_string(bw_entry_is_name(&s->v[i]) ? "name" : "address",
 			      "%s  ", rq->given[i]);
-		bw_out_string("result", NULL, had[i] ? "already" : "added");
-		bw_out_text("%s", had[i] ? "already in the filter" : "added");
-		bw_expiry_say_add(s->v[i].expires, rq->now, unexpired[i]);
+		bw_out_string("result", NULL, already ? "already" : "added");
+		bw_out_text("%s", already ? "already in the filter" : "added");
+		bw_expiry_say_add(s->v[i].expires, rq->now,
+				  unexpired && unexpired[i]);
 		bw_out_close_object();
-		added += !had[i];
+		added += !already;
 	}
 	bw_out_close_array();
 	bw_out_text("%s: ", rq->iface);
 	bw_out_int("added", "%lld of ", added);
+}
+
+void bw_add_grown_report(const struct bw_add_req *rq, const bool *had,
+			 const bool *unexpired,
+			 const struct bw_reload_result *rr)
+{
+	bool names = bw_add_by_name(rq);
+
+	say_adds(rq, had, NULL, unexpired);
 	bw_out_int("total",
 		   names ? "%lld names added to filter "
 			 : "%lld added to filter ",
-		   (long long)s->n);
+		   (long long)rq->entries->n);
 	bw_out_u64("generation", "generation %llu, ", rr->generation);
 	bw_out_bool("grown", "grown with room for the adds\n", true);
 }
@@ -342,29 +357,12 @@ void bw_add_grown_report(const struct bw_add_req *rq, const bool *had,
 void bw_add_handed_report(const struct bw_add_req *rq,
 			  const enum bw_handover_how *how)
 {
-	const struct bw_entries *s = rq->entries;
-	bool names = bw_add_by_name(rq), already;
-	int added = 0;
-	size_t i;
+	bool names = bw_add_by_name(rq);
 
-	bw_out_open_array(names ? "names" : "addresses");
-	for (i = 0; i < s->n; i++) {
-		already = how[i] == BW_HOW_ALREADY;
-		bw_out_open_object(NULL);
-		bw_out_string(bw_entry_is_name(&s->v[i]) ? "name" : "address",
-			      "%s  ", rq->given[i]);
-		bw_out_string("result", NULL, already ? "already" : "added");
-		bw_out_text("%s", already ? "already in the filter" : "added");
-		bw_expiry_say_add(s->v[i].expires, rq->now, false);
-		bw_out_close_object();
-		added += !already;
-	}
-	bw_out_close_array();
-	bw_out_text("%s: ", rq->iface);
-	bw_out_int("added", "%lld of ", added);
+	say_adds(rq, NULL, how, NULL);
 	bw_out_int("total",
 		   names ? "%lld names added in place by the watch"
 			 : "%lld added in place by the watch",
-		   (long long)s->n);
+		   (long long)rq->entries->n);
 	bw_out_bool("in_place", " (no swap)\n", true);
 }
