@@ -84,15 +84,21 @@ static int walk_names(const struct walk *w, __u64 at, __u32 len, __u32 tail)
 	return 0;
 }
 
-static int walk_record(const struct walk *w, __u16 type, __u64 at, __u32 len)
+/*
+ * One record, as the reader takes it: the records' own types before the
+ * log (a log type there is a record of a type kept as it is), the log's
+ * after it.
+ */
+static int walk_record(const struct walk *w, __u16 type, __u64 at, __u32 len,
+		       bool in_log)
 {
-	if (type == BW_REC_ADDED)
+	if (type == BW_REC_ADDED && !in_log)
 		walk_prefixes(w, at, len, sizeof(struct bw_rec_prefix));
-	else if (type == BW_REC_LOG_ADDED)
+	else if (type == BW_REC_LOG_ADDED && in_log)
 		walk_prefixes(w, at, len, sizeof(struct bw_rec_expiry));
-	else if (type == BW_REC_ADDED_NAMES)
+	else if (type == BW_REC_ADDED_NAMES && !in_log)
 		return walk_names(w, at, len, 0);
-	else if (type == BW_REC_LOG_NAMES)
+	else if (type == BW_REC_LOG_NAMES && in_log)
 		return walk_names(w, at, len, sizeof(__u64));
 	return 0;
 }
@@ -137,7 +143,8 @@ int bw_records_each_added(const void *mem, __u32 nblocks, bw_rec_visit_fn fn,
 		memcpy(&h, rec + off, sizeof(h));
 		if (bw_rec_padded(h.len) > (__u64)end - off - sizeof(h))
 			return -EINVAL;
-		err = walk_record(&w, h.type, off + sizeof(h), h.len);
+		err = walk_record(&w, h.type, off + sizeof(h), h.len,
+				  off >= a->records_len);
 		off += sizeof(h) + bw_rec_padded(h.len);
 	}
 	return err;
