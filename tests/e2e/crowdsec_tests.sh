@@ -92,15 +92,9 @@ cs()
 # cs_start: the LAPI, waited for (a bound, not a time to meet).
 cs_start()
 {
-	local i
-
 	crowdsec -no-cs -c "$CS_CONF" >>"$CS_DIR/crowdsec.out" 2>&1 &
 	CS_PID=$!
-	for i in $(seq 300); do
-		curl -s -o /dev/null "$CS_URL/v1/decisions/stream" && return 0
-		kill -0 "$CS_PID" 2>/dev/null || break
-		sleep 0.1
-	done
+	serving "$CS_PID" "$CS_URL/v1/decisions/stream" 300 && return 0
 	tail -n 20 "$CS_DIR/crowdsec.out" "$CS_DIR/crowdsec_api.log" 2>/dev/null
 	fail "the LAPI did not come up on $CS_URL"
 }

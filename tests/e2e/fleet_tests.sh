@@ -162,17 +162,11 @@ EOF
 # Starts nginx in the server namespace; returns once it answers.
 fl_nginx_start()
 {
-	local i
-
 	nsenter --net="/run/netns/$FL_SRV" \
 		nginx -c "$FL_DIR/nginx/nginx.conf" -g 'daemon off;' \
 		>>"$FL_DIR/nginx/stdout" 2>&1 &
 	FL_NGINX=$!
-	for i in $(seq 100); do
-		fl_srv curl -s -o /dev/null "http://$FL_SRV_IP:$FL_PORT/" && return 0
-		kill -0 "$FL_NGINX" 2>/dev/null || break
-		sleep 0.1
-	done
+	serving "$FL_NGINX" "http://$FL_SRV_IP:$FL_PORT/" 100 fl_srv && return 0
 	cat "$FL_DIR/nginx/error.log" "$FL_DIR/nginx/stdout" 2>/dev/null
 	fail "nginx does not answer on $FL_SRV_IP:$FL_PORT"
 }

@@ -23,7 +23,7 @@ HO_PORT=18090
 # returns once it answers.
 ho_nginx_start()
 {
-	local d=$TMP_DIR/ho-nginx i
+	local d=$TMP_DIR/ho-nginx
 
 	rm -rf "$d"
 	mkdir -p "$d/tmp"
@@ -47,11 +47,7 @@ EOF
 	HO_LOG=$d/access.log
 	nginx -c "$d/nginx.conf" -g 'daemon off;' >>"$d/stdout" 2>&1 &
 	HO_NGINX=$!
-	for i in $(seq 100); do
-		curl -s -o /dev/null "http://127.0.0.1:$HO_PORT/" && return 0
-		kill -0 "$HO_NGINX" 2>/dev/null || break
-		sleep 0.1
-	done
+	serving "$HO_NGINX" "http://127.0.0.1:$HO_PORT/" 100 && return 0
 	cat "$d/error.log" "$d/stdout" 2>/dev/null
 	fail "nginx does not answer on 127.0.0.1:$HO_PORT"
 }
@@ -125,9 +121,12 @@ test_hostile_cs_redirect()
 	ho_cleanup
 }
 
-# ho_fleet: one host of the fleet's (fleet_tests.sh), nginx serving
-# mirrors m1/ and m2/ of $FL_DIR/www (m1/ at 10 KiB/s: what a transfer
-# cut at the header left unsent shows in nginx's log), keys a and b.
+# ho_fleet INTERVAL: one host of the fleet's (fleet_tests.sh), nginx
+# serving mirrors m1/ and m2/ of $FL_DIR/www (m1/ at 10 KiB/s: what a
+# transfer cut at the header left unsent shows in nginx's log), keys a
+# and b; both mirrors serve v1 (key a, serial 100, B), which the host's
+# watch (--url m1 --url m2 --verify-key a.pub, pulling every INTERVAL)
+# took from m1.
 ho_fleet()
 {
 	local m
@@ -149,6 +148,11 @@ ho_fleet()
 	fl_nginx_start
 	HO_M1=http://$FL_SRV_IP:$FL_PORT/m1/f.img
 	HO_M2=http://$FL_SRV_IP:$FL_PORT/m2/f.img
+	fl_publish "$(fl_signed v1 100 "$HO_KEYS/a.key" "$FL_B")" m1/f.img
+	fl_publish "$FL_DIR/v1.img" m2/f.img
+	fl_watch 1 --url "$HO_M1" --url "$HO_M2" --interval "$1" \
+		--verify-key "$HO_KEYS/a.pub"
+	wait_line "$FL_DIR/w1.out" "reload ok: generation 2, 1 entries, .* \\(pull of $HO_M1, ETag " 1
 }
 
 # ho_sent PATH: the bytes nginx sent for the last request of PATH.
@@ -167,13 +171,8 @@ test_hostile_mirror_refused()
 	local k
 
 	trap fleet_down EXIT
-	ho_fleet
+	ho_fleet 3600
 	k=$HO_KEYS
-	fl_publish "$(fl_signed v1 100 "$k/a.key" "$FL_B")" m1/f.img
-	fl_publish "$FL_DIR/v1.img" m2/f.img
-	fl_watch 1 --url "$HO_M1" --url "$HO_M2" --interval 3600 \
-		--verify-key "$k/a.pub"
-	wait_line "$FL_DIR/w1.out" "reload ok: generation 2, 1 entries, .* \\(pull of $HO_M1, ETag " 1
 
 	fl_publish "$(fl_signed other 300 "$k/b.key" "$FL_A")" m1/f.img
 	fl_publish "$(fl_signed v2 200 "$k/a.key" "$FL_A" "$FL_C")" m2/f.img
@@ -208,13 +207,8 @@ test_hostile_pull_header()
 	local k big size sent
 
 	trap fleet_down EXIT
-	ho_fleet
+	ho_fleet 1
 	k=$HO_KEYS
-	fl_publish "$(fl_signed v1 100 "$k/a.key" "$FL_B")" m1/f.img
-	fl_publish "$FL_DIR/v1.img" m2/f.img
-	fl_watch 1 --url "$HO_M1" --url "$HO_M2" --interval 1 \
-		--verify-key "$k/a.pub"
-	wait_line "$FL_DIR/w1.out" "reload ok: generation 2, 1 entries, .* \\(pull of $HO_M1, ETag " 1
 
 	# 20,000 addresses, none next to another (no merging): an image of
 	# tens of KiB, seconds at m1's rate.

@@ -251,6 +251,22 @@ assert_eq()
 }
 
 # list NAME LINE...: writes a list file, prints its path.
+# serving PID URL TRIES [WRAPPER...]: URL answers (curl, run under
+# WRAPPER: a namespace's), tried every 0.1 s TRIES times (a bound, not a
+# time to meet); 1 when PID, the server, ended first or it never did.
+serving()
+{
+	local pid=$1 url=$2 tries=$3 i
+
+	shift 3
+	for i in $(seq "$tries"); do
+		"$@" curl -s -o /dev/null "$url" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
 list()
 {
 	local f=$TMP_DIR/$1

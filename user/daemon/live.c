@@ -4,7 +4,7 @@
  * its transitions, the map found from the hook and mapped read-write, the
  * set (filter/live.c) applied to it in place, the changes handed over,
  * other commands' swaps taken over; a rebuild's hand-over is in
- * live_stage.c.
+ * live_stage.c, the socket's add and remove in live_ask.c.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -98,8 +98,7 @@ void bw_wlive_enter(struct bw_wlive *l, enum bw_wlive_run to,
 	l->run = to;
 }
 
-/* A rebuild asked for at once, not at the retry time of one before. */
-static void want_now(struct bw_wlive *l, const char *why)
+void bw_wlive_want_now(struct bw_wlive *l, const char *why)
 {
 	l->want = why;
 	l->retry_at = 0;
@@ -168,8 +167,8 @@ void bw_wlive_take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 	bw_live_reapply(&l->set, l->map.mem);
 	/* Found with none open before: its blocks hold no key of ours. */
 	if (had)
-		want_now(l,
-			 "live entries: a filter another command swapped in");
+		bw_wlive_want_now(
+			l, "live entries: a filter another command swapped in");
 	else
 		l->want = NULL;
 	l->takeovers += had;
@@ -180,12 +179,7 @@ void bw_wlive_take_over(struct bw_wlive *l, struct bw_filter_map *m, __u32 prog)
 		       bw_live_count(&l->set) == 1 ? "entry" : "entries");
 }
 
-/*
- * Makes sure the map that runs is the one open: 0, or -ENOENT (none), or
- * -EAGAIN while a rebuild's fork runs and another program is on the hook
- * (its end, fork_end, takes that over: ask again).
- */
-static int sync_map(struct bw_wlive *l)
+int bw_wlive_sync_map(struct bw_wlive *l)
 {
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	__u32 prog = bw_hook_prog_id((int)if_nametoindex(l->iface));
@@ -216,7 +210,7 @@ int bw_wlive_add(struct bw_wlive *l, const struct bw_prefix *p, __u64 expires)
 	/* Nothing runs: looked for once a second, not once an add. */
 	if (l->map.fd < 0 && now != l->looked_at) {
 		l->looked_at = now;
-		sync_map(l);
+		bw_wlive_sync_map(l);
 	}
 	err = bw_live_add(&l->set, mem_of(l), p, expires);
 	if (!err) {
@@ -263,35 +257,12 @@ void bw_wlive_expire(struct bw_wlive *l, __u64 now)
 		bw_adopted_prune(&l->adopted, &l->set);
 }
 
-/*
- * Whether the running map's blocks hold none of the adds: this watch's
- * own build, with them left out, and no other command's bits since (a
- * rebuild's fork running: as the running one was when it began).
- */
-static bool adds_out_of_blocks(const struct bw_wlive *l)
+bool bw_wlive_adds_out_of_blocks(const struct bw_wlive *l)
 {
 	enum bw_wlive_run run = l->run == BW_WLIVE_STAGING ? l->resume : l->run;
 
 	return run == BW_WLIVE_OWN && !l->set.stale && !l->adds_in_base &&
 	       !bw_wlive_verify(l->map.mem);
-}
-
-/*
- * The lock, taken without waiting, on the map that runs: every swap is
- * made under it, so while it is held the program found before stays.
- * The lock fd, or -EAGAIN (held, or a swap came between: ask again).
- */
-static int lock_running(struct bw_wlive *l)
-{
-	int lock = bw_lock_try();
-
-	if (lock < 0)
-		return lock;
-	if (bw_hook_prog_id((int)if_nametoindex(l->iface)) != l->prog_id) {
-		bw_lock_release(lock);
-		return -EAGAIN;
-	}
-	return lock;
 }
 
 int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
@@ -303,187 +274,23 @@ int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r)
 	if (!r)
 		r = &own;
 	bw_records_init(r);
-	if (sync_map(l))
+	if (bw_wlive_sync_map(l))
 		return -ENOENT;
 	/* Before the records: a mark made after this is seen next time. */
 	l->marks = bw_records_marks(l->map.mem, l->map.nblocks);
 	if (bw_records_read(l->map.mem, l->map.nblocks, r))
 		return -EINVAL;
-	in_place = adds_out_of_blocks(l);
+	in_place = bw_wlive_adds_out_of_blocks(l);
 	before = bw_live_count(&l->set);
 	bw_wlive_adopt(l, &l->map, l->map.mem, false);
 	/* The same map: its records only lost entries. */
 	if (bw_live_count(&l->set) < before)
 		l->deletes += before - bw_live_count(&l->set);
 	if (r->gone.n && !in_place)
-		want_now(l, "live entries: a remove of adds built in");
+		bw_wlive_want_now(l, "live entries: a remove of adds built in");
 	if (r == &own)
 		bw_records_free(r);
 	return in_place;
-}
-
-/*
- * The watch's own append or marks of s (marked: a remove marked some)
- * taken in: through the index, the entries of s alone, O(R) whatever
- * the records hold; a full sync when another writer changed the records
- * (no index then) or the adds are built in. Returns as bw_wlive_sync.
- */
-static int take_in(struct bw_wlive *l, const struct bw_entries *s, bool marked)
-{
-	bool in_place = adds_out_of_blocks(l);
-	size_t before = bw_live_count(&l->set);
-
-	if (!bw_adopted_indexed(&l->adopted) || l->adds_in_base ||
-	    bw_wlive_verify(l->map.mem) ||
-	    bw_adopted_apply(&l->adopted, &l->set, l->map.mem, s,
-			     (__u64)time(NULL)))
-		return bw_wlive_sync(l, NULL);
-	/* Its own marks: not another command's for the step to find. */
-	l->marks = l->adopted.ix.marks;
-	if (bw_live_count(&l->set) < before)
-		l->deletes += before - bw_live_count(&l->set);
-	if (marked && !in_place)
-		want_now(l, "live entries: a remove of adds built in");
-	l->changed = true;
-	return in_place;
-}
-
-/* Whether the running filter can keep every entry asked for live. */
-static bool placeable(const struct bw_wlive *l, const struct bw_entries *s,
-		      bool subdomains)
-{
-	const void *mem = l->map.mem;
-	const struct bw_entry *e;
-	struct bw_add_plan ap;
-	size_t i;
-
-	for (i = 0; i < s->n; i++) {
-		e = &s->v[i];
-		if (bw_entry_is_name(e)
-			    ? !bw_name_has_region(mem, subdomains ||
-							       (e->d.flags &
-								BW_DOM_SUBTREE))
-			    : !e->p.plen || bw_add_plan(mem, &e->p, &ap))
-			return false;
-	}
-	return true;
-}
-
-/* Whether entry i of s is live. */
-static bool is_live(const struct bw_wlive *l, const struct bw_entries *s,
-		    size_t i, bool subdomains)
-{
-	const struct bw_entry *e = &s->v[i];
-
-	if (!bw_entry_is_name(e))
-		return bw_live_has(&l->set, &e->p, NULL);
-	return bw_live_has_name(&l->set, bw_entry_name(s, e), e->d.len,
-				subdomains || (e->d.flags & BW_DOM_SUBTREE),
-				NULL);
-}
-
-/*
- * The add log three quarters full: a rebuild of the watch's own folds it
- * into the records and sizes the room anew, before an add finds it full
- * (then add would swap, and this watch rebuild to take that over).
- */
-static void fold_log_soon(struct bw_wlive *l)
-{
-	__u64 room, left;
-
-	if (bw_adopted_log_room(&l->adopted, l->map.mem, l->map.nblocks, &room,
-				&left) ||
-	    left >= room / 4)
-		return;
-	want_now(l, "live entries: the add log is three quarters full");
-}
-
-/*
- * The add log cannot take a question but holds adds: a rebuild of the
- * watch's own folds them into the records and gives the room again, and
- * the client, told busy, asks again once it is done (not a swap of the
- * whole command and a rebuild to take it over). An empty log too small
- * for the question stays full after a fold: not in place then.
- */
-static bool fold_log_now(struct bw_wlive *l)
-{
-	__u64 room, left;
-
-	if (bw_adopted_log_room(&l->adopted, l->map.mem, l->map.nblocks, &room,
-				&left) ||
-	    left >= room)
-		return false;
-	want_now(l, "live entries: the add log is full");
-	return true;
-}
-
-int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
-{
-	bool subdomains = false;
-	int lock, err;
-	size_t i;
-
-	err = sync_map(l);
-	if (err)
-		return err;
-	if (l->adds_in_base || bw_wlive_verify(l->map.mem))
-		return -EXDEV;
-	/* Names go as subtrees under --subdomains, which the records say. */
-	if (bw_entries_count(s, BW_ENTRY_NAME) &&
-	    bw_adopted_subdomains(&l->adopted, l->map.mem, l->map.nblocks,
-				  &subdomains))
-		return -EINVAL;
-	if (!placeable(l, s, subdomains))
-		return -EXDEV;
-	for (i = 0; i < s->n; i++)
-		had[i] = is_live(l, s, i, subdomains);
-	/* Past twice its target rate in place: asked again once grown. */
-	err = bw_wsize_full(&l->size, &l->set, &l->map, s, had, subdomains,
-			    l->size.full_why, sizeof(l->size.full_why));
-	if (err > 0)
-		want_now(l, l->size.full_why);
-	if (err)
-		return err > 0 ? -ENOSPC : err;
-	/* The loop never waits: a busy lock is asked again by the client. */
-	lock = lock_running(l);
-	if (lock < 0)
-		return lock;
-	err = bw_adopted_append(&l->adopted, l->map.mem, l->map.nblocks, s);
-	/* The records hold them now: adopted, set in place, in the map the
-	 * lock keeps running. */
-	if (!err && take_in(l, s, false) < 0)
-		err = -EINVAL;
-	bw_lock_release(lock);
-	if (err == -E2BIG && fold_log_now(l))
-		return -EBUSY;
-	if (err)
-		return err;
-	fold_log_soon(l);
-	for (i = 0; i < s->n; i++) {
-		if (is_live(l, s, i, subdomains))
-			continue;
-		/* Recorded but not set: a rebuild builds it in. */
-		want_now(l, "live entries: an add that could not be set");
-		return -EXDEV;
-	}
-	return 0;
-}
-
-int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s, bool *found)
-{
-	int lock, err;
-	long k;
-
-	err = sync_map(l);
-	if (err)
-		return err;
-	lock = lock_running(l);
-	if (lock < 0)
-		return lock;
-	k = bw_adopted_mark(&l->adopted, l->map.mem, l->map.nblocks, s, found);
-	err = k < 0 ? (int)k : take_in(l, s, k > 0);
-	bw_lock_release(lock);
-	return err;
 }
 
 const char *bw_wlive_step(struct bw_wlive *l, __u64 now)
@@ -494,7 +301,7 @@ const char *bw_wlive_step(struct bw_wlive *l, __u64 now)
 		return NULL;
 	}
 	if (bw_live_count(&l->set) || l->map.fd >= 0)
-		sync_map(l);
+		bw_wlive_sync_map(l);
 	/* A remove killed before it asked is found here. */
 	if (l->map.fd >= 0 &&
 	    (bw_records_marks(l->map.mem, l->map.nblocks) != l->marks ||

@@ -86,34 +86,22 @@ void bw_wlive_take_over(struct bw_wlive *l, struct bw_filter_map *m,
  */
 int bw_wlive_sync(struct bw_wlive *l, struct bw_records *r);
 
-/*
- * The socket's add (live_view.h): the entries of s, prefixes and names,
- * each until its expiry (Unix seconds, 0: never), appended to the
- * running filter's add log (filter/records_log.h), adopted and set in
- * place, under the lock, taken without waiting. had (one per entry, the
- * caller's) says which were live already. 0; -EAGAIN (the lock is held,
- * or a swap came, or a rebuild's fork runs and swapped: ask again);
- * -EXDEV (not in place: the adds are built in, verify mode, the filter
- * has no target length or name region for one, or they would take an
- * image's filter past its target rate; the CLI swaps instead); -EBUSY
- * (the log is full: the watch's next turn folds it by a rebuild, ask
- * again); -ENOSPC (in place the entries would take the filter past twice
- * its target rate, daemon/live_size.h: the watch's next turn grows it by
- * a rebuild, ask again); -E2BIG (the question is larger than the whole
- * room: not in place either); -ENOENT (no filter runs); -EINVAL.
- */
-int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had);
+/* A rebuild asked for at once, not at the retry time of one before. */
+void bw_wlive_want_now(struct bw_wlive *l, const char *why);
 
 /*
- * The socket's remove (live_view.h): the entries of s, prefixes and
- * names, marked taken out in the running filter's records (every
- * occurrence, filter/records_gone.h) and taken out of the blocks by
- * bw_wlive_sync(), under the lock, taken without waiting. found (one per
- * entry, the caller's) says which were adds. Returns as bw_wlive_sync,
- * or -EAGAIN as bw_wlive_add_log.
+ * Makes sure the map that runs is the one open: 0, or -ENOENT (none), or
+ * -EAGAIN while a rebuild's fork runs and another program is on the hook
+ * (its end, fork_end, takes that over: ask again).
  */
-int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s,
-		    bool *found);
+int bw_wlive_sync_map(struct bw_wlive *l);
+
+/*
+ * Whether the running map's blocks hold none of the adds: this watch's
+ * own build, with them left out, and no other command's bits since (a
+ * rebuild's fork running: as the running one was when it began).
+ */
+bool bw_wlive_adds_out_of_blocks(const struct bw_wlive *l);
 
 /* A verify-mode filter: its adds are built in (builder.c's adds_live). */
 static inline bool bw_wlive_verify(const void *mem)

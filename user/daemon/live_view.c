@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/run_ask.h"
+#include "daemon/live_ask.h"
 #include "daemon/live_priv.h"
 #include "daemon/live_view.h"
 #include "lists/list_parse.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The watch daemon (watch.h): inotify, debounce, the rebuild through
- * reload's path, the log line, the tick (runtime adds, metrics file).
+ * The watch daemon (watch.h): inotify, debounce, the loop, the tick
+ * (runtime adds, metrics file); its rebuilds are watch_rebuild.c's.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -26,6 +26,7 @@
 #include "daemon/watch_live.h"
 #include "daemon/watch_log.h"
 #include "daemon/watch_pull.h"
+#include "daemon/watch_rebuild.h"
 #include "daemon/watch_state.h"
 #include "daemon/watch_sock.h"
 #include "kernel/hook.h"
@@ -34,157 +35,6 @@
 #include "ops/daemon_state.h"
 #include "out/metrics.h"
 #include "out/status_view.h"
-
-/* ---- one rebuild --------------------------------------------------------- */
-
-static void pull_swap(void *ctx, const char *path, const char *trigger);
-static __u64 pull_generation(void *ctx);
-static void pull_publish(void *ctx);
-
-/* What a rebuild's end means for the next: kept, kept out, read again. */
-static void after(struct watch *w, int err, const struct bw_watch_outcome *o)
-{
-	w->shrunk = err == -BW_WATCH_ESHRUNK;
-	w->shrunk_ticks = 0;
-	if (err == -BW_WATCH_ETORN)
-		w->settle = bw_mono() + fmax(w->c->debounce, 0.1);
-	/* The rebuild died (killed, out of memory): tried again, later. */
-	if (err == -EIO) {
-		bw_watch_files_forget(&w->fs);
-		w->settle = bw_mono() + fmax(w->c->debounce, 1.0);
-	}
-	if (err)
-		return;
-	w->kept_gen = o->generation;
-	w->replaced_said = false;
-	w->last_keys = o->keys;
-	if (o->empty)
-		pr_warn("warning: the lists hold no entries: the filter on %s passes everything\n",
-			w->c->iface);
-}
-
-/* Whether a rebuild runs (one at a time; what asks for one waits). */
-static bool busy(const struct watch *w)
-{
-	return w->job.pid > 0;
-}
-
-/*
- * A rebuild ended with err (o: what runs now): the log line (the one
- * thing printed; the operations' warnings went to stderr as ever), the
- * counts, what it means for the next, and for the start or the pull that
- * asked for it.
- */
-static void rebuilt(struct watch *w, int err, const struct bw_watch_outcome *o)
-{
-	struct bw_watch_rebuilt r = { .iface = w->c->iface,
-				      .trigger = w->trigger,
-				      .o = o,
-				      .err = err,
-				      .old_gen = w->job_old_gen };
-	const struct bw_watch_pull_ops ops = { pull_swap, pull_generation,
-					       pull_publish, w };
-	char name[IF_NAMESIZE];
-
-	r.seconds = bw_mono() - w->job_t0;
-	if (err == -ENODEV)
-		r.renamed = bw_watch_renamed_to(w, name);
-	/* What runs now: a rebuild that died may have swapped in first. */
-	if (err)
-		r.old_gen = bw_watch_generation_on(r.renamed ?: w->c->iface);
-	bw_watch_log_rebuild(&r, w->c->json);
-	if (err != -BW_WATCH_ETORN)
-		bw_watch_count(w, err, r.seconds);
-	after(w, err, o);
-	bw_watch_cs_rebuilt(&w->cs, err);
-	bw_watch_write_metrics(w);
-	if (w->job_pull)
-		bw_watch_pull_swapped(w->pull, err,
-				      bw_watch_running_generation(w), &ops);
-	/* A bad file at start with nothing running: nothing to keep. */
-	if (w->job_start && err &&
-	    !bw_hook_prog_id((int)if_nametoindex(w->c->iface))) {
-		printf("%s: watch stopped: no filter could be attached\n",
-		       w->c->iface);
-		w->end_err = err;
-	}
-	w->job_start = w->job_pull = false;
-	bw_watch_publish(w);
-}
-
-/* The rebuild under way ended (its pipe is readable): its result taken. */
-static void job_ended(struct watch *w)
-{
-	struct bw_watch_outcome o;
-	int err = bw_watch_apply_end(&w->job, w->live, false, &o);
-
-	rebuilt(w, err, &o);
-}
-
-/*
- * A rebuild starts, in a child through the operations the verbs use; the
- * loop goes on meanwhile (job_ended takes its end). 0, or the error it
- * could not start with (said, and its log line written).
- */
-static int rebuild_cfg(struct watch *w, const struct bw_watch_cfg *c,
-		       const char *trigger, bool allow_shrink)
-{
-	struct bw_watch_guard g = { .fs = &w->fs,
-				    .last_keys = w->last_keys,
-				    .allow_shrink =
-					    allow_shrink || w->c->allow_shrink,
-				    .live = w->live };
-	struct bw_watch_outcome o = { 0 };
-	int err;
-
-	snprintf(w->trigger, sizeof(w->trigger), "%s", trigger);
-	w->job_t0 = bw_mono();
-	w->job_old_gen = bw_watch_running_generation(w);
-	/* A bad file is tried again only when it changes. */
-	bw_watch_files_remember(&w->fs);
-	err = bw_watch_apply_start(c, &g, &w->job);
-	if (err)
-		rebuilt(w, err, &o);
-	return err;
-}
-
-static int rebuild(struct watch *w, const char *trigger, bool allow_shrink)
-{
-	return rebuild_cfg(w, w->c, trigger, allow_shrink);
-}
-
-/* ---- watch --url: the pull swaps its download in as --image would -------- */
-
-static void pull_swap(void *ctx, const char *path, const char *trigger)
-{
-	struct watch *w = ctx;
-	struct bw_watch_cfg c = *w->c;
-
-	c.image = path;
-	/* Its end, or its failure to start, comes to the pull (rebuilt). */
-	w->job_pull = true;
-	rebuild_cfg(w, &c, trigger, false);
-}
-
-static __u64 pull_generation(void *ctx)
-{
-	return bw_watch_running_generation(ctx);
-}
-
-static void pull_publish(void *ctx)
-{
-	bw_watch_publish(ctx);
-}
-
-/* Its turn in the loop (pfd, n: its sockets as polled). */
-static void pull(struct watch *w, bool force, const struct pollfd *pfd, int n)
-{
-	const struct bw_watch_pull_ops ops = { pull_swap, pull_generation,
-					       pull_publish, w };
-
-	if (bw_watch_pull_step(w->pull, w->c, force, pfd, n, &ops))
-		bw_watch_write_metrics(w);
-}
 
 /* ---- the tick: runtime adds, other commands, metrics ---------------------- */
 
@@ -223,7 +73,7 @@ static bool check_adds(struct watch *w, const struct bw_status_view *v)
 		100 * bw_info_fpr(&v->info));
 	if (!w->c->image && !w->c->pull) {
 		w->counts.rebuilds_auto++;
-		rebuild(w, trigger, false);
+		bw_watch_rebuild(w, trigger, false);
 		return true;
 	}
 	printf("%s: %s; an image is loaded as it was built: build a new one with the entries\n",
@@ -244,7 +94,7 @@ static bool check_shrunk(struct watch *w)
 	}
 	if (++w->shrunk_ticks < BW_WATCH_SHRINK_TICKS)
 		return false;
-	rebuild(w, "the shrunk lists stayed as they are", true);
+	bw_watch_rebuild(w, "the shrunk lists stayed as they are", true);
 	return true;
 }
 
@@ -280,14 +130,14 @@ static void live_step(struct watch *w)
 	char why[160];
 
 	/* While a rebuild runs only ends are due (its end takes over). */
-	if (busy(w))
+	if (bw_watch_rebuild_busy(w))
 		;
 	else if (due)
-		rebuild(w, due, false);
+		bw_watch_rebuild(w, due, false);
 	/* Outgrown: a rebuild with room (an image fixes the layout). */
 	else if (!w->c->image &&
 		 bw_wlive_outgrown(w->live, bw_mono(), why, sizeof(why)))
-		rebuild(w, why, false);
+		bw_watch_rebuild(w, why, false);
 	if (bw_wlive_changed(w->live))
 		bw_watch_publish(w);
 }
@@ -321,7 +171,7 @@ static void settled(struct watch *w)
 		return;
 	w->writer_said = false;
 	if (bw_watch_files_changed(&w->fs, what, sizeof(what)))
-		rebuild(w, what, false);
+		bw_watch_rebuild(w, what, false);
 }
 
 /*
@@ -331,16 +181,13 @@ static void settled(struct watch *w)
  */
 static void begin(struct watch *w)
 {
-	const struct bw_watch_pull_ops ops = { pull_swap, pull_generation,
-					       pull_publish, w };
-
 	w->begun = true;
 	if (w->pull) {
-		bw_watch_pull_start(w->pull, w->c, &ops);
+		bw_watch_rebuild_pull_start(w);
 		return;
 	}
 	w->job_start = true;
-	rebuild(w, "start", false);
+	bw_watch_rebuild(w, "start", false);
 }
 
 /* SIGTERM or SIGINT, or a start that failed: the loop ends. */
@@ -354,7 +201,7 @@ static void starting(struct watch *w)
 {
 	if (!w->begun && bw_watch_cs_first_done(&w->cs))
 		begin(w);
-	if (!w->started && w->begun && !busy(w)) {
+	if (!w->started && w->begun && !bw_watch_rebuild_busy(w)) {
 		w->started = true;
 		bw_watch_cs_started(&w->cs);
 		bw_watch_publish(w);
@@ -366,14 +213,14 @@ static void rebuilds(struct watch *w, bool hup, const struct pollfd *pfd,
 		     int npull, double *next_tick)
 {
 	if (w->pull && w->started)
-		pull(w, hup, pfd, npull);
+		bw_watch_rebuild_pull(w, hup, pfd, npull);
 	else if (hup)
-		rebuild(w, "SIGHUP", false);
-	if (!w->started || busy(w) || ending(w))
+		bw_watch_rebuild(w, "SIGHUP", false);
+	if (!w->started || bw_watch_rebuild_busy(w) || ending(w))
 		return;
 	if (w->settle >= 0 && bw_mono() >= w->settle)
 		settled(w);
-	if (!busy(w) && bw_mono() >= *next_tick) {
+	if (!bw_watch_rebuild_busy(w) && bw_mono() >= *next_tick) {
 		tick(w);
 		*next_tick = bw_mono() + (w->c->interval ?: BW_WATCH_TICK);
 	}
@@ -407,11 +254,11 @@ static void loop(struct watch *w)
 			break;
 		wake = next_live;
 		/* A rebuild runs: the tick and the settled events wait. */
-		if (w->started && !busy(w))
+		if (w->started && !bw_watch_rebuild_busy(w))
 			wake = fmin(wake, w->settle >= 0
 						  ? fmin(w->settle, next_tick)
 						  : next_tick);
-		p[3].fd = busy(w) ? w->job.fd : -1;
+		p[3].fd = bw_watch_rebuild_busy(w) ? w->job.fd : -1;
 		ncs = bw_watch_cs_fds(&w->cs, p + 4, &wake);
 		npull = w->pull ? bw_watch_pull_fds(w->pull, p + 4 + ncs, &wake)
 				: 0;
@@ -425,8 +272,8 @@ static void loop(struct watch *w)
 		bw_watch_signals_read(&w->sig);
 		if (w->sig.stop)
 			break;
-		if (busy(w) && p[3].revents)
-			job_ended(w);
+		if (bw_watch_rebuild_busy(w) && p[3].revents)
+			bw_watch_rebuild_ended(w);
 		if (w->sig.hup) {
 			w->sig.hup = false;
 			w->writer_said = false;
@@ -436,7 +283,7 @@ static void loop(struct watch *w)
 			bw_watch_publish(w);
 		starting(w);
 		/* SIGHUP waits for the start and for the rebuild under way. */
-		hup = w->hup && w->started && !busy(w);
+		hup = w->hup && w->started && !bw_watch_rebuild_busy(w);
 		if (hup)
 			w->hup = false;
 		if (!ending(w))
@@ -452,7 +299,7 @@ static void loop(struct watch *w)
 		}
 	}
 	/* Stopped: the rebuild under way killed, what runs taken over. */
-	if (busy(w))
+	if (bw_watch_rebuild_busy(w))
 		bw_watch_apply_end(&w->job, w->live, true, &o);
 }
 

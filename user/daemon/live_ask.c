@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The socket's add and remove on the watch's live entries (live_ask.h):
+ * written to the running filter's records under the lock, taken without
+ * waiting, and taken in through the index of what the watch adopted.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <time.h>
+
+#include "daemon/live_ask.h"
+#include "daemon/live_priv.h"
+#include "filter/bloom.h"
+#include "filter/bloom_names.h"
+#include "kernel/hook.h"
+#include "kernel/lock.h"
+
+/*
+ * The lock, taken without waiting, on the map that runs: every swap is
+ * made under it, so while it is held the program found before stays.
+ * The lock fd, or -EAGAIN (held, or a swap came between: ask again).
+ */
+static int lock_running(struct bw_wlive *l)
+{
+	int lock = bw_lock_try();
+
+	if (lock < 0)
+		return lock;
+	if (bw_hook_prog_id((int)if_nametoindex(l->iface)) != l->prog_id) {
+		bw_lock_release(lock);
+		return -EAGAIN;
+	}
+	return lock;
+}
+
+/*
+ * The watch's own append or marks of s (marked: a remove marked some)
+ * taken in: through the index, the entries of s alone, O(R) whatever
+ * the records hold; a full sync when another writer changed the records
+ * (no index then) or the adds are built in. Returns as bw_wlive_sync.
+ */
+static int take_in(struct bw_wlive *l, const struct bw_entries *s, bool marked)
+{
+	bool in_place = bw_wlive_adds_out_of_blocks(l);
+	size_t before = bw_live_count(&l->set);
+
+	if (!bw_adopted_indexed(&l->adopted) || l->adds_in_base ||
+	    bw_wlive_verify(l->map.mem) ||
+	    bw_adopted_apply(&l->adopted, &l->set, l->map.mem, s,
+			     (__u64)time(NULL)))
+		return bw_wlive_sync(l, NULL);
+	/* Its own marks: not another command's for the step to find. */
+	l->marks = l->adopted.ix.marks;
+	if (bw_live_count(&l->set) < before)
+		l->deletes += before - bw_live_count(&l->set);
+	if (marked && !in_place)
+		bw_wlive_want_now(l, "live entries: a remove of adds built in");
+	l->changed = true;
+	return in_place;
+}
+
+/* Whether the running filter can keep every entry asked for live. */
+static bool placeable(const struct bw_wlive *l, const struct bw_entries *s,
+		      bool subdomains)
+{
+	const void *mem = l->map.mem;
+	const struct bw_entry *e;
+	struct bw_add_plan ap;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		if (bw_entry_is_name(e)
+			    ? !bw_name_has_region(mem, subdomains ||
+							       (e->d.flags &
+								BW_DOM_SUBTREE))
+			    : !e->p.plen || bw_add_plan(mem, &e->p, &ap))
+			return false;
+	}
+	return true;
+}
+
+/* Whether entry i of s is live. */
+static bool is_live(const struct bw_wlive *l, const struct bw_entries *s,
+		    size_t i, bool subdomains)
+{
+	const struct bw_entry *e = &s->v[i];
+
+	if (!bw_entry_is_name(e))
+		return bw_live_has(&l->set, &e->p, NULL);
+	return bw_live_has_name(&l->set, bw_entry_name(s, e), e->d.len,
+				subdomains || (e->d.flags & BW_DOM_SUBTREE),
+				NULL);
+}
+
+/*
+ * The add log three quarters full: a rebuild of the watch's own folds it
+ * into the records and sizes the room anew, before an add finds it full
+ * (then add would swap, and this watch rebuild to take that over).
+ */
+static void fold_log_soon(struct bw_wlive *l)
+{
+	__u64 room, left;
+
+	if (bw_adopted_log_room(&l->adopted, l->map.mem, l->map.nblocks, &room,
+				&left) ||
+	    left >= room / 4)
+		return;
+	bw_wlive_want_now(l,
+			  "live entries: the add log is three quarters full");
+}
+
+/*
+ * The add log cannot take a question but holds adds: a rebuild of the
+ * watch's own folds them into the records and gives the room again, and
+ * the client, told busy, asks again once it is done (not a swap of the
+ * whole command and a rebuild to take it over). An empty log too small
+ * for the question stays full after a fold: not in place then.
+ */
+static bool fold_log_now(struct bw_wlive *l)
+{
+	__u64 room, left;
+
+	if (bw_adopted_log_room(&l->adopted, l->map.mem, l->map.nblocks, &room,
+				&left) ||
+	    left >= room)
+		return false;
+	bw_wlive_want_now(l, "live entries: the add log is full");
+	return true;
+}
+
+int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
+{
+	bool subdomains = false;
+	int lock, err;
+	size_t i;
+
+	err = bw_wlive_sync_map(l);
+	if (err)
+		return err;
+	if (l->adds_in_base || bw_wlive_verify(l->map.mem))
+		return -EXDEV;
+	/* Names go as subtrees under --subdomains, which the records say. */
+	if (bw_entries_count(s, BW_ENTRY_NAME) &&
+	    bw_adopted_subdomains(&l->adopted, l->map.mem, l->map.nblocks,
+				  &subdomains))
+		return -EINVAL;
+	if (!placeable(l, s, subdomains))
+		return -EXDEV;
+	for (i = 0; i < s->n; i++)
+		had[i] = is_live(l, s, i, subdomains);
+	/* Past twice its target rate in place: asked again once grown. */
+	err = bw_wsize_full(&l->size, &l->set, &l->map, s, had, subdomains,
+			    l->size.full_why, sizeof(l->size.full_why));
+	if (err > 0)
+		bw_wlive_want_now(l, l->size.full_why);
+	if (err)
+		return err > 0 ? -ENOSPC : err;
+	/* The loop never waits: a busy lock is asked again by the client. */
+	lock = lock_running(l);
+	if (lock < 0)
+		return lock;
+	err = bw_adopted_append(&l->adopted, l->map.mem, l->map.nblocks, s);
+	/* The records hold them now: adopted, set in place, in the map the
+	 * lock keeps running. */
+	if (!err && take_in(l, s, false) < 0)
+		err = -EINVAL;
+	bw_lock_release(lock);
+	if (err == -E2BIG && fold_log_now(l))
+		return -EBUSY;
+	if (err)
+		return err;
+	fold_log_soon(l);
+	for (i = 0; i < s->n; i++) {
+		if (is_live(l, s, i, subdomains))
+			continue;
+		/* Recorded but not set: a rebuild builds it in. */
+		bw_wlive_want_now(l,
+				  "live entries: an add that could not be set");
+		return -EXDEV;
+	}
+	return 0;
+}
+
+int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s, bool *found)
+{
+	int lock, err;
+	long k;
+
+	err = bw_wlive_sync_map(l);
+	if (err)
+		return err;
+	lock = lock_running(l);
+	if (lock < 0)
+		return lock;
+	k = bw_adopted_mark(&l->adopted, l->map.mem, l->map.nblocks, s, found);
+	err = k < 0 ? (int)k : take_in(l, s, k > 0);
+	bw_lock_release(lock);
+	return err;
+}
