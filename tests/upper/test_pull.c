@@ -141,7 +141,7 @@ BW_TEST(test_pull_finish)
 	 * step: not again at the end), then an unchanged pull: the row ends.
 	 */
 	p.why = BW_PULL_R_TIMEOUT;
-	snprintf(p.reason, sizeof(p.reason), "http://a.example/f.img: slow");
+	snprintf(p.trying, sizeof(p.trying), "http://a.example/f.img: slow");
 	p.json = true;
 	bw_capture_fd(&cap, STDOUT_FILENO);
 	bw_pull_finish(&p, -ETIMEDOUT, 0, 2);

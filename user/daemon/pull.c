@@ -112,8 +112,6 @@ bool bw_pull_have_last(const struct bw_pull *p)
 	return !lstat(p->cur, &st) && S_ISREG(st.st_mode);
 }
 
-/* ---- one URL -------------------------------------------------------------- */
-
 /* The body as it comes: into the file, checked and hashed. */
 struct sink {
 	int fd;
@@ -400,12 +398,12 @@ static int end_one(struct bw_pull *p, struct bw_pull_fetch *f, int err,
 	return err ?: 1;
 }
 
-/* Appends "URL: why" to the pull's reason. */
+/* The last pull's reason stays what status says until this one ends. */
 void bw_pull_add_reason(struct bw_pull *p, int i, const char *msg)
 {
-	size_t off = strlen(p->reason);
+	size_t off = strlen(p->trying);
 
-	snprintf(p->reason + off, sizeof(p->reason) - off, "%s%s: %s",
+	snprintf(p->trying + off, sizeof(p->trying) - off, "%s%s: %s",
 		 off ? "; " : "", p->url[i].url, msg);
 }
 
@@ -444,7 +442,7 @@ int bw_pull_begin_at(struct bw_pull *p, int i)
 
 int bw_pull_begin(struct bw_pull *p, bool force)
 {
-	p->reason[0] = '\0';
+	p->trying[0] = '\0';
 	p->forced = force;
 	return bw_pull_begin_at(p, 0);
 }

@@ -69,6 +69,7 @@ struct bw_pull {
 	struct bw_pull_figures fig;
 	enum bw_pull_reason why; /* the last failure's */
 	char reason[512];	 /* the last pull's, for the log and status */
+	char trying[512];	 /* the one under way's failures so far */
 	double next;		 /* when to pull next, CLOCK_MONOTONIC s */
 	double next_real;	 /* the same, Unix s, for status */
 	bool json;		 /* the log's lines as JSON records */
@@ -113,7 +114,7 @@ int bw_pull_begin(struct bw_pull *p, bool force);
  */
 int bw_pull_begin_at(struct bw_pull *p, int i);
 
-/* Appends "URL i: msg" to the pull's reason. */
+/* Appends "URL i: msg" to the failures of the pull under way. */
 void bw_pull_add_reason(struct bw_pull *p, int i, const char *msg);
 
 /*

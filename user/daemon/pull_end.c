@@ -113,8 +113,10 @@ static enum bw_pull_result result_of(struct bw_pull *p, int rc, int swap_err)
 {
 	if (rc == 1)
 		return BW_PULL_UNCHANGED;
-	if (rc)
+	if (rc) {
+		snprintf(p->reason, sizeof(p->reason), "%s", p->trying);
 		return BW_PULL_FAILED;
+	}
 	if (swap_err) {
 		swap_failed(p, swap_err);
 		return BW_PULL_FAILED;
