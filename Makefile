@@ -62,7 +62,7 @@ ALL_BPF_CFLAGS = -g -target bpf -D__TARGET_ARCH_$(ARCH) $(WARNINGS) \
 
 # user/ is in layers, from the bottom; a file includes only headers of its
 # own folder and of the folders below it, and no two files depend on each
-# other (make check-layers; README "Layers"). The kernel-free layers build
+# other (make check-layers; doc/design.md "Layers"). The kernel-free layers build
 # into one archive that the unit tests and the fuzz harnesses link alone.
 LAYERS := base lists filter image net kernel ops out daemon cmd
 CORE_LAYERS := base lists filter image net
@@ -344,7 +344,7 @@ install: $(BIN)
 	install -m 0644 scripts/bloomwall.bash-completion $(DESTDIR)$(BASHCOMPDIR)/bloomwall
 	install -m 0644 scripts/bloomwall.conf.example \
 		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
-	# The fail2ban action, where fail2ban is (README "fail2ban").
+	# The fail2ban action, where fail2ban is (doc/why-and-expiry.md "fail2ban").
 	if [ -d $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d ]; then \
 		sed 's|^bloomwall = bloomwall$$|bloomwall = $(SBINDIR)/bloomwall|' \
 			scripts/fail2ban/action.d/bloomwall.conf \

@@ -146,7 +146,7 @@ enum bw_name_region {
 	BW_NAME_REGIONS = 2,
 };
 
-/* What a blocked query gets. NULL is the default (README: "DNS actions"). */
+/* What a blocked query gets. NULL is the default (doc/dns.md "Actions"). */
 enum bw_dns_action {
 	BW_DNS_NULL = 0,     /* A 0.0.0.0 / AAAA ::, NODATA for other types */
 	BW_DNS_NXDOMAIN = 1, /* RCODE 3 */
@@ -178,7 +178,7 @@ struct bw_dns_hdr {
  * map outlives filters as the address allowlist does. Consulted only
  * after a hit; an exact allow entry is the name's exact key, a subtree
  * one its subtree key, and any match among the queried name's keys wins
- * over any block (README: "Domain precedence").
+ * over any block (doc/dns.md "Precedence").
  */
 #define BW_NAME_ALLOW_SEED 0
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-"""Checks that user/ keeps its layers (README "Layers").
+"""Checks that user/ keeps its layers (doc/design.md "Layers").
 
 usage: check-layers.py LAYERS OBJDIR
 

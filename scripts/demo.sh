@@ -225,7 +225,7 @@ ask()
 # peer_xdp: an XDP_PASS program on the sender's veth. bloomwall answers a
 # blocked query with XDP_TX, which on a veth puts the frame in the peer's
 # ring; that ring runs only while the peer has NAPI, which a native XDP
-# program turns on (a NIC has no such condition; README, "The data path").
+# program turns on (a NIC has no such condition; doc/dns.md, "The data path").
 peer_xdp()
 {
 	local inc

@@ -2,7 +2,7 @@
 /*
  * Every list file of the test data builds with the CLI's build, within
  * its size and with no false negative; firehol_level1 gets the target
- * lengths the README quotes.
+ * lengths doc/lists.md quotes.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -106,7 +106,7 @@ BW_TEST(test_cidr_all_data_files_load)
 
 /*
  * firehol_level1 (0.0.0.0/8, 10.0.0.0/8, 224.0.0.0/3 ...) gets the targets
- * the README quotes, and 224.0.0.0/3 becomes 512 keys of /12, no more.
+ * doc/lists.md quotes, and 224.0.0.0/3 becomes 512 keys of /12, no more.
  */
 BW_TEST(test_cidr_level1_targets)
 {

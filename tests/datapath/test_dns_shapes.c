@@ -3,7 +3,7 @@
  * The program loads for every shape of filter (no names, exact names
  * only, subtrees only, both, with the name allowlist, monitor and verify
  * mode, both addresses matched) and judges a query right in each; its
- * size and the verifier's work are printed for the record (README). A
+ * size and the verifier's work are printed for the record (doc/dns.md). A
  * filter without names must cost what it did before names existed: the
  * DNS code is not even in its program (fewer instructions than any shape
  * with names, and the same count as the address-only filter with no DNS

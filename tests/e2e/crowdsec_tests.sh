@@ -745,7 +745,7 @@ test_cs_ranges()
 	assert_kv "$OUT" "refused" "2 too_wide" "refused ones counted"
 
 	# An IPv6 ban with IPv4-only lists: a watch with a decision source
-	# always has a /128 target (README "Live entries: room"): taken.
+	# always has a /128 target (doc/watch.md "Live entries: room"): taken.
 	n=$(updates)
 	cs_add --ip "$BW_A6" --duration 1h
 	wait_updates $((n + 1))
@@ -767,7 +767,7 @@ test_cs_ranges()
 # import), then the bouncer started: its first full answer holds them all,
 # parsed as it streams, and every one is in the filter, the test's sender
 # among them. The list holds 2 entries: the watch sizes its rebuilds for
-# the live entries (README "Live entries: room").
+# the live entries (doc/watch.md "Live entries: room").
 test_cs_import_100k()
 {
 	local f=$TMP_DIR/import.csv src=$BW_DATA_DIR/ipv4/ipsum/ipsum.txt

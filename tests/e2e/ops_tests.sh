@@ -725,7 +725,7 @@ count_bpf()
 
 # What runs is opened once per command, not once per map or per step: a
 # reload made 290 BPF_MAP_GET_FD_BY_ID and 761 bpf() calls in all, 11 and
-# 115 since (README, Performance). The bounds are three times those: a
+# 115 since (tests/bench/README.md). The bounds are three times those: a
 # regression to a pass over the program's maps per map, or to opening what
 # runs again at every step, fails; a map more does not. A count of system
 # calls, not a time: the same on every run.

@@ -89,6 +89,9 @@ ALL_TESTS="$ALL_TESTS $SIGN_TESTS"
 # shellcheck source=ops_tests.sh
 . "$TOP/tests/e2e/ops_tests.sh"
 ALL_TESTS="$ALL_TESTS $OPS_TESTS"
+# shellcheck source=docs_tests.sh
+. "$TOP/tests/e2e/docs_tests.sh"
+ALL_TESTS="$ALL_TESTS $DOCS_TESTS"
 # shellcheck source=watch_tests.sh
 . "$TOP/tests/e2e/watch_tests.sh"
 ALL_TESTS="$ALL_TESTS $WATCH_TESTS"

@@ -69,7 +69,7 @@ test_sign_keygen_build_inspect()
 	assert_eq "$(stat -c %a "$d/a.key")" 600 "the secret key's mode"
 	assert_eq "$(stat -c %a "$d/a.pub")" 644 "the public key's mode"
 	assert_grep "$d/a.pub" "^bloomwall-ed25519-pub [A-Za-z0-9+/]{43}= key-id:$id\$" "the public key file"
-	# The key id is the SHA-256 of the raw key, as the README says.
+	# The key id is the SHA-256 of the raw key, as doc/fleet.md says.
 	assert_eq "$(awk '{print $2}' "$d/a.pub" | base64 -d | sha256sum | cut -c1-16)" \
 		"$id" "the key id from sha256sum"
 	before=$(sha256sum "$d/a.key" "$d/a.pub")

@@ -5,7 +5,7 @@
 # items 2 and 4): a client that drips a byte every 0.8 s, a thousand that
 # connect and say nothing, a question of 2 MiB, a peer that is not root.
 # Whatever they do, the watch takes an expired entry out, answers the
-# other clients and ends on SIGTERM within a second (the README's
+# other clients and ends on SIGTERM within a second (doc/watch.md's
 # contracts); tests/e2e/sock_client.py is the client, and says what became
 # of each connection, which the watch's state file ("socket") counts too.
 # Sourced by tests/e2e/run.sh after live_tests.sh, whose live_watch they
@@ -24,7 +24,7 @@ SOCK_PY=/usr/bin/python3
 [ -x "$SOCK_PY" ] || SOCK_PY=python3
 
 # sock_ask QUESTION: the watch's answer in $OUT, which must come whole
-# within the 1 s the README promises (the client's own time included).
+# within the 1 s doc/watch.md promises (the client's own time included).
 sock_ask()
 {
 	local s
@@ -309,7 +309,7 @@ except Exception:
 		"[1,$op,\"bool\"]" "the reply's envelope"
 }
 
-# A script speaks the protocol (README "The watch's socket") as bloomwall
+# A script speaks the protocol (doc/watch.md "The watch's socket") as bloomwall
 # does, and reads fields: add and remove in place, per entry what
 # happened; why, per address its decisions (none: no CrowdSec source);
 # status, the watch's live state. The same program on the hook throughout,

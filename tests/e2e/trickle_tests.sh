@@ -6,7 +6,7 @@
 # every 0.5 s, within every timeout (tests/e2e/trickle_server.py, which
 # counts what it served). While a poll or a pull trickles, the watch takes
 # an expired entry out within 1 s of its end, applies an add and a remove
-# within 1 s, and ends on SIGTERM within 1 s (the README's contracts); the
+# within 1 s, and ends on SIGTERM within 1 s (doc/watch.md's contracts); the
 # server's counts say that one answer trickled all along and that the
 # watch's end closed it. Sourced by tests/e2e/run.sh after sock_tests.sh,
 # whose timing helpers they use (and live_tests.sh's, ops_tests.sh's).
@@ -68,7 +68,7 @@ trickle_wait()
 }
 
 # bw_within_1s WANT ARGS...: bw WANT ARGS..., which must return within the
-# 1 s the README promises (the CLI's own time included).
+# 1 s doc/watch.md promises (the CLI's own time included).
 bw_within_1s()
 {
 	local t0 t1 s

@@ -109,7 +109,7 @@ static int resync(const struct bw_opt_val *o, void *field)
 	BW_OPT(name, metavar, cs.cfg.member, parse, help, \
 	       .set = BW_FIELD(cs.any), __VA_ARGS__)
 
-/* A CrowdSec decision source (daemon/crowdsec.h, README "CrowdSec bouncer"). */
+/* A CrowdSec decision source (daemon/crowdsec.h, doc/crowdsec.md). */
 static const struct bw_opt cs_opts[] = {
 	CS_OPT("crowdsec", "URL", url, bw_parse_str,
 	       "enforce the decisions of the CrowdSec local API at URL (a bouncer)"),

@@ -41,7 +41,7 @@
 /*
  * The default --resync-interval, seconds: a full answer diffed against
  * what is held at least this often, the bound on how long a decision the
- * delta stream lost stays lost (README "Resync" argues the default).
+ * delta stream lost stays lost (doc/crowdsec.md "Resync" argues the default).
  */
 #define BW_CS_RESYNC_INTERVAL 600
 /* This many new decisions since the last full answer are a burst: a

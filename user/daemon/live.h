@@ -12,7 +12,7 @@
  *   the child (bases into a memfd, live keys set before the swap);
  *   fork_end (its filter becomes the own build, what changed written);
  * - any other filter on the hook is taken over: live keys ORed in, deletes
- *   held until a rebuild (README "Live entries": why both).
+ *   held until a rebuild (doc/watch.md "Live entries": why both).
  */
 #ifndef __BW_DAEMON_LIVE_H
 #define __BW_DAEMON_LIVE_H
