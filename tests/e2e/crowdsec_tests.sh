@@ -697,6 +697,25 @@ test_cs_tls()
 	stop_watch TERM
 	bw 1 watch "$BW_RX" --crowdsec "http://127.0.0.1:1" --crowdsec-cert "$d/client.pem" "$(cs_list)"
 	assert_line "$ERR" "bloomwall watch: --crowdsec-cert needs an https:// URL" "cert over http refused"
+
+	# A key others can read, a CA others can change: refused before the
+	# watch starts, saying how to fix it; nothing runs but what ran.
+	cp "$d/client.key" "$d/open.key"
+	chmod 644 "$d/open.key"
+	bw 1 watch "$BW_RX" --crowdsec "$FAKE_URL" --crowdsec-cert "$d/client.pem" \
+		--crowdsec-cert-key "$d/open.key" --crowdsec-ca "$d/ca.pem" "$(cs_list)"
+	assert_line "$ERR" "bloomwall watch: --crowdsec-cert-key $d/open.key: refused: the client key file is open to group or others (mode 0644): chmod 600 $d/open.key" "a key others read"
+	cat "$d/client.key" >>"$d/client.pem"
+	chmod 644 "$d/client.pem"
+	bw 1 watch "$BW_RX" --crowdsec "$FAKE_URL" --crowdsec-cert "$d/client.pem" \
+		--crowdsec-ca "$d/ca.pem" "$(cs_list)"
+	assert_grep "$ERR" "^bloomwall watch: --crowdsec-cert $d/client.pem: refused: the client certificate and key file is open to group or others" "a certificate holding its key, others read it"
+	chmod 666 "$d/ca.pem"
+	bw 1 watch "$BW_RX" --crowdsec "$FAKE_URL" --crowdsec-cert "$d/client.pem" \
+		--crowdsec-cert-key "$d/client.key" --crowdsec-ca "$d/ca.pem" "$(cs_list)"
+	assert_grep "$ERR" "^bloomwall watch: --crowdsec-ca $d/ca.pem: refused: the CA file is writable by" "a CA others can change"
+	grep -q "watching\|reload ok" "$OUT" && fail "a watch started on refused TLS files"
+	return 0
 }
 
 # fake_lapi_tls: fake_lapi ok over https (TLS_DIR in the environment).

@@ -586,6 +586,14 @@ test_pull_mirrors_https()
 	wait "${FL_PIDS[1]}" || fail "the watch's exit status on SIGTERM"
 	FL_PIDS=()
 
+	# A CA file others could change: refused before anything is pulled.
+	cp "$tls/ca.crt" "$tls/open.crt"
+	chmod 666 "$tls/open.crt"
+	fl_in 1 "$BLOOMWALL" watch "$(fl_iface 1)" --url "$url" \
+		--ca-file "$tls/open.crt" >"$OUT" 2>"$ERR" &&
+		fail "a watch with a CA file others can write"
+	assert_grep "$ERR" "^bloomwall watch: --ca-file $tls/open.crt: refused: the CA file is writable by group and others \\(mode 0666\\)" "a CA others can change"
+
 	# A reboot with the servers away: nothing runs, the last good image
 	# (STATE/IFACE/current.img) goes in before the first pull fails.
 	fl_in 1 "$BLOOMWALL" detach "$(fl_iface 1)" >/dev/null ||

@@ -13,6 +13,7 @@
 #include "base/log.h"
 #include "base/run_ask.h"
 #include "daemon/watch_cs.h"
+#include "net/tls_files.h"
 #include "filter/why.h"
 #include "lists/list_parse.h"
 #include "ops/daemon_state.h"
@@ -292,11 +293,17 @@ void bw_watch_cs_init(struct bw_watch_cs *x, const struct bw_watch_cfg *c)
 int bw_watch_cs_open(struct bw_watch_cs *x, struct bw_wlive *live)
 {
 	const struct bw_watch_cfg *c = x->c;
+	const struct bw_cs_cfg *cc;
 	int err;
 
 	if (!c->crowdsec)
 		return 0;
-	err = bw_crowdsec_open(&x->cs, c->crowdsec, c->iface, live);
+	cc = c->crowdsec;
+	err = bw_crowdsec_open(&x->cs, cc, c->iface, live)
+		      ?: bw_tls_files_trusted(cc->ca_file, "--crowdsec-ca",
+					      cc->cert_file, "--crowdsec-cert",
+					      cc->cert_key_file,
+					      "--crowdsec-cert-key");
 	if (err) {
 		printf("%s: watch stopped: the CrowdSec source could not start\n",
 		       c->iface);

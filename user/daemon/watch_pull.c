@@ -16,13 +16,17 @@
 #include "daemon/pull_sched.h"
 #include "daemon/watch_pull.h"
 #include "kernel/hook.h"
+#include "net/tls_files.h"
 
 int bw_watch_pull_init(struct bw_pull *p, const struct bw_watch_cfg *c)
 {
 	const struct bw_pull_cfg *pc = c->pull;
 	int err;
 
-	err = bw_pull_init(p, c->iface, pc);
+	err = bw_tls_files_trusted(pc->ca_file, "--ca-file", pc->cert_file,
+				   "--client-cert", pc->key_file,
+				   "--client-key")
+		      ?: bw_pull_init(p, c->iface, pc);
 	if (err)
 		return err;
 	p->json = c->json;
