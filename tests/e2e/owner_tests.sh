@@ -13,7 +13,8 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $OWNER_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-OWNER_TESTS="test_owner_cli test_owner_watch test_owner_fail2ban"
+OWNER_TESTS="test_owner_cli test_owner_watch test_owner_fail2ban
+	test_crash_sweep_owner"
 
 # owner_end ADDR: the end status --json lists for ADDR, seconds from now.
 owner_in()
@@ -31,6 +32,19 @@ owner_story()
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 	assert_eq "$(json_in "$(owner_in "$BW_C4")" 'd[0] > 3000')" True \
 		"the entry ends at the later end"
+	bw 0 query --why "$BW_RX" "$BW_C4"
+	assert_grep "$OUT" "^  why: added at run time: $BW_C4 \\(bloomwall add --owner\\), 2 owners, the latest end " \
+		"query --why says the entry is owned"
+	assert_grep "$OUT" "^    owner f2b-sshd until $EXPIRY_AT \\(in (9m[0-9]+s|10m)\\)\$" \
+		"query --why names sshd with its end"
+	assert_grep "$OUT" "^    owner f2b-recidive until $EXPIRY_AT \\(in (59m[0-9]+s|1h)\\)\$" \
+		"query --why names recidive with its end"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^        owner f2b-recidive until $EXPIRY_AT" \
+		"status names the owners under the expiring entry"
+	"$BLOOMWALL" status --json "$BW_RX" >"$OUT" 2>"$ERR"
+	assert_eq "$(json "$OUT" 'sorted(o["owner"] for o in d[0]["filter"]["expiring"]["list"][0]["owners"])')" \
+		'["f2b-recidive","f2b-sshd"]' "status --json: the owners"
 	# A shorter sshd ban does not shorten recidive's.
 	bw 0 add "$BW_RX" --owner f2b-sshd --timeout 60 "$BW_C4"
 	assert_eq "$(json_in "$(owner_in "$BW_C4")" 'd[0] > 3000')" True \
@@ -158,4 +172,30 @@ test_owner_fail2ban()
 	f2b_until "the unban in the filter" f2b_passes "$BW_C4"
 	expect_delivered "$BW_C4" "$BW_RX4"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+}
+
+# crash_tests.sh's sampled sweep over owned adds: an add --owner killed at
+# any point leaves the old filter or the new one; a remove of one owner's
+# claim, killed anywhere, never lets B pass while the other owner wants it;
+# the last owner's remove leaves it dropped or passed, whole.
+test_crash_sweep_owner()
+{
+	local listed="A:drop B:pass C:pass D:pass"
+	local added="A:drop B:drop C:pass D:pass"
+
+	command -v strace >/dev/null || skip "strace is not installed"
+	list a.txt "$BW_A4" >/dev/null
+	crash_frame "$BW_A4" "$TMP_DIR/frame.A"
+	crash_frame "$BW_B4" "$TMP_DIR/frame.B"
+	crash_frame "$BW_C4" "$TMP_DIR/frame.C"
+	crash_dns_frame 10.77.0.9 "$TMP_DIR/frame.D"
+	CRASH_POINTS=0
+	CRASH_KILLED=0
+	CRASH_BAD=0
+	crash_verb add_owner "$listed" "$added"
+	crash_verb remove_owner "$added" "$added"
+	crash_verb remove_owner_last "$added" "$listed"
+	echo "crash sweep: $CRASH_POINTS points, $CRASH_KILLED killed, $CRASH_BAD inconsistent"
+	[ "$CRASH_KILLED" -gt 0 ] || fail "no kill took effect: strace injection broken?"
+	assert_eq "$CRASH_BAD" 0 "inconsistent states after a kill"
 }
