@@ -145,6 +145,7 @@ BW_TEST(test_owner_records_and_log)
 	ASSERT_EQ(end_of(&r, ka), NOW + 3600, "a's end read");
 	ASSERT_EQ(bw_owners_count(&r.owners), 2, "two claims read");
 	ASSERT_TRUE(!bw_owners_get(&r.owners, kb), "b anonymous");
+	ASSERT_TRUE(bw_records_same_added(&w, &r), "the same, owners too");
 	/* Through the index, as the watch does: sshd's unban appended. */
 	if (!ASSERT_OK(bw_rec_index_build(&ix, mem, nb, &r, 0), "the index"))
 		goto out;
@@ -159,6 +160,8 @@ BW_TEST(test_owner_records_and_log)
 	ASSERT_OK(bw_records_read(mem, nb, &r2), "read again");
 	ASSERT_EQ(end_of(&r2, ka), NOW + 3600, "a's end from the log");
 	ASSERT_EQ(bw_owners_count(&r2.owners), 1, "recidive's claim alone");
+	ASSERT_FALSE(bw_records_same_added(&r, &r2),
+		     "one claim less is a change, the ends the same");
 	/* A shorter sshd ban through the index: recidive's end stays. */
 	bw_entries_free(&out);
 	bw_owners_free(&own);
@@ -191,4 +194,27 @@ out:
 	bw_records_free(&w);
 	bw_records_free(&r);
 	bw_records_free(&r2);
+}
+
+/* A claim naming no added entry (its entry taken out) is read as none. */
+BW_TEST(test_owner_claims_of_no_entry)
+{
+	struct bw_prefix a = bw_test_prefix("192.0.2.7"),
+			 b = bw_test_prefix("192.0.2.8");
+	struct bw_records w, r;
+	__u32 nb;
+	void *mem;
+
+	bw_records_init(&w);
+	bw_records_add_owned(&w, bw_key_prefix(&a), "f2b-x", NOW + 60, NOW);
+	/* b's claim alone, with no added entry b (a hostile or old area). */
+	bw_owners_claim(&w.owners, bw_key_prefix(&b), "f2b-x", NOW + 60);
+	mem = written(&w, &nb, &r);
+	if (ASSERT_TRUE(mem != NULL, "written and read")) {
+		ASSERT_EQ(bw_owners_count(&r.owners), 1, "a's claim alone");
+		ASSERT_EQ(end_of(&r, bw_key_prefix(&b)), -1, "b not added");
+	}
+	free(mem);
+	bw_records_free(&w);
+	bw_records_free(&r);
 }

@@ -295,3 +295,27 @@ int bw_owned_remove(const struct bw_owned_entry *e, const char *name, __u64 now,
 		out->n = 0;
 	return BW_OWNED_KEPT;
 }
+
+bool bw_owners_same(const struct bw_owners *a, const struct bw_owners *b)
+{
+	const struct bw_owned *x, *y;
+	size_t i;
+	__u32 j, k;
+
+	if (bw_owners_count(a) != bw_owners_count(b))
+		return false;
+	for (i = 0; i < a->keys.n; i++) {
+		x = &a->of[i];
+		y = x->n ? bw_owners_get(b, bw_entries_key(&a->keys, i)) : NULL;
+		if (x->n && (!y || y->n != x->n))
+			return false;
+		for (j = 0; j < x->n; j++) {
+			for (k = 0; k < y->n; k++)
+				if (!strcmp(x->v[j].name, y->v[k].name))
+					break;
+			if (k == y->n || x->v[j].expires != y->v[k].expires)
+				return false;
+		}
+	}
+	return true;
+}

@@ -70,6 +70,9 @@ int bw_owners_copy(struct bw_owners *dst, const struct bw_owners *src);
 /* Claims of the entries of added alone kept (the others went). */
 int bw_owners_prune(struct bw_owners *o, struct bw_entries *added);
 
+/* Whether a and b hold the same claims, each with the same end. */
+bool bw_owners_same(const struct bw_owners *a, const struct bw_owners *b);
+
 /* Claims recorded, all entries. */
 size_t bw_owners_count(const struct bw_owners *o);
 

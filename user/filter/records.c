@@ -85,5 +85,5 @@ bool bw_records_same_added(const struct bw_records *a,
 		if (e || f)
 			return false;
 	}
-	return true;
+	return bw_owners_same(&a->owners, &b->owners);
 }

@@ -103,7 +103,8 @@ static inline long bw_records_find(const struct bw_records *r,
 
 /*
  * Whether a and b hold the same added entries, each with the same
- * expiry, the prefixes in the same order and the names in the same order.
+ * expiry, the prefixes in the same order and the names in the same order,
+ * and the same owners' claims.
  */
 bool bw_records_same_added(const struct bw_records *a,
 			   const struct bw_records *b);
