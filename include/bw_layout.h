@@ -481,6 +481,24 @@ enum bw_rec_type {
 	 * BW_REC_NAME_GONE.
 	 */
 	BW_REC_LOG_NAMES = 15,
+	/*
+	 * The owners of added prefixes ('add --owner'): an array of struct
+	 * bw_rec_owner, each one owner's claim on a BW_REC_ADDED entry,
+	 * with that owner's end. An entry with no claims has the anonymous
+	 * owner alone (an add without --owner); one with claims ends at the
+	 * latest of them (its BW_REC_ADDED_EXPIRES says so too, for an
+	 * older bloomwall, which carries this record over). A claim naming
+	 * no added entry is ignored.
+	 */
+	BW_REC_OWNERS = 16,
+	/*
+	 * The add log's owners: as BW_REC_OWNERS, appended with the
+	 * BW_REC_LOG_ADDED record of their entries, right after it. An
+	 * entry's claims are those after its last log entry (a log entry
+	 * without them: the anonymous owner alone), or the area's when the
+	 * log does not name it.
+	 */
+	BW_REC_LOG_OWNERS = 17,
 };
 
 /*
@@ -531,6 +549,16 @@ struct bw_rec_prefix {
 struct bw_rec_expiry {
 	struct bw_rec_prefix prefix;
 	__u64 expires;
+};
+
+/* The longest owner's name: 1 to this many of [A-Za-z0-9._-]. */
+#define BW_REC_OWNER_MAX 32
+
+/* One owner's claim on an added prefix (BW_REC_OWNERS). */
+struct bw_rec_owner {
+	struct bw_rec_prefix prefix;
+	__u64 expires;		     /* the owner's end, 0: never */
+	char name[BW_REC_OWNER_MAX]; /* NUL-padded; all zero: anonymous */
 };
 
 /* 9999-12-31T23:59:59Z: anything later is no time a reader can print. */
@@ -689,7 +717,8 @@ _Static_assert(sizeof(struct bw_rec_head) == BW_REC_ALIGN &&
 		       sizeof(struct bw_rec_change) % BW_REC_ALIGN == 0 &&
 		       sizeof(struct bw_rec_sized) % BW_REC_ALIGN == 0 &&
 		       sizeof(struct bw_rec_expiry) % BW_REC_ALIGN == 0 &&
-		       sizeof(struct bw_rec_image) % BW_REC_ALIGN == 0,
+		       sizeof(struct bw_rec_image) % BW_REC_ALIGN == 0 &&
+		       sizeof(struct bw_rec_owner) % BW_REC_ALIGN == 0,
 	       "records stay 8-byte aligned");
 /* region_end holds block numbers up to BW_MAX_BLOCKS in a __u32. */
 _Static_assert(BW_MAX_BLOCKS <= 0xffffffffU - BW_HDR_BLOCKS,

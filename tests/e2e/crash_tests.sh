@@ -107,7 +107,8 @@ crash_judge()
 # The same verdicts as query gives them ("none" when it says nothing runs).
 crash_query()
 {
-	local lines out="" i
+	local -a lines addrs=("$BW_A4" "$BW_B4" "$BW_C4")
+	local out="" i
 
 	if ! "$BLOOMWALL" query "$BW_RX" "$BW_A4" "$BW_B4" "$BW_C4" \
 		>"$TMP_DIR/q.out" 2>"$TMP_DIR/q.err"; then
@@ -118,7 +119,10 @@ crash_query()
 		fi
 		return
 	fi
-	mapfile -t lines <"$TMP_DIR/q.out"
+	# Each address's own line (an add's expiry adds lines of its own).
+	for i in 0 1 2; do
+		lines[i]=$(grep -m1 "^${addrs[$i]}  " "$TMP_DIR/q.out")
+	done
 	for i in 0 1 2; do
 		case ${lines[$i]:-} in
 		*"  drop"*) out="$out ${CRASH_NAMES[$i]}:drop" ;;
@@ -169,6 +173,15 @@ crash_setup()
 		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
 			"$TMP_DIR/a.txt" &&
 			"$BLOOMWALL" add "$BW_RX" "$CRASH_QNAME" ;;
+	remove_owner | remove_owner_last)
+		# B owned by f2b-a (and f2b-b, unless the last owner goes).
+		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
+			"$TMP_DIR/a.txt" &&
+			"$BLOOMWALL" add "$BW_RX" --owner f2b-a "$BW_B4" &&
+			if [ "$1" = remove_owner ]; then
+				"$BLOOMWALL" add "$BW_RX" --owner f2b-b \
+					--timeout 600 "$BW_B4"
+			fi ;;
 	detach_watch)
 		# What a killed watch leaves: its lock directory, no holder.
 		"$BLOOMWALL" attach "$BW_RX" --mode native "${SEED[@]}" \
@@ -194,6 +207,8 @@ crash_cmd()
 	load) echo "load $BW_RX $TMP_DIR/b.img" ;;
 	load_sections) echo "load $BW_RX $TMP_DIR/v.img" ;;
 	add_name) echo "add $BW_RX $CRASH_QNAME" ;;
+	add_owner) echo "add $BW_RX --owner f2b-a --timeout 600 $BW_B4" ;;
+	remove_owner | remove_owner_last) echo "remove $BW_RX --owner f2b-a $BW_B4" ;;
 	remove_name) echo "remove $BW_RX $CRASH_QNAME" ;;
 	allow_name) echo "allow $BW_RX $CRASH_QNAME" ;;
 	unallow_name) echo "unallow $BW_RX $CRASH_QNAME" ;;

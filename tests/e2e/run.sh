@@ -116,6 +116,9 @@ ALL_TESTS="$ALL_TESTS $FORMATS_TESTS"
 # shellcheck source=expiry_tests.sh
 . "$TOP/tests/e2e/expiry_tests.sh"
 ALL_TESTS="$ALL_TESTS $EXPIRY_TESTS"
+# shellcheck source=owner_tests.sh
+. "$TOP/tests/e2e/owner_tests.sh"
+ALL_TESTS="$ALL_TESTS $OWNER_TESTS"
 # shellcheck source=live_tests.sh
 . "$TOP/tests/e2e/live_tests.sh"
 ALL_TESTS="$ALL_TESTS $LIVE_TESTS"

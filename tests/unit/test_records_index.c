@@ -83,7 +83,8 @@ BW_TEST(test_records_index_same_bytes)
 	bw_entries_push(&s, bw_key_prefix(&a), 1800000000);
 	bw_entries_push(&s, bw_key_name("one.test", 8, BW_DOM_SUBTREE), 0);
 	bw_entries_push(&s, bw_key_prefix(&b), 0);
-	ASSERT_OK(bw_rec_index_add(&ix, t.a, t.nblocks, &s), "through it");
+	ASSERT_OK(bw_rec_index_add(&ix, t.a, t.nblocks, &s, NULL),
+		  "through it");
 	ASSERT_OK(bw_records_log_add(t.b, t.nblocks, &s), "by a walk");
 	ASSERT_TRUE(!memcmp(t.a, t.b, t.bytes), "the same append");
 	ASSERT_TRUE(bw_rec_index_held(&ix, bw_key_prefix(&a), &e) &&
@@ -139,14 +140,14 @@ BW_TEST(test_records_index_stale)
 	ASSERT_OK(bw_records_log_add(t.a, t.nblocks, &s), "another append");
 	memcpy(t.b, t.a, t.bytes);
 	ASSERT_FALSE(bw_rec_index_current(&ix, t.a, t.nblocks), "stale");
-	ASSERT_EQ(bw_rec_index_add(&ix, t.a, t.nblocks, &s), -ESTALE,
+	ASSERT_EQ(bw_rec_index_add(&ix, t.a, t.nblocks, &s, NULL), -ESTALE,
 		  "an append refused");
 	ASSERT_EQ(bw_rec_index_mark(&ix, t.a, t.nblocks, &s, found), -ESTALE,
 		  "a remove refused");
 	ASSERT_TRUE(!memcmp(t.a, t.b, t.bytes), "nothing written");
 	end = ix.end;
-	ASSERT_EQ(bw_records_log_add_at(t.a, t.nblocks, &s, &end, &o), -ESTALE,
-		  "no append at an end that moved");
+	ASSERT_EQ(bw_records_log_add_at(t.a, t.nblocks, &s, NULL, &end, &o),
+		  -ESTALE, "no append at an end that moved");
 	at = bw_records_log_end(t.a, t.nblocks);
 	ASSERT_TRUE(at > (long long)ix.end, "the log's end moved");
 	/* Another writer's mark: stale by the count. */

@@ -152,7 +152,7 @@ BW_TEST(test_cli_missing_positionals)
 			    "IFACE [OPTIONS] ADDR|CIDR|NAME...") },
 		{ &bw_verb_remove, "lo",
 		  USAGE_ERR("remove", "missing arguments",
-			    "IFACE ADDR|CIDR|NAME...") },
+			    "IFACE [OPTIONS] ADDR|CIDR|NAME...") },
 		{ &bw_verb_allow, "lo",
 		  USAGE_ERR("allow", "missing arguments",
 			    "IFACE ADDR|CIDR|NAME...") },

@@ -209,7 +209,8 @@ BW_TEST(test_adopted_own_changes_linear)
 	p = prefix("192.0.%u.%u", 2, 1);
 	bw_entries_push(&one, bw_key_prefix(&p), NOW + 100);
 	v0 = bw_records_visits;
-	ASSERT_OK(bw_adopted_append(&ad, a.mem, a.nblocks, &one), "append");
+	ASSERT_OK(bw_adopted_append(&ad, a.mem, a.nblocks, &one, NULL),
+		  "append");
 	ASSERT_TRUE(bw_adopted_indexed(&ad), "the index follows");
 	ASSERT_OK(bw_adopted_apply(&ad, &set, NULL, &one, NOW), "apply");
 	ASSERT_LE(bw_records_visits - v0, 2, "one add: O(1) entries visited");
@@ -222,7 +223,7 @@ BW_TEST(test_adopted_own_changes_linear)
 		p = prefix("198.51.%u.%u", (unsigned)(i >> 8),
 			   (unsigned)(i & 255));
 		bw_entries_push(&one, bw_key_prefix(&p), 0);
-		if (bw_adopted_append(&ad, a.mem, a.nblocks, &one) ||
+		if (bw_adopted_append(&ad, a.mem, a.nblocks, &one, NULL) ||
 		    bw_adopted_apply(&ad, &set, NULL, &one, NOW))
 			break;
 	}
@@ -263,7 +264,7 @@ BW_TEST(test_adopted_own_changes_linear)
 	bw_entries_free(&one);
 	p = prefix("203.0.%u.%u", 113, 9);
 	bw_entries_push(&one, bw_key_prefix(&p), 0);
-	ASSERT_OK(bw_adopted_append(&ad, a.mem, a.nblocks, &one),
+	ASSERT_OK(bw_adopted_append(&ad, a.mem, a.nblocks, &one, NULL),
 		  "an append all the same");
 	ASSERT_FALSE(bw_adopted_indexed(&ad), "not through a stale index");
 	ASSERT_EQ(bw_adopted_apply(&ad, &set, NULL, &one, NOW), -ESTALE,
@@ -351,7 +352,8 @@ static void matches_sync(bool subdomains)
 			bw_entries_push(&s, pool_key(rnd(&x) % POOL, &p),
 					ends[rnd(&x) % 4]);
 		if (rnd(&x) % 3)
-			ok = !bw_adopted_append(&ad, a.mem, a.nblocks, &s);
+			ok = !bw_adopted_append(&ad, a.mem, a.nblocks, &s,
+						NULL);
 		else
 			ok = bw_adopted_mark(&ad, a.mem, a.nblocks, &s,
 					     found) >= 0;

@@ -98,6 +98,7 @@ static const struct {
 	{ "widest-range", "8,19" },
 	{ "connect-timeout", "5" },
 	{ "serial", "5" },
+	{ "owner", "f2b-sshd" },
 };
 
 static const char *sample_of(const struct bw_opt *o)

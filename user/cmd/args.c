@@ -19,6 +19,7 @@
 #include "filter/bloom.h"
 #include "bloomwall.h"
 #include "cmd/args.h"
+#include "filter/owners.h"
 #include "filter/bloom_names.h"
 #include "lists/entry.h"
 #include "lists/list.h"
@@ -213,6 +214,17 @@ int bw_parse_timeout(const struct bw_opt_val *o, void *field)
 		return 0;
 	pr_warn("bloomwall: --timeout takes a duration up to 3650d: seconds, or numbers with units s, m, h, d, w (30s, 5m, 4h, 7d, 1h30m; 0: never expires), not '%s'\n",
 		o->arg);
+	return -BW_EUSAGE;
+}
+
+int bw_parse_owner(const struct bw_opt_val *o, void *field)
+{
+	if (!bw_owner_check(o->arg)) {
+		*(const char **)field = o->arg;
+		return 0;
+	}
+	pr_warn("bloomwall: --owner takes a name of 1 to %d characters of A-Z a-z 0-9 . _ - (e.g. f2b-sshd), not '%s'\n",
+		BW_OWNER_MAX, o->arg);
 	return -BW_EUSAGE;
 }
 

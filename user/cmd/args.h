@@ -52,6 +52,8 @@ bw_opt_parser bw_parse_dns_ttl;
 bw_opt_parser bw_parse_max_lengths;
 /* add --timeout: a duration (base/duration.h) in seconds, 0: never (__u64). */
 bw_opt_parser bw_parse_timeout;
+/* add/remove --owner: an owner's name (filter/owners.h; const char *). */
+bw_opt_parser bw_parse_owner;
 /* Seconds: a number from o->min to a day, fractions (double). */
 bw_opt_parser bw_parse_seconds;
 /* --log-rate: events a second per CPU, 0 to BW_LOG_RATE_MAX (__u32). */

@@ -73,6 +73,7 @@ struct bw_args {
 	__u32 count;		    /* log --count; 0: until stopped */
 	bool timeout_set;	    /* add --timeout DURATION: */
 	__u64 timeout;		    /* seconds; 0: never expires */
+	const char *owner;	    /* add/remove --owner NAME, or NULL */
 	char **pos;		    /* positional arguments after the first */
 	int npos;
 };

@@ -37,7 +37,8 @@ static int add_by_watch(const struct bw_add_req *c)
 {
 	struct bw_handover_req rq = { .iface = c->iface,
 				      .op = BW_HANDOVER_ADD,
-				      .entries = c->entries };
+				      .entries = c->entries,
+				      .owner = c->owner };
 	struct bw_handover_result res;
 	int err;
 
@@ -109,7 +110,8 @@ static int add_by_rebuild(struct bw_args *a, const struct bw_add_req *c)
 				     .ifindex = a->ifindex,
 				     .before_reload = say_rebuilding,
 				     .ctx = (void *)a,
-				     .add = c->entries };
+				     .add = c->entries,
+				     .owner = c->owner };
 	struct bw_rebuild_result res;
 	int err;
 
@@ -155,6 +157,7 @@ static int add_by_growing(struct bw_args *a, const struct bw_add_req *c,
 				     .before_reload = say_growing,
 				     .ctx = &g,
 				     .add = c->entries,
+				     .owner = c->owner,
 				     .room = true };
 	struct bw_rebuild_result res;
 	int err;
@@ -178,6 +181,8 @@ static const struct bw_opt add_only_opts[] = {
 	BW_OPT("timeout", "DURATION", timeout, bw_parse_timeout,
 	       "the entries or names expire after DURATION (30s, 5m, 4h, 7d, 1h30m; 0: never)",
 	       .set = BW_FIELD(timeout_set)),
+	BW_OPT("owner", "NAME", owner, bw_parse_owner,
+	       "the adds are NAME's (e.g. f2b-sshd): they stay while any owner wants them"),
 	{ 0 },
 };
 
@@ -228,7 +233,8 @@ static int do_add(struct bw_args *a)
 {
 	struct bw_add_req rq = { .iface = a->iface,
 				 .ifindex = a->ifindex,
-				 .given = a->pos };
+				 .given = a->pos,
+				 .owner = a->owner };
 	struct bw_entries s;
 	int err;
 
@@ -239,6 +245,11 @@ static int do_add(struct bw_args *a)
 	err = bw_parse_entries("add", a->pos, a->npos,
 			       BW_PARSE_NO_ALLOW | BW_PARSE_ONE_KIND,
 			       a->timeout ? rq.now + a->timeout : 0, &s);
+	if (!err && a->owner && bw_entries_count(&s, BW_ENTRY_NAME)) {
+		pr_warn("%s: --owner takes addresses and prefixes, not names\n",
+			a->iface);
+		err = -BW_EUSAGE;
+	}
 	if (!err)
 		err = add(a, &rq);
 	bw_entries_free(&s);
@@ -277,7 +288,12 @@ const struct bw_verb bw_verb_add = {
 		"within a second of it, and any rebuild after it leaves it out (reload says\n"
 		"how many). Adding an entry again sets its expiry anew: a new --timeout\n"
 		"replaces the old one, an add without one (or --timeout 0) makes it\n"
-		"permanent. status and query show what expires when.\n",
+		"permanent. status and query show what expires when.\n"
+		"--owner NAME (1 to 32 of A-Z a-z 0-9 . _ -; fail2ban's action passes\n"
+		"f2b-JAIL) makes the adds NAME's: each owner has its own claim and end, an\n"
+		"entry stays while any owner wants it and ends at the latest end among\n"
+		"them; a new --timeout replaces NAME's own end alone. An add without\n"
+		"--owner is an owner of its own (the anonymous one). Addresses only.\n",
 	.opts = add_opts,
 	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_add,

@@ -65,10 +65,9 @@ static void warn_not_added(const struct bw_args *a, const struct taken *t,
 static void say_how(enum bw_handover_how how)
 {
 	static const char *const word[] = {
-		[BW_HOW_IN_PLACE] = "in_place",
-		[BW_HOW_HELD] = "held",
-		[BW_HOW_REBUILD] = "rebuild",
-		[BW_HOW_MARKED] = "marked",
+		[BW_HOW_IN_PLACE] = "in_place", [BW_HOW_HELD] = "held",
+		[BW_HOW_REBUILD] = "rebuild",	[BW_HOW_MARKED] = "marked",
+		[BW_HOW_KEPT] = "kept",
 	};
 
 	if (how == BW_HOW_NOT_ADDED) {
@@ -77,7 +76,10 @@ static void say_how(enum bw_handover_how how)
 	}
 	if (how < sizeof(word) / sizeof(word[0]) && word[how])
 		bw_out_string("how", NULL, word[how]);
-	if (how == BW_HOW_REBUILD)
+	if (how == BW_HOW_KEPT)
+		bw_out_text(
+			"removed this owner's claim; still dropped: other owners keep it\n");
+	else if (how == BW_HOW_REBUILD)
 		bw_out_text(
 			"removed; the watch rebuilds the filter without it\n");
 	else if (how == BW_HOW_HELD)
@@ -135,7 +137,8 @@ static int remove_by_watch(struct bw_args *a, const struct taken *t, int *err)
 {
 	struct bw_handover_req rq = { .iface = a->iface,
 				      .op = BW_HANDOVER_REMOVE,
-				      .entries = &t->s };
+				      .entries = &t->s,
+				      .owner = a->owner };
 	struct bw_handover_result res;
 	size_t removed;
 	int e = bw_handover(&rq, &res);
@@ -171,6 +174,14 @@ static int remove_in_place(struct bw_args *a, const struct taken *t, int pid)
 	size_t i;
 	int err;
 
+	/* An owner's claims need the watch's view of the others': it asks. */
+	if (a->owner) {
+		pr_warn("%s: the watch (pid %d) did not take the remove of %s's claims: try again\n",
+			a->iface, pid, a->owner);
+		free(how);
+		free(res.found);
+		return -EAGAIN;
+	}
 	/* A failed mark was said; one made before it the watch finds. */
 	err = res.found && how ? bw_remove_mark(&rq, &res) : -ENOMEM;
 	if (err)
@@ -190,6 +201,20 @@ out:
 	return err ?: (res.marked < t->s.n ? -ENOENT : 0);
 }
 
+/* Whether owner had a claim on entry i of s in rec (as it was read). */
+static bool owned_by(const struct bw_records *rec, const struct bw_entries *s,
+		     size_t i, const char *owner)
+{
+	const struct bw_owned *o =
+		bw_owners_get(&rec->owners, bw_entries_key(s, i));
+	__u32 j;
+
+	for (j = 0; o && j < o->n; j++)
+		if (!strcmp(o->v[j].name, owner))
+			return true;
+	return false;
+}
+
 /*
  * After the rebuild (done: the kept adds went): "ENTRY  removed", "ENTRY
  * not removed" or "ENTRY  not added at run time"; the number found.
@@ -204,7 +229,9 @@ static int say_rebuilt(const struct bw_args *a, const struct taken *t,
 	bw_out_open_array(t->names ? "names" : "addresses");
 	for (i = 0; i < t->s.n && i < (size_t)a->npos; i++) {
 		/* rec is indexed (ops/rebuild.h): O(1) each. */
-		kept = bw_records_find(rec, bw_entries_key(&t->s, i)) >= 0;
+		kept = a->owner ? owned_by(rec, &t->s, i, a->owner)
+				: bw_records_find(
+					  rec, bw_entries_key(&t->s, i)) >= 0;
 		found += kept;
 		bw_out_open_object(NULL);
 		bw_out_string(bw_entry_is_name(&t->s.v[i]) ? "name" : "address",
@@ -237,6 +264,7 @@ static int remove_taken(struct bw_args *a, const struct taken *t)
 	if (pid > 0)
 		return remove_in_place(a, t, pid);
 	rq.remove = &t->s;
+	rq.owner = a->owner;
 	err = rebuild(&rq, &res);
 	if (!res.read)
 		return err;
@@ -260,11 +288,24 @@ static int do_remove(struct bw_args *a)
 	bw_out_string("iface", NULL, a->iface);
 	bw_entries_init(&t.s);
 	err = bw_parse_entries("remove", a->pos, a->npos, BW_PARSE_ONE_KIND, 0,
-			       &t.s) ?:
-	      bw_check_privileges("remove") ?: remove_taken(a, &t);
+			       &t.s);
+	if (!err && a->owner && t.names) {
+		pr_warn("%s: --owner takes addresses and prefixes, not names\n",
+			a->iface);
+		err = -BW_EUSAGE;
+	}
+	err = err ?: bw_check_privileges("remove") ?: remove_taken(a, &t);
 	bw_entries_free(&t.s);
 	return err;
 }
+
+static const struct bw_opt remove_only_opts[] = {
+	BW_OPT("owner", "NAME", owner, bw_parse_owner,
+	       "take out NAME's claims alone: the entries stay while other owners want them"),
+	{ 0 },
+};
+
+static const struct bw_opt *const remove_opts[] = { remove_only_opts, NULL };
 
 const struct bw_verb bw_verb_remove = {
 	.name = "remove",
@@ -288,8 +329,13 @@ const struct bw_verb bw_verb_remove = {
 		"With --json: {\"iface\", \"addresses\": [{\"address\", \"result\": \"removed\"|\n"
 		"\"not_added\", with a watch \"how\": \"in_place\"|\"held\"|\"rebuild\"}] (for\n"
 		"names \"names\": [{\"name\", ...}]), the\n"
-		"reload's objects, \"removed\", \"total\"}.\n",
-	.opts = NULL,
+		"reload's objects, \"removed\", \"total\"}.\n"
+		"--owner NAME takes out NAME's claims alone (see add --owner): an entry\n"
+		"other owners still want stays, until the latest end among them (\"how\":\n"
+		"\"kept\"); the last owner's remove takes it out. One NAME has no claim on\n"
+		"is reported not added. Without --owner, remove takes the entry out\n"
+		"whatever owns it.\n",
+	.opts = remove_opts,
 	.pos = { .rest = "ADDR|CIDR|NAME", .min_rest = 1, .rest_many = true },
 	.run = do_remove,
 };

@@ -6,12 +6,16 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "daemon/live_ask.h"
 #include "daemon/live_priv.h"
 #include "filter/bloom.h"
 #include "filter/bloom_names.h"
+#include "filter/owners.h"
+#include "filter/records_index.h"
 #include "kernel/hook.h"
 #include "kernel/lock.h"
 
@@ -129,8 +133,30 @@ static bool fold_log_now(struct bw_wlive *l)
 	return true;
 }
 
-int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
+/*
+ * Under the lock, the index made current (a full sync when another
+ * writer moved the records) and the add of s by owner planned through
+ * it: out the entries each until its end by the owners' rules, own the
+ * claims to append. 0 or -errno.
+ */
+static int plan_add(struct bw_wlive *l, const struct bw_entries *s,
+		    const char *owner, struct bw_entries *out,
+		    struct bw_owners *own)
 {
+	if (!bw_rec_index_current(&l->adopted.ix, l->map.mem, l->map.nblocks) &&
+	    bw_wlive_sync(l, NULL) < 0)
+		return -EINVAL;
+	if (!bw_rec_index_current(&l->adopted.ix, l->map.mem, l->map.nblocks))
+		return -EAGAIN;
+	return bw_rec_index_plan_add(&l->adopted.ix, s, owner,
+				     (__u64)time(NULL), out, own);
+}
+
+int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s,
+		     const char *owner, bool *had)
+{
+	struct bw_entries planned;
+	struct bw_owners own;
 	bool subdomains = false;
 	int lock, err;
 	size_t i;
@@ -160,12 +186,19 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
 	lock = lock_running(l);
 	if (lock < 0)
 		return lock;
-	err = bw_adopted_append(&l->adopted, l->map.mem, l->map.nblocks, s);
+	bw_entries_init(&planned);
+	bw_owners_init(&own);
+	err = plan_add(l, s, owner, &planned, &own);
+	if (!err)
+		err = bw_adopted_append(&l->adopted, l->map.mem, l->map.nblocks,
+					&planned, &own);
 	/* The records hold them now: adopted, set in place, in the map the
 	 * lock keeps running. */
-	if (!err && take_in(l, s, false) < 0)
+	if (!err && take_in(l, &planned, false) < 0)
 		err = -EINVAL;
 	bw_lock_release(lock);
+	bw_entries_free(&planned);
+	bw_owners_free(&own);
 	if (err == -E2BIG && fold_log_now(l))
 		return -EBUSY;
 	if (err)
@@ -182,7 +215,82 @@ int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had)
 	return 0;
 }
 
-int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s, bool *found)
+/* What a remove by an owner does: marks, appends, and the two taken in. */
+struct owned_remove {
+	struct bw_entries gone, kept, both;
+	struct bw_owners own;
+	__u8 *left;
+	bool *marked;
+};
+
+static void owned_remove_free(struct owned_remove *o)
+{
+	bw_entries_free(&o->gone);
+	bw_entries_free(&o->kept);
+	bw_entries_free(&o->both);
+	bw_owners_free(&o->own);
+	free(o->left);
+	free(o->marked);
+}
+
+/*
+ * Under the lock, owner's claims on the entries of s taken out: those no
+ * other owner wants marked out (as a plain remove), the others appended
+ * until their new end with the claims left. found: which the owner had
+ * a claim on; kept: which other owners keep. Returns as take_in.
+ */
+static int remove_owned(struct bw_wlive *l, const struct bw_entries *s,
+			const char *owner, bool *found, bool *kept)
+{
+	struct owned_remove o = { 0 };
+	void *mem = l->map.mem;
+	__u32 nb = l->map.nblocks;
+	size_t i;
+	long k = 0;
+	int err;
+
+	bw_entries_init(&o.gone);
+	bw_entries_init(&o.kept);
+	bw_entries_init(&o.both);
+	bw_owners_init(&o.own);
+	o.left = calloc(s->n ?: 1, 1);
+	o.marked = calloc(s->n ?: 1, sizeof(bool));
+	err = o.left && o.marked ? 0 : -ENOMEM;
+	if (!err && !bw_rec_index_current(&l->adopted.ix, mem, nb) &&
+	    bw_wlive_sync(l, NULL) < 0)
+		err = -EINVAL;
+	if (!err && !bw_rec_index_current(&l->adopted.ix, mem, nb))
+		err = -EAGAIN;
+	if (!err)
+		err = bw_rec_index_plan_remove(&l->adopted.ix, s, owner,
+					       (__u64)time(NULL), &o.gone,
+					       &o.kept, &o.own, o.left);
+	for (i = 0; !err && i < s->n; i++) {
+		found[i] = o.left[i] != BW_OWNED_NOT;
+		kept[i] = o.left[i] == BW_OWNED_KEPT;
+	}
+	if (!err && o.kept.n)
+		err = bw_adopted_append(&l->adopted, mem, nb, &o.kept, &o.own);
+	if (!err && o.gone.n) {
+		k = bw_adopted_mark(&l->adopted, mem, nb, &o.gone, o.marked);
+		err = k < 0 ? (int)k : 0;
+	}
+	for (i = 0; !err && i < o.gone.n + o.kept.n; i++)
+		err = bw_entries_push(
+			&o.both,
+			i < o.gone.n ? bw_entries_key(&o.gone, i)
+				     : bw_entries_key(&o.kept, i - o.gone.n),
+			0);
+	if (!err && o.both.n)
+		err = take_in(l, &o.both, k > 0);
+	else if (!err)
+		err = 1;
+	owned_remove_free(&o);
+	return err;
+}
+
+int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s,
+		    const char *owner, bool *found, bool *kept)
 {
 	int lock, err;
 	long k;
@@ -193,6 +301,12 @@ int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s, bool *found)
 	lock = lock_running(l);
 	if (lock < 0)
 		return lock;
+	if (owner && *owner) {
+		err = remove_owned(l, s, owner, found, kept);
+		bw_lock_release(lock);
+		return err;
+	}
+	memset(kept, 0, s->n * sizeof(*kept));
 	k = bw_adopted_mark(&l->adopted, l->map.mem, l->map.nblocks, s, found);
 	err = k < 0 ? (int)k : take_in(l, s, k > 0);
 	bw_lock_release(lock);

@@ -13,7 +13,9 @@
 
 /*
  * The socket's add (live_view.h): the entries of s, prefixes and names,
- * each until its expiry (Unix seconds, 0: never), appended to the
+ * each until its expiry (Unix seconds, 0: never), by owner (NULL or "":
+ * the anonymous one; filter/owners.h: an entry ends at the latest end
+ * among its owners), appended to the
  * running filter's add log (filter/records_log.h), adopted and set in
  * place, under the lock, taken without waiting. had (one per entry, the
  * caller's) says which were live already. 0; -EAGAIN (the lock is held,
@@ -27,17 +29,20 @@
  * a rebuild, ask again); -E2BIG (the question is larger than the whole
  * room: not in place either); -ENOENT (no filter runs); -EINVAL.
  */
-int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s, bool *had);
+int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s,
+		     const char *owner, bool *had);
 
 /*
  * The socket's remove (live_view.h): the entries of s, prefixes and
  * names, marked taken out in the running filter's records (every
  * occurrence, filter/records_gone.h) and taken out of the blocks by
  * bw_wlive_sync(), under the lock, taken without waiting. found (one per
- * entry, the caller's) says which were adds. Returns as bw_wlive_sync,
+ * entry, the caller's) says which were adds. With owner (not NULL or
+ * ""), that owner's claims alone: found says which it had, kept (one per
+ * entry) which other owners keep added (appended until their end). Returns as bw_wlive_sync,
  * or -EAGAIN as bw_wlive_add_log.
  */
 int bw_wlive_remove(struct bw_wlive *l, const struct bw_entries *s,
-		    bool *found);
+		    const char *owner, bool *found, bool *kept);
 
 #endif /* __BW_DAEMON_LIVE_ASK_H */

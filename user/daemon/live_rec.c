@@ -335,11 +335,12 @@ int bw_adopted_sync(struct bw_adopted *a, struct bw_live *set, const void *mem,
 /* ---- the watch's own changes, through the index -------------------------- */
 
 int bw_adopted_append(struct bw_adopted *a, void *mem, __u32 nblocks,
-		      const struct bw_entries *s)
+		      const struct bw_entries *s, const struct bw_owners *own)
 {
-	int err = bw_rec_index_add(&a->ix, mem, nblocks, s);
+	int err = bw_rec_index_add(&a->ix, mem, nblocks, s, own);
 
-	if (err != -ESTALE)
+	/* Claims are planned from a current index alone (live_ask.c). */
+	if (err != -ESTALE || (own && bw_owners_count(own)))
 		return err;
 	bw_rec_index_forget(&a->ix);
 	return bw_records_log_add(mem, nblocks, s);

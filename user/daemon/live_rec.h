@@ -53,13 +53,14 @@ int bw_adopted_sync(struct bw_adopted *a, struct bw_live *set, const void *mem,
 
 /*
  * Under the caller's lock (kernel/lock.h), the entries of s appended to
- * the add log of mem's area (a filter of nblocks), through the index
- * when it is current; when not, the whole log is walked and the index is
+ * the add log of mem's area (a filter of nblocks), with own's claims
+ * of its prefixes (filter/owners.h; NULL: none), through the index
+ * when it is current (with claims: -ESTALE when it is not); when not, the whole log is walked and the index is
  * forgotten. 0, or as bw_records_log_add. bw_adopted_indexed() then says
  * whether bw_adopted_apply() takes them in, or a full sync must.
  */
 int bw_adopted_append(struct bw_adopted *a, void *mem, __u32 nblocks,
-		      const struct bw_entries *s);
+		      const struct bw_entries *s, const struct bw_owners *own);
 
 /*
  * The same for a remove: the entries of s marked taken out, as

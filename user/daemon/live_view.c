@@ -8,6 +8,7 @@
 #include "daemon/live_ask.h"
 #include "daemon/live_priv.h"
 #include "daemon/live_view.h"
+#include "filter/owners.h"
 #include "lists/list_parse.h"
 #include "lists/names.h"
 
@@ -209,6 +210,28 @@ static void free_entries(struct entries *e)
 	bw_entries_free(&e->s);
 }
 
+/*
+ * The question's "owner" (none: the anonymous one): 0 with *owner set, or
+ * -EINVAL said in ans.
+ */
+static int read_owner(struct json_object *req, const char **owner,
+		      struct json_object *ans)
+{
+	struct json_object *v = NULL;
+
+	*owner = NULL;
+	if (!json_object_object_get_ex(req, "owner", &v))
+		return 0;
+	*owner = json_object_is_type(v, json_type_string)
+			 ? json_object_get_string(v)
+			 : NULL;
+	if (*owner && !bw_owner_check(*owner))
+		return 0;
+	bw_ask_fail(ans, BW_ASK_BAD_REQUEST,
+		    "\"owner\": 1 to 32 of A-Z a-z 0-9 . _ -");
+	return -EINVAL;
+}
+
 /* The errors add and remove share, said in ans. */
 static void say_error(struct json_object *ans, int err)
 {
@@ -242,10 +265,13 @@ void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
 			 struct json_object *ans)
 {
 	struct json_object *v = NULL;
+	const char *owner;
 	struct entries e;
 	__u64 expires = 0;
 	int err;
 
+	if (read_owner(req, &owner, ans))
+		return;
 	if (json_object_object_get_ex(req, "expires", &v))
 		expires = (__u64)json_object_get_int64(v);
 	if ((v && !json_object_is_type(v, json_type_int)) ||
@@ -256,7 +282,7 @@ void bw_wlive_add_answer(struct bw_wlive *l, struct json_object *req,
 	}
 	err = read_entries(req, expires, &e, ans);
 	if (!err)
-		err = bw_wlive_add_log(l, &e.s, e.flag);
+		err = bw_wlive_add_log(l, &e.s, owner, e.flag);
 	if (!err)
 		say_added(ans, e.flag, e.s.n, expires);
 	else if (e.flag)
@@ -280,15 +306,22 @@ void bw_wlive_remove_answer(struct bw_wlive *l, struct json_object *req,
 			    struct json_object *ans)
 {
 	struct json_object *list;
+	const char *how, *owner;
+	bool *kept = NULL;
 	struct entries e;
-	const char *how;
 	size_t i;
 	int err;
 
+	if (read_owner(req, &owner, ans))
+		return;
 	err = read_entries(req, 0, &e, ans);
-	if (!err)
-		err = bw_wlive_remove(l, &e.s, e.flag);
+	if (!err) {
+		kept = calloc(e.s.n ?: 1, sizeof(*kept));
+		err = kept ? bw_wlive_remove(l, &e.s, owner, e.flag, kept)
+			   : -ENOMEM;
+	}
 	if (err < 0) {
+		free(kept);
 		if (e.flag)
 			say_error(ans, err);
 		free_entries(&e);
@@ -297,11 +330,13 @@ void bw_wlive_remove_answer(struct bw_wlive *l, struct json_object *req,
 	list = json_object_new_array_ext((int)e.s.n);
 	for (i = 0; list && i < e.s.n; i++) {
 		how = !e.flag[i]	       ? "not_added"
+		      : kept[i]		       ? "kept"
 		      : !err		       ? "rebuild"
 		      : still_live(l, &e.s, i) ? "held"
 					       : "in_place";
 		json_object_array_add(list, json_object_new_string(how));
 	}
 	json_object_object_add(ans, "results", list);
+	free(kept);
 	free_entries(&e);
 }

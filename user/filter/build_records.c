@@ -191,6 +191,9 @@ int bw_build_records(const struct bw_build_req *req, struct bw_rec_source *src,
 	/* The kept adds, each with its expiry; one listed twice kept once. */
 	if (!err && req->added)
 		err = bw_records_add_all(r, req->added);
+	/* Their owners with them (filter/owners.h). */
+	if (!err && req->added && req->prev)
+		err = bw_owners_copy(&r->owners, &req->prev->owners);
 	if (err)
 		pr_warn("%s: no memory for the filter's records\n", req->label);
 	return err;

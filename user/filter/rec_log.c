@@ -27,7 +27,8 @@ static struct bw_rec_head load_head(const __u8 *at)
 
 static bool log_type(__u16 type)
 {
-	return type == BW_REC_LOG_ADDED || type == BW_REC_LOG_NAMES;
+	return type == BW_REC_LOG_ADDED || type == BW_REC_LOG_NAMES ||
+	       type == BW_REC_LOG_OWNERS;
 }
 
 long long bw_rec_log_end(const __u8 *records, __u64 len, __u64 room)
@@ -94,6 +95,35 @@ static int read_added(struct bw_rec_log *l, const __u8 *body, __u32 len)
 	return 0;
 }
 
+static int read_claims(struct bw_rec_log *l, const __u8 *body, __u32 len)
+{
+	struct bw_rec_log_claim *c;
+	struct bw_rec_owner o;
+	size_t cap;
+	__u32 off;
+
+	if (len % sizeof(o))
+		return -EINVAL;
+	for (off = 0; off < len; off += sizeof(o)) {
+		if (l->nclaims == l->claims_cap) {
+			cap = l->claims_cap ? 2 * l->claims_cap : 16;
+			c = realloc(l->claims, cap * sizeof(*c));
+			if (!c)
+				return -ENOMEM;
+			l->claims = c;
+			l->claims_cap = cap;
+		}
+		c = &l->claims[l->nclaims];
+		memcpy(&o, body + off, sizeof(o));
+		if (bw_rec_owner_read(&o, &c->p, c->name))
+			return -EINVAL;
+		c->expires = o.expires;
+		c->seq = l->e.n;
+		l->nclaims++;
+	}
+	return 0;
+}
+
 static int read_names(struct bw_rec_log *l, const __u8 *body, __u32 len)
 {
 	__u32 off = 0;
@@ -136,6 +166,8 @@ int bw_rec_log_read(struct bw_rec_log *l, const __u8 *records, __u64 len,
 		h = load_head(records + off);
 		if (h.type == BW_REC_LOG_ADDED)
 			err = read_added(l, records + off + sizeof(h), h.len);
+		else if (h.type == BW_REC_LOG_OWNERS)
+			err = read_claims(l, records + off + sizeof(h), h.len);
 		else
 			err = read_names(l, records + off + sizeof(h), h.len);
 		off += sizeof(h) + bw_rec_padded(h.len);
@@ -147,5 +179,6 @@ void bw_rec_log_free(struct bw_rec_log *l)
 {
 	bw_entries_free(&l->e);
 	free(l->gone);
+	free(l->claims);
 	bw_rec_log_init(l);
 }

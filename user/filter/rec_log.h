@@ -13,7 +13,16 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "bloomwall.h"
 #include "lists/entry.h"
+
+/* A claim of the log: after seq of its entries. */
+struct bw_rec_log_claim {
+	struct bw_prefix p;
+	__u64 expires;
+	size_t seq;
+	char name[BW_REC_OWNER_MAX + 1];
+};
 
 /*
  * The log's entries in order, prefixes and names, each with the expiry
@@ -23,6 +32,9 @@ struct bw_rec_log {
 	struct bw_entries e;
 	bool *gone;
 	size_t gone_cap;
+	/* The owners' claims (BW_REC_LOG_OWNERS), in order. */
+	struct bw_rec_log_claim *claims;
+	size_t nclaims, claims_cap;
 };
 
 void bw_rec_log_init(struct bw_rec_log *l);

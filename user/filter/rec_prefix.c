@@ -60,3 +60,30 @@ void bw_rec_prefix_write(const struct bw_prefix *p, struct bw_rec_prefix *o)
 		memcpy(o->addr + 8, &lo, sizeof(lo));
 	}
 }
+
+int bw_rec_owner_read(const struct bw_rec_owner *o, struct bw_prefix *p,
+		      char name[BW_REC_OWNER_MAX + 1])
+{
+	size_t i;
+
+	if (bw_rec_prefix_read(&o->prefix, p) ||
+	    o->expires > BW_REC_EXPIRES_MAX)
+		return -EINVAL;
+	memcpy(name, o->name, BW_REC_OWNER_MAX);
+	name[BW_REC_OWNER_MAX] = '\0';
+	/* NUL-padded: nothing after the first NUL. */
+	for (i = strlen(name); i < BW_REC_OWNER_MAX; i++)
+		if (o->name[i])
+			return -EINVAL;
+	return name[0] && bw_owner_check(name) ? -EINVAL : 0;
+}
+
+void bw_rec_owner_write(const struct bw_prefix *p, const struct bw_claim *c,
+			struct bw_rec_owner *o)
+{
+	memset(o, 0, sizeof(*o));
+	bw_rec_prefix_write(p, &o->prefix);
+	o->expires = c->expires < BW_REC_EXPIRES_MAX ? c->expires
+						     : BW_REC_EXPIRES_MAX;
+	memcpy(o->name, c->name, strnlen(c->name, BW_REC_OWNER_MAX));
+}

@@ -16,6 +16,7 @@ void bw_records_init(struct bw_records *r)
 	memset(r, 0, sizeof(*r));
 	bw_entries_init(&r->added);
 	bw_entries_init(&r->gone);
+	bw_owners_init(&r->owners);
 }
 
 void bw_records_free(struct bw_records *r)
@@ -32,6 +33,7 @@ void bw_records_free(struct bw_records *r)
 	free(r->allow_src);
 	bw_entries_free(&r->added);
 	bw_entries_free(&r->gone);
+	bw_owners_free(&r->owners);
 	free(r->other);
 	bw_records_init(r);
 }
@@ -83,5 +85,5 @@ bool bw_records_same_added(const struct bw_records *a,
 		if (e || f)
 			return false;
 	}
-	return true;
+	return bw_owners_same(&a->owners, &b->owners);
 }

@@ -15,6 +15,7 @@
 #include <linux/types.h>
 
 #include "bloomwall.h"
+#include "filter/owners.h"
 #include "lists/entry.h"
 #include "lists/list.h"
 
@@ -44,6 +45,12 @@ struct bw_records {
 	 * any more; kept to say which, never written back.
 	 */
 	struct bw_entries gone;
+	/*
+	 * The owners of added prefixes that have them (BW_REC_OWNERS): an
+	 * entry without claims has the anonymous owner alone. As read,
+	 * those of added entries alone.
+	 */
+	struct bw_owners owners;
 	bool have_build;
 	struct bw_rec_build build;
 	bool have_dns;
@@ -96,7 +103,8 @@ static inline long bw_records_find(const struct bw_records *r,
 
 /*
  * Whether a and b hold the same added entries, each with the same
- * expiry, the prefixes in the same order and the names in the same order.
+ * expiry, the prefixes in the same order and the names in the same order,
+ * and the same owners' claims.
  */
 bool bw_records_same_added(const struct bw_records *a,
 			   const struct bw_records *b);

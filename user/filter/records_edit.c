@@ -33,6 +33,7 @@ int bw_records_add_until(struct bw_records *r, struct bw_entry_key k,
 
 void bw_records_drop(struct bw_records *r, size_t i)
 {
+	bw_owners_clear(&r->owners, bw_entries_key(&r->added, i));
 	bw_entries_drop(&r->added, i);
 }
 
@@ -50,6 +51,8 @@ long bw_records_drop_all(struct bw_records *r, const struct bw_entries *out)
 		i = bw_records_find(r, bw_entries_key(out, j));
 		if (i >= 0)
 			drop[i] = true;
+		/* Taken out whatever owns it. */
+		bw_owners_clear(&r->owners, bw_entries_key(out, j));
 	}
 	i = (long)bw_entries_filter(&r->added, drop);
 	free(drop);
@@ -67,6 +70,97 @@ int bw_records_add_all(struct bw_records *r, const struct bw_entries *in)
 					 in->v[i].expires) < 0)
 			return -ENOMEM;
 	return 0;
+}
+
+/* k as the records hold it at now, for the owners' rules. */
+static struct bw_owned_entry held(const struct bw_records *r,
+				  struct bw_entry_key k, __u64 now, long *at)
+{
+	struct bw_owned_entry e = { 0 };
+
+	*at = bw_records_find(r, k);
+	if (*at < 0)
+		return e;
+	e.expires = r->added.v[*at].expires;
+	e.held = !e.expires || e.expires > now;
+	e.cur = bw_owners_get(&r->owners, k);
+	return e;
+}
+
+int bw_records_add_owned(struct bw_records *r, struct bw_entry_key k,
+			 const char *owner, __u64 expires, __u64 now)
+{
+	struct bw_owned set = { 0 };
+	struct bw_owned_entry e;
+	__u64 end = expires;
+	long at;
+	int err;
+
+	/* A name, or an entry no owner claims, as without owners. */
+	if (k.kind == BW_ENTRY_NAME ||
+	    ((!owner || !*owner) && !bw_owners_get(&r->owners, k)))
+		return bw_records_add_until(r, k, expires);
+	e = held(r, k, now, &at);
+	err = bw_owned_add(&e, owner, expires, now, &set, &end)
+		      ?: bw_owners_put(&r->owners, k, &set);
+	bw_owned_free(&set);
+	return err ?: bw_records_add_until(r, k, end);
+}
+
+int bw_records_remove_owned(struct bw_records *r, struct bw_entry_key k,
+			    const char *owner, __u64 now, __u64 *end)
+{
+	struct bw_owned set = { 0 };
+	struct bw_owned_entry e;
+	long at;
+	int left;
+
+	if (k.kind == BW_ENTRY_NAME)
+		return BW_OWNED_NOT;
+	e = held(r, k, now, &at);
+	left = bw_owned_remove(&e, owner, now, &set, end);
+	if (left == BW_OWNED_GONE)
+		bw_records_drop(r, (size_t)at);
+	else if (left == BW_OWNED_KEPT)
+		left = bw_owners_put(&r->owners, k, &set)
+			       ?: bw_records_add_until(r, k, *end) < 0 ? -ENOMEM
+								       : left;
+	bw_owned_free(&set);
+	return left;
+}
+
+int bw_records_add_by(struct bw_records *r, const struct bw_entries *in,
+		      const char *owner, __u64 now)
+{
+	size_t i;
+
+	if (bw_entries_index(&r->added))
+		return -ENOMEM;
+	for (i = 0; i < in->n; i++)
+		if (bw_records_add_owned(r, bw_entries_key(in, i), owner,
+					 in->v[i].expires, now) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+long bw_records_remove_by(struct bw_records *r, const struct bw_entries *out,
+			  const char *owner, __u64 now)
+{
+	long gone = 0;
+	size_t i;
+	__u64 end;
+	int left;
+
+	if (bw_entries_index(&r->added))
+		return -ENOMEM;
+	for (i = 0; i < out->n; i++) {
+		left = bw_records_remove_owned(r, bw_entries_key(out, i), owner,
+					       now, &end);
+		if (left < 0)
+			return left;
+		gone += left == BW_OWNED_GONE;
+	}
+	return gone;
 }
 
 size_t bw_records_expiring(const struct bw_records *r, int kinds)
@@ -95,9 +189,12 @@ size_t bw_records_drop_expired(struct bw_records *r, __u64 now)
 	struct bw_entries *s = &r->added;
 	size_t i, j = 0;
 
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		if (!s->v[i].expires || s->v[i].expires > now)
 			s->v[j++] = s->v[i];
+		else
+			bw_owners_clear(&r->owners, bw_entries_key(s, i));
+	}
 	i = s->n - j;
 	s->n = j;
 	/* The arena keeps the dropped names' bytes, freed with the records. */

@@ -27,6 +27,35 @@ int bw_records_add(struct bw_records *r, struct bw_entry_key k);
 int bw_records_add_until(struct bw_records *r, struct bw_entry_key k,
 			 __u64 expires);
 
+/*
+ * An add of k by owner (NULL or "": the anonymous owner, filter/owners.h)
+ * until expires (0: never), at now: its claim set, and k added until the
+ * latest end among its owners (an add without owner of an entry no owner
+ * claims: as bw_records_add_until). A name has no owners (owner must be
+ * NULL). 1 if new, 0 if not, -ENOMEM.
+ */
+int bw_records_add_owned(struct bw_records *r, struct bw_entry_key k,
+			 const char *owner, __u64 expires, __u64 now);
+
+/*
+ * owner's claim on k taken out at now (owner not anonymous): enum
+ * bw_owned_left; GONE: k taken out (no other owner wants it); KEPT: k
+ * kept until *end, the latest end among the owners left; or -ENOMEM.
+ */
+int bw_records_remove_owned(struct bw_records *r, struct bw_entry_key k,
+			    const char *owner, __u64 now, __u64 *end);
+
+/* Each entry of in added by owner (bw_records_add_owned): 0, -ENOMEM. */
+int bw_records_add_by(struct bw_records *r, const struct bw_entries *in,
+		      const char *owner, __u64 now);
+
+/*
+ * owner's claims on the entries of out taken out (bw_records_remove_owned):
+ * how many went whole, or -ENOMEM.
+ */
+long bw_records_remove_by(struct bw_records *r, const struct bw_entries *out,
+			  const char *owner, __u64 now);
+
 /* Takes added entry i out, keeping the order of the others. */
 void bw_records_drop(struct bw_records *r, size_t i);
 

@@ -12,6 +12,7 @@ void bw_rec_index_init(struct bw_rec_index *ix)
 {
 	memset(ix, 0, sizeof(*ix));
 	bw_entries_init(&ix->keys);
+	bw_owners_init(&ix->owners);
 }
 
 void bw_rec_index_free(struct bw_rec_index *ix)
@@ -19,6 +20,7 @@ void bw_rec_index_free(struct bw_rec_index *ix)
 	bw_entries_free(&ix->keys);
 	free(ix->first);
 	free(ix->occ);
+	bw_owners_free(&ix->owners);
 	bw_rec_index_init(ix);
 }
 
@@ -115,7 +117,8 @@ int bw_rec_index_build(struct bw_rec_index *ix, const void *mem, __u32 nblocks,
 	if (end < 0)
 		return -EINVAL;
 	err = bw_entries_index(&ix->keys) ?: keys_of(ix, &r->added, true) ?:
-					     keys_of(ix, &r->gone, false);
+					     keys_of(ix, &r->gone, false) ?:
+					     bw_owners_copy(&ix->owners, &r->owners);
 	if (err) {
 		bw_rec_index_free(ix);
 		return err;
@@ -159,7 +162,7 @@ static int follow(struct bw_rec_index *ix, const struct bw_entries *s, size_t i,
 }
 
 int bw_rec_index_add(struct bw_rec_index *ix, void *mem, __u32 nblocks,
-		     const struct bw_entries *s)
+		     const struct bw_entries *s, const struct bw_owners *own)
 {
 	__u64 *off, end = ix->end;
 	size_t i;
@@ -170,16 +173,24 @@ int bw_rec_index_add(struct bw_rec_index *ix, void *mem, __u32 nblocks,
 	off = calloc(s->n ?: 1, sizeof(*off));
 	if (!off)
 		return -ENOMEM;
-	err = bw_records_log_add_at(mem, nblocks, s, &end, off);
+	err = bw_records_log_add_at(mem, nblocks, s, own, &end, off);
 	if (err) {
 		free(off);
 		return err;
 	}
 	ix->end = end;
 	/* The prefixes lie first in the log: entries in their order. */
-	for (i = 0; !err && i < s->n; i++)
-		if (s->v[i].kind == BW_ENTRY_PREFIX)
-			err = follow(ix, s, i, off[i]);
+	for (i = 0; !err && i < s->n; i++) {
+		if (s->v[i].kind != BW_ENTRY_PREFIX)
+			continue;
+		err = follow(ix, s, i, off[i])
+			      ?: bw_owners_put(
+					 &ix->owners, bw_entries_key(s, i),
+					 own ? bw_owners_get(
+						       own,
+						       bw_entries_key(s, i))
+					     : NULL);
+	}
 	for (i = 0; !err && i < s->n; i++)
 		if (s->v[i].kind == BW_ENTRY_NAME)
 			err = follow(ix, s, i, off[i]);
@@ -216,6 +227,7 @@ long bw_rec_index_mark(struct bw_rec_index *ix, void *mem, __u32 nblocks,
 		}
 		ix->first[x] = BW_REC_OCC_NONE;
 		ix->keys.v[x].expires = BW_REC_INDEX_OUT;
+		bw_owners_clear(&ix->owners, k);
 		marked += found[i];
 	}
 	bw_records_marks_add(mem, nblocks, (__u32)marked);
@@ -234,4 +246,86 @@ bool bw_rec_index_held(const struct bw_rec_index *ix, struct bw_entry_key k,
 		return false;
 	*expires = ix->keys.v[x].expires;
 	return true;
+}
+
+const struct bw_owned *bw_rec_index_owners(const struct bw_rec_index *ix,
+					   struct bw_entry_key k)
+{
+	return bw_owners_get(&ix->owners, k);
+}
+
+/* Entry i of s as the index holds it at now, for the owners' rules. */
+static struct bw_owned_entry held_at(const struct bw_rec_index *ix,
+				     const struct bw_entries *s, size_t i,
+				     __u64 now)
+{
+	struct bw_entry_key k = bw_entries_key(s, i);
+	struct bw_owned_entry e = { 0 };
+
+	e.held = bw_rec_index_held(ix, k, &e.expires) &&
+		 (!e.expires || e.expires > now);
+	e.cur = bw_rec_index_owners(ix, k);
+	return e;
+}
+
+int bw_rec_index_plan_add(const struct bw_rec_index *ix,
+			  const struct bw_entries *s, const char *owner,
+			  __u64 now, struct bw_entries *out,
+			  struct bw_owners *own)
+{
+	struct bw_owned set = { 0 };
+	struct bw_owned_entry e;
+	struct bw_entry_key k;
+	__u64 end;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < s->n; i++) {
+		k = bw_entries_key(s, i);
+		end = s->v[i].expires;
+		if (s->v[i].kind == BW_ENTRY_PREFIX &&
+		    ((owner && *owner) || bw_rec_index_owners(ix, k))) {
+			e = held_at(ix, s, i, now);
+			err = bw_owned_add(&e, owner, s->v[i].expires, now,
+					   &set, &end)
+				      ?: bw_owners_put(own, k, &set);
+		}
+		err = err ?: bw_entries_push(out, k, end);
+	}
+	bw_owned_free(&set);
+	return err;
+}
+
+int bw_rec_index_plan_remove(const struct bw_rec_index *ix,
+			     const struct bw_entries *s, const char *owner,
+			     __u64 now, struct bw_entries *gone,
+			     struct bw_entries *kept, struct bw_owners *own,
+			     __u8 *left)
+{
+	struct bw_owned set = { 0 };
+	struct bw_owned_entry e;
+	struct bw_entry_key k;
+	__u64 end = 0;
+	size_t i;
+	int err = 0, r;
+
+	for (i = 0; !err && i < s->n; i++) {
+		k = bw_entries_key(s, i);
+		e = held_at(ix, s, i, now);
+		r = s->v[i].kind == BW_ENTRY_PREFIX
+			    ? bw_owned_remove(&e, owner, now, &set, &end)
+			    : BW_OWNED_NOT;
+		if (r < 0) {
+			err = r;
+			break;
+		}
+		left[i] = (__u8)r;
+		if (r == BW_OWNED_GONE)
+			err = bw_entries_push(gone, k, 0);
+		else if (r == BW_OWNED_KEPT)
+			err = bw_owners_put(own, k, &set)
+				      ?: bw_entries_push(kept, k, end);
+	}
+	bw_owned_free(&set);
+	return err;
 }

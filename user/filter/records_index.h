@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "filter/owners.h"
 #include "filter/records.h"
 #include "lists/entry.h"
 
@@ -50,6 +51,8 @@ struct bw_rec_index {
 	size_t first_cap;
 	struct bw_rec_occ *occ;
 	size_t nocc, occ_cap;
+	/* The owners' claims as the area holds them (filter/owners.h). */
+	struct bw_owners owners;
 };
 
 void bw_rec_index_init(struct bw_rec_index *ix);
@@ -72,13 +75,14 @@ bool bw_rec_index_current(const struct bw_rec_index *ix, const void *mem,
 			  __u32 nblocks);
 
 /*
- * Appends s to the add log of mem's area (bw_records_log_add_at), the
- * index following (without memory to, it is not valid after): 0;
+ * Appends s to the add log of mem's area (bw_records_log_add_at), with
+ * own's claims of its prefixes (NULL: none, each the anonymous owner's
+ * alone from then on), the index following (without memory to, it is not valid after): 0;
  * -ESTALE when the index is not current; -E2BIG, -EINVAL as
  * bw_records_log_add (nothing written on < 0).
  */
 int bw_rec_index_add(struct bw_rec_index *ix, void *mem, __u32 nblocks,
-		     const struct bw_entries *s);
+		     const struct bw_entries *s, const struct bw_owners *own);
 
 /*
  * Marks taken out every unmarked occurrence of each entry of s, as
@@ -92,6 +96,34 @@ int bw_rec_index_add(struct bw_rec_index *ix, void *mem, __u32 nblocks,
  */
 long bw_rec_index_mark(struct bw_rec_index *ix, void *mem, __u32 nblocks,
 		       const struct bw_entries *s, bool *found);
+
+/* k's claims as the area holds them (NULL: the anonymous owner alone). */
+const struct bw_owned *bw_rec_index_owners(const struct bw_rec_index *ix,
+					   struct bw_entry_key k);
+
+/*
+ * An add of the entries of s by owner (NULL or "": anonymous) at now, as
+ * the index holds them (current: the caller checked): into out each with
+ * the end the owners' rules give it (filter/owners.h), into own the
+ * claims to append with it (bw_rec_index_add). 0 or -ENOMEM.
+ */
+int bw_rec_index_plan_add(const struct bw_rec_index *ix,
+			  const struct bw_entries *s, const char *owner,
+			  __u64 now, struct bw_entries *out,
+			  struct bw_owners *own);
+
+/*
+ * A remove of owner's claims (owner not anonymous) on the entries of s
+ * at now: left[i] (one per entry, the caller's) enum bw_owned_left;
+ * those taken out whole into gone (to mark), those other owners keep
+ * into kept, each until its new end, with own their claims left (to
+ * append). 0 or -ENOMEM.
+ */
+int bw_rec_index_plan_remove(const struct bw_rec_index *ix,
+			     const struct bw_entries *s, const char *owner,
+			     __u64 now, struct bw_entries *gone,
+			     struct bw_entries *kept, struct bw_owners *own,
+			     __u8 *left);
 
 /* Whether the area holds k added, and until when (0: never). */
 bool bw_rec_index_held(const struct bw_rec_index *ix, struct bw_entry_key k,

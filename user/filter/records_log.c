@@ -60,6 +60,42 @@ static void put_body(const __u8 *recs, __u8 *q, const struct bw_entries *s,
 	}
 }
 
+/* Claims of the prefixes of s that own records: how many. */
+static size_t claims_of(const struct bw_entries *s, const struct bw_owners *own)
+{
+	const struct bw_owned *c;
+	size_t i, n = 0;
+
+	for (i = 0; own && i < s->n; i++) {
+		if (s->v[i].kind != BW_ENTRY_PREFIX)
+			continue;
+		c = bw_owners_get(own, bw_entries_key(s, i));
+		n += c ? c->n : 0;
+	}
+	return n;
+}
+
+/* Those claims, each after the other, in the order of s. */
+static void put_claims(__u8 *q, const struct bw_entries *s,
+		       const struct bw_owners *own)
+{
+	const struct bw_owned *c;
+	struct bw_rec_owner o;
+	size_t i;
+	__u32 j;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->v[i].kind != BW_ENTRY_PREFIX)
+			continue;
+		c = bw_owners_get(own, bw_entries_key(s, i));
+		for (j = 0; c && j < c->n; j++) {
+			bw_rec_owner_write(&s->v[i].p, &c->v[j], &o);
+			memcpy(q, &o, sizeof(o));
+			q += sizeof(o);
+		}
+	}
+}
+
 /*
  * The area's first block as the reader checks it, and the room after it
  * in bytes: 0, or -EINVAL when there is no area or it is malformed. The
@@ -113,14 +149,16 @@ static bool ends_at(const __u8 *recs, const struct bw_rec_area *a, __u64 room,
  * bw_records_log_add_at says; *at_end then the log's new end.
  */
 static int append(void *mem, __u32 nblocks, const struct bw_entries *s,
-		  bool known, __u64 *at_end, __u64 *off)
+		  const struct bw_owners *own, bool known, __u64 *at_end,
+		  __u64 *off)
 {
 	__u32 start = bw_records_start(mem);
 	__u8 *recs = (__u8 *)mem + ((size_t)start + 1) * BW_BLOCK_BYTES;
 	size_t plen = body_len(s, BW_ENTRY_PREFIX);
 	size_t nlen = body_len(s, BW_ENTRY_NAME);
+	size_t olen = claims_of(s, own) * sizeof(struct bw_rec_owner);
 	const size_t hl = sizeof(struct bw_rec_head);
-	__u64 room, need, at, first, second = 0;
+	__u64 room, need, at, first, second = 0, owners = 0;
 	struct bw_rec_area a;
 	long long end;
 
@@ -136,9 +174,12 @@ static int append(void *mem, __u32 nblocks, const struct bw_entries *s,
 	*at_end = (__u64)end;
 	if (!plen && !nlen)
 		return 0;
-	if (plen > UINT32_MAX || nlen > UINT32_MAX)
+	if (plen > UINT32_MAX || nlen > UINT32_MAX || olen > UINT32_MAX)
 		return -E2BIG;
-	need = (plen ? hl + bw_rec_padded(plen) : 0) +
+	/* Claims follow their prefixes' record: none without one. */
+	if (!plen)
+		olen = 0;
+	need = (plen ? hl + bw_rec_padded(plen) : 0) + (olen ? hl + olen : 0) +
 	       (nlen ? hl + bw_rec_padded(nlen) : 0);
 	if (need > room - (__u64)end)
 		return -E2BIG;
@@ -155,6 +196,11 @@ static int append(void *mem, __u32 nblocks, const struct bw_entries *s,
 		put_body(recs, recs + at + hl, s, BW_ENTRY_PREFIX, off);
 		at += hl + bw_rec_padded(plen);
 	}
+	if (olen) {
+		put_claims(recs + at + hl, s, own);
+		owners = at;
+		at += hl + olen;
+	}
 	if (nlen)
 		put_body(recs, recs + at + hl, s, BW_ENTRY_NAME, off);
 	first = plen ? head_word(BW_REC_LOG_ADDED, plen)
@@ -162,9 +208,13 @@ static int append(void *mem, __u32 nblocks, const struct bw_entries *s,
 	if (plen && nlen)
 		second = head_word(BW_REC_LOG_NAMES, nlen);
 	/*
-	 * The names' head, then the first head last: the log ends at a zero
-	 * head, so a reader sees both records or neither.
+	 * The claims' and the names' heads, then the first head last: the
+	 * log ends at a zero head, so a reader sees all records or none.
 	 */
+	if (olen)
+		__atomic_store_n((__u64 *)(void *)(recs + owners),
+				 head_word(BW_REC_LOG_OWNERS, olen),
+				 __ATOMIC_RELEASE);
 	if (second)
 		__atomic_store_n((__u64 *)(void *)(recs + at), second,
 				 __ATOMIC_RELEASE);
@@ -178,13 +228,13 @@ int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_entries *s)
 {
 	__u64 end;
 
-	return append(mem, nblocks, s, false, &end, NULL);
+	return append(mem, nblocks, s, NULL, false, &end, NULL);
 }
 
 int bw_records_log_add_at(void *mem, __u32 nblocks, const struct bw_entries *s,
-			  __u64 *end, __u64 *off)
+			  const struct bw_owners *own, __u64 *end, __u64 *off)
 {
-	return append(mem, nblocks, s, true, end, off);
+	return append(mem, nblocks, s, own, true, end, off);
 }
 
 long long bw_records_log_end(const void *mem, __u32 nblocks)

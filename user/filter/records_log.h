@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "filter/owners.h"
 #include "lists/entry.h"
 
 /*
@@ -36,10 +37,13 @@ int bw_records_log_add(void *mem, __u32 nblocks, const struct bw_entries *s);
  * when the log does not end there any more (another writer appended: the
  * head there is not zero). *end then the log's new end; off (one per entry
  * of s, NULL: not wanted) gets each entry's offset from the records'
- * start: the byte a mark sets (records_gone.h).
+ * start: the byte a mark sets (records_gone.h). own (NULL: none): the
+ * owners' claims of the prefixes of s (filter/owners.h), appended after
+ * them (BW_REC_LOG_OWNERS), in the same step: a prefix without claims
+ * there has the anonymous owner alone from then on.
  */
 int bw_records_log_add_at(void *mem, __u32 nblocks, const struct bw_entries *s,
-			  __u64 *end, __u64 *off);
+			  const struct bw_owners *own, __u64 *end, __u64 *off);
 
 /*
  * Where the add log of mem's area ends, as an offset from the records'

@@ -37,6 +37,26 @@ static int read_added(struct bw_records *r, const __u8 *body, __u32 len)
 	return 0;
 }
 
+/* Owners' claims (BW_REC_OWNERS), each set: 0, -EINVAL or -ENOMEM. */
+static int read_owners(struct bw_owners *o, const __u8 *body, __u32 len)
+{
+	char name[BW_REC_OWNER_MAX + 1];
+	struct bw_rec_owner c;
+	struct bw_prefix p;
+	__u32 off;
+
+	if (len % sizeof(c))
+		return -EINVAL;
+	for (off = 0; off < len; off += sizeof(c)) {
+		memcpy(&c, body + off, sizeof(c));
+		if (bw_rec_owner_read(&c, &p, name))
+			return -EINVAL;
+		if (bw_owners_claim(o, bw_key_prefix(&p), name, c.expires))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Paths and what each was: the block lists, or the allowlist files. */
 struct paths {
 	char ***paths;
@@ -135,6 +155,8 @@ static int read_one(struct bw_records *r, struct bw_entries *exp,
 		return bw_rec_name_expiries_read(exp, body, h->len);
 	case BW_REC_ADDED:
 		return read_added(r, body, h->len);
+	case BW_REC_OWNERS:
+		return read_owners(&r->owners, body, h->len);
 	case BW_REC_BUILD:
 		return read_fixed(&r->have_build, &r->build, sizeof(r->build),
 				  body, h->len);
@@ -309,6 +331,28 @@ static int apply_log(struct bw_records *r, struct bw_rec_log *l)
 	return err;
 }
 
+/*
+ * The log's claims applied, in order with its entries: a log entry of a
+ * prefix clears its claims, those after it set them again.
+ */
+static int apply_log_owners(struct bw_records *r, const struct bw_rec_log *l)
+{
+	const struct bw_rec_log_claim *c;
+	size_t i, j = 0;
+
+	for (i = 0; i <= l->e.n; i++) {
+		for (; j < l->nclaims && l->claims[j].seq == i; j++) {
+			c = &l->claims[j];
+			if (bw_owners_claim(&r->owners, bw_key_prefix(&c->p),
+					    c->name, c->expires))
+				return -ENOMEM;
+		}
+		if (i < l->e.n && !bw_entry_is_name(&l->e.v[i]))
+			bw_owners_clear(&r->owners, bw_entries_key(&l->e, i));
+	}
+	return 0;
+}
+
 /* The add log past the records (len bytes of room in all) read, applied. */
 static int read_log(struct bw_records *r, const __u8 *p, __u64 len, __u64 room)
 {
@@ -318,7 +362,7 @@ static int read_log(struct bw_records *r, const __u8 *p, __u64 len, __u64 room)
 	bw_rec_log_init(&l);
 	err = bw_rec_log_read(&l, p, len, room);
 	if (!err && l.e.n)
-		err = apply_log(r, &l);
+		err = apply_log(r, &l) ?: apply_log_owners(r, &l);
 	bw_rec_log_free(&l);
 	return err;
 }
@@ -357,6 +401,9 @@ int bw_records_read(const void *mem, __u32 nblocks, struct bw_records *r)
 	/* Where the log appended an address after a name. */
 	if (!err)
 		err = bw_entries_group(&r->added) ?: bw_entries_group(&r->gone);
+	/* Claims on entries no longer added went with them. */
+	if (!err)
+		err = bw_owners_prune(&r->owners, &r->added);
 	if (err)
 		bw_records_free(r);
 	else

@@ -17,6 +17,7 @@ struct added_len {
 	size_t expiring;      /* BW_REC_ADDED_EXPIRES: one pair each */
 	size_t names;	      /* BW_REC_ADDED_NAMES: kind, length, name */
 	size_t name_expiries; /* BW_REC_ADDED_NAME_EXPIRES: and expiry */
+	size_t claims;	      /* BW_REC_OWNERS: one bw_rec_owner each */
 };
 
 static struct added_len added_len(const struct bw_records *r)
@@ -36,6 +37,7 @@ static struct added_len added_len(const struct bw_records *r)
 		if (e->expires)
 			a.name_expiries += 2 + e->d.len + sizeof(__u64);
 	}
+	a.claims = bw_owners_count(&r->owners);
 	return a;
 }
 
@@ -68,6 +70,11 @@ static __u64 records_len(const struct bw_records *r, __u32 *n)
 	if (a.expiring) {
 		len += sizeof(struct bw_rec_head) +
 		       a.expiring * sizeof(struct bw_rec_expiry);
+		++*n;
+	}
+	if (a.claims) {
+		len += sizeof(struct bw_rec_head) +
+		       a.claims * sizeof(struct bw_rec_owner);
 		++*n;
 	}
 	if (r->have_build) {
@@ -194,6 +201,24 @@ static __u8 *put_prefixes(__u8 *p, const struct bw_records *r, size_t count,
 	return p;
 }
 
+/* The owners' claims (BW_REC_OWNERS). */
+static __u8 *put_owners(__u8 *p, const struct bw_owners *o, size_t count)
+{
+	struct bw_rec_owner c;
+	size_t i;
+	__u32 j;
+
+	p = put_head(p, BW_REC_OWNERS, count * sizeof(c));
+	for (i = 0; i < o->keys.n; i++) {
+		for (j = 0; j < o->of[i].n; j++) {
+			bw_rec_owner_write(&o->keys.v[i].p, &o->of[i].v[j], &c);
+			memcpy(p, &c, sizeof(c));
+			p += sizeof(c);
+		}
+	}
+	return p;
+}
+
 /* The added names, or those that expire with their ends, in order. */
 static __u8 *put_names(__u8 *p, const struct bw_records *r, size_t len,
 		       bool expiries)
@@ -245,6 +270,8 @@ int bw_records_write(void *mem, __u32 nblocks, const struct bw_records *r)
 		p = put_prefixes(p, r, al.prefixes, false);
 	if (al.expiring)
 		p = put_prefixes(p, r, al.expiring, true);
+	if (al.claims)
+		p = put_owners(p, &r->owners, al.claims);
 	if (r->have_build)
 		p = put_fixed(p, BW_REC_BUILD, &r->build, sizeof(r->build));
 	if (r->have_origin)

@@ -24,6 +24,7 @@ struct bw_add_req {
 	/* Addresses and names (checked), each with when it ends (0: never). */
 	const struct bw_entries *entries;
 	char *const *given; /* the entries as given (said in warnings) */
+	const char *owner;  /* --owner (filter/owners.h), NULL: anonymous */
 	__u64 now;
 };
 

@@ -79,6 +79,9 @@ static struct json_object *request(const struct bw_handover_req *rq,
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(q, names ? "names" : "prefixes", arr);
+	if (rq->owner)
+		json_object_object_add(q, "owner",
+				       json_object_new_string(rq->owner));
 	if (rq->op == BW_HANDOVER_ADD)
 		json_object_object_add(
 			q, "expires",
@@ -97,6 +100,7 @@ static int results(struct json_object *ans, size_t from, size_t count,
 		[BW_HOW_HELD] = "held",
 		[BW_HOW_REBUILD] = "rebuild",
 		[BW_HOW_NOT_ADDED] = "not_added",
+		[BW_HOW_KEPT] = "kept",
 	};
 	struct json_object *list;
 	const char *e;
@@ -109,7 +113,7 @@ static int results(struct json_object *ans, size_t from, size_t count,
 	for (i = 0; i < count; i++) {
 		e = json_object_get_string(json_object_array_get_idx(list, i));
 		for (h = 0; e && h < sizeof(words) / sizeof(words[0]); h++)
-			if (!strcmp(e, words[h]))
+			if (words[h] && !strcmp(e, words[h]))
 				break;
 		if (!e || h == sizeof(words) / sizeof(words[0]))
 			return -EBADMSG;

@@ -48,6 +48,7 @@ struct bw_handover_req {
 	enum bw_handover_op op;
 	/* Prefixes and names; an add's each until its expiry (0: never). */
 	const struct bw_entries *entries;
+	const char *owner; /* 'add/remove --owner' (NULL: none) */
 };
 
 /* What the watch did with one entry. */
@@ -60,6 +61,7 @@ enum bw_handover_how {
 	BW_HOW_NOT_ADDED, /* remove: it was no add */
 	/* remove marked by the caller, not handed over: the watch finds it */
 	BW_HOW_MARKED,
+	BW_HOW_KEPT, /* remove --owner: the claim went, other owners keep it */
 };
 
 struct bw_handover_result {

@@ -28,7 +28,8 @@
 static int record_kept(const struct bw_records *kept, bool own_allow,
 		       struct bw_records *rec)
 {
-	if (bw_records_add_all(rec, &kept->added))
+	if (bw_records_add_all(rec, &kept->added) ||
+	    bw_owners_copy(&rec->owners, &kept->owners))
 		return -ENOMEM;
 	/*
 	 * The running allowlist stays, and so do its files' records, unless

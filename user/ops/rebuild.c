@@ -127,7 +127,8 @@ int bw_rebuild(const struct bw_rebuild_req *rq, struct bw_rebuild_result *res)
 				   .ifindex = rq->ifindex,
 				   .args = &ba,
 				   .remove = rq->remove,
-				   .add = rq->add };
+				   .add = rq->add,
+				   .owner = rq->owner };
 	struct bw_live_room room;
 	struct bw_running run;
 	int err;

@@ -23,6 +23,7 @@ struct bw_rebuild_req {
 	const struct bw_entries *remove;
 	/* Entries to keep from now on, each until its expiry, or NULL. */
 	const struct bw_entries *add;
+	const char *owner; /* add's owner, or whose claims remove takes */
 	/*
 	 * Room: the new filter is sized with room for every kept add and
 	 * those of add (filter/live_room.h: twice them, or them and

@@ -129,11 +129,17 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 	if (!err && rq->args->forget_added) {
 		c->forgot = k->added.n;
 		bw_entries_free(&k->added);
+		bw_owners_free(&k->owners);
 	}
 	/* R adds or removes among N kept cost O(N + R). */
 	if (!err && rq->add)
-		err = bw_records_add_all(k, rq->add);
-	if (!err && rq->remove) {
+		err = bw_records_add_by(k, rq->add, rq->owner, bw_expiry_now());
+	if (!err && rq->remove && rq->owner) {
+		gone = bw_records_remove_by(k, rq->remove, rq->owner,
+					    bw_expiry_now());
+		err = gone < 0 ? (int)gone : 0;
+		c->forgot += gone > 0 ? (size_t)gone : 0;
+	} else if (!err && rq->remove) {
 		gone = bw_records_drop_all(k, rq->remove);
 		err = gone < 0 ? (int)gone : 0;
 		c->forgot += gone > 0 ? (size_t)gone : 0;

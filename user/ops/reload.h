@@ -33,6 +33,8 @@ struct bw_reload_req {
 	 * sets it (records_edit.h).
 	 */
 	const struct bw_entries *add;
+	/* The owner of add's entries, or whose claims remove takes out. */
+	const char *owner;
 	/* bloomwall load: this image's filter instead of the lists' */
 	const struct bw_image *image;
 	const char *image_path;

@@ -56,9 +56,58 @@ void bw_expiry_say_add(__u64 expires, __u64 now, bool unexpired)
 	bw_out_text("\n");
 }
 
-/* One expiring entry: "      ENTRY   TIME (in 2m58s)"; JSON an object. */
-static void out_row(const char *e, __u64 expires, __u64 now, bool text)
+/* Text only: "INDENTowner NAME until TIME", a line each of o's claims. */
+static void owner_lines(const struct bw_owned *o, __u64 now, const char *indent)
 {
+	char t[96];
+	__u32 j;
+
+	for (j = 0; j < o->n; j++)
+		bw_out_text("%sowner %s until %s\n", indent,
+			    o->v[j].name[0] ? o->v[j].name
+					    : "(add without --owner)",
+			    o->v[j].expires ? bw_expiry_text(o->v[j].expires,
+							     now, t, sizeof(t))
+					    : "never");
+}
+
+/*
+ * The owners of added entry i of r (filter/owners.h), if it has claims:
+ * JSON "owners": [{"owner", "expires", "expires_in"}] ("owner" null: the
+ * anonymous one); text (when text), a line each after the entry's
+ * (owner_lines).
+ */
+static void out_owners(const struct bw_records *r, size_t i, __u64 now,
+		       const char *indent, bool text)
+{
+	const struct bw_owned *o =
+		bw_owners_get(&r->owners, bw_entries_key(&r->added, i));
+	const struct bw_claim *c;
+	__u32 j;
+
+	if (!o)
+		return;
+	bw_out_open_array("owners");
+	for (j = 0; j < o->n; j++) {
+		c = &o->v[j];
+		bw_out_open_object(NULL);
+		if (c->name[0])
+			bw_out_string("owner", NULL, c->name);
+		else
+			bw_out_null("owner", NULL);
+		bw_expiry_json(c->expires, now);
+		bw_out_close_object();
+	}
+	bw_out_close_array();
+	if (text)
+		owner_lines(o, now, indent);
+}
+
+/* One expiring entry: "      ENTRY   TIME (in 2m58s)"; JSON an object. */
+static void out_row(const struct bw_records *r, size_t i, const char *e,
+		    __u64 now, bool text)
+{
+	__u64 expires = r->added.v[i].expires;
 	char t[96];
 
 	bw_out_open_object(NULL);
@@ -67,6 +116,7 @@ static void out_row(const char *e, __u64 expires, __u64 now, bool text)
 	if (text)
 		bw_out_text("      %-*s %s\n", BW_OUT_KEY_WIDTH - 2, e,
 			    bw_expiry_text(expires, now, t, sizeof(t)));
+	out_owners(r, i, now, "        ", text);
 	bw_out_close_object();
 }
 
@@ -80,8 +130,8 @@ static size_t out_rows(const struct bw_records *r, __u64 now)
 	for (i = 0; i < a->n; i++) {
 		if (!a->v[i].expires)
 			continue;
-		out_row(bw_entries_str(a, i, e, sizeof(e)), a->v[i].expires,
-			now, shown++ < BW_EXPIRY_ROWS);
+		out_row(r, i, bw_entries_str(a, i, e, sizeof(e)), now,
+			shown++ < BW_EXPIRY_ROWS);
 	}
 	return shown;
 }
@@ -223,13 +273,26 @@ size_t bw_expiry_why_added(const struct bw_records *rec, struct bw_entry_key a)
 	char buf[BW_NAME_MAX + 3], t[96];
 	size_t k, n = 0;
 
+	const struct bw_owned *o;
+
 	bw_out_open_array("added");
 	for (k = 0; s && k < s->n; k++) {
 		if (!covers(s, k, &a))
 			continue;
 		bw_entries_str(s, k, buf, sizeof(buf));
 		bw_out_string(NULL, "  why: added at run time: %s", buf);
-		if (s->v[k].expires)
+		o = bw_owners_get(&rec->owners, bw_entries_key(s, k));
+		if (o && s->v[k].expires)
+			bw_out_text(
+				" (bloomwall add --owner), %u owners, the latest end %s\n",
+				o->n,
+				bw_expiry_text(s->v[k].expires, bw_expiry_now(),
+					       t, sizeof(t)));
+		else if (o)
+			bw_out_text(
+				" (bloomwall add --owner), %u owners, one of them never ends\n",
+				o->n);
+		else if (s->v[k].expires)
 			bw_out_text(" (bloomwall add --timeout), expires %s\n",
 				    bw_expiry_text(s->v[k].expires,
 						   bw_expiry_now(), t,
@@ -237,7 +300,22 @@ size_t bw_expiry_why_added(const struct bw_records *rec, struct bw_entry_key a)
 		else
 			bw_out_text(
 				" (bloomwall add; 'bloomwall remove' takes it out)\n");
+		if (o)
+			owner_lines(o, bw_expiry_now(), "    ");
 		n++;
+	}
+	bw_out_close_array();
+	/* JSON: each one's owners, "owned": [{"entry", "owners"}]. */
+	bw_out_open_array("owned");
+	for (k = 0; s && k < s->n; k++) {
+		if (!covers(s, k, &a) ||
+		    !bw_owners_get(&rec->owners, bw_entries_key(s, k)))
+			continue;
+		bw_out_open_object(NULL);
+		bw_out_string("entry", NULL,
+			      bw_entries_str(s, k, buf, sizeof(buf)));
+		out_owners(rec, k, bw_expiry_now(), "", false);
+		bw_out_close_object();
 	}
 	bw_out_close_array();
 	bw_expiry_out_covering(rec, a, false);
