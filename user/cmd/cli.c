@@ -272,19 +272,60 @@ static const struct bw_opt *opt_of(const struct getopt_tables *g, int c)
 	return g->opt[i];
 }
 
-/* Sets o's member (and its bool of given) from arg, by o's parser. */
-static int apply_opt(const struct bw_verb *v, struct bw_args *a,
-		     const struct bw_opt *o, const char *arg)
+int bw_cli_apply(const struct bw_verb *v, struct bw_args *a,
+		 const struct bw_opt *o, const char *arg, const char *where)
 {
 	char opt[64];
-	const struct bw_opt_val val = {
-		.verb = v->name, .v = v, .opt = opt, .arg = arg, .min = o->min
-	};
+	const struct bw_opt_val val = { .verb = where ?: v->name,
+					.v = v,
+					.opt = opt,
+					.arg = arg,
+					.min = o->min };
 
 	snprintf(opt, sizeof(opt), "--%s", o->name);
 	if (o->set)
 		*(bool *)((char *)a + o->set) = true;
 	return o->parse(&val, (char *)a + o->field);
+}
+
+struct find_ctx {
+	const char *name;
+	const struct bw_opt *found;
+};
+
+static int match_name(const struct bw_opt *o, void *ctx)
+{
+	struct find_ctx *f = ctx;
+
+	if (strcmp(o->name, f->name))
+		return 0;
+	f->found = o;
+	return 1;
+}
+
+const struct bw_opt *bw_cli_find_opt(const struct bw_verb *v, const char *name)
+{
+	struct find_ctx f = { name, NULL };
+
+	for_each_opt(v, match_name, &f);
+	return f.found;
+}
+
+bool bw_cli_given(const struct bw_args *a, const struct bw_opt *o)
+{
+	int i;
+
+	for (i = 0; i < a->ngiven; i++)
+		if (a->given[i] == o)
+			return true;
+	return false;
+}
+
+/* o given on the command line, recorded once. */
+static void record_given(struct bw_args *a, const struct bw_opt *o)
+{
+	if (!bw_cli_given(a, o) && a->ngiven < BW_MAX_GIVEN)
+		a->given[a->ngiven++] = o;
 }
 
 /* The checks across options, once all are in. */
@@ -335,9 +376,10 @@ static int run_getopt(const struct bw_verb *v, int argc, char **argv,
 			bw_cli_verb_usage(v, true);
 			return 1;
 		}
-		err = apply_opt(v, a, o, optarg);
+		err = bw_cli_apply(v, a, o, optarg, NULL);
 		if (err)
 			return err;
+		record_given(a, o);
 	}
 	return check_opts(v, a);
 }

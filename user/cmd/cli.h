@@ -56,6 +56,9 @@ struct bw_cs_args {
 	bool any; /* some CrowdSec option was given */
 };
 
+/* More distinct options than any verb has. */
+#define BW_MAX_GIVEN 96
+
 /* What the options of any verb parse into; each verb reads its own. */
 struct bw_args {
 	const char *iface; /* first: offset 0 is no option's (bw_opt.set) */
@@ -75,6 +78,12 @@ struct bw_args {
 	__u64 timeout;		    /* seconds; 0: never expires */
 	char **pos;		    /* positional arguments after the first */
 	int npos;
+	const char *config;	/* watch --config FILE (cmd/conf.h) */
+	const char *conf_iface; /* config show --interface IFACE */
+	/* The options the command line gave, each once: a config file's
+	 * settings go under them (bw_cli_given). */
+	const struct bw_opt *given[BW_MAX_GIVEN];
+	int ngiven;
 };
 
 /*
@@ -151,5 +160,19 @@ struct bw_verb {
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 		 struct bw_args *a);
 void bw_cli_verb_usage(const struct bw_verb *v, bool full);
+
+/* v's option of that long name, NULL: none. */
+const struct bw_opt *bw_cli_find_opt(const struct bw_verb *v, const char *name);
+
+/* Whether the command line gave option o (or one named name). */
+bool bw_cli_given(const struct bw_args *a, const struct bw_opt *o);
+
+/*
+ * Sets o's member (and its bool of given) from arg through o's parser, as
+ * the command line would; where names the value in messages ("--fpr", or
+ * "FILE:LINE: fpr" for a config file's). 0 or the parser's error.
+ */
+int bw_cli_apply(const struct bw_verb *v, struct bw_args *a,
+		 const struct bw_opt *o, const char *arg, const char *where);
 
 #endif /* __BW_CLI_H */
