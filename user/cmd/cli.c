@@ -311,21 +311,29 @@ const struct bw_opt *bw_cli_find_opt(const struct bw_verb *v, const char *name)
 	return f.found;
 }
 
-bool bw_cli_given(const struct bw_args *a, const struct bw_opt *o)
+/* More distinct options than any verb has. */
+#define BW_MAX_GIVEN 96
+
+/* The options the last parse's command line gave, each once. */
+static struct {
+	const struct bw_opt *opt[BW_MAX_GIVEN];
+	int n;
+} given;
+
+bool bw_cli_given(const struct bw_opt *o)
 {
 	int i;
 
-	for (i = 0; i < a->ngiven; i++)
-		if (a->given[i] == o)
+	for (i = 0; i < given.n; i++)
+		if (given.opt[i] == o)
 			return true;
 	return false;
 }
 
-/* o given on the command line, recorded once. */
-static void record_given(struct bw_args *a, const struct bw_opt *o)
+static void record_given(const struct bw_opt *o)
 {
-	if (!bw_cli_given(a, o) && a->ngiven < BW_MAX_GIVEN)
-		a->given[a->ngiven++] = o;
+	if (!bw_cli_given(o) && given.n < BW_MAX_GIVEN)
+		given.opt[given.n++] = o;
 }
 
 /* The checks across options, once all are in. */
@@ -363,6 +371,7 @@ static int run_getopt(const struct bw_verb *v, int argc, char **argv,
 
 	opterr = 0;
 	optind = 0;
+	given.n = 0;
 	while ((c = getopt_long(argc, argv, g->shorts, g->lo, NULL)) != -1) {
 		if (c == ':')
 			return bw_cli_usage_error(v,
@@ -379,7 +388,7 @@ static int run_getopt(const struct bw_verb *v, int argc, char **argv,
 		err = bw_cli_apply(v, a, o, optarg, NULL);
 		if (err)
 			return err;
-		record_given(a, o);
+		record_given(o);
 	}
 	return check_opts(v, a);
 }

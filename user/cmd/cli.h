@@ -56,9 +56,6 @@ struct bw_cs_args {
 	bool any; /* some CrowdSec option was given */
 };
 
-/* More distinct options than any verb has. */
-#define BW_MAX_GIVEN 96
-
 /* What the options of any verb parse into; each verb reads its own. */
 struct bw_args {
 	const char *iface; /* first: offset 0 is no option's (bw_opt.set) */
@@ -80,10 +77,6 @@ struct bw_args {
 	int npos;
 	const char *config;	/* watch --config FILE (cmd/conf.h) */
 	const char *conf_iface; /* config show --interface IFACE */
-	/* The options the command line gave, each once: a config file's
-	 * settings go under them (bw_cli_given). */
-	const struct bw_opt *given[BW_MAX_GIVEN];
-	int ngiven;
 };
 
 /*
@@ -164,8 +157,11 @@ void bw_cli_verb_usage(const struct bw_verb *v, bool full);
 /* v's option of that long name, NULL: none. */
 const struct bw_opt *bw_cli_find_opt(const struct bw_verb *v, const char *name);
 
-/* Whether the command line gave option o (or one named name). */
-bool bw_cli_given(const struct bw_args *a, const struct bw_opt *o);
+/*
+ * Whether the command line of the last bw_cli_parse() gave option o: a
+ * config file's settings go under those it gave.
+ */
+bool bw_cli_given(const struct bw_opt *o);
 
 /*
  * Sets o's member (and its bool of given) from arg through o's parser, as

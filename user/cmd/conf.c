@@ -229,7 +229,7 @@ static int cross(struct bw_conf *c, const struct bw_verb *v, struct bw_args *a)
 				c->from[en], c->val[en]->line);
 		return 0;
 	}
-	if (!a || bw_cli_given(a, o))
+	if (!a || bw_cli_given(o))
 		return 0;
 	if (addr && addr->kind != BW_YAML_SCALAR)
 		addr = NULL;
@@ -323,10 +323,10 @@ static bool overridden(const struct bw_verb *v, const struct bw_args *a,
 	if (k->kind == BW_CONF_LISTS)
 		return a->npos > 0;
 	o = k->opt ? bw_cli_find_opt(v, k->opt) : NULL;
-	if (o && bw_cli_given(a, o))
+	if (o && bw_cli_given(o))
 		return true;
 	o = k->also ? bw_cli_find_opt(v, k->also) : NULL;
-	return o && bw_cli_given(a, o);
+	return o && bw_cli_given(o);
 }
 
 int bw_conf_apply(struct bw_conf *c, const struct bw_verb *v, struct bw_args *a)
