@@ -334,6 +334,8 @@ install: $(BIN)
 		install -d $(DESTDIR)$(MANDIR)/man8; \
 		install -m 0644 user/bloomwall.8 $(DESTDIR)$(MANDIR)/man8/; \
 	fi
+	install -d $(DESTDIR)$(MANDIR)/man5
+	install -m 0644 user/bloomwall.yaml.5 $(DESTDIR)$(MANDIR)/man5/
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(SYSCONFDIR)/bloomwall
 	sed 's|/usr/local/sbin/bloomwall|$(SBINDIR)/bloomwall|' \
@@ -345,6 +347,13 @@ install: $(BIN)
 	install -m 0644 scripts/bloomwall.bash-completion $(DESTDIR)$(BASHCOMPDIR)/bloomwall
 	install -m 0644 scripts/bloomwall.conf.example \
 		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
+	# The config file (bloomwall.yaml(5)): the example, and the operator's
+	# starting point unless one is there.
+	install -m 0644 scripts/bloomwall.yaml.example \
+		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml.example
+	[ -e $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml ] || \
+		install -m 0644 scripts/bloomwall.yaml.example \
+			$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml
 	# The fail2ban action, where fail2ban is (README "fail2ban").
 	if [ -d $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d ]; then \
 		sed 's|^bloomwall = bloomwall$$|bloomwall = $(SBINDIR)/bloomwall|' \
@@ -358,6 +367,8 @@ uninstall:
 	rm -f $(DESTDIR)$(UNITDIR)/bloomwall@.service $(DESTDIR)$(BASHCOMPDIR)/bloomwall
 	rm -f $(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
 	rm -f $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
+	rm -f $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml.example
+	rm -f $(DESTDIR)$(MANDIR)/man5/bloomwall.yaml.5
 	rm -f $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d/bloomwall.conf
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/bloomwall 2>/dev/null
 

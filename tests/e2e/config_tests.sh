@@ -176,6 +176,20 @@ EOF2
 	assert_line "$OUT" "fpr: 0.02  # $f:6" "the interface's section"
 	bw 2 config show "$f" --interface 'no/such'
 	bw 2 config check "$f" --interface "$BW_RX"
+
+	# The example: valid as shipped (all commented out) and with every
+	# key set ('#key:' and '#  ' lines uncommented), which sets every key
+	# but api_key_file (its alternative to api_key, in prose).
+	cp "$TOP/scripts/bloomwall.yaml.example" "$TMP_DIR/ex.yaml"
+	bw 0 config check "$TMP_DIR/ex.yaml"
+	sed -E 's/^#([a-z_]+:|  )/\1/' "$TOP/scripts/bloomwall.yaml.example" >"$TMP_DIR/all.yaml"
+	chmod 0600 "$TMP_DIR/all.yaml"
+	bw 0 config check "$TMP_DIR/all.yaml"
+	bw 0 config show "$TMP_DIR/all.yaml" --interface eth1
+	assert_eq "$(grep -E '  # default$' "$OUT")" "api_key_file: null  # default" \
+		"the example sets every key"
+	assert_line "$OUT" "monitor: true  # $TMP_DIR/all.yaml:$(grep -n '^#    monitor: true' "$TMP_DIR/ex.yaml" | cut -d: -f1)" \
+		"the example's interface section"
 }
 
 # cs-firewall-bouncer's keys, the key in FILE.local as a postinst writes

@@ -228,3 +228,27 @@ BW_TEST(test_conf_every_option)
 		ASSERT_TRUE(!k->opt || bw_cli_find_opt(&bw_verb_watch, k->opt),
 			    k->key);
 }
+
+/* The reference, bloomwall.yaml(5), has an entry for every key. */
+BW_TEST(test_conf_man_page)
+{
+	const struct bw_conf_key *k;
+	char entry[96], *text = NULL, *p;
+	size_t len = 0;
+	FILE *f = fopen("user/bloomwall.yaml.5", "r");
+
+	if (!ASSERT_OK_PTR(f, "user/bloomwall.yaml.5 (run from the top)"))
+		return;
+	if (getdelim(&text, &len, '\0', f) < 0)
+		text = NULL;
+	fclose(f);
+	for (k = bw_conf_keys; text && k->key; k++) {
+		/* ".B key" with roff's \- for each '-'. */
+		snprintf(entry, sizeof(entry), "\n.B %s\n", k->key);
+		for (p = entry; *p; p++)
+			if (*p == '-')
+				ASSERT_TRUE(false, "no '-' in a key");
+		ASSERT_TRUE(strstr(text, entry), k->key);
+	}
+	free(text);
+}
