@@ -128,6 +128,15 @@ BW_TEST(test_conf_apply)
 		    "the LISTs win whole");
 	run_free(&r);
 
+	/* A source on the command line wins over the file's lists. */
+	run(&r, path,
+	    (const char *const[]){ "--image", "/i.img", "--config", path,
+				   NULL });
+	ASSERT_OK(r.ret, "--image over the file's lists");
+	ASSERT_TRUE(!r.a.npos && !strcmp(r.a.ops.image, "/i.img"),
+		    "the image alone");
+	run_free(&r);
+
 	/* FILE.local over FILE, key by key. */
 	write_file("a.yaml.local", "fpr: 0.02\napi_key: ffff0000\n", 0600);
 	run(&r, path, (const char *const[]){ "--config", path, NULL });

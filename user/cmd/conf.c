@@ -314,19 +314,21 @@ void bw_conf_select(struct bw_conf *c, const char *iface)
 	}
 }
 
+/* Whether the command line gave o, the option named name. */
+static bool given(const struct bw_verb *v, const char *name)
+{
+	const struct bw_opt *o = name ? bw_cli_find_opt(v, name) : NULL;
+
+	return o && bw_cli_given(o);
+}
+
 /* Whether the command line's options win over k. */
 static bool overridden(const struct bw_verb *v, const struct bw_args *a,
 		       const struct bw_conf_key *k)
 {
-	const struct bw_opt *o;
-
-	if (k->kind == BW_CONF_LISTS)
-		return a->npos > 0;
-	o = k->opt ? bw_cli_find_opt(v, k->opt) : NULL;
-	if (o && bw_cli_given(o))
+	if (k->source && (a->npos > 0 || given(v, "image") || given(v, "url")))
 		return true;
-	o = k->also ? bw_cli_find_opt(v, k->also) : NULL;
-	return o && bw_cli_given(o);
+	return given(v, k->opt) || given(v, k->also);
 }
 
 int bw_conf_apply(struct bw_conf *c, const struct bw_verb *v, struct bw_args *a)

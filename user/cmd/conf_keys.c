@@ -18,10 +18,10 @@
 
 const struct bw_conf_key bw_conf_keys[] = {
 	/* What the filter is built from. */
-	KEY("lists", NULL, LISTS, "[]"),
+	KEY("lists", NULL, LISTS, "[]", .source = true),
 	KEY("allow", "allow", REPEAT, "[]"),
-	KEY("image", "image", OPT, "null"),
-	KEY("url", "url", REPEAT, "[]"),
+	KEY("image", "image", OPT, "null", .source = true),
+	KEY("url", "url", REPEAT, "[]", .source = true),
 	KEY("verify_key", "verify-key", OPT, BW_VERIFY_KEY_DEFAULT),
 	KEY("allow_rollback", "allow-rollback", OPT, "false"),
 	KEY("ca_file", "ca-file", OPT, "null"),

@@ -9,6 +9,7 @@
 #ifndef __BW_CONF_KEYS_H
 #define __BW_CONF_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* How a key's YAML value becomes the option's argument. */
@@ -31,6 +32,9 @@ struct bw_conf_key {
 	const char *dflt; /* its default, as config show prints it */
 	/* Another option that, given on the command line, wins over it. */
 	const char *also;
+	/* A source of the filter (lists, image, url): any source the
+	 * command line gives wins over all of the file's. */
+	bool source;
 };
 
 /* The keys, in config show's order; the last has key NULL. */
