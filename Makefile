@@ -26,10 +26,10 @@ DESTDIR ?=
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 ARCH := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
 
-LIBS_PC := libbpf libxdp libelf zlib json-c libxxhash libcurl libsodium libsystemd
+LIBS_PC := libbpf libxdp libelf zlib json-c libxxhash libcurl libsodium libsystemd yaml-0.1
 # Recursive (=) on purpose, like CLANG_BPF_SYS_INCLUDES: on a fresh machine
 # the tools appear only once make deps (or make test, make demo) has run.
-LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz -ljson-c -lxxhash -lcurl -lsodium -lsystemd) -lm
+LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz -ljson-c -lxxhash -lcurl -lsodium -lsystemd -lyaml) -lm
 
 # clang -target bpf does not search Debian's multiarch include dir, where
 # asm/types.h lives; ask clang for the host's system dirs and pass them on
@@ -119,7 +119,7 @@ BUILD_TOOLS = $(firstword $(CLANG)):clang $(firstword $(CC)):gcc \
 	      $(firstword $(BPFTOOL)):bpftool $(firstword $(PKG_CONFIG)):pkg-config
 BUILD_LIBS := libbpf:libbpf-dev libxdp:libxdp-dev libelf:libelf-dev zlib:zlib1g-dev \
 	json-c:libjson-c-dev libxxhash:libxxhash-dev libcurl:libcurl4-openssl-dev \
-	libsodium:libsodium-dev libsystemd:libsystemd-dev
+	libsodium:libsodium-dev libsystemd:libsystemd-dev yaml-0.1:libyaml-dev
 
 ifneq ($(filter deps test unit datapath e2e crash-sweep fleet demo bench soak fuzz fuzz-%,$(MAKECMDGOALS)),)
 check-tools: deps
@@ -278,6 +278,7 @@ fuzz_formats_SEEDS := tests/fuzz/seeds_formats
 fuzz_records_SEEDS := tests/fuzz/seeds_records
 fuzz_cs_stream_SEEDS := tests/fuzz/seeds_cs_stream
 fuzz_ask_SEEDS := tests/fuzz/seeds_ask
+fuzz_config_SEEDS := tests/fuzz/seeds_config
 
 $(OUTPUT)/fuzz/user/%.o: user/%.c | $(OUTPUT)/fuzz
 	$(call msg,FUZZ-CC,$@)
@@ -333,6 +334,8 @@ install: $(BIN)
 		install -d $(DESTDIR)$(MANDIR)/man8; \
 		install -m 0644 user/bloomwall.8 $(DESTDIR)$(MANDIR)/man8/; \
 	fi
+	install -d $(DESTDIR)$(MANDIR)/man5
+	install -m 0644 user/bloomwall.yaml.5 $(DESTDIR)$(MANDIR)/man5/
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(SYSCONFDIR)/bloomwall
 	sed 's|/usr/local/sbin/bloomwall|$(SBINDIR)/bloomwall|' \
@@ -344,6 +347,13 @@ install: $(BIN)
 	install -m 0644 scripts/bloomwall.bash-completion $(DESTDIR)$(BASHCOMPDIR)/bloomwall
 	install -m 0644 scripts/bloomwall.conf.example \
 		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
+	# The config file (bloomwall.yaml(5)): the example, and the operator's
+	# starting point unless one is there.
+	install -m 0644 scripts/bloomwall.yaml.example \
+		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml.example
+	[ -e $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml ] || \
+		install -m 0644 scripts/bloomwall.yaml.example \
+			$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml
 	# The fail2ban action, where fail2ban is (doc/why-and-expiry.md "fail2ban").
 	if [ -d $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d ]; then \
 		sed 's|^bloomwall = bloomwall$$|bloomwall = $(SBINDIR)/bloomwall|' \
@@ -357,6 +367,8 @@ uninstall:
 	rm -f $(DESTDIR)$(UNITDIR)/bloomwall@.service $(DESTDIR)$(BASHCOMPDIR)/bloomwall
 	rm -f $(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
 	rm -f $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
+	rm -f $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml.example
+	rm -f $(DESTDIR)$(MANDIR)/man5/bloomwall.yaml.5
 	rm -f $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d/bloomwall.conf
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/bloomwall 2>/dev/null
 

@@ -137,6 +137,9 @@ ALL_TESTS="$ALL_TESTS $FLEET_TESTS"
 # shellcheck source=hostile_tests.sh
 . "$TOP/tests/e2e/hostile_tests.sh"
 ALL_TESTS="$ALL_TESTS $HOSTILE_TESTS"
+# shellcheck source=config_tests.sh
+. "$TOP/tests/e2e/config_tests.sh"
+ALL_TESTS="$ALL_TESTS $CONFIG_TESTS"
 
 summary()
 {

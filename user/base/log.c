@@ -14,10 +14,30 @@
 
 enum bw_log_level bw_log_level = BW_LOG_INFO;
 
+static struct {
+	char *buf;
+	size_t len;
+} capture;
+
+void bw_log_capture(char *buf, size_t len)
+{
+	capture.buf = len ? buf : NULL;
+	capture.len = len;
+	if (capture.buf)
+		buf[0] = '\0';
+}
+
 static void bw_vlog(enum bw_log_level level, const char *fmt, va_list ap)
 {
+	size_t n;
+
 	if (level > bw_log_level)
 		return;
+	if (level == BW_LOG_WARN && capture.buf) {
+		n = strlen(capture.buf);
+		vsnprintf(capture.buf + n, capture.len - n, fmt, ap);
+		return;
+	}
 	vfprintf(level == BW_LOG_INFO ? stdout : stderr, fmt, ap);
 }
 

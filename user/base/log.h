@@ -7,6 +7,7 @@
 #define __BW_LOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum bw_log_level {
 	BW_LOG_NONE = -1, /* not even warnings: for the fuzzer */
@@ -19,6 +20,12 @@ extern enum bw_log_level bw_log_level;
 
 void bw_log(enum bw_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Warnings go into buf (len bytes, NUL-terminated, cut when full) instead
+ * of stderr, for a caller that says them its own way; len 0 ends it.
+ */
+void bw_log_capture(char *buf, size_t len);
 
 #define pr_warn(fmt, ...) bw_log(BW_LOG_WARN, fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...) bw_log(BW_LOG_INFO, fmt, ##__VA_ARGS__)

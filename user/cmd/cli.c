@@ -272,19 +272,68 @@ static const struct bw_opt *opt_of(const struct getopt_tables *g, int c)
 	return g->opt[i];
 }
 
-/* Sets o's member (and its bool of given) from arg, by o's parser. */
-static int apply_opt(const struct bw_verb *v, struct bw_args *a,
-		     const struct bw_opt *o, const char *arg)
+int bw_cli_apply(const struct bw_verb *v, struct bw_args *a,
+		 const struct bw_opt *o, const char *arg, const char *where)
 {
 	char opt[64];
-	const struct bw_opt_val val = {
-		.verb = v->name, .v = v, .opt = opt, .arg = arg, .min = o->min
-	};
+	const struct bw_opt_val val = { .verb = where ?: v->name,
+					.v = v,
+					.opt = opt,
+					.arg = arg,
+					.min = o->min };
 
 	snprintf(opt, sizeof(opt), "--%s", o->name);
 	if (o->set)
 		*(bool *)((char *)a + o->set) = true;
 	return o->parse(&val, (char *)a + o->field);
+}
+
+struct find_ctx {
+	const char *name;
+	const struct bw_opt *found;
+};
+
+static int match_name(const struct bw_opt *o, void *ctx)
+{
+	struct find_ctx *f = ctx;
+
+	if (strcmp(o->name, f->name))
+		return 0;
+	f->found = o;
+	return 1;
+}
+
+const struct bw_opt *bw_cli_find_opt(const struct bw_verb *v, const char *name)
+{
+	struct find_ctx f = { name, NULL };
+
+	for_each_opt(v, match_name, &f);
+	return f.found;
+}
+
+/* More distinct options than any verb has. */
+#define BW_MAX_GIVEN 96
+
+/* The options the last parse's command line gave, each once. */
+static struct {
+	const struct bw_opt *opt[BW_MAX_GIVEN];
+	int n;
+} given;
+
+bool bw_cli_given(const struct bw_opt *o)
+{
+	int i;
+
+	for (i = 0; i < given.n; i++)
+		if (given.opt[i] == o)
+			return true;
+	return false;
+}
+
+static void record_given(const struct bw_opt *o)
+{
+	if (!bw_cli_given(o) && given.n < BW_MAX_GIVEN)
+		given.opt[given.n++] = o;
 }
 
 /* The checks across options, once all are in. */
@@ -322,6 +371,7 @@ static int run_getopt(const struct bw_verb *v, int argc, char **argv,
 
 	opterr = 0;
 	optind = 0;
+	given.n = 0;
 	while ((c = getopt_long(argc, argv, g->shorts, g->lo, NULL)) != -1) {
 		if (c == ':')
 			return bw_cli_usage_error(v,
@@ -335,9 +385,10 @@ static int run_getopt(const struct bw_verb *v, int argc, char **argv,
 			bw_cli_verb_usage(v, true);
 			return 1;
 		}
-		err = apply_opt(v, a, o, optarg);
+		err = bw_cli_apply(v, a, o, optarg, NULL);
 		if (err)
 			return err;
+		record_given(o);
 	}
 	return check_opts(v, a);
 }

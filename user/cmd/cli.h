@@ -76,6 +76,8 @@ struct bw_args {
 	const char *owner;	    /* add/remove --owner NAME, or NULL */
 	char **pos;		    /* positional arguments after the first */
 	int npos;
+	const char *config;	/* watch --config FILE (cmd/conf.h) */
+	const char *conf_iface; /* config show --interface IFACE */
 };
 
 /*
@@ -152,5 +154,22 @@ struct bw_verb {
 int bw_cli_parse(const struct bw_verb *v, int argc, char **argv,
 		 struct bw_args *a);
 void bw_cli_verb_usage(const struct bw_verb *v, bool full);
+
+/* v's option of that long name, NULL: none. */
+const struct bw_opt *bw_cli_find_opt(const struct bw_verb *v, const char *name);
+
+/*
+ * Whether the command line of the last bw_cli_parse() gave option o: a
+ * config file's settings go under those it gave.
+ */
+bool bw_cli_given(const struct bw_opt *o);
+
+/*
+ * Sets o's member (and its bool of given) from arg through o's parser, as
+ * the command line would; where names the value in messages ("--fpr", or
+ * "FILE:LINE: fpr" for a config file's). 0 or the parser's error.
+ */
+int bw_cli_apply(const struct bw_verb *v, struct bw_args *a,
+		 const struct bw_opt *o, const char *arg, const char *where);
 
 #endif /* __BW_CLI_H */

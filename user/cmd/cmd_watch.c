@@ -5,11 +5,14 @@
  * Its options: --url's (an image pulled, daemon/pull.h), --crowdsec's (a
  * CrowdSec bouncer, daemon/crowdsec.h), then the watch's own.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/args.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_watch.h"
+#include "cmd/conf.h"
 #include "base/duration.h"
 #include "base/log.h"
 #include "base/output.h"
@@ -157,6 +160,8 @@ const struct bw_cs_cfg *bw_cs_args_cfg(const struct bw_cs_args *a, int *err)
 }
 
 static const struct bw_opt watch_only_opts[] = {
+	BW_OPT("config", "FILE", config, bw_parse_str,
+	       "the settings from FILE (YAML, bloomwall.yaml(5)) and FILE.local; the command line wins"),
 	BW_OPT("image", "FILE", ops.image, bw_parse_str,
 	       "swap in the image FILE ('bloomwall build') whenever it changes"),
 	BW_OPT("detach-on-exit", NULL, ops.detach_on_exit, bw_parse_flag,
@@ -198,7 +203,27 @@ static int watch_keys(const struct bw_args *a, struct bw_verify_keys *keys)
 				      keys);
 }
 
-static int do_watch(struct bw_args *a)
+/*
+ * --config FILE: the file's settings for a->iface under the command
+ * line's. The config lives as long as the watch: a takes its strings.
+ */
+static int watch_config(struct bw_args *a, struct bw_conf **conf)
+{
+	const char *env = getenv("BLOOMWALL_ARGS");
+	int err;
+
+	if (env && *env)
+		pr_warn("bloomwall watch: BLOOMWALL_ARGS (the unit's environment file) is deprecated and goes in the next release: put these settings in /etc/bloomwall/bloomwall.yaml (bloomwall.yaml(5)), the unit's --config\n");
+	if (!a->config)
+		return 0;
+	err = bw_conf_read(&bw_verb_watch, a->config, false, conf);
+	if (err || !*conf)
+		return err ?: -ENOMEM;
+	bw_conf_select(*conf, a->iface);
+	return bw_conf_apply(*conf, &bw_verb_watch, a);
+}
+
+static int run_watch(struct bw_args *a)
 {
 	static struct bw_verify_keys keys;
 	struct bw_watch_cfg cfg = { 0 };
@@ -249,6 +274,17 @@ static int do_watch(struct bw_args *a)
 	};
 	a->pull.interval = a->ops.interval;
 	return bw_watch_run(&cfg);
+}
+
+static int do_watch(struct bw_args *a)
+{
+	struct bw_conf *conf = NULL;
+	int err;
+
+	err = watch_config(a, &conf);
+	err = err ?: run_watch(a);
+	bw_conf_free(conf);
+	return err;
 }
 
 const struct bw_verb bw_verb_watch = {

@@ -30,6 +30,7 @@
 #include "cmd/cmd_watch.h"
 #include "cmd/cmd_stats.h"
 #include "cmd/cmd_log.h"
+#include "cmd/cmd_config.h"
 #include "base/log.h"
 #include "base/output.h"
 
@@ -42,6 +43,7 @@ static const struct bw_verb *const verbs[] = {
 	&bw_verb_add,	 &bw_verb_remove, &bw_verb_allow,   &bw_verb_unallow,
 	&bw_verb_detach, &bw_verb_build,  &bw_verb_inspect, &bw_verb_load,
 	&bw_verb_watch,	 &bw_verb_stats,  &bw_verb_log,	    &bw_verb_keygen,
+	&bw_verb_config,
 };
 
 #define NVERBS (sizeof(verbs) / sizeof(verbs[0]))

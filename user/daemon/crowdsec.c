@@ -124,8 +124,8 @@ static int check_cfg(const struct bw_cs_cfg *c)
 			c->url);
 		return -EINVAL;
 	}
-	if (!c->key_file && !c->cert_file) {
-		pr_warn("bloomwall watch: --crowdsec needs --crowdsec-key-file FILE (the key 'cscli bouncers add' printed) or --crowdsec-cert FILE\n");
+	if (!c->key_file && !c->key && !c->cert_file) {
+		pr_warn("bloomwall watch: --crowdsec needs --crowdsec-key-file FILE (the key 'cscli bouncers add' printed), api_key in the config file or --crowdsec-cert FILE\n");
 		return -EINVAL;
 	}
 	if (c->cert_file && strcmp(bw_url_scheme(c->url), "https")) {
@@ -147,6 +147,8 @@ int bw_crowdsec_open(struct bw_crowdsec **out, const struct bw_cs_cfg *c,
 	err = check_cfg(c);
 	if (!err && c->key_file)
 		err = bw_cs_key_read(c->key_file, key, sizeof(key));
+	else if (!err && c->key)
+		snprintf(key, sizeof(key), "%s", c->key);
 	if (err)
 		return err;
 	cs = calloc(1, sizeof(*cs));
@@ -156,7 +158,7 @@ int bw_crowdsec_open(struct bw_crowdsec **out, const struct bw_cs_cfg *c,
 	cs->iface = iface;
 	cs->live = live;
 	sink.ctx = cs;
-	if (c->key_file)
+	if (c->key_file || c->key)
 		snprintf(cs->key_header, sizeof(cs->key_header),
 			 "X-Api-Key: %s", key);
 	memset(key, 0, sizeof(key));

@@ -54,6 +54,8 @@
 struct bw_cs_cfg {
 	const char *url;      /* the LAPI's base URL */
 	const char *key_file; /* the bouncer's API key, or NULL with a cert */
+	/* Or the key itself, from a config file checked as a secret one. */
+	const char *key;
 	const char *cert_file, *cert_key_file, *ca_file; /* TLS, or NULL */
 	double update_frequency; /* seconds; 0: BW_CS_UPDATE_FREQUENCY */
 	double timeout;		 /* of one request; 0: http.h's default */

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The config file's keys (user/cmd/conf*.c): a file's settings land in
+ * the members the watch's options set, through the same parsers;
+ * interfaces.IFACE over the top level, FILE.local over FILE, the command
+ * line over both; errors said as FILE:LINE: key: what; and every watch
+ * option has its key. No privileges: the files are the test's own.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "cmd/cmd_watch.h"
+#include "cmd/conf.h"
+#include "cmd/conf_keys.h"
+#include "test_helpers.h"
+
+static char dir[] = "/tmp/bwconf.XXXXXX";
+
+static const char *write_file(const char *name, const char *text, int mode)
+{
+	static char path[2][256];
+	static int i;
+	char *p = path[i++ % 2];
+	FILE *f;
+
+	if (!dir[12] || dir[12] == 'X')
+		mkdtemp(dir);
+	snprintf(p, 256, "%s/%s", dir, name);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	chmod(p, (mode_t)mode);
+	return p;
+}
+
+struct run {
+	struct bw_args a;
+	char *argv[16];
+	struct bw_conf *c;
+	int ret;
+	char *err;
+};
+
+/* watch lo ARGS --config path, then the file applied as do_watch does. */
+static void run(struct run *r, const char *path, const char *const *args)
+{
+	struct bw_capture err;
+	int argc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->a.mode = XDP_MODE_UNSPEC;
+	r->argv[argc++] = "watch";
+	r->argv[argc++] = "lo";
+	while (*args)
+		r->argv[argc++] = (char *)*args++;
+	bw_capture_fd(&err, STDERR_FILENO);
+	r->ret = bw_cli_parse(&bw_verb_watch, argc, r->argv, &r->a);
+	if (!r->ret)
+		r->ret = bw_conf_read(&bw_verb_watch, path, false, &r->c);
+	if (!r->ret) {
+		bw_conf_select(r->c, "lo");
+		r->ret = bw_conf_apply(r->c, &bw_verb_watch, &r->a);
+	}
+	r->err = bw_capture_end(&err);
+}
+
+static void run_free(struct run *r)
+{
+	bw_conf_free(r->c);
+	free(r->err);
+}
+
+BW_TEST(test_conf_apply)
+{
+	const char *path = write_file("a.yaml",
+				      "lists: [/l/one, /l/two]\n"
+				      "fpr: 0.01\n"
+				      "seed: 7\n"
+				      "monitor: true\n"
+				      "allow: [/a/1, /a/2]\n"
+				      "api_url: http://127.0.0.1:8080\n"
+				      "api_key: 0123abcd\n"
+				      "update_frequency: 2m\n"
+				      "origins: [crowdsec, cscli]\n"
+				      "interval: 3\n"
+				      "interfaces:\n"
+				      "  lo:\n"
+				      "    monitor: false\n"
+				      "    interval: 4\n"
+				      "  eth9:\n"
+				      "    interval: 5\n",
+				      0600);
+	struct run r;
+
+	run(&r, path, (const char *const[]){ "--config", path, NULL });
+	ASSERT_OK(r.ret, "the file applies");
+	ASSERT_STREQ(r.err, "", "nothing said");
+	ASSERT_EQ(r.a.npos, 2, "the lists");
+	ASSERT_STREQ(r.a.npos == 2 ? r.a.pos[1] : "", "/l/two", "list two");
+	ASSERT_TRUE(r.a.build.fpr == 0.01 && r.a.build.fpr_set, "fpr");
+	ASSERT_TRUE(r.a.build.seed == 7 && r.a.build.seed_set, "seed");
+	ASSERT_FALSE(r.a.build.monitor, "interfaces.lo's monitor: false wins");
+	ASSERT_TRUE(r.a.ops.interval == 4.0, "interfaces.lo's interval");
+	ASSERT_EQ(r.a.build.nallow, 2, "allow: each item an --allow");
+	ASSERT_STREQ(r.a.cs.cfg.url, "http://127.0.0.1:8080", "api_url");
+	ASSERT_STREQ(r.a.cs.cfg.key, "0123abcd", "api_key");
+	ASSERT_TRUE(r.a.cs.cfg.update_frequency == 120.0,
+		    "update_frequency 2m, as cs-firewall-bouncer writes it");
+	ASSERT_STREQ(r.a.cs.cfg.filter.origins, "crowdsec,cscli",
+		     "origins: a list joined");
+	run_free(&r);
+
+	/* The command line wins, repeatable options and LISTs whole. */
+	run(&r, path,
+	    (const char *const[]){ "--fpr", "0.05", "--allow", "/a/cli",
+				   "--config", path, "/l/cli", NULL });
+	ASSERT_OK(r.ret, "the file under the command line");
+	ASSERT_TRUE(r.a.build.fpr == 0.05, "--fpr wins");
+	ASSERT_TRUE(r.a.build.seed == 7, "seed from the file");
+	ASSERT_EQ(r.a.build.nallow, 1, "--allow wins whole");
+	ASSERT_TRUE(r.a.npos == 1 && !strcmp(r.a.pos[0], "/l/cli"),
+		    "the LISTs win whole");
+	run_free(&r);
+
+	/* A source on the command line wins over the file's lists. */
+	run(&r, path,
+	    (const char *const[]){ "--image", "/i.img", "--config", path,
+				   NULL });
+	ASSERT_OK(r.ret, "--image over the file's lists");
+	ASSERT_TRUE(!r.a.npos && !strcmp(r.a.ops.image, "/i.img"),
+		    "the image alone");
+	run_free(&r);
+
+	/* FILE.local over FILE, key by key. */
+	write_file("a.yaml.local", "fpr: 0.02\napi_key: ffff0000\n", 0600);
+	run(&r, path, (const char *const[]){ "--config", path, NULL });
+	ASSERT_OK(r.ret, "with a .local");
+	ASSERT_TRUE(r.a.build.fpr == 0.02, ".local's fpr");
+	ASSERT_STREQ(r.a.cs.cfg.key, "ffff0000", ".local's api_key");
+	ASSERT_TRUE(r.a.build.seed == 7, "FILE's seed stays");
+	run_free(&r);
+	unlink(write_file("a.yaml.local", "", 0600));
+	unlink(path);
+}
+
+BW_TEST(test_conf_errors)
+{
+	const char *path = write_file("b.yaml",
+				      "fpx: 1\n"
+				      "fpr: 2\n"
+				      "lists: {a: b}\n"
+				      "monitor: maybe\n"
+				      "interfaces:\n"
+				      "  lo:\n"
+				      "    interval: -1\n",
+				      0600);
+	char want[2048];
+	struct run r;
+
+	run(&r, path, (const char *const[]){ "--config", path, NULL });
+	ASSERT_ERR(r.ret, "refused");
+	snprintf(
+		want, sizeof(want),
+		"bloomwall %s:1: fpx: unknown key (fpr?)\n"
+		"bloomwall %s:3: lists: takes a list or a value, not a mapping\n"
+		"bloomwall %s:4: monitor: takes true or false, not 'maybe'\n",
+		path, path, path);
+	ASSERT_STREQ(r.err, want, "watch: the types, each error");
+	run_free(&r);
+
+	/* config check: the values through their parsers too. */
+	{
+		struct bw_capture err;
+		struct bw_conf *c;
+		char *said;
+		int ret;
+
+		bw_capture_fd(&err, STDERR_FILENO);
+		ret = bw_conf_read(&bw_verb_watch, path, true, &c);
+		said = bw_capture_end(&err);
+		ASSERT_ERR(ret, "check refuses");
+		snprintf(
+			want, sizeof(want),
+			"bloomwall %s:1: fpx: unknown key (fpr?)\n"
+			"bloomwall %s:2: fpr: --fpr takes a false-positive rate between 0 and 0.5 exclusive (e.g. 0.001 or 0.1%%), not '2'\n"
+			"bloomwall %s:3: lists: takes a list or a value, not a mapping\n"
+			"bloomwall %s:4: monitor: takes true or false, not 'maybe'\n"
+			"bloomwall %s:7: interfaces.lo.interval: --interval takes seconds from 0.01 to 86400, not '-1'\n",
+			path, path, path, path, path);
+		ASSERT_STREQ(said, want, "check: every error, with its line");
+		free(said);
+		bw_conf_free(c);
+	}
+	unlink(path);
+
+	/* api_key in a file others can read. */
+	path = write_file("c.yaml", "api_key: 0123abcd\n", 0644);
+	run(&r, path, (const char *const[]){ "--config", path, NULL });
+	ASSERT_ERR(r.ret, "a key readable by others");
+	ASSERT_STRSTR(r.err, "open to group or others (mode 0644): chmod 600",
+		      "says the fix");
+	run_free(&r);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Every option of watch has its key, but those a file has no use for. */
+BW_TEST(test_conf_every_option)
+{
+	static const char *const none[] = {
+		"help",	  "verbose",	   "json",
+		"config", "no-subdomains", BW_CONF_METRICS_OPT,
+	};
+	const struct bw_opt *const *t;
+	const struct bw_conf_key *k;
+	const struct bw_opt *o;
+	bool found;
+	size_t i;
+
+	for (t = bw_verb_watch.opts; *t; t++) {
+		for (o = *t; o->name; o++) {
+			found = false;
+			for (i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+				found |= !strcmp(o->name, none[i]);
+			for (k = bw_conf_keys; k->key; k++)
+				found |= k->opt && !strcmp(k->opt, o->name);
+			ASSERT_TRUE(found, o->name);
+		}
+	}
+	for (k = bw_conf_keys; k->key; k++)
+		ASSERT_TRUE(!k->opt || bw_cli_find_opt(&bw_verb_watch, k->opt),
+			    k->key);
+}
+
+/* The reference, bloomwall.yaml(5), has an entry for every key. */
+BW_TEST(test_conf_man_page)
+{
+	const struct bw_conf_key *k;
+	char entry[96], *text = NULL, *p;
+	size_t len = 0;
+	FILE *f = fopen("user/bloomwall.yaml.5", "r");
+
+	if (!ASSERT_OK_PTR(f, "user/bloomwall.yaml.5 (run from the top)"))
+		return;
+	if (getdelim(&text, &len, '\0', f) < 0)
+		text = NULL;
+	fclose(f);
+	for (k = bw_conf_keys; text && k->key; k++) {
+		/* ".B key" with roff's \- for each '-'. */
+		snprintf(entry, sizeof(entry), "\n.B %s\n", k->key);
+		for (p = entry; *p; p++)
+			if (*p == '-')
+				ASSERT_TRUE(false, "no '-' in a key");
+		ASSERT_TRUE(strstr(text, entry), k->key);
+	}
+	free(text);
+}
