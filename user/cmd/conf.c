@@ -258,6 +258,7 @@ int bw_conf_read(const struct bw_verb *v, const char *path, bool values,
 	*out = c;
 	if (!c)
 		return -ENOMEM;
+	c->mem.check = values;
 	read_one(c, v, path, values);
 	snprintf(local, sizeof(local), "%s.local", path);
 	if (!lstat(local, &st) || errno != ENOENT)
