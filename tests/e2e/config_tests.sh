@@ -117,6 +117,15 @@ EOF2
 	chmod 0600 "$k"
 	bw 0 config check "$k"
 	assert_line "$OUT" "$k: ok" "the same file, 0600"
+	# The key in a file of its own: read as the watch will.
+	printf '0123abcd\n' >"$TMP_DIR/bouncer.key"
+	chmod 0644 "$TMP_DIR/bouncer.key"
+	printf 'api_key_file: %s\n' "$TMP_DIR/bouncer.key" >"$k"
+	bw 1 config check "$k"
+	assert_line "$ERR" "bloomwall $k:1: api_key_file: --crowdsec-key-file $TMP_DIR/bouncer.key refused: the API key file is open to group or others (mode 0644): chmod 600 $TMP_DIR/bouncer.key" \
+		"a readable key file"
+	chmod 0600 "$TMP_DIR/bouncer.key"
+	bw 0 config check "$k"
 
 	# What is no config file: said, never read or waited on.
 	bw 1 config check /dev/zero

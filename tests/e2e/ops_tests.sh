@@ -510,7 +510,7 @@ _bloomwall; printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
 	}
 	got=$(comp bloomwall "")
 	for v in attach reload status query add remove allow unallow detach \
-		build inspect load watch stats log keygen; do
+		build inspect load watch stats log keygen config; do
 		[[ " $got " == *" $v "* ]] || fail "verb $v not completed: $got"
 		want=$("$BLOOMWALL" "$v" --help | sed -n '/^Options:/,/^$/p' |
 			grep -oE -- '^ +(-[a-zA-Z], )?--[a-z-]+' |
@@ -522,6 +522,7 @@ _bloomwall; printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
 		fail "the interface $BW_RX is not completed"
 	assert_eq "$(comp bloomwall attach "$BW_RX" --mode "")" "auto native skb " "--mode values"
 	assert_eq "$(comp bloomwall stats --p)" "--prometheus " "an option's start"
+	assert_eq "$(comp bloomwall config "")" "check show " "config's actions"
 }
 
 # The unit's SystemCallFilter (@system-service and bpf) holds every system

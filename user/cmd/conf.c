@@ -113,7 +113,12 @@ static void check_scope(struct bw_conf *c, const struct bw_verb *v,
 		if (!strcmp(y->key, "interfaces") && !*prefix) {
 			check_ifaces(c, v, file, y, values);
 		} else if (!strcmp(y->key, "prometheus") &&
-			   y->kind == BW_YAML_MAP) {
+			   y->kind != BW_YAML_MAP) {
+			if (!bw_yaml_is_null(y))
+				bw_conf_say(
+					&c->mem, file, y, "prometheus",
+					"takes a mapping: enabled, listen_addr, listen_port");
+		} else if (!strcmp(y->key, "prometheus")) {
 			for (j = 0; j < y->n; j++) {
 				snprintf(sub, sizeof(sub), "prometheus.%.40s",
 					 y->kids[j].key);
@@ -253,6 +258,7 @@ int bw_conf_read(const struct bw_verb *v, const char *path, bool values,
 	*out = c;
 	if (!c)
 		return -ENOMEM;
+	c->mem.check = values;
 	read_one(c, v, path, values);
 	snprintf(local, sizeof(local), "%s.local", path);
 	if (!lstat(local, &st) || errno != ENOENT)

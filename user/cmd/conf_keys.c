@@ -54,7 +54,7 @@ const struct bw_conf_key bw_conf_keys[] = {
 	/* CrowdSec, cs-firewall-bouncer's names first. */
 	KEY("api_url", "crowdsec", OPT, "null"),
 	KEY("api_key", NULL, API_KEY, "null", .also = "crowdsec-key-file"),
-	KEY("api_key_file", "crowdsec-key-file", OPT, "null"),
+	KEY("api_key_file", "crowdsec-key-file", KEY_FILE, "null"),
 	KEY("cert_path", "crowdsec-cert", OPT, "null"),
 	KEY("key_path", "crowdsec-cert-key", OPT, "null"),
 	KEY("ca_cert_path", "crowdsec-ca", OPT, "null"),

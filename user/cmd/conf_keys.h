@@ -20,6 +20,7 @@ enum bw_conf_kind {
 	BW_CONF_REPEAT,	  /* a list (or a value): the option once each */
 	BW_CONF_LISTS,	  /* the list files: watch's LIST arguments */
 	BW_CONF_API_KEY,  /* the bouncer's key itself (a secret file) */
+	BW_CONF_KEY_FILE, /* a path, whose key config check reads */
 	BW_CONF_SCOPES,	  /* cs-firewall-bouncer's: ip and range only */
 	BW_CONF_INSECURE, /* cs-firewall-bouncer's: false only */
 	BW_CONF_PROM,	  /* prometheus.*: one --metrics-listen */

@@ -258,6 +258,26 @@ static int prom(const struct bw_conf_val *x)
 	return 0;
 }
 
+/* A key file: read as the watch will (crowdsec_key.h), by config check. */
+static int key_file(const struct bw_conf_val *x, const struct bw_opt *o)
+{
+	char key[BW_CS_KEY_MAX + 1], said[1024], *what;
+	int err = scalar_opt(x, o);
+
+	if (err || !x->c->check)
+		return err;
+	bw_log_capture(said, sizeof(said));
+	err = bw_cs_key_read(x->y->text, key, sizeof(key));
+	bw_log_capture(NULL, 0);
+	memset(key, 0, sizeof(key));
+	if (!err)
+		return 0;
+	what = strstr(said, ": ");
+	what = what ? what + 2 : said;
+	what[strcspn(what, "\n")] = '\0';
+	return bad(x, what);
+}
+
 int bw_conf_take(const struct bw_conf_val *x)
 {
 	const struct bw_opt *o = NULL;
@@ -277,6 +297,8 @@ int bw_conf_take(const struct bw_conf_val *x)
 		return lists(x);
 	case BW_CONF_API_KEY:
 		return api_key(x);
+	case BW_CONF_KEY_FILE:
+		return key_file(x, o);
 	case BW_CONF_SCOPES:
 		return scopes(x);
 	case BW_CONF_INSECURE:

@@ -6,6 +6,7 @@
 #ifndef __BW_CONF_VALUE_H
 #define __BW_CONF_VALUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct bw_args;
@@ -15,6 +16,7 @@ struct bw_yaml;
 
 /* What values leave behind: errors said, strings applied values point to. */
 struct bw_conf_mem {
+	bool check; /* config check: key files read too */
 	int errors;
 	char **owned;
 	size_t nowned;
