@@ -185,11 +185,12 @@ make_root()
 		return
 	fi
 	cp /etc/resolv.conf "$R/etc/resolv.conf"
+	echo "deb $MIRROR bookworm main" >"$R/etc/apt/sources.list"
 	mount -t proc proc "$R/proc"
 	mount --bind "$CACHE/archives" "$R/var/cache/apt/archives"
 	printf '#!/bin/sh\n# no service starts in the test root\nexit 101\n' >"$R/usr/sbin/policy-rc.d"
 	chmod 0755 "$R/usr/sbin/policy-rc.d"
-	if ! in_root apt-get update -qq >"$WORK/apt-update.log" 2>&1; then
+	if ! in_root apt-get update -qq --error-on=any >"$WORK/apt-update.log" 2>&1; then
 		tail -n 5 "$WORK/apt-update.log"
 		ROOT_STATE="mirror $MIRROR not reachable: apt-get update failed in the root"
 		return
