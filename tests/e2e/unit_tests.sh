@@ -125,5 +125,38 @@ test_unit_sandbox()
 	assert_grep "$WATCH_OUT" "^$BW_RX: reload ok: generation 2, " "the rebuild in the sandbox"
 	grep -q "Read-only file system\|Operation not permitted" "$WATCH_ERR" &&
 		fail "the watch hit the sandbox: $(cat "$WATCH_ERR")"
-	return 0
+
+	# The unit's own ExecStartPre and ExecStart lines, where this build
+	# reads a config file (bloomwall.yaml(5)): the test's config for
+	# /etc/bloomwall/bloomwall.yaml, $BLOOMWALL_ARGS unset.
+	if ! "$BLOOMWALL" --help | grep -q '^  config '; then
+		echo "  (no 'config' verb in this build: the unit's own lines not run)"
+		return 0
+	fi
+	local cfg=$TMP_DIR/bloomwall.yaml pre start
+	printf '%s\n' "$BW_A4" >"$d/.block.txt.tmp"
+	mv "$d/.block.txt.tmp" "$l"
+	printf 'lists:\n  - %s\nseed: %s\n' "$l" "${SEED[1]}" >"$cfg"
+	read -ra pre <<<"$(unit_line ExecStartPre "$cfg")"
+	read -ra start <<<"$(unit_line ExecStart "$cfg")"
+	echo "+ (sandbox) ${pre[*]}"
+	unit_sandbox "${pre[@]}" || fail "the unit's ExecStartPre in the sandbox"
+	echo "+ (sandbox) ${start[*]} &"
+	: >"$WATCH_OUT"
+	"${UNIT_SANDBOX[@]}" "${start[@]}" >>"$WATCH_OUT" 2>>"$WATCH_ERR" &
+	WATCH_PID=$!
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_B4" "$BW_RX4"
+	stop_watch TERM
+}
+
+# unit_line KEY CONFIG: the unit's KEY= command line for $BW_RX, with
+# $BLOOMWALL for /usr/sbin/bloomwall and CONFIG for its config file.
+unit_line()
+{
+	# shellcheck disable=SC2016 # the unit's own $BLOOMWALL_ARGS, literally
+	sed -n "s/^$1=//p" "$UNIT_FILE" |
+		sed -e "s|/usr/sbin/bloomwall|$BLOOMWALL|" -e "s|/etc/bloomwall/bloomwall.yaml|$2|g" \
+			-e "s|%I|$BW_RX|g" -e 's|\$BLOOMWALL_ARGS||'
 }
