@@ -199,7 +199,6 @@ make_root()
 	ROOT_STATE=ok
 }
 
-# What apt or dpkg printed, for the tests' greps.
 apt_install()
 {
 	in_root apt-get install -y -q --no-install-recommends "$@"
@@ -220,16 +219,11 @@ bouncer_absent()
 	! grep -q "^$1" <<<"$out"
 }
 
-# The names under the root's /etc that hold "bloomwall".
-etc_paths()
-{
-	(cd "$R" && find etc -path '*bloomwall*')
-}
-
+# No name under the root's /etc holds "bloomwall" (those left are said).
 no_etc_paths()
 {
 	local p
-	p=$(etc_paths)
+	p=$(cd "$R" && find etc -path '*bloomwall*')
 	[ -z "$p" ] && return 0
 	echo "left under /etc: $p"
 	return 1
@@ -287,6 +281,9 @@ test_pkg_contents()
 		bash -c "dpkg-deb -f '$DEB' Suggests | grep -q crowdsec && dpkg-deb -f '$DEB' Suggests | grep -q fail2ban"
 	check "the dependencies are dh_shlibdeps' (libbpf1, libxdp1)" \
 		bash -c "dpkg-deb -f '$DEB' Depends | grep -q 'libbpf1' && dpkg-deb -f '$DEB' Depends | grep -q 'libxdp1'"
+	# dpkg-buildflags reached the compiler and the linker.
+	check "fortified, bindnow" bash -c "readelf --dyn-syms -W '$x/usr/sbin/bloomwall' | grep -q '_chk@' &&
+		readelf -d '$x/usr/sbin/bloomwall' | grep -q BIND_NOW"
 	check "the units run /usr/sbin/bloomwall" grep -q '^ExecStart=/usr/sbin/bloomwall watch %I' \
 		"$x/lib/systemd/system/bloomwall@.service"
 	check "the completions parse" zsh -n "$x/usr/share/zsh/vendor-completions/_bloomwall"
