@@ -20,7 +20,15 @@ MANDIR ?= $(PREFIX)/share/man
 # a local install; a package sets /lib/systemd/system and /usr/share.
 UNITDIR ?= /etc/systemd/system
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SYSCONFDIR ?= /etc
+# The alert rules and the dashboard; the example files (the package puts
+# them under /usr/share/doc/bloomwall/examples).
+DATADIR ?= $(PREFIX)/share/bloomwall
+EXAMPLESDIR ?= $(SYSCONFDIR)/bloomwall
+# fail2ban's action.d: where fail2ban is installed, unless given (debian/rules).
+FAIL2BANDIR ?= $(if $(wildcard $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d),$(SYSCONFDIR)/fail2ban/action.d)
 DESTDIR ?=
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
@@ -37,7 +45,7 @@ LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -
 CLANG_BPF_SYS_INCLUDES ?= $(shell $(CLANG) -v -E - </dev/null 2>&1 \
 	| sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
 
-# CFLAGS, BPF_CFLAGS and LDFLAGS are the caller's (make CFLAGS='-O0 -g'):
+# CFLAGS, CPPFLAGS, BPF_CFLAGS and LDFLAGS are the caller's (make CFLAGS='-O0 -g'):
 # they come last and replace only the defaults below. What the code needs to
 # build (standard, warnings, include paths, defines) is in the ALL_ variables.
 # WERROR=1 makes every warning of both compilers an error. Objects are not
@@ -54,7 +62,7 @@ BPF_INCLUDES := -Iinclude -Ibpf
 CFLAGS ?= -O2 -g
 BPF_CFLAGS ?= -O2
 LDFLAGS ?=
-ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(INCLUDES) $(DEFINES) $(CFLAGS)
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(INCLUDES) $(DEFINES) $(CPPFLAGS) $(CFLAGS)
 # -g makes the BTF (map value field names for bpftool, line info); the DWARF
 # that comes with it is stripped from the embedded object below.
 ALL_BPF_CFLAGS = -g -target bpf -D__TARGET_ARCH_$(ARCH) $(WARNINGS) \
@@ -98,7 +106,7 @@ endif
 .DELETE_ON_ERROR:
 .SECONDARY:
 .PHONY: all deps check-tools check-layers test build-tests unit datapath e2e crash-sweep fleet demo bench \
-	fuzz build-fuzz install uninstall clean format format-check
+	fuzz build-fuzz install uninstall deb clean format format-check
 
 all: $(BIN) bloomwall
 
@@ -113,7 +121,7 @@ deps:
 
 # What a build runs, as COMMAND:DEBIAN-PACKAGE (and pkg-config modules). A
 # plain make only checks them and names what is missing; the goals that run
-# something (test and its suites, demo, bench, fuzz) install the packages
+# something (test and its suites, demo, bench, fuzz, deb) install the packages
 # first, so the README's make demo and make test work on a fresh machine.
 BUILD_TOOLS = $(firstword $(CLANG)):clang $(firstword $(CC)):gcc \
 	      $(firstword $(BPFTOOL)):bpftool $(firstword $(PKG_CONFIG)):pkg-config
@@ -121,7 +129,7 @@ BUILD_LIBS := libbpf:libbpf-dev libxdp:libxdp-dev libelf:libelf-dev zlib:zlib1g-
 	json-c:libjson-c-dev libxxhash:libxxhash-dev libcurl:libcurl4-openssl-dev \
 	libsodium:libsodium-dev libsystemd:libsystemd-dev yaml-0.1:libyaml-dev
 
-ifneq ($(filter deps test unit datapath e2e crash-sweep fleet demo bench soak fuzz fuzz-%,$(MAKECMDGOALS)),)
+ifneq ($(filter deps test unit datapath e2e crash-sweep fleet demo bench soak fuzz fuzz-% deb,$(MAKECMDGOALS)),)
 check-tools: deps
 endif
 
@@ -327,50 +335,76 @@ fuzz: build-fuzz
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed" >&2; exit 1; fi
 
+# The files a package holds (debian/rules sets the Debian paths). Those
+# whose source may be missing (the section-5 page, the rules, the
+# dashboard, the YAML example) are installed when there; an existing
+# bloomwall.yaml is never overwritten.
+UNITS := bloomwall@.service bloomwall-crowdsec@.service
 install: $(BIN)
 	install -d $(DESTDIR)$(SBINDIR)
 	install -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/bloomwall
-	if [ -f user/bloomwall.8 ]; then \
-		install -d $(DESTDIR)$(MANDIR)/man8; \
-		install -m 0644 user/bloomwall.8 $(DESTDIR)$(MANDIR)/man8/; \
-	fi
-	install -d $(DESTDIR)$(MANDIR)/man5
-	install -m 0644 user/bloomwall.yaml.5 $(DESTDIR)$(MANDIR)/man5/
-	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(SYSCONFDIR)/bloomwall
-	sed 's|/usr/local/sbin/bloomwall|$(SBINDIR)/bloomwall|' \
-		scripts/bloomwall@.service >$(DESTDIR)$(UNITDIR)/bloomwall@.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/bloomwall@.service
-	sed 's|/usr/local/sbin/bloomwall|$(SBINDIR)/bloomwall|' \
-		scripts/bloomwall-crowdsec@.service >$(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
+	for m in user/bloomwall.8 user/bloomwall.yaml.5; do \
+		[ -f $$m ] || continue; \
+		install -d $(DESTDIR)$(MANDIR)/man$${m##*.}; \
+		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; \
+	done
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(SYSCONFDIR)/bloomwall $(DESTDIR)$(EXAMPLESDIR)
+	for u in $(UNITS); do \
+		sed 's|/usr/sbin/bloomwall|$(SBINDIR)/bloomwall|g' scripts/$$u >$(DESTDIR)$(UNITDIR)/$$u; \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u; \
+	done
 	install -m 0644 scripts/bloomwall.bash-completion $(DESTDIR)$(BASHCOMPDIR)/bloomwall
-	install -m 0644 scripts/bloomwall.conf.example \
-		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
-	# The config file (bloomwall.yaml(5)): the example, and the operator's
-	# starting point unless one is there.
-	install -m 0644 scripts/bloomwall.yaml.example \
-		$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml.example
-	[ -e $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml ] || \
-		install -m 0644 scripts/bloomwall.yaml.example \
-			$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml
-	# The fail2ban action, where fail2ban is (doc/why-and-expiry.md "fail2ban").
-	if [ -d $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d ]; then \
+	install -m 0644 scripts/bloomwall.zsh-completion $(DESTDIR)$(ZSHCOMPDIR)/_bloomwall
+	install -m 0644 scripts/bloomwall.fish-completion $(DESTDIR)$(FISHCOMPDIR)/bloomwall.fish
+	install -m 0644 scripts/bloomwall.conf.example $(DESTDIR)$(EXAMPLESDIR)/bloomwall.conf.example
+	if [ -f scripts/bloomwall.yaml.example ]; then \
+		install -m 0644 scripts/bloomwall.yaml.example $(DESTDIR)$(EXAMPLESDIR)/; \
+		[ -e $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml ] || \
+			install -m 0644 scripts/bloomwall.yaml.example \
+				$(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml; \
+	fi
+	for f in scripts/prometheus/bloomwall.rules.yml scripts/grafana/bloomwall.json; do \
+		[ -f $$f ] || continue; \
+		install -d $(DESTDIR)$(DATADIR); \
+		install -m 0644 $$f $(DESTDIR)$(DATADIR)/; \
+	done
+	# The fail2ban action (doc/why-and-expiry.md "fail2ban").
+	if [ -n "$(FAIL2BANDIR)" ]; then \
+		install -d $(DESTDIR)$(FAIL2BANDIR); \
 		sed 's|^bloomwall = bloomwall$$|bloomwall = $(SBINDIR)/bloomwall|' \
 			scripts/fail2ban/action.d/bloomwall.conf \
-			>$(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d/bloomwall.conf; \
-		chmod 0644 $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d/bloomwall.conf; \
+			>$(DESTDIR)$(FAIL2BANDIR)/bloomwall.conf; \
+		chmod 0644 $(DESTDIR)$(FAIL2BANDIR)/bloomwall.conf; \
 	fi
 
+# bloomwall.yaml stays: it may be the operator's.
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/bloomwall $(DESTDIR)$(MANDIR)/man8/bloomwall.8
-	rm -f $(DESTDIR)$(UNITDIR)/bloomwall@.service $(DESTDIR)$(BASHCOMPDIR)/bloomwall
-	rm -f $(DESTDIR)$(UNITDIR)/bloomwall-crowdsec@.service
-	rm -f $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.conf.example
-	rm -f $(DESTDIR)$(SYSCONFDIR)/bloomwall/bloomwall.yaml.example
 	rm -f $(DESTDIR)$(MANDIR)/man5/bloomwall.yaml.5
-	rm -f $(DESTDIR)$(SYSCONFDIR)/fail2ban/action.d/bloomwall.conf
+	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) $(DESTDIR)$(BASHCOMPDIR)/bloomwall
+	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_bloomwall $(DESTDIR)$(FISHCOMPDIR)/bloomwall.fish
+	rm -f $(DESTDIR)$(EXAMPLESDIR)/bloomwall.conf.example $(DESTDIR)$(EXAMPLESDIR)/bloomwall.yaml.example
+	rm -f $(DESTDIR)$(DATADIR)/bloomwall.rules.yml $(DESTDIR)$(DATADIR)/bloomwall.json
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
+	[ -z "$(FAIL2BANDIR)" ] || rm -f $(DESTDIR)$(FAIL2BANDIR)/bloomwall.conf
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/bloomwall 2>/dev/null
+
+# make deb: the Debian package (debian/, debhelper), built by
+# dpkg-buildpackage in a copy of the tree under $(OUTPUT)/deb so that
+# nothing lands beside the tree or in debian/; bloomwall_*.deb (and its
+# .buildinfo and .changes) end up in $(OUTPUT). debian/changelog's version
+# must be VERSION's.
+DEB_SRC := $(OUTPUT)/deb/bloomwall-$(VERSION)
+deb: | $(OUTPUT)
+	$(Q)v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || \
+		{ echo "make deb: debian/changelog says $$v, VERSION $(VERSION)" >&2; exit 1; }
+	$(Q)rm -rf $(OUTPUT)/deb && mkdir -p $(DEB_SRC)
+	$(Q)tar -c --exclude='./.output*' --exclude=./.git --exclude=./bloomwall . | tar -x -C $(DEB_SRC)
+	$(Q)cd $(DEB_SRC) && dpkg-buildpackage -b -us -uc $(if $(filter 1,$(V)),,>../build.log 2>&1) || \
+		{ tail -n 30 ../build.log 2>/dev/null; exit 1; }
+	$(Q)rm -f $(OUTPUT)/bloomwall_*.deb $(OUTPUT)/bloomwall-dbgsym_*.deb $(OUTPUT)/bloomwall_*.buildinfo $(OUTPUT)/bloomwall_*.changes
+	$(Q)mv $(OUTPUT)/deb/bloomwall_* $(OUTPUT)/deb/bloomwall-dbgsym_* $(OUTPUT)/ 2>/dev/null; ls $(OUTPUT)/bloomwall_*.deb
 
 # tests/*.h keep their hand-aligned macro and vector tables.
 FORMAT_SRCS = include/*.h bpf/*.c bpf/*.h user/*/*.c user/*/*.h tests/unit/*.[ch] tests/upper/*.c \

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # Installs every Debian package that building, testing, the demo, the
-# benchmark, the fuzzers and CI (.ci/run: clang-format, shellcheck) need.
+# benchmark, the fuzzers, make deb and its test (tests/pkg) and CI
+# (.ci/run: clang-format, shellcheck) need.
 # Idempotent: quiet and quick when all is there. Run by make deps, make test,
 # make demo (and the other goals that run something) and .ci/run; a plain
 # make only checks for the tools and names the missing package.
@@ -12,7 +13,7 @@ libelf-dev zlib1g-dev iproute2 iputils-ping tcpdump python3 python3-scapy
 util-linux libcap2-bin libclang-rt-14-dev libjson-c-dev libxxhash-dev clang-format shellcheck strace
 unbound bind9-dnsutils dnsperf systemd prometheus libcurl4-openssl-dev
 libsodium-dev libsystemd-dev nginx fail2ban crowdsec inotify-tools sqlite3
-libyaml-dev"
+libyaml-dev debhelper dpkg-dev lintian debootstrap curl zsh fish"
 
 missing=""
 for p in $PKGS; do

@@ -15,7 +15,7 @@
 # - no match: a name filter (the suite's argument) that matches no test is
 #   an error: "SUITE: no test matches 'X'" on stderr, exit 2, no summary.
 # - needs root: a suite that cannot run a test without root (datapath,
-#   e2e) says "SUITE: needs root (...)" on stderr and exits 3 before
+#   e2e, pkg) says "SUITE: needs root (...)" on stderr and exits 3 before
 #   running any, with no summary line.
 # Each suite's last line is 'SUITE: N passed, N failed[, N skipped]'. A
 # suite that exits without one (no match, needs root, a crash), or exits
@@ -79,12 +79,13 @@ count() {
 }
 
 # The suites side by side: unit, upper and datapath one after another (they
-# compute, and are done in a minute or two), e2e beside them from the start
-# (its workers mostly wait; tests/e2e/run.sh). Each writes its own log; the
-# quick ones are printed whole once ended, then e2e's as it goes, so every
-# suite's lines stay together in the order unit, upper, datapath, e2e.
+# compute, and are done in a minute or two), e2e and pkg beside them from
+# the start (e2e's workers mostly wait; tests/e2e/run.sh). Each writes its
+# own log; the quick ones are printed whole once ended, then e2e's as it
+# goes, then pkg's, so every suite's lines stay together in the order
+# unit, upper, datapath, e2e, pkg.
 mkdir -p "$OUT"
-rm -f "$OUT"/{unit,upper,datapath,e2e}.{log,rc}
+rm -f "$OUT"/{unit,upper,datapath,e2e,pkg}.{log,rc}
 t0=$SECONDS
 took=""
 {
@@ -96,6 +97,9 @@ quick=$!
 : >"$OUT/e2e.log"
 start e2e tests/e2e/run.sh &
 e2e=$!
+# The Debian package (make deb, then installed into a debootstrap root):
+# beside e2e too, printed after it.
+start pkg tests/pkg/run.sh &
 for name in unit upper datapath; do
 	while [ ! -e "$OUT/$name.rc" ] && kill -0 "$quick" 2>/dev/null; do
 		sleep 1
@@ -108,6 +112,9 @@ echo "=== e2e"
 tail -n +1 -f --pid="$e2e" "$OUT/e2e.log"
 wait
 count e2e
+echo "=== pkg"
+cat "$OUT/pkg.log"
+count pkg
 
 echo
 echo "suites' seconds: $took; $((SECONDS - t0)) s in all"

@@ -477,7 +477,7 @@ test_systemd_unit()
 
 	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
 	mkdir -p "$d"
-	sed "s|/usr/local/sbin/bloomwall|$BLOOMWALL|" "$TOP/scripts/bloomwall@.service" \
+	sed "s|/usr/sbin/bloomwall|$BLOOMWALL|" "$TOP/scripts/bloomwall@.service" \
 		>"$d/bloomwall@.service"
 	cp "$d/bloomwall@.service" "$d/bloomwall@$BW_RX.service"
 	(cd "$d" && systemd-analyze verify --man=no "bloomwall@$BW_RX.service") \
@@ -525,9 +525,11 @@ _bloomwall; printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
 	assert_eq "$(comp bloomwall config "")" "check show " "config's actions"
 }
 
-# The unit's SystemCallFilter (@system-service and bpf) holds every system
-# call a watch makes: attach, a rebuild after a rename, the metrics file,
-# SIGTERM with --detach-on-exit, all traced with strace.
+# The unit's SystemCallFilter holds every system call a watch makes (attach,
+# a rebuild after a rename, the metrics file, SIGTERM with
+# --detach-on-exit, all traced with strace), its RestrictAddressFamilies
+# every socket's family, and MemoryDenyWriteExecute holds: no mapping
+# both writable and executable.
 test_unit_syscalls()
 {
 	local l m=$TMP_DIR/m.prom st=$TMP_DIR/syscalls.d/strace pid bad
@@ -559,7 +561,7 @@ test_unit_syscalls()
 	WATCH_PID=
 	assert_grep "$WATCH_OUT" "bloomwall detached \\(--detach-on-exit\\)" "detached"
 	systemd-analyze syscall-filter >"$TMP_DIR/groups" 2>/dev/null
-	bad=$(python3 - "$TMP_DIR/groups" "$st" <<'EOF'
+	bad=$(python3 - "$TMP_DIR/groups" "$st" "$TOP/scripts/bloomwall@.service" <<'EOF'
 import re, sys
 groups, cur = {}, None
 for line in open(sys.argv[1]):
@@ -573,14 +575,38 @@ def expand(g):
     for x in groups.get(g, []):
         out |= expand(x) if x.startswith("@") else {x}
     return out
-allowed = expand("@system-service") | {"bpf"}
-used = set(re.findall(r"^\d+ +([a-z_0-9]+)\(", open(sys.argv[2]).read(), re.M))
+# The unit's SystemCallFilter= lines in order: the first an allow list,
+# then "~" takes out of it and the others add, as systemd reads them.
+unit = open(sys.argv[3]).read()
+allowed = None
+for m in re.finditer(r"^SystemCallFilter=(.*)$", unit, re.M):
+    words = m.group(1).split()
+    neg = words[0].startswith("~")
+    names = set()
+    for w in [words[0].lstrip("~")] + words[1:]:
+        names |= expand(w) if w.startswith("@") else {w}
+    if allowed is None:
+        assert not neg
+        allowed = names
+    elif neg:
+        allowed -= names
+    else:
+        allowed |= names
+trace = open(sys.argv[2]).read()
+used = set(re.findall(r"^\d+ +([a-z_0-9]+)\(", trace, re.M))
 assert len(used) > 20, used
-print(" ".join(sorted(used - allowed)))
+bad = sorted(used - allowed)
+# RestrictAddressFamilies=: the families of the sockets made.
+families = set(re.search(r"^RestrictAddressFamilies=(.*)$", unit, re.M).group(1).split())
+bad += sorted(set(re.findall(r"^\d+ +socket\((AF_[A-Z0-9]+)", trace, re.M)) - families)
+# MemoryDenyWriteExecute=yes: no mapping both writable and executable.
+if re.search(r"^\d+ +(mmap|mprotect|pkey_mprotect)\(.*PROT_WRITE\|PROT_EXEC", trace, re.M):
+    bad.append("W+X")
+print(" ".join(bad))
 EOF
-) || fail "cannot read the trace or the groups"
-	echo "  system calls outside @system-service and bpf: ${bad:-none}"
-	assert_eq "$bad" "" "system calls the unit's filter would refuse"
+) || fail "cannot read the trace, the groups or the unit"
+	echo "  system calls, socket families or W+X mappings the unit refuses: ${bad:-none}"
+	assert_eq "$bad" "" "what the unit's filters would refuse"
 }
 
 # The names allow/unallow change; the first is in the block list.

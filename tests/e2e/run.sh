@@ -140,6 +140,9 @@ ALL_TESTS="$ALL_TESTS $HOSTILE_TESTS"
 # shellcheck source=config_tests.sh
 . "$TOP/tests/e2e/config_tests.sh"
 ALL_TESTS="$ALL_TESTS $CONFIG_TESTS"
+# shellcheck source=unit_tests.sh
+. "$TOP/tests/e2e/unit_tests.sh"
+ALL_TESTS="$ALL_TESTS $UNIT_TESTS"
 
 summary()
 {
