@@ -98,6 +98,7 @@ static const struct {
 	{ "widest-range", "8,19" },
 	{ "connect-timeout", "5" },
 	{ "serial", "5" },
+	{ "metrics-listen", "127.0.0.1:60607" },
 };
 
 static const char *sample_of(const struct bw_opt *o)
