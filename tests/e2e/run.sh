@@ -131,6 +131,9 @@ ALL_TESTS="$ALL_TESTS $FLEET_TESTS"
 # shellcheck source=hostile_tests.sh
 . "$TOP/tests/e2e/hostile_tests.sh"
 ALL_TESTS="$ALL_TESTS $HOSTILE_TESTS"
+# shellcheck source=metrics_tests.sh
+. "$TOP/tests/e2e/metrics_tests.sh"
+ALL_TESTS="$ALL_TESTS $METRICS_TESTS"
 
 summary()
 {

@@ -351,14 +351,18 @@ static int start(struct watch *w)
  */
 static int listen_metrics(struct watch *w)
 {
+	char why[160];
 	int err;
 
 	if (!w->c->metrics_listen)
 		return 0;
 	err = bw_http_serve_start(&w->http, w->c->metrics_listen, "/metrics",
-				  BW_METRICS_CONTENT_TYPE);
-	if (err)
+				  BW_METRICS_CONTENT_TYPE, why, sizeof(why));
+	if (err) {
+		pr_warn("bloomwall watch: --metrics-listen %s: %s\n",
+			w->c->metrics_listen, why);
 		return err;
+	}
 	printf("%s: serving the metrics on http://%s/metrics\n", w->c->iface,
 	       w->c->metrics_listen);
 	bw_watch_write_metrics(w);

@@ -11,7 +11,6 @@
 #include <unistd.h>
 #include <microhttpd.h>
 
-#include "base/log.h"
 #include "net/http_serve.h"
 
 struct bw_http_serve {
@@ -132,17 +131,14 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
 }
 
 /* The listening socket, made here: a refused address says why. */
-static int listen_on(const char *addr)
+static int listen_on(const char *addr, char *why, size_t cap)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	char why[120];
 	int fd, one = 1, err;
 
-	if (bw_listen_addr_parse(addr, &ss, &len, why, sizeof(why))) {
-		pr_warn("%s: %s\n", addr, why);
+	if (bw_listen_addr_parse(addr, &ss, &len, why, cap))
 		return -EINVAL;
-	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 		    0);
 	if (fd < 0)
@@ -157,24 +153,26 @@ static int listen_on(const char *addr)
 	return fd;
 fail:
 	err = -errno;
-	pr_warn("%s: cannot listen there: %s\n", addr, strerror(-err));
+	snprintf(why, cap, "cannot listen there: %s", strerror(-err));
 	if (fd >= 0)
 		close(fd);
 	return err;
 }
 
 int bw_http_serve_start(struct bw_http_serve **out, const char *addr,
-			const char *path, const char *content_type)
+			const char *path, const char *content_type, char *why,
+			size_t cap)
 {
 	struct bw_http_serve *s;
 	int fd;
 
 	*out = NULL;
-	fd = listen_on(addr);
+	fd = listen_on(addr, why, cap);
 	if (fd < 0)
 		return fd;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
+		snprintf(why, cap, "out of memory");
 		close(fd);
 		return -ENOMEM;
 	}
@@ -195,7 +193,7 @@ int bw_http_serve_start(struct bw_http_serve **out, const char *addr,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 				(size_t)16384, MHD_OPTION_END);
 	if (!s->d) {
-		pr_warn("%s: cannot start the HTTP server\n", addr);
+		snprintf(why, cap, "libmicrohttpd could not start");
 		close(fd);
 		pthread_mutex_destroy(&s->lock);
 		free(s);

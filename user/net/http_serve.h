@@ -32,10 +32,11 @@ struct bw_http_serve;
  * Listens on addr ("ADDR:PORT") and serves path with content_type
  * (503 until the first body is set; 404 for another path, 405 for
  * another method). Signals the caller blocks stay blocked in its
- * thread. 0, or -errno said with addr.
+ * thread. 0, or -errno with the reason in why.
  */
 int bw_http_serve_start(struct bw_http_serve **out, const char *addr,
-			const char *path, const char *content_type);
+			const char *path, const char *content_type, char *why,
+			size_t cap);
 
 /* The body from now on: s takes body (malloc'd; NULL: 503 again). */
 void bw_http_serve_set(struct bw_http_serve *s, char *body, size_t len);
