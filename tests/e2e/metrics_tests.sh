@@ -279,16 +279,22 @@ test_metrics_listen_bad()
 	bw 1 watch "$BW_RX" --metrics-listen 192.0.2.1:60607 "$l"
 	assert_line "$ERR" "bloomwall watch: --metrics-listen 192.0.2.1:60607: cannot listen there: Cannot assign requested address" \
 		"an address not on this host"
-	python3 -c 'import socket, time
+	# SO_REUSEADDR: the earlier tests' connections may linger in TIME_WAIT.
+	python3 -c 'import socket, sys, time
 s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", 60607))
 s.listen()
-time.sleep(300)' &
+open(sys.argv[1], "w").write("listening\n")
+time.sleep(300)' "$TMP_DIR/busy.out" &
 	BUSY_PID=$!
 	for a in $(seq 100); do
-		(: </dev/tcp/127.0.0.1/60607) 2>/dev/null && break
+		grep -qx listening "$TMP_DIR/busy.out" 2>/dev/null && break
+		kill -0 "$BUSY_PID" 2>/dev/null || break
 		sleep 0.1
 	done
+	grep -qx listening "$TMP_DIR/busy.out" 2>/dev/null ||
+		fail "the test's own listener on $MX_ADDR did not come up"
 	bw 1 watch "$BW_RX" --metrics-listen "$MX_ADDR" "$l"
 	assert_line "$ERR" "bloomwall watch: --metrics-listen $MX_ADDR: cannot listen there: Address already in use" \
 		"a port in use"
