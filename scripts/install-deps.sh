@@ -13,7 +13,8 @@ libelf-dev zlib1g-dev iproute2 iputils-ping tcpdump python3 python3-scapy
 util-linux libcap2-bin libclang-rt-14-dev libjson-c-dev libxxhash-dev clang-format shellcheck strace
 unbound bind9-dnsutils dnsperf systemd prometheus libcurl4-openssl-dev
 libsodium-dev libsystemd-dev nginx fail2ban crowdsec inotify-tools sqlite3
-libyaml-dev debhelper dpkg-dev lintian debootstrap curl zsh fish"
+libyaml-dev debhelper dpkg-dev lintian debootstrap curl zsh fish
+libmicrohttpd-dev"
 
 missing=""
 for p in $PKGS; do

@@ -440,10 +440,10 @@ test_cs_resync_drift()
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "^    resync +every 15s, [1-9][0-9]* so far, last [0-9]+ s ago: drift [02]; 2 in all\$" \
 		"status: the resyncs and their drift"
-	wait_line "$TMP_DIR/m.prom" "^bloomwall_decisions_resync_drift\\{iface=\"$BW_RX\"\\} 2\$"
+	wait_line "$TMP_DIR/m.prom" "^bloomwall_decisions_resync_drift_total\\{iface=\"$BW_RX\"\\} 2\$"
 	# In step again: the next resync finds nothing.
 	wait_line "$WATCH_OUT" "crowdsec: resync ok: drift 0 " 1
-	assert_grep "$TMP_DIR/m.prom" "^bloomwall_decisions_resync_drift\\{iface=\"$BW_RX\"\\} 2\$" \
+	assert_grep "$TMP_DIR/m.prom" "^bloomwall_decisions_resync_drift_total\\{iface=\"$BW_RX\"\\} 2\$" \
 		"the drift counter stays"
 	stop_watch TERM
 }

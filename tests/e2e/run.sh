@@ -143,6 +143,9 @@ ALL_TESTS="$ALL_TESTS $CONFIG_TESTS"
 # shellcheck source=unit_tests.sh
 . "$TOP/tests/e2e/unit_tests.sh"
 ALL_TESTS="$ALL_TESTS $UNIT_TESTS"
+# shellcheck source=metrics_tests.sh
+. "$TOP/tests/e2e/metrics_tests.sh"
+ALL_TESTS="$ALL_TESTS $METRICS_TESTS"
 
 summary()
 {

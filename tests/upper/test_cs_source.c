@@ -157,9 +157,10 @@ BW_TEST(test_cs_metrics_series)
 		buf,
 		"bloomwall_lapi_last_sync_timestamp_seconds{iface=\"eth0\"} 1796184289.500\n",
 		"last sync");
-	ASSERT_STRSTR(buf,
-		      "bloomwall_decisions_resync_drift{iface=\"eth0\"} 7\n",
-		      "the resyncs' drift");
+	ASSERT_STRSTR(
+		buf,
+		"bloomwall_decisions_resync_drift_total{iface=\"eth0\"} 7\n",
+		"the resyncs' drift");
 	ASSERT_STRSTR(buf, "# TYPE bloomwall_lapi_requests_total counter\n",
 		      "types");
 	free(buf);

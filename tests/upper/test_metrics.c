@@ -227,7 +227,8 @@ BW_TEST(test_metrics_watch)
 				     .last_seconds = 0.125,
 				     .last_time = 1700000000,
 				     .last_ok = true,
-				     .started = 1690000000 };
+				     .started = 1690000000,
+				     .kept_gen = 7 };
 	struct bw_status_view v;
 	char *t;
 
@@ -249,6 +250,7 @@ BW_TEST(test_metrics_watch)
 		t,
 		"bloomwall_watch_last_reload_timestamp_seconds{iface=\"eth1\"} 1700000000");
 	ASSERT_LINE(t, "bloomwall_watch_last_reload_success{iface=\"eth1\"} 1");
+	ASSERT_LINE(t, "bloomwall_watch_filter_generation{iface=\"eth1\"} 7");
 	free(t);
 	/* Before the first reload: no duration to show. */
 	w.last_seconds = -1;

@@ -99,6 +99,7 @@ static const struct {
 	{ "connect-timeout", "5" },
 	{ "serial", "5" },
 	{ "owner", "f2b-sshd" },
+	{ "metrics-listen", "127.0.0.1:60607" },
 };
 
 static const char *sample_of(const struct bw_opt *o)

@@ -38,6 +38,8 @@ struct bw_ops_args {
 	double debounce;	  /* watch --debounce SECS */
 	bool debounce_set;
 	bool allow_shrink; /* watch --allow-shrink */
+	/* watch --metrics-listen ADDR:PORT */
+	const char *metrics_listen;
 };
 
 /* Signed images' options (sign_args.h has their tables). */

@@ -19,6 +19,7 @@
 #include "daemon/watch.h"
 #include "cmd/sign_args.h"
 #include "image/sign_key.h"
+#include "net/http_serve.h"
 
 /* --url URL, in order, up to BW_PULL_MAX_URLS (struct bw_pull_cfg). */
 static int add_url(const struct bw_opt_val *o, void *field)
@@ -159,6 +160,22 @@ const struct bw_cs_cfg *bw_cs_args_cfg(const struct bw_cs_args *a, int *err)
 	return NULL;
 }
 
+/* --metrics-listen ADDR:PORT: refused here, before anything runs. */
+static int listen_addr(const struct bw_opt_val *o, void *field)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char why[120];
+
+	if (bw_listen_addr_parse(o->arg, &ss, &len, why, sizeof(why))) {
+		pr_warn("bloomwall %s: --metrics-listen '%s': %s; give ADDR:PORT, e.g. 127.0.0.1:60607 or [::1]:60607\n",
+			o->verb, o->arg, why);
+		return -BW_EUSAGE;
+	}
+	*(const char **)field = o->arg;
+	return 0;
+}
+
 static const struct bw_opt watch_only_opts[] = {
 	BW_OPT("config", "FILE", config, bw_parse_str,
 	       "the settings from FILE (YAML, bloomwall.yaml(5)) and FILE.local; the command line wins"),
@@ -168,6 +185,8 @@ static const struct bw_opt watch_only_opts[] = {
 	       "detach the filter on SIGTERM/SIGINT (default: leave it attached)"),
 	BW_OPT("metrics-file", "PATH", ops.metrics_file, bw_parse_str,
 	       "keep Prometheus metrics in PATH (node_exporter textfile collector)"),
+	BW_OPT("metrics-listen", "ADDR:PORT", ops.metrics_listen, listen_addr,
+	       "serve the same metrics at http://ADDR:PORT/metrics (e.g. 127.0.0.1:60607)"),
 	BW_OPT("interval", "SECS", ops.interval, bw_parse_seconds,
 	       "check the running filter, write the metrics every SECS (default 10)",
 	       .min = 0.01),
@@ -264,6 +283,7 @@ static int run_watch(struct bw_args *a)
 		.debounce = a->ops.debounce_set ? a->ops.debounce
 						: BW_WATCH_DEBOUNCE,
 		.metrics_file = a->ops.metrics_file,
+		.metrics_listen = a->ops.metrics_listen,
 		.detach_on_exit = a->ops.detach_on_exit,
 		.json = bw_out_is_json(),
 		.allow_shrink = a->ops.allow_shrink,

@@ -114,10 +114,8 @@ static void tick(struct watch *w)
 	check_running(w, &v);
 	if (check_shrunk(w) || check_adds(w, &v))
 		return;
-	if (w->c->metrics_file) {
-		bw_watch_live_counts(&w->counts, w->live, &w->cs);
-		bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
-	}
+	if (w->c->metrics_file || w->http)
+		bw_watch_put_metrics(w, &v);
 }
 
 /*
@@ -346,6 +344,31 @@ static int start(struct watch *w)
 	return 0;
 }
 
+/*
+ * --metrics-listen: the server runs in a thread of its own, started
+ * once the signals are blocked (they stay blocked there); what runs is
+ * served from the start, then as each tick and rebuild renders it.
+ */
+static int listen_metrics(struct watch *w)
+{
+	char why[160];
+	int err;
+
+	if (!w->c->metrics_listen)
+		return 0;
+	err = bw_http_serve_start(&w->http, w->c->metrics_listen, "/metrics",
+				  BW_METRICS_CONTENT_TYPE, why, sizeof(why));
+	if (err) {
+		pr_warn("bloomwall watch: --metrics-listen %s: %s\n",
+			w->c->metrics_listen, why);
+		return err;
+	}
+	printf("%s: serving the metrics on http://%s/metrics\n", w->c->iface,
+	       w->c->metrics_listen);
+	bw_watch_write_metrics(w);
+	return 0;
+}
+
 /* The socket the other verbs ask: without it they ask nothing. */
 static void listen_sock(struct watch *w)
 {
@@ -386,6 +409,8 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	if (!err)
 		listen_sock(&w);
 	if (!err)
+		err = listen_metrics(&w);
+	if (!err)
 		err = start(&w);
 	/* The decisions first: the start's filter has them (none dropped). */
 	if (!err)
@@ -395,6 +420,9 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 		loop(&w);
 		err = w.end_err;
 	}
+	/* Its peers closed at once, whatever they were doing. */
+	bw_http_serve_stop(w.http);
+	w.http = NULL;
 	if (!err && w.sig.stop)
 		bw_watch_stop(&w);
 	bw_watch_cs_started(&w.cs);

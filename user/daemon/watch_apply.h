@@ -42,6 +42,7 @@ struct bw_watch_cfg {
 	double interval; /* seconds between ticks; 0: BW_WATCH_TICK */
 	double debounce; /* seconds without events before a rebuild */
 	const char *metrics_file;
+	const char *metrics_listen; /* ADDR:PORT served /metrics, or NULL */
 	bool detach_on_exit;
 	bool json;	   /* one JSON record a rebuild */
 	bool allow_shrink; /* --allow-shrink */

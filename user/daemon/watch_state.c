@@ -71,15 +71,28 @@ void bw_watch_publish(struct watch *w)
 	w->sock.changed = false;
 }
 
+void bw_watch_put_metrics(struct watch *w, const struct bw_status_view *v)
+{
+	size_t len;
+	char *text;
+
+	bw_watch_live_counts(&w->counts, w->live, &w->cs);
+	w->counts.kept_gen = w->kept_gen;
+	if (w->c->metrics_file)
+		bw_metrics_write_file(w->c->metrics_file, v, &w->counts);
+	/* One renderer: the file's exposition, served as it was last made. */
+	if (w->http && !bw_metrics_render(&text, &len, v, &w->counts))
+		bw_http_serve_set(w->http, text, len);
+}
+
 void bw_watch_write_metrics(struct watch *w)
 {
 	struct bw_status_view v;
 
-	if (!w->c->metrics_file)
+	if (!w->c->metrics_file && !w->http)
 		return;
-	bw_watch_live_counts(&w->counts, w->live, &w->cs);
 	bw_status_gather(&v, w->c->iface);
-	bw_metrics_write_file(w->c->metrics_file, &v, &w->counts);
+	bw_watch_put_metrics(w, &v);
 }
 
 void bw_watch_count(struct watch *w, int err, double secs)

@@ -16,6 +16,7 @@
 #include "daemon/watch_cs.h"
 #include "daemon/watch_files.h"
 #include "daemon/watch_sock.h"
+#include "net/http_serve.h"
 #include "out/metrics.h"
 
 struct watch {
@@ -45,6 +46,8 @@ struct watch {
 	struct bw_watch_cs cs; /* a CrowdSec source (--crowdsec) */
 	struct bw_pull *pull;  /* --url: the pull source, else NULL */
 	struct bw_wsock sock;  /* its socket (watch_sock.h) */
+	/* --metrics-listen's server, or NULL */
+	struct bw_http_serve *http;
 	/* The rebuild under way, one at a time: its child, what set it off,
 	 * when, the generation before it, and whether it is the start's (a
 	 * failure with nothing running ends the watch) or a pull's. */
@@ -82,7 +85,13 @@ struct json_object *bw_watch_answer(void *ctx, const char *q, size_t len);
 /* Writes bw_watch_state() to the state file (an error said once). */
 void bw_watch_publish(struct watch *w);
 
-/* Writes the metrics file, if one was asked for. */
+/*
+ * The metrics of v (what runs, gathered) and of the watch: the file
+ * rewritten, the HTTP server's body swapped, each if asked for.
+ */
+void bw_watch_put_metrics(struct watch *w, const struct bw_status_view *v);
+
+/* The same, what runs gathered first; nothing when neither is asked. */
 void bw_watch_write_metrics(struct watch *w);
 
 /* Counts a rebuild that ended with err after secs. */

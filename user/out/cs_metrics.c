@@ -152,8 +152,8 @@ void bw_cs_metrics_write(FILE *f, const char *iface,
 	bw_prom_label(f, "iface", iface, true);
 	fprintf(f, "} %.3f\n", m->last_sync);
 	bw_prom_help(
-		f, "bloomwall_decisions_resync_drift", "counter",
+		f, "bloomwall_decisions_resync_drift_total", "counter",
 		"CrowdSec decisions the periodic full resync put in or took out: what the LAPI's updates had missed.");
-	sample2(f, "bloomwall_decisions_resync_drift", iface, NULL, NULL,
+	sample2(f, "bloomwall_decisions_resync_drift_total", iface, NULL, NULL,
 		m->drift);
 }

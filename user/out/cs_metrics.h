@@ -8,7 +8,7 @@
  *   bloomwall_decisions_refused_total{iface,reason}    counter
  *   bloomwall_lapi_requests_total{iface,result}        counter
  *   bloomwall_lapi_last_sync_timestamp_seconds{iface}  gauge (0: none yet)
- *   bloomwall_decisions_resync_drift{iface}            counter
+ *   bloomwall_decisions_resync_drift_total{iface}      counter
  *
  * and the results the daemon counts its polls by: what a poll came to,
  * and its reason in words.

@@ -302,6 +302,9 @@ static void write_watch(FILE *f, const char *iface,
 	       (double)w->rebuilds_auto);
 	gauge(f, "bloomwall_watch_start_time_seconds",
 	      "When the watch started, Unix time.", iface, (double)w->started);
+	gauge(f, "bloomwall_watch_filter_generation",
+	      "Generation of the filter the watch last put in (0: none yet); bloomwall_filter_generation differs when another command replaced it.",
+	      iface, (double)w->kept_gen);
 	if (w->last_seconds < 0)
 		return;
 	gauge(f, "bloomwall_watch_last_reload_duration_seconds",
@@ -379,6 +382,24 @@ int bw_metrics_write(FILE *f, const struct bw_status_view *v,
 		freelocale(c);
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+int bw_metrics_render(char **text, size_t *len, const struct bw_status_view *v,
+		      const struct bw_watch_counts *w)
+{
+	FILE *f = open_memstream(text, len);
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	err = bw_metrics_write(f, v, w);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(*text);
+		*text = NULL;
+	}
+	return err ? -ENOMEM : 0;
 }
 
 static char *temp_path(const char *path)

@@ -33,7 +33,8 @@ struct bw_watch_counts {
 	double last_seconds; /* the last reload's duration, < 0: none yet */
 	double last_time;    /* when it ended, Unix seconds */
 	bool last_ok;
-	__u64 started; /* when the watch started, Unix seconds */
+	__u64 started;	/* when the watch started, Unix seconds */
+	__u64 kept_gen; /* the generation it last put in, 0: none yet */
 	/* Its live entries (daemon/live.h), when live is set. */
 	bool live;
 	__u64 live_entries, live_keys, live_bytes;
@@ -81,6 +82,16 @@ double bw_metrics_sized_entries(const struct bw_status_view *v);
  */
 int bw_metrics_write(FILE *f, const struct bw_status_view *v,
 		     const struct bw_watch_counts *w);
+
+/* What the exposition is served as (watch --metrics-listen). */
+#define BW_METRICS_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+
+/*
+ * The exposition of v (and of w) in a buffer of its own (*text, malloc'd,
+ * *len bytes), for the HTTP server to hand out. 0 or -ENOMEM.
+ */
+int bw_metrics_render(char **text, size_t *len, const struct bw_status_view *v,
+		      const struct bw_watch_counts *w);
 
 /*
  * Writes v's exposition (and w's) to path atomically: a temporary file in
