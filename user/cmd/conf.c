@@ -219,11 +219,13 @@ static int cross(struct bw_conf *c, const struct bw_verb *v, struct bw_args *a)
 			    "give api_key or api_key_file, not both");
 	if (!c->val[en] || bw_yaml_bool(c->val[en], &on) || !on)
 		return 0;
-	if (!port || port->kind != BW_YAML_SCALAR) {
-		if (!said(c, c->val[en]))
-			bw_conf_say(&c->mem, c->from[en], c->val[en],
-				    "prometheus.enabled",
-				    "needs prometheus.listen_port");
+	if (port && port->kind != BW_YAML_SCALAR) {
+		if (!said(c, port))
+			bw_conf_say(&c->mem,
+				    c->from[row_of(bw_conf_key_find(
+					    "prometheus.listen_port"))],
+				    port, "prometheus.listen_port",
+				    "takes a port, 1-65535");
 		return -EINVAL;
 	}
 	o = bw_cli_find_opt(v, BW_CONF_METRICS_OPT);
@@ -240,7 +242,8 @@ static int cross(struct bw_conf *c, const struct bw_verb *v, struct bw_args *a)
 		addr = NULL;
 	if (asprintf(&listen,
 		     strchr(addr ? addr->text : "", ':') ? "[%s]:%s" : "%s:%s",
-		     addr ? addr->text : "127.0.0.1", port->text) < 0 ||
+		     addr ? addr->text : "127.0.0.1",
+		     port ? port->text : BW_METRICS_PORT) < 0 ||
 	    !bw_conf_own(&c->mem, listen))
 		return -ENOMEM;
 	return bw_cli_apply(v, a, o, listen, "prometheus");

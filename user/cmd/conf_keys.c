@@ -71,7 +71,7 @@ const struct bw_conf_key bw_conf_keys[] = {
 	KEY("widest_range", "widest-range", OPT, "8,19"),
 	KEY("prometheus.enabled", NULL, PROM, "false"),
 	KEY("prometheus.listen_addr", NULL, PROM, "127.0.0.1"),
-	KEY("prometheus.listen_port", NULL, PROM, "null"),
+	KEY("prometheus.listen_port", NULL, PROM, BW_METRICS_PORT),
 	{ 0 },
 };
 

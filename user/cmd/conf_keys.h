@@ -43,6 +43,8 @@ extern const struct bw_conf_key bw_conf_keys[];
 
 /* The option prometheus.* turn into: watch --metrics-listen ADDR:PORT. */
 #define BW_CONF_METRICS_OPT "metrics-listen"
+/* Its port when prometheus.listen_port is not given (bloomwall(8), METRICS). */
+#define BW_METRICS_PORT "60607"
 
 /* key's row, NULL: no such key. */
 const struct bw_conf_key *bw_conf_key_find(const char *key);
