@@ -26,10 +26,10 @@ DESTDIR ?=
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 ARCH := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
 
-LIBS_PC := libbpf libxdp libelf zlib json-c libxxhash libcurl libsodium libsystemd
+LIBS_PC := libbpf libxdp libelf zlib json-c libxxhash libcurl libsodium libsystemd liblzma
 # Recursive (=) on purpose, like CLANG_BPF_SYS_INCLUDES: on a fresh machine
 # the tools appear only once make deps (or make test, make demo) has run.
-LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz -ljson-c -lxxhash -lcurl -lsodium -lsystemd) -lm
+LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz -ljson-c -lxxhash -lcurl -lsodium -lsystemd -llzma) -lbz2 -lm
 
 # clang -target bpf does not search Debian's multiarch include dir, where
 # asm/types.h lives; ask clang for the host's system dirs and pass them on

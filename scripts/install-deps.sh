@@ -11,7 +11,8 @@ PKGS="make gcc clang llvm pkg-config libbpf-dev libxdp-dev xdp-tools bpftool
 libelf-dev zlib1g-dev iproute2 iputils-ping tcpdump python3 python3-scapy
 util-linux libcap2-bin libclang-rt-14-dev libjson-c-dev libxxhash-dev clang-format shellcheck strace
 unbound bind9-dnsutils dnsperf systemd prometheus libcurl4-openssl-dev
-libsodium-dev libsystemd-dev nginx fail2ban crowdsec inotify-tools sqlite3"
+libsodium-dev libsystemd-dev nginx fail2ban crowdsec inotify-tools sqlite3
+liblzma-dev libbz2-dev"
 
 missing=""
 for p in $PKGS; do
