@@ -9,6 +9,7 @@
 
 #include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/list_urls.h"
 #include "cmd/cmd_watch.h"
 #include "base/duration.h"
 #include "base/log.h"
@@ -180,8 +181,9 @@ static const struct bw_opt watch_only_opts[] = {
 };
 
 static const struct bw_opt *const watch_opts[] = {
-	watch_only_opts, cs_opts,     pull_opts, bw_verify_load_opts,
-	bw_build_opts,	 bw_log_opts, NULL
+	watch_only_opts,	cs_opts,       pull_opts,
+	bw_verify_load_opts,	bw_build_opts, bw_log_opts,
+	bw_list_url_watch_opts, NULL
 };
 
 /* The keys an image must be signed by: read once, at the start. */
@@ -217,14 +219,15 @@ static int do_watch(struct bw_args *a)
 		pr_warn("bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n");
 		return -BW_EUSAGE;
 	}
-	if (!a->pull.nurls &&
+	if (!a->pull.nurls && !bw_list_urls_any(a) &&
 	    (a->pull.ca_file || a->pull.cert_file || a->pull.key_file ||
 	     a->pull.connect_timeout || a->pull.timeout || a->pull.state_dir)) {
-		pr_warn("bloomwall watch: --ca-file, --client-cert, --client-key, --connect-timeout, --timeout and --state-dir go with --url\n");
+		pr_warn("bloomwall watch: --ca-file, --client-cert, --client-key, --connect-timeout, --timeout and --state-dir go with --url (or LISTs by URL)\n");
 		return -BW_EUSAGE;
 	}
 	err = bw_check_privileges("watch");
 	err = err ?: watch_keys(a, &keys);
+	err = err ?: bw_list_urls_watch(a, &cfg.src);
 	if (err)
 		return err;
 	cfg = (struct bw_watch_cfg){
@@ -246,6 +249,7 @@ static int do_watch(struct bw_args *a)
 		.keys = &keys,
 		.allow_rollback = a->sign.allow_rollback,
 		.crowdsec = cs,
+		.src = a->src.n ? &a->src : NULL,
 	};
 	a->pull.interval = a->ops.interval;
 	return bw_watch_run(&cfg);

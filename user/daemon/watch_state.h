@@ -16,6 +16,7 @@
 #include "daemon/watch_cs.h"
 #include "daemon/watch_files.h"
 #include "daemon/watch_sock.h"
+#include "daemon/watch_src.h"
 #include "out/metrics.h"
 
 struct watch {
@@ -44,6 +45,7 @@ struct watch {
 	bool state_said;       /* a state file error said */
 	struct bw_watch_cs cs; /* a CrowdSec source (--crowdsec) */
 	struct bw_pull *pull;  /* --url: the pull source, else NULL */
+	struct bw_wsrc src;    /* the lists given by URL */
 	struct bw_wsock sock;  /* its socket (watch_sock.h) */
 	/* The rebuild under way, one at a time: its child, what set it off,
 	 * when, the generation before it, and whether it is the start's (a
