@@ -66,11 +66,13 @@ static void take_copy(struct bw_wsrc *w, struct bw_wsrc_one *s)
 	s->fig->fetched = m.fetched;
 	s->fig->checked = m.checked;
 	snprintf(s->fig->pack, sizeof(s->fig->pack), "%s", m.pack);
-	ago = now > m.checked ? now - m.checked : 0;
+	ago = now > m.fetched ? now - m.fetched : 0;
 	printf("%s: %s: the copy of %s ago (%llu entries) in use until it is fetched again\n",
 	       w->iface, s->fig->url,
 	       bw_duration_str((__u64)ago, age, sizeof(age)),
 	       (unsigned long long)m.entries);
+	/* The next fetch: a refresh after the server last confirmed it. */
+	ago = now > m.checked ? now - m.checked : 0;
 	s->tried = true;
 	schedule(s, (double)ago >= s->interval
 			    ? 0
@@ -209,18 +211,19 @@ static void ended(struct bw_wsrc *w, struct bw_wsrc_one *s, int err,
 
 static void check_stale(struct bw_wsrc *w, struct bw_wsrc_one *s)
 {
-	char age[32];
+	char age[32], ago[32] = "never";
 
-	if (s->stale_said || !bw_src_stale(s->fig, time(NULL)))
+	/* A source not tried yet is not stale: its first fetch is due. */
+	if (s->stale_said || !s->tried || !bw_src_stale(s->fig, time(NULL)))
 		return;
 	s->stale_said = true;
-	printf("%s: %s: STALE: no answer for longer than --max-age %s (last success %s ago)\n",
+	if (s->fig->checked)
+		bw_duration_str((__u64)(time(NULL) - s->fig->checked), ago,
+				sizeof(ago));
+	printf("%s: %s: STALE: no answer for longer than --max-age %s (last success: %s%s)\n",
 	       w->iface, s->fig->url,
-	       bw_duration_str((__u64)s->fig->max_age, age, sizeof(age)),
-	       s->fig->checked
-		       ? bw_duration_str((__u64)(time(NULL) - s->fig->checked),
-					 (char[32]){ 0 }, 32)
-		       : "ever");
+	       bw_duration_str((__u64)s->fig->max_age, age, sizeof(age)), ago,
+	       s->fig->checked ? " ago" : "");
 }
 
 bool bw_wsrc_step(struct bw_wsrc *w, const struct pollfd *p)
