@@ -278,6 +278,7 @@ fuzz_formats_SEEDS := tests/fuzz/seeds_formats
 fuzz_records_SEEDS := tests/fuzz/seeds_records
 fuzz_cs_stream_SEEDS := tests/fuzz/seeds_cs_stream
 fuzz_ask_SEEDS := tests/fuzz/seeds_ask
+fuzz_dropjson_SEEDS := tests/fuzz/seeds_dropjson
 
 $(OUTPUT)/fuzz/user/%.o: user/%.c | $(OUTPUT)/fuzz
 	$(call msg,FUZZ-CC,$@)

@@ -98,6 +98,8 @@ static const struct {
 	{ "widest-range", "8,19" },
 	{ "connect-timeout", "5" },
 	{ "serial", "5" },
+	{ "refresh", "2h" },
+	{ "max-age", "1d" },
 };
 
 static const char *sample_of(const struct bw_opt *o)

@@ -17,7 +17,12 @@ bool bw_dropjson_detect(const char *line, size_t len)
 
 	while (i < len && bw_is_blank(line[i]))
 		i++;
-	return i < len && line[i] == '{';
+	if (i == len || line[i++] != '{')
+		return false;
+	/* An object with a key: not an nftables "{ 10.0.0.1 }". */
+	while (i < len && bw_is_blank(line[i]))
+		i++;
+	return i < len && line[i] == '"';
 }
 
 static const char asn_hint[] =

@@ -28,7 +28,7 @@ struct bw_dropjson {
 	size_t meta_line;
 };
 
-/* Whether a line is a JSON object's ('{' its first byte but blanks). */
+/* Whether a line is a JSON object's: '{' and '"' its first bytes but blanks. */
 bool bw_dropjson_detect(const char *line, size_t len);
 
 /* One line (NUL-terminated). 0, -EINVAL with the reason in err, -ENOMEM. */
