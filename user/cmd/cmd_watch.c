@@ -310,7 +310,12 @@ const struct bw_verb bw_verb_watch = {
 		"failure, a redirect to another scheme, an HTTP error, a cut body or a\n"
 		"refused image leaves the last good filter: one line with the reason,\n"
 		"counted by reason, the next try after 1, 2, 4... up to 16 intervals.\n"
-		"SIGHUP pulls at once; status shows the source and the last pull.\n",
+		"SIGHUP pulls at once; status shows the source and the last pull.\n"
+		"A LIST may be an http(s) URL: fetched every --refresh (default 1h,\n"
+		"+-10%; Spamhaus' hosts hourly at most) into its copy in\n"
+		"--state-dir/lists, the list file the rebuild reads; a copy is replaced\n"
+		"only by a whole answer that reads as a list (not HTML, not empty, not\n"
+		"under half its entries); status flags a URL silent past --max-age.\n",
 	.opts = watch_opts,
 	.pos = { .rest = "LIST", .min_rest = 0, .rest_many = true },
 	.run = do_watch,

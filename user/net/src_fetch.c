@@ -29,7 +29,7 @@ struct bw_src_fetch {
 	char url[2048];
 	char path[4096], tmp[4104];
 	struct bw_src_meta have; /* the copy's meta; fetched 0: no copy */
-	bool force, skip_invalid;
+	bool force, skip_invalid, allow_shrink;
 	int fd;	       /* tmp, -1: none */
 	int werr;      /* a write's error */
 	char head[64]; /* the first unpacked bytes: an HTML page? */
@@ -88,6 +88,7 @@ struct bw_src_fetch *bw_src_fetch_start(const char *url, const char *path,
 	f->fd = -1;
 	f->force = force;
 	f->skip_invalid = o->skip_invalid;
+	f->allow_shrink = o->allow_shrink;
 	snprintf(f->url, sizeof(f->url), "%s", url);
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	snprintf(f->tmp, sizeof(f->tmp), "%s.tmp", path);
@@ -241,7 +242,8 @@ static int judge(struct bw_src_fetch *f, const struct bw_http_res *hr,
 	r->entries = (__u64)n;
 	if (!n)
 		return fail(r, BW_SRC_E_EMPTY, -ENODATA, "holds no entry");
-	if (!f->force && f->have.entries && r->entries < f->have.entries / 2)
+	if (!f->force && !f->allow_shrink && f->have.entries &&
+	    r->entries < f->have.entries / 2)
 		return fail(
 			r, BW_SRC_E_SHRUNK, -ERANGE,
 			"shrank from %llu to %llu entries (under half: a cut list?)",

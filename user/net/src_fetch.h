@@ -56,6 +56,7 @@ struct bw_src_opts {
 	double timeout;		/* the whole transfer; 0: the default */
 	__u64 max_bytes;	/* unpacked; 0: BW_SRC_MAX_BYTES */
 	bool skip_invalid;	/* bad lines skipped (build's --skip-invalid) */
+	bool allow_shrink;	/* no shrink guard (watch --allow-shrink) */
 };
 
 struct bw_src_result {
