@@ -13,6 +13,7 @@ Listens on 127.0.0.1:PORT; each GET (any path) reads MODE_FILE:
   html     200, text/html, an error page
   e500     500 with a short body
   empty    200 with no body
+  notlist  200 with text that is no list
   bypath   the mode the path's last part names (/x/cut.txt: cut)
 COUNT_FILE says what was served, rewritten whole after each byte:
   whole N      answers given whole
@@ -79,6 +80,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         if mode == "empty":
             self.answer(200, b"")
+            return
+        if mode == "notlist":
+            self.answer(200, b"192.0.2.1\nthis is no list\n")
             return
         if mode == "whole":
             body = open(BODY, "rb").read()

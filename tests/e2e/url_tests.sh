@@ -7,7 +7,7 @@
 # a watch keeps them fresh (304s in nginx's log, a change dropped within
 # one refresh), keeps every list's last good copy when a source fails, and
 # starts from its cache with nginx stopped. A server of the tests' own
-# (trickle_server.py) answers cut, HTML, 500, empty, trickling: each keeps
+# (trickle_server.py) answers cut, HTML, 500, empty, no list, trickling: each keeps
 # the copy and says why; SIGTERM ends a watch whose list download
 # trickles within 1 s. Sourced by tests/e2e/run.sh after trickle_tests.sh,
 # whose helpers they use (and ops_tests.sh's, sock_tests.sh's).
@@ -127,9 +127,9 @@ test_url_lists()
 	start_watch "${SEED[@]}" --debounce 0.2 --refresh 2s --state-dir "$st" \
 		--metrics-file "$TMP_DIR/metrics.prom" --interval 0.5 "$a" "$b" "$c"
 	wait_line "$WATCH_OUT" "$RELOAD_OK"
-	assert_grep "$WATCH_OUT" "^$BW_RX: $c: a new copy, $(($(grep -c '^[0-9]' "$drop") + 1)) entries, [0-9]+ bytes \\(plain, HTTP 200\\)" \
+	assert_grep "$WATCH_OUT" "^$BW_RX: $c: a new copy, $(($(grep -c '^[0-9]' "$drop") + 1)) entries, [0-9]+ bytes \\(plain, HTTP 200, [0-9.]+ s\\)" \
 		"the DROP JSON lines read"
-	assert_grep "$WATCH_OUT" "^$BW_RX: $b: a new copy, [0-9]+ entries, [0-9]+ bytes \\(gzip, HTTP 200\\)" \
+	assert_grep "$WATCH_OUT" "^$BW_RX: $b: a new copy, [0-9]+ entries, [0-9]+ bytes \\(gzip, HTTP 200, [0-9.]+ s\\)" \
 		"the netset unpacked"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
@@ -208,7 +208,7 @@ test_url_failures()
 	trap url_cleanup EXIT
 	{ head -n 500 "$BW_DATA_DIR/ipv4/ipsum/ipsum.txt"; echo "$BW_A4"; } >"$body"
 	trickle_start "$body"
-	for m in cut html e500 empty trickle; do
+	for m in cut html e500 empty notlist trickle; do
 		urls+=("$TRICKLE_URL/$m.txt")
 	done
 	start_watch "${SEED[@]}" --debounce 0.2 --refresh 1s --timeout 3 \
@@ -221,6 +221,7 @@ test_url_failures()
 	wait_line "$WATCH_OUT" "^$BW_RX: $TRICKLE_URL/e500.txt: kept the copy of [0-9a-z]+ ago: http: HTTP 500; "
 	wait_line "$WATCH_OUT" "^$BW_RX: $TRICKLE_URL/empty.txt: kept the copy of [0-9a-z]+ ago: empty: an empty answer; "
 	wait_line "$WATCH_OUT" "^$BW_RX: $TRICKLE_URL/trickle.txt: kept the copy of [0-9a-z]+ ago: timeout: "
+	wait_line "$WATCH_OUT" "^$BW_RX: $TRICKLE_URL/notlist.txt: kept the copy of [0-9a-z]+ ago: parse: not a list: $TRICKLE_URL/notlist.txt:2: "
 	assert_eq "$(grep -cE "$RELOAD_OK" "$WATCH_OUT")" 1 "rebuilds after the start"
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	query_is "$(first_entry "$body")" drop

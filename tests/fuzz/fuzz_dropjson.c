@@ -6,7 +6,8 @@
  * input also read as a file (its format detected); and the input unpacked
  * by its magic bytes (user/lists/unpack.c: gzip, xz, bzip2, plain) in
  * pieces of sizes the input picks, under a small bound, as a download
- * arrives. Built with ASan and UBSan by 'make fuzz'; a crash, a leak or
+ * arrives, the bytes it gives checked as a list as they come
+ * (user/lists/list_stream.c). Built with ASan and UBSan by 'make fuzz'; a crash, a leak or
  * undefined behaviour is a finding.
  */
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include "lists/dropjson.h"
 #include "lists/list.h"
 #include "lists/list_load.h"
+#include "lists/list_stream.h"
 #include "lists/unpack.h"
 
 static void read_file(const uint8_t *data, size_t size,
@@ -63,28 +65,36 @@ static void lines(char *text, size_t len, const struct bw_list_opts *o)
 	bw_list_free(&l);
 }
 
+/* The unpacked bytes checked as a list as they come (a download's way). */
 static int sink(void *ctx, const void *buf, size_t len)
 {
-	size_t *n = ctx;
+	struct bw_list_stream *s = ctx;
 
-	(void)buf;
-	*n += len;
+	bw_list_stream_feed(s, buf, len);
 	return 0;
 }
 
 /* Unpacked in pieces the first byte sizes, at most 1 MiB out. */
 static void unpack(const uint8_t *data, size_t size)
 {
+	struct bw_list_opts o = { .domains = true };
+	struct bw_list_stream s;
 	struct bw_unpack u;
-	size_t out = 0, step = size ? (size_t)data[0] % 64 + 1 : 1, i;
+	size_t step = size ? (size_t)data[0] % 64 + 1 : 1, i;
 
-	bw_unpack_init(&u, 1 << 20, sink, &out);
+	if (bw_list_stream_init(&s, "fuzz", &o)) {
+		bw_list_stream_free(&s);
+		return;
+	}
+	bw_unpack_init(&u, 1 << 20, sink, &s);
 	for (i = 0; i < size; i += step)
 		if (bw_unpack_feed(&u, data + i,
 				   size - i < step ? size - i : step))
 			break;
 	bw_unpack_end(&u);
 	bw_unpack_free(&u);
+	bw_list_stream_end(&s);
+	bw_list_stream_free(&s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -16,6 +16,7 @@
 #include "base/log.h"
 #include "lists/list.h"
 #include "lists/list_load.h"
+#include "lists/list_stream.h"
 #include "lists/unpack.h"
 #include "net/src_cache.h"
 #include "test_helpers.h"
@@ -253,4 +254,63 @@ BW_TEST(test_src_cache)
 	snprintf(q, sizeof(q), "rm -rf %s", dir);
 	if (system(q))
 		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* text checked through a stream in pieces of step bytes: 0 or -errno. */
+static int stream(const char *text, size_t step, bool skip, __u64 *entries)
+{
+	struct bw_list_opts o = { .skip_invalid = skip, .domains = true };
+	struct bw_list_stream s;
+	size_t len = strlen(text);
+	int err = bw_list_stream_init(&s, "t", &o);
+
+	for (size_t i = 0; i < len && !err; i += step)
+		err = bw_list_stream_feed(&s, text + i,
+					  len - i < step ? len - i : step);
+	if (!err)
+		err = bw_list_stream_end(&s);
+	*entries = s.entries;
+	bw_list_stream_free(&s);
+	return err;
+}
+
+BW_TEST(test_list_stream)
+{
+	static char big[BW_LINE_MAX + 64];
+	__u64 n;
+
+	for (size_t step = 1; step < 40; step += 7) {
+		ASSERT_OK(
+			stream("192.0.2.1\n# c\n198.51.100.0/24\nexample.com\n",
+			       step, false, &n),
+			"a list in pieces");
+		ASSERT_EQ(n, 3, "its entries");
+		ASSERT_OK(stream(REC_4 REC_6 META_2, step, false, &n),
+			  "DROP JSON in pieces");
+		ASSERT_EQ(n, 2, "its records");
+	}
+	ASSERT_OK(stream("\xef\xbb\xbf"
+			 "192.0.2.1",
+			 3, false, &n),
+		  "a BOM, no newline at the end");
+	ASSERT_EQ(n, 1, "the last line read");
+	ASSERT_EQ(stream("192.0.2.1\nnope nope\n", 4, false, &n), -EINVAL,
+		  "a bad line");
+	ASSERT_OK(stream("192.0.2.1\nnope nope\n", 4, true, &n),
+		  "skipped with skip_invalid");
+	ASSERT_EQ(stream(REC_4 REC_6, 5, false, &n), -EINVAL,
+		  "DROP JSON without its metadata line");
+	memset(big, '1', sizeof(big) - 2);
+	big[sizeof(big) - 2] = '\n';
+	ASSERT_EQ(stream(big, 1000, false, &n), -EINVAL, "a line too long");
+	{
+		struct bw_list_opts o = { .domains = true };
+		struct bw_list_stream s;
+
+		bw_list_stream_init(&s, "t", &o);
+		ASSERT_EQ(bw_list_stream_feed(&s, "1.2.3.4\n\0", 9), -EINVAL,
+			  "a NUL byte: no text list");
+		ASSERT_STRSTR(s.err, "NUL byte", "said");
+		bw_list_stream_free(&s);
+	}
 }

@@ -168,7 +168,7 @@ static void ended(struct bw_wsrc *w, struct bw_wsrc_one *s, int err,
 {
 	struct bw_src_figures *g = s->fig;
 	char age[32], next[32];
-	double delay;
+	double delay, took = bw_mono() - s->t0;
 
 	s->tried = true;
 	g->results[r->why]++;
@@ -192,12 +192,12 @@ static void ended(struct bw_wsrc *w, struct bw_wsrc_one *s, int err,
 	schedule(s, delay);
 	bw_duration_str((__u64)delay, next, sizeof(next));
 	if (r->why == BW_SRC_NEW)
-		printf("%s: %s: a new copy, %llu entries, %llu bytes (%s, HTTP %ld): the lists are read again\n",
+		printf("%s: %s: a new copy, %llu entries, %llu bytes (%s, HTTP %ld, %.3f s): the lists are read again\n",
 		       w->iface, g->url, (unsigned long long)g->entries,
-		       (unsigned long long)g->bytes, g->pack, r->status);
+		       (unsigned long long)g->bytes, g->pack, r->status, took);
 	else if (r->why == BW_SRC_SAME)
-		printf("%s: %s: unchanged (HTTP %ld)\n", w->iface, g->url,
-		       r->status);
+		printf("%s: %s: unchanged (HTTP %ld, %.3f s)\n", w->iface,
+		       g->url, r->status, took);
 	else if (g->fetched)
 		printf("%s: %s: kept the copy of %s ago: %s: %s; next try in %s\n",
 		       w->iface, g->url,
@@ -239,6 +239,7 @@ bool bw_wsrc_step(struct bw_wsrc *w, const struct pollfd *p)
 			check_stale(w, s);
 			if (bw_mono() < s->next)
 				continue;
+			s->t0 = bw_mono();
 			s->f = bw_src_fetch_start(s->fig->url, s->fig->path,
 						  &w->c->opts, false);
 			if (!s->f)

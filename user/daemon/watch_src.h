@@ -51,6 +51,7 @@ struct bw_wsrc_one {
 	double interval;	    /* this source's refresh */
 	struct bw_src_fetch *f;	    /* under way, or NULL */
 	double next;		    /* the next fetch, CLOCK_MONOTONIC s */
+	double t0;		    /* when the one under way began */
 	bool tried;		    /* a first fetch ended */
 	bool stale_said;
 	int fd0, nfds; /* its sockets in the loop's poll */

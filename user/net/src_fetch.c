@@ -18,7 +18,7 @@
 #include "base/file.h"
 #include "base/output.h"
 #include "lists/list.h"
-#include "lists/list_load.h"
+#include "lists/list_stream.h"
 #include "lists/unpack.h"
 #include "net/http.h"
 #include "net/src_fetch.h"
@@ -34,6 +34,10 @@ struct bw_src_fetch {
 	int werr;      /* a write's error */
 	char head[64]; /* the first unpacked bytes: an HTML page? */
 	size_t nhead;
+	/* The unpacked bytes read as a list as they come: no step of the
+	 * caller's loop holds it longer than a piece of the body takes. */
+	struct bw_list_stream ls;
+	bool ls_failed;
 };
 
 static const char *const why_names[BW_SRC_NWHY] = {
@@ -50,15 +54,44 @@ const char *bw_src_why_name(enum bw_src_why why)
 	return why < BW_SRC_NWHY ? why_names[why] : "other";
 }
 
+/* An HTML page where a list was asked: a portal's, a CDN's error page. */
+static bool html(const struct bw_src_fetch *f, const char *type)
+{
+	static const char *const tags[] = { "<!doctype html", "<html", "<head",
+					    "<body", "<?xml" };
+	size_t i = 0;
+
+	if (!strncasecmp(type, "text/html", 9) ||
+	    !strncasecmp(type, "application/xhtml", 17))
+		return true;
+	while (i < f->nhead && strchr(" \t\r\n", f->head[i]))
+		i++;
+	for (size_t t = 0; t < sizeof(tags) / sizeof(*tags); t++)
+		if (f->nhead - i >= strlen(tags[t]) &&
+		    !strncasecmp(f->head + i, tags[t], strlen(tags[t])))
+			return true;
+	return false;
+}
+
 static int out(void *ctx, const void *buf, size_t len)
 {
 	struct bw_src_fetch *f = ctx;
 	size_t take = sizeof(f->head) - f->nhead;
 
 	take = take < len ? take : len;
+	int err;
+
 	memcpy(f->head + f->nhead, buf, take);
 	f->nhead += take;
-	return bw_write_all(f->fd, buf, len);
+	err = bw_write_all(f->fd, buf, len);
+	if (err)
+		return err;
+	/* An HTML page is said as such at the end, not as bad lines. */
+	if (html(f, ""))
+		return 0;
+	err = bw_list_stream_feed(&f->ls, buf, len);
+	f->ls_failed = err != 0;
+	return err ? -EBADMSG : 0;
 }
 
 static int body(void *ctx, const void *buf, size_t len)
@@ -87,6 +120,15 @@ struct bw_src_fetch *bw_src_fetch_start(const char *url, const char *path,
 		return NULL;
 	f->fd = -1;
 	f->force = force;
+	if (bw_list_stream_init(
+		    &f->ls, f->url,
+		    &(struct bw_list_opts){ .skip_invalid = o->skip_invalid,
+					    .domains = true,
+					    .threads = 1 })) {
+		bw_list_stream_free(&f->ls);
+		free(f);
+		return NULL;
+	}
 	f->skip_invalid = o->skip_invalid;
 	f->allow_shrink = o->allow_shrink;
 	snprintf(f->url, sizeof(f->url), "%s", url);
@@ -142,25 +184,6 @@ static int fail(struct bw_src_result *r, enum bw_src_why why, int err,
 	return err;
 }
 
-/* An HTML page where a list was asked: a portal's, a CDN's error page. */
-static bool html(const struct bw_src_fetch *f, const char *type)
-{
-	static const char *const tags[] = { "<!doctype html", "<html", "<head",
-					    "<body", "<?xml" };
-	size_t i = 0;
-
-	if (!strncasecmp(type, "text/html", 9) ||
-	    !strncasecmp(type, "application/xhtml", 17))
-		return true;
-	while (i < f->nhead && strchr(" \t\r\n", f->head[i]))
-		i++;
-	for (size_t t = 0; t < sizeof(tags) / sizeof(*tags); t++)
-		if (f->nhead - i >= strlen(tags[t]) &&
-		    !strncasecmp(f->head + i, tags[t], strlen(tags[t])))
-			return true;
-	return false;
-}
-
 /* Whether the download's bytes are the copy's. */
 static bool same_as_copy(const struct bw_src_fetch *f, __u64 bytes)
 {
@@ -189,30 +212,10 @@ static bool same_as_copy(const struct bw_src_fetch *f, __u64 bytes)
 	return same;
 }
 
-/* The download read as a list, named by its URL: its entries, or -errno. */
-static long long read_list(struct bw_src_fetch *f)
-{
-	struct bw_list_opts o = { .skip_invalid = f->skip_invalid,
-				  .domains = true,
-				  .threads = 1 };
-	struct bw_list l;
-	long long n;
-	int err;
-
-	bw_list_init(&l);
-	if (lseek(f->fd, 0, SEEK_SET) < 0)
-		return -errno;
-	err = bw_list_load_fd(&l, f->fd, f->url, &o);
-	n = err ? err : (long long)(l.n4 + l.n6 + l.ndom);
-	bw_list_free(&l);
-	return n;
-}
-
 /* A 2xx whole: judged, then in place of the copy, or refused. */
 static int judge(struct bw_src_fetch *f, const struct bw_http_res *hr,
 		 struct bw_src_result *r)
 {
-	long long n;
 	int err = bw_unpack_end(&f->u);
 
 	if (f->werr || (f->fd < 0 && hr->bytes))
@@ -234,13 +237,12 @@ static int judge(struct bw_src_fetch *f, const struct bw_http_res *hr,
 			"an HTML page answered with %ld (Content-Type %s), not a list",
 			hr->status,
 			*hr->content_type ? hr->content_type : "none");
-	n = read_list(f);
-	if (n < 0)
-		return fail(
-			r, BW_SRC_E_PARSE, (int)n,
-			"does not read as a list (its first bad line is said above)");
-	r->entries = (__u64)n;
-	if (!n)
+	err = bw_list_stream_end(&f->ls);
+	if (err)
+		return fail(r, BW_SRC_E_PARSE, err, "not a list: %s",
+			    f->ls.err);
+	r->entries = f->ls.entries;
+	if (!r->entries)
 		return fail(r, BW_SRC_E_EMPTY, -ENODATA, "holds no entry");
 	if (!f->force && !f->allow_shrink && f->have.entries &&
 	    r->entries < f->have.entries / 2)
@@ -306,7 +308,9 @@ int bw_src_fetch_step(struct bw_src_fetch *f, const struct pollfd *p, int n,
 	memset(r, 0, sizeof(*r));
 	r->meta = f->have;
 	r->status = hr.status;
-	if (err)
+	if (err && f->ls_failed)
+		err = fail(r, BW_SRC_E_PARSE, err, "not a list: %s", f->ls.err);
+	else if (err)
 		err = fail(r, why_of(err), err, "%s", hr.reason);
 	else if (hr.status == 304 && f->have.fetched) {
 		r->why = BW_SRC_SAME;
@@ -334,6 +338,7 @@ void bw_src_fetch_free(struct bw_src_fetch *f)
 		return;
 	bw_http_free(f->x);
 	bw_unpack_free(&f->u);
+	bw_list_stream_free(&f->ls);
 	if (f->fd >= 0) {
 		close(f->fd);
 		unlink(f->tmp);
