@@ -15,7 +15,7 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $URL_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-URL_TESTS="test_url_lists test_url_failures test_url_trickle"
+URL_TESTS="test_url_lists test_url_failures test_url_trickle test_url_spamhaus"
 
 URL_PORT=18084
 URL_SRV=http://127.0.0.1:$URL_PORT
@@ -266,4 +266,26 @@ test_url_trickle()
 	trickle_sigterm
 	trap - EXIT
 	url_cleanup
+}
+
+# Spamhaus' hosts: no more often than hourly, whatever --refresh says,
+# unless --force-refresh. The test's namespace reaches no host: the first
+# fetch fails, and with no copy to start from the watch ends (exit 1),
+# as with a missing list file.
+test_url_spamhaus()
+{
+	local u=https://www.spamhaus.org/drop/drop_v4.json
+
+	bw 1 watch "$BW_RX" --refresh 2s --state-dir "$TMP_DIR/state" "$u"
+	assert_grep "$OUT" "^$BW_RX: $u: fetched every hour, not every 2 s: Spamhaus asks for an hour between automated downloads \\(--force-refresh overrides\\)\$" \
+		"hourly said"
+	assert_grep "$OUT" "^$BW_RX: $u: no copy: connect: .*; next try in ([0-9]+[hm])+([0-9]+s)?\$" \
+		"the next try an hour on"
+	assert_grep "$ERR" "^$BW_RX: $u: no copy to start from, and its fetch failed: " \
+		"the watch ends without a copy"
+	bw 1 watch "$BW_RX" --refresh 2s --force-refresh --state-dir "$TMP_DIR/state" "$u"
+	assert_grep "$OUT" "^$BW_RX: $u: no copy: connect: .*; next try in [0-9]s\$" \
+		"forced: at --refresh"
+	grep -q "fetched every hour" "$OUT" && fail "--force-refresh still hourly"
+	assert_detached "$BW_RX"
 }
