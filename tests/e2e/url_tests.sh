@@ -195,6 +195,19 @@ test_url_lists()
 	expect_delivered "$BW_B6" "$BW_RX6"
 	wait_line "$WATCH_OUT" "^$BW_RX: $a: kept the copy of [0-9a-z]+ ago: connect: "
 	stop_watch TERM
+
+	# reload fetches once: the server down, the copy is used and its age
+	# said; a URL with no copy fails the reload, the filter left as it was.
+	bw 0 reload "$BW_RX" "${SEED[@]}" --state-dir "$st" "$a" "$c"
+	assert_grep "$ERR" "^bloomwall reload: $a: connect: .*; the copy of [0-9a-z]+ ago is used\$" \
+		"reload says it uses the copy"
+	expect_dropped "$BW_A6" "$BW_RX6" dropped_v6
+	expect_delivered "$BW_B4" "$BW_RX4"
+	bw 1 reload "$BW_RX" "${SEED[@]}" --state-dir "$st" "$a" "$URL_SRV/new.txt"
+	assert_grep "$ERR" "^bloomwall reload: $URL_SRV/new.txt: connect: .*, and there is no copy of it in " \
+		"no copy: the reload fails"
+	expect_delivered "$BW_B4" "$BW_RX4"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 	trap - EXIT
 	url_cleanup
 }
