@@ -244,6 +244,10 @@ test_url_failures()
 	assert_grep "$OUT" "^    failures +cut [0-9]+\$" "status counts the cut answers"
 	assert_grep "$OUT" "^    STALE +no answer for longer than --max-age 3s: its entries are as they were\$" \
 		"status flags the sources past --max-age (3 refreshes)"
+	bw 0 status --json "$BW_RX"
+	assert_eq "$(json "$OUT" '[(s["url"].split("/")[-1], s["last_result"], s["stale"], s["results"]["new"]) for s in d[0]["sources"]]')" \
+		'[["cut.txt","cut",true,1],["html.txt","html",true,1],["e500.txt","http",true,1],["empty.txt","empty",true,1],["notlist.txt","parse",true,1],["trickle.txt","timeout",true,1]]' \
+		"status --json: each source's last result, stale, its one new copy"
 	stop_watch TERM
 	trap - EXIT
 	url_cleanup
