@@ -34,10 +34,10 @@ DESTDIR ?=
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 ARCH := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
 
-LIBS_PC := libbpf libxdp libelf zlib json-c libxxhash libcurl libsodium libsystemd yaml-0.1 libmicrohttpd
+LIBS_PC := libbpf libxdp libelf zlib json-c libxxhash libcurl libsodium libsystemd yaml-0.1 libmicrohttpd liblzma
 # Recursive (=) on purpose, like CLANG_BPF_SYS_INCLUDES: on a fresh machine
 # the tools appear only once make deps (or make test, make demo) has run.
-LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz -ljson-c -lxxhash -lcurl -lsodium -lsystemd -lyaml -lmicrohttpd) -lm
+LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz -ljson-c -lxxhash -lcurl -lsodium -lsystemd -lyaml -lmicrohttpd -llzma) -lbz2 -lm
 
 # clang -target bpf does not search Debian's multiarch include dir, where
 # asm/types.h lives; ask clang for the host's system dirs and pass them on
@@ -128,7 +128,7 @@ BUILD_TOOLS = $(firstword $(CLANG)):clang $(firstword $(CC)):gcc \
 BUILD_LIBS := libbpf:libbpf-dev libxdp:libxdp-dev libelf:libelf-dev zlib:zlib1g-dev \
 	json-c:libjson-c-dev libxxhash:libxxhash-dev libcurl:libcurl4-openssl-dev \
 	libsodium:libsodium-dev libsystemd:libsystemd-dev yaml-0.1:libyaml-dev
-BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev
+BUILD_LIBS += libmicrohttpd:libmicrohttpd-dev liblzma:liblzma-dev
 
 ifneq ($(filter deps test unit datapath e2e crash-sweep fleet demo bench soak fuzz fuzz-% deb,$(MAKECMDGOALS)),)
 check-tools: deps
@@ -288,6 +288,7 @@ fuzz_records_SEEDS := tests/fuzz/seeds_records
 fuzz_cs_stream_SEEDS := tests/fuzz/seeds_cs_stream
 fuzz_ask_SEEDS := tests/fuzz/seeds_ask
 fuzz_config_SEEDS := tests/fuzz/seeds_config
+fuzz_dropjson_SEEDS := tests/fuzz/seeds_dropjson
 
 $(OUTPUT)/fuzz/user/%.o: user/%.c | $(OUTPUT)/fuzz
 	$(call msg,FUZZ-CC,$@)

@@ -14,7 +14,9 @@
 # Then, unless BENCH_E2E=0, the end-to-end DNS run (dnsperf.sh: dnsperf
 # against unbound, and against bloomwall in front of it), appended to the
 # results; then, unless BENCH_PULL=0, a watch --url's pull from nginx
-# against a reload (pull.sh); then, unless BENCH_REMOVE=0, the CLI's
+# against a reload (pull.sh); then, unless BENCH_URLS=0, a list by URL
+# kept fresh by a watch (urls.sh: a 304 refresh, a changed 1M list);
+# then, unless BENCH_REMOVE=0, the CLI's
 # remove handed to a watch against its rebuild (remove.sh); then, unless
 # BENCH_ADDS=0, add handed to a watch against its copy and swap (one add,
 # fail2ban-style bans and unbans, a bulk remove: adds.sh); then, unless
@@ -75,6 +77,11 @@ if [ $rc = 0 ] && [ "${BENCH_PULL:-1}" != 0 ]; then
 	else
 		tests/bench/pull.sh "$(dirname "$bin")/../bloomwall" "$results" 10000000
 	fi
+	rc=$?
+fi
+# A list by URL kept fresh by a watch (urls.sh), unless BENCH_URLS=0.
+if [ $rc = 0 ] && [ "${BENCH_URLS:-1}" != 0 ]; then
+	tests/bench/urls.sh "$(dirname "$bin")/../bloomwall" "$results" 1000000
 	rc=$?
 fi
 # remove with a watch (in place) against without (rebuild), the CLI

@@ -8,6 +8,13 @@ Listens on 127.0.0.1:PORT; each GET (any path) reads MODE_FILE:
   trickle  200 with a Content-Length of a million bytes, then spaces,
            one every TRICKLE seconds (env, default 0.5): an answer that
            goes on without ending, well within any timeout
+  cut      200 with a Content-Length 1000 bytes past BODY_FILE's, its
+           bytes, then the connection closed
+  html     200, text/html, an error page
+  e500     500 with a short body
+  empty    200 with no body
+  notlist  200 with text that is no list
+  bypath   the mode the path's last part names (/x/cut.txt: cut)
 COUNT_FILE says what was served, rewritten whole after each byte:
   whole N      answers given whole
   trickles N   trickling answers begun
@@ -46,8 +53,37 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def answer(self, status, body, ctype="text/plain", length=None):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body) if length is None else length))
+        self.end_headers()
+        self.wfile.write(body)
+        self.wfile.flush()
+        count(whole=1)
+
     def do_GET(self):
         mode = open(MODE).read().strip()
+        if mode == "bypath":
+            mode = self.path.rsplit("/", 1)[-1].split(".")[0]
+        if mode == "cut":
+            body = open(BODY, "rb").read()
+            self.answer(200, body, length=len(body) + 1000)
+            self.close_connection = True
+            return
+        if mode == "html":
+            self.answer(200, b"<!DOCTYPE html>\n<html><body>Service unavailable</body></html>\n",
+                        "text/html")
+            return
+        if mode == "e500":
+            self.answer(500, b"internal error\n")
+            return
+        if mode == "empty":
+            self.answer(200, b"")
+            return
+        if mode == "notlist":
+            self.answer(200, b"192.0.2.1\nthis is no list\n")
+            return
         if mode == "whole":
             body = open(BODY, "rb").read()
             self.send_response(200)

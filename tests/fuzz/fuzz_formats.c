@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	for (k = BW_FMT_PLAIN; k <= BW_FMT_NFT; k++)
+	for (k = BW_FMT_PLAIN; k <= BW_FMT_DROPJSON; k++)
 		as_format(k, text, size, &o);
 	free(text);
 	return 0;

@@ -846,7 +846,7 @@ BW_TEST(test_cli_verb_checks)
 		ASSERT_EQ(r.ret, -BW_EUSAGE, "a pull option without --url");
 		ASSERT_STREQ(
 			r.err,
-			"bloomwall watch: --ca-file, --client-cert, --client-key, --connect-timeout, --timeout and --state-dir go with --url\n",
+			"bloomwall watch: --ca-file, --client-cert, --client-key, --connect-timeout, --timeout and --state-dir go with --url (or LISTs by URL)\n",
 			"says they go with --url");
 	}
 	run_free(&r);

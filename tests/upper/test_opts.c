@@ -100,6 +100,8 @@ static const struct {
 	{ "serial", "5" },
 	{ "owner", "f2b-sshd" },
 	{ "metrics-listen", "127.0.0.1:60607" },
+	{ "refresh", "2h" },
+	{ "max-age", "1d" },
 };
 
 static const char *sample_of(const struct bw_opt *o)

@@ -218,3 +218,18 @@ char *bw_dir_of(const char *path)
 	free(copy);
 	return d;
 }
+
+int bw_own_dir(const char *path, mode_t mode)
+{
+	struct stat st;
+
+	if (mkdir(path, mode) && errno != EEXIST)
+		return -errno;
+	if (lstat(path, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (st.st_uid != geteuid() || (st.st_mode & 022))
+		return -EPERM;
+	return 0;
+}

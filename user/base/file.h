@@ -58,4 +58,11 @@ int bw_write_all(int fd, const void *buf, size_t len);
  * fsync), malloc()ed; NULL without memory. */
 char *bw_dir_of(const char *path);
 
+/*
+ * A directory of ours (a state directory): made with mode when missing,
+ * and refused when it is a symlink, not a directory (-ENOTDIR), or
+ * another user's or writable by others (-EPERM). 0 or -errno.
+ */
+int bw_own_dir(const char *path, mode_t mode);
+
 #endif /* __BW_FILE_H */

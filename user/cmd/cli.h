@@ -22,6 +22,7 @@
 #include "cmd/args.h"
 #include "daemon/crowdsec.h"
 #include "daemon/pull.h"
+#include "daemon/watch_src.h"
 #include "ops/build.h"
 
 #define BW_EXIT_OK 0
@@ -72,6 +73,7 @@ struct bw_args {
 	struct bw_pull_cfg pull;    /* watch --url (cmd_watch.c) */
 	struct bw_sign_args sign;   /* signed images (sign_args.h) */
 	struct bw_cs_args cs;	    /* watch --crowdsec (cmd_watch.c) */
+	struct bw_wsrc_cfg src;	    /* LISTs by URL (list_urls.h) */
 	__u32 count;		    /* log --count; 0: until stopped */
 	bool timeout_set;	    /* add --timeout DURATION: */
 	__u64 timeout;		    /* seconds; 0: never expires */

@@ -3,6 +3,7 @@
  * bloomwall attach IFACE [OPTIONS] LIST...
  */
 #include "cmd/cli.h"
+#include "cmd/list_urls.h"
 #include "cmd/cmd_attach.h"
 #include "base/output.h"
 #include "ops/attach_lists.h"
@@ -16,9 +17,9 @@ static const struct bw_opt attach_only_opts[] = {
 	{ 0 },
 };
 
-static const struct bw_opt *const attach_opts[] = { attach_only_opts,
-						    bw_build_opts, bw_log_opts,
-						    NULL };
+static const struct bw_opt *const attach_opts[] = {
+	attach_only_opts, bw_build_opts, bw_list_url_opts, bw_log_opts, NULL
+};
 
 static int do_attach(struct bw_args *a)
 {
@@ -34,6 +35,7 @@ static int do_attach(struct bw_args *a)
 
 	bw_out_string("iface", NULL, a->iface);
 	err = bw_check_privileges("attach");
+	err = err ?: bw_list_urls_fetch(a, "attach");
 	if (err)
 		return err;
 	err = bw_attach_lists(&rq, &res);

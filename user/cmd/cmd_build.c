@@ -20,6 +20,7 @@
 
 #include "filter/builder.h"
 #include "cmd/cli.h"
+#include "cmd/list_urls.h"
 #include "cmd/cmd_build.h"
 #include "image/image.h"
 #include "image/image_file.h"
@@ -42,7 +43,8 @@ static const struct bw_opt build_only_opts[] = {
 
 static const struct bw_opt *const build_opts[] = { build_only_opts,
 						   bw_sign_build_opts,
-						   bw_build_opts, NULL };
+						   bw_build_opts,
+						   bw_list_url_opts, NULL };
 
 /* The options the seed is derived from, zero padding included. */
 static void seed_key(const struct bw_build_req *req, struct bw_rec_build *k)
@@ -293,6 +295,7 @@ static int do_build(struct bw_args *a)
 	struct bw_build b;
 
 	err = check_args(a);
+	err = err ?: bw_list_urls_fetch(a, "build");
 	if (err)
 		return err;
 	lists = list_paths(a);

@@ -8,6 +8,7 @@
  * build or load changes nothing.
  */
 #include "cmd/cli.h"
+#include "cmd/list_urls.h"
 #include "cmd/cmd_reload.h"
 #include "base/output.h"
 #include "ops/reload.h"
@@ -21,9 +22,9 @@ static const struct bw_opt reload_only_opts[] = {
 	{ 0 },
 };
 
-static const struct bw_opt *const reload_opts[] = { bw_build_opts,
-						    reload_only_opts,
-						    bw_log_opts, NULL };
+static const struct bw_opt *const reload_opts[] = {
+	bw_build_opts, reload_only_opts, bw_list_url_opts, bw_log_opts, NULL
+};
 
 static int do_reload(struct bw_args *a)
 {
@@ -37,6 +38,7 @@ static int do_reload(struct bw_args *a)
 
 	bw_out_string("iface", NULL, a->iface);
 	err = bw_check_privileges("reload");
+	err = err ?: bw_list_urls_fetch(a, "reload");
 	if (err)
 		return err;
 	err = bw_reload(&r, &res);

@@ -11,6 +11,7 @@
 
 #include "cmd/args.h"
 #include "cmd/cli.h"
+#include "cmd/list_urls.h"
 #include "cmd/cmd_watch.h"
 #include "cmd/conf.h"
 #include "base/duration.h"
@@ -204,8 +205,9 @@ static const struct bw_opt watch_only_opts[] = {
 };
 
 static const struct bw_opt *const watch_opts[] = {
-	watch_only_opts, cs_opts,     pull_opts, bw_verify_load_opts,
-	bw_build_opts,	 bw_log_opts, NULL
+	watch_only_opts,	cs_opts,       pull_opts,
+	bw_verify_load_opts,	bw_build_opts, bw_log_opts,
+	bw_list_url_watch_opts, NULL
 };
 
 /* The keys an image must be signed by: read once, at the start. */
@@ -261,14 +263,15 @@ static int run_watch(struct bw_args *a)
 		pr_warn("bloomwall watch: give LIST files, --image FILE or --url URL (one of the three)\n");
 		return -BW_EUSAGE;
 	}
-	if (!a->pull.nurls &&
+	if (!a->pull.nurls && !bw_list_urls_any(a) &&
 	    (a->pull.ca_file || a->pull.cert_file || a->pull.key_file ||
 	     a->pull.connect_timeout || a->pull.timeout || a->pull.state_dir)) {
-		pr_warn("bloomwall watch: --ca-file, --client-cert, --client-key, --connect-timeout, --timeout and --state-dir go with --url\n");
+		pr_warn("bloomwall watch: --ca-file, --client-cert, --client-key, --connect-timeout, --timeout and --state-dir go with --url (or LISTs by URL)\n");
 		return -BW_EUSAGE;
 	}
 	err = bw_check_privileges("watch");
 	err = err ?: watch_keys(a, &keys);
+	err = err ?: bw_list_urls_watch(a, &cfg.src);
 	if (err)
 		return err;
 	cfg = (struct bw_watch_cfg){
@@ -291,6 +294,7 @@ static int run_watch(struct bw_args *a)
 		.keys = &keys,
 		.allow_rollback = a->sign.allow_rollback,
 		.crowdsec = cs,
+		.src = a->src.n ? &a->src : NULL,
 	};
 	a->pull.interval = a->ops.interval;
 	return bw_watch_run(&cfg);
@@ -362,7 +366,12 @@ const struct bw_verb bw_verb_watch = {
 		"failure, a redirect to another scheme, an HTTP error, a cut body or a\n"
 		"refused image leaves the last good filter: one line with the reason,\n"
 		"counted by reason, the next try after 1, 2, 4... up to 16 intervals.\n"
-		"SIGHUP pulls at once; status shows the source and the last pull.\n",
+		"SIGHUP pulls at once; status shows the source and the last pull.\n"
+		"A LIST may be an http(s) URL: fetched every --refresh (default 1h,\n"
+		"+-10%; Spamhaus' hosts hourly at most) into its copy in\n"
+		"--state-dir/lists, the list file the rebuild reads; a copy is replaced\n"
+		"only by a whole answer that reads as a list (not HTML, not empty, not\n"
+		"under half its entries); status flags a URL silent past --max-age.\n",
 	.opts = watch_opts,
 	.pos = { .rest = "LIST", .min_rest = 0, .rest_many = true },
 	.run = do_watch,

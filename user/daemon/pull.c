@@ -15,6 +15,7 @@
 #include <sodium.h>
 
 #include "base/duration.h"
+#include "base/file.h"
 #include "base/log.h"
 #include "daemon/pull.h"
 #include "daemon/pull_sched.h"
@@ -24,22 +25,6 @@
 
 /* An error page is small: this much that is no image ends the transfer. */
 #define NOT_IMAGE_MAX (64U << 10)
-
-/* A directory of ours: made when missing, no symlink, no one else's. */
-static int own_dir(const char *path, mode_t mode)
-{
-	struct stat st;
-
-	if (mkdir(path, mode) && errno != EEXIST)
-		return -errno;
-	if (lstat(path, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	if (st.st_uid != geteuid() || (st.st_mode & 022))
-		return -EPERM;
-	return 0;
-}
 
 static int hash_file(const char *path, char hex[65])
 {
@@ -90,9 +75,9 @@ int bw_pull_init(struct bw_pull *p, const char *iface,
 		return -ENAMETOOLONG;
 	snprintf(p->tmp, sizeof(p->tmp), "%s/pull.tmp", p->dir);
 	snprintf(p->cur, sizeof(p->cur), "%s/current.img", p->dir);
-	err = own_dir(base, 0755);
+	err = bw_own_dir(base, 0755);
 	if (!err)
-		err = own_dir(p->dir, 0700);
+		err = bw_own_dir(p->dir, 0700);
 	if (err) {
 		pr_warn("bloomwall watch: the state directory %s: %s (a directory of its own user, not writable by others)\n",
 			err == -EPERM || err == -ENOTDIR ? p->dir : base,

@@ -29,6 +29,7 @@
 #include "daemon/watch_rebuild.h"
 #include "daemon/watch_state.h"
 #include "daemon/watch_sock.h"
+#include "daemon/watch_src.h"
 #include "kernel/hook.h"
 #include "kernel/lock.h"
 #include "net/http.h"
@@ -197,8 +198,15 @@ static bool ending(const struct watch *w)
 /* The start begins once the first decisions came, and ends: READY. */
 static void starting(struct watch *w)
 {
-	if (!w->begun && bw_watch_cs_first_done(&w->cs))
+	if (!w->begun && bw_watch_cs_first_done(&w->cs) &&
+	    bw_wsrc_first_done(&w->src)) {
+		/* A list by URL with no copy to start from: as a missing file. */
+		if (bw_wsrc_missing(&w->src)) {
+			w->end_err = -ENOENT;
+			return;
+		}
 		begin(w);
+	}
 	if (!w->started && w->begun && !bw_watch_rebuild_busy(w)) {
 		w->started = true;
 		bw_watch_cs_started(&w->cs);
@@ -232,7 +240,7 @@ static void rebuilds(struct watch *w, bool hup, const struct pollfd *pfd,
  */
 static void loop(struct watch *w)
 {
-	struct pollfd p[4 + 2 * BW_HTTP_MAX_FDS] = {
+	struct pollfd p[4 + (2 + BW_SRC_MAX) * BW_HTTP_MAX_FDS] = {
 		{ .fd = w->fs.ifd, .events = POLLIN },
 		{ .fd = w->sig.fd, .events = POLLIN },
 		{ .fd = bw_wsock_fd(&w->sock), .events = POLLIN },
@@ -243,7 +251,7 @@ static void loop(struct watch *w)
 	struct bw_watch_outcome o;
 	struct timespec ts;
 	bool hup;
-	int ncs, npull, i;
+	int ncs, npull, nsrc, i;
 
 	w->settle = -1;
 	while (!ending(w)) {
@@ -260,10 +268,11 @@ static void loop(struct watch *w)
 		ncs = bw_watch_cs_fds(&w->cs, p + 4, &wake);
 		npull = w->pull ? bw_watch_pull_fds(w->pull, p + 4 + ncs, &wake)
 				: 0;
+		nsrc = bw_wsrc_fds(&w->src, p + 4 + ncs + npull, &wake);
 		ts = until(bw_wsock_wake(&w->sock, wake));
 		/* Interrupted: no event is to be read from what it left. */
-		if (ppoll(p, (nfds_t)(4 + ncs + npull), &ts, NULL) < 0)
-			for (i = 0; i < 4 + ncs + npull; i++)
+		if (ppoll(p, (nfds_t)(4 + ncs + npull + nsrc), &ts, NULL) < 0)
+			for (i = 0; i < 4 + ncs + npull + nsrc; i++)
 				p[i].revents = 0;
 		if (p[0].revents && bw_watch_files_events(&w->fs))
 			w->settle = bw_mono() + w->c->debounce;
@@ -278,6 +287,9 @@ static void loop(struct watch *w)
 			w->hup = true;
 		}
 		if (bw_watch_cs_step(&w->cs, p + 4, ncs))
+			bw_watch_publish(w);
+		/* A new copy is a changed list file: inotify says so. */
+		if (bw_wsrc_step(&w->src, p + 4 + ncs + npull))
 			bw_watch_publish(w);
 		starting(w);
 		/* SIGHUP waits for the start and for the rebuild under way. */
@@ -333,6 +345,11 @@ static int start(struct watch *w)
 			      : -ENOMEM;
 		return err ?: bw_watch_pull_init(w->pull, c);
 	}
+	err = bw_wsrc_init(&w->src, c->src, c->iface);
+	if (err)
+		return err;
+	w->counts.src = w->src.fig;
+	w->counts.nsrc = w->src.n;
 	err = bw_watch_files_init(&w->fs, c->iface,
 				  c->image ? &c->image : c->lists,
 				  c->image ? 1 : c->nlists);
@@ -434,6 +451,7 @@ int bw_watch_run(const struct bw_watch_cfg *c)
 	bw_wlive_free(w.live);
 	fflush(stdout);
 	bw_watch_pull_free(w.pull);
+	bw_wsrc_free(&w.src);
 	bw_watch_files_free(&w.fs);
 	bw_watch_signals_close(&w.sig);
 	bw_lock_watch_release(c->iface, w.lock_fd);

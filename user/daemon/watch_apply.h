@@ -28,7 +28,8 @@
 /* A rebuild cut short by SIGTERM or SIGINT. */
 #define BW_WATCH_ESTOPPED EINTR
 
-struct bw_cs_cfg; /* daemon/crowdsec.h */
+struct bw_cs_cfg;   /* daemon/crowdsec.h */
+struct bw_wsrc_cfg; /* daemon/watch_src.h */
 
 /* What a watch keeps running, and how (bloomwall watch's options). */
 struct bw_watch_cfg {
@@ -52,6 +53,8 @@ struct bw_watch_cfg {
 	/* A CrowdSec decision source (--crowdsec URL), or NULL. */
 	const struct bw_cs_cfg *crowdsec;
 	const struct bw_pull_cfg *pull; /* --url ...: the image pulled */
+	/* The lists given by URL (their copies among lists), or NULL. */
+	const struct bw_wsrc_cfg *src;
 };
 
 /*

@@ -49,6 +49,7 @@ void bw_watch_state(struct watch *w, struct json_object *root)
 	bw_watch_cs_publish(&w->cs, root);
 	if (w->pull)
 		bw_pull_json(w->pull, root);
+	bw_wsrc_json(&w->src, root);
 	bw_wsock_json(&w->sock, root);
 }
 

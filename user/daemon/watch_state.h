@@ -17,6 +17,7 @@
 #include "daemon/watch_files.h"
 #include "daemon/watch_sock.h"
 #include "net/http_serve.h"
+#include "daemon/watch_src.h"
 #include "out/metrics.h"
 
 struct watch {
@@ -45,6 +46,7 @@ struct watch {
 	bool state_said;       /* a state file error said */
 	struct bw_watch_cs cs; /* a CrowdSec source (--crowdsec) */
 	struct bw_pull *pull;  /* --url: the pull source, else NULL */
+	struct bw_wsrc src;    /* the lists given by URL */
 	struct bw_wsock sock;  /* its socket (watch_sock.h) */
 	/* --metrics-listen's server, or NULL */
 	struct bw_http_serve *http;

@@ -15,18 +15,19 @@ static const char *const names[] = {
 	[BW_FMT_NONE] = "plain",      [BW_FMT_PLAIN] = "plain",
 	[BW_FMT_RPZ] = "RPZ",	      [BW_FMT_DNSMASQ] = "dnsmasq",
 	[BW_FMT_UNBOUND] = "Unbound", [BW_FMT_IPSET] = "ipset",
-	[BW_FMT_NFT] = "nftables",
+	[BW_FMT_NFT] = "nftables",    [BW_FMT_DROPJSON] = "DROP JSON",
 };
 
 const char *bw_fmt_name(enum bw_fmt_kind kind)
 {
-	return kind <= BW_FMT_NFT ? names[kind] : "unknown";
+	return kind <= BW_FMT_DROPJSON ? names[kind] : "unknown";
 }
 
 void bw_fmt_init(struct bw_fmt *f)
 {
 	memset(f, 0, sizeof(*f));
 	bw_nft_init(&f->nft);
+	f->dj.meta = -1;
 }
 
 /* Blank, or a comment in any of the formats: decides nothing. */
@@ -52,6 +53,8 @@ static enum bw_fmt_kind detect(const char *line, size_t len)
 		return BW_FMT_IPSET;
 	if (bw_rpz_detect(line, len))
 		return BW_FMT_RPZ;
+	if (bw_dropjson_detect(line, len))
+		return BW_FMT_DROPJSON;
 	return BW_FMT_NONE;
 }
 
@@ -73,7 +76,8 @@ static void other_format(const struct bw_fmt *f, const char *line, size_t len,
 }
 
 static int format_line(struct bw_fmt *f, struct bw_list *l, const char *line,
-		       size_t len, const struct bw_list_opts *opts, char *err,
+		       size_t len, size_t lineno,
+		       const struct bw_list_opts *opts, char *err,
 		       size_t errlen)
 {
 	switch (f->kind) {
@@ -90,6 +94,9 @@ static int format_line(struct bw_fmt *f, struct bw_list *l, const char *line,
 				     errlen);
 	case BW_FMT_NFT:
 		return bw_nft_line(&f->nft, l, line, len, opts, err, errlen);
+	case BW_FMT_DROPJSON:
+		return bw_dropjson_line(&f->dj, l, line, len, lineno, opts, err,
+					errlen);
 	default:
 		return bw_list_parse_line(l, line, opts, err, errlen);
 	}
@@ -111,7 +118,7 @@ int bw_fmt_line(struct bw_fmt *f, struct bw_list *l, const char *line,
 		f->kind = detect(line, len) ?: BW_FMT_PLAIN;
 		f->since = lineno;
 	}
-	ret = format_line(f, l, line, len, opts, err, errlen);
+	ret = format_line(f, l, line, len, lineno, opts, err, errlen);
 	if (ret == -EINVAL)
 		other_format(f, line, len, err, errlen);
 	if (f->kind == BW_FMT_PLAIN)
@@ -133,6 +140,8 @@ int bw_fmt_end(struct bw_fmt *f, char *err, size_t errlen)
 {
 	if (errlen)
 		err[0] = '\0';
+	if (f->kind == BW_FMT_DROPJSON)
+		return bw_dropjson_end(&f->dj, err, errlen);
 	return f->kind == BW_FMT_NFT ? bw_nft_end(&f->nft, err, errlen) : 0;
 }
 
@@ -155,6 +164,9 @@ void bw_fmt_note(const struct bw_fmt *f, char *buf, size_t len)
 		break;
 	case BW_FMT_NFT:
 		bw_nft_note(&f->nft, buf, len);
+		break;
+	case BW_FMT_DROPJSON:
+		bw_dropjson_note(&f->dj, buf, len);
 		break;
 	default:
 		break;

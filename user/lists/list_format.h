@@ -11,7 +11,8 @@
  *   dnsmasq     address=/name/..., local=/name/, server=/name/...
  *   Unbound     server:, local-zone:, local-data: (srvconf.h);
  *   ipset       create / add NAME ENTRY (ipset.h);
- *   nftables    table, add element, elements = { ... } (nftset.h).
+ *   nftables    table, add element, elements = { ... } (nftset.h);
+ *   DROP JSON   Spamhaus' JSON lines, {"cidr":...} (dropjson.h).
  *
  * A line of another format than the file's is a bad line that says so
  * ("an RPZ line in a file read as dnsmasq lines (since line 15)"). The
@@ -24,6 +25,7 @@
 
 #include <stddef.h>
 
+#include "lists/dropjson.h"
 #include "lists/ipset.h"
 #include "lists/list.h"
 #include "lists/nftset.h"
@@ -38,6 +40,7 @@ enum bw_fmt_kind {
 	BW_FMT_UNBOUND,
 	BW_FMT_IPSET,
 	BW_FMT_NFT,
+	BW_FMT_DROPJSON,
 };
 
 struct bw_fmt {
@@ -47,6 +50,7 @@ struct bw_fmt {
 	struct bw_srvconf srv;
 	struct bw_ipset ipset;
 	struct bw_nft nft;
+	struct bw_dropjson dj;
 };
 
 void bw_fmt_init(struct bw_fmt *f);
@@ -64,7 +68,7 @@ int bw_fmt_line(struct bw_fmt *f, struct bw_list *l, const char *line,
 
 /*
  * At the end of the file: -EINVAL with the reason in err for a block left
- * open (nftables), else 0.
+ * open (nftables) or a record count that disagrees (DROP JSON), else 0.
  */
 int bw_fmt_end(struct bw_fmt *f, char *err, size_t errlen);
 
@@ -74,7 +78,7 @@ int bw_fmt_end(struct bw_fmt *f, char *err, size_t errlen);
  */
 void bw_fmt_note(const struct bw_fmt *f, char *buf, size_t len);
 
-/* "plain", "RPZ", "dnsmasq", "Unbound", "ipset", "nftables". */
+/* "plain", "RPZ", "dnsmasq", "Unbound", "ipset", "nftables", "DROP JSON". */
 const char *bw_fmt_name(enum bw_fmt_kind kind);
 
 #endif /* __BW_LIST_FORMAT_H */

@@ -20,6 +20,7 @@
 #include "image/sign_key.h"
 #include "out/metrics.h"
 #include "out/prom.h"
+#include "out/src_out.h"
 
 /* Never below zero: the maps are read one after the other. */
 static __u64 minus(__u64 a, __u64 b)
@@ -367,6 +368,8 @@ static void write_all(FILE *f, const struct bw_status_view *v,
 		bw_cs_metrics_write(f, v->iface, w->cs);
 	if (w && w->pull)
 		bw_pull_metrics_write(f, v->iface, w->pull);
+	if (w && w->nsrc)
+		bw_src_metrics_write(f, v->iface, w->src, w->nsrc);
 }
 
 int bw_metrics_write(FILE *f, const struct bw_status_view *v,

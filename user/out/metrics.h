@@ -25,6 +25,8 @@
 #include "out/pull_out.h"
 #include "ops/status.h"
 
+struct bw_src_figures; /* out/src_out.h */
+
 /* What a watch adds to the metrics: its reloads, by result. */
 struct bw_watch_counts {
 	__u64 reloads_ok;
@@ -42,6 +44,9 @@ struct bw_watch_counts {
 	/* Its CrowdSec source (out/cs_metrics.h), or NULL. */
 	const struct bw_cs_metrics *cs;
 	const struct bw_pull_figures *pull; /* watch --url's, or NULL */
+	/* Its lists given by URL (out/src_out.h). */
+	const struct bw_src_figures *src;
+	int nsrc;
 };
 
 /*

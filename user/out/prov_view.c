@@ -11,6 +11,7 @@
 #include "filter/provenance.h"
 #include "image/image_serial.h"
 #include "image/sign_key.h"
+#include "net/src_cache.h"
 #include "out/prov_view.h"
 
 static const char *state_note(enum bw_prov_state st)
@@ -141,10 +142,16 @@ static void out_list(const char *key, const char *path,
 		     const struct bw_rec_src *src)
 {
 	enum bw_prov_state st = bw_prov_compare(path, src);
-	char hex[BW_PROV_HEX], t[64];
+	char hex[BW_PROV_HEX], t[64], url[2048];
+	bool by_url = bw_src_url_of(path, url, sizeof(url));
 
 	bw_out_open_object(NULL);
 	bw_out_string("path", NULL, path);
+	/* A list given by URL: its copy in the cache (net/src_cache.h). */
+	if (by_url) {
+		bw_out_kv("from URL", "%s (its copy below)", url);
+		bw_out_string("url", NULL, url);
+	}
 	bw_out_string("state", NULL, bw_prov_state_name(st));
 	if (!src || !src->known) {
 		bw_out_kv(key, "%s: %s", path, state_note(st));

@@ -139,8 +139,7 @@ static long long int_of(struct json_object *o, const char *key)
 	return json_object_get_int64(v);
 }
 
-/* "2026-12-02 03:50:01 UTC (12 s ago)", or "never". */
-static void kv_time(const char *label, const char *key, long long t)
+void bw_pull_kv_time(const char *label, const char *key, long long t)
 {
 	char buf[64];
 	time_t tt = (time_t)t;
@@ -203,8 +202,9 @@ static void out_last(struct json_object *p)
 		bw_out_kv("last pull", "%s", res);
 	bw_out_string("last_result", NULL, res ?: "");
 	bw_out_string("last_reason", NULL, why ?: "");
-	kv_time("last pull at", "last_time", int_of(p, "last_time"));
-	kv_time("last success", "last_success", int_of(p, "last_success"));
+	bw_pull_kv_time("last pull at", "last_time", int_of(p, "last_time"));
+	bw_pull_kv_time("last success", "last_success",
+			int_of(p, "last_success"));
 	bw_status_kv_u64("consecutive failures", "consecutive_failures",
 			 int_of(p, "consecutive_failures"));
 }
@@ -233,6 +233,7 @@ void bw_pull_status_out(struct json_object *state, int err)
 	bw_out_kv("image sha256", "%s", s && *s ? s : "none");
 	bw_out_string("image_sha256", NULL, s ?: "");
 	if (!err)
-		kv_time("next pull", "next_pull", int_of(p, "next_pull"));
+		bw_pull_kv_time("next pull", "next_pull",
+				int_of(p, "next_pull"));
 	bw_out_close_object();
 }

@@ -65,4 +65,10 @@ void bw_pull_figures_json(struct json_object *o,
  */
 void bw_pull_status_out(struct json_object *state, int err);
 
+/*
+ * A time as a status line and a JSON member: "label  2026-12-02 03:50:01
+ * UTC (12 s ago)" (or "in 12 s"), "never" for t <= 0; key: Unix seconds.
+ */
+void bw_pull_kv_time(const char *label, const char *key, long long t);
+
 #endif /* __BW_PULL_OUT_H */

@@ -14,6 +14,7 @@
 #include "out/expiry_view.h"
 #include "out/prov_view.h"
 #include "out/pull_out.h"
+#include "out/src_out.h"
 #include "out/status_text.h"
 #include "out/status_view.h"
 
@@ -441,5 +442,6 @@ void bw_status_out(const struct bw_status_view *v,
 	out_log(v);
 	bw_cs_status_out(state, state_err);
 	bw_pull_status_out(state, state_err);
+	bw_src_status_out(state, state_err);
 	bw_out_close_object();
 }

@@ -18,6 +18,7 @@
 #include "lists/list_domain.h"
 #include "lists/list_parse.h"
 #include "lists/names.h"
+#include "net/src_cache.h"
 #include "out/expiry_view.h"
 #include "out/why_out.h"
 
@@ -46,9 +47,9 @@ static size_t out_entries(const struct bw_why *w, int i, bool allow_files)
 {
 	const struct bw_why_hit *h;
 	const struct bw_why_list *l;
-	char note[2 * BW_NAME_MAX + 64];
+	char note[2 * BW_NAME_MAX + 64], url[2048];
 	size_t k, n = 0;
-	bool changed;
+	bool changed, by_url;
 
 	bw_out_open_array(allow_files ? "allow_entries" : "entries");
 	for (k = 0; k < w->nhits; k++) {
@@ -57,18 +58,32 @@ static size_t out_entries(const struct bw_why *w, int i, bool allow_files)
 		if (h->target != i || l->allow != allow_files)
 			continue;
 		changed = l->state == BW_PROV_CHANGED;
-		bw_out_text("  why: %s%s:%llu: %s%s%s\n",
-			    allow_files ? "allowlisted: " : "", l->path,
-			    (unsigned long long)h->line, h->text,
-			    hit_note(h, allow_files, note, sizeof(note)),
-			    !changed ? ""
-			    : allow_files
-				    ? " [allow file changed since the build: "
-				      "line of the file as it is now]"
-				    : " [list changed since the build: "
-				      "line of the file as it is now]");
+		/* A list given by URL is named by it, its copy's line. */
+		by_url = bw_src_url_of(l->path, url, sizeof(url));
+		if (by_url)
+			bw_out_text(
+				"  why: %s line %llu (its copy %s): %s%s%s\n",
+				url, (unsigned long long)h->line, l->path,
+				h->text,
+				hit_note(h, allow_files, note, sizeof(note)),
+				changed ? " [changed since the build: the copy as it is now]"
+					: "");
+		else
+			bw_out_text(
+				"  why: %s%s:%llu: %s%s%s\n",
+				allow_files ? "allowlisted: " : "", l->path,
+				(unsigned long long)h->line, h->text,
+				hit_note(h, allow_files, note, sizeof(note)),
+				!changed ? ""
+				: allow_files
+					? " [allow file changed since the build: "
+					  "line of the file as it is now]"
+					: " [list changed since the build: "
+					  "line of the file as it is now]");
 		bw_out_open_object(NULL);
 		bw_out_string("file", NULL, l->path);
+		if (by_url)
+			bw_out_string("url", NULL, url);
 		bw_out_u64("line", NULL, h->line);
 		bw_out_string("text", NULL, h->text);
 		bw_out_string("entry", NULL, h->entry);
