@@ -357,7 +357,18 @@ test_metrics_names()
 	mx_wait "$MX_URL" "$h" 'int(sum(get("bloomwall_pull_total", result="failed")))' 1
 	cp "$h" "$TMP_DIR/pull.prom"
 	stop_watch TERM
-	mx_names "$TMP_DIR/cs.prom" "$TMP_DIR/pull.prom" >"$names"
+	# A list by URL (url_tests.sh's nginx): the bloomwall_source_* series.
+	trap 'fake_cleanup; url_nginx_stop' EXIT
+	url_nginx_start
+	printf '%s\n' "$BW_B4" >"$TMP_DIR/www/l.txt"
+	start_watch "${SEED[@]}" --metrics-listen "$MX_ADDR" --interval 0.5 \
+		--state-dir "$TMP_DIR/src" "$URL_SRV/l.txt"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	mx_wait "$MX_URL" "$h" 'int(sum(get("bloomwall_source_entries")))' 1
+	cp "$h" "$TMP_DIR/src.prom"
+	stop_watch TERM
+	url_nginx_stop
+	mx_names "$TMP_DIR/cs.prom" "$TMP_DIR/pull.prom" "$TMP_DIR/src.prom" >"$names"
 	echo "  $(wc -l <"$names") metric names served"
 	python3 - "$MX_RULES" "$MX_DASH" >"$TMP_DIR/used" <<'EOF'
 import json, re, sys, yaml
