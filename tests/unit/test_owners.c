@@ -96,6 +96,15 @@ BW_TEST(test_owner_rules)
 		  "a until +200");
 	ASSERT_EQ(bw_records_remove_owned(&r, k, "f2b-a", NOW + 150, &end),
 		  BW_OWNED_GONE, "the anonymous end passed: out");
+	/*
+	 * fail2ban unbans at the bantime's end, maybe after another jail's
+	 * ban: the claim past its end is still there to remove.
+	 */
+	bw_records_add_owned(&r, k, "f2b-sshd", NOW + 600, NOW);
+	bw_records_add_owned(&r, k, "f2b-recidive", NOW + 3600, NOW + 601);
+	ASSERT_EQ(bw_records_remove_owned(&r, k, "f2b-sshd", NOW + 602, &end),
+		  BW_OWNED_KEPT, "sshd's late unban finds its claim");
+	ASSERT_EQ(end, NOW + 3600, "recidive's end");
 	bw_records_free(&r);
 }
 
