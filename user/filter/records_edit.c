@@ -88,7 +88,7 @@ static struct bw_owned_entry held(const struct bw_records *r,
 }
 
 int bw_records_add_owned(struct bw_records *r, struct bw_entry_key k,
-			 const char *owner, __u64 expires, __u64 now)
+			 const char *owner, __u64 expires)
 {
 	struct bw_owned set = { 0 };
 	struct bw_owned_entry e;
@@ -130,7 +130,7 @@ int bw_records_remove_owned(struct bw_records *r, struct bw_entry_key k,
 }
 
 int bw_records_add_by(struct bw_records *r, const struct bw_entries *in,
-		      const char *owner, __u64 now)
+		      const char *owner)
 {
 	size_t i;
 
@@ -138,7 +138,7 @@ int bw_records_add_by(struct bw_records *r, const struct bw_entries *in,
 		return -ENOMEM;
 	for (i = 0; i < in->n; i++)
 		if (bw_records_add_owned(r, bw_entries_key(in, i), owner,
-					 in->v[i].expires, now) < 0)
+					 in->v[i].expires) < 0)
 			return -ENOMEM;
 	return 0;
 }

@@ -268,8 +268,7 @@ static struct bw_owned_entry held_at(const struct bw_rec_index *ix,
 
 int bw_rec_index_plan_add(const struct bw_rec_index *ix,
 			  const struct bw_entries *s, const char *owner,
-			  __u64 now, struct bw_entries *out,
-			  struct bw_owners *own)
+			  struct bw_entries *out, struct bw_owners *own)
 {
 	struct bw_owned set = { 0 };
 	struct bw_owned_entry e;
