@@ -104,6 +104,35 @@ test_owner_watch()
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 	bw 0 remove "$BW_RX" --owner f2b-recidive "$BW_C4"
 	expect_delivered "$BW_C4" "$BW_RX4"
+	# The claims survive the watch's rebuild (a change of its list).
+	bw 0 add "$BW_RX" --owner f2b-sshd --timeout 600 "$BW_C4"
+	bw 0 add "$BW_RX" --owner f2b-recidive --timeout 3600 "$BW_C4"
+	printf '%s\n%s\n' "$BW_A4" "$BW_B4" >"$LIVE_LIST"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"'change of '
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	bw 0 query --why "$BW_RX" "$BW_C4"
+	assert_grep "$OUT" "^    owner f2b-sshd until " "sshd's claim rebuilt in"
+	assert_grep "$OUT" "^    owner f2b-recidive until " \
+		"recidive's claim rebuilt in"
+	bw 0 remove "$BW_RX" --owner f2b-recidive "$BW_C4"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	bw 0 remove "$BW_RX" --owner f2b-sshd "$BW_C4"
+	expect_delivered "$BW_C4" "$BW_RX4"
+	# The long ban goes, the short one stays: the entry ends at the short
+	# one's end, and the watch takes it out then (the bound ends a hang).
+	bw 0 add "$BW_RX" --owner f2b-sshd --timeout 8s "$BW_C4"
+	bw 0 add "$BW_RX" --owner f2b-recidive --timeout 3600 "$BW_C4"
+	bw 0 remove "$BW_RX" --owner f2b-recidive "$BW_C4"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	assert_eq "$(json_in "$(owner_in "$BW_C4")" '0 < d[0] <= 8')" True \
+		"the entry ends at the short ban's end"
+	for _ in $(seq 200); do
+		"$BLOOMWALL" query "$BW_RX" "$BW_C4" 2>/dev/null |
+			grep -qE "^$BW_C4  pass( |\$)" && break
+		sleep 0.1
+	done
+	query_is "$BW_C4" pass
+	expect_delivered "$BW_C4" "$BW_RX4"
 	stop_watch TERM
 }
 

@@ -54,13 +54,13 @@ BW_TEST(test_owner_rules)
 
 	bw_records_init(&r);
 	/* sshd for 600 s, recidive for 3600 s: the later end. */
-	ASSERT_EQ(bw_records_add_owned(&r, k, "f2b-sshd", NOW + 600, NOW), 1,
+	ASSERT_EQ(bw_records_add_owned(&r, k, "f2b-sshd", NOW + 600), 1,
 		  "sshd's ban new");
-	ASSERT_EQ(bw_records_add_owned(&r, k, "f2b-recidive", NOW + 3600, NOW),
-		  0, "recidive's ban of the same address");
+	ASSERT_EQ(bw_records_add_owned(&r, k, "f2b-recidive", NOW + 3600), 0,
+		  "recidive's ban of the same address");
 	ASSERT_EQ(end_of(&r, k), NOW + 3600, "the latest end");
 	/* A shorter sshd ban does not shorten recidive's. */
-	ASSERT_OK(bw_records_add_owned(&r, k, "f2b-sshd", NOW + 300, NOW + 10),
+	ASSERT_OK(bw_records_add_owned(&r, k, "f2b-sshd", NOW + 300),
 		  "sshd bans again");
 	ASSERT_EQ(end_of(&r, k), NOW + 3600, "still recidive's end");
 	/* sshd's unban: recidive's ban stands. */
@@ -75,13 +75,12 @@ BW_TEST(test_owner_rules)
 		BW_OWNED_GONE, "recidive's was the last");
 	ASSERT_EQ(end_of(&r, k), -1, "taken out");
 	/* Readded without an owner: no claim of before comes back. */
-	ASSERT_EQ(bw_records_add_owned(&r, k, NULL, 0, NOW + 40), 1,
-		  "anonymous");
+	ASSERT_EQ(bw_records_add_owned(&r, k, NULL, 0), 1, "anonymous");
 	ASSERT_TRUE(!bw_owners_get(&r.owners, k), "no claims recorded");
 	ASSERT_EQ(bw_records_remove_owned(&r, k, "f2b-sshd", NOW + 50, &end),
 		  BW_OWNED_NOT, "not sshd's");
 	/* The anonymous owner is one: an owner's remove leaves its claim. */
-	ASSERT_OK(bw_records_add_owned(&r, k, "f2b-sshd", NOW + 600, NOW + 60),
+	ASSERT_OK(bw_records_add_owned(&r, k, "f2b-sshd", NOW + 600),
 		  "sshd too");
 	ASSERT_EQ(end_of(&r, k), 0, "the anonymous add never ends");
 	ASSERT_EQ(bw_records_remove_owned(&r, k, "f2b-sshd", NOW + 70, &end),
@@ -89,13 +88,22 @@ BW_TEST(test_owner_rules)
 	ASSERT_EQ(end_of(&r, k), 0, "still permanent");
 	ASSERT_TRUE(!bw_owners_get(&r.owners, k), "the anonymous alone again");
 	/* An owner whose end passed wants it no more. */
-	ASSERT_OK(bw_records_add_owned(&r, k, NULL, NOW + 100, NOW + 80),
+	ASSERT_OK(bw_records_add_owned(&r, k, NULL, NOW + 100),
 		  "anonymous until +100 (replaces, as before owners)");
 	ASSERT_EQ(end_of(&r, k), NOW + 100, "the anonymous end replaced");
-	ASSERT_OK(bw_records_add_owned(&r, k, "f2b-a", NOW + 200, NOW + 80),
+	ASSERT_OK(bw_records_add_owned(&r, k, "f2b-a", NOW + 200),
 		  "a until +200");
 	ASSERT_EQ(bw_records_remove_owned(&r, k, "f2b-a", NOW + 150, &end),
 		  BW_OWNED_GONE, "the anonymous end passed: out");
+	/*
+	 * fail2ban unbans at the bantime's end, maybe after another jail's
+	 * ban: the claim past its end is still there to remove.
+	 */
+	bw_records_add_owned(&r, k, "f2b-sshd", NOW + 600);
+	bw_records_add_owned(&r, k, "f2b-recidive", NOW + 3600);
+	ASSERT_EQ(bw_records_remove_owned(&r, k, "f2b-sshd", NOW + 602, &end),
+		  BW_OWNED_KEPT, "sshd's late unban finds its claim");
+	ASSERT_EQ(end, NOW + 3600, "recidive's end");
 	bw_records_free(&r);
 }
 
@@ -136,9 +144,9 @@ BW_TEST(test_owner_records_and_log)
 	bw_entries_init(&kept);
 	bw_owners_init(&own);
 	bw_rec_index_init(&ix);
-	bw_records_add_owned(&w, ka, "f2b-sshd", NOW + 600, NOW);
-	bw_records_add_owned(&w, ka, "f2b-recidive", NOW + 3600, NOW);
-	bw_records_add_owned(&w, kb, NULL, 0, NOW);
+	bw_records_add_owned(&w, ka, "f2b-sshd", NOW + 600);
+	bw_records_add_owned(&w, ka, "f2b-recidive", NOW + 3600);
+	bw_records_add_owned(&w, kb, NULL, 0);
 	mem = written(&w, &nb, &r);
 	if (!ASSERT_TRUE(mem != NULL, "written and read"))
 		goto out;
@@ -169,8 +177,7 @@ BW_TEST(test_owner_records_and_log)
 	bw_entries_free(&s);
 	bw_entries_init(&s);
 	bw_entries_push(&s, ka, NOW + 300);
-	ASSERT_OK(bw_rec_index_plan_add(&ix, &s, "f2b-sshd", NOW + 20, &out,
-					&own),
+	ASSERT_OK(bw_rec_index_plan_add(&ix, &s, "f2b-sshd", &out, &own),
 		  "planned add");
 	ASSERT_EQ(out.v[0].expires, NOW + 3600, "not shortened");
 	ASSERT_OK(bw_rec_index_add(&ix, mem, nb, &out, &own), "appended");
@@ -206,7 +213,7 @@ BW_TEST(test_owner_claims_of_no_entry)
 	void *mem;
 
 	bw_records_init(&w);
-	bw_records_add_owned(&w, bw_key_prefix(&a), "f2b-x", NOW + 60, NOW);
+	bw_records_add_owned(&w, bw_key_prefix(&a), "f2b-x", NOW + 60);
 	/* b's claim alone, with no added entry b (a hostile or old area). */
 	bw_owners_claim(&w.owners, bw_key_prefix(&b), "f2b-x", NOW + 60);
 	mem = written(&w, &nb, &r);

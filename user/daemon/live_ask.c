@@ -148,8 +148,7 @@ static int plan_add(struct bw_wlive *l, const struct bw_entries *s,
 		return -EINVAL;
 	if (!bw_rec_index_current(&l->adopted.ix, l->map.mem, l->map.nblocks))
 		return -EAGAIN;
-	return bw_rec_index_plan_add(&l->adopted.ix, s, owner,
-				     (__u64)time(NULL), out, own);
+	return bw_rec_index_plan_add(&l->adopted.ix, s, owner, out, own);
 }
 
 int bw_wlive_add_log(struct bw_wlive *l, const struct bw_entries *s,

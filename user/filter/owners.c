@@ -211,25 +211,24 @@ static bool ended(__u64 expires, __u64 now)
 }
 
 /*
- * The claims e holds now into out: none when it is not added (its claims
- * are of an entry taken out), the anonymous owner's alone when it has
- * none recorded; those past their end left out unless keep names them.
+ * The claims e holds into out: none when it is not added (its claims are
+ * of an entry taken out), the anonymous owner's alone when it has none
+ * recorded. Claims past their end stay while the records hold the entry:
+ * their owner's unban (fail2ban's, at its bantime, maybe after another
+ * jail's ban) still finds its claim.
  */
-static int current(const struct bw_owned_entry *e, const char *keep, __u64 now,
-		   struct bw_owned *out)
+static int current(const struct bw_owned_entry *e, struct bw_owned *out)
 {
 	const struct bw_claim *c;
 	__u32 i;
 
 	out->n = 0;
-	if (!e->held || ended(e->expires, now))
+	if (!e->held)
 		return 0;
 	if (!e->cur || !e->cur->n)
 		return set_claim(out, "", e->expires);
 	for (i = 0; i < e->cur->n; i++) {
 		c = &e->cur->v[i];
-		if (ended(c->expires, now) && strcmp(c->name, keep ?: ""))
-			continue;
 		if (set_claim(out, c->name, c->expires))
 			return -ENOMEM;
 	}
@@ -243,9 +242,9 @@ static bool anonymous_alone(const struct bw_owned *s)
 }
 
 int bw_owned_add(const struct bw_owned_entry *e, const char *name,
-		 __u64 expires, __u64 now, struct bw_owned *out, __u64 *end)
+		 __u64 expires, struct bw_owned *out, __u64 *end)
 {
-	int err = current(e, NULL, now, out);
+	int err = current(e, out);
 
 	if (err)
 		return err;
@@ -266,9 +265,9 @@ int bw_owned_add(const struct bw_owned_entry *e, const char *name,
 int bw_owned_remove(const struct bw_owned_entry *e, const char *name, __u64 now,
 		    struct bw_owned *out, __u64 *end)
 {
-	bool had = false;
+	bool had = false, wanted = false;
 	__u32 i;
-	int err = current(e, name, now, out);
+	int err = current(e, out);
 
 	if (err)
 		return err;
@@ -282,13 +281,9 @@ int bw_owned_remove(const struct bw_owned_entry *e, const char *name, __u64 now,
 	if (!had)
 		return BW_OWNED_NOT;
 	/* The others' claims past their end want it no more. */
-	for (i = 0; i < out->n;) {
-		if (ended(out->v[i].expires, now))
-			out->v[i] = out->v[--out->n];
-		else
-			i++;
-	}
-	if (!out->n)
+	for (i = 0; i < out->n; i++)
+		wanted = wanted || !ended(out->v[i].expires, now);
+	if (!wanted)
 		return BW_OWNED_GONE;
 	*end = bw_owned_end(out);
 	if (anonymous_alone(out))

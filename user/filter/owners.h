@@ -79,8 +79,8 @@ size_t bw_owners_count(const struct bw_owners *o);
 void bw_owned_free(struct bw_owned *s);
 
 /*
- * An entry, as the records hold it: added (and not past its end at now)
- * or not, its end, and its claims (NULL: none recorded).
+ * An entry, as the records hold it: added (past its end or not) or not,
+ * its end, and its claims (NULL: none recorded).
  */
 struct bw_owned_entry {
 	bool held;
@@ -95,7 +95,7 @@ struct bw_owned_entry {
  * Claims past their end go. 0 or -ENOMEM.
  */
 int bw_owned_add(const struct bw_owned_entry *e, const char *name,
-		 __u64 expires, __u64 now, struct bw_owned *out, __u64 *end);
+		 __u64 expires, struct bw_owned *out, __u64 *end);
 
 /* What a remove by one owner does to an entry. */
 enum bw_owned_left {
@@ -106,8 +106,9 @@ enum bw_owned_left {
 
 /*
  * The remove of name's claim (name not anonymous) on e at now: the
- * outcome (or -ENOMEM); KEPT with *out the claims left (n 0: the
- * anonymous owner alone) and *end the entry's end.
+ * outcome (or -ENOMEM); GONE when no claim left ends after now; KEPT
+ * with *out the claims left (n 0: the anonymous owner alone) and *end
+ * the entry's end.
  */
 int bw_owned_remove(const struct bw_owned_entry *e, const char *name, __u64 now,
 		    struct bw_owned *out, __u64 *end);

@@ -72,9 +72,9 @@ int bw_records_add_all(struct bw_records *r, const struct bw_entries *in)
 	return 0;
 }
 
-/* k as the records hold it at now, for the owners' rules. */
+/* k as the records hold it, for the owners' rules. */
 static struct bw_owned_entry held(const struct bw_records *r,
-				  struct bw_entry_key k, __u64 now, long *at)
+				  struct bw_entry_key k, long *at)
 {
 	struct bw_owned_entry e = { 0 };
 
@@ -82,13 +82,13 @@ static struct bw_owned_entry held(const struct bw_records *r,
 	if (*at < 0)
 		return e;
 	e.expires = r->added.v[*at].expires;
-	e.held = !e.expires || e.expires > now;
+	e.held = true;
 	e.cur = bw_owners_get(&r->owners, k);
 	return e;
 }
 
 int bw_records_add_owned(struct bw_records *r, struct bw_entry_key k,
-			 const char *owner, __u64 expires, __u64 now)
+			 const char *owner, __u64 expires)
 {
 	struct bw_owned set = { 0 };
 	struct bw_owned_entry e;
@@ -100,8 +100,8 @@ int bw_records_add_owned(struct bw_records *r, struct bw_entry_key k,
 	if (k.kind == BW_ENTRY_NAME ||
 	    ((!owner || !*owner) && !bw_owners_get(&r->owners, k)))
 		return bw_records_add_until(r, k, expires);
-	e = held(r, k, now, &at);
-	err = bw_owned_add(&e, owner, expires, now, &set, &end)
+	e = held(r, k, &at);
+	err = bw_owned_add(&e, owner, expires, &set, &end)
 		      ?: bw_owners_put(&r->owners, k, &set);
 	bw_owned_free(&set);
 	return err ?: bw_records_add_until(r, k, end);
@@ -117,7 +117,7 @@ int bw_records_remove_owned(struct bw_records *r, struct bw_entry_key k,
 
 	if (k.kind == BW_ENTRY_NAME)
 		return BW_OWNED_NOT;
-	e = held(r, k, now, &at);
+	e = held(r, k, &at);
 	left = bw_owned_remove(&e, owner, now, &set, end);
 	if (left == BW_OWNED_GONE)
 		bw_records_drop(r, (size_t)at);
@@ -130,7 +130,7 @@ int bw_records_remove_owned(struct bw_records *r, struct bw_entry_key k,
 }
 
 int bw_records_add_by(struct bw_records *r, const struct bw_entries *in,
-		      const char *owner, __u64 now)
+		      const char *owner)
 {
 	size_t i;
 
@@ -138,7 +138,7 @@ int bw_records_add_by(struct bw_records *r, const struct bw_entries *in,
 		return -ENOMEM;
 	for (i = 0; i < in->n; i++)
 		if (bw_records_add_owned(r, bw_entries_key(in, i), owner,
-					 in->v[i].expires, now) < 0)
+					 in->v[i].expires) < 0)
 			return -ENOMEM;
 	return 0;
 }

@@ -29,13 +29,13 @@ int bw_records_add_until(struct bw_records *r, struct bw_entry_key k,
 
 /*
  * An add of k by owner (NULL or "": the anonymous owner, filter/owners.h)
- * until expires (0: never), at now: its claim set, and k added until the
+ * until expires (0: never): its claim set, and k added until the
  * latest end among its owners (an add without owner of an entry no owner
  * claims: as bw_records_add_until). A name has no owners (owner must be
  * NULL). 1 if new, 0 if not, -ENOMEM.
  */
 int bw_records_add_owned(struct bw_records *r, struct bw_entry_key k,
-			 const char *owner, __u64 expires, __u64 now);
+			 const char *owner, __u64 expires);
 
 /*
  * owner's claim on k taken out at now (owner not anonymous): enum
@@ -47,7 +47,7 @@ int bw_records_remove_owned(struct bw_records *r, struct bw_entry_key k,
 
 /* Each entry of in added by owner (bw_records_add_owned): 0, -ENOMEM. */
 int bw_records_add_by(struct bw_records *r, const struct bw_entries *in,
-		      const char *owner, __u64 now);
+		      const char *owner);
 
 /*
  * owner's claims on the entries of out taken out (bw_records_remove_owned):

@@ -254,24 +254,21 @@ const struct bw_owned *bw_rec_index_owners(const struct bw_rec_index *ix,
 	return bw_owners_get(&ix->owners, k);
 }
 
-/* Entry i of s as the index holds it at now, for the owners' rules. */
+/* Entry i of s as the index holds it, for the owners' rules. */
 static struct bw_owned_entry held_at(const struct bw_rec_index *ix,
-				     const struct bw_entries *s, size_t i,
-				     __u64 now)
+				     const struct bw_entries *s, size_t i)
 {
 	struct bw_entry_key k = bw_entries_key(s, i);
 	struct bw_owned_entry e = { 0 };
 
-	e.held = bw_rec_index_held(ix, k, &e.expires) &&
-		 (!e.expires || e.expires > now);
+	e.held = bw_rec_index_held(ix, k, &e.expires);
 	e.cur = bw_rec_index_owners(ix, k);
 	return e;
 }
 
 int bw_rec_index_plan_add(const struct bw_rec_index *ix,
 			  const struct bw_entries *s, const char *owner,
-			  __u64 now, struct bw_entries *out,
-			  struct bw_owners *own)
+			  struct bw_entries *out, struct bw_owners *own)
 {
 	struct bw_owned set = { 0 };
 	struct bw_owned_entry e;
@@ -285,9 +282,9 @@ int bw_rec_index_plan_add(const struct bw_rec_index *ix,
 		end = s->v[i].expires;
 		if (s->v[i].kind == BW_ENTRY_PREFIX &&
 		    ((owner && *owner) || bw_rec_index_owners(ix, k))) {
-			e = held_at(ix, s, i, now);
-			err = bw_owned_add(&e, owner, s->v[i].expires, now,
-					   &set, &end)
+			e = held_at(ix, s, i);
+			err = bw_owned_add(&e, owner, s->v[i].expires, &set,
+					   &end)
 				      ?: bw_owners_put(own, k, &set);
 		}
 		err = err ?: bw_entries_push(out, k, end);
@@ -311,7 +308,7 @@ int bw_rec_index_plan_remove(const struct bw_rec_index *ix,
 
 	for (i = 0; !err && i < s->n; i++) {
 		k = bw_entries_key(s, i);
-		e = held_at(ix, s, i, now);
+		e = held_at(ix, s, i);
 		r = s->v[i].kind == BW_ENTRY_PREFIX
 			    ? bw_owned_remove(&e, owner, now, &set, &end)
 			    : BW_OWNED_NOT;

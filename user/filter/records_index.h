@@ -102,15 +102,14 @@ const struct bw_owned *bw_rec_index_owners(const struct bw_rec_index *ix,
 					   struct bw_entry_key k);
 
 /*
- * An add of the entries of s by owner (NULL or "": anonymous) at now, as
+ * An add of the entries of s by owner (NULL or "": anonymous), as
  * the index holds them (current: the caller checked): into out each with
  * the end the owners' rules give it (filter/owners.h), into own the
  * claims to append with it (bw_rec_index_add). 0 or -ENOMEM.
  */
 int bw_rec_index_plan_add(const struct bw_rec_index *ix,
 			  const struct bw_entries *s, const char *owner,
-			  __u64 now, struct bw_entries *out,
-			  struct bw_owners *own);
+			  struct bw_entries *out, struct bw_owners *own);
 
 /*
  * A remove of owner's claims (owner not anonymous) on the entries of s

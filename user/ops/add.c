@@ -224,8 +224,7 @@ static int keep_all(struct add_ctx *c, struct bw_records *rec)
 		c->res->had[i] = at >= 0;
 		c->res->unexpired[i] =
 			at >= 0 && rec->added.v[at].expires && !expires;
-		if (bw_records_add_owned(rec, k, c->rq->owner, expires,
-					 c->rq->now) < 0)
+		if (bw_records_add_owned(rec, k, c->rq->owner, expires) < 0)
 			return -ENOMEM;
 	}
 	return 0;

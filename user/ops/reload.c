@@ -133,7 +133,7 @@ static int read_kept(struct reload_ctx *c, const struct bw_running *r)
 	}
 	/* R adds or removes among N kept cost O(N + R). */
 	if (!err && rq->add)
-		err = bw_records_add_by(k, rq->add, rq->owner, bw_expiry_now());
+		err = bw_records_add_by(k, rq->add, rq->owner);
 	if (!err && rq->remove && rq->owner) {
 		gone = bw_records_remove_by(k, rq->remove, rq->owner,
 					    bw_expiry_now());
