@@ -131,6 +131,9 @@ ALL_TESTS="$ALL_TESTS $FLEET_TESTS"
 # shellcheck source=hostile_tests.sh
 . "$TOP/tests/e2e/hostile_tests.sh"
 ALL_TESTS="$ALL_TESTS $HOSTILE_TESTS"
+# shellcheck source=egress_tests.sh
+. "$TOP/tests/e2e/egress_tests.sh"
+ALL_TESTS="$ALL_TESTS $EGRESS_TESTS"
 
 summary()
 {
