@@ -347,6 +347,7 @@ static void say_swapped(struct reload_ctx *c, size_t added, size_t removed)
  */
 static int swap_locked(struct reload_ctx *c, struct bw_running *r)
 {
+	static const struct bw_egress no_egress = BW_EGRESS_INIT;
 	const struct bw_reload_req *rq = c->r;
 	struct bw_maps maps = BW_MAPS_INIT;
 	struct bw_installer in;
@@ -374,6 +375,8 @@ static int swap_locked(struct reload_ctx *c, struct bw_running *r)
 			replaces_allow(rq) ? &c->allow : NULL);
 	if (!err) {
 		bw_hook_installer(r, &in);
+		if (rq->egress && !in.egress)
+			in.egress = &no_egress;
 		sw.installer = &in;
 		sw.old_generation = c->st.info.generation;
 		err = bw_swap_in(&sw, &c->b);
