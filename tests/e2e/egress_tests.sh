@@ -204,6 +204,15 @@ sys.exit(1)' "$BW_B4" || fail "a TCP connect to an unlisted address got no reset
 	assert_eq "$(egress_status_json '[w["source"] for w in d["egress"]["who_tried"]]')" \
 		"[\"$BW_RX4\",\"$BW_RX6\"]" "who tried: A's two addresses, IPv4 most"
 
+	# The metrics: egress counters by field, who tried, the memory of both.
+	bw 0 stats "$BW_RX" --prometheus
+	assert_grep "$OUT" "^bloomwall_egress_packets_total\\{iface=\"$BW_RX\",counter=\"dropped_v6\"\\} [1-9][0-9]*$" \
+		"metrics: egress drops by counter"
+	assert_grep "$OUT" "^bloomwall_egress_tried_packets\\{iface=\"$BW_RX\",source=\"$BW_RX4\"\\} [1-9][0-9]*$" \
+		"metrics: who tried"
+	assert_grep "$OUT" "^bloomwall_kernel_memory_bytes\\{iface=\"$BW_RX\"\\} [1-9][0-9]*$" \
+		"metrics: the kernel memory of both programs"
+
 	# A live add reaches egress.
 	expect_egress_answered "$BW_C4"
 	bw 0 add "$BW_RX" "$BW_C4"
