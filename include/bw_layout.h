@@ -357,6 +357,14 @@ struct bw_lpm_key {
 #define BW_LPM_ADDR_OFFSET 32
 /* Allowlist capacity; the trie allocates per entry, not up front. */
 #define BW_ALLOW_MAX (1U << 20)
+/*
+ * The name allowlist's least capacity. A hash map allocates its bucket
+ * array (16 bytes a bucket) for max_entries up front, BPF_F_NO_PREALLOC
+ * or not: 64 KB here, where BW_ALLOW_MAX would cost 16.8 MB on every
+ * interface. The CLI sizes it from the allow names with room
+ * (bw_allow_names_room), and a reload that needs more makes a larger one.
+ */
+#define BW_ALLOW_NAMES_MIN 4096
 /* Verify mode keeps two exact tries: the live one and the next one. */
 #define BW_EXACT_SLOTS 2
 

@@ -10,7 +10,8 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $EGRESS_TESTS"
 
 # shellcheck disable=SC2034 # read by tests/e2e/run.sh, which sources this
-EGRESS_TESTS="test_egress test_egress_modes test_egress_reload_on test_crash_sweep_egress"
+EGRESS_TESTS="test_egress test_egress_modes test_egress_reload_on test_crash_sweep_egress
+test_allow_names_sized"
 
 # egress_in_b COUNTER: B's counter from its /proc/net/snmp or snmp6 (Icmp
 # InEchos, Icmp6InEchos, Udp InDatagrams + NoPorts as "udp_in", Tcp
@@ -311,7 +312,8 @@ egress_judge()
 import json, sys
 for d in json.load(sys.stdin):
     for h in d.get("tc", []):
-        if h.get("name") == "bloomwall_tc" and "egress" in h.get("kind", ""):
+        if h.get("name", "").startswith("bloomwall_tc") and \
+                "egress" in h.get("kind", ""):
             print(h["id"])')
 	if [ -z "$id" ]; then
 		echo enone
@@ -372,9 +374,9 @@ egress_crash_verb()
 		points=$((points + 1))
 		egress_crash_setup "$verb"
 		# shellcheck disable=SC2086 # the command line, split on purpose
-		strace -qq -o /dev/null -e trace="$s" \
+		{ strace -qq -o /dev/null -e trace="$s" \
 			-e inject="$s":signal=SIGKILL:when="$k" \
-			"$BLOOMWALL" $cmd >/dev/null 2>&1
+			"$BLOOMWALL" $cmd >/dev/null 2>&1; } 2>/dev/null
 		x=$(crash_judge)
 		e=$(egress_judge)
 		got="$x|$e"
@@ -437,4 +439,49 @@ test_crash_sweep_egress()
 	echo "egress crash sweep: $EGRESS_POINTS points, $EGRESS_BAD inconsistent"
 	[ "$EGRESS_POINTS" -gt 0 ] || fail "no point to kill at"
 	assert_eq "$EGRESS_BAD" 0 "inconsistent states after a kill"
+}
+
+# The name allowlist is sized by what it holds: small without names, and a
+# reload whose lists allow more names than it has room for gives the new
+# program a larger one, with every entry.
+test_allow_names_sized()
+{
+	local a n
+
+	a=$(list a.txt "$BW_A4")
+	n=$TMP_DIR/names.txt
+	{
+		echo "||blocked.test^"
+		seq -f '@@||n%g.blocked.test^' 1 5000
+	} >"$n"
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$a"
+	assert_eq "$(egress_allow_names max_entries)" 4096 "no names: the least room"
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$a" "$n"
+	[ "$(egress_allow_names max_entries)" -ge 5000 ] ||
+		fail "5000 allow names need a larger map: $(egress_allow_names max_entries)"
+	assert_eq "$(egress_allow_names entries)" 5000 "every allow name is in it"
+	bw 0 query "$BW_RX" n4321.blocked.test x.blocked.test
+	assert_grep "$OUT" "^n4321\.blocked\.test +pass" "an allowed name passes"
+	assert_grep "$OUT" "^x\.blocked\.test +block" "the others are blocked"
+	bw 0 detach "$BW_RX"
+}
+
+# egress_allow_names max_entries|entries: of the allow_names map of the
+# program on $BW_RX's XDP hook.
+egress_allow_names()
+{
+	python3 - "$(egress_status_json 'd["program"]["id"]')" "$1" <<'PY'
+import json, subprocess, sys
+
+def bt(*a):
+    return json.loads(subprocess.check_output(["bpftool", "-j"] + list(a)))
+
+for m in bt("prog", "show", "id", sys.argv[1])["map_ids"]:
+    info = bt("map", "show", "id", str(m))
+    if info["name"] == "allow_names":
+        if sys.argv[2] == "entries":
+            print(len(bt("map", "dump", "id", str(m))))
+        else:
+            print(info["max_entries"])
+PY
 }

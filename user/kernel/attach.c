@@ -18,6 +18,7 @@
 #include "kernel/attach.h"
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
+#include "kernel/allow_names.h"
 #include "kernel/egress.h"
 #include "kernel/hook.h"
 #include "kernel/hook_attach.h"
@@ -226,6 +227,11 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 		return err;
 	}
 	err = bpf_program__set_autoload(c.skel->progs.bloomwall_tc, egress);
+	if (!err)
+		err = bpf_map__set_max_entries(
+			c.skel->maps.allow_names,
+			bw_allow_names_room(b->allow_names.ndom +
+					    (allow ? allow->ndom : 0)));
 	if (!err)
 		err = reuse_filter(&c, &b->filter);
 	if (!err)
