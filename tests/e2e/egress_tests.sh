@@ -120,6 +120,8 @@ if filt not in tc["map_ids"]:
 if alone > 0.3 * fmem:
     print("the TC program's own maps exceed 0.3x the filter")
     sys.exit(1)
+total = sum(maps[m]["bytes_memlock"] for m in set(xdp["map_ids"] + tc["map_ids"]))
+print("every map of both programs: %d bytes (%.3fx the filter)" % (total, total / fmem))
 PY
 }
 
@@ -189,7 +191,13 @@ sys.exit(1)' "$BW_B4" || fail "a TCP connect to an unlisted address got no reset
 	# One filter, two hooks.
 	xdp=$(egress_status_json 'd["program"]["id"]')
 	tc=$(egress_status_json 'd["egress"]["program_id"]')
-	egress_sharing "$xdp" "$tc" || fail "the two programs do not share the filter as they must"
+	egress_sharing "$xdp" "$tc" >"$TMP_DIR/sharing" ||
+		fail "the two programs do not share the filter as they must: $(cat "$TMP_DIR/sharing")"
+	cat "$TMP_DIR/sharing"
+	# status counts the same maps, each once, as bpftool does.
+	assert_eq "$(egress_status_json 'd["kernel_memory"]')" \
+		"$(sed -nE 's/^every map of both programs: ([0-9]+) bytes.*/\1/p' "$TMP_DIR/sharing")" \
+		"status' kernel memory is bpftool's bytes_memlock of every map"
 
 	# status speaks of egress: its drops, and who tried.
 	bw 0 status "$BW_RX"
@@ -403,9 +411,13 @@ egress_crash_verb()
 			bad=$((bad + 1))
 			continue
 		}
-		got="$(crash_judge)|$(egress_judge)"
-		if [ "$got" != "A:drop B:pass C:pass D:pass|eA:drop eB:pass eC:pass" ]; then
-			echo "  $verb killed at $s #$k: after the next command: '$got'"
+		# Both hooks on one filter: the same verdicts for A, B and C (a
+		# reload keeps what add added).
+		x=$(crash_judge)
+		e=$(egress_judge)
+		if [ "${x% D:*}" != "${e//e/}" ] ||
+			[ "${x%% *}" != "A:drop" ]; then
+			echo "  $verb killed at $s #$k: after the next command: '$x|$e'"
 			bad=$((bad + 1))
 		fi
 	done <"$TMP_DIR/points.$verb"
