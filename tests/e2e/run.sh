@@ -134,6 +134,9 @@ ALL_TESTS="$ALL_TESTS $HOSTILE_TESTS"
 # shellcheck source=egress_tests.sh
 . "$TOP/tests/e2e/egress_tests.sh"
 ALL_TESTS="$ALL_TESTS $EGRESS_TESTS"
+# shellcheck source=crash_egress_tests.sh
+. "$TOP/tests/e2e/crash_egress_tests.sh"
+ALL_TESTS="$ALL_TESTS $EGRESS_CRASH_TESTS"
 
 summary()
 {
