@@ -78,7 +78,7 @@ struct {
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, BW_ALLOW_MAX);
+	__uint(max_entries, BW_ALLOW_NAMES_MIN);
 	__type(key, __u64);
 	__type(value, __u8);
 	__uint(map_flags, BPF_F_NO_PREALLOC);

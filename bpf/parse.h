@@ -52,6 +52,12 @@ struct hdr_cursor {
 	void *end;	    /* of the linear part */
 	struct xdp_md *ctx; /* for the whole frame's length */
 	__u32 off;	    /* pos - data, as a number (ip_frame_room) */
+	/*
+	 * A constant where the cursor is made: 1 in the TC program, whose
+	 * packet's whole length is skb_len (the XDP copies never read it).
+	 */
+	int tc;
+	__u32 skb_len;
 };
 
 /* Not in the UAPI headers: the 4 bytes after the TPID of a VLAN tag. */
@@ -136,7 +142,11 @@ static __noinline __u32 ip_frame_room(struct xdp_md *ctx)
  */
 static __always_inline int ip_fits_frame(const struct hdr_cursor *c, __u32 len)
 {
-	return c->pos + len <= c->end || len <= ip_frame_room(c->ctx);
+	if (c->pos + len <= c->end)
+		return 1;
+	if (c->tc)
+		return c->off <= c->skb_len && len <= c->skb_len - c->off;
+	return len <= ip_frame_room(c->ctx);
 }
 
 /*

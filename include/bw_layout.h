@@ -201,6 +201,21 @@ struct bw_stats {
 };
 
 /*
+ * Who tried: a local source address whose packets the egress program
+ * dropped (or passed in monitor mode) for a listed destination, the key of
+ * map egress_who (an LRU hash of BW_WHO_MAX entries, value: a __u64 count
+ * of such packets). IPv4 in addr[1]'s low 32 bits, as struct bw_addr.
+ */
+struct bw_who_key {
+	__u64 addr[2]; /* host byte order: hi, lo */
+	__u32 family;  /* BW_V4 or BW_V6 */
+	__u32 pad;
+};
+
+/* Sources egress_who keeps; the least recently seen goes first. */
+#define BW_WHO_MAX 256
+
+/*
  * Per-CPU DNS counters (map dns_stats), beside struct bw_stats: a dropped
  * query (blocked, or a first fragment that cannot be judged) also counts
  * once there, as dropped_v4 or dropped_v6 (it never reaches the host,
@@ -342,6 +357,14 @@ struct bw_lpm_key {
 #define BW_LPM_ADDR_OFFSET 32
 /* Allowlist capacity; the trie allocates per entry, not up front. */
 #define BW_ALLOW_MAX (1U << 20)
+/*
+ * The name allowlist's least capacity. A hash map allocates its bucket
+ * array (16 bytes a bucket) for max_entries up front, BPF_F_NO_PREALLOC
+ * or not: 64 KB here, where BW_ALLOW_MAX would cost 16.8 MB on every
+ * interface. The CLI sizes it from the allow names with room
+ * (bw_allow_names_room), and a reload that needs more makes a larger one.
+ */
+#define BW_ALLOW_NAMES_MIN 4096
 /* Verify mode keeps two exact tries: the live one and the next one. */
 #define BW_EXACT_SLOTS 2
 
@@ -671,6 +694,9 @@ struct bw_rec_dns {
 #define BW_MAP_DNS_DROPS dns_drops
 #define BW_MAP_LOG_RING log_ring
 #define BW_MAP_LOG_STATS log_stats
+/* The TC egress program's own maps (the others it shares with XDP's). */
+#define BW_MAP_EGRESS_STATS egress_stats
+#define BW_MAP_EGRESS_WHO egress_who
 #define BW_PIN_ROOT "/sys/fs/bpf/bloomwall"
 
 #define __bw_str(x) #x
@@ -703,6 +729,7 @@ _Static_assert(BW_LOG_COUNTERS * sizeof(__u64) ==
 	       "the log counters come first");
 /* The LPM trie's key_size: prefix length, family word, 16 of address. */
 _Static_assert(sizeof(struct bw_lpm_key) == 24, "struct bw_lpm_key size");
+_Static_assert(sizeof(struct bw_who_key) == 24, "struct bw_who_key size");
 _Static_assert(__builtin_offsetof(struct bw_lpm_key, addr) * 8 ==
 		       32 + BW_LPM_ADDR_OFFSET,
 	       "the address starts BW_LPM_ADDR_OFFSET bits into the prefix");

@@ -71,7 +71,7 @@ static int rebuild_swap(const struct bw_list *l, struct live_result *r)
 	struct bloomwall *skel = bloomwall__open_and_load();
 	double t[LIVE_REBUILDS], min;
 	int kept = -1, i, err = 0;
-	struct bw_installer keeper = { bw_keep_prog, &kept };
+	struct bw_installer keeper = { bw_keep_prog, &kept, NULL };
 	struct bw_maps maps;
 	__u64 t0;
 

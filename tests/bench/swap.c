@@ -118,7 +118,7 @@ static int write_image(const char *path, const struct bw_filter_map *fm,
 /* What `load` does: read and check the image, copy it in, commit. */
 static int load_image(const char *path, const struct bw_maps *maps)
 {
-	struct bw_installer keeper = { bw_keep_prog, &kept_prog };
+	struct bw_installer keeper = { bw_keep_prog, &kept_prog, NULL };
 	struct bw_filter_map fm = BW_FILTER_MAP_INIT;
 	struct bw_image img;
 	int err;
@@ -141,7 +141,7 @@ static int one_trial(const char *path, const char *img,
 		     const struct bw_maps *maps, struct swap_result *r, int t)
 {
 	struct bw_filter_map fm = BW_FILTER_MAP_INIT;
-	struct bw_installer keeper = { bw_keep_prog, &kept_prog };
+	struct bw_installer keeper = { bw_keep_prog, &kept_prog, NULL };
 	struct bw_list_opts lo = {};
 	struct bw_list l;
 	__u64 t0, t1, t2, t3, t4;

@@ -20,6 +20,7 @@
 #include "bloomwall.h"
 #include "filter/bloom.h"
 #include "lists/list.h"
+#include "kernel/egress.h"
 #include "kernel/stats.h"
 #include "kernel/swap.h"
 
@@ -42,6 +43,14 @@ struct bw_dp {
 	struct bw_installer installer; /* makes prog_fd the committed one */
 	int owned_fd;		       /* prog_fd once a commit replaced it */
 	int ncpus;
+	/*
+	 * bw_dp_open_egress(): the runs go through the TC egress program,
+	 * its actions read as XDP's (TC_ACT_SHOT as XDP_DROP, TC_ACT_OK as
+	 * XDP_PASS), its counters are egress_stats, and every commit loads
+	 * an egress program for the filter with these maps.
+	 */
+	bool tc;
+	struct bw_egress egress;
 };
 
 /*
@@ -50,6 +59,9 @@ struct bw_dp {
  * failed load is an assertion failure.
  */
 bool bw_dp_open(struct bw_dp *dp);
+
+/* bw_dp_open(), with the runs through the egress program (tc above). */
+bool bw_dp_open_egress(struct bw_dp *dp);
 void bw_dp_close(struct bw_dp *dp);
 
 /* Sum of the per-CPU counters. 0 or -errno. */

@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
+#include <linux/pkt_cls.h>
 
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
@@ -44,10 +45,12 @@ static int keep_libbpf_log(enum libbpf_print_level level, const char *fmt,
 }
 
 /* The fixture's "interface": the program the test runs go through. */
-static int dp_install(void *ctx, int prog_fd, const struct bw_maps *maps)
+static int dp_install(void *ctx, int prog_fd, int tc_fd,
+		      const struct bw_maps *maps)
 {
 	struct bw_dp *dp = ctx;
-	int err = bw_keep_prog(&dp->owned_fd, prog_fd, maps);
+	int err =
+		bw_keep_prog(&dp->owned_fd, dp->tc ? tc_fd : prog_fd, -1, maps);
 
 	if (!err)
 		dp->prog_fd = dp->owned_fd;
@@ -77,6 +80,20 @@ bool bw_dp_open(struct bw_dp *dp)
 	bw_maps_from_skel(dp->skel, &dp->maps);
 	dp->ncpus = libbpf_num_possible_cpus();
 	return ASSERT_GE(dp->ncpus, 1, "libbpf_num_possible_cpus");
+}
+
+bool bw_dp_open_egress(struct bw_dp *dp)
+{
+	if (!bw_dp_open(dp))
+		return false;
+	dp->tc = true;
+	dp->prog_fd = bpf_program__fd(dp->skel->progs.bloomwall_tc);
+	dp->stats_fd = bpf_map__fd(dp->skel->maps.egress_stats);
+	dp->egress = (struct bw_egress)BW_EGRESS_INIT;
+	dp->egress.stats = dp->stats_fd;
+	dp->egress.who = bpf_map__fd(dp->skel->maps.egress_who);
+	dp->installer.egress = &dp->egress;
+	return true;
 }
 
 void bw_dp_close(struct bw_dp *dp)
@@ -128,6 +145,10 @@ int bw_dp_run(struct bw_dp *dp, const void *pkt, size_t len, __u32 *retval)
 	if (err)
 		return -errno;
 	*retval = topts.retval;
+	if (dp->tc)
+		*retval = topts.retval == TC_ACT_SHOT ? XDP_DROP
+			  : topts.retval == TC_ACT_OK ? XDP_PASS
+						      : ~0U;
 	return 0;
 }
 

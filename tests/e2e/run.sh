@@ -149,6 +149,12 @@ ALL_TESTS="$ALL_TESTS $UNIT_TESTS"
 # shellcheck source=metrics_tests.sh
 . "$TOP/tests/e2e/metrics_tests.sh"
 ALL_TESTS="$ALL_TESTS $METRICS_TESTS"
+# shellcheck source=egress_tests.sh
+. "$TOP/tests/e2e/egress_tests.sh"
+ALL_TESTS="$ALL_TESTS $EGRESS_TESTS"
+# shellcheck source=crash_egress_tests.sh
+. "$TOP/tests/e2e/crash_egress_tests.sh"
+ALL_TESTS="$ALL_TESTS $EGRESS_CRASH_TESTS"
 
 summary()
 {

@@ -995,6 +995,7 @@ BW_TEST(test_cli_help)
 		"\nOptions:\n"
 		"  -m, --mode MODE            native, skb or auto (default): where XDP runs\n"
 		"      --link                 attach with a bpf_link of bloomwall's own, not through libxdp\n"
+		"      --egress               also drop the host's own packets to listed destinations (TC egress)\n"
 		"      --fpr P                target false-positive rate, 0 < P < 0.5 (default 0.001)\n",
 		"its own options first, then the build options");
 	ASSERT_STRSTR(

@@ -66,6 +66,7 @@ struct bw_args {
 	const char *file;  /* the FILE of a verb whose first is a file */
 	enum xdp_attach_mode mode;
 	bool link;		    /* attach --link */
+	bool egress;		    /* attach --egress */
 	const char *output;	    /* build -o FILE */
 	bool why;		    /* query --why */
 	struct bw_build_args build; /* the build options (ops/build.h) */

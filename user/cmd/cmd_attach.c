@@ -14,6 +14,8 @@ static const struct bw_opt attach_only_opts[] = {
 	       "native, skb or auto (default): where XDP runs", .letter = 'm'),
 	BW_OPT("link", NULL, link, bw_parse_flag,
 	       "attach with a bpf_link of bloomwall's own, not through libxdp"),
+	BW_OPT("egress", NULL, egress, bw_parse_flag,
+	       "also drop the host's own packets to listed destinations (TC egress)"),
 	{ 0 },
 };
 
@@ -27,6 +29,7 @@ static int do_attach(struct bw_args *a)
 				    .ifindex = a->ifindex,
 				    .mode = a->mode,
 				    .own_link = a->link,
+				    .egress = a->egress,
 				    .args = &a->build,
 				    .lists = (const char *const *)a->pos,
 				    .nlists = a->npos };

@@ -19,6 +19,8 @@ static const struct bw_opt reload_only_opts[] = {
 	       "drop matching packets (leave monitor mode)"),
 	BW_OPT("forget-added", NULL, build.forget_added, bw_parse_flag,
 	       "leave out the entries kept from 'bloomwall add'"),
+	BW_OPT("egress", NULL, egress, bw_parse_flag,
+	       "also the TC egress program, if IFACE runs none (attach --egress)"),
 	{ 0 },
 };
 
@@ -32,7 +34,8 @@ static int do_reload(struct bw_args *a)
 				   .ifindex = a->ifindex,
 				   .args = &a->build,
 				   .lists = (const char *const *)a->pos,
-				   .nlists = a->npos };
+				   .nlists = a->npos,
+				   .egress = a->egress };
 	struct bw_reload_result res;
 	int err;
 

@@ -201,6 +201,8 @@ static const struct bw_opt watch_only_opts[] = {
 	       .letter = 'm'),
 	BW_OPT("link", NULL, link, bw_parse_flag,
 	       "attach with a bpf_link of bloomwall's own, when watch attaches"),
+	BW_OPT("egress", NULL, egress, bw_parse_flag,
+	       "when watch attaches: the TC egress program too"),
 	{ 0 },
 };
 
@@ -282,6 +284,7 @@ static int run_watch(struct bw_args *a)
 		.build = &a->build,
 		.mode = a->mode,
 		.own_link = a->link,
+		.egress = a->egress,
 		.interval = a->ops.interval,
 		.debounce = a->ops.debounce_set ? a->ops.debounce
 						: BW_WATCH_DEBOUNCE,

@@ -54,6 +54,7 @@ const struct bw_conf_key bw_conf_keys[] = {
 	KEY("detach_on_exit", "detach-on-exit", OPT, "false"),
 	KEY("mode", "mode", OPT, "auto"),
 	KEY("link", "link", OPT, "false"),
+	KEY("egress", "egress", OPT, "false"),
 	/* CrowdSec, cs-firewall-bouncer's names first. */
 	KEY("api_url", "crowdsec", OPT, "null"),
 	KEY("api_key", NULL, API_KEY, "null", .also = "crowdsec-key-file"),

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 
@@ -151,5 +152,46 @@ int bw_allow_names_match(int fd, const char *name, size_t len, bool *subtree,
 			return 1;
 		}
 	}
+	return 0;
+}
+
+__u32 bw_allow_names_room(size_t n)
+{
+	size_t room = n > BW_ALLOW_MAX / 2 ? BW_ALLOW_MAX : 2 * n;
+
+	return room < BW_ALLOW_NAMES_MIN ? BW_ALLOW_NAMES_MIN : (__u32)room;
+}
+
+int bw_allow_names_resized(int fd, size_t need, int *out)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = BPF_F_NO_PREALLOC);
+	struct bpf_map_info mi = {};
+	__u32 len = sizeof(mi);
+	__u64 cur, next, *prev = NULL;
+	__u8 v;
+	int nfd, err = 0;
+
+	*out = -1;
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &mi, &len))
+		return fd < 0 ? 0 : -errno;
+	if (mi.max_entries >= need || mi.max_entries >= BW_ALLOW_MAX)
+		return 0;
+	nfd = bpf_map_create(BPF_MAP_TYPE_HASH, bw_textify(BW_MAP_ALLOW_NAMES),
+			     sizeof(__u64), sizeof(__u8),
+			     bw_allow_names_room(need), &o);
+	if (nfd < 0)
+		return -errno;
+	while (!err && !bpf_map_get_next_key(fd, prev, &next)) {
+		cur = next;
+		prev = &cur;
+		if (!bpf_map_lookup_elem(fd, &cur, &v) &&
+		    bpf_map_update_elem(nfd, &cur, &v, BPF_ANY))
+			err = -errno;
+	}
+	if (err) {
+		close(nfd);
+		return err;
+	}
+	*out = nfd;
 	return 0;
 }

@@ -56,4 +56,17 @@ int bw_allow_name_set(int fd, const char *name, size_t len, bool subtree,
 int bw_allow_names_match(int fd, const char *name, size_t len, bool *subtree,
 			 int *labels);
 
+/*
+ * The capacity for n entries with room: twice n, at least
+ * BW_ALLOW_NAMES_MIN, at most BW_ALLOW_MAX.
+ */
+__u32 bw_allow_names_room(size_t n);
+
+/*
+ * For a swap whose name allowlist must hold need entries: *out -1 when fd
+ * has the room, else a new, larger map (bw_allow_names_room(need)) with
+ * fd's entries, for the new program. 0 or -errno.
+ */
+int bw_allow_names_resized(int fd, size_t need, int *out);
+
 #endif /* __BW_ALLOW_NAMES_H */

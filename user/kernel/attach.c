@@ -18,6 +18,8 @@
 #include "kernel/attach.h"
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
+#include "kernel/allow_names.h"
+#include "kernel/egress.h"
 #include "kernel/hook.h"
 #include "kernel/hook_attach.h"
 #include "base/log.h"
@@ -33,6 +35,7 @@ struct attach_ctx {
 	enum xdp_attach_mode mode;
 	struct bloomwall *skel;
 	struct bw_hook_attach hook;
+	bool egress;  /* --egress: the TC program too */
 	int exact_fd; /* outer map of the exact tries */
 	int allow_fd;
 	int prog_fd;
@@ -65,6 +68,24 @@ static int load_program(struct attach_ctx *c)
 	}
 	c->prog_fd = bpf_program__fd(c->skel->progs.bloomwall_xdp);
 	return 0;
+}
+
+/*
+ * After the XDP hook: the egress program, of the same object, reads the
+ * same filter map and the same allowlist and tries.
+ */
+static int attach_egress(struct attach_ctx *c)
+{
+	int err;
+
+	if (!c->egress)
+		return 0;
+	err = bw_egress_attach(c->ifindex,
+			       bpf_program__fd(c->skel->progs.bloomwall_tc));
+	if (err)
+		pr_warn("%s: cannot attach the egress program to its clsact egress hook: %s\n",
+			c->iface, bw_errno_hint(err));
+	return err;
 }
 
 /*
@@ -156,6 +177,11 @@ static void get_figures(const struct attach_ctx *c, const struct bw_list *allow,
 
 	memset(f, 0, sizeof(*f));
 	f->program_id = bw_obj_id(c->prog_fd);
+	if (c->egress)
+		f->egress_id = bpf_program__fd(c->skel->progs.bloomwall_tc) >= 0
+				       ? bw_obj_id(bpf_program__fd(
+						 c->skel->progs.bloomwall_tc))
+				       : 0;
 	bw_xdp_info(c->ifindex, f->program_id, &x);
 	f->attach_mode = x.attach_mode;
 	attach_how(c, &x, f);
@@ -166,6 +192,8 @@ static void get_figures(const struct attach_ctx *c, const struct bw_list *allow,
 
 static void close_ctx(struct attach_ctx *c, bool undo)
 {
+	if (undo && c->egress)
+		bw_egress_detach(c->ifindex);
 	if (undo)
 		bw_unpin_all(c->iface);
 	bw_hook_attach_close(&c->hook, c->ifindex, c->mode, undo);
@@ -177,12 +205,13 @@ static void close_ctx(struct attach_ctx *c, bool undo)
 }
 
 int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
-	      bool own_link, const struct bw_built *b,
+	      bool own_link, bool egress, const struct bw_built *b,
 	      const struct bw_list *allow, struct bw_attach_figures *out)
 {
 	struct attach_ctx c = { .iface = iface,
 				.ifindex = ifindex,
 				.mode = mode,
+				.egress = egress,
 				.hook = BW_HOOK_ATTACH_INIT,
 				.exact_fd = -1,
 				.allow_fd = -1,
@@ -197,7 +226,14 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 			strerror(-err));
 		return err;
 	}
-	err = reuse_filter(&c, &b->filter);
+	err = bpf_program__set_autoload(c.skel->progs.bloomwall_tc, egress);
+	if (!err)
+		err = bpf_map__set_max_entries(
+			c.skel->maps.allow_names,
+			bw_allow_names_room(b->allow_names.ndom +
+					    (allow ? allow->ndom : 0)));
+	if (!err)
+		err = reuse_filter(&c, &b->filter);
 	if (!err)
 		err = create_exact(&c, b);
 	if (!err)
@@ -210,6 +246,8 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	if (!err)
 		err = pin_all(&c);
 	if (!err)
+		err = attach_egress(&c);
+	if (!err)
 		get_figures(&c, allow, out);
 	close_ctx(&c, err);
 	return err;
@@ -217,8 +255,16 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 
 int bw_detach(const struct bw_running *r)
 {
-	int err;
+	int err = 0;
 
+	/* Egress first: a detach cut short leaves the XDP hook's filter. */
+	if (r->egress.prog_fd >= 0)
+		err = bw_egress_detach(r->ifindex);
+	if (err && err != -ENOENT) {
+		pr_warn("%s: cannot take the egress program off: %s\n",
+			r->iface, bw_errno_hint(err));
+		return err;
+	}
 	err = bw_hook_detach(r->iface, r->ifindex, r->link_fd, r->prog_fd);
 	if (!err)
 		err = bw_unpin_all(r->iface);

@@ -26,6 +26,7 @@ enum bw_attach_how {
 /* What an attach did. */
 struct bw_attach_figures {
 	__u32 program_id;
+	__u32 egress_id;  /* the egress program's, with --egress (else 0) */
 	__u8 attach_mode; /* enum xdp_attach_mode */
 	enum bw_attach_how how;
 	char libxdp_error[128]; /* with BW_ATTACH_LINK: why not libxdp */
@@ -38,12 +39,14 @@ struct bw_attach_figures {
  * trie in the slot b's header names, in verify mode) and the allowlist
  * filled, attaches it to ifindex (through libxdp, or a bpf_link of our own
  * when own_link or when libxdp fails) and pins prog, stats, allow, exact
- * (and link) under BW_PIN_ROOT/iface. allow may be NULL. Fills out
+ * (and link) under BW_PIN_ROOT/iface; with egress, then puts the TC
+ * program of the same object (same filter, same maps) on ifindex's clsact
+ * egress hook. allow may be NULL. Fills out
  * with what it did. On failure everything is undone. The pin directory
  * must not exist.
  */
 int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
-	      bool own_link, const struct bw_built *b,
+	      bool own_link, bool egress, const struct bw_built *b,
 	      const struct bw_list *allow, struct bw_attach_figures *out);
 
 struct bw_running;

@@ -14,6 +14,7 @@
 
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
+#include "kernel/egress.h"
 #include "kernel/prog.h"
 #include "kernel/prog_spec.h"
 
@@ -386,15 +387,35 @@ int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc)
 	return err;
 }
 
-int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
+/* The egress program's own maps, where a running one has them. */
+static int reuse_egress(struct bloomwall *skel, const struct bw_egress *eg)
+{
+	int err = 0;
+
+	if (eg->stats >= 0)
+		err = bpf_map__reuse_fd(skel->maps.egress_stats, eg->stats);
+	if (!err && eg->who >= 0)
+		err = bpf_map__reuse_fd(skel->maps.egress_who, eg->who);
+	return err;
+}
+
+int bw_prog_load_pair(const struct bw_maps *mp, const struct bw_filter_map *m,
+		      const struct bw_egress *eg, int *tc_fd)
 {
 	struct bloomwall *skel;
 	int fd, err;
 
+	if (tc_fd)
+		*tc_fd = -1;
 	skel = bloomwall__open();
 	if (!skel)
 		return -errno;
 	err = reuse_maps(skel, mp, m);
+	if (!err && eg)
+		err = reuse_egress(skel, eg);
+	if (!err && !eg)
+		err = bpf_program__set_autoload(skel->progs.bloomwall_tc,
+						false);
 	if (!err)
 		err = bw_prog_specialise(skel, m);
 	if (!err)
@@ -404,8 +425,20 @@ int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
 	fd = err ? -1 : dup(bpf_program__fd(skel->progs.bloomwall_xdp));
 	if (!err && fd < 0)
 		err = -errno;
+	if (!err && eg) {
+		*tc_fd = dup(bpf_program__fd(skel->progs.bloomwall_tc));
+		if (*tc_fd < 0) {
+			err = -errno;
+			close(fd);
+		}
+	}
 	bloomwall__destroy(skel);
 	return err ? err : fd;
+}
+
+int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m)
+{
+	return bw_prog_load_pair(mp, m, NULL, NULL);
 }
 
 const char *bw_prog_name(__u32 id, char *buf, size_t len)

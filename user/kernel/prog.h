@@ -80,6 +80,16 @@ int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc);
 int bw_prog_load(const struct bw_maps *mp, const struct bw_filter_map *m);
 
 /*
+ * bw_prog_load(), and with eg (not NULL) the TC egress program of the same
+ * object into *tc_fd: loaded for the same filter with the same maps, and
+ * eg's own (egress_stats, egress_who; made anew where -1). Both or
+ * neither: on failure nothing is left open.
+ */
+struct bw_egress;
+int bw_prog_load_pair(const struct bw_maps *mp, const struct bw_filter_map *m,
+		      const struct bw_egress *eg, int *tc_fd);
+
+/*
  * The maps of a loaded bloomwall program, found by name among its map_ids
  * (new fds). -ENOENT when stats, allow or exact is missing: not a
  * bloomwall program. allow_names and dns_stats are -1 when the program

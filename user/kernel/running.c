@@ -20,6 +20,7 @@
 #include "filter/records.h"
 #include "filter/records_read.h"
 #include "kernel/running.h"
+#include "kernel/prog.h"
 
 int bw_explain_not_attached(const char *iface)
 {
@@ -96,8 +97,11 @@ int bw_running_open(const char *iface, int ifindex, unsigned int flags,
 		return err;
 	}
 	check_filter(r);
+	bw_egress_find(ifindex, &r->egress);
 	if (flags & BW_RUN_REPAIR)
 		bw_pins_sync(iface, r->prog_fd, &r->maps, r->link_fd, false);
+	if ((flags & BW_RUN_REPAIR) && bw_egress_behind(r))
+		bw_egress_catch_up(r);
 	return 0;
 }
 
@@ -146,8 +150,12 @@ int bw_running_refresh(struct bw_running *r, unsigned int flags)
 		return bw_running_open(iface, ifindex, flags, r);
 	}
 	r->hook = x;
+	bw_egress_close(&r->egress);
+	bw_egress_find(ifindex, &r->egress);
 	if (flags & BW_RUN_REPAIR)
 		bw_pins_sync(iface, r->prog_fd, &r->maps, r->link_fd, false);
+	if ((flags & BW_RUN_REPAIR) && bw_egress_behind(r))
+		bw_egress_catch_up(r);
 	return 0;
 }
 
@@ -155,6 +163,7 @@ void bw_running_close(struct bw_running *r)
 {
 	bw_filter_close(&r->filter);
 	bw_maps_close(&r->maps);
+	bw_egress_close(&r->egress);
 	if (r->prog_fd >= 0)
 		close(r->prog_fd);
 	if (r->link_fd >= 0)
@@ -191,6 +200,37 @@ int bw_running_records(const struct bw_running *r, struct bw_records *rec)
 		pr_warn("%s: cannot read the running filter's records: %s\n",
 			r->iface, bw_errno_hint(err));
 	return err;
+}
+
+/* ---- the egress hook ----------------------------------------------------- */
+
+bool bw_egress_behind(const struct bw_running *r)
+{
+	return r->egress.prog_fd >= 0 && !r->filter_err &&
+	       r->egress.filter_id != r->filter.id;
+}
+
+int bw_egress_catch_up(struct bw_running *r)
+{
+	int prog, tc = -1, err;
+
+	pr_warn("%s: its egress hook runs another filter than its XDP hook (a command was interrupted): loading the egress program for the running filter\n",
+		r->iface);
+	prog = bw_prog_load_pair(&r->maps, &r->filter, &r->egress, &tc);
+	if (prog < 0) {
+		err = prog;
+	} else {
+		close(prog);
+		err = bw_egress_attach(r->ifindex, tc);
+		close(tc);
+	}
+	if (err) {
+		pr_warn("%s: cannot bring its egress hook to the running filter: %s\n",
+			r->iface, bw_errno_hint(err));
+		return err;
+	}
+	bw_egress_close(&r->egress);
+	return bw_egress_find(r->ifindex, &r->egress);
 }
 
 /* ---- pins ---------------------------------------------------------------- */

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "bloomwall.h"
+#include "kernel/egress.h"
 #include "kernel/filter_map.h"
 #include "kernel/hook.h"
 #include "kernel/prog.h"
@@ -31,12 +32,17 @@ struct bw_running {
 	int filter_err; /* 0, or why the filter cannot be read (-EINVAL) */
 	struct bw_hdr prog_hdr; /* the header it was loaded with (.rodata) */
 	bool old_tries; /* its tries have an older bloomwall's key (lpm.h) */
+	/*
+	 * The egress hook's program (attach --egress), read from the
+	 * interface: prog_fd -1 when it runs none of bloomwall's.
+	 */
+	struct bw_egress egress;
 };
 
-#define BW_RUNNING_INIT                                             \
-	{                                                           \
-		.prog_fd = -1, .link_fd = -1, .maps = BW_MAPS_INIT, \
-		.filter = BW_FILTER_MAP_INIT                        \
+#define BW_RUNNING_INIT                                                \
+	{                                                              \
+		.prog_fd = -1, .link_fd = -1, .maps = BW_MAPS_INIT,    \
+		.filter = BW_FILTER_MAP_INIT, .egress = BW_EGRESS_INIT \
 	}
 
 /* bw_running_open() flags. */
@@ -144,5 +150,24 @@ int bw_pins_left(const char *iface, char *moved_to, size_t len);
  */
 int bw_running_change_prepare(const struct bw_running *r, __u8 verb,
 			      struct bw_records *rec, __u32 *extra);
+
+/*
+ * The egress hook follows the XDP hook's filter: a swap replaces both
+ * programs under the lock (swap.c); a command killed between the two
+ * replaces leaves the egress hook behind, and the next command that
+ * repairs (BW_RUN_REPAIR) brings it.
+ */
+/*
+ * Whether r's egress hook runs another filter than its XDP hook: a command
+ * killed between the two replaces of a swap.
+ */
+bool bw_egress_behind(const struct bw_running *r);
+
+/*
+ * Brings r's egress hook to r's filter (an egress program loaded for it,
+ * with r's maps), said: the XDP hook is the truth both follow. The
+ * caller holds the lock.
+ */
+int bw_egress_catch_up(struct bw_running *r);
 
 #endif /* __BW_RUNNING_H */

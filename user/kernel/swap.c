@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 
 #include "bloomwall.h"
+#include "kernel/egress.h"
 #include "kernel/hook.h"
 #include "base/log.h"
 #include "kernel/lpm.h"
@@ -19,11 +20,13 @@
 
 /* ---- installing a program ------------------------------------------------ */
 
-int bw_keep_prog(void *fd_ptr, int prog_fd, const struct bw_maps *maps)
+int bw_keep_prog(void *fd_ptr, int prog_fd, int tc_fd,
+		 const struct bw_maps *maps)
 {
 	int *kept = fd_ptr, fd = dup(prog_fd);
 
 	(void)maps;
+	(void)tc_fd;
 	if (fd < 0)
 		return -errno;
 	if (*kept >= 0)
@@ -32,13 +35,34 @@ int bw_keep_prog(void *fd_ptr, int prog_fd, const struct bw_maps *maps)
 	return 0;
 }
 
-static int install_on_hook(void *ctx, int new_fd, const struct bw_maps *maps)
+/* The egress half of a swap; on failure the XDP hook goes back. */
+static int install_egress(const struct bw_running *r, int new_fd, int tc_fd)
+{
+	int err, back;
+
+	err = bw_egress_attach(r->ifindex, tc_fd);
+	if (!err)
+		return 0;
+	pr_warn("%s: cannot replace the egress program: %s\n", r->iface,
+		bw_errno_hint(err));
+	back = bw_hook_replace(r->iface, r->ifindex, r->link_fd, new_fd,
+			       r->prog_fd);
+	if (back)
+		pr_warn("%s: and cannot give the XDP hook its old program back (%s): the next command brings the egress hook to the XDP hook's filter\n",
+			r->iface, bw_errno_hint(back));
+	return err;
+}
+
+static int install_on_hook(void *ctx, int new_fd, int tc_fd,
+			   const struct bw_maps *maps)
 {
 	const struct bw_running *r = ctx;
 	int err;
 
 	err = bw_hook_replace(r->iface, r->ifindex, r->link_fd, r->prog_fd,
 			      new_fd);
+	if (!err && tc_fd >= 0)
+		err = install_egress(r, new_fd, tc_fd);
 	if (err)
 		return err;
 	/* The hook is the truth: pins that lag behind are only a warning. */
@@ -51,20 +75,23 @@ void bw_hook_installer(const struct bw_running *r, struct bw_installer *in)
 {
 	in->install = install_on_hook;
 	in->ctx = (void *)r;
+	in->egress = r->egress.prog_fd >= 0 ? &r->egress : NULL;
 }
 
 int bw_filter_commit(const struct bw_maps *mp, const struct bw_filter_map *m,
 		     const struct bw_installer *in)
 {
-	int prog, err;
+	int prog, tc = -1, err;
 
 	if (!m->id)
 		return -EINVAL;
-	prog = bw_prog_load(mp, m);
+	prog = bw_prog_load_pair(mp, m, in->egress, &tc);
 	if (prog < 0)
 		return prog;
-	err = in->install(in->ctx, prog, bw_maps_complete(mp) ? mp : NULL);
+	err = in->install(in->ctx, prog, tc, bw_maps_complete(mp) ? mp : NULL);
 	close(prog);
+	if (tc >= 0)
+		close(tc);
 	return err;
 }
 

@@ -27,8 +27,18 @@
  * with, or NULL when it made some of its own (bw_prog_load()).
  */
 struct bw_installer {
-	int (*install)(void *ctx, int prog_fd, const struct bw_maps *maps);
+	/*
+	 * tc_fd: the egress program loaded with prog_fd for the same filter
+	 * (with egress set), else -1; put on the egress hook in the same step.
+	 */
+	int (*install)(void *ctx, int prog_fd, int tc_fd,
+		       const struct bw_maps *maps);
 	void *ctx;
+	/*
+	 * Not NULL: the hook runs an egress program too (these are its own
+	 * maps), and every filter swapped in gets one.
+	 */
+	const struct bw_egress *egress;
 };
 
 /*
@@ -36,14 +46,18 @@ struct bw_installer {
  * on an interface: fd_ptr is an int *, the newest program's fd (-1 to start
  * with), which replaces and closes the one before. The owner closes the last.
  */
-int bw_keep_prog(void *fd_ptr, int prog_fd, const struct bw_maps *maps);
+int bw_keep_prog(void *fd_ptr, int prog_fd, int tc_fd,
+		 const struct bw_maps *maps);
 
 struct bw_running;
 
 /*
  * An installer that replaces the program r's hook runs with the new one,
  * atomically (bw_hook_replace: the kernel refuses the swap if the hook no
- * longer runs r's program, -ESTALE), then has the pins name it.
+ * longer runs r's program, -ESTALE), then has the pins name it. When r
+ * runs an egress program, the new filter's replaces it right after, under
+ * the same lock; if that fails the XDP hook is given its old program back,
+ * so that both hooks run the old filter or both the new one.
  */
 void bw_hook_installer(const struct bw_running *r, struct bw_installer *in);
 

@@ -151,8 +151,8 @@ int bw_attach_lists(const struct bw_attach_req *rq,
 	}
 	if (!err)
 		err = bw_attach(rq->iface, rq->ifindex, rq->mode, rq->own_link,
-				&b, rq->args->nallow ? &allow : NULL,
-				&res->attach);
+				rq->egress, &b,
+				rq->args->nallow ? &allow : NULL, &res->attach);
 	/* Attached: a failure here was said, and is no reason to undo. */
 	if (!err) {
 		res->attached = true;

@@ -18,6 +18,7 @@ struct bw_attach_req {
 	int ifindex;
 	enum xdp_attach_mode mode;
 	bool own_link; /* --link: a bpf_link of bloomwall's own */
+	bool egress;   /* --egress: the TC egress program too */
 	const struct bw_build_args *args;
 	const char *const *lists;
 	int nlists;

@@ -8,6 +8,7 @@
 
 #include "base/log.h"
 #include "kernel/attach.h"
+#include "kernel/egress.h"
 #include "kernel/lock.h"
 #include "kernel/pin.h"
 #include "kernel/running.h"
@@ -21,8 +22,17 @@ static int detach_leftovers(const struct bw_detach_req *rq,
 			    struct bw_detach_result *res)
 {
 	char moved[IF_NAMESIZE];
+	struct bw_egress e;
 
+	/* An attach --egress cut short after the egress hook. */
+	if (rq->ifindex && !bw_egress_find(rq->ifindex, &e)) {
+		bw_egress_close(&e);
+		if (!bw_egress_detach(rq->ifindex))
+			res->detached = true;
+	}
 	if (!bw_pins_left(rq->iface, moved, sizeof(moved))) {
+		if (res->detached)
+			return 0;
 		pr_warn("bloomwall is not attached to %s; nothing to detach (see 'bloomwall status')\n",
 			rq->iface);
 		return -ENOENT;

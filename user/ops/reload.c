@@ -351,8 +351,29 @@ static void say_swapped(struct reload_ctx *c, size_t added, size_t removed)
  * Under the lock: the hook's program, read again (r was opened before the
  * build; a concurrent command may have replaced it), is replaced.
  */
+/*
+ * A name allowlist with room for what the swap stages in it: the running
+ * one, or a larger copy the new program gets.
+ */
+static int room_for_names(struct reload_ctx *c, struct bw_maps *maps)
+{
+	size_t need = bw_allow_names_count(maps->allow_names, 0xff) +
+		      c->b.allow_names.ndom +
+		      (replaces_allow(c->r) ? c->allow.ndom : 0);
+	int fd, err;
+
+	err = bw_allow_names_resized(maps->allow_names, need, &fd);
+	if (!err && fd >= 0)
+		bw_maps_replace(maps, &maps->allow_names, fd);
+	if (err)
+		pr_warn("%s: cannot make the name allowlist larger: %s\n",
+			c->r->iface, bw_errno_hint(err));
+	return err;
+}
+
 static int swap_locked(struct reload_ctx *c, struct bw_running *r)
 {
+	static const struct bw_egress no_egress = BW_EGRESS_INIT;
 	const struct bw_reload_req *rq = c->r;
 	struct bw_maps maps = BW_MAPS_INIT;
 	struct bw_installer in;
@@ -375,11 +396,15 @@ static int swap_locked(struct reload_ctx *c, struct bw_running *r)
 	if (!err && replaces_allow(rq))
 		err = new_allowlist(c, r, &maps, &added, &removed);
 	if (!err)
+		err = room_for_names(c, &maps);
+	if (!err)
 		err = bw_stage_allow_names(
 			rq->iface, maps.allow_names, &c->b.allow_names,
 			replaces_allow(rq) ? &c->allow : NULL);
 	if (!err) {
 		bw_hook_installer(r, &in);
+		if (rq->egress && !in.egress)
+			in.egress = &no_egress;
 		sw.installer = &in;
 		sw.old_generation = c->st.info.generation;
 		err = bw_swap_in(&sw, &c->b);

@@ -41,6 +41,11 @@ struct bw_reload_req {
 	/* An image older than the running one's is taken (image_serial.h). */
 	bool allow_rollback;
 	/*
+	 * --egress: the new filter's TC egress program goes on IFACE's egress
+	 * hook too when it runs none (one that runs is always replaced).
+	 */
+	bool egress;
+	/*
 	 * Provenance: how the new filter came to be (enum bw_origin; 0:
 	 * BW_ORIGIN_RELOAD, BW_ORIGIN_LOAD for an image; bloomwall watch says
 	 * BW_ORIGIN_WATCH). A remove or an add (remove, add) is recorded

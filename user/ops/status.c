@@ -161,8 +161,31 @@ static void gather_absent(struct bw_status_view *v)
 	v->allow_entries = v->allow_mem = -ENOENT;
 	v->exact_entries = v->exact_mem = -ENOENT;
 	v->filter_mem = -ENOENT;
+	v->egress_err = -ENOENT;
+	v->kernel_mem = -1;
 	v->xdp_err = v->ifindex ? bw_xdp_info(v->ifindex, 0, &v->x) : -ENODEV;
 	v->pins_left = bw_pins_left(v->iface, v->moved_to, sizeof(v->moved_to));
+}
+
+/* The egress hook, its counters and who tried; the memory of both. */
+static void gather_egress(struct bw_status_view *v, const struct bw_running *r)
+{
+	const struct bw_egress *e = &r->egress;
+	long long tc_alone;
+
+	if (bw_hooks_memlock(r->prog_fd, e->prog_fd, &v->kernel_mem, &tc_alone))
+		v->kernel_mem = -1;
+	v->egress_err = e->prog_fd < 0 ? -ENOENT : 0;
+	if (v->egress_err)
+		return;
+	v->egress_id = e->prog_id;
+	v->egress_behind = bw_egress_behind(r);
+	v->egress_stats_err =
+		e->stats < 0 ? -ENOENT
+			     : bw_stats_read(e->stats, &v->egress_stats);
+	v->nwho = e->who < 0 ? 0 : bw_who_top(e->who, v->who, BW_STATUS_WHO);
+	if (v->nwho < 0)
+		v->nwho = 0;
 }
 
 void bw_status_gather(struct bw_status_view *v, const char *iface)
@@ -189,6 +212,7 @@ void bw_status_gather(struct bw_status_view *v, const char *iface)
 		r.maps.dns_drops < 0
 			? -ENOENT
 			: bw_dns_drops_read(r.maps.dns_drops, &v->dns_drops);
+	gather_egress(v, &r);
 	v->log_rate = r.maps.log_rate;
 	v->log_stats_err =
 		r.maps.log_stats < 0

@@ -15,8 +15,12 @@
 
 #include "bloomwall.h"
 #include "filter/records.h"
+#include "kernel/egress.h"
 #include "kernel/hook.h"
 #include "kernel/stats.h"
+
+/* The sources status shows of who tried (egress_who). */
+#define BW_STATUS_WHO 10
 
 struct bw_region_row {
 	int region, family;
@@ -84,6 +88,19 @@ struct bw_status_view {
 	/* Counters */
 	int stats_err;
 	struct bw_stats stats;
+	/*
+	 * Egress (attach --egress): what the interface's TC egress hook runs
+	 * of bloomwall's; -ENOENT: nothing.
+	 */
+	int egress_err;
+	__u32 egress_id;
+	bool egress_behind; /* it reads another filter than the XDP program */
+	int egress_stats_err;
+	struct bw_stats egress_stats;
+	int nwho; /* who tried: the top sources, most packets first */
+	struct bw_who_row who[BW_STATUS_WHO];
+	/* Every map of both programs, each once (bytes_memlock); < 0 unknown */
+	long long kernel_mem;
 };
 
 /*

@@ -18,6 +18,7 @@
 #include "filter/bloom_size.h"
 #include "filter/provenance.h"
 #include "image/sign_key.h"
+#include "out/egress_view.h"
 #include "out/metrics.h"
 #include "out/prom.h"
 #include "out/src_out.h"
@@ -356,6 +357,8 @@ static void write_all(FILE *f, const struct bw_status_view *v,
 		write_packets(f, v);
 	if (up && !v->log_stats_err)
 		write_log(f, v);
+	if (up)
+		bw_egress_metrics_write(f, v);
 	if (up && !v->filter_err) {
 		write_filter(f, v);
 		write_image(f, v);

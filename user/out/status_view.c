@@ -15,6 +15,7 @@
 #include "out/prov_view.h"
 #include "out/pull_out.h"
 #include "out/src_out.h"
+#include "out/egress_view.h"
 #include "out/status_text.h"
 #include "out/status_view.h"
 
@@ -439,6 +440,7 @@ void bw_status_out(const struct bw_status_view *v,
 		bw_prov_out(&sr->rec);
 	out_counters(v);
 	out_dns_counters(v);
+	bw_status_out_egress(v);
 	out_log(v);
 	bw_cs_status_out(state, state_err);
 	bw_pull_status_out(state, state_err);

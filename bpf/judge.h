@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * judge.h - the judgment of one address against the filter, shared by the
+ * XDP program (ingress) and the TC program (egress, egress.h): the same
+ * blocks of the same map, the same allowlist and exact trie, the same
+ * header constants. What a verdict is counted as is each hook's own.
+ */
+#ifndef __BW_JUDGE_H
+#define __BW_JUDGE_H
+
+#include "maps.h"
+#include "parse.h"
+
+/* What happened to a packet; record_verdict() maps it to action + counter. */
+enum bw_verdict {
+	BW_VERDICT_PASS = 1, /* tested, not listed */
+	BW_VERDICT_NOT_IP,
+	BW_VERDICT_MALFORMED,
+	BW_VERDICT_NO_FILTER,
+	BW_VERDICT_MONITOR,
+	BW_VERDICT_ALLOWED,   /* a hit, but the allowlist matched */
+	BW_VERDICT_FALSE_POS, /* a hit, but the exact trie refused it */
+	BW_VERDICT_DROP,
+};
+
+/*
+ * 1 if hash h hits in the region: one block, its probes. A corrupt header
+ * must not turn into dropping everything: a region that points past the map
+ * finds no block, and one with 0 probes (which every key would pass) is
+ * skipped; both count as misses.
+ */
+static __always_inline int test_region(const struct bw_hdr *hdr, __u32 r,
+				       const struct bw_region_consts *rc,
+				       __u64 h)
+{
+	__u32 probes = hdr->probes[r], idx;
+	const struct bw_block *blk;
+
+	if (!rc->nblocks || !probes)
+		return 0;
+	idx = rc->start + bw_block_index(h, rc->nblocks);
+	blk = bpf_map_lookup_elem(&BW_MAP_BLOCKS, &idx);
+	return blk && bw_block_test(blk, h, probes);
+}
+
+/*
+ * 1 if the address hits at any target length of its family; the first hit
+ * ends the search. Inlined with the family as a constant and unrolled: each
+ * region index is a constant, so the header is read at fixed offsets and
+ * nothing spills to the stack.
+ */
+static __always_inline int lookup_addr(const struct bw_hdr *hdr, __u32 family,
+				       __u64 hi, __u64 lo)
+{
+	const struct bw_region_consts *rc;
+	__u32 i, r;
+	__u64 h;
+
+#pragma unroll
+	for (i = 0; i < BW_MAX_LENGTHS; i++) {
+		if (i >= hdr->nlengths[family])
+			return 0;
+		r = family * BW_MAX_LENGTHS + i;
+		rc = consts_of(r);
+		if (family == BW_V4)
+			h = bw_hash_v4_rc((__u32)lo, rc);
+		else
+			h = bw_hash_v6_rc(hi, lo, rc);
+		if (test_region(hdr, r, rc, h))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The confirmation step for a Bloom hit, off the unlisted path: an LPM
+ * lookup costs many times a Bloom test, so only hits pay for one. An
+ * allowlisted address is never dropped; in verify mode the exact trie must
+ * confirm the hit. A missing exact trie (a reload racing with this packet)
+ * confirms nothing: better one listed packet through than one clean packet
+ * dropped.
+ */
+static __always_inline enum bw_verdict
+confirm_hit(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
+{
+	struct bw_lpm_key key;
+	__u32 slot = hdr->exact_slot;
+	void *trie;
+
+	/* The common case: no allowlist, no verify mode, no key to build. */
+	if (!(hdr->flags & (BW_F_ALLOW | BW_F_VERIFY)))
+		return BW_VERDICT_DROP;
+	bw_lpm_key_set(&key, family, a->hi, a->lo, family == BW_V4 ? 32 : 128);
+	/* The CLI keeps BW_F_ALLOW in step with the trie: skip an empty one. */
+	if ((hdr->flags & BW_F_ALLOW) &&
+	    bpf_map_lookup_elem(&BW_MAP_ALLOW, &key))
+		return BW_VERDICT_ALLOWED;
+	if (!(hdr->flags & BW_F_VERIFY))
+		return BW_VERDICT_DROP;
+	trie = bpf_map_lookup_elem(&BW_MAP_EXACT, &slot);
+	if (!trie || !bpf_map_lookup_elem(trie, &key))
+		return BW_VERDICT_FALSE_POS;
+	return BW_VERDICT_DROP;
+}
+
+/* Verdict for one address: not listed, or what its confirmation says. */
+static __always_inline enum bw_verdict
+judge_addr(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
+{
+	if (!lookup_addr(hdr, family, a->hi, a->lo))
+		return BW_VERDICT_PASS;
+	return confirm_hit(hdr, family, a);
+}
+
+/*
+ * Which addresses the header asks for: source, destination or both; flags
+ * with neither bit mean source. A packet is dropped if any tested address
+ * is confirmed listed; otherwise the most telling verdict is kept (an
+ * allowlisted or refused hit over a plain miss), for the counters.
+ */
+static __always_inline enum bw_verdict lookup_packet(const struct bw_hdr *hdr,
+						     __u32 family,
+						     const struct bw_addr *src,
+						     const struct bw_addr *dst)
+{
+	__u16 match = hdr->flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST);
+	enum bw_verdict v = BW_VERDICT_PASS, d;
+
+	if (!match)
+		match = BW_F_MATCH_SRC;
+	if (match & BW_F_MATCH_SRC) {
+		v = judge_addr(hdr, family, src);
+		if (v == BW_VERDICT_DROP)
+			return v;
+	}
+	if (match & BW_F_MATCH_DST) {
+		d = judge_addr(hdr, family, dst);
+		if (d != BW_VERDICT_PASS)
+			return d;
+	}
+	return v;
+}
+
+/* The header's action for a confirmed hit: drop, or count and pass. */
+static __always_inline enum bw_verdict apply_action(const struct bw_hdr *hdr,
+						    enum bw_verdict v)
+{
+	if (v == BW_VERDICT_DROP && (hdr->flags & BW_F_MONITOR))
+		return BW_VERDICT_MONITOR;
+	return v;
+}
+
+/*
+ * Counts verdict v in stats_map (a hook's per-CPU struct bw_stats) and
+ * returns the XDP action for it. One per-CPU lookup; plain increments are
+ * safe on this CPU's copy.
+ */
+static __always_inline int count_verdict(void *stats_map, enum bw_verdict v,
+					 __u32 family)
+{
+	struct bw_stats *s;
+	__u32 key = 0;
+
+	s = bpf_map_lookup_elem(stats_map, &key);
+	if (!s)
+		return v == BW_VERDICT_DROP ? XDP_DROP : XDP_PASS;
+	if (v == BW_VERDICT_DROP) {
+		if (family == BW_V6)
+			s->dropped_v6++;
+		else
+			s->dropped_v4++;
+		return XDP_DROP;
+	}
+	s->passed++;
+	/* The common case, unlisted, needs no more counters. */
+	if (v == BW_VERDICT_PASS)
+		return XDP_PASS;
+	if (v == BW_VERDICT_NOT_IP)
+		s->not_ip++;
+	else if (v == BW_VERDICT_MALFORMED)
+		s->malformed++;
+	else if (v == BW_VERDICT_NO_FILTER)
+		s->no_filter++;
+	else if (v == BW_VERDICT_MONITOR)
+		s->monitored++;
+	else if (v == BW_VERDICT_ALLOWED)
+		s->allowed++;
+	else if (v == BW_VERDICT_FALSE_POS)
+		s->false_pos++;
+	return XDP_PASS;
+}
+
+#endif /* __BW_JUDGE_H */

@@ -1,0 +1,334 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# shellcheck shell=bash
+#
+# End-to-end tests of attach --egress (the TC egress program). Sourced by
+# tests/e2e/run.sh, whose helpers they use, on its topology: this
+# namespace (A) holds $BW_RX (10.77.0.1, fd00:77::1), where bloomwall
+# attaches; the sender namespace $BW_NS (B) holds 10.77.0.2 .3 .4 and
+# fd00:77::2 ::3 ::4. The A addresses of B are listed; B and C are not.
+#
+# run.sh lists them with: ALL_TESTS="$ALL_TESTS $EGRESS_TESTS"
+
+# shellcheck disable=SC2034 # read by tests/e2e/run.sh, which sources this
+EGRESS_TESTS="test_egress test_egress_modes test_egress_reload_on
+test_allow_names_sized"
+
+# egress_in_b COUNTER: B's counter from its /proc/net/snmp or snmp6 (Icmp
+# InEchos, Icmp6InEchos, Udp InDatagrams + NoPorts as "udp_in", Tcp
+# PassiveOpens + AttemptFails... as the SYNs it took: "tcp_in" = InSegs).
+egress_in_b()
+{
+	ip netns exec "$BW_NS" python3 - "$1" <<'PY'
+import sys
+
+want = sys.argv[1]
+snmp = {}
+lines = open("/proc/net/snmp").read().splitlines()
+for head, vals in zip(lines[::2], lines[1::2]):
+    proto = head.split(":")[0]
+    for k, v in zip(head.split()[1:], vals.split()[1:]):
+        snmp[proto + k] = int(v)
+for line in open("/proc/net/snmp6"):
+    k, v = line.split()
+    snmp[k] = int(v)
+if want == "udp_in":
+    print(snmp["UdpInDatagrams"] + snmp["UdpNoPorts"] + snmp["UdpInErrors"])
+elif want == "tcp_in":
+    print(snmp["TcpInSegs"])
+else:
+    print(snmp[want])
+PY
+}
+
+# egress_ping DST: pings DST from this namespace (A, over $BW_RX); prints
+# the replies.
+egress_ping()
+{
+	local out
+
+	out=$(ping -n -q -c 3 -i 0.05 -W 1 "$1" 2>&1)
+	sed -nE 's/.* ([0-9]+) (packets )?received.*/\1/p' <<<"$out" |
+		head -n 1 | grep . || echo "no ping summary: $(head -n 1 <<<"$out")"
+}
+
+# expect_egress_dropped DST COUNTER: A's pings to DST get no reply and B's
+# COUNTER (its echo requests taken in) does not move.
+expect_egress_dropped()
+{
+	local before n
+
+	before=$(egress_in_b "$2")
+	n=$(egress_ping "$1")
+	echo "  ping A -> $1: $n/3 replies, B's $2 $before -> $(egress_in_b "$2")"
+	assert_eq "$n" 0 "A's pings to listed $1 should be dropped on the way out"
+	assert_eq "$(egress_in_b "$2")" "$before" \
+		"B's $2 should not move: nothing to $1 may reach it"
+}
+
+expect_egress_answered()
+{
+	local n
+
+	n=$(egress_ping "$1")
+	echo "  ping A -> $1: $n/3 replies"
+	assert_eq "$n" 3 "A's pings to unlisted $1 should be answered"
+}
+
+# egress_status_json EXPR: the Python expression on status --json's
+# document for $BW_RX.
+egress_status_json()
+{
+	"$BLOOMWALL" --json status "$BW_RX" >"$TMP_DIR/status.json" 2>/dev/null
+	json "$TMP_DIR/status.json" "(lambda d: $1)(d[0])"
+}
+
+# egress_tc_progs: bloomwall's programs on $BW_RX's TC hooks (bpftool's
+# listing, one name a line).
+egress_tc_progs()
+{
+	bpftool -j net show dev "$BW_RX" | python3 -c '
+import json, sys
+for d in json.load(sys.stdin):
+    for hook in d.get("tc", []):
+        print(hook.get("name", ""))'
+}
+
+# egress_sharing: checks the acceptance's sharing rule on the kernel's own
+# view: the XDP program's largest array map (its filter) is one of the TC
+# program's maps, and the maps only the TC program has hold at most 0.3x
+# that filter's memory. Prints the figures.
+egress_sharing()
+{
+	python3 - "$1" "$2" <<'PY'
+import json, subprocess, sys
+
+def bt(*a):
+    return json.loads(subprocess.check_output(["bpftool", "-j"] + list(a)))
+
+xdp = bt("prog", "show", "id", sys.argv[1])
+tc = bt("prog", "show", "id", sys.argv[2])
+maps = {m: bt("map", "show", "id", str(m)) for m in xdp["map_ids"] + tc["map_ids"]}
+arrays = [m for m in xdp["map_ids"] if maps[m]["type"] == "array"]
+filt = max(arrays, key=lambda m: maps[m]["bytes_memlock"])
+alone = sum(maps[m]["bytes_memlock"] for m in set(tc["map_ids"]) - set(xdp["map_ids"]))
+fmem = maps[filt]["bytes_memlock"]
+print("filter map %d (%s): %d bytes; TC program's own maps: %d bytes (%.3fx)"
+      % (filt, maps[filt]["name"], fmem, alone, alone / fmem))
+if filt not in tc["map_ids"]:
+    print("the filter map is not one of the TC program's maps")
+    sys.exit(1)
+if alone > 0.3 * fmem:
+    print("the TC program's own maps exceed 0.3x the filter")
+    sys.exit(1)
+total = sum(maps[m]["bytes_memlock"] for m in set(xdp["map_ids"] + tc["map_ids"]))
+print("every map of both programs: %d bytes (%.3fx the filter)" % (total, total / fmem))
+PY
+}
+
+# The acceptance: A's host traffic to the listed IPv4 and IPv6 addresses
+# of B (among 1,000,000 other listed addresses) never reaches B, unlisted
+# ones answer; TCP and UDP to a listed address fail; B's pings from the
+# listed address are dropped on the way in; one filter map for both hooks;
+# a live add reaches egress; status speaks of egress and who tried;
+# detach leaves no XDP and no TC program.
+test_egress()
+{
+	local l xdp tc
+
+	l=$TMP_DIR/big.txt
+	{
+		echo "$BW_A4"
+		echo "$BW_A6"
+		python3 -c '
+import random
+r = random.Random(7)
+seen = set()
+while len(seen) < 1000000:
+    a = r.getrandbits(32)
+    if a >> 24 in (0, 10, 127) or a >> 28 >= 14:
+        continue
+    seen.add(a)
+print("\n".join("%d.%d.%d.%d" % (a >> 24, a >> 16 & 255, a >> 8 & 255, a & 255)
+                for a in seen))'
+	} >"$l"
+	bw 0 attach "$BW_RX" --egress "${SEED[@]}" "$l"
+
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	expect_egress_dropped "$BW_A6" Icmp6InEchos
+	expect_egress_answered "$BW_B4"
+	expect_egress_answered "$BW_B6"
+
+	# TCP and UDP to the listed address: nothing arrives at B.
+	local tcp udp
+	tcp=$(egress_in_b tcp_in)
+	udp=$(egress_in_b udp_in)
+	python3 - "$BW_A4" <<'PY' && fail "a TCP connect to a listed address went through"
+import socket, sys
+try:
+    socket.create_connection((sys.argv[1], 9), timeout=2)
+except OSError:
+    sys.exit(1)
+PY
+	python3 -c 'import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(3):
+    s.sendto(b"x", (sys.argv[1], 9999))' "$BW_A4" ||
+		fail "sendto to a listed address failed in the sender itself"
+	sleep 0.3
+	assert_eq "$(egress_in_b tcp_in)" "$tcp" "no TCP segment may reach B"
+	assert_eq "$(egress_in_b udp_in)" "$udp" "no UDP datagram may reach B"
+	# The same to an unlisted address does arrive (B answers with a reset).
+	python3 -c 'import socket, sys
+try:
+    socket.create_connection((sys.argv[1], 9), timeout=2)
+except ConnectionRefusedError:
+    sys.exit(0)
+sys.exit(1)' "$BW_B4" || fail "a TCP connect to an unlisted address got no reset"
+
+	# Ingress still drops the listed source.
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+
+	# One filter, two hooks.
+	xdp=$(egress_status_json 'd["program"]["id"]')
+	tc=$(egress_status_json 'd["egress"]["program_id"]')
+	egress_sharing "$xdp" "$tc" >"$TMP_DIR/sharing" ||
+		fail "the two programs do not share the filter as they must: $(cat "$TMP_DIR/sharing")"
+	cat "$TMP_DIR/sharing"
+	# status counts the same maps, each once, as bpftool does.
+	assert_eq "$(egress_status_json 'd["kernel_memory"]')" \
+		"$(sed -nE 's/^every map of both programs: ([0-9]+) bytes.*/\1/p' "$TMP_DIR/sharing")" \
+		"status' kernel memory is bpftool's bytes_memlock of every map"
+
+	# status speaks of egress: its drops, and who tried.
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^  Egress " "status has an Egress section"
+	assert_grep "$OUT" "^    egress +bloomwall_tc id $tc, the XDP program's filter$" \
+		"status names the egress program"
+	[ "$(egress_status_json 'd["egress"]["counters"]["dropped_v4"]')" -ge 6 ] ||
+		fail "egress dropped_v4 should count the pings, the SYN and the UDP"
+	# ping counts a request the hook refused as not sent and tries again:
+	# at least the 3 it was asked for.
+	[ "$(egress_status_json 'd["egress"]["counters"]["dropped_v6"]')" -ge 3 ] ||
+		fail "egress dropped_v6 should count the pings"
+	assert_eq "$(egress_status_json '[w["source"] for w in d["egress"]["who_tried"]]')" \
+		"[\"$BW_RX4\",\"$BW_RX6\"]" "who tried: A's two addresses, IPv4 most"
+
+	# The metrics: egress counters by field, who tried, the memory of both.
+	bw 0 stats "$BW_RX" --prometheus
+	assert_grep "$OUT" "^bloomwall_egress_packets_total\\{iface=\"$BW_RX\",counter=\"dropped_v6\"\\} [1-9][0-9]*$" \
+		"metrics: egress drops by counter"
+	assert_grep "$OUT" "^bloomwall_egress_tried_packets\\{iface=\"$BW_RX\",source=\"$BW_RX4\"\\} [1-9][0-9]*$" \
+		"metrics: who tried"
+	assert_grep "$OUT" "^bloomwall_kernel_memory_bytes\\{iface=\"$BW_RX\"\\} [1-9][0-9]*$" \
+		"metrics: the kernel memory of both programs"
+
+	# A live add reaches egress.
+	expect_egress_answered "$BW_C4"
+	bw 0 add "$BW_RX" "$BW_C4"
+	expect_egress_dropped "$BW_C4" IcmpInEchos
+	[ "$(egress_status_json 'd["egress"]["same_filter"]')" = true ] ||
+		fail "after add, both hooks must run the same filter"
+
+	# detach: no XDP and no TC program left.
+	bw 0 detach "$BW_RX"
+	assert_detached
+	[ -z "$(egress_tc_progs)" ] || fail "a TC program is left on $BW_RX: $(egress_tc_progs)"
+	expect_egress_answered "$BW_A4"
+}
+
+# Monitor mode and the allowlist apply on the way out; reload keeps the
+# egress hook and swaps both programs.
+test_egress_modes()
+{
+	local l a tc1 tc2
+
+	l=$(list l.txt "$BW_A4" "$BW_B4" "$BW_A6")
+	a=$(list allow.txt "$BW_B4")
+	bw 0 attach "$BW_RX" --egress --allow "$a" "${SEED[@]}" "$l"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	expect_egress_answered "$BW_B4"
+	assert_eq "$(egress_status_json 'd["egress"]["counters"]["allowed"]')" 3 \
+		"egress counts the allowed hits"
+	tc1=$(egress_status_json 'd["egress"]["program_id"]')
+	bw 0 reload "$BW_RX" --monitor "${SEED[@]}" "$l"
+	tc2=$(egress_status_json 'd["egress"]["program_id"]')
+	[ "$tc1" != "$tc2" ] || fail "reload must replace the egress program too"
+	expect_egress_answered "$BW_A4"
+	[ "$(egress_status_json 'd["egress"]["counters"]["monitored"]')" -ge 3 ] ||
+		fail "egress counts the monitored hits"
+	bw 0 reload "$BW_RX" --enforce "${SEED[@]}" "$(list l2.txt "$BW_C4")"
+	expect_egress_answered "$BW_A4"
+	expect_egress_dropped "$BW_C4" IcmpInEchos
+	bw 0 detach "$BW_RX"
+	assert_detached
+	[ -z "$(egress_tc_progs)" ] || fail "a TC program is left on $BW_RX"
+}
+
+# reload --egress puts the egress program on an interface attached without.
+test_egress_reload_on()
+{
+	local l
+
+	l=$(list l.txt "$BW_A4")
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$l"
+	assert_eq "$(egress_status_json 'd["egress"]')" null "no egress without --egress"
+	# Without egress the requests reach B (its replies, from a listed
+	# source, are dropped on the way in).
+	local before
+	before=$(egress_in_b IcmpInEchos)
+	egress_ping "$BW_A4" >/dev/null
+	assert_eq $(($(egress_in_b IcmpInEchos) - before)) 3 \
+		"without egress, A's requests reach B"
+	bw 0 reload "$BW_RX" --egress "${SEED[@]}" "$l"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	# A reload without --egress keeps what runs.
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$l"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	bw 0 detach "$BW_RX"
+	[ -z "$(egress_tc_progs)" ] || fail "a TC program is left on $BW_RX"
+}
+
+# The name allowlist is sized by what it holds: small without names, and a
+# reload whose lists allow more names than it has room for gives the new
+# program a larger one, with every entry.
+test_allow_names_sized()
+{
+	local a n
+
+	a=$(list a.txt "$BW_A4")
+	n=$TMP_DIR/names.txt
+	{
+		echo "||blocked.test^"
+		seq -f '@@||n%g.blocked.test^' 1 5000
+	} >"$n"
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$a"
+	assert_eq "$(egress_allow_names max_entries)" 4096 "no names: the least room"
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$a" "$n"
+	[ "$(egress_allow_names max_entries)" -ge 5000 ] ||
+		fail "5000 allow names need a larger map: $(egress_allow_names max_entries)"
+	assert_eq "$(egress_allow_names entries)" 5000 "every allow name is in it"
+	bw 0 query "$BW_RX" n4321.blocked.test x.blocked.test
+	assert_grep "$OUT" "^n4321\.blocked\.test +pass" "an allowed name passes"
+	assert_grep "$OUT" "^x\.blocked\.test +block" "the others are blocked"
+	bw 0 detach "$BW_RX"
+}
+
+# egress_allow_names max_entries|entries: of the allow_names map of the
+# program on $BW_RX's XDP hook.
+egress_allow_names()
+{
+	python3 - "$(egress_status_json 'd["program"]["id"]')" "$1" <<'PY'
+import json, subprocess, sys
+
+def bt(*a):
+    return json.loads(subprocess.check_output(["bpftool", "-j"] + list(a)))
+
+for m in bt("prog", "show", "id", sys.argv[1])["map_ids"]:
+    info = bt("map", "show", "id", str(m))
+    if info["name"] == "allow_names":
+        if sys.argv[2] == "entries":
+            print(len(bt("map", "dump", "id", str(m))))
+        else:
+            print(info["max_entries"])
+PY
+}
