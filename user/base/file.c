@@ -233,3 +233,16 @@ int bw_own_dir(const char *path, mode_t mode)
 		return -EPERM;
 	return 0;
 }
+
+int bw_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}

@@ -58,6 +58,9 @@ int bw_write_all(int fd, const void *buf, size_t len);
  * fsync), malloc()ed; NULL without memory. */
 char *bw_dir_of(const char *path);
 
+/* fsync()s the directory dir, so that a rename into it lasts: 0 or -errno. */
+int bw_fsync_dir(const char *dir);
+
 /*
  * A directory of ours (a state directory): made with mode when missing,
  * and refused when it is a symlink, not a directory (-ENOTDIR), or

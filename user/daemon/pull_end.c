@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/duration.h"
+#include "base/file.h"
 #include "base/log.h"
 #include "base/output.h"
 #include "daemon/pull_end.h"
@@ -33,18 +34,13 @@ void bw_pull_schedule_first(struct bw_pull *p, bool running)
 static void keep(struct bw_pull *p)
 {
 	struct bw_pull_url *u = &p->url[p->fetched];
-	int fd;
 
 	if (rename(p->tmp, p->cur)) {
 		pr_warn("%s: cannot keep the image as %s: %s\n", p->iface,
 			p->cur, strerror(errno));
 		unlink(p->tmp);
 	}
-	fd = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
+	bw_fsync_dir(p->dir);
 	snprintf(p->sha, sizeof(p->sha), "%s", p->fetched_sha);
 	snprintf(u->etag, sizeof(u->etag), "%s", p->fetched_etag);
 	u->last_modified = p->fetched_lm;

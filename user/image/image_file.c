@@ -18,19 +18,6 @@
 #include "image/image_file.h"
 #include "image/image_sign.h"
 
-static int sync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 int bw_image_write_file(const char *path, const void *buf, size_t len)
 {
 	char *dir = bw_dir_of(path), *tmp = NULL;
@@ -71,7 +58,7 @@ int bw_image_write_file(const char *path, const void *buf, size_t len)
 		unlink(tmp);
 		goto out;
 	}
-	err = sync_dir(dir);
+	err = bw_fsync_dir(dir);
 	if (err)
 		pr_warn("%s: written, but the directory's fsync failed: %s\n",
 			path, strerror(-err));

@@ -139,17 +139,12 @@ int bw_src_meta_read(const char *path, struct bw_src_meta *m)
 static int fsync_dir_of(const char *path)
 {
 	char *dir = bw_dir_of(path);
-	int fd, err = 0;
+	int err;
 
 	if (!dir)
 		return -ENOMEM;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	err = bw_fsync_dir(dir);
 	free(dir);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		err = -errno;
-	close(fd);
 	return err;
 }
 
