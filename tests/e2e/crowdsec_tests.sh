@@ -861,7 +861,7 @@ test_cs_systemd_unit()
 
 	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
 	mkdir -p "$d"
-	sed "s|/usr/local/sbin/bloomwall|$BLOOMWALL|" \
+	sed "s|/usr/sbin/bloomwall|$BLOOMWALL|g" \
 		"$TOP/scripts/bloomwall-crowdsec@.service" >"$d/bloomwall-crowdsec@.service"
 	cp "$d/bloomwall-crowdsec@.service" "$d/bloomwall-crowdsec@$BW_RX.service"
 	(cd "$d" && systemd-analyze verify --man=no "bloomwall-crowdsec@$BW_RX.service") \
