@@ -29,7 +29,7 @@
 # shellcheck disable=SC2034 # read by run.sh, which sources this file
 CRASH_TESTS="test_crash_sweep test_crash_sweep_watch test_crash_sweep_live"
 
-CRASH_STRIDE=${BW_CRASH_STRIDE:-100}
+CRASH_STRIDE=${BW_CRASH_STRIDE:-150}
 CRASH_STATE_EVERY=${BW_CRASH_STATE_EVERY:-5}
 # The watch's points are many more (its parent, and its child's reload):
 # a wider stride keeps the sampled sweep short.

@@ -36,6 +36,10 @@ EXIT_NEEDS_ROOT=3
 # The CLI's messages as user/ writes them: strerror() and number formats of
 # the C locale, whatever the caller's.
 export LC_ALL=C
+# Debian's python3 (with python3-scapy and python3-yaml) before any version
+# manager's shims on PATH: a pyenv shim costs about 0.4 s a call, and the
+# tests call python3 thousands of times.
+export PATH=/usr/bin:$PATH
 # A fixed hash seed: whether an unlisted test address is a false positive
 # (about 1 in 10^5 for these tiny filters) is then decided once, not per run.
 SEED=(--seed 4242)

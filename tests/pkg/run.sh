@@ -24,6 +24,8 @@
 # The chroot tests run in order on one root; one whose step before failed
 # is skipped, naming that step.
 set -u
+# Debian's python3 before any version manager's shims (tests/e2e/run.sh).
+export PATH=/usr/bin:$PATH
 export LC_ALL=C
 
 ALL_TESTS="test_pkg_build test_pkg_contents test_pkg_lintian test_pkg_unit_exposure
