@@ -6,6 +6,7 @@
  * line over both; errors said as FILE:LINE: key: what; and every watch
  * option has its key. No privileges: the files are the test's own.
  */
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,19 @@
 
 static char dir[] = "/tmp/bwconf.XXXXXX";
 
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/* The files the tests wrote, whichever test ran last. */
+static void remove_dir(void)
+{
+	nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 static const char *write_file(const char *name, const char *text, int mode)
 {
 	static char path[2][256];
@@ -27,8 +41,8 @@ static const char *write_file(const char *name, const char *text, int mode)
 	char *p = path[i++ % 2];
 	FILE *f;
 
-	if (!dir[12] || dir[12] == 'X')
-		mkdtemp(dir);
+	if ((!dir[12] || dir[12] == 'X') && mkdtemp(dir))
+		atexit(remove_dir);
 	snprintf(p, 256, "%s/%s", dir, name);
 	f = fopen(p, "w");
 	if (f) {
