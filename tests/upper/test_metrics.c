@@ -18,6 +18,7 @@
 #include "filter/bloom.h"
 #include "filter/bloom_size.h"
 #include "out/metrics.h"
+#include "out/prom.h"
 #include "test_helpers.h"
 
 /* One IPv4 /32 region of n keys sized for fpr by the model. */
@@ -502,4 +503,42 @@ BW_TEST(test_metrics_file_not_regular)
 		unlink(path);
 	}
 	rmdir(dir);
+}
+
+static const char hostile_label[] =
+	"ssh-bf\n2026 forged line\x1b[31m\\x\t\x7f\xc3\xa9";
+
+/*
+ * A Prometheus label: the format's own escapes for \\, " and newline, the
+ * rest as the text \xHH (the backslash doubled), so that what scrapes it
+ * reads printable ASCII and the same text status prints.
+ */
+BW_TEST(test_output_prom_label)
+{
+	char *s = NULL, *long_val;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	ASSERT_TRUE(f != NULL, "memstream");
+	bw_prom_label(f, "list", hostile_label, true);
+	bw_prom_label(f, "q", "say \"hi\"\\", false);
+	fclose(f);
+	ASSERT_STREQ(s,
+		     "list=\"ssh-bf\\n2026 forged line\\\\x1b[31m\\\\x\\\\t"
+		     "\\\\x7f\\\\xc3\\\\xa9\",q=\"say \\\"hi\\\"\\\\\"",
+		     "format escapes kept, the rest as text");
+	free(s);
+	/* Longer than one pass of the escaper: nothing lost at the seams. */
+	long_val = malloc(1001);
+	ASSERT_TRUE(long_val != NULL, "malloc");
+	memset(long_val, 'a', 1000);
+	long_val[999] = '\x1b';
+	long_val[1000] = '\0';
+	f = open_memstream(&s, &n);
+	ASSERT_TRUE(f != NULL, "memstream");
+	bw_prom_label(f, "l", long_val, true);
+	fclose(f);
+	ASSERT_EQ(n, strlen("l=\"\"") + 999 + strlen("\\\\x1b"), "whole");
+	free(s);
+	free(long_val);
 }

@@ -10,7 +10,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* name="val" (first: no comma before it), with \, " and newline escaped. */
+/*
+ * name="val" (first: no comma before it): \, " and newline escaped as the
+ * format asks, other bytes outside printable ASCII as the text \xHH.
+ */
 void bw_prom_label(FILE *f, const char *name, const char *val, bool first);
 
 /* "# HELP name text" and "# TYPE name type". */
