@@ -6,7 +6,7 @@
  * a changed list file does, and a failed fetch changes no file.
  *
  * The schedule is the pull's (pull_sched.h): each wait drawn from the
- * interval +- 10 %, failures in a row doubling it up to 16 times. A copy
+ * source's interval (its own, or --refresh) +- 10 %, failures in a row doubling it up to 16 times. A copy
  * that is younger than the interval at start waits for the rest of it;
  * one without a copy is fetched at once, and the watch's start waits for
  * those first fetches (one that fails, with no copy, ends the watch, as a
@@ -34,10 +34,22 @@
 /* --max-age's default: this many refresh intervals without an answer. */
 #define BW_SRC_MAX_AGE_REFRESHES 3
 
+/*
+ * One source's own settings (an item of the config file's lists:), each
+ * over the watch's; unset, the watch's.
+ */
+struct bw_wsrc_set {
+	double refresh; /* seconds; 0: the watch's */
+	double max_age; /* seconds; 0: the watch's */
+	bool force_set; /* force_refresh given for it */
+	bool force_refresh;
+};
+
 /* What the watch is given (cmd_watch.c). */
 struct bw_wsrc_cfg {
 	const char *urls[BW_SRC_MAX];
-	const char *paths[BW_SRC_MAX]; /* each one's copy: a list file */
+	const char *paths[BW_SRC_MAX];	    /* each one's copy: a list file */
+	struct bw_wsrc_set set[BW_SRC_MAX]; /* each one's own */
 	int n;
 	double refresh; /* seconds; 0: BW_SRC_REFRESH */
 	double max_age; /* seconds; 0: BW_SRC_MAX_AGE_REFRESHES refreshes */
