@@ -4,14 +4,15 @@
 # End-to-end tests of list sources by URL set up in the config file
 # (bloomwall.yaml(5), lists: items as mappings): each source fetched at
 # its own refresh, as Debian's nginx's access log shows; status and the
-# metrics name each one's interval. Sourced by tests/e2e/run.sh after
+# metrics name each one's interval; SIGHUP fetches every source now.
+# Sourced by tests/e2e/run.sh after
 # url_tests.sh, whose helpers (url_nginx_start, url_publish,
 # url_cleanup) they use, and ops_tests.sh's.
 #
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $URL_SRC_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-URL_SRC_TESTS="test_url_src_config"
+URL_SRC_TESTS="test_url_src_config test_url_src_hup"
 
 # Two URLs from one config file, one every 2 s and one every hour: the
 # first answered 304 again and again, the second fetched once; an
@@ -84,6 +85,44 @@ EOF2
 	assert_grep "$TMP_DIR/metrics.prom" \
 		"^bloomwall_source_refresh_seconds\\{iface=\"$BW_RX\",url=\"$fast\"\\} 2\$" \
 		"the metric: the first's interval"
+	stop_watch TERM
+	trap - EXIT
+	url_cleanup
+}
+
+# SIGHUP fetches the URLs now, conditionally: a 304 in nginx's log long
+# before the hour's refresh; a change published, the next SIGHUP's fetch
+# brings it and its address drops.
+test_url_src_hup()
+{
+	local st=$TMP_DIR/state log=$TMP_DIR/nginx/access.log url
+
+	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	trap url_cleanup EXIT
+	url_nginx_start
+	printf '%s\n' "$BW_A4" >"$TMP_DIR/stage/list.txt"
+	url_publish list.txt
+	url=$URL_SRV/list.txt
+	start_watch "${SEED[@]}" --debounce 0.2 --refresh 1h --state-dir "$st" "$url"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	assert_eq "$(grep -c 'list.txt$' "$log")" 1 "one fetch at the start"
+
+	kill -HUP "$WATCH_PID"
+	wait_line "$WATCH_OUT" "^$BW_RX: $url: SIGHUP: fetched now\$"
+	wait_line "$log" "^304 /list.txt\$"
+	wait_line "$WATCH_OUT" "^$BW_RX: $url: unchanged \\(HTTP 304, "
+	assert_eq "$(grep -c 'list.txt$' "$log")" 2 "SIGHUP: one request more"
+
+	printf '%s\n%s\n' "$BW_A4" "$BW_C4" >"$TMP_DIR/stage/list.txt"
+	url_publish list.txt
+	expect_delivered "$BW_C4" "$BW_RX4"
+	kill -HUP "$WATCH_PID"
+	wait_line "$WATCH_OUT" "^$BW_RX: $url: a new copy, 2 entries, "
+	wait_line "$log" "^200 /list.txt\$" 2
+	wait_line "$WATCH_OUT" "\\(change of $st/lists/"
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
 	stop_watch TERM
 	trap - EXIT
 	url_cleanup

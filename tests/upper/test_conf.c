@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/cli.h"
@@ -244,7 +245,7 @@ BW_TEST(test_conf_list_sources)
 		"  - https://lists.example/b.txt\n"
 		"refresh: 2h\n",
 		0600);
-	char state[300], out[4096];
+	char state[300], *said;
 	const struct bw_wsrc_cfg *cfg;
 	struct bw_capture cap;
 	struct bw_wsrc w;
@@ -306,7 +307,7 @@ BW_TEST(test_conf_list_sources)
 	bw_capture_fd(&cap, STDOUT_FILENO);
 	err = r.ret ?: bw_list_urls_watch(&r.a, &cfg);
 	err = err ?: bw_wsrc_init(&w, cfg, "lo");
-	bw_capture_end(&cap);
+	free(bw_capture_end(&cap));
 	ASSERT_OK(err, "the watch's sources");
 	if (!err) {
 		ASSERT_TRUE(w.s[0].interval == 2.0,
@@ -326,15 +327,32 @@ BW_TEST(test_conf_list_sources)
 	bw_capture_fd(&cap, STDOUT_FILENO);
 	err = r.ret ?: bw_list_urls_watch(&r.a, &cfg);
 	err = err ?: bw_wsrc_init(&w, cfg, "lo");
-	snprintf(out, sizeof(out), "%s", bw_capture_end(&cap) ?: "");
+	said = bw_capture_end(&cap);
+	ASSERT_STRSTR(said ?: "", "fetched every hour, not every 2 s", "said");
+	free(said);
 	ASSERT_OK(err, "the watch's sources");
 	if (!err) {
 		ASSERT_TRUE(
 			w.s[0].interval == 3600.0,
 			"its own force_refresh: false over the top level's");
+		/* SIGHUP: not again within the hour of its last answer. */
+		w.fig[0].checked = time(NULL) - 60;
+		bw_capture_fd(&cap, STDOUT_FILENO);
+		bw_wsrc_now(&w);
+		said = bw_capture_end(&cap);
+		ASSERT_STRSTR(said ?: "",
+			      "SIGHUP: not fetched again within the hour",
+			      "SIGHUP holds Spamhaus' hour");
+		free(said);
+		w.fig[0].checked = time(NULL) - 3601;
+		bw_capture_fd(&cap, STDOUT_FILENO);
+		bw_wsrc_now(&w);
+		said = bw_capture_end(&cap);
+		ASSERT_STRSTR(said ?: "", "SIGHUP: fetched now",
+			      "an hour on: SIGHUP fetches");
+		free(said);
 		bw_wsrc_free(&w);
 	}
-	ASSERT_STRSTR(out, "fetched every hour, not every 2 s", "said");
 	run_free(&r);
 }
 

@@ -94,7 +94,8 @@ static void settings(struct bw_wsrc *w, const struct bw_wsrc_cfg *c, int i,
 	if (o->refresh > 0)
 		refresh = o->refresh;
 	s->interval = refresh;
-	if (refresh < BW_SRC_SPAMHAUS_MIN && !force && spamhaus(c->urls[i])) {
+	s->hourly = !force && spamhaus(c->urls[i]);
+	if (refresh < BW_SRC_SPAMHAUS_MIN && s->hourly) {
 		s->interval = BW_SRC_SPAMHAUS_MIN;
 		printf("%s: %s: fetched every hour, not every %g s: Spamhaus asks for an hour between automated downloads (--force-refresh overrides)\n",
 		       w->iface, c->urls[i], refresh);
@@ -288,6 +289,28 @@ bool bw_wsrc_step(struct bw_wsrc *w, const struct pollfd *p)
 		any = true;
 	}
 	return any;
+}
+
+void bw_wsrc_now(struct bw_wsrc *w)
+{
+	__s64 now = time(NULL);
+
+	for (int i = 0; i < w->n; i++) {
+		struct bw_wsrc_one *s = &w->s[i];
+
+		/* Under way: its answer is as new as one asked now. */
+		if (s->f)
+			continue;
+		if (s->hourly &&
+		    ((s->t0 > 0 && bw_mono() - s->t0 < BW_SRC_SPAMHAUS_MIN) ||
+		     (double)(now - s->fig->checked) < BW_SRC_SPAMHAUS_MIN)) {
+			printf("%s: %s: SIGHUP: not fetched again within the hour: Spamhaus asks for an hour between automated downloads (force_refresh overrides)\n",
+			       w->iface, s->fig->url);
+			continue;
+		}
+		printf("%s: %s: SIGHUP: fetched now\n", w->iface, s->fig->url);
+		schedule(s, 0);
+	}
 }
 
 void bw_wsrc_json(const struct bw_wsrc *w, struct json_object *root)

@@ -13,7 +13,8 @@
  * missing list file does). Spamhaus asks for an hour between automated
  * downloads: a source on its hosts is fetched no more often, unless
  * --force-refresh. Each fetch is a transfer among the loop's events: a
- * slow source delays nothing else, and SIGTERM ends it at once.
+ * slow source delays nothing else, and SIGTERM ends it at once. SIGHUP
+ * fetches every source now.
  */
 #ifndef __BW_WATCH_SRC_H
 #define __BW_WATCH_SRC_H
@@ -65,6 +66,7 @@ struct bw_wsrc_one {
 	double next;		    /* the next fetch, CLOCK_MONOTONIC s */
 	double t0;		    /* when the one under way began */
 	bool tried;		    /* a first fetch ended */
+	bool hourly;		    /* on Spamhaus' hosts, not forced */
 	bool stale_said;
 	int fd0, nfds; /* its sockets in the loop's poll */
 };
@@ -99,6 +101,13 @@ int bw_wsrc_fds(struct bw_wsrc *w, struct pollfd *p, double *wake);
  * by the watch's files as a changed list.
  */
 bool bw_wsrc_step(struct bw_wsrc *w, const struct pollfd *p);
+
+/*
+ * SIGHUP: every source fetched now (conditionally, as always), but one
+ * under way, and one held to Spamhaus' hour that was fetched within it
+ * (said).
+ */
+void bw_wsrc_now(struct bw_wsrc *w);
 
 /* The "sources" section of the watch's state. */
 void bw_wsrc_json(const struct bw_wsrc *w, struct json_object *root);
