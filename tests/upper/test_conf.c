@@ -11,12 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/cli.h"
 #include "cmd/cmd_watch.h"
 #include "cmd/conf.h"
 #include "cmd/conf_keys.h"
+#include "cmd/list_urls.h"
+#include "daemon/watch_src.h"
 #include "test_helpers.h"
 
 static char dir[] = "/tmp/bwconf.XXXXXX";
@@ -222,6 +225,204 @@ BW_TEST(test_conf_errors)
 	run_free(&r);
 	unlink(path);
 	rmdir(dir);
+}
+
+/* lists: items as mappings, a source's own settings through the options'
+ * parsers, into the watch's sources, each over the watch's value. */
+BW_TEST(test_conf_list_sources)
+{
+	const char *path = write_file(
+		"s.yaml",
+		"lists:\n"
+		"  - /l/local.txt\n"
+		"  - url: https://lists.example/a.json\n"
+		"    refresh: 12h\n"
+		"    max_age: 2d\n"
+		"  - url: https://www.spamhaus.org/drop/drop_v4.json\n"
+		"    refresh: 30m\n"
+		"    force_refresh: true\n"
+		"  - path: /l/two.txt\n"
+		"  - https://lists.example/b.txt\n"
+		"refresh: 2h\n",
+		0600);
+	char state[300], *said;
+	const struct bw_wsrc_cfg *cfg;
+	struct bw_capture cap;
+	struct bw_wsrc w;
+	struct run r;
+	int err;
+
+	run(&r, path, (const char *const[]){ "--config", path, NULL });
+	ASSERT_OK(r.ret, "the file applies");
+	ASSERT_STREQ(r.err, "", "nothing said");
+	ASSERT_EQ(r.a.npos, 5, "five lists");
+	if (r.a.npos != 5 || !ASSERT_OK_PTR(r.a.pos_set, "their settings")) {
+		run_free(&r);
+		return;
+	}
+	ASSERT_STREQ(r.a.pos[1], "https://lists.example/a.json", "url");
+	ASSERT_STREQ(r.a.pos[3], "/l/two.txt", "path");
+	ASSERT_TRUE(r.a.pos_set[1].refresh == 43200.0, "refresh 12h");
+	ASSERT_TRUE(r.a.pos_set[1].max_age == 172800.0, "max_age 2d");
+	ASSERT_FALSE(r.a.pos_set[1].force_set, "no force_refresh of its own");
+	ASSERT_TRUE(r.a.pos_set[2].refresh == 1800.0, "refresh 30m");
+	ASSERT_TRUE(r.a.pos_set[2].force_set && r.a.pos_set[2].force_refresh,
+		    "force_refresh");
+	ASSERT_TRUE(!r.a.pos_set[4].refresh && !r.a.pos_set[4].max_age,
+		    "a URL as a string: the watch's");
+	ASSERT_TRUE(r.a.src.refresh == 7200.0, "the top level's refresh");
+
+	/* Into the watch: each source its own interval, else the watch's;
+	 * Spamhaus' at least hourly unless its own force_refresh. */
+	snprintf(state, sizeof(state), "%s/state", dir);
+	r.a.pull.state_dir = state;
+	bw_capture_fd(&cap, STDOUT_FILENO);
+	err = bw_list_urls_watch(&r.a, &cfg);
+	err = err ?: bw_wsrc_init(&w, cfg, "lo");
+	free(bw_capture_end(&cap));
+	ASSERT_OK(err, "the watch's sources");
+	if (!err && ASSERT_EQ(w.n, 3, "three URLs")) {
+		ASSERT_TRUE(w.s[0].interval == 43200.0, "a: its 12h");
+		ASSERT_TRUE(w.fig[0].max_age == 172800.0, "a: its 2d");
+		ASSERT_TRUE(w.fig[0].refresh == 43200.0, "a: status's figure");
+		ASSERT_TRUE(w.s[1].interval == 1800.0,
+			    "Spamhaus, forced: its 30m");
+		ASSERT_TRUE(w.s[2].interval == 7200.0, "b: the watch's 2h");
+		ASSERT_TRUE(w.fig[2].max_age == 3 * 7200.0,
+			    "b: 3 of its refreshes");
+		bw_wsrc_free(&w);
+	}
+	run_free(&r);
+
+	/* Without force_refresh, Spamhaus' source is hourly at the least. */
+	path = write_file(
+		"t.yaml",
+		"lists:\n"
+		"  - url: https://www.spamhaus.org/drop/drop_v6.json\n"
+		"    refresh: 2s\n"
+		"force_refresh: true\n",
+		0600);
+	run(&r, path, (const char *const[]){ "--config", path, NULL });
+	ASSERT_OK(r.ret, "the file applies");
+	bw_capture_fd(&cap, STDOUT_FILENO);
+	err = r.ret ?: bw_list_urls_watch(&r.a, &cfg);
+	err = err ?: bw_wsrc_init(&w, cfg, "lo");
+	free(bw_capture_end(&cap));
+	ASSERT_OK(err, "the watch's sources");
+	if (!err) {
+		ASSERT_TRUE(w.s[0].interval == 2.0,
+			    "the top level's force_refresh");
+		bw_wsrc_free(&w);
+	}
+	run_free(&r);
+	path = write_file(
+		"t.yaml",
+		"lists:\n"
+		"  - url: https://www.spamhaus.org/drop/drop_v6.json\n"
+		"    refresh: 2s\n"
+		"    force_refresh: false\n"
+		"force_refresh: true\n",
+		0600);
+	run(&r, path, (const char *const[]){ "--config", path, NULL });
+	bw_capture_fd(&cap, STDOUT_FILENO);
+	err = r.ret ?: bw_list_urls_watch(&r.a, &cfg);
+	err = err ?: bw_wsrc_init(&w, cfg, "lo");
+	said = bw_capture_end(&cap);
+	ASSERT_STRSTR(said ?: "", "fetched every hour, not every 2 s", "said");
+	free(said);
+	ASSERT_OK(err, "the watch's sources");
+	if (!err) {
+		ASSERT_TRUE(
+			w.s[0].interval == 3600.0,
+			"its own force_refresh: false over the top level's");
+		/* SIGHUP: not again within the hour of its last answer. */
+		w.fig[0].checked = time(NULL) - 60;
+		bw_capture_fd(&cap, STDOUT_FILENO);
+		bw_wsrc_now(&w);
+		said = bw_capture_end(&cap);
+		ASSERT_STRSTR(said ?: "",
+			      "SIGHUP: not fetched again within the hour",
+			      "SIGHUP holds Spamhaus' hour");
+		free(said);
+		w.fig[0].checked = time(NULL) - 3601;
+		bw_capture_fd(&cap, STDOUT_FILENO);
+		bw_wsrc_now(&w);
+		said = bw_capture_end(&cap);
+		ASSERT_STRSTR(said ?: "", "SIGHUP: fetched now",
+			      "an hour on: SIGHUP fetches");
+		free(said);
+		bw_wsrc_free(&w);
+	}
+	run_free(&r);
+}
+
+/* A source's mapping refused, each error with its line. */
+BW_TEST(test_conf_list_errors)
+{
+	const char *path = write_file("e.yaml",
+				      "lists:\n"
+				      "  - url: https://lists.example/a.txt\n"
+				      "    refreshh: 1h\n"
+				      "  - url: https://lists.example/b.txt\n"
+				      "    refresh: 5x\n"
+				      "  - path: /l/one.txt\n"
+				      "    refresh: 1h\n"
+				      "  - url: /l/two.txt\n"
+				      "  - path: https://lists.example/c.txt\n"
+				      "  - refresh: 1h\n"
+				      "  - url: https://lists.example/d.txt\n"
+				      "    fpr: 0.1\n"
+				      "  - url: https://lists.example/e.txt\n"
+				      "    path: /l/e.txt\n"
+				      "  - [/l/x.txt]\n"
+				      "  - url: https://lists.example/f.txt\n"
+				      "    max_age: 0\n"
+				      "    force_refresh: maybe\n",
+				      0600);
+	char want[4096];
+	struct bw_capture err;
+	struct bw_conf *c;
+	char *said;
+	int ret;
+
+	bw_capture_fd(&err, STDERR_FILENO);
+	ret = bw_conf_read(&bw_verb_watch, path, true, &c);
+	said = bw_capture_end(&err);
+	ASSERT_ERR(ret, "check refuses");
+	snprintf(
+		want, sizeof(want),
+		"bloomwall %1$s:3: lists.refreshh: unknown key (refresh?)\n"
+		"bloomwall %1$s:5: lists.refresh: --refresh takes a duration: seconds, or numbers with units s, m, h, d, w (90s, 1h), not '5x'\n"
+		"bloomwall %1$s:7: lists.refresh: goes with url: a file is read again whenever it changes\n"
+		"bloomwall %1$s:8: lists.url: takes an http:// or https:// URL, not '/l/two.txt' (a file goes under path)\n"
+		"bloomwall %1$s:9: lists.path: 'https://lists.example/c.txt' is a URL: give it as url\n"
+		"bloomwall %1$s:10: lists: a source's mapping takes url: URL (or path: FILE)\n"
+		"bloomwall %1$s:12: lists.fpr: not a setting of one source: give it at the top level (or under interfaces)\n"
+		"bloomwall %1$s:13: lists: a source is a url or a path, not both\n"
+		"bloomwall %1$s:15: lists: takes a list of files and URLs (or mappings, one a source), not of lists\n"
+		"bloomwall %1$s:17: lists.max_age: --max-age takes a duration: seconds, or numbers with units s, m, h, d, w (90s, 1h), not '0'\n"
+		"bloomwall %1$s:18: lists.force_refresh: takes true or false, not 'maybe'\n",
+		path);
+	ASSERT_STREQ(said, want, "check: every error, with its line");
+	free(said);
+	bw_conf_free(c);
+
+	/* A key given twice in one source. */
+	path = write_file("f.yaml",
+			  "lists:\n"
+			  "  - url: https://lists.example/a.txt\n"
+			  "    refresh: 1h\n"
+			  "    refresh: 2h\n",
+			  0600);
+	bw_capture_fd(&err, STDERR_FILENO);
+	ret = bw_conf_read(&bw_verb_watch, path, true, &c);
+	said = bw_capture_end(&err);
+	ASSERT_ERR(ret, "refused");
+	snprintf(want, sizeof(want), "bloomwall %s:4: refresh: given twice\n",
+		 path);
+	ASSERT_STREQ(said, want, "the second refresh, its line");
+	free(said);
+	bw_conf_free(c);
 }
 
 /* Every option of watch has its key, but those a file has no use for. */

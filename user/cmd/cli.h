@@ -81,6 +81,8 @@ struct bw_args {
 	const char *owner;	    /* add/remove --owner NAME, or NULL */
 	char **pos;		    /* positional arguments after the first */
 	int npos;
+	/* Each LIST's own settings (the config file's lists:), or NULL. */
+	const struct bw_wsrc_set *pos_set;
 	const char *config;	/* watch --config FILE (cmd/conf.h) */
 	const char *conf_iface; /* config show --interface IFACE */
 };

@@ -66,6 +66,36 @@ static void put_value(const struct bw_yaml *y)
 	printf("]");
 }
 
+/* A list with mappings (lists: sources of their own) as a block, each
+ * value with its line. */
+static bool put_block(const struct bw_yaml *y, const char *file)
+{
+	const struct bw_yaml *it, *kv;
+	size_t i, j;
+
+	for (i = 0; y->kind == BW_YAML_SEQ && i < y->n; i++)
+		if (y->kids[i].kind == BW_YAML_MAP)
+			break;
+	if (y->kind != BW_YAML_SEQ || i == y->n)
+		return false;
+	printf(" # %s:%u\n", file, y->line);
+	for (i = 0; i < y->n; i++) {
+		it = &y->kids[i];
+		if (it->kind == BW_YAML_SCALAR) {
+			printf("  - ");
+			put_scalar(it->text, it->quoted);
+			printf("  # %s:%u\n", file, it->line);
+		}
+		for (j = 0; it->kind == BW_YAML_MAP && j < it->n; j++) {
+			kv = &it->kids[j];
+			printf("  %s %s: ", j ? " " : "-", kv->key);
+			put_value(kv);
+			printf("  # %s:%u\n", file, kv->line);
+		}
+	}
+	return true;
+}
+
 static void show_key(const struct bw_conf *c, const struct bw_conf_key *k,
 		     bool *in_prom)
 {
@@ -80,7 +110,7 @@ static void show_key(const struct bw_conf *c, const struct bw_conf_key *k,
 		printf("%s  # default\n", k->dflt);
 	else if (k->kind == BW_CONF_API_KEY)
 		printf("\"(redacted)\"  # %s:%u\n", file, y->line);
-	else {
+	else if (!put_block(y, file)) {
 		put_value(y);
 		printf("  # %s:%u\n", file, y->line);
 	}

@@ -15,6 +15,7 @@
 #include "cmd/cli.h"
 #include "cmd/conf.h"
 #include "cmd/conf_keys.h"
+#include "cmd/conf_list.h"
 #include "cmd/conf_value.h"
 
 #define BW_CONF_FILES 2 /* FILE and FILE.local */
@@ -40,6 +41,11 @@ static size_t row_of(const struct bw_conf_key *k)
 	return (size_t)(k - bw_conf_keys);
 }
 
+static int take(const struct bw_conf_val *x)
+{
+	return x->k->kind == BW_CONF_LISTS ? bw_conf_lists(x) : bw_conf_take(x);
+}
+
 /* One key of a scope ("interfaces.eth0." its prefix) checked. */
 static void check_key(struct bw_conf *c, const struct bw_verb *v,
 		      const char *file, const struct bw_yaml *y,
@@ -60,7 +66,7 @@ static void check_key(struct bw_conf *c, const struct bw_verb *v,
 			    near ? " (" : "", near ?: "", near ? "?)" : "");
 		return;
 	}
-	bw_conf_take(&x);
+	take(&x);
 }
 
 static void check_scope(struct bw_conf *c, const struct bw_verb *v,
@@ -354,7 +360,7 @@ int bw_conf_apply(struct bw_conf *c, const struct bw_verb *v, struct bw_args *a)
 			continue;
 		x = (struct bw_conf_val){ &c->mem,    v,      k, c->val[r],
 					  c->from[r], k->key, a };
-		err = bw_conf_take(&x) ?: err;
+		err = take(&x) ?: err;
 	}
 	err = cross(c, v, a) ?: err;
 	return err ? -EINVAL : 0;

@@ -115,18 +115,35 @@ static unsigned int distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* cand kept in *best when it is closer to word than *least. */
+static void closer(const char *word, const char *cand, unsigned int *least,
+		   const char **best)
+{
+	unsigned int d = distance(word, cand);
+
+	if (d < *least) {
+		*least = d;
+		*best = cand;
+	}
+}
+
+const char *bw_conf_word_near(const char *word, const char *const *words)
+{
+	const char *best = NULL;
+	unsigned int least = 3;
+
+	for (; *words; words++)
+		closer(word, *words, &least, &best);
+	return best;
+}
+
 const char *bw_conf_key_near(const char *key)
 {
 	const struct bw_conf_key *k;
 	const char *best = NULL;
-	unsigned int d, least = 3;
+	unsigned int least = 3;
 
-	for (k = bw_conf_keys; k->key; k++) {
-		d = distance(key, k->key);
-		if (d < least) {
-			least = d;
-			best = k->key;
-		}
-	}
+	for (k = bw_conf_keys; k->key; k++)
+		closer(key, k->key, &least, &best);
 	return best;
 }

@@ -52,4 +52,7 @@ const struct bw_conf_key *bw_conf_key_find(const char *key);
 /* The known key closest to key (a typo's), NULL: none close. */
 const char *bw_conf_key_near(const char *key);
 
+/* The one of words (NULL-ended) closest to word, NULL: none close. */
+const char *bw_conf_word_near(const char *word, const char *const *words);
+
 #endif /* __BW_CONF_KEYS_H */

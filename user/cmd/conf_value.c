@@ -171,26 +171,6 @@ static int repeat_opt(const struct bw_conf_val *x, const struct bw_opt *o)
 	return err;
 }
 
-/* watch's LIST arguments. */
-static int lists(const struct bw_conf_val *x)
-{
-	const struct bw_yaml *it;
-	size_t n, i;
-	char **pos;
-	int err = items(x, &it, &n);
-
-	if (err || !x->a)
-		return err;
-	pos = (char **)bw_conf_own(x->c, calloc(n + 1, sizeof(*pos)));
-	if (!pos)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		pos[i] = it[i].text;
-	x->a->pos = pos;
-	x->a->npos = (int)n;
-	return 0;
-}
-
 /* The key itself: what crowdsec_key.h takes from a key file. */
 static int api_key(const struct bw_conf_val *x)
 {
@@ -293,8 +273,8 @@ int bw_conf_take(const struct bw_conf_val *x)
 		return list_opt(x, o);
 	case BW_CONF_REPEAT:
 		return repeat_opt(x, o);
-	case BW_CONF_LISTS:
-		return lists(x);
+	case BW_CONF_LISTS: /* conf_list.h: its items take keys */
+		return bad(x, "internal error: lists are conf_list.h's");
 	case BW_CONF_API_KEY:
 		return api_key(x);
 	case BW_CONF_KEY_FILE:

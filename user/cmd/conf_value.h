@@ -32,7 +32,8 @@ struct bw_conf_val {
 	struct bw_args *a;	/* NULL: the type alone is checked */
 };
 
-/* x's value checked, and applied to x->a: 0, or -errno said and counted. */
+/* x's value checked, and applied to x->a: 0, or -errno said and counted
+ * (lists: conf_list.h). */
 int bw_conf_take(const struct bw_conf_val *x);
 
 /* "bloomwall FILE:LINE: key: what", counted in c's errors; -EINVAL. */

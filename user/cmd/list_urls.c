@@ -164,6 +164,8 @@ int bw_list_urls_watch(struct bw_args *a, const struct bw_wsrc_cfg **cfg)
 		if (!p)
 			return -ENOENT;
 		c->urls[c->n] = a->pos[i];
+		if (a->pos_set)
+			c->set[c->n] = a->pos_set[i];
 		c->paths[c->n++] = p;
 		a->pos[i] = p;
 	}

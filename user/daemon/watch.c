@@ -285,6 +285,7 @@ static void loop(struct watch *w)
 			w->sig.hup = false;
 			w->writer_said = false;
 			w->hup = true;
+			bw_wsrc_now(&w->src);
 		}
 		if (bw_watch_cs_step(&w->cs, p + 4, ncs))
 			bw_watch_publish(w);

@@ -80,10 +80,44 @@ static void take_copy(struct bw_wsrc *w, struct bw_wsrc_one *s)
 				      (1 + BW_PULL_JITTER * bw_pull_uniform()));
 }
 
+/* A source's interval and max age: its own, else the watch's. */
+static void settings(struct bw_wsrc *w, const struct bw_wsrc_cfg *c, int i,
+		     bool *own)
+{
+	const struct bw_wsrc_set *o = &c->set[i];
+	struct bw_wsrc_one *s = &w->s[i];
+	double refresh = c->refresh > 0 ? c->refresh : BW_SRC_REFRESH;
+	bool force = o->force_set ? o->force_refresh : c->force_refresh;
+	char a[32], b[32];
+
+	*own |= o->refresh > 0 || o->max_age > 0 || o->force_set;
+	if (o->refresh > 0)
+		refresh = o->refresh;
+	s->interval = refresh;
+	s->hourly = !force && spamhaus(c->urls[i]);
+	if (refresh < BW_SRC_SPAMHAUS_MIN && s->hourly) {
+		s->interval = BW_SRC_SPAMHAUS_MIN;
+		printf("%s: %s: fetched every hour, not every %g s: Spamhaus asks for an hour between automated downloads (--force-refresh overrides)\n",
+		       w->iface, c->urls[i], refresh);
+	}
+	s->fig->refresh = s->interval;
+	s->fig->max_age = o->max_age > 0 ? o->max_age
+			  : c->max_age > 0
+				  ? c->max_age
+				  : BW_SRC_MAX_AGE_REFRESHES * s->interval;
+	if (s->fig->max_age < s->interval)
+		printf("%s: %s: max age %s under its refresh %s: stale between fetches\n",
+		       w->iface, c->urls[i],
+		       bw_duration_str((__u64)s->fig->max_age, a, sizeof(a)),
+		       bw_duration_str((__u64)s->interval, b, sizeof(b)));
+}
+
 int bw_wsrc_init(struct bw_wsrc *w, const struct bw_wsrc_cfg *c,
 		 const char *iface)
 {
 	double refresh = c && c->refresh > 0 ? c->refresh : BW_SRC_REFRESH;
+	char a[32], b[32];
+	bool own = false;
 	int i, err;
 
 	memset(w, 0, sizeof(*w));
@@ -99,27 +133,27 @@ int bw_wsrc_init(struct bw_wsrc *w, const struct bw_wsrc_cfg *c,
 	}
 	w->n = c->n;
 	for (i = 0; i < c->n; i++) {
-		struct bw_wsrc_one *s = &w->s[i];
-
-		s->fig = &w->fig[i];
-		s->fig->url = c->urls[i];
-		s->fig->path = c->paths[i];
-		s->fig->last = -1;
-		s->interval = refresh;
-		if (refresh < BW_SRC_SPAMHAUS_MIN && !c->force_refresh &&
-		    spamhaus(c->urls[i])) {
-			s->interval = BW_SRC_SPAMHAUS_MIN;
-			printf("%s: %s: fetched every hour, not every %g s: Spamhaus asks for an hour between automated downloads (--force-refresh overrides)\n",
-			       iface, c->urls[i], refresh);
-		}
-		s->fig->max_age =
-			c->max_age > 0 ? c->max_age
-				       : BW_SRC_MAX_AGE_REFRESHES * s->interval;
-		take_copy(w, s);
+		w->s[i].fig = &w->fig[i];
+		w->s[i].fig->url = c->urls[i];
+		w->s[i].fig->path = c->paths[i];
+		w->s[i].fig->last = -1;
+		settings(w, c, i, &own);
 	}
-	printf("%s: %d list %s by URL, refreshed every %g s (+-%g%%), copies in %s/lists\n",
-	       iface, c->n, c->n == 1 ? "source" : "sources", refresh,
-	       100 * BW_PULL_JITTER, c->state_dir ?: BW_SRC_STATE_DIR);
+	for (i = 0; own && i < c->n; i++)
+		printf("%s: %s: fetched every %s, stale after %s\n", iface,
+		       c->urls[i],
+		       bw_duration_str((__u64)w->s[i].interval, a, sizeof(a)),
+		       bw_duration_str((__u64)w->fig[i].max_age, b, sizeof(b)));
+	if (own)
+		printf("%s: %d list %s by URL, each at its interval (+-%g%%), copies in %s/lists\n",
+		       iface, c->n, c->n == 1 ? "source" : "sources",
+		       100 * BW_PULL_JITTER, c->state_dir ?: BW_SRC_STATE_DIR);
+	else
+		printf("%s: %d list %s by URL, refreshed every %g s (+-%g%%), copies in %s/lists\n",
+		       iface, c->n, c->n == 1 ? "source" : "sources", refresh,
+		       100 * BW_PULL_JITTER, c->state_dir ?: BW_SRC_STATE_DIR);
+	for (i = 0; i < c->n; i++)
+		take_copy(w, &w->s[i]);
 	return 0;
 }
 
@@ -255,6 +289,28 @@ bool bw_wsrc_step(struct bw_wsrc *w, const struct pollfd *p)
 		any = true;
 	}
 	return any;
+}
+
+void bw_wsrc_now(struct bw_wsrc *w)
+{
+	__s64 now = time(NULL);
+
+	for (int i = 0; i < w->n; i++) {
+		struct bw_wsrc_one *s = &w->s[i];
+
+		/* Under way: its answer is as new as one asked now. */
+		if (s->f)
+			continue;
+		if (s->hourly &&
+		    ((s->t0 > 0 && bw_mono() - s->t0 < BW_SRC_SPAMHAUS_MIN) ||
+		     (double)(now - s->fig->checked) < BW_SRC_SPAMHAUS_MIN)) {
+			printf("%s: %s: SIGHUP: not fetched again within the hour: Spamhaus asks for an hour between automated downloads (force_refresh overrides)\n",
+			       w->iface, s->fig->url);
+			continue;
+		}
+		printf("%s: %s: SIGHUP: fetched now\n", w->iface, s->fig->url);
+		schedule(s, 0);
+	}
 }
 
 void bw_wsrc_json(const struct bw_wsrc *w, struct json_object *root)

@@ -6,14 +6,15 @@
  * a changed list file does, and a failed fetch changes no file.
  *
  * The schedule is the pull's (pull_sched.h): each wait drawn from the
- * interval +- 10 %, failures in a row doubling it up to 16 times. A copy
+ * source's interval (its own, or --refresh) +- 10 %, failures in a row doubling it up to 16 times. A copy
  * that is younger than the interval at start waits for the rest of it;
  * one without a copy is fetched at once, and the watch's start waits for
  * those first fetches (one that fails, with no copy, ends the watch, as a
  * missing list file does). Spamhaus asks for an hour between automated
  * downloads: a source on its hosts is fetched no more often, unless
  * --force-refresh. Each fetch is a transfer among the loop's events: a
- * slow source delays nothing else, and SIGTERM ends it at once.
+ * slow source delays nothing else, and SIGTERM ends it at once. SIGHUP
+ * fetches every source now.
  */
 #ifndef __BW_WATCH_SRC_H
 #define __BW_WATCH_SRC_H
@@ -34,10 +35,22 @@
 /* --max-age's default: this many refresh intervals without an answer. */
 #define BW_SRC_MAX_AGE_REFRESHES 3
 
+/*
+ * One source's own settings (an item of the config file's lists:), each
+ * over the watch's; unset, the watch's.
+ */
+struct bw_wsrc_set {
+	double refresh; /* seconds; 0: the watch's */
+	double max_age; /* seconds; 0: the watch's */
+	bool force_set; /* force_refresh given for it */
+	bool force_refresh;
+};
+
 /* What the watch is given (cmd_watch.c). */
 struct bw_wsrc_cfg {
 	const char *urls[BW_SRC_MAX];
-	const char *paths[BW_SRC_MAX]; /* each one's copy: a list file */
+	const char *paths[BW_SRC_MAX];	    /* each one's copy: a list file */
+	struct bw_wsrc_set set[BW_SRC_MAX]; /* each one's own */
 	int n;
 	double refresh; /* seconds; 0: BW_SRC_REFRESH */
 	double max_age; /* seconds; 0: BW_SRC_MAX_AGE_REFRESHES refreshes */
@@ -53,6 +66,7 @@ struct bw_wsrc_one {
 	double next;		    /* the next fetch, CLOCK_MONOTONIC s */
 	double t0;		    /* when the one under way began */
 	bool tried;		    /* a first fetch ended */
+	bool hourly;		    /* on Spamhaus' hosts, not forced */
 	bool stale_said;
 	int fd0, nfds; /* its sockets in the loop's poll */
 };
@@ -87,6 +101,13 @@ int bw_wsrc_fds(struct bw_wsrc *w, struct pollfd *p, double *wake);
  * by the watch's files as a changed list.
  */
 bool bw_wsrc_step(struct bw_wsrc *w, const struct pollfd *p);
+
+/*
+ * SIGHUP: every source fetched now (conditionally, as always), but one
+ * under way, and one held to Spamhaus' hour that was fetched within it
+ * (said).
+ */
+void bw_wsrc_now(struct bw_wsrc *w);
 
 /* The "sources" section of the watch's state. */
 void bw_wsrc_json(const struct bw_wsrc *w, struct json_object *root);

@@ -45,6 +45,8 @@ struct json_object *bw_src_figures_json(const struct bw_src_figures *s)
 	json_object_object_add(
 		o, "age",
 		s->checked ? json_object_new_int64(now - s->checked) : NULL);
+	json_object_object_add(o, "refresh",
+			       json_object_new_int64((int64_t)s->refresh));
 	json_object_object_add(o, "max_age",
 			       json_object_new_int64((int64_t)s->max_age));
 	json_object_object_add(o, "stale",
@@ -100,6 +102,11 @@ static double g_age(const struct bw_src_figures *s)
 	return s->checked ? (double)(time(NULL) - s->checked) : -1;
 }
 
+static double g_refresh(const struct bw_src_figures *s)
+{
+	return s->refresh;
+}
+
 static double g_entries(const struct bw_src_figures *s)
 {
 	return (double)s->entries;
@@ -134,6 +141,9 @@ void bw_src_metrics_write(FILE *f, const char *iface,
 	gauges(f, "bloomwall_source_stale",
 	       "1 when the list source has not answered for longer than --max-age.",
 	       iface, s, n, g_stale);
+	gauges(f, "bloomwall_source_refresh_seconds",
+	       "The list source's refresh interval: its own, or --refresh.",
+	       iface, s, n, g_refresh);
 	gauges(f, "bloomwall_source_entries",
 	       "Entries of the list source's copy in use.", iface, s, n,
 	       g_entries);
@@ -202,7 +212,7 @@ static void out_one(struct json_object *s, bool running)
 	long long status = int_of(s, "last_status");
 	bool stale =
 		json_object_get_boolean(json_object_object_get(s, "stale"));
-	char age[32];
+	char age[32], every[32];
 
 	bw_out_open_object(NULL);
 	bw_out_kv("source", "%s", url);
@@ -219,6 +229,12 @@ static void out_one(struct json_object *s, bool running)
 	bw_pull_kv_time("copy fetched", "fetched", int_of(s, "fetched"));
 	bw_pull_kv_time("last success", "last_success",
 			int_of(s, "last_success"));
+	bw_out_kv(
+		"refresh", "every %s, stale after %s",
+		bw_duration_str((__u64)int_of(s, "refresh"), every,
+				sizeof(every)),
+		bw_duration_str((__u64)int_of(s, "max_age"), age, sizeof(age)));
+	bw_out_int("refresh", NULL, int_of(s, "refresh"));
 	bw_out_bool("stale", NULL, stale);
 	bw_out_int("max_age", NULL, int_of(s, "max_age"));
 	if (stale)

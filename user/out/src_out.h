@@ -30,6 +30,7 @@ struct bw_src_figures {
 	int last;		    /* enum bw_src_why, -1: none yet */
 	char reason[512];	    /* the last failure's */
 	__s64 next;		    /* the next fetch, Unix s */
+	double refresh;		    /* seconds: its interval */
 	double max_age;		    /* seconds: older is stale */
 	char pack[8];
 };
