@@ -70,6 +70,7 @@ static void opts_of(const struct bw_args *a, struct bw_src_opts *o)
 		.connect_timeout = a->pull.connect_timeout,
 		.timeout = a->pull.timeout,
 		.skip_invalid = a->build.skip_invalid,
+		.mask_host_bits = a->build.mask_host_bits,
 		.allow_shrink = a->ops.allow_shrink,
 	};
 }
