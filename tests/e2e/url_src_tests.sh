@@ -4,7 +4,8 @@
 # End-to-end tests of list sources by URL set up in the config file
 # (bloomwall.yaml(5), lists: items as mappings): each source fetched at
 # its own refresh, as Debian's nginx's access log shows; status and the
-# metrics name each one's interval; SIGHUP fetches every source now.
+# metrics name each one's interval; SIGHUP fetches every source now; a
+# download is judged as the rebuild reads it (--mask-host-bits).
 # Sourced by tests/e2e/run.sh after
 # url_tests.sh, whose helpers (url_nginx_start, url_publish,
 # url_cleanup) they use, and ops_tests.sh's.
@@ -12,7 +13,7 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $URL_SRC_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-URL_SRC_TESTS="test_url_src_config test_url_src_hup"
+URL_SRC_TESTS="test_url_src_config test_url_src_hup test_url_src_mask"
 
 # Two URLs from one config file, one every 2 s and one every hour: the
 # first answered 304 again and again, the second fetched once; an
@@ -123,6 +124,38 @@ test_url_src_hup()
 	wait_line "$WATCH_OUT" "\\(change of $st/lists/"
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	stop_watch TERM
+	trap - EXIT
+	url_cleanup
+}
+
+# A download is judged with the rebuild's options: a prefix with host
+# bits set is no list without --mask-host-bits (no copy is written, and
+# the watch, with no copy to start from, ends), and one with it: fetched,
+# masked by the rebuild, its addresses dropped.
+test_url_src_mask()
+{
+	local st=$TMP_DIR/state url
+
+	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	trap url_cleanup EXIT
+	url_nginx_start
+	# 10.77.0.3/31 is 10.77.0.2/31 with a host bit: $BW_A4 and $BW_B4.
+	printf '%s/31\n' "$BW_B4" >"$TMP_DIR/stage/m.txt"
+	url_publish m.txt
+	url=$URL_SRV/m.txt
+	bw 1 watch "$BW_RX" "${SEED[@]}" --refresh 1h --state-dir "$st" "$url"
+	assert_grep "$OUT" "^$BW_RX: $url: no copy: parse: not a list: $url:1: host bits set in " \
+		"refused at the fetch"
+	assert_eq "$(find "$st/lists" -name '*m.txt' | wc -l)" 0 "no copy written"
+	assert_detached "$BW_RX"
+
+	start_watch "${SEED[@]}" --mask-host-bits --refresh 1h --state-dir "$st" "$url"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	assert_grep "$WATCH_OUT" "^$BW_RX: $url: a new copy, 1 entries, " "taken, masked"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_delivered "$BW_C4" "$BW_RX4"
 	stop_watch TERM
 	trap - EXIT
 	url_cleanup

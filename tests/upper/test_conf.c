@@ -392,7 +392,7 @@ BW_TEST(test_conf_list_errors)
 	snprintf(
 		want, sizeof(want),
 		"bloomwall %1$s:3: lists.refreshh: unknown key (refresh?)\n"
-		"bloomwall %1$s:5: lists.refresh: --refresh takes a duration: seconds, or numbers with units s, m, h, d, w (90s, 1h), not '5x'\n"
+		"bloomwall %1$s:5: lists.refresh: --refresh takes a duration up to 3650d, not 0: seconds, or numbers with units s, m, h, d, w (90s, 5m, 4h, 7d, 1h30m), not '5x'\n"
 		"bloomwall %1$s:7: lists.refresh: goes with url: a file is read again whenever it changes\n"
 		"bloomwall %1$s:8: lists.url: takes an http:// or https:// URL, not '/l/two.txt' (a file goes under path)\n"
 		"bloomwall %1$s:9: lists.path: 'https://lists.example/c.txt' is a URL: give it as url\n"
@@ -400,7 +400,7 @@ BW_TEST(test_conf_list_errors)
 		"bloomwall %1$s:12: lists.fpr: not a setting of one source: give it at the top level (or under interfaces)\n"
 		"bloomwall %1$s:13: lists: a source is a url or a path, not both\n"
 		"bloomwall %1$s:15: lists: takes a list of files and URLs (or mappings, one a source), not of lists\n"
-		"bloomwall %1$s:17: lists.max_age: --max-age takes a duration: seconds, or numbers with units s, m, h, d, w (90s, 1h), not '0'\n"
+		"bloomwall %1$s:17: lists.max_age: --max-age takes a duration up to 3650d, not 0: seconds, or numbers with units s, m, h, d, w (90s, 5m, 4h, 7d, 1h30m), not '0'\n"
 		"bloomwall %1$s:18: lists.force_refresh: takes true or false, not 'maybe'\n",
 		path);
 	ASSERT_STREQ(said, want, "check: every error, with its line");

@@ -217,6 +217,20 @@ int bw_parse_timeout(const struct bw_opt_val *o, void *field)
 	return -BW_EUSAGE;
 }
 
+int bw_parse_duration_secs(const struct bw_opt_val *o, void *field)
+{
+	__u64 secs;
+
+	if (!bw_parse_duration(o->arg, &secs) && (double)secs >= o->min &&
+	    (secs || o->min <= 0)) {
+		*(double *)field = (double)secs;
+		return 0;
+	}
+	pr_warn("bloomwall %s: %s takes a duration up to 3650d%s: seconds, or numbers with units s, m, h, d, w (90s, 5m, 4h, 7d, 1h30m), not '%s'\n",
+		o->verb, o->opt, o->min > 0 ? ", not 0" : "", o->arg);
+	return -BW_EUSAGE;
+}
+
 int bw_parse_owner(const struct bw_opt_val *o, void *field)
 {
 	if (!bw_owner_check(o->arg)) {

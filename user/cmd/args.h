@@ -52,6 +52,9 @@ bw_opt_parser bw_parse_dns_ttl;
 bw_opt_parser bw_parse_max_lengths;
 /* add --timeout: a duration (base/duration.h) in seconds, 0: never (__u64). */
 bw_opt_parser bw_parse_timeout;
+/* A duration (base/duration.h) in seconds, at least o->min; 0 refused
+ * when o->min is over 0 (double). */
+bw_opt_parser bw_parse_duration_secs;
 /* add/remove --owner: an owner's name (filter/owners.h; const char *). */
 bw_opt_parser bw_parse_owner;
 /* Seconds: a number from o->min to a day, fractions (double). */

@@ -29,25 +29,13 @@ const struct bw_opt bw_list_url_opts[] = {
 	{ 0 },
 };
 
-/* --refresh and --max-age: a duration ("90s", "1h", "2d") as seconds. */
-static int duration(const struct bw_opt_val *o, void *field)
-{
-	__u64 secs;
-
-	if (bw_parse_duration(o->arg, &secs) || !secs) {
-		pr_warn("bloomwall %s: %s takes a duration: seconds, or numbers with units s, m, h, d, w (90s, 1h), not '%s'\n",
-			o->verb, o->opt, o->arg);
-		return -BW_EUSAGE;
-	}
-	*(double *)field = (double)secs;
-	return 0;
-}
-
 const struct bw_opt bw_list_url_watch_opts[] = {
-	BW_OPT("refresh", "DURATION", src.refresh, duration,
-	       "fetch the LISTs given by URL every DURATION (default 1h)"),
-	BW_OPT("max-age", "DURATION", src.max_age, duration,
-	       "call a LIST's URL stale after DURATION without an answer (default 3 refreshes)"),
+	BW_OPT("refresh", "DURATION", src.refresh, bw_parse_duration_secs,
+	       "fetch the LISTs given by URL every DURATION (default 1h)",
+	       .min = 1),
+	BW_OPT("max-age", "DURATION", src.max_age, bw_parse_duration_secs,
+	       "call a LIST's URL stale after DURATION without an answer (default 3 refreshes)",
+	       .min = 1),
 	BW_OPT("force-refresh", NULL, src.force_refresh, bw_parse_flag,
 	       "fetch from Spamhaus' hosts more often than hourly too"),
 	{ 0 },
@@ -70,6 +58,7 @@ static void opts_of(const struct bw_args *a, struct bw_src_opts *o)
 		.connect_timeout = a->pull.connect_timeout,
 		.timeout = a->pull.timeout,
 		.skip_invalid = a->build.skip_invalid,
+		.mask_host_bits = a->build.mask_host_bits,
 		.allow_shrink = a->ops.allow_shrink,
 	};
 }

@@ -123,6 +123,7 @@ struct bw_src_fetch *bw_src_fetch_start(const char *url, const char *path,
 	if (bw_list_stream_init(
 		    &f->ls, f->url,
 		    &(struct bw_list_opts){ .skip_invalid = o->skip_invalid,
+					    .mask_host_bits = o->mask_host_bits,
 					    .domains = true,
 					    .threads = 1 })) {
 		bw_list_stream_free(&f->ls);

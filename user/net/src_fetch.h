@@ -8,7 +8,8 @@
  * when the answer is not a 2xx (a 304 confirms the copy), is cut (the
  * transfer, or a compressed stream, ended early), is an HTML page (a
  * portal's or a CDN's error answered with 200), holds no entry, does not
- * read as a list (lists/list_load.h, named by its URL and line), or holds
+ * read as a list as the rebuild reads it (lists/list_load.h: the same
+ * skip_invalid and mask_host_bits; named by its URL and line), or holds
  * fewer than half the copy's entries (the shrink guard, per source;
  * force lets it). A download the same as the copy only confirms it: the
  * copy stays the same file, and nothing rebuilds.
@@ -56,7 +57,8 @@ struct bw_src_opts {
 	double timeout;		/* the whole transfer; 0: the default */
 	__u64 max_bytes;	/* unpacked; 0: BW_SRC_MAX_BYTES */
 	bool skip_invalid;	/* bad lines skipped (build's --skip-invalid) */
-	bool allow_shrink;	/* no shrink guard (watch --allow-shrink) */
+	bool mask_host_bits; /* host bits masked (build's --mask-host-bits) */
+	bool allow_shrink;   /* no shrink guard (watch --allow-shrink) */
 };
 
 struct bw_src_result {
