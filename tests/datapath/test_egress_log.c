@@ -79,9 +79,9 @@ static void expect_addr(const struct bw_log_event *ev, bool dst,
 }
 
 /* e holds one egress event from src to dst of this reason and action. */
-static void expect_egress(struct ring_buffer *rb, struct events *e,
-			  const char *what, const char *src, const char *dst,
-			  __u8 reason)
+static void expect_event(struct ring_buffer *rb, struct events *e,
+			 const char *what, const char *src, const char *dst,
+			 __u8 reason, __u8 action)
 {
 	const struct bw_log_event *ev = &e->ev[0];
 
@@ -96,7 +96,7 @@ static void expect_egress(struct ring_buffer *rb, struct events *e,
 	ASSERT_EQ(ev->proto, IPPROTO_UDP, what);
 	ASSERT_EQ(ev->sport, CLIENT_PORT, what);
 	ASSERT_EQ(ev->reason, reason, what);
-	ASSERT_EQ(ev->action, BW_LOG_DROP, what);
+	ASSERT_EQ(ev->action, action, what);
 	ASSERT_NEQ(ev->ifindex, 0, what);
 	/*
 	 * A test run's skb comes from a socket the kernel makes for the
@@ -104,6 +104,13 @@ static void expect_egress(struct ring_buffer *rb, struct events *e,
 	 */
 	ASSERT_NEQ(ev->cookie, 0, what);
 	ASSERT_EQ(ev->uid, geteuid(), what);
+}
+
+static void expect_egress(struct ring_buffer *rb, struct events *e,
+			  const char *what, const char *src, const char *dst,
+			  __u8 reason)
+{
+	expect_event(rb, e, what, src, dst, reason, BW_LOG_DROP);
 }
 
 BW_TEST(test_egress_log)
@@ -135,6 +142,17 @@ BW_TEST(test_egress_log)
 	e.n = 0;
 	ring_buffer__consume(rb);
 	ASSERT_EQ(e.n, 0, "no event for an unlisted packet");
+	/* Monitor mode: passed, logged as such. */
+	bw_filter_close(&m);
+	if (!ASSERT_OK(bw_dp_commit_addrs(&dp, list_a, BW_F_MONITOR, &m),
+		       "commit monitor"))
+		goto out;
+	q = (struct dns_q){
+		.name = "x.example", .src = L4, .dst = A4, .dport = 4000
+	};
+	ASSERT_EQ(run_q(&dp, &q), XDP_PASS, "monitor: passed");
+	expect_event(rb, &e, "monitor event", L4, A4, BW_LOG_ADDRESS,
+		     BW_LOG_MONITOR);
 out:
 	ring_buffer__free(rb);
 	bw_filter_close(&m);

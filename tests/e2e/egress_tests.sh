@@ -458,6 +458,8 @@ test_egress_dns()
 		fail "egress dropped_v4 counts the dropped queries"
 	assert_eq "$(egress_status_json 'd["dns_counters"]["queries"]')" 0 \
 		"the ingress DNS counters see none of them"
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" "dns blocked_drop" 2 "status: the egress DNS drops"
 	bw 0 stats "$BW_RX" --prometheus
 	assert_grep "$OUT" "^bloomwall_egress_dns_total\\{iface=\"$BW_RX\",counter=\"blocked_drop\"\\} 2$" \
 		"metrics: the egress DNS drops"

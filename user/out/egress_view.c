@@ -3,6 +3,7 @@
  * status' Egress section (egress_view.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/log.h"
@@ -58,12 +59,20 @@ static void out_egress_dns(const struct bw_status_view *v)
 		bw_out_null("dns_counters", NULL);
 		return;
 	}
+	/* In text only when the filter has names: all zero otherwise. */
 	bw_out_open_object("dns_counters");
-	for (i = 0; i < bw_dns_stats_nfields; i++)
-		bw_status_kv_u64(bw_dns_stats_fields[i].name,
-				 bw_dns_stats_fields[i].name,
-				 bw_dns_stats_get(&v->egress_dns,
-						  &bw_dns_stats_fields[i]));
+	for (i = 0; i < bw_dns_stats_nfields; i++) {
+		const char *name = bw_dns_stats_fields[i].name;
+		__u64 n = bw_dns_stats_get(&v->egress_dns,
+					   &bw_dns_stats_fields[i]);
+		char label[48];
+
+		snprintf(label, sizeof(label), "dns %s", name);
+		if (v->has_dns)
+			bw_status_kv_u64(label, name, n);
+		else
+			bw_out_u64(name, NULL, n);
+	}
 	bw_out_close_object();
 }
 
