@@ -33,6 +33,7 @@
 #include "judge.h"
 #include "dns_verdict.h"
 #include "droplog.h"
+#include "who.h"
 #include "egress.h"
 
 /* The ingress counters: stats. */
@@ -252,7 +253,7 @@ int bloomwall_xdp(struct xdp_md *ctx)
 SEC("tc")
 int bloomwall_tc(struct __sk_buff *skb)
 {
-	return egress_judge(skb);
+	return egress_entry(skb);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

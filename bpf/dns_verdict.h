@@ -14,6 +14,10 @@
  * with bpf_xdp_store_bytes after bpf_xdp_adjust_tail has given the frame
  * its new length: no packet byte past the IP header is touched through a
  * pointer, so a query in a jumbo frame's fragments is answered the same.
+ *
+ * The TC egress program judges leaving queries with the same code
+ * (dns_judge() with tc set, egress.h): the packet read through the skb
+ * and bpf_skb_load_bytes, a blocked query dropped, never answered.
  */
 #ifndef __BW_DNS_VERDICT_H
 #define __BW_DNS_VERDICT_H
@@ -51,16 +55,25 @@ struct dns_where {
 /*
  * Fills the cursor for the headers the address path accepted; returns the
  * frame's start (the Ethernet header, checked against c->end by the caller).
+ * ctx is the XDP program's, or with tc (a constant) the TC program's skb.
  */
-static __always_inline void *dns_cursor(struct xdp_md *ctx,
+static __always_inline void *dns_cursor(void *ctx, const int tc,
 					struct hdr_cursor *c)
 {
-	void *start = (void *)(long)ctx->data;
+	struct __sk_buff *skb = ctx;
+	struct xdp_md *xdp = ctx;
+	void *start;
 	int proto;
 
+	if (tc) {
+		start = (void *)(long)skb->data;
+		c->end = (void *)(long)skb->data_end;
+	} else {
+		start = (void *)(long)xdp->data;
+		c->end = (void *)(long)xdp->data_end;
+		c->ctx = xdp;
+	}
 	c->pos = start;
-	c->end = (void *)(long)ctx->data_end;
-	c->ctx = ctx;
 	c->off = 0;
 	proto = parse_ethhdr(c);
 	if (proto != BW_PARSE_BAD)
@@ -204,7 +217,7 @@ static __always_inline int locate_v6(struct hdr_cursor *c, struct dns_where *w,
  * payload; in a first fragment, those of them it holds. A broadcast or
  * multicast MAC on either side forbids an answer as an address does.
  */
-static __always_inline int dns_locate(struct xdp_md *ctx, __u32 family,
+static __always_inline int dns_locate(void *ctx, const int tc, __u32 family,
 				      struct dns_where *w)
 {
 	struct udphdr *udp = NULL;
@@ -213,7 +226,7 @@ static __always_inline int dns_locate(struct xdp_md *ctx, __u32 family,
 	struct ethhdr *eth;
 	int loc;
 
-	eth = dns_cursor(ctx, &c);
+	eth = dns_cursor(ctx, tc, &c);
 	if ((void *)(eth + 1) > c.end)
 		return LOC_NOT_DNS;
 	w->l3off = c.off;
@@ -408,7 +421,7 @@ static __always_inline int dns_answer(struct xdp_md *ctx, __u32 family,
 	delta = (int)(l4off + ulen) - (int)bpf_xdp_get_buff_len(ctx);
 	if (delta && bpf_xdp_adjust_tail(ctx, delta))
 		return -1;
-	eth = dns_cursor(ctx, &c);
+	eth = dns_cursor(ctx, 0, &c);
 	if ((void *)(eth + 1) > c.end)
 		return -1;
 	swap_macs(eth);
@@ -425,12 +438,14 @@ static __always_inline int dns_answer(struct xdp_md *ctx, __u32 family,
 }
 
 /*
- * The DNS judgment of a packet the address filter passed: a subprogram
- * (one copy, verified per call with the family a constant), reached only
- * when the filter has names. Counts in dns_stats; the caller counts the
- * packet in stats by the result.
+ * The DNS judgment of a packet the address filter passed, for either
+ * program: ctx is the XDP program's or (tc, a constant) the TC program's
+ * skb, whose bytes are read with that program's helper; counts in
+ * dns_map (a struct bw_dns_stats). On the way out a blocked query is
+ * dropped whatever the action: the answer is XDP's alone.
  */
-static __noinline int judge_dns(struct xdp_md *ctx, __u32 family)
+static __always_inline int dns_judge(void *ctx, const int tc, __u32 family,
+				     void *dns_map)
 {
 	const struct bw_dns_consts *dc = dns_c();
 	const struct bw_hdr *hdr = loaded_header();
@@ -444,11 +459,11 @@ static __noinline int judge_dns(struct xdp_md *ctx, __u32 family)
 	int loc;
 
 	/* Other traffic costs the parse to its UDP port, no map lookup. */
-	loc = dns_locate(ctx, family, &w);
+	loc = dns_locate(ctx, tc, family, &w);
 	if (loc == LOC_NOT_DNS)
 		return DNS_PASS;
 	s = bpf_map_lookup_elem(&dns_scratch, &key);
-	ds = bpf_map_lookup_elem(&BW_MAP_DNS_STATS, &key);
+	ds = bpf_map_lookup_elem(dns_map, &key);
 	if (!s || !ds || !hdr)
 		return DNS_PASS;
 	if (loc == LOC_FRAG) {
@@ -461,9 +476,12 @@ static __noinline int judge_dns(struct xdp_md *ctx, __u32 family)
 	copy = w.dlen;
 	if (copy > DNS_QUERY_MAX)
 		copy = DNS_QUERY_MAX;
-	if (copy < DNS_HDR_LEN ||
-	    bpf_xdp_load_bytes(ctx, w.l4off + sizeof(struct udphdr),
-			       &s->buf[SCR_DNS], copy))
+	if (copy < DNS_HDR_LEN)
+		goto malformed;
+	if (tc ? bpf_skb_load_bytes(ctx, w.l4off + sizeof(struct udphdr),
+				    &s->buf[SCR_DNS], copy)
+	       : bpf_xdp_load_bytes(ctx, w.l4off + sizeof(struct udphdr),
+				    &s->buf[SCR_DNS], copy))
 		goto malformed;
 	d = &s->buf[SCR_DNS];
 	/* QR set (a response) or an OPCODE other than QUERY. */
@@ -505,7 +523,7 @@ static __noinline int judge_dns(struct xdp_md *ctx, __u32 family)
 		return DNS_PASS;
 	}
 	action = dc->action;
-	if (action >= BW_DNS_ACTIONS || action == BW_DNS_DROP) {
+	if (tc || action >= BW_DNS_ACTIONS || action == BW_DNS_DROP) {
 		ds->blocked[BW_DNS_DROP]++;
 		return DNS_DROP;
 	}
@@ -536,6 +554,17 @@ malformed:
 	}
 	ds->malformed++;
 	return DNS_PASS;
+}
+
+/*
+ * The XDP program's DNS judgment: a subprogram (one copy, verified per
+ * call with the family a constant), reached only when the filter has
+ * names. Counts in dns_stats; the caller counts the packet in stats by
+ * the result.
+ */
+static __noinline int judge_dns(struct xdp_md *ctx, __u32 family)
+{
+	return dns_judge(ctx, 0, family, &BW_MAP_DNS_STATS);
 }
 
 #endif /* __BW_DNS_VERDICT_H */

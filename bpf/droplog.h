@@ -4,9 +4,10 @@
  * (or monitored hit, or answered query) into the ring buffer log_ring,
  * rate-limited by a token bucket per CPU (bw_log_stats in log_stats).
  *
- * Everything here runs in log_event(), a subprogram called only from the
- * program's copies with logging (prog_variant has BW_VARIANT_LOG): with
- * --log-rate 0 the verifier never reaches it and removes it. The ports
+ * Everything here runs in log_event() (the XDP program) or log_egress()
+ * (the TC program), subprograms called only from the programs' copies
+ * with logging (prog_variant has BW_VARIANT_LOG): with --log-rate 0 the
+ * verifier never reaches them and removes them. The ports
  * are parsed here, on the logging path only; the listed path pays one
  * call. A blocked query's name is read from dns.h's scratch value, where
  * judge_dns() left it.
@@ -85,13 +86,12 @@ static __always_inline __u64 log_generation(void)
  * the IP header (IPv6: right after the fixed header), not in a non-first
  * fragment. Anything else leaves the ports 0.
  */
-static __always_inline void log_ports(struct xdp_md *ctx, __u32 family,
+static __always_inline void log_ports(void *data, void *data_end, __u32 family,
 				      struct bw_log_event *ev)
 {
 	struct hdr_cursor c = {
-		.pos = (void *)(long)ctx->data,
-		.end = (void *)(long)ctx->data_end,
-		.ctx = ctx,
+		.pos = data,
+		.end = data_end,
 	};
 	struct iphdr *iph;
 	struct ipv6hdr *ip6h;
@@ -153,13 +153,14 @@ _Static_assert(SCR_DNS + DNS_HDR_LEN + BW_LOG_NAME_MAX <= SCR_BUF,
 	       "the logged name is read inside the scratch buffer");
 
 /*
- * Logs one packet if this CPU's bucket has a token: how is LOG_HOW(reason,
- * action). A subprogram: the listed path of a program with logging pays
- * a call, and the code is in one copy whatever the caller.
+ * An event for one packet if this CPU's bucket has a token (how is
+ * LOG_HOW(reason, action)), its fields but the hook's own filled in, a
+ * DNS query's name and ports among them: NULL when there is none. *lsp:
+ * the counters, for log_submit().
  */
-static __noinline int log_event(struct xdp_md *ctx, __u32 family,
-				const struct bw_addr *src,
-				const struct bw_addr *dst, __u32 how)
+static __always_inline struct bw_log_event *
+log_reserve(__u32 family, const struct bw_addr *src, const struct bw_addr *dst,
+	    __u32 how, struct bw_log_stats **lsp)
 {
 	struct bw_log_event *ev;
 	struct bw_log_stats *ls;
@@ -167,19 +168,19 @@ static __noinline int log_event(struct xdp_md *ctx, __u32 family,
 
 	ls = bpf_map_lookup_elem(&BW_MAP_LOG_STATS, &key);
 	if (!ls)
-		return 0;
+		return NULL;
 	if (!bucket_take(ls)) {
 		ls->lost_rate++;
-		return 0;
+		return NULL;
 	}
 	ev = bpf_ringbuf_reserve(&BW_MAP_LOG_RING, sizeof(*ev), 0);
 	if (!ev) {
 		ls->lost_ring++;
-		return 0;
+		return NULL;
 	}
+	*lsp = ls;
 	ev->time_ns = bpf_ktime_get_ns();
 	ev->generation = log_generation();
-	ev->ifindex = ctx->ingress_ifindex;
 	ev->family = family;
 	ev->proto = 0;
 	ev->reason = how >> 8;
@@ -189,15 +190,75 @@ static __noinline int log_event(struct xdp_md *ctx, __u32 family,
 	ev->src[1] = src->lo;
 	ev->dst[0] = dst->hi;
 	ev->dst[1] = dst->lo;
-	if (ev->reason == BW_LOG_DNS) {
+	ev->cookie = 0;
+	ev->uid = BW_LOG_NO_UID;
+	ev->direction = BW_LOG_INGRESS;
+	ev->pad2[0] = ev->pad2[1] = ev->pad2[2] = 0;
+	if (ev->reason == BW_LOG_DNS)
 		log_query(ev);
-	} else {
+	else
 		/* Reserved memory holds an earlier event's bytes: no name. */
 		__builtin_memset(ev->name, 0, BW_LOG_NAME_MAX);
-		log_ports(ctx, family, ev);
-	}
+	return ev;
+}
+
+/* The ports of an address event (the packet from data), and out it goes. */
+static __always_inline void log_submit(struct bw_log_event *ev,
+				       struct bw_log_stats *ls, void *data,
+				       void *data_end)
+{
+	if (ev->reason != BW_LOG_DNS)
+		log_ports(data, data_end, ev->family, ev);
 	bpf_ringbuf_submit(ev, 0);
 	ls->logged++;
+}
+
+/*
+ * Logs one arriving packet (the XDP program). A subprogram: the listed
+ * path of a program with logging pays a call, and the code is in one
+ * copy whatever the caller.
+ */
+static __noinline int log_event(struct xdp_md *ctx, __u32 family,
+				const struct bw_addr *src,
+				const struct bw_addr *dst, __u32 how)
+{
+	struct bw_log_stats *ls = NULL;
+	struct bw_log_event *ev;
+
+	ev = log_reserve(family, src, dst, how, &ls);
+	if (!ev)
+		return 0;
+	ev->ifindex = ctx->ingress_ifindex;
+	log_submit(ev, ls, (void *)(long)ctx->data,
+		   (void *)(long)ctx->data_end);
+	return 0;
+}
+
+/*
+ * Logs one leaving packet (the TC program), with its socket: the cookie
+ * and, for a full socket, its owner's uid. Both are the socket's own,
+ * whatever task the hook runs in; a pid would not be (a retransmit, an
+ * ACK-clocked send or a softirq runs in whichever task is current).
+ */
+static __noinline int log_egress(struct __sk_buff *skb, __u32 family,
+				 const struct bw_addr *src,
+				 const struct bw_addr *dst, __u32 how)
+{
+	struct bw_log_stats *ls = NULL;
+	struct bw_log_event *ev;
+	struct bpf_sock *sk;
+
+	ev = log_reserve(family, src, dst, how, &ls);
+	if (!ev)
+		return 0;
+	ev->ifindex = skb->ifindex;
+	ev->direction = BW_LOG_EGRESS;
+	ev->cookie = bpf_get_socket_cookie(skb);
+	sk = skb->sk;
+	if (sk && bpf_sk_fullsock(sk))
+		ev->uid = bpf_get_socket_uid(skb);
+	log_submit(ev, ls, (void *)(long)skb->data,
+		   (void *)(long)skb->data_end);
 	return 0;
 }
 

@@ -6,10 +6,17 @@
  * programs are loaded from one object, for one filter, together).
  *
  * What only this program has: its counters (egress_stats, the ingress
- * struct bw_stats) and who tried (egress_who: the local sources of the
- * packets it dropped or, in monitor mode, passed for a listed
- * destination). The destination is tested whatever --match says: on the
- * way out the far end is the one the lists name.
+ * struct bw_stats; egress_dns, the ingress struct bw_dns_stats) and who
+ * tried (egress_who: the local sources of the packets it dropped or, in
+ * monitor mode, passed for a listed destination). The destination is
+ * tested whatever --match says: on the way out the far end is the one
+ * the lists name.
+ *
+ * Its copies follow the XDP program's (prog_variant, the same .rodata):
+ * with names, a leaving DNS query for a listed name is dropped (dns.h's
+ * judgment, read from the skb); with logging, a drop is logged with its
+ * socket (droplog.h's log_egress()). The copy without either is the
+ * plain one, the others subprograms out of its way.
  */
 #ifndef __BW_EGRESS_H
 #define __BW_EGRESS_H
@@ -19,6 +26,9 @@
 #include "maps.h"
 #include "parse.h"
 #include "judge.h"
+#include "who.h"
+#include "dns_verdict.h"
+#include "droplog.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -35,20 +45,17 @@ struct {
 	__type(value, __u64);
 } BW_MAP_EGRESS_WHO SEC(".maps");
 
-/* One more packet from src to a listed destination. */
-static __always_inline void who_tried(__u32 family, const struct bw_addr *src)
-{
-	struct bw_who_key k = {
-		.addr = { src->hi, src->lo },
-		.family = family,
-	};
-	__u64 one = 1, *n;
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bw_dns_stats);
+} BW_MAP_EGRESS_DNS SEC(".maps");
 
-	n = bpf_map_lookup_elem(&BW_MAP_EGRESS_WHO, &k);
-	if (n)
-		__sync_fetch_and_add(n, 1);
-	else
-		bpf_map_update_elem(&BW_MAP_EGRESS_WHO, &k, &one, BPF_NOEXIST);
+/* A leaving packet's DNS judgment: one copy, as judge_dns() is XDP's. */
+static __noinline int judge_dns_egress(struct __sk_buff *skb, __u32 family)
+{
+	return dns_judge(skb, 1, family, &BW_MAP_EGRESS_DNS);
 }
 
 /* Counts v on the egress side: the TC action for it. */
@@ -59,9 +66,14 @@ static __always_inline int egress_count(enum bw_verdict v, __u32 family)
 		       : TC_ACT_OK;
 }
 
-static __always_inline int egress_family(__u32 family,
+/*
+ * One family's judgment; names and log are constants. A dropped address
+ * stays dropped; a passed one may still be a query for a listed name.
+ */
+static __always_inline int egress_family(struct __sk_buff *skb, __u32 family,
 					 const struct bw_addr *src,
-					 const struct bw_addr *dst)
+					 const struct bw_addr *dst,
+					 const int names, const int log)
 {
 	const struct bw_hdr *hdr = loaded_header();
 	enum bw_verdict v;
@@ -69,9 +81,22 @@ static __always_inline int egress_family(__u32 family,
 	if (!hdr)
 		return egress_count(BW_VERDICT_NO_FILTER, family);
 	v = apply_action(hdr, judge_addr(hdr, family, dst));
-	if (v == BW_VERDICT_DROP || v == BW_VERDICT_MONITOR)
-		who_tried(family, src);
-	return egress_count(v, family);
+	if (v == BW_VERDICT_DROP || v == BW_VERDICT_MONITOR) {
+		who_count(&BW_MAP_EGRESS_WHO, family, src);
+		if (log)
+			log_egress(skb, family, src, dst,
+				   LOG_HOW(BW_LOG_ADDRESS,
+					   v == BW_VERDICT_DROP
+						   ? BW_LOG_DROP
+						   : BW_LOG_MONITOR));
+	}
+	if (!names || v == BW_VERDICT_DROP ||
+	    judge_dns_egress(skb, family) == DNS_PASS)
+		return egress_count(v, family);
+	if (log)
+		log_egress(skb, family, src, dst,
+			   LOG_HOW(BW_LOG_DNS, BW_LOG_DROP));
+	return egress_count(BW_VERDICT_DROP, family);
 }
 
 /*
@@ -80,7 +105,8 @@ static __always_inline int egress_family(__u32 family,
  * ingress. The stack builds a packet's headers in its linear part; one
  * whose headers are not there is malformed and passed, as on ingress.
  */
-static __always_inline int egress_judge(struct __sk_buff *skb)
+static __always_inline int egress_judge(struct __sk_buff *skb, const int names,
+					const int log)
 {
 	struct hdr_cursor c = {
 		.pos = (void *)(long)skb->data,
@@ -97,16 +123,46 @@ static __always_inline int egress_judge(struct __sk_buff *skb)
 	if (proto == ETH_P_IP) {
 		if (parse_iphdr(&c, &src, &dst) == BW_PARSE_BAD)
 			return egress_count(BW_VERDICT_MALFORMED, BW_V4);
-		return egress_family(BW_V4, &src, &dst);
+		return egress_family(skb, BW_V4, &src, &dst, names, log);
 	}
 	if (proto == ETH_P_IPV6) {
 		if (parse_ip6hdr(&c, &src, &dst) == BW_PARSE_BAD)
 			return egress_count(BW_VERDICT_MALFORMED, BW_V6);
-		return egress_family(BW_V6, &src, &dst);
+		return egress_family(skb, BW_V6, &src, &dst, names, log);
 	}
 	if (proto == BW_PARSE_BAD)
 		return egress_count(BW_VERDICT_MALFORMED, BW_V4);
 	return egress_count(BW_VERDICT_NOT_IP, BW_V4);
+}
+
+static __noinline int egress_judge_names(struct __sk_buff *skb)
+{
+	return egress_judge(skb, 1, 0);
+}
+
+static __noinline int egress_judge_log(struct __sk_buff *skb)
+{
+	return egress_judge(skb, 0, 1);
+}
+
+static __noinline int egress_judge_names_log(struct __sk_buff *skb)
+{
+	return egress_judge(skb, 1, 1);
+}
+
+/* The copy prog_variant names, as bloomwall_xdp picks its own. */
+static __always_inline int egress_entry(struct __sk_buff *skb)
+{
+	__u32 v = prog_variant;
+
+	if (v) {
+		if (v == BW_VARIANT_NAMES)
+			return egress_judge_names(skb);
+		if (v == BW_VARIANT_LOG)
+			return egress_judge_log(skb);
+		return egress_judge_names_log(skb);
+	}
+	return egress_judge(skb, 0, 0);
 }
 
 #endif /* __BW_EGRESS_H */

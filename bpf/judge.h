@@ -10,6 +10,7 @@
 
 #include "maps.h"
 #include "parse.h"
+#include "who.h"
 
 /* What happened to a packet; record_verdict() maps it to action + counter. */
 enum bw_verdict {
@@ -116,7 +117,8 @@ judge_addr(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
  * Which addresses the header asks for: source, destination or both; flags
  * with neither bit mean source. A packet is dropped if any tested address
  * is confirmed listed; otherwise the most telling verdict is kept (an
- * allowlisted or refused hit over a plain miss), for the counters.
+ * allowlisted or refused hit over a plain miss), for the counters. A
+ * packet stopped for its destination counts its source in ingress_who.
  */
 static __always_inline enum bw_verdict lookup_packet(const struct bw_hdr *hdr,
 						     __u32 family,
@@ -135,8 +137,12 @@ static __always_inline enum bw_verdict lookup_packet(const struct bw_hdr *hdr,
 	}
 	if (match & BW_F_MATCH_DST) {
 		d = judge_addr(hdr, family, dst);
-		if (d != BW_VERDICT_PASS)
+		if (d != BW_VERDICT_PASS) {
+			/* Who tried: a drop (or monitored hit) for dst alone. */
+			if (d == BW_VERDICT_DROP)
+				who_dst(family, src->hi, src->lo);
 			return d;
+		}
 	}
 	return v;
 }

@@ -216,6 +216,13 @@ struct bw_who_key {
 #define BW_WHO_MAX 256
 
 /*
+ * The same for the XDP program with --match dst (a router's LAN side): the
+ * sources of arriving packets it dropped (or, in monitor mode, passed)
+ * because their destination is listed, in map ingress_who, same key,
+ * value and bound.
+ */
+
+/*
  * Per-CPU DNS counters (map dns_stats), beside struct bw_stats: a dropped
  * query (blocked, or a first fragment that cannot be judged) also counts
  * once there, as dropped_v4 or dropped_v6 (it never reaches the host,
@@ -315,7 +322,29 @@ struct bw_log_event {
 	__u64 src[2]; /* hi, lo */
 	__u64 dst[2];
 	__u8 name[BW_LOG_NAME_MAX];
+	/*
+	 * Egress only (the TC program): the socket that sent the packet, by
+	 * its cookie (bpf_get_socket_cookie: what `ss -e` prints as sk:, in
+	 * hex), 0 when the packet has none; its owner's uid, BW_LOG_NO_UID
+	 * when it has no full socket. Never a pid: the task running the TC
+	 * hook is the sender only for a send straight from its syscall.
+	 */
+	__u64 cookie;
+	__u32 uid;
+	__u8 direction; /* enum bw_log_direction; 0 in older programs' events */
+	__u8 pad2[3];
 };
+
+/* Where the program that logged an event sits (bw_log_event.direction). */
+enum bw_log_direction {
+	BW_LOG_INGRESS = 0, /* the XDP program: an arriving packet */
+	BW_LOG_EGRESS = 1,  /* the TC program: a leaving packet */
+};
+
+#define BW_LOG_NO_UID 0xffffffffU
+
+/* The events of programs from before direction: shorter, read as ingress. */
+#define BW_LOG_EVENT_MIN __builtin_offsetof(struct bw_log_event, cookie)
 
 /*
  * Per-CPU log counters and bucket (map log_stats): the CLI sums the first
@@ -697,6 +726,10 @@ struct bw_rec_dns {
 /* The TC egress program's own maps (the others it shares with XDP's). */
 #define BW_MAP_EGRESS_STATS egress_stats
 #define BW_MAP_EGRESS_WHO egress_who
+/* Egress DNS counters (struct bw_dns_stats): queries leaving the host. */
+#define BW_MAP_EGRESS_DNS egress_dns
+/* The XDP program's who tried, for --match dst. */
+#define BW_MAP_INGRESS_WHO ingress_who
 #define BW_PIN_ROOT "/sys/fs/bpf/bloomwall"
 
 #define __bw_str(x) #x

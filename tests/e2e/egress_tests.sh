@@ -11,7 +11,7 @@
 
 # shellcheck disable=SC2034 # read by tests/e2e/run.sh, which sources this
 EGRESS_TESTS="test_egress test_egress_modes test_egress_reload_on
-test_allow_names_sized"
+test_allow_names_sized test_egress_log test_egress_dns test_who_dst"
 
 # egress_in_b COUNTER: B's counter from its /proc/net/snmp or snmp6 (Icmp
 # InEchos, Icmp6InEchos, Udp InDatagrams + NoPorts as "udp_in", Tcp
@@ -331,4 +331,164 @@ for m in bt("prog", "show", "id", sys.argv[1])["map_ids"]:
         else:
             print(info["max_entries"])
 PY
+}
+
+# egress_udp DST: one UDP datagram from A to DST:9999, from a socket that
+# lives while ss looks at it; prints its port, cookie (SO_COOKIE), uid
+# and the sk: that 'ss -e' shows for it.
+egress_udp()
+{
+	python3 - "$1" <<'PY'
+import os, socket, struct, subprocess, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 0))
+port = s.getsockname()[1]
+s.sendto(b"x", (sys.argv[1], 9999))
+cookie = struct.unpack("=Q", s.getsockopt(socket.SOL_SOCKET, 57, 8))[0]
+out = subprocess.run(["ss", "-uaepnH", "sport", "= :%d" % port],
+                     capture_output=True, text=True).stdout
+sk = [w[3:] for w in out.split() if w.startswith("sk:")]
+print(port, cookie, os.geteuid(), sk[0] if sk else "none")
+PY
+}
+
+# The drop log on the way out: A's own datagram and ping to listed places
+# are logged as egress, with the local source, the destination and the
+# socket that sent them (its uid; its cookie, which ss -e shows as sk:).
+# query --why says which hooks drop the address.
+test_egress_log()
+{
+	local l port cookie uid sk
+
+	l=$(list l.txt "$BW_A4" "$BW_A6")
+	bw 0 attach "$BW_RX" --egress --log-rate 100 "${SEED[@]}" "$l"
+	read -r port cookie uid sk < <(egress_udp "$BW_A4")
+	echo "  socket: port $port, cookie $cookie, uid $uid, ss sk:$sk"
+	assert_eq "$(printf %x "$cookie")" "$sk" "ss -e's sk: is the socket's cookie"
+	ping -n -q -c 1 -W 1 "$BW_A6" >/dev/null 2>&1
+	bw 0 log "$BW_RX" --json --count 2
+	cp "$OUT" "$TMP_DIR/events"
+	assert_eq "$(log_json "$TMP_DIR/events" 0 '[e[k] for k in ("direction", "family", "proto", "src", "sport", "dst", "dport", "reason", "action", "uid", "socket_cookie")]')" \
+		"[\"egress\",\"ipv4\",\"udp\",\"$BW_RX4\",$port,\"$BW_A4\",9999,\"address\",\"drop\",$uid,$cookie]" \
+		"the datagram's event names the socket that sent it"
+	assert_eq "$(log_json "$TMP_DIR/events" 1 '[e[k] for k in ("direction", "proto", "src", "dst", "uid")] + [e["socket_cookie"] > 0]')" \
+		"[\"egress\",\"icmpv6\",\"$BW_RX6\",\"$BW_A6\",$uid,true]" \
+		"the ping's event"
+	read -r port cookie uid sk < <(egress_udp "$BW_A4")
+	bw 0 log "$BW_RX" --count 1
+	assert_grep "$OUT" \
+		"^20[0-9-]{8}T[0-9:.]{15}Z $BW_RX ipv4 udp $BW_RX4:$port -> $BW_A4:9999 address drop gen 1 egress uid $uid sk:$sk\$" \
+		"the text line: egress, the uid, the socket as ss -e names it"
+	bw 0 query "$BW_RX" --why "$BW_A4"
+	assert_line "$OUT" "  why: dropped as a source on ingress (XDP), as a destination on egress (TC, attach --egress)" \
+		"query --why: both hooks, each direction"
+	assert_line "$OUT" "  why: $l:1: $BW_A4" "query --why: the list line"
+	bw 0 query "$BW_RX" --json --why "$BW_A4"
+	assert_eq "$(json "$OUT" '[[h["hook"], h["direction"], h["as"]] for h in d["addresses"][0]["why"]["hooks"]]')" \
+		'[["xdp","ingress","source"],["tc","egress","destination"]]' \
+		"query --why JSON: the hooks"
+	bw 0 detach "$BW_RX"
+}
+
+# egress_dns_server ADDR FILE: a DNS server in B on ADDR port 53 that
+# answers every query A 192.0.2.10 and writes each question's name to
+# FILE; stopped when the test's subshell exits.
+egress_dns_server()
+{
+	nsenter --net="/run/netns/$BW_NS" python3 - "$1" "$2" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], 53))
+seen = open(sys.argv[2], "a", buffering=1)
+while True:
+    q, peer = s.recvfrom(4096)
+    i, labels = 12, []
+    while i < len(q) and q[i]:
+        labels.append(q[i + 1:i + 1 + q[i]].decode(errors="replace"))
+        i += 1 + q[i]
+    seen.write(".".join(labels) + "\n")
+    a = (q[:2] + b"\x81\x80" + q[4:6] + b"\x00\x01\x00\x00\x00\x00" +
+         q[12:i + 5] + b"\xc0\x0c\x00\x01\x00\x01\x00\x00\x00\x3c\x00\x04" +
+         bytes([192, 0, 2, 10]))
+    s.sendto(a, peer)
+PY
+	EGRESS_DNS_PID=$!
+	# shellcheck disable=SC2064 # the pid is known now
+	trap "kill $EGRESS_DNS_PID 2>/dev/null; wait $EGRESS_DNS_PID 2>/dev/null" EXIT
+}
+
+# egress_dig NAME: A's query for NAME to B's server: its answer, or timeout.
+egress_dig()
+{
+	local out
+
+	out=$(dig +tries=1 +timeout=1 +short @"$BW_B4" "$1" A 2>&1)
+	if grep -q "timed out\|no servers" <<<"$out"; then
+		echo timeout
+	else
+		echo "$out"
+	fi
+}
+
+# DNS going out: with names in the filter, A's queries for listed names
+# to B's server are dropped on the way out (the server never sees them)
+# and counted; an unlisted name is answered.
+test_egress_dns()
+{
+	local l n
+
+	command -v dig >/dev/null || skip "no dig (scripts/install-deps.sh)"
+	egress_dns_server "$BW_B4" "$TMP_DIR/seen"
+	for ((n = 0; n < 50; n++)); do
+		[ "$(egress_dig ready.test)" = 192.0.2.10 ] && break
+		sleep 0.1
+	done
+	[ "$n" -lt 50 ] || fail "the DNS server in B does not answer"
+	l=$(list names.txt blocked.test '*.ads.test' "$BW_C4")
+	bw 0 attach "$BW_RX" --egress "${SEED[@]}" "$l"
+	assert_eq "$(egress_dig blocked.test)" timeout "a listed name gets no answer"
+	assert_eq "$(egress_dig www.ads.test)" timeout "a name under a listed subtree neither"
+	assert_eq "$(egress_dig good.test)" 192.0.2.10 "an unlisted name is answered"
+	assert_eq "$(grep -c 'blocked\|ads' "$TMP_DIR/seen")" 0 \
+		"B's server saw no query for a listed name"
+	grep -qx good.test "$TMP_DIR/seen" || fail "B's server saw no query for good.test"
+	assert_eq "$(egress_status_json '[d["egress"]["dns_counters"][k] for k in ("queries", "blocked_drop")]')" \
+		"[3,2]" "egress DNS counters: 3 queries, 2 dropped"
+	[ "$(egress_status_json 'd["egress"]["counters"]["dropped_v4"]')" -ge 2 ] ||
+		fail "egress dropped_v4 counts the dropped queries"
+	assert_eq "$(egress_status_json 'd["dns_counters"]["queries"]')" 0 \
+		"the ingress DNS counters see none of them"
+	bw 0 status "$BW_RX"
+	assert_kv "$OUT" "dns blocked_drop" 2 "status: the egress DNS drops"
+	bw 0 stats "$BW_RX" --prometheus
+	assert_grep "$OUT" "^bloomwall_egress_dns_total\\{iface=\"$BW_RX\",counter=\"blocked_drop\"\\} 2$" \
+		"metrics: the egress DNS drops"
+	bw 0 detach "$BW_RX"
+}
+
+# Who tried with --match dst (a router's LAN side): the sources of the
+# packets the XDP program drops for their destination, in status and the
+# metrics, kept over a reload; query --why says which hook drops it.
+test_who_dst()
+{
+	local l
+
+	l=$(list dst.txt "$BW_RX4")
+	bw 0 attach "$BW_RX" --mode native "${SEED[@]}" --match dst "$l"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	bw 0 reload "$BW_RX" "${SEED[@]}" --match dst "$l"
+	expect_dropped "$BW_B4" "$BW_RX4" dropped_v4
+	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
+	assert_eq "$(egress_status_json '[[w["source"], w["packets"]] for w in d["ingress_who_tried"]]')" \
+		"[[\"$BW_B4\",6],[\"$BW_C4\",3]]" "who tried on ingress, most first, over the reload"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^  Ingress who tried " "status: the section"
+	assert_kv "$OUT" "who tried" "$BW_B4: 6 packets" "status: the top source"
+	bw 0 stats "$BW_RX" --prometheus
+	assert_grep "$OUT" "^bloomwall_ingress_tried_packets\\{iface=\"$BW_RX\",source=\"$BW_C4\"\\} 3$" \
+		"metrics: who tried on ingress"
+	bw 0 query "$BW_RX" --why "$BW_RX4"
+	assert_line "$OUT" "  why: dropped as a destination on ingress (XDP, --match dst)" \
+		"query --why: the hook and the direction"
+	bw 0 detach "$BW_RX"
 }

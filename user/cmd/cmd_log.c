@@ -71,7 +71,8 @@ static void crowdsec_why(const struct bw_log_event *ev, const char *iface)
 
 	if (ev->reason != BW_LOG_ADDRESS)
 		return;
-	bw_log_addr(ev, false, src, sizeof(src));
+	/* On the way out the listed address is the destination. */
+	bw_log_addr(ev, ev->direction == BW_LOG_EGRESS, src, sizeof(src));
 	if (!bw_query_cs_why(iface, &addr, 1, &w))
 		bw_cs_why_out(&w, 0);
 	bw_query_cs_why_free(&w);
@@ -80,16 +81,17 @@ static void crowdsec_why(const struct bw_log_event *ev, const char *iface)
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct follow *f = ctx;
-	const struct bw_log_event *ev = data;
+	struct bw_log_event ev;
 	char name[IF_NAMESIZE];
 	__u64 real;
 
-	if (size < sizeof(*ev) || (f->count && f->seen >= f->count))
+	if (size < BW_LOG_EVENT_MIN || (f->count && f->seen >= f->count))
 		return 0;
-	real = (__u64)((__s64)ev->time_ns + f->real_minus_mono);
+	bw_log_event_read(data, size, &ev);
+	real = (__u64)((__s64)ev.time_ns + f->real_minus_mono);
 	bw_out_record_begin();
-	bw_log_out(ev, event_iface(f, ev->ifindex, name), real);
-	crowdsec_why(ev, event_iface(f, ev->ifindex, name));
+	bw_log_out(&ev, event_iface(f, ev.ifindex, name), real);
+	crowdsec_why(&ev, event_iface(f, ev.ifindex, name));
 	errno = 0;
 	if (bw_out_record_end()) {
 		f->write_err = errno ? -errno : -EIO;
@@ -204,10 +206,15 @@ const struct bw_verb bw_verb_log = {
 		"REASON is address (a listed address) or dns (a query for a listed name,\n"
 		"NAME); ACTION is drop, answer (a blocked query answered in place) or\n"
 		"monitor (a listed address passed in monitor mode); gen is the generation\n"
-		"of the filter that judged it. With --json one object a line: {\"time\",\n"
-		"\"time_ns\", \"iface\", \"family\", \"proto\", \"src\", \"dst\", \"sport\",\n"
-		"\"dport\", \"reason\", \"action\", \"generation\", \"name\"} (ports for TCP\n"
-		"and UDP only, name for dns only).\n"
+		"of the filter that judged it. A drop of the egress program (attach\n"
+		"--egress: the host's own packet, SRC local) ends in \"egress\", the uid\n"
+		"that owns the sending socket and its cookie (\"sk:\" in hex, as 'ss -e'\n"
+		"prints it), where the packet has them; never a pid (bloomwall.8, DROP LOG).\n"
+		"With --json one object a line: {\"time\", \"time_ns\", \"iface\",\n"
+		"\"family\", \"proto\", \"src\", \"dst\", \"sport\", \"dport\", \"reason\",\n"
+		"\"action\", \"generation\", \"name\", \"direction\", \"uid\",\n"
+		"\"socket_cookie\"} (ports for TCP and UDP only, name for dns only, uid and\n"
+		"socket_cookie where known).\n"
 		"The program samples with a token bucket per CPU: at most --log-rate N\n"
 		"events a second on each CPU (attach, reload, load and watch set it; a\n"
 		"program keeps its rate when they do not; default 10, 0 turns logging\n"

@@ -22,7 +22,7 @@
 
 void bw_egress_close(struct bw_egress *e)
 {
-	int *fds[] = { &e->prog_fd, &e->stats, &e->who };
+	int *fds[] = { &e->prog_fd, &e->stats, &e->who, &e->dns };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -65,6 +65,11 @@ static void egress_maps(struct bw_egress *e)
 		if (e->who < 0 &&
 		    !strcmp(mi.name, bw_textify(BW_MAP_EGRESS_WHO))) {
 			e->who = fd;
+			continue;
+		}
+		if (e->dns < 0 &&
+		    !strcmp(mi.name, bw_textify(BW_MAP_EGRESS_DNS))) {
+			e->dns = fd;
 			continue;
 		}
 		close(fd);

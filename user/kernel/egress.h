@@ -32,12 +32,13 @@ struct bw_egress {
 	__u32 prog_id;
 	int stats;	 /* its own maps: egress_stats, */
 	int who;	 /* egress_who (-1: not found) */
+	int dns;	 /* egress_dns (-1: a program from before it) */
 	__u32 filter_id; /* the filter map it reads (0: none found) */
 };
 
-#define BW_EGRESS_INIT                                \
-	{                                             \
-		.prog_fd = -1, .stats = -1, .who = -1 \
+#define BW_EGRESS_INIT                                           \
+	{                                                        \
+		.prog_fd = -1, .stats = -1, .who = -1, .dns = -1 \
 	}
 
 void bw_egress_close(struct bw_egress *e);

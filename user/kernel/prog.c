@@ -22,7 +22,7 @@ void bw_maps_close(struct bw_maps *mp)
 {
 	int *fds[] = { &mp->stats,	 &mp->allow,	 &mp->exact,
 		       &mp->allow_names, &mp->dns_stats, &mp->dns_drops,
-		       &mp->log_ring,	 &mp->log_stats };
+		       &mp->log_ring,	 &mp->log_stats, &mp->who };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -43,6 +43,7 @@ void bw_maps_from_skel(const struct bloomwall *skel, struct bw_maps *mp)
 	mp->dns_drops = bpf_map__fd(skel->maps.dns_drops);
 	mp->log_ring = bpf_map__fd(skel->maps.log_ring);
 	mp->log_stats = bpf_map__fd(skel->maps.log_stats);
+	mp->who = bpf_map__fd(skel->maps.ingress_who);
 	mp->log_rate = skel->rodata->log_consts.rate;
 }
 
@@ -63,6 +64,7 @@ static int reuse_maps(struct bloomwall *skel, const struct bw_maps *mp,
 		{ skel->maps.dns_drops, mp->dns_drops, true },
 		{ skel->maps.log_ring, mp->log_ring, true },
 		{ skel->maps.log_stats, mp->log_stats, true },
+		{ skel->maps.ingress_who, mp->who, true },
 	};
 	size_t i;
 	int err;
@@ -222,6 +224,7 @@ enum {
 	W_DNS_DROPS,
 	W_LOG_RING,
 	W_LOG_STATS,
+	W_WHO,
 	W_MAPS, /* the maps of struct bw_maps end here */
 	W_FILTER = W_MAPS,
 	W_RODATA,
@@ -234,8 +237,9 @@ _Static_assert(sizeof(((struct bw_maps *)0)->ids) / sizeof(__u32) == W_MAPS,
 static int *maps_slot(struct bw_maps *mp, int w)
 {
 	int *slot[W_MAPS] = {
-		&mp->stats,	&mp->allow,	&mp->exact,    &mp->allow_names,
-		&mp->dns_stats, &mp->dns_drops, &mp->log_ring, &mp->log_stats,
+		&mp->stats,	  &mp->allow,	  &mp->exact,
+		&mp->allow_names, &mp->dns_stats, &mp->dns_drops,
+		&mp->log_ring,	  &mp->log_stats, &mp->who,
 	};
 
 	return slot[w];
@@ -264,6 +268,7 @@ int bw_prog_open(int prog_fd, struct bw_maps *mp, struct bw_filter_map *filter,
 		[W_DNS_DROPS] = { .name = bw_textify(BW_MAP_DNS_DROPS) },
 		[W_LOG_RING] = { .name = bw_textify(BW_MAP_LOG_RING) },
 		[W_LOG_STATS] = { .name = bw_textify(BW_MAP_LOG_STATS) },
+		[W_WHO] = { .name = bw_textify(BW_MAP_INGRESS_WHO) },
 		[W_FILTER] = { .name = filter ? BW_FILTER_MAP_NAME : NULL,
 			       .min_value = BW_BLOCK_BYTES },
 		[W_RODATA] = { .name = ".rodata", .min_value = HDR_RODATA_MIN },
@@ -396,6 +401,8 @@ static int reuse_egress(struct bloomwall *skel, const struct bw_egress *eg)
 		err = bpf_map__reuse_fd(skel->maps.egress_stats, eg->stats);
 	if (!err && eg->who >= 0)
 		err = bpf_map__reuse_fd(skel->maps.egress_who, eg->who);
+	if (!err && eg->dns >= 0)
+		err = bpf_map__reuse_fd(skel->maps.egress_dns, eg->dns);
 	return err;
 }
 

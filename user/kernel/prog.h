@@ -35,6 +35,7 @@ struct bw_maps {
 	int dns_drops;	 /* -1: a program from before the drop log */
 	int log_ring;	 /* -1: a program from before the drop log */
 	int log_stats;	 /* -1: a program from before the drop log */
+	int who;	 /* ingress_who; -1: a program from before it */
 	/*
 	 * Not a map: the drop log's rate the program runs with (its .rodata
 	 * log_consts), which a program loaded with these maps keeps unless
@@ -46,14 +47,14 @@ struct bw_maps {
 	 * The kernel ids of the maps above, in their order (stats first), as
 	 * read with them: the pins are compared by id. 0: not known.
 	 */
-	__u32 ids[8];
+	__u32 ids[9];
 };
 
 #define BW_MAPS_INIT                                                      \
 	{                                                                 \
 		.stats = -1, .allow = -1, .exact = -1, .allow_names = -1, \
 		.dns_stats = -1, .dns_drops = -1, .log_ring = -1,         \
-		.log_stats = -1, .log_rate = -1                           \
+		.log_stats = -1, .who = -1, .log_rate = -1                \
 	}
 
 void bw_maps_close(struct bw_maps *mp);

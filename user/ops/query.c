@@ -321,6 +321,7 @@ int bw_query_open(const struct bw_query_req *rq, struct bw_query_result *res)
 		return err;
 	res->mem = r->filter.mem;
 	res->prog_hdr = r->prog_hdr;
+	res->egress = r->egress.prog_fd >= 0;
 	look_allow(rq, r);
 	/* --why reads the recorded lists, once for all the arguments. */
 	if (rq->why)

@@ -74,9 +74,10 @@ struct bw_query_result {
 	const char *iface;
 	const void *mem;	/* the running filter, mapped until closed */
 	struct bw_hdr prog_hdr; /* the header the program was loaded with */
-	struct bw_records rec;	/* its records: the entries added at run time */
-	struct bw_why why;	/* --why: what the scan of the lists found */
-	struct bw_cs_why cs;	/* --why: the decisions, one per argument */
+	bool egress; /* the TC egress hook runs it too (attach --egress) */
+	struct bw_records rec; /* its records: the entries added at run time */
+	struct bw_why why;     /* --why: what the scan of the lists found */
+	struct bw_cs_why cs;   /* --why: the decisions, one per argument */
 	struct bw_prefix *allow; /* --why: the address allowlist's entries */
 	size_t nallow;
 	struct bw_running *run; /* what keeps mem mapped */

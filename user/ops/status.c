@@ -161,7 +161,7 @@ static void gather_absent(struct bw_status_view *v)
 	v->allow_entries = v->allow_mem = -ENOENT;
 	v->exact_entries = v->exact_mem = -ENOENT;
 	v->filter_mem = -ENOENT;
-	v->egress_err = -ENOENT;
+	v->egress_err = v->egress_dns_err = -ENOENT;
 	v->kernel_mem = -1;
 	v->xdp_err = v->ifindex ? bw_xdp_info(v->ifindex, 0, &v->x) : -ENODEV;
 	v->pins_left = bw_pins_left(v->iface, v->moved_to, sizeof(v->moved_to));
@@ -175,9 +175,17 @@ static void gather_egress(struct bw_status_view *v, const struct bw_running *r)
 
 	if (bw_hooks_memlock(r->prog_fd, e->prog_fd, &v->kernel_mem, &tc_alone))
 		v->kernel_mem = -1;
+	v->nwho_in = r->maps.who < 0 ? 0
+				     : bw_who_top(r->maps.who, v->who_in,
+						  BW_STATUS_WHO);
+	if (v->nwho_in < 0)
+		v->nwho_in = 0;
+	v->egress_dns_err = -ENOENT;
 	v->egress_err = e->prog_fd < 0 ? -ENOENT : 0;
 	if (v->egress_err)
 		return;
+	if (e->dns >= 0)
+		v->egress_dns_err = bw_dns_stats_read(e->dns, &v->egress_dns);
 	v->egress_id = e->prog_id;
 	v->egress_behind = bw_egress_behind(r);
 	v->egress_stats_err =

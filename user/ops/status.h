@@ -19,7 +19,7 @@
 #include "kernel/hook.h"
 #include "kernel/stats.h"
 
-/* The sources status shows of who tried (egress_who). */
+/* The sources status shows of who tried (egress_who, ingress_who). */
 #define BW_STATUS_WHO 10
 
 struct bw_region_row {
@@ -99,6 +99,15 @@ struct bw_status_view {
 	struct bw_stats egress_stats;
 	int nwho; /* who tried: the top sources, most packets first */
 	struct bw_who_row who[BW_STATUS_WHO];
+	/* Its DNS counters (egress_dns): -ENOENT when it has none */
+	int egress_dns_err;
+	struct bw_dns_stats egress_dns;
+	/*
+	 * Who tried on ingress (ingress_who, --match dst): the sources of
+	 * packets the XDP program stopped for their destination.
+	 */
+	int nwho_in;
+	struct bw_who_row who_in[BW_STATUS_WHO];
 	/* Every map of both programs, each once (bytes_memlock); < 0 unknown */
 	long long kernel_mem;
 };

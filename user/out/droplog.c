@@ -131,6 +131,24 @@ static void event_name(const struct bw_log_event *ev, char *buf, size_t size)
 	bw_log_name(ev->name, len, buf, size);
 }
 
+const char *bw_log_direction(__u8 direction)
+{
+	return direction == BW_LOG_EGRESS ? "egress" : "ingress";
+}
+
+/* An egress event's socket: " egress", then " uid U" and " sk:HEX". */
+static void egress_text(const struct bw_log_event *ev, char *buf, size_t size)
+{
+	int n;
+
+	n = snprintf(buf, size, " %s", bw_log_direction(ev->direction));
+	if (ev->uid != BW_LOG_NO_UID && n > 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - n, " uid %u", ev->uid);
+	if (ev->cookie && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - n, " sk:%llx",
+			 (unsigned long long)ev->cookie);
+}
+
 void bw_log_text(const struct bw_log_event *ev, const char *iface,
 		 __u64 real_ns, char *buf, size_t size)
 {
@@ -148,7 +166,9 @@ void bw_log_text(const struct bw_log_event *ev, const char *iface,
 		     bw_log_reason(ev->reason), bw_log_action(ev->action),
 		     (unsigned long long)ev->generation);
 	if (name[0] && n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - n, " %s", name);
+		n += snprintf(buf + n, size - n, " %s", name);
+	if (ev->direction == BW_LOG_EGRESS && n > 0 && (size_t)n < size)
+		egress_text(ev, buf + n, size - n);
 }
 
 void bw_log_out(const struct bw_log_event *ev, const char *iface, __u64 real_ns)
@@ -179,4 +199,16 @@ void bw_log_out(const struct bw_log_event *ev, const char *iface, __u64 real_ns)
 		event_name(ev, name, sizeof(name));
 		bw_out_string("name", NULL, name);
 	}
+	bw_out_string("direction", NULL, bw_log_direction(ev->direction));
+	if (ev->uid != BW_LOG_NO_UID)
+		bw_out_u64("uid", NULL, ev->uid);
+	if (ev->cookie)
+		bw_out_u64("socket_cookie", NULL, ev->cookie);
+}
+
+void bw_log_event_read(const void *data, size_t size, struct bw_log_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->uid = BW_LOG_NO_UID;
+	memcpy(ev, data, size < sizeof(*ev) ? size : sizeof(*ev));
 }

@@ -119,3 +119,50 @@ void bw_query_out_name(const char *arg, const struct bw_query_result *qr,
 	bw_out_text(" (%s; answer %s)\n", what,
 		    bw_dns_action_name(dns->action));
 }
+
+/*
+ * Which hooks stop an address the filter holds, and as which end of the
+ * packet: the XDP hook tests arriving packets' source and/or destination
+ * (--match), the TC egress hook leaving packets' destination. Said for a
+ * drop (or a monitored hit: would), not for a hit that passes anyway.
+ */
+void bw_query_out_hooks(const struct bw_query_result *qr,
+			const struct bw_query_arg *q)
+{
+	__u16 flags = qr->prog_hdr.flags,
+	      match = flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST);
+	struct {
+		bool on;
+		const char *hook, *direction, *as, *text;
+	} h[] = {
+		{ !match || (match & BW_F_MATCH_SRC), "xdp", "ingress",
+		  "source", "as a source on ingress (XDP)" },
+		{ match & BW_F_MATCH_DST, "xdp", "ingress", "destination",
+		  "as a destination on ingress (XDP, --match dst)" },
+		{ qr->egress, "tc", "egress", "destination",
+		  "as a destination on egress (TC, attach --egress)" },
+	};
+	size_t k, n = 0;
+
+	if (q->in_allow || ((flags & BW_F_VERIFY) && !q->in_exact))
+		return;
+	bw_out_open_array("hooks");
+	for (k = 0; k < sizeof(h) / sizeof(h[0]); k++) {
+		if (!h[k].on)
+			continue;
+		if (!n++)
+			bw_out_text("  why: %s",
+				    flags & BW_F_MONITOR
+					    ? "would be dropped (monitor mode)"
+					    : "dropped");
+		bw_out_text("%s %s", n > 1 ? "," : "", h[k].text);
+		bw_out_open_object(NULL);
+		bw_out_string("hook", NULL, h[k].hook);
+		bw_out_string("direction", NULL, h[k].direction);
+		bw_out_string("as", NULL, h[k].as);
+		bw_out_close_object();
+	}
+	bw_out_close_array();
+	if (n)
+		bw_out_text("\n");
+}

@@ -18,4 +18,13 @@ void bw_query_out_addr(const char *addr, const struct bw_query_result *qr,
 void bw_query_out_name(const char *arg, const struct bw_query_result *qr,
 		       const struct bw_query_arg *q);
 
+/*
+ * query --why's first line for an address the filter holds: which hooks
+ * drop it, in which direction, as which end of the packet ("  why:
+ * dropped as a source on ingress (XDP), ..."; JSON "hooks" in the why
+ * object the caller has open). Nothing for a hit that passes anyway.
+ */
+void bw_query_out_hooks(const struct bw_query_result *qr,
+			const struct bw_query_arg *q);
+
 #endif /* __BW_QUERY_VIEW_H */

@@ -20,6 +20,7 @@
 #include "lists/names.h"
 #include "net/src_cache.h"
 #include "out/expiry_view.h"
+#include "out/query_view.h"
 #include "out/why_out.h"
 
 static const char *hit_note(const struct bw_why_hit *h, bool in_allow_file,
@@ -428,6 +429,8 @@ void bw_why_out(const struct bw_query_result *qr, const struct bw_query_arg *q,
 	}
 	hit = bw_filter_lookup(qr->mem, a, &region);
 	bw_out_open_object("why");
+	if (hit)
+		bw_query_out_hooks(qr, q);
 	listed = out_entries(w, i, false);
 	added = bw_expiry_why_added(&qr->rec, bw_key_prefix(a));
 	allowed = out_allow(w, i, qr, a);
