@@ -49,6 +49,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BW_DATA_DIR=${BW_DATA_DIR:-$TOP/tests/data}
 # shellcheck source=../../scripts/netns.sh
 . "$TOP/scripts/netns.sh"
+# shellcheck source=nginx.sh
+. "$TOP/tests/e2e/nginx.sh"
 # shellcheck source=cidr_tests.sh
 . "$TOP/tests/e2e/cidr_tests.sh"
 ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
