@@ -1303,7 +1303,7 @@ save_times()
 	{
 		awk '$1 == 0 { print $3, $2 }' "$E2E_DIR/done"
 		cat "$E2E_TIMES" 2>/dev/null
-	} | awk '!seen[$1]++' >"$E2E_TIMES.tmp" && mv "$E2E_TIMES.tmp" "$E2E_TIMES"
+	} | awk '!seen[$1]++' >"$E2E_TIMES.$$" && mv "$E2E_TIMES.$$" "$E2E_TIMES"
 }
 
 main()
