@@ -249,7 +249,9 @@ e2e: $(BIN)
 # side in E2E_JOBS workers: about three hours one by one).
 crash-sweep: $(BIN)
 	$(Q)BW_CRASH_FULL=1 V=1 BLOOMWALL=$(abspath $(BIN)) \
-		tests/e2e/run.sh test_crash_sweep test_crash_sweep_watch test_crash_sweep_live \
+		tests/e2e/run.sh test_crash_sweep test_crash_sweep_adds test_crash_sweep_allow \
+		test_crash_sweep_load test_crash_sweep_watch test_crash_sweep_watch_odd \
+		test_crash_sweep_live test_crash_sweep_owner \
 		test_crash_sweep_cs test_crash_sweep_remove_live \
 		test_crash_sweep_remove_live_names test_crash_sweep_add_live \
 		test_crash_sweep_remove_bulk

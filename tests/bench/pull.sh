@@ -14,74 +14,29 @@ set -u
 bw=$1
 results=$2
 n=$3
-tag=bwpull-$$
-ns=$tag
-dir=$(mktemp -d /tmp/bwpull.XXXXXX) || exit 1
-dev_a=bwp$$a
-dev_b=bwp$$b
-nginx_pid=
-watch_pid=
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-
-# shellcheck disable=SC2317 # run by the EXIT trap below
-cleanup() {
-	[ -n "$watch_pid" ] && kill -TERM "$watch_pid" 2>/dev/null && wait "$watch_pid"
-	[ -n "$nginx_pid" ] && kill -TERM "$nginx_pid" 2>/dev/null && wait "$nginx_pid"
-	in_ns "$bw" detach "$dev_a" >/dev/null 2>&1
-	ip netns del "$ns" 2>/dev/null
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-command -v nginx >/dev/null || { echo "bench: no nginx: no pull figure" >&2; exit 0; }
+bench_serve_up pull pull
 secs() { printf '%.2f' "$(echo "$2 - $1" | bc)"; }
-
-bench_pair $dev_a $dev_b || exit 1
-ip -n "$ns" link set dev lo up
 
 echo "bench: pull: $n random addresses" >&2
 random_list "$n" 7 >"$dir/list.txt"
-mkdir -p "$dir/www" "$dir/nginx/tmp" "$dir/state"
 t0=$(now)
 "$bw" build -o "$dir/www/f.img" --seed 7 "$dir/list.txt" >/dev/null || exit 1
 t_build=$(secs "$t0" "$(now)")
 size=$(stat -c %s "$dir/www/f.img")
 
-in_ns "$bw" attach $dev_a --seed 7 "$dir/list.txt" >/dev/null 2>&1 || exit 1
+in_ns "$bw" attach "$dev_a" --seed 7 "$dir/list.txt" >/dev/null 2>&1 || exit 1
 t0=$(now)
-in_ns "$bw" reload $dev_a --seed 7 "$dir/list.txt" >/dev/null 2>&1 || exit 1
+in_ns "$bw" reload "$dev_a" --seed 7 "$dir/list.txt" >/dev/null 2>&1 || exit 1
 t_reload=$(secs "$t0" "$(now)")
 
-cat >"$dir/nginx/nginx.conf" <<EOF
-user root;
-worker_processes 1;
-pid $dir/nginx/nginx.pid;
-error_log $dir/nginx/error.log;
-events { worker_connections 64; }
-http {
-	access_log $dir/nginx/access.log;
-	client_body_temp_path $dir/nginx/tmp/body;
-	proxy_temp_path $dir/nginx/tmp/proxy;
-	fastcgi_temp_path $dir/nginx/tmp/fastcgi;
-	uwsgi_temp_path $dir/nginx/tmp/uwsgi;
-	scgi_temp_path $dir/nginx/tmp/scgi;
-	server { listen 127.0.0.1:18080; root $dir/www; }
-}
-EOF
-nsenter --net="/run/netns/$ns" nginx -c "$dir/nginx/nginx.conf" \
-	-g 'daemon off;' >"$dir/nginx/out" 2>&1 &
-nginx_pid=$!
-for _ in $(seq 100); do
-	in_ns curl -s -o /dev/null http://127.0.0.1:18080/ && break
-	sleep 0.1
-done
+bench_nginx 18080
 
 # A filter runs: the first pull would wait up to an interval; SIGHUP pulls
 # at once.
-nsenter --net="/run/netns/$ns" "$bw" watch $dev_a \
+nsenter --net="/run/netns/$ns" "$bw" watch "$dev_a" \
 	--url http://127.0.0.1:18080/f.img --interval 3600 \
 	--state-dir "$dir/state" >"$dir/watch.out" 2>"$dir/watch.err" &
 watch_pid=$!

@@ -15,29 +15,10 @@ set -u
 bw=$1
 results=$2
 n=$3
-tag=bwurls-$$
-ns=$tag
-dir=$(mktemp -d /tmp/bwurls.XXXXXX) || exit 1
-dev_a=bwu$$a
-dev_b=bwu$$b
-nginx_pid=
-watch_pid=
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-
-# shellcheck disable=SC2317 # run by the EXIT trap below
-cleanup() {
-	[ -n "$watch_pid" ] && kill -TERM "$watch_pid" 2>/dev/null && wait "$watch_pid"
-	[ -n "$nginx_pid" ] && kill -TERM "$nginx_pid" 2>/dev/null && wait "$nginx_pid"
-	in_ns "$bw" detach "$dev_a" >/dev/null 2>&1
-	ip netns del "$ns" 2>/dev/null
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-command -v nginx >/dev/null || { echo "bench: no nginx: no list URL figure" >&2; exit 0; }
+bench_serve_up urls "list URL"
 
 # wait_for ERE [N]: the watch's log has N lines matching ERE (a bound
 # that only ends a hang).
@@ -51,39 +32,13 @@ wait_for() {
 	exit 1
 }
 
-bench_pair $dev_a $dev_b || exit 1
-ip -n "$ns" link set dev lo up
-
 echo "bench: urls: $n random addresses" >&2
-mkdir -p "$dir/www" "$dir/nginx/tmp" "$dir/state"
 random_list "$n" 7 >"$dir/www/list.txt"
 touch -d @1700000000 "$dir/www/list.txt"
-cat >"$dir/nginx/nginx.conf" <<EOF
-user root;
-worker_processes 1;
-pid $dir/nginx/nginx.pid;
-error_log $dir/nginx/error.log;
-events { worker_connections 64; }
-http {
-	access_log $dir/nginx/access.log;
-	client_body_temp_path $dir/nginx/tmp/body;
-	proxy_temp_path $dir/nginx/tmp/proxy;
-	fastcgi_temp_path $dir/nginx/tmp/fastcgi;
-	uwsgi_temp_path $dir/nginx/tmp/uwsgi;
-	scgi_temp_path $dir/nginx/tmp/scgi;
-	server { listen 127.0.0.1:18081; root $dir/www; }
-}
-EOF
-nsenter --net="/run/netns/$ns" nginx -c "$dir/nginx/nginx.conf" \
-	-g 'daemon off;' >"$dir/nginx/out" 2>&1 &
-nginx_pid=$!
-for _ in $(seq 100); do
-	in_ns curl -s -o /dev/null http://127.0.0.1:18081/ && break
-	sleep 0.1
-done
+bench_nginx 18081
 
 url=http://127.0.0.1:18081/list.txt
-nsenter --net="/run/netns/$ns" "$bw" watch $dev_a --seed 7 --refresh 1s \
+nsenter --net="/run/netns/$ns" "$bw" watch "$dev_a" --seed 7 --refresh 1s \
 	--state-dir "$dir/state" "$url" >"$dir/watch.out" 2>"$dir/watch.err" &
 watch_pid=$!
 wait_for "reload ok"

@@ -11,14 +11,16 @@
 #   - the next command (reload, or attach when nothing runs) succeeds at
 #     once (the lock is free), and then status says the pins name what
 #     runs.
-# test_crash_sweep runs a sample of the points (of each kind of system
-# call that changes kernel or pin state the first two and every
-# STATE_EVERY-th, and every STRIDE-th of the rest);
-# BW_CRASH_FULL=1 (make crash-sweep) runs every point.
-# test_crash_sweep_watch does the same to the watch daemon's start rebuild
-# (a reload from the old filter to the list's, in its child), its parent
-# and child killed, and checks after each kill that no watch process is
-# left and that the next watch takes over.
+# test_crash_sweep, _adds, _allow and _load (the verbs in four tests the
+# workers run side by side) run a sample of the points (of each kind of
+# system call that changes kernel or pin state the first two and every
+# STATE_EVERY-th, and every STRIDE-th of the rest once the first such
+# call came); BW_CRASH_FULL=1 (make crash-sweep) runs every point.
+# test_crash_sweep_watch (and _watch_odd: the points in two halves) does
+# the same to the watch daemon's start rebuild (a reload from the old
+# filter to the list's, in its child), its parent and child killed, and
+# checks after each kill that no watch process is left and that the next
+# watch takes over.
 # test_crash_sweep_live does it to a watch holding live entries, over its
 # takeover of a CLI add --timeout (an in-place add) and an entry's expiry
 # (an in-place delete): after each kill no live entry is missed, and a
@@ -27,7 +29,9 @@
 # decisions: a LAPI's add, delete and a decision's end, in place.
 
 # shellcheck disable=SC2034 # read by run.sh, which sources this file
-CRASH_TESTS="test_crash_sweep test_crash_sweep_watch test_crash_sweep_live"
+CRASH_TESTS="test_crash_sweep test_crash_sweep_adds test_crash_sweep_allow
+test_crash_sweep_load test_crash_sweep_watch test_crash_sweep_watch_odd
+test_crash_sweep_live"
 
 CRASH_STRIDE=${BW_CRASH_STRIDE:-150}
 CRASH_STATE_EVERY=${BW_CRASH_STATE_EVERY:-5}
@@ -73,44 +77,57 @@ open(path, "wb").write(eth + ip + udp)
 EOF
 }
 
+# crash_run_frames ID FRAME...: the return value of program ID on each
+# FRAME (bpftool prog run), a line each, in order; none from the first
+# frame it could not run on. One bpftool for all of them (its batch mode).
+crash_run_frames()
+{
+	local id=$1 f
+
+	shift
+	for f in "$@"; do
+		echo "prog run id $id data_in $f repeat 1"
+	done >"$TMP_DIR/frames.batch"
+	bpftool batch file "$TMP_DIR/frames.batch" 2>/dev/null |
+		sed -nE 's/.*[Rr]eturn value: ([0-9]+).*/\1/p'
+}
+
 # "A:drop B:pass C:pass D:pass": the verdicts of the program on $BW_RX's
 # hook for the three crash sources and the DNS query (D: block when it is
 # dropped or answered), or "none" when the hook runs no program.
 crash_judge()
 {
-	local id a rv out=""
+	local id rv i out=""
 
 	id=$(hook_prog_id)
 	if [ -z "$id" ]; then
 		echo none
 		return
 	fi
-	for a in A B C; do
-		rv=$(bpftool prog run id "$id" data_in "$TMP_DIR/frame.$a" \
-			repeat 1 2>&1 | sed -nE 's/.*[Rr]eturn value: ([0-9]+).*/\1/p')
-		case $rv in
-		1) out="$out $a:drop" ;;
-		2) out="$out $a:pass" ;;
-		*) out="$out $a:?$rv" ;;
+	mapfile -t rv < <(crash_run_frames "$id" "$TMP_DIR"/frame.{A,B,C,D})
+	for i in 0 1 2; do
+		case ${rv[i]:-} in
+		1) out="$out ${CRASH_NAMES[i]}:drop" ;;
+		2) out="$out ${CRASH_NAMES[i]}:pass" ;;
+		*) out="$out ${CRASH_NAMES[i]}:?${rv[i]:-}" ;;
 		esac
 	done
-	rv=$(bpftool prog run id "$id" data_in "$TMP_DIR/frame.D" \
-		repeat 1 2>&1 | sed -nE 's/.*[Rr]eturn value: ([0-9]+).*/\1/p')
-	case $rv in
+	case ${rv[3]:-} in
 	1 | 3) out="$out D:block" ;;
 	2) out="$out D:pass" ;;
-	*) out="$out D:?$rv" ;;
+	*) out="$out D:?${rv[3]:-}" ;;
 	esac
 	echo "${out# }"
 }
 
-# The same verdicts as query gives them ("none" when it says nothing runs).
+# The same verdicts as query gives them ("none" when it says nothing runs),
+# the addresses and the name asked in one query.
 crash_query()
 {
-	local -a lines addrs=("$BW_A4" "$BW_B4" "$BW_C4")
-	local out="" i
+	local -a lines
+	local addrs=("$BW_A4" "$BW_B4" "$BW_C4") out="" i l v key
 
-	if ! "$BLOOMWALL" query "$BW_RX" "$BW_A4" "$BW_B4" "$BW_C4" \
+	if ! "$BLOOMWALL" query "$BW_RX" "${addrs[@]}" "$CRASH_QNAME" \
 		>"$TMP_DIR/q.out" 2>"$TMP_DIR/q.err"; then
 		if grep -qxF "$(msg_not_attached "$BW_RX")" "$TMP_DIR/q.err"; then
 			echo none
@@ -119,22 +136,25 @@ crash_query()
 		fi
 		return
 	fi
-	# Each address's own line (an add's expiry adds lines of its own).
-	for i in 0 1 2; do
-		lines[i]=$(grep -m1 "^${addrs[$i]}  " "$TMP_DIR/q.out")
+	mapfile -t lines <"$TMP_DIR/q.out"
+	# Each one's first line (an add's expiry adds lines of its own).
+	for i in 0 1 2 3; do
+		key=${addrs[i]:-$CRASH_QNAME}
+		v="?"
+		for l in "${lines[@]}"; do
+			case $l in
+			"$key  "*) ;;
+			*) continue ;;
+			esac
+			case $l in
+			*"  drop"*) v=drop ;;
+			*"  block"*) v=block ;;
+			*"  pass"*) v=pass ;;
+			esac
+			break
+		done
+		out="$out ${CRASH_NAMES[i]:-D}:$v"
 	done
-	for i in 0 1 2; do
-		case ${lines[$i]:-} in
-		*"  drop"*) out="$out ${CRASH_NAMES[$i]}:drop" ;;
-		*"  pass"*) out="$out ${CRASH_NAMES[$i]}:pass" ;;
-		*) out="$out ${CRASH_NAMES[$i]}:?" ;;
-		esac
-	done
-	case $("$BLOOMWALL" query "$BW_RX" "$CRASH_QNAME" 2>&1) in
-	"$CRASH_QNAME  block"*) out="$out D:block" ;;
-	"$CRASH_QNAME  pass"*) out="$out D:pass" ;;
-	*) out="$out D:?" ;;
-	esac
 	echo "${out# }"
 }
 
@@ -142,8 +162,9 @@ crash_query()
 crash_reset()
 {
 	"$BLOOMWALL" detach "$BW_RX" >/dev/null 2>&1
-	ip link set dev "$BW_RX" xdp off 2>/dev/null
-	ip link set dev "$BW_RX" xdpgeneric off 2>/dev/null
+	# Both modes' hooks off in one ip (-force: on past an error).
+	printf 'link set dev %s %s off\n' "$BW_RX" xdp "$BW_RX" xdpgeneric |
+		ip -force -batch - >/dev/null 2>&1
 	bw_bpffs_reset
 }
 
@@ -269,7 +290,10 @@ crash_points()
 		# maps).
 		kind = name (match($0, /BPF_[A-Z_]+/) ? substr($0, RSTART, RLENGTH) : "")
 		seen[kind] += state
-		keep = full || (i % stride) == 0 ||
+		# Before the first state change the kernel and the pins are as
+		# the setup left them: its own point is that state.
+		begun = begun || state
+		keep = full || (begun && (i % stride) == 0) ||
 			(state && (seen[kind] <= 2 || seen[kind] % every == 0))
 		if (keep)
 			print name, n[name]
@@ -314,11 +338,10 @@ crash_verb()
 	CRASH_BAD=$((CRASH_BAD + bad))
 }
 
-test_crash_sweep()
+# The lists, images and frames every verb's sweep judges with; the counts
+# zeroed.
+crash_sweep_setup()
 {
-	local listed="A:drop B:pass C:pass D:pass"
-	local named="A:drop B:pass C:pass D:block"
-
 	command -v strace >/dev/null || skip "strace is not installed"
 	list a.txt "$BW_A4" >/dev/null
 	list b.txt "$BW_B4" >/dev/null
@@ -336,12 +359,56 @@ test_crash_sweep()
 	CRASH_POINTS=0
 	CRASH_KILLED=0
 	CRASH_BAD=0
-	crash_verb attach none "$listed"
-	crash_verb reload "$listed" "A:pass B:drop C:pass D:pass"
-	crash_verb add "$listed" "A:drop B:drop C:pass D:pass"
-	crash_verb remove "A:drop B:drop C:pass D:pass" "$listed"
-	crash_verb allow "$listed" "A:pass B:pass C:pass D:pass"
-	crash_verb unallow "A:pass B:pass C:pass D:pass" "$listed"
+}
+
+# The totals of the verbs' sweeps: a kill took effect, and none left an
+# inconsistent state.
+crash_sweep_end()
+{
+	echo "crash sweep: $CRASH_POINTS points, $CRASH_KILLED killed, $CRASH_BAD inconsistent"
+	[ "$CRASH_KILLED" -gt 0 ] || fail "no kill took effect: strace injection broken?"
+	assert_eq "$CRASH_BAD" 0 "inconsistent states after a kill"
+}
+
+# The verbs' sweeps in four tests that the workers run side by side: a
+# filter's start and end, the runtime adds and removes, the allowlist,
+# the images.
+CRASH_LISTED="A:drop B:pass C:pass D:pass"
+CRASH_NAMED="A:drop B:pass C:pass D:block"
+
+test_crash_sweep()
+{
+	crash_sweep_setup
+	crash_verb attach none "$CRASH_LISTED"
+	crash_verb reload "$CRASH_LISTED" "A:pass B:drop C:pass D:pass"
+	crash_verb detach "$CRASH_LISTED" none
+	crash_verb detach_watch "$CRASH_LISTED" none
+	crash_sweep_end
+}
+
+test_crash_sweep_adds()
+{
+	crash_sweep_setup
+	crash_verb add "$CRASH_LISTED" "A:drop B:drop C:pass D:pass"
+	crash_verb remove "A:drop B:drop C:pass D:pass" "$CRASH_LISTED"
+	crash_verb add_name "$CRASH_LISTED" "$CRASH_NAMED"
+	crash_verb remove_name "$CRASH_NAMED" "$CRASH_LISTED"
+	crash_sweep_end
+}
+
+test_crash_sweep_allow()
+{
+	crash_sweep_setup
+	crash_verb allow "$CRASH_LISTED" "A:pass B:pass C:pass D:pass"
+	crash_verb unallow "A:pass B:pass C:pass D:pass" "$CRASH_LISTED"
+	crash_verb allow_name "$CRASH_NAMED" "$CRASH_LISTED"
+	crash_verb unallow_name "$CRASH_LISTED" "$CRASH_NAMED"
+	crash_sweep_end
+}
+
+test_crash_sweep_load()
+{
+	crash_sweep_setup
 	# load keeps the add of C (issue 12); names: in place or by a rebuild.
 	crash_verb load "A:drop B:pass C:drop D:pass" "A:pass B:drop C:drop D:pass"
 	# An image with verify's exact set and an allowlist (A listed, allowed;
@@ -349,15 +416,7 @@ test_crash_sweep()
 	# if the exact trie staged in the other slot has it too).
 	crash_verb load_sections "A:drop B:pass C:drop D:pass" \
 		"A:pass B:pass C:drop D:pass"
-	crash_verb add_name "$listed" "$named"
-	crash_verb remove_name "$named" "$listed"
-	crash_verb allow_name "$named" "$listed"
-	crash_verb unallow_name "$listed" "$named"
-	crash_verb detach "$listed" none
-	crash_verb detach_watch "$listed" none
-	echo "crash sweep: $CRASH_POINTS points, $CRASH_KILLED killed, $CRASH_BAD inconsistent"
-	[ "$CRASH_KILLED" -gt 0 ] || fail "no kill took effect: strace injection broken?"
-	assert_eq "$CRASH_BAD" 0 "inconsistent states after a kill"
+	crash_sweep_end
 }
 
 # ------------------------------------------------------------- the watch
@@ -659,9 +718,13 @@ crash_watch_timed()
 		CRASH_W_BAD=$((CRASH_W_BAD + 1))
 }
 
-test_crash_sweep_watch()
+# crash_watch_sweep HALF TIMED: the watch's sweep over every other point
+# (HALF 0: the first, the third...; 1: the second...), and with TIMED=1
+# the timed kills, after one clean run that gives the points.
+crash_watch_sweep()
 {
-	local mode s k role calls unreachable t0 d delays nf=0 np=0 nfc=0
+	local half=$1 timed=$2 mode s k role calls unreachable t0 d delays=""
+	local nf=0 np=0 nfc=0 i=0
 
 	command -v strace >/dev/null || skip "strace is not installed"
 	list a.txt "$BW_A4" >/dev/null
@@ -692,7 +755,8 @@ test_crash_sweep_watch()
 	assert_eq "$(crash_judge)" "$CRASH_WATCH_NEW" "the clean watch's filter"
 	crash_watch_recover || fail "the next watch after the clean one"
 	crash_watch_points "$TMP_DIR/wtrace" >"$TMP_DIR/points.watch"
-	# BW_CRASH_WATCH_ONLY="f bpf 590;p bpf 350": these points alone.
+	# BW_CRASH_WATCH_ONLY="f bpf 590;p bpf 350": these points alone (the
+	# two tests every other one of them, as any points).
 	if [ -n "${BW_CRASH_WATCH_ONLY:-}" ]; then
 		grep '^n ' "$TMP_DIR/points.watch" >"$TMP_DIR/points.n"
 		tr ';' '\n' <<<"$BW_CRASH_WATCH_ONLY" |
@@ -712,6 +776,7 @@ test_crash_sweep_watch()
 	t0=$SECONDS
 	while read -r mode s k role; do
 		[ "$mode" = n ] && continue
+		[ $((i++ % 2)) = "$half" ] || continue
 		if [ "$mode" = f ]; then
 			nf=$((nf + 1))
 			[ "$role" = child ] && nfc=$((nfc + 1))
@@ -720,10 +785,12 @@ test_crash_sweep_watch()
 		fi
 		crash_watch_point "$mode" "$s" "$k"
 	done <"$TMP_DIR/points.watch"
-	delays="0 0.002 0.005 0.01 0.02 0.05"
-	[ "${BW_CRASH_FULL:-0}" = 1 ] &&
-		delays="$delays $(seq -s ' ' 0.001 0.003 0.06)"
-	[ -n "${BW_CRASH_WATCH_ONLY:-}" ] && delays=""
+	if [ "$timed" = 1 ]; then
+		delays="0 0.002 0.005 0.01 0.02 0.05"
+		[ "${BW_CRASH_FULL:-0}" = 1 ] &&
+			delays="$delays $(seq -s ' ' 0.001 0.003 0.06)"
+		[ -n "${BW_CRASH_WATCH_ONLY:-}" ] && delays=""
+	fi
 	for d in $delays; do
 		crash_watch_timed "$d"
 	done
@@ -731,6 +798,18 @@ test_crash_sweep_watch()
 	[ $((CRASH_W_PARENT + CRASH_W_CHILD)) -gt 0 ] ||
 		fail "no kill took effect: strace injection broken?"
 	assert_eq "$CRASH_W_BAD" 0 "inconsistent states after a kill"
+}
+
+# The watch's sweep in two tests the workers run side by side, each over
+# every other point; the first also kills at moments.
+test_crash_sweep_watch()
+{
+	crash_watch_sweep 0 1
+}
+
+test_crash_sweep_watch_odd()
+{
+	crash_watch_sweep 1 0
 }
 
 # ------------------------------------------------------- the live entries
@@ -881,7 +960,7 @@ crash_live_frames()
 # that is not WANT (drop or pass) in either, or that nothing runs.
 crash_live_verdicts()
 {
-	local want=$1 id a rv q
+	local want=$1 id a rv q l i=0 lines frames rvs
 
 	shift
 	id=$(hook_prog_id)
@@ -890,14 +969,24 @@ crash_live_verdicts()
 		return
 	fi
 	"$BLOOMWALL" query "$BW_RX" "$@" >"$TMP_DIR/lq.out" 2>&1
+	mapfile -t lines <"$TMP_DIR/lq.out"
+	frames=("${@/#/$TMP_DIR/lf.}")
+	mapfile -t rvs < <(crash_run_frames "$id" "${frames[@]}")
 	for a in "$@"; do
-		rv=$(bpftool prog run id "$id" data_in "$TMP_DIR/lf.$a" \
-			repeat 1 2>&1 | sed -nE 's/.*[Rr]eturn value: ([0-9]+).*/\1/p')
+		rv=${rvs[i++]:-}
 		case $rv in
 		1) rv=drop ;;
 		2) rv=pass ;;
 		esac
-		q=$(sed -nE "s/^$a  (drop|pass)( .*)?\$/\\1/p" "$TMP_DIR/lq.out")
+		q=""
+		for l in "${lines[@]}"; do
+			case $l in
+			"$a  drop" | "$a  drop "*) q=drop ;;
+			"$a  pass" | "$a  pass "*) q=pass ;;
+			*) continue ;;
+			esac
+			break
+		done
 		[ "$rv" = "$want" ] && [ "$q" = "$want" ] && continue
 		echo "$a: the hook's program says '$rv', query '$q', not $want"
 	done

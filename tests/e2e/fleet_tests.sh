@@ -31,7 +31,6 @@ FL_C=10.80.0.4
 FL_PORT=8080
 FL_TLS_PORT=8443
 FL_PIDS=()
-FL_NGINX=
 FL_NS=()
 
 fl_srv()
@@ -120,7 +119,7 @@ fleet_down()
 # /redirect (https) sending the client to http.
 fl_nginx_conf()
 {
-	local d=$FL_DIR/nginx tls=""
+	local tls=""
 
 	if [ "${1:-}" = TLS ]; then
 		tls="server {
@@ -131,21 +130,10 @@ fl_nginx_conf()
 		location /redirect/ { return 302 http://$FL_SRV_IP:$FL_PORT/f.img; }
 	}"
 	fi
-	cat >"$d/nginx.conf" <<EOF
-user root;
-worker_processes 1;
-pid $d/nginx.pid;
-error_log $d/error.log;
-events { worker_connections 512; }
-http {
+	# shellcheck disable=SC2016 # nginx's variables, not the shell's
+	nginx_conf "$FL_DIR/nginx" \
+		'$remote_addr $status $request_uri $body_bytes_sent $server_port' "
 	default_type application/octet-stream;
-	log_format fleet '\$remote_addr \$status \$request_uri \$body_bytes_sent \$server_port';
-	access_log $d/access.log fleet;
-	client_body_temp_path $d/tmp/body;
-	proxy_temp_path $d/tmp/proxy;
-	fastcgi_temp_path $d/tmp/fastcgi;
-	uwsgi_temp_path $d/tmp/uwsgi;
-	scgi_temp_path $d/tmp/scgi;
 	server {
 		listen $FL_SRV_IP:$FL_PORT;
 		root $FL_DIR/www;
@@ -154,29 +142,19 @@ http {
 		location /gz/ { gzip_static always; }
 		location /enc/ { add_header Content-Encoding x-bw-test; }
 	}
-	$tls
-}
-EOF
+	$tls"
 }
 
 # Starts nginx in the server namespace; returns once it answers.
 fl_nginx_start()
 {
-	nsenter --net="/run/netns/$FL_SRV" \
-		nginx -c "$FL_DIR/nginx/nginx.conf" -g 'daemon off;' \
-		>>"$FL_DIR/nginx/stdout" 2>&1 &
-	FL_NGINX=$!
-	serving "$FL_NGINX" "http://$FL_SRV_IP:$FL_PORT/" 100 fl_srv && return 0
-	cat "$FL_DIR/nginx/error.log" "$FL_DIR/nginx/stdout" 2>/dev/null
-	fail "nginx does not answer on $FL_SRV_IP:$FL_PORT"
+	nginx_serve "$FL_DIR/nginx" "http://$FL_SRV_IP:$FL_PORT/" "$FL_SRV"
 }
 
 fl_nginx_stop()
 {
-	[ -z "${FL_NGINX:-}" ] && return 0
-	kill -TERM "$FL_NGINX" 2>/dev/null
-	wait "$FL_NGINX" 2>/dev/null
-	FL_NGINX=
+	[ -n "${FL_DIR:-}" ] && nginx_stop "$FL_DIR/nginx"
+	return 0
 }
 
 # fl_publish FILE [NAME]: FILE onto the server as NAME (f.img), as an

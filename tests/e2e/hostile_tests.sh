@@ -19,46 +19,24 @@ test_hostile_pull_header"
 HO_PORT=18090
 
 # ho_nginx_start CONF_BODY: nginx with the server blocks CONF_BODY (its
-# access log "ho" format: address, status, URI, the X-Api-Key it got),
+# access log HO_LOG: address, status, URI, the X-Api-Key it got),
 # returns once it answers.
 ho_nginx_start()
 {
 	local d=$TMP_DIR/ho-nginx
 
 	rm -rf "$d"
-	mkdir -p "$d/tmp"
-	cat >"$d/nginx.conf" <<EOF
-user root;
-worker_processes 1;
-pid $d/nginx.pid;
-error_log $d/error.log;
-events { worker_connections 64; }
-http {
-	log_format ho '\$server_addr:\$server_port \$status \$request_uri key=\$http_x_api_key';
-	access_log $d/access.log ho;
-	client_body_temp_path $d/tmp/body;
-	proxy_temp_path $d/tmp/proxy;
-	fastcgi_temp_path $d/tmp/fastcgi;
-	uwsgi_temp_path $d/tmp/uwsgi;
-	scgi_temp_path $d/tmp/scgi;
-	$1
-}
-EOF
+	# shellcheck disable=SC2016 # nginx's variables, not the shell's
+	nginx_conf "$d" \
+		'$server_addr:$server_port $status $request_uri key=$http_x_api_key' "$1"
 	HO_LOG=$d/access.log
-	nginx -c "$d/nginx.conf" -g 'daemon off;' >>"$d/stdout" 2>&1 &
-	HO_NGINX=$!
-	serving "$HO_NGINX" "http://127.0.0.1:$HO_PORT/" 100 && return 0
-	cat "$d/error.log" "$d/stdout" 2>/dev/null
-	fail "nginx does not answer on 127.0.0.1:$HO_PORT"
+	nginx_serve "$d" "http://127.0.0.1:$HO_PORT/"
 }
 
 ho_cleanup()
 {
 	cs_cleanup
-	[ -n "${HO_NGINX:-}" ] && kill -TERM "$HO_NGINX" 2>/dev/null &&
-		wait "$HO_NGINX" 2>/dev/null
-	HO_NGINX=
-	return 0
+	nginx_stop "$TMP_DIR/ho-nginx"
 }
 
 # A LAPI (behind a proxy) that redirects the stream to another host: the

@@ -13,6 +13,9 @@
 #                   repository, as for the unit and datapath tests)
 #        V=1        print every test's output, not only a failing one's
 #        E2E_JOBS   how many workers (default 3; 1: one test at a time)
+#        E2E_TIMES  each passed test's seconds, read to hand the longest
+#                   out first, written at the end (default
+#                   ${OUTPUT:-.output}/tests/e2e.seconds)
 #
 # Each test prints "[name] PASS|FAIL|SKIPPED" when it ends; the last line is
 # "e2e: N passed, N failed" (tests/run.sh reads it); non-zero exit on failure.
@@ -49,6 +52,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BW_DATA_DIR=${BW_DATA_DIR:-$TOP/tests/data}
 # shellcheck source=../../scripts/netns.sh
 . "$TOP/scripts/netns.sh"
+# shellcheck source=nginx.sh
+. "$TOP/tests/e2e/nginx.sh"
 # shellcheck source=cidr_tests.sh
 . "$TOP/tests/e2e/cidr_tests.sh"
 ALL_TESTS="$ALL_TESTS $CIDR_TESTS"
@@ -910,8 +915,8 @@ pinned_prog_id()
 
 hook_prog_id()
 {
-	ip -d link show dev "$BW_RX" | sed -nE 's/.*prog\/xdp id ([0-9]+).*/\1/p' |
-		head -n 1
+	ip -d link show dev "$BW_RX" |
+		sed -nE '/prog\/xdp id /{s/.*prog\/xdp id ([0-9]+).*/\1/p;q}'
 }
 
 # Gone once the kernel has freed it: after the packets in flight (RCU).
@@ -1132,18 +1137,23 @@ test_reload_under_traffic()
 # first, until none is left; it prints each test's lines in one piece when
 # the test ends, so the output of two tests never mixes.
 
-# Seconds of the slower tests, one by one on this 2-core machine shared with
-# other work (2026-12-05; test_reload_under_load guessed). Only their order
+# Seconds of the slower tests: the longest in make test on this 2-core
+# machine (e2e in 3 workers, 2026-12-05; the crash sweeps split since,
+# estimated), the rest one by one shared with other work. Only their order
 # matters: the queue hands the longest out first, so that none starts last
-# while the other workers sit idle; any other test counts 5.
-E2E_SECONDS="test_crash_sweep_watch=1184 test_crash_sweep=578
-test_crash_sweep_cs=108 test_crash_sweep_live=68
-test_cs_hostile_lapi=59 test_crash_sweep_remove_live=41
-test_fleet_signed=39 test_json_attach_reload=36 test_prog_swap=36
-test_fleet_pull=34 test_adds_parallel=31 test_fpr_estimate=30
+# while the other workers sit idle; a test with no time of its own in
+# $E2E_TIMES is taken at its hint here, or at 5.
+E2E_SECONDS="test_crash_sweep_cs=120 test_crash_sweep_watch=100
+test_crash_sweep_watch_odd=90 test_crash_sweep_adds=89
+test_crash_sweep=79 test_crash_sweep_allow=75 test_crash_sweep_egress=72
+test_crash_sweep_live=58 test_cs_hostile_lapi=58 test_crash_sweep_load=52
+test_crash_sweep_owner=45 test_fleet_pull=44 test_fleet_signed=39
+test_adds_parallel=34 test_cs_resync_drift=32 test_cs_import_100k=27
+test_crash_sweep_remove_live=41 test_json_attach_reload=36
+test_prog_swap=36 test_fpr_estimate=30
 test_reload_unreadable=28 test_crash_sweep_remove_live_names=25
 test_watch_remove_in_place=25 test_adds_survive_reload=22
-test_cs_import_100k=22 test_watch_rewrites=21 test_reload_under_load=20
+test_watch_rewrites=21 test_reload_under_load=20
 test_cidr_lists=19 test_image_verify_allow=19 test_json_query_add=17
 test_adds_race_reload=16 test_caps_verbs=16 test_cs_lapi_restart=16
 test_adds_remove=15 test_allow_name_all_or_nothing=14
@@ -1263,16 +1273,40 @@ worker()
 	exit 0
 }
 
-# The names given, longest first by E2E_SECONDS (in the order given among
-# equals).
+# The seconds each test that passed took when it last ran, "NAME SECONDS"
+# a line (written at the end of every run): a test's own time comes
+# first, the hints above only for a test not run here before.
+E2E_TIMES=${E2E_TIMES:-${OUTPUT:-.output}/tests/e2e.seconds}
+[[ $E2E_TIMES = /* ]] || E2E_TIMES=$TOP/$E2E_TIMES
+
+# The names given, longest first by their last time, else E2E_SECONDS (in
+# the order given among equals).
 by_length()
 {
-	local t s
+	{
+		[ -r "$E2E_TIMES" ] && sed 's/^/T /' "$E2E_TIMES"
+		printf 'N %s\n' "$@"
+	} | awk -v hints="$E2E_SECONDS" '
+	BEGIN {
+		n = split(hints, h, /[ \n]+/)
+		for (i = 1; i <= n; i++)
+			if (split(h[i], kv, "=") == 2)
+				hint[kv[1]] = kv[2]
+	}
+	$1 == "T" { if (!($2 in last)) last[$2] = $3; next }
+	{ print ($2 in last) ? last[$2] : ($2 in hint) ? hint[$2] : 5, $2 }' |
+		sort -s -k1,1nr | cut -d ' ' -f 2
+}
 
-	for t in "$@"; do
-		s=$(tr ' ' '\n' <<<"$E2E_SECONDS" | sed -n "s/^$t=//p")
-		echo "${s:-5} $t"
-	done | sort -s -k1,1nr | cut -d ' ' -f 2
+# This run's times of the tests that passed into $E2E_TIMES, the other
+# tests' kept.
+save_times()
+{
+	mkdir -p "$(dirname "$E2E_TIMES")" 2>/dev/null || return 0
+	{
+		awk '$1 == 0 { print $3, $2 }' "$E2E_DIR/done"
+		cat "$E2E_TIMES" 2>/dev/null
+	} | awk '!seen[$1]++' >"$E2E_TIMES.$$" && mv "$E2E_TIMES.$$" "$E2E_TIMES"
 }
 
 main()
@@ -1325,6 +1359,7 @@ main()
 			END { printf "e2e: worker %s: %d tests, %d s\n", w, n, s }' \
 			"$E2E_DIR/done.$i" 2>/dev/null
 	done
+	save_times
 	echo "e2e: $jobs workers, $((SECONDS - t0)) s"
 	echo "e2e: the slowest (seconds): $(sort -k2,2rn "$E2E_DIR/done" |
 		head -n 12 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $3, $2 }')"

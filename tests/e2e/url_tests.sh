@@ -19,51 +19,27 @@ URL_TESTS="test_url_lists test_url_failures test_url_trickle test_url_spamhaus"
 
 URL_PORT=18084
 URL_SRV=http://127.0.0.1:$URL_PORT
-URL_NGINX=
 URL_MTIME=1700000000
 
 # url_nginx_start: nginx serving $TMP_DIR/www on $URL_SRV, its access log
 # "STATUS URI" lines in $TMP_DIR/nginx/access.log; returns once it answers.
 url_nginx_start()
 {
-	local d=$TMP_DIR/nginx
-
-	mkdir -p "$d/tmp" "$TMP_DIR/www" "$TMP_DIR/stage"
-	cat >"$d/nginx.conf" <<EOF
-user root;
-worker_processes 1;
-pid $d/nginx.pid;
-error_log $d/error.log;
-events { worker_connections 64; }
-http {
+	mkdir -p "$TMP_DIR/www" "$TMP_DIR/stage"
+	# shellcheck disable=SC2016 # nginx's variables, not the shell's
+	nginx_conf "$TMP_DIR/nginx" '$status $request_uri' "
 	default_type application/octet-stream;
 	types { text/plain txt; application/json json; }
-	log_format lists '\$status \$request_uri';
-	access_log $d/access.log lists;
-	client_body_temp_path $d/tmp/body;
-	proxy_temp_path $d/tmp/proxy;
-	fastcgi_temp_path $d/tmp/fastcgi;
-	uwsgi_temp_path $d/tmp/uwsgi;
-	scgi_temp_path $d/tmp/scgi;
 	server {
 		listen 127.0.0.1:$URL_PORT;
 		root $TMP_DIR/www;
-	}
-}
-EOF
-	nginx -c "$d/nginx.conf" -g 'daemon off;' >>"$d/stdout" 2>&1 &
-	URL_NGINX=$!
-	serving "$URL_NGINX" "$URL_SRV/" 100 && return 0
-	cat "$d/error.log" "$d/stdout" 2>/dev/null
-	fail "nginx does not answer on $URL_SRV"
+	}"
+	nginx_serve "$TMP_DIR/nginx" "$URL_SRV/"
 }
 
 url_nginx_stop()
 {
-	[ -z "${URL_NGINX:-}" ] && return 0
-	kill -TERM "$URL_NGINX" 2>/dev/null
-	wait "$URL_NGINX" 2>/dev/null
-	URL_NGINX=
+	nginx_stop "$TMP_DIR/nginx"
 }
 
 url_cleanup()
