@@ -41,7 +41,8 @@ struct bw_attach_figures {
  * when own_link or when libxdp fails) and pins prog, stats, allow, exact
  * (and link) under BW_PIN_ROOT/iface; with egress, then puts the TC
  * program of the same object (same filter, same maps) on ifindex's clsact
- * egress hook. allow may be NULL. Fills out
+ * egress hook, both under a guard (hooks_guard.h). allow may be NULL.
+ * Fills out
  * with what it did. On failure everything is undone. The pin directory
  * must not exist.
  */
