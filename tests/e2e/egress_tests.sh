@@ -332,3 +332,84 @@ for m in bt("prog", "show", "id", sys.argv[1])["map_ids"]:
             print(info["max_entries"])
 PY
 }
+
+# ---- the egress hook's pins
+# shellcheck disable=SC2034 # read by tests/e2e/run.sh, which sources this
+EGRESS_TESTS="$EGRESS_TESTS test_egress_pins"
+
+# egress_pins_named: the pins egress_stats and egress_who name the maps of
+# the TC program on $BW_RX's egress hook; prints what it found.
+egress_pins_named()
+{
+	python3 - "$BW_PIN_ROOT/$BW_RX" <<'PY'
+import json, subprocess, sys
+
+def bt(*a):
+    return json.loads(subprocess.check_output(["bpftool", "-j"] + list(a)))
+
+tc = [h["id"] for d in bt("net", "show") for h in d.get("tc", [])
+      if h.get("name", "").startswith("bloomwall_tc")]
+if len(tc) != 1:
+    sys.exit("bloomwall TC programs: %s" % tc)
+ids = bt("prog", "show", "id", str(tc[0]))["map_ids"]
+for name in ("egress_stats", "egress_who"):
+    m = bt("map", "show", "pinned", sys.argv[1] + "/" + name)
+    print("%s/%s: map %d (%s); the TC program's maps: %s"
+          % (sys.argv[1], name, m["id"], m["name"], ids))
+    if m["id"] not in ids or m["name"] != name:
+        sys.exit("the pin %s does not name the egress program's map" % name)
+PY
+}
+
+# egress_pinned SUM|ROWS MAP: read through the pin with bpftool: the sum of
+# MAP's dropped_v4 over the CPUs (egress_stats), or its rows (egress_who).
+egress_pinned()
+{
+	bpftool -j map dump pinned "$BW_PIN_ROOT/$BW_RX/$2" | python3 -c '
+import json, sys
+
+rows = json.load(sys.stdin)
+def walk(v, key):
+    if isinstance(v, dict):
+        return sum(walk(x, key) if k != key else int(x) for k, x in v.items())
+    if isinstance(v, list):
+        return sum(walk(x, key) for x in v)
+    return 0
+print(walk(rows, "dropped_v4") if sys.argv[1] == "SUM" else len(rows))' "$1"
+}
+
+# The egress program's own maps are pinned beside the ingress maps, name
+# what the egress hook runs through swaps, and read with bpftool; without
+# an egress hook there are none, and detach removes them.
+test_egress_pins()
+{
+	local l p=$BW_PIN_ROOT/$BW_RX n
+
+	l=$(list l.txt "$BW_A4")
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$l"
+	if [ -e "$p/egress_stats" ] || [ -e "$p/egress_who" ]; then
+		fail "egress pins without an egress hook: $(ls "$p")"
+	fi
+	bw 0 reload "$BW_RX" --egress "${SEED[@]}" "$l"
+	egress_pins_named || fail "reload --egress: the egress pins"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	n=$(egress_pinned SUM egress_stats)
+	[ "$n" -ge 3 ] || fail "bpftool reads the pinned egress counters: dropped_v4 $n"
+	assert_eq "$n" "$(egress_status_json 'd["egress"]["counters"]["dropped_v4"]')" \
+		"the pinned counters are the ones status reads"
+	assert_eq "$(egress_pinned ROWS egress_who)" 1 \
+		"who tried, pinned: A's one address"
+	# A swap keeps them (the new egress program has the same maps).
+	bw 0 add "$BW_RX" "$BW_C4"
+	egress_pins_named || fail "after add: the egress pins"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^    pins +$BW_PIN_ROOT/$BW_RX \(name what runs\)$" \
+		"status: the pins name what runs"
+	bw 0 detach "$BW_RX"
+	[ ! -e "$p" ] || fail "detach left $p: $(ls "$p")"
+	# attach --egress pins them at once.
+	bw 0 attach "$BW_RX" --egress "${SEED[@]}" "$l"
+	egress_pins_named || fail "attach --egress: the egress pins"
+	bw 0 detach "$BW_RX"
+	[ ! -e "$p" ] || fail "detach left $p"
+}

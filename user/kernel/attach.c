@@ -153,9 +153,9 @@ static int fill_allow(struct attach_ctx *c, const struct bw_list *allow)
 }
 
 /*
- * The pins are a cache of what the hook runs, but a bpf_link of our own
- * lives only as long as its pin (or this process): without it the attach
- * is undone.
+ * The pins are a cache of what the hooks run (the egress hook's maps too:
+ * hence after it), but a bpf_link of our own lives only as long as its pin
+ * (or this process): without it the attach is undone.
  */
 static int pin_all(struct attach_ctx *c)
 {
@@ -264,9 +264,9 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 		err = bw_hook_attach(iface, ifindex, mode, c.prog_fd, own_link,
 				     &c.hook);
 	if (!err)
-		err = pin_all(&c);
-	if (!err)
 		err = attach_egress(&c);
+	if (!err)
+		err = pin_all(&c);
 	if (!err)
 		get_figures(&c, allow, out);
 	close_ctx(&c, err);
