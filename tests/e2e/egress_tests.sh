@@ -333,9 +333,9 @@ for m in bt("prog", "show", "id", sys.argv[1])["map_ids"]:
 PY
 }
 
-# ---- the egress hook's pins
+# ---- the egress hook's pins, the name allowlist's room
 # shellcheck disable=SC2034 # read by tests/e2e/run.sh, which sources this
-EGRESS_TESTS="$EGRESS_TESTS test_egress_pins"
+EGRESS_TESTS="$EGRESS_TESTS test_egress_pins test_allow_names_room"
 
 # egress_pins_named: the pins egress_stats and egress_who name the maps of
 # the TC program on $BW_RX's egress hook; prints what it found.
@@ -412,4 +412,36 @@ test_egress_pins()
 	egress_pins_named || fail "attach --egress: the egress pins"
 	bw 0 detach "$BW_RX"
 	[ ! -e "$p" ] || fail "detach left $p"
+}
+
+# allow NAME past the name allowlist's room fails before any name goes in,
+# saying the room and what to do; the reload it names makes the room.
+test_allow_names_room()
+{
+	local a n i names=() more=()
+
+	a=$(list a.txt "$BW_A4")
+	n=$(list n.txt "||blocked.test^")
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$a" "$n"
+	assert_eq "$(egress_allow_names max_entries)" 4096 "the least room"
+	mapfile -t names < <(seq -f 'n%g.blocked.test' 1 4090)
+	bw 0 allow "$BW_RX" "${names[@]}"
+	for i in $(seq 10); do
+		more+=("x$i.blocked.test")
+	done
+	bw 1 allow "$BW_RX" "${more[@]}"
+	assert_grep "$ERR" "^$BW_RX: the name allowlist has room for 4096 names and holds 4090: the 10 this command adds do not fit; nothing changed\. 'bloomwall reload $BW_RX LIST\.\.\.' makes room for twice what it holds" \
+		"allow past the room says the room and what to do"
+	assert_eq "$(egress_allow_names entries)" 4090 "nothing of the failed allow went in"
+	bw 0 query "$BW_RX" x1.blocked.test n7.blocked.test
+	assert_grep "$OUT" "^x1\.blocked\.test +block" "a name of the failed allow is still blocked"
+	assert_grep "$OUT" "^n7\.blocked\.test +pass" "the names allowed before pass"
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$a" "$n"
+	[ "$(egress_allow_names max_entries)" -ge 8180 ] ||
+		fail "the reload makes room for twice what it holds: $(egress_allow_names max_entries)"
+	assert_eq "$(egress_allow_names entries)" 4090 "the reload keeps the operator's names"
+	bw 0 allow "$BW_RX" "${more[@]}"
+	bw 0 query "$BW_RX" x1.blocked.test
+	assert_grep "$OUT" "^x1\.blocked\.test +pass" "then the allow goes in"
+	bw 0 detach "$BW_RX"
 }
