@@ -333,9 +333,10 @@ for m in bt("prog", "show", "id", sys.argv[1])["map_ids"]:
 PY
 }
 
-# ---- the egress hook's pins, the name allowlist's room
+# ---- the egress hook's pins, the name allowlist's room, a watch's egress
 # shellcheck disable=SC2034 # read by tests/e2e/run.sh, which sources this
-EGRESS_TESTS="$EGRESS_TESTS test_egress_pins test_allow_names_room"
+EGRESS_TESTS="$EGRESS_TESTS test_egress_pins test_allow_names_room
+test_watch_egress_attached"
 
 # egress_pins_named: the pins egress_stats and egress_who name the maps of
 # the TC program on $BW_RX's egress hook; prints what it found.
@@ -443,5 +444,49 @@ test_allow_names_room()
 	bw 0 allow "$BW_RX" "${more[@]}"
 	bw 0 query "$BW_RX" x1.blocked.test
 	assert_grep "$OUT" "^x1\.blocked\.test +pass" "then the allow goes in"
+	bw 0 detach "$BW_RX"
+}
+
+# A watch that finds the interface attached: with egress (the config
+# file's egress: true, or --egress) its first rebuild puts the egress hook
+# on; without, an egress hook there is kept (said at the start) and its
+# rebuilds swap both hooks.
+test_watch_egress_attached()
+{
+	local l tc1 tc2 conf=$TMP_DIR/bloomwall.yaml
+
+	trap kill_watch EXIT
+	l=$(list l.txt "$BW_A4")
+	printf 'lists: [%s]\nseed: 4242\negress: true\n' "$l" >"$conf"
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$l"
+	start_watch --config "$conf"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	assert_grep "$WATCH_OUT" "^$BW_RX: it has no egress hook yet: the first rebuild puts the TC program on \(--egress\)$" \
+		"the watch says it puts the egress hook on"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	assert_eq "$(egress_status_json 'd["egress"]["same_filter"]')" true \
+		"both hooks on the watch's filter"
+	stop_watch TERM
+	tc1=$(egress_status_json 'd["egress"]["program_id"]')
+	start_watch "${SEED[@]}" "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	assert_grep "$WATCH_OUT" "^$BW_RX: its egress hook runs bloomwall's TC program \(id $tc1\): kept, and each rebuild swaps both hooks \('bloomwall detach $BW_RX' takes both off\)$" \
+		"the watch says it keeps the egress hook"
+	tc2=$(egress_status_json 'd["egress"]["program_id"]')
+	if [ -z "$tc2" ] || [ "$tc2" = null ] || [ "$tc2" = "$tc1" ]; then
+		fail "the watch's rebuild swaps the egress program too: $tc1 -> $tc2"
+	fi
+	assert_eq "$(egress_status_json 'd["egress"]["same_filter"]')" true \
+		"both hooks on the watch's filter"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	stop_watch TERM
+	bw 0 detach "$BW_RX"
+	[ -z "$(egress_tc_progs)" ] || fail "a TC program is left on $BW_RX"
+	# --egress as the config's key.
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$l"
+	start_watch "${SEED[@]}" --egress "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	stop_watch TERM
 	bw 0 detach "$BW_RX"
 }
