@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -145,7 +146,8 @@ int bw_guard_start(struct bw_guard *g, const char *iface, int ifindex,
 	*g = (struct bw_guard)BW_GUARD_INIT;
 	if (old->tc_fd < 0 && new->tc_fd < 0)
 		return 0;
-	if (pipe2(fds, O_CLOEXEC))
+	/* A socket, not a pipe: a commit sent to a guard gone is no SIGPIPE. */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
 		goto fail;
 	fflush(stdout);
 	fflush(stderr);
@@ -174,7 +176,7 @@ void bw_guard_end(struct bw_guard *g, bool committed)
 
 	if (!g->pid)
 		return;
-	if (committed && write(g->fd, "c", 1) != 1)
+	if (committed && send(g->fd, "c", 1, MSG_NOSIGNAL) != 1)
 		pr_debug(
 			"the hooks' guard missed the commit: it checks them\n");
 	close(g->fd);

@@ -9,9 +9,9 @@
  * A guard is a small child process forked before the first hook is
  * touched. It holds the lock (a flock belongs to the open file, which it
  * shares), the egress programs of both states (so neither is freed), and
- * the read end of a pipe. The command commits by writing to the pipe when
+ * one end of a socket pair. The command commits by sending on it when
  * both hooks are done; a command that ends any other way (killed, failed
- * midway) closes the pipe by exiting or by bw_guard_end(), and the guard
+ * midway) closes its end by exiting or by bw_guard_end(), and the guard
  * then gives the egress hook the program that goes with what the XDP hook
  * runs (one netlink request, which rolls forward or back as the XDP hook
  * says), and exits, which frees the lock. So once the lock is free, both
@@ -37,7 +37,7 @@ struct bw_hooks_state {
 
 struct bw_guard {
 	pid_t pid; /* 0: no guard (nothing to guard, or no fork) */
-	int fd;	   /* the pipe's write end */
+	int fd;	   /* the command's end of the socket pair */
 };
 
 #define BW_GUARD_INIT              \
