@@ -12,10 +12,11 @@
 EGRESS_CRASH_TESTS="test_crash_sweep_egress"
 
 # ---------------------------------------------------- the kill sweep, egress
-# crash_tests.sh's machinery (crash_points, crash_judge, crash_query) over
-# attach --egress, reload, add and detach, judging both hooks after each
-# kill: the XDP program by crash_judge, the egress program at bloomwall's
-# handle by egress_judge on frames from this host to A, B and C.
+# crash_tests.sh's machinery (crash_points, crash_judge) over attach
+# --egress, reload, add and detach, judging both hooks after each kill,
+# once the lock is free: the XDP program by crash_judge, the egress
+# program at bloomwall's handle by egress_judge on frames from this host
+# to A, B and C.
 
 # egress_frame DST FILE: an Ethernet/IPv4/UDP frame from $BW_RX4 to DST.
 egress_frame()
@@ -78,29 +79,28 @@ egress_crash_cmd()
 	esac
 }
 
-# egress_crash_verb VERB OLD NEW: kills VERB at sampled points; after each,
-# both hooks must judge as OLD or NEW ("XDP verdicts|egress verdicts"); a
-# state with one hook old and the other new (the two replaces are two
-# steps) is counted apart, and then the next command must bring both to
+# egress_crash_hooks: "XDP verdicts|egress verdicts" once the lock is
+# free (a killed command's guard brings the egress hook to the XDP hook's
+# filter, then lets go of the lock: hooks_guard.h). flock only waits: it
+# changes nothing a judge then reads.
+egress_crash_hooks()
+{
+	[ -d "$BW_PIN_ROOT" ] && flock "$BW_PIN_ROOT" true
+	echo "$(crash_judge)|$(egress_judge)"
+}
+
+# egress_crash_verb VERB OLD NEW: kills VERB at crash_points' points (of
+# each kind of state change every other one: the two hooks' netlink
+# requests are a few sendto apart); once the lock is free both hooks must
+# judge as OLD or NEW ("XDP verdicts|egress verdicts"): one hook old and
+# the other new is a failure. Then the next command must bring both to
 # one filter.
 egress_crash_verb()
 {
-	local verb=$1 old=$2 new=$3 cmd s k got x e points=0 bad=0 between=0
+	local verb=$1 old=$2 new=$3 cmd s k got x e points=0 bad=0
 
 	cmd=$(egress_crash_cmd "$verb")
-	egress_crash_setup "$verb"
-	# shellcheck disable=SC2086 # the command line, split on purpose
-	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" $cmd >/dev/null 2>&1
-	awk -v stride="$CRASH_STRIDE" '
-	match($0, /^[a-z_0-9]+\(/) {
-		name = substr($0, 1, RLENGTH - 1)
-		n[name]++
-		i++
-		state = /BPF_LINK|BPF_PROG_LOAD|BPF_MAP_UPDATE|BPF_OBJ_PIN/ ||
-			name ~ /^(sendto|sendmsg|rename|renameat2?|unlinkat|flock)$/
-		if ((i % stride) == 0 || state)
-			print name, n[name]
-	}' "$TMP_DIR/trace" >"$TMP_DIR/points.$verb"
+	crash_points "$verb" egress_crash 2 >"$TMP_DIR/points.$verb"
 	while read -r s k; do
 		points=$((points + 1))
 		egress_crash_setup "$verb"
@@ -108,22 +108,14 @@ egress_crash_verb()
 		{ strace -qq -o /dev/null -e trace="$s" \
 			-e inject="$s":signal=SIGKILL:when="$k" \
 			"$BLOOMWALL" $cmd >/dev/null 2>&1; } 2>/dev/null
-		x=$(crash_judge)
-		e=$(egress_judge)
-		got="$x|$e"
-		if [ "$got" = "$old" ] || [ "$got" = "$new" ]; then
-			:
-		elif { [ "$x" = "${old%|*}" ] || [ "$x" = "${new%|*}" ]; } &&
-			{ [ "$e" = "${old#*|}" ] || [ "$e" = "${new#*|}" ]; }; then
-			echo "  $verb killed at $s #$k: between the hooks: '$got'"
-			between=$((between + 1))
-		else
+		got=$(egress_crash_hooks)
+		if [ "$got" != "$old" ] && [ "$got" != "$new" ]; then
 			echo "  $verb killed at $s #$k: '$got' (old '$old', new '$new')"
 			bad=$((bad + 1))
 			continue
 		fi
 		# The next command brings both hooks to one filter (a.txt's).
-		if [ "$x" = none ]; then
+		if [ "${got%|*}" = none ]; then
 			timeout 20 "$BLOOMWALL" attach "$BW_RX" --egress --mode native \
 				"${SEED[@]}" "$TMP_DIR/a.txt" >"$TMP_DIR/r.out" 2>&1
 		else
@@ -144,7 +136,7 @@ egress_crash_verb()
 			bad=$((bad + 1))
 		fi
 	done <"$TMP_DIR/points.$verb"
-	echo "egress crash sweep: $verb: $points points, $between between the hooks, $bad inconsistent"
+	echo "egress crash sweep: $verb: $points points, $bad inconsistent"
 	EGRESS_POINTS=$((EGRESS_POINTS + points))
 	EGRESS_BAD=$((EGRESS_BAD + bad))
 }

@@ -267,18 +267,20 @@ crash_watch_dir_cleared()
 	[ ! -e "$BW_PIN_ROOT/watch:$BW_RX" ]
 }
 
-# crash_points VERB: "SYSCALL K" per system call of one clean run, sampled
-# unless BW_CRASH_FULL=1.
+# crash_points VERB [PREFIX [EVERY]]: "SYSCALL K" per system call of one
+# clean run, sampled unless BW_CRASH_FULL=1; PREFIX_setup and PREFIX_cmd
+# make the scenario (PREFIX: crash unless given); EVERY: of each kind of
+# state change every EVERY-th (CRASH_STATE_EVERY unless given).
 crash_points()
 {
-	local cmd
+	local cmd p=${2:-crash} every=${3:-$CRASH_STATE_EVERY}
 
-	crash_setup "$1"
-	cmd=$(crash_cmd "$1")
+	"${p}_setup" "$1"
+	cmd=$("${p}_cmd" "$1")
 	# shellcheck disable=SC2086 # the command line, split on purpose
 	strace -qq -o "$TMP_DIR/trace" "$BLOOMWALL" $cmd >/dev/null 2>&1
 	awk -v full="${BW_CRASH_FULL:-0}" -v stride="$CRASH_STRIDE" \
-		-v every="$CRASH_STATE_EVERY" '
+		-v every="$every" '
 	match($0, /^[a-z_0-9]+\(/) {
 		name = substr($0, 1, RLENGTH - 1)
 		n[name]++

@@ -492,3 +492,161 @@ test_who_dst()
 		"query --why: the hook and the direction"
 	bw 0 detach "$BW_RX"
 }
+
+# ---- the egress hook's pins, the name allowlist's room, a watch's egress
+# shellcheck disable=SC2034 # read by tests/e2e/run.sh, which sources this
+EGRESS_TESTS="$EGRESS_TESTS test_egress_pins test_allow_names_room
+test_watch_egress_attached"
+
+# egress_pins_named: the pins egress_stats and egress_who name the maps of
+# the TC program on $BW_RX's egress hook; prints what it found.
+egress_pins_named()
+{
+	python3 - "$BW_PIN_ROOT/$BW_RX" <<'PY'
+import json, subprocess, sys
+
+def bt(*a):
+    return json.loads(subprocess.check_output(["bpftool", "-j"] + list(a)))
+
+tc = [h["id"] for d in bt("net", "show") for h in d.get("tc", [])
+      if h.get("name", "").startswith("bloomwall_tc")]
+if len(tc) != 1:
+    sys.exit("bloomwall TC programs: %s" % tc)
+ids = bt("prog", "show", "id", str(tc[0]))["map_ids"]
+for name in ("egress_stats", "egress_who"):
+    m = bt("map", "show", "pinned", sys.argv[1] + "/" + name)
+    print("%s/%s: map %d (%s); the TC program's maps: %s"
+          % (sys.argv[1], name, m["id"], m["name"], ids))
+    if m["id"] not in ids or m["name"] != name:
+        sys.exit("the pin %s does not name the egress program's map" % name)
+PY
+}
+
+# egress_pinned SUM|ROWS MAP: read through the pin with bpftool: the sum of
+# MAP's dropped_v4 over the CPUs (egress_stats), or its rows (egress_who).
+egress_pinned()
+{
+	bpftool -j map dump pinned "$BW_PIN_ROOT/$BW_RX/$2" | python3 -c '
+import json, sys
+
+rows = json.load(sys.stdin)
+def walk(v, key):
+    if isinstance(v, dict):
+        return sum(walk(x, key) if k != key else int(x) for k, x in v.items())
+    if isinstance(v, list):
+        return sum(walk(x, key) for x in v)
+    return 0
+print(walk(rows, "dropped_v4") if sys.argv[1] == "SUM" else len(rows))' "$1"
+}
+
+# The egress program's own maps are pinned beside the ingress maps, name
+# what the egress hook runs through swaps, and read with bpftool; without
+# an egress hook there are none, and detach removes them.
+test_egress_pins()
+{
+	local l p=$BW_PIN_ROOT/$BW_RX n
+
+	l=$(list l.txt "$BW_A4")
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$l"
+	if [ -e "$p/egress_stats" ] || [ -e "$p/egress_who" ]; then
+		fail "egress pins without an egress hook: $(ls "$p")"
+	fi
+	bw 0 reload "$BW_RX" --egress "${SEED[@]}" "$l"
+	egress_pins_named || fail "reload --egress: the egress pins"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	n=$(egress_pinned SUM egress_stats)
+	[ "$n" -ge 3 ] || fail "bpftool reads the pinned egress counters: dropped_v4 $n"
+	assert_eq "$n" "$(egress_status_json 'd["egress"]["counters"]["dropped_v4"]')" \
+		"the pinned counters are the ones status reads"
+	assert_eq "$(egress_pinned ROWS egress_who)" 1 \
+		"who tried, pinned: A's one address"
+	# A swap keeps them (the new egress program has the same maps).
+	bw 0 add "$BW_RX" "$BW_C4"
+	egress_pins_named || fail "after add: the egress pins"
+	bw 0 status "$BW_RX"
+	assert_grep "$OUT" "^    pins +$BW_PIN_ROOT/$BW_RX \(name what runs\)$" \
+		"status: the pins name what runs"
+	bw 0 detach "$BW_RX"
+	[ ! -e "$p" ] || fail "detach left $p: $(ls "$p")"
+	# attach --egress pins them at once.
+	bw 0 attach "$BW_RX" --egress "${SEED[@]}" "$l"
+	egress_pins_named || fail "attach --egress: the egress pins"
+	bw 0 detach "$BW_RX"
+	[ ! -e "$p" ] || fail "detach left $p"
+}
+
+# allow NAME past the name allowlist's room fails before any name goes in,
+# saying the room and what to do; the reload it names makes the room.
+test_allow_names_room()
+{
+	local a n i names=() more=()
+
+	a=$(list a.txt "$BW_A4")
+	n=$(list n.txt "||blocked.test^")
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$a" "$n"
+	assert_eq "$(egress_allow_names max_entries)" 4096 "the least room"
+	mapfile -t names < <(seq -f 'n%g.blocked.test' 1 4090)
+	bw 0 allow "$BW_RX" "${names[@]}"
+	for i in $(seq 10); do
+		more+=("x$i.blocked.test")
+	done
+	bw 1 allow "$BW_RX" "${more[@]}"
+	assert_grep "$ERR" "^$BW_RX: the name allowlist has room for 4096 names and holds 4090: the 10 this command adds do not fit; nothing changed\. 'bloomwall reload $BW_RX LIST\.\.\.' makes room for twice what it holds" \
+		"allow past the room says the room and what to do"
+	assert_eq "$(egress_allow_names entries)" 4090 "nothing of the failed allow went in"
+	bw 0 query "$BW_RX" x1.blocked.test n7.blocked.test
+	assert_grep "$OUT" "^x1\.blocked\.test +block" "a name of the failed allow is still blocked"
+	assert_grep "$OUT" "^n7\.blocked\.test +pass" "the names allowed before pass"
+	bw 0 reload "$BW_RX" "${SEED[@]}" "$a" "$n"
+	[ "$(egress_allow_names max_entries)" -ge 8180 ] ||
+		fail "the reload makes room for twice what it holds: $(egress_allow_names max_entries)"
+	assert_eq "$(egress_allow_names entries)" 4090 "the reload keeps the operator's names"
+	bw 0 allow "$BW_RX" "${more[@]}"
+	bw 0 query "$BW_RX" x1.blocked.test
+	assert_grep "$OUT" "^x1\.blocked\.test +pass" "then the allow goes in"
+	bw 0 detach "$BW_RX"
+}
+
+# A watch that finds the interface attached: with egress (the config
+# file's egress: true, or --egress) its first rebuild puts the egress hook
+# on; without, an egress hook there is kept (said at the start) and its
+# rebuilds swap both hooks.
+test_watch_egress_attached()
+{
+	local l tc1 tc2 conf=$TMP_DIR/bloomwall.yaml
+
+	trap kill_watch EXIT
+	l=$(list l.txt "$BW_A4")
+	printf 'lists: [%s]\nseed: 4242\negress: true\n' "$l" >"$conf"
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$l"
+	start_watch --config "$conf"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	assert_grep "$WATCH_OUT" "^$BW_RX: it has no egress hook yet: the first rebuild puts the TC program on \(--egress\)$" \
+		"the watch says it puts the egress hook on"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	assert_eq "$(egress_status_json 'd["egress"]["same_filter"]')" true \
+		"both hooks on the watch's filter"
+	stop_watch TERM
+	tc1=$(egress_status_json 'd["egress"]["program_id"]')
+	start_watch "${SEED[@]}" "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	assert_grep "$WATCH_OUT" "^$BW_RX: its egress hook runs bloomwall's TC program \(id $tc1\): kept, and each rebuild swaps both hooks \('bloomwall detach $BW_RX' takes both off\)$" \
+		"the watch says it keeps the egress hook"
+	tc2=$(egress_status_json 'd["egress"]["program_id"]')
+	if [ -z "$tc2" ] || [ "$tc2" = null ] || [ "$tc2" = "$tc1" ]; then
+		fail "the watch's rebuild swaps the egress program too: $tc1 -> $tc2"
+	fi
+	assert_eq "$(egress_status_json 'd["egress"]["same_filter"]')" true \
+		"both hooks on the watch's filter"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	stop_watch TERM
+	bw 0 detach "$BW_RX"
+	[ -z "$(egress_tc_progs)" ] || fail "a TC program is left on $BW_RX"
+	# --egress as the config's key.
+	bw 0 attach "$BW_RX" "${SEED[@]}" "$l"
+	start_watch "${SEED[@]}" --egress "$l"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	expect_egress_dropped "$BW_A4" IcmpInEchos
+	stop_watch TERM
+	bw 0 detach "$BW_RX"
+}

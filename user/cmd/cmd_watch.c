@@ -202,7 +202,7 @@ static const struct bw_opt watch_only_opts[] = {
 	BW_OPT("link", NULL, link, bw_parse_flag,
 	       "attach with a bpf_link of bloomwall's own, when watch attaches"),
 	BW_OPT("egress", NULL, egress, bw_parse_flag,
-	       "when watch attaches: the TC egress program too"),
+	       "the TC egress program too (put on when missing)"),
 	{ 0 },
 };
 

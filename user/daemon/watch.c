@@ -319,12 +319,32 @@ static void loop(struct watch *w)
  * its adds left out (a key each: the guard judges the lists), those a
  * remove took out since its build too: its build counted them.
  */
+/*
+ * A watch that finds the interface attached keeps its egress hook: with
+ * --egress the first rebuild puts one on where there is none; without,
+ * one that is there stays, and every swap replaces both.
+ */
+static void say_egress(const struct watch *w, const struct bw_status_view *v)
+{
+	const char *iface = w->c->iface;
+
+	if (v->prog_err)
+		return;
+	if (!w->c->egress && !v->egress_err)
+		printf("%s: its egress hook runs bloomwall's TC program (id %u): kept, and each rebuild swaps both hooks ('bloomwall detach %s' takes both off)\n",
+		       iface, v->egress_id, iface);
+	else if (w->c->egress && v->egress_err == -ENOENT)
+		printf("%s: it has no egress hook yet: the first rebuild puts the TC program on (--egress)\n",
+		       iface);
+}
+
 static void start_keys(struct watch *w)
 {
 	struct bw_status_view v;
 	__u64 keys, adds;
 
 	bw_status_gather(&v, w->c->iface);
+	say_egress(w, &v);
 	if (v.prog_err || v.filter_err)
 		return;
 	keys = bw_watch_keys(&v.hdr, &v.info, &v.dns);

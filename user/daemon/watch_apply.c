@@ -220,6 +220,7 @@ static int load_image(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 	struct bw_image img;
 	struct bw_reload_req r = { .iface = c->iface,
 				   .ifindex = ifindex,
+				   .egress = c->egress,
 				   .args = &ba,
 				   .image = &img,
 				   .image_path = c->image,
@@ -250,6 +251,7 @@ static int apply(const struct bw_watch_cfg *c, struct guard_ctx *gc,
 		 struct bw_watch_outcome *o)
 {
 	struct bw_reload_req r = { .iface = c->iface,
+				   .egress = c->egress,
 				   .args = c->build,
 				   .lists = c->lists,
 				   .nlists = c->nlists,

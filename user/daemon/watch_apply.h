@@ -40,7 +40,7 @@ struct bw_watch_cfg {
 	const struct bw_build_args *build;
 	enum xdp_attach_mode mode; /* when it attaches */
 	bool own_link;
-	bool egress;	 /* --egress, when the watch attaches */
+	bool egress;	 /* --egress: the TC program too (put on if missing) */
 	double interval; /* seconds between ticks; 0: BW_WATCH_TICK */
 	double debounce; /* seconds without events before a rebuild */
 	const char *metrics_file;

@@ -64,6 +64,24 @@ int bw_allow_name_set(int fd, const char *name, size_t len, bool subtree,
 	return update_bit(fd, bw_allow_name_key(name, len, subtree), bit, on);
 }
 
+bool bw_allow_name_present(int fd, const char *name, size_t len, bool subtree)
+{
+	__u64 key = bw_allow_name_key(name, len, subtree);
+	__u8 v;
+
+	return fd >= 0 && !bpf_map_lookup_elem(fd, &key, &v);
+}
+
+__u32 bw_allow_names_max(int fd)
+{
+	struct bpf_map_info mi = {};
+	__u32 len = sizeof(mi);
+
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &mi, &len))
+		return 0;
+	return mi.max_entries;
+}
+
 int bw_allow_names_stage(int fd, const struct bw_list *l, __u8 bit)
 {
 	const struct bw_domain *d;
@@ -162,7 +180,7 @@ __u32 bw_allow_names_room(size_t n)
 	return room < BW_ALLOW_NAMES_MIN ? BW_ALLOW_NAMES_MIN : (__u32)room;
 }
 
-int bw_allow_names_resized(int fd, size_t need, int *out)
+int bw_allow_names_resized(int fd, size_t need, size_t hold, int *out)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = BPF_F_NO_PREALLOC);
 	struct bpf_map_info mi = {};
@@ -174,8 +192,11 @@ int bw_allow_names_resized(int fd, size_t need, int *out)
 	*out = -1;
 	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &mi, &len))
 		return fd < 0 ? 0 : -errno;
-	if (mi.max_entries >= need || mi.max_entries >= BW_ALLOW_MAX)
+	if ((mi.max_entries >= need &&
+	     mi.max_entries >= bw_allow_names_room(hold)) ||
+	    mi.max_entries >= BW_ALLOW_MAX)
 		return 0;
+	need = need > hold ? need : hold;
 	nfd = bpf_map_create(BPF_MAP_TYPE_HASH, bw_textify(BW_MAP_ALLOW_NAMES),
 			     sizeof(__u64), sizeof(__u8),
 			     bw_allow_names_room(need), &o);

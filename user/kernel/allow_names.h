@@ -31,6 +31,12 @@ bool bw_allow_names_any(int fd, __u8 bits);
 /* Entries with one of these bits, by kind unknown: their number. */
 size_t bw_allow_names_count(int fd, __u8 bits);
 
+/* Whether the map has the entry (exact or subtree) for name. */
+bool bw_allow_name_present(int fd, const char *name, size_t len, bool subtree);
+
+/* The entries the map has room for (its max_entries); 0 for fd -1. */
+__u32 bw_allow_names_max(int fd);
+
 /*
  * Sets bit on each allow entry of l (its domain entries: exact or subtree
  * as flagged), adding the entries that are missing. -ENOSPC when full.
@@ -63,10 +69,12 @@ int bw_allow_names_match(int fd, const char *name, size_t len, bool *subtree,
 __u32 bw_allow_names_room(size_t n);
 
 /*
- * For a swap whose name allowlist must hold need entries: *out -1 when fd
- * has the room, else a new, larger map (bw_allow_names_room(need)) with
+ * For a swap whose name allowlist must take need entries while it is
+ * staged and hold hold entries after it: *out -1 when fd has room for need
+ * and twice hold (the room attach gives; or is as large as it gets), else
+ * a new map with room for twice the larger (bw_allow_names_room()) with
  * fd's entries, for the new program. 0 or -errno.
  */
-int bw_allow_names_resized(int fd, size_t need, int *out);
+int bw_allow_names_resized(int fd, size_t need, size_t hold, int *out);
 
 #endif /* __BW_ALLOW_NAMES_H */

@@ -22,6 +22,7 @@
 #include "kernel/egress.h"
 #include "kernel/hook.h"
 #include "kernel/hook_attach.h"
+#include "kernel/hooks_guard.h"
 #include "base/log.h"
 #include "kernel/lpm.h"
 #include "kernel/pin.h"
@@ -89,6 +90,22 @@ static int attach_egress(struct attach_ctx *c)
 }
 
 /*
+ * With --egress, both hooks go on under a guard (hooks_guard.h): an attach
+ * killed after the XDP hook still gets its egress hook, once the lock is
+ * free.
+ */
+static int start_guard(struct attach_ctx *c, struct bw_guard *g)
+{
+	struct bw_hooks_state none = { 0, -1 }, ours = { 0, -1 };
+
+	if (!c->egress)
+		return 0;
+	ours.xdp_id = bw_obj_id(c->prog_fd);
+	ours.tc_fd = bpf_program__fd(c->skel->progs.bloomwall_tc);
+	return bw_guard_start(g, c->iface, c->ifindex, &none, &ours);
+}
+
+/*
  * The exact tries' outer map, also ours: in verify mode the first trie is
  * in the slot the filter names before the program can read it.
  */
@@ -136,9 +153,9 @@ static int fill_allow(struct attach_ctx *c, const struct bw_list *allow)
 }
 
 /*
- * The pins are a cache of what the hook runs, but a bpf_link of our own
- * lives only as long as its pin (or this process): without it the attach
- * is undone.
+ * The pins are a cache of what the hooks run (the egress hook's maps too:
+ * hence after it), but a bpf_link of our own lives only as long as its pin
+ * (or this process): without it the attach is undone.
  */
 static int pin_all(struct attach_ctx *c)
 {
@@ -216,6 +233,7 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 				.exact_fd = -1,
 				.allow_fd = -1,
 				.prog_fd = -1 };
+	struct bw_guard g = BW_GUARD_INIT;
 	int err;
 
 	bw_set_allow_flag(b->filter.mem, allow && allow->n4 + allow->n6);
@@ -241,31 +259,45 @@ int bw_attach(const char *iface, int ifindex, enum xdp_attach_mode mode,
 	if (!err)
 		err = fill_allow(&c, allow);
 	if (!err)
+		err = start_guard(&c, &g);
+	if (!err)
 		err = bw_hook_attach(iface, ifindex, mode, c.prog_fd, own_link,
 				     &c.hook);
 	if (!err)
-		err = pin_all(&c);
-	if (!err)
 		err = attach_egress(&c);
+	if (!err)
+		err = pin_all(&c);
 	if (!err)
 		get_figures(&c, allow, out);
 	close_ctx(&c, err);
+	/* Undone or not, the guard sees both hooks agree before it lets go. */
+	bw_guard_end(&g, !err);
 	return err;
 }
 
 int bw_detach(const struct bw_running *r)
 {
-	int err = 0;
+	struct bw_hooks_state old = { r->prog_id, r->egress.prog_fd },
+			      none = { 0, -1 };
+	struct bw_guard g;
+	int err;
 
-	/* Egress first: a detach cut short leaves the XDP hook's filter. */
-	if (r->egress.prog_fd >= 0)
+	/*
+	 * Egress first, under a guard: a detach cut short before the XDP
+	 * hook gets its egress program back (both there), one cut short
+	 * after it loses both.
+	 */
+	err = bw_guard_start(&g, r->iface, r->ifindex, &old, &none);
+	if (!err && r->egress.prog_fd >= 0)
 		err = bw_egress_detach(r->ifindex);
 	if (err && err != -ENOENT) {
 		pr_warn("%s: cannot take the egress program off: %s\n",
 			r->iface, bw_errno_hint(err));
+		bw_guard_end(&g, false);
 		return err;
 	}
 	err = bw_hook_detach(r->iface, r->ifindex, r->link_fd, r->prog_fd);
+	bw_guard_end(&g, !err);
 	if (!err)
 		err = bw_unpin_all(r->iface);
 	if (!err)

@@ -38,10 +38,11 @@ struct bw_attach_figures {
  * Loads the program with the built filter as its own map (and its exact
  * trie in the slot b's header names, in verify mode) and the allowlist
  * filled, attaches it to ifindex (through libxdp, or a bpf_link of our own
- * when own_link or when libxdp fails) and pins prog, stats, allow, exact
- * (and link) under BW_PIN_ROOT/iface; with egress, then puts the TC
+ * when own_link or when libxdp fails); with egress, then puts the TC
  * program of the same object (same filter, same maps) on ifindex's clsact
- * egress hook. allow may be NULL. Fills out
+ * egress hook, both under a guard (hooks_guard.h); then pins prog, its
+ * maps (and link, and the egress program's maps) under BW_PIN_ROOT/iface.
+ * allow may be NULL. Fills out
  * with what it did. On failure everything is undone. The pin directory
  * must not exist.
  */

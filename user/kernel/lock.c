@@ -110,6 +110,14 @@ static void holder_cmdline(pid_t pid, char *text, size_t len)
 		snprintf(text, len, "?");
 }
 
+/* The lock this process holds, for bw_lock_held(). */
+static int held_fd = -1;
+
+int bw_lock_held(void)
+{
+	return held_fd;
+}
+
 /* Says who holds the lock; refuses to wait for a holder we do not trust. */
 static int say_holder(pid_t pid)
 {
@@ -149,7 +157,7 @@ int bw_lock_acquire(void)
 	/* No holder in /proc/locks: it may have just let go; try again. */
 	for (tries = 0;; tries++) {
 		if (!flock(fd, LOCK_EX | LOCK_NB))
-			return fd;
+			return held_fd = fd;
 		if (errno != EWOULDBLOCK)
 			goto fail;
 		pid = lock_holder(fd);
@@ -162,7 +170,7 @@ int bw_lock_acquire(void)
 		return err;
 	}
 	if (!flock(fd, LOCK_EX))
-		return fd;
+		return held_fd = fd;
 fail:
 	err = -errno;
 	if (fd >= 0)
@@ -182,7 +190,7 @@ int bw_lock_try(void)
 	if (fd < 0)
 		return -errno;
 	if (!flock(fd, LOCK_EX | LOCK_NB))
-		return fd;
+		return held_fd = fd;
 	err = errno == EWOULDBLOCK ? -EAGAIN : -errno;
 	close(fd);
 	return err;
@@ -191,6 +199,8 @@ int bw_lock_try(void)
 /* The directory stays: it holds the lock, and made anew it could be anyone's. */
 void bw_lock_release(int fd)
 {
+	if (fd >= 0 && fd == held_fd)
+		held_fd = -1;
 	if (fd >= 0)
 		close(fd);
 }

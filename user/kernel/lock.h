@@ -21,6 +21,12 @@ int bw_lock_acquire(void);
 void bw_lock_release(int fd);
 
 /*
+ * The fd of the lock this process holds (bw_lock_acquire or bw_lock_try),
+ * -1 when none: what a child that must hold it on keeps open.
+ */
+int bw_lock_held(void);
+
+/*
  * The same lock, taken only if free at once (a daemon's loop never waits):
  * the lock fd, -EAGAIN when another process holds it, or -errno (not
  * printed).

@@ -34,6 +34,9 @@
 #define BW_PIN_DNS_DROPS bw_textify(BW_MAP_DNS_DROPS)
 #define BW_PIN_LOG_RING bw_textify(BW_MAP_LOG_RING)
 #define BW_PIN_LOG_STATS bw_textify(BW_MAP_LOG_STATS)
+/* The egress program's own maps (attach --egress). */
+#define BW_PIN_EGRESS_STATS bw_textify(BW_MAP_EGRESS_STATS)
+#define BW_PIN_EGRESS_WHO bw_textify(BW_MAP_EGRESS_WHO)
 
 /* BW_PIN_ROOT/iface/name, or BW_PIN_ROOT/iface when name is NULL. */
 int bw_pin_path(char *buf, size_t len, const char *iface, const char *name);

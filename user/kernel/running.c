@@ -238,14 +238,16 @@ int bw_egress_catch_up(struct bw_running *r)
 /* Pins that bloomwall 0.1 made and that name nothing needed any more. */
 static const char *const old_pins[] = { "filter", "filter_id" };
 
-#define NPINS 10
+#define NPINS 12
 
 /*
  * What an interface's pins should name: the program (prog_id: its id, 0:
- * not known), its maps, its link.
+ * not known), its maps, its link, and the egress program's own maps (eg:
+ * what the egress hook runs; no pins for them without one).
  */
 static void pins_wanted(int prog_fd, __u32 prog_id, const struct bw_maps *m,
-			int link_fd, struct bw_pin_set w[NPINS])
+			int link_fd, const struct bw_egress *eg,
+			struct bw_pin_set w[NPINS])
 {
 	w[0] = (struct bw_pin_set){ BW_PIN_PROG, prog_fd, prog_id };
 	w[1] = (struct bw_pin_set){ BW_PIN_STATS, m->stats, m->ids[0] };
@@ -258,6 +260,8 @@ static void pins_wanted(int prog_fd, __u32 prog_id, const struct bw_maps *m,
 	w[7] = (struct bw_pin_set){ BW_PIN_LOG_RING, m->log_ring, m->ids[6] };
 	w[8] = (struct bw_pin_set){ BW_PIN_LOG_STATS, m->log_stats, m->ids[7] };
 	w[9] = (struct bw_pin_set){ BW_PIN_DNS_DROPS, m->dns_drops, m->ids[5] };
+	w[10] = (struct bw_pin_set){ BW_PIN_EGRESS_STATS, eg->stats, 0 };
+	w[11] = (struct bw_pin_set){ BW_PIN_EGRESS_WHO, eg->who, 0 };
 }
 
 bool bw_pins_in_step(const struct bw_running *r)
@@ -266,7 +270,8 @@ bool bw_pins_in_step(const struct bw_running *r)
 	bool ok = true;
 	int i, fd;
 
-	pins_wanted(r->prog_fd, r->prog_id, &r->maps, r->link_fd, w);
+	pins_wanted(r->prog_fd, r->prog_id, &r->maps, r->link_fd, &r->egress,
+		    w);
 	for (i = 0; ok && i < NPINS; i++) {
 		fd = bw_pin_open(r->iface, w[i].name);
 		ok = w[i].fd < 0
@@ -284,14 +289,19 @@ int bw_pins_sync(const char *iface, int prog_fd, const struct bw_maps *known,
 		 int link_fd, bool quiet)
 {
 	struct bw_maps maps = BW_MAPS_INIT;
+	struct bw_egress eg = BW_EGRESS_INIT;
 	struct bw_pin_set pins[NPINS];
-	int changed = 0, err;
+	int changed = 0, err, ifindex;
 	size_t i;
 
 	err = known ? 0 : bw_prog_maps(prog_fd, &maps);
 	if (err)
 		return err;
-	pins_wanted(prog_fd, 0, known ?: &maps, link_fd, pins);
+	/* The egress hook's maps as the interface's egress hook has them. */
+	ifindex = (int)if_nametoindex(iface);
+	if (!ifindex || bw_egress_find(ifindex, &eg))
+		eg = (struct bw_egress)BW_EGRESS_INIT;
+	pins_wanted(prog_fd, 0, known ?: &maps, link_fd, &eg, pins);
 	err = bw_pin_dir_create(iface);
 	if (err == -EEXIST)
 		err = 0;
@@ -305,6 +315,7 @@ int bw_pins_sync(const char *iface, int prog_fd, const struct bw_maps *known,
 	for (i = 0; !err && i < sizeof(old_pins) / sizeof(old_pins[0]); i++)
 		bw_pin_remove(iface, old_pins[i]);
 	bw_maps_close(&maps);
+	bw_egress_close(&eg);
 	if (err)
 		pr_warn("warning: %s: cannot update its pins under %s/%s: %s; the filter runs, and the next command tries again\n",
 			iface, BW_PIN_ROOT, iface, bw_errno_hint(err));

@@ -12,6 +12,7 @@
 #include "bloomwall.h"
 #include "kernel/egress.h"
 #include "kernel/hook.h"
+#include "kernel/hooks_guard.h"
 #include "base/log.h"
 #include "kernel/lpm.h"
 #include "kernel/pin.h"
@@ -48,21 +49,32 @@ static int install_egress(const struct bw_running *r, int new_fd, int tc_fd)
 	back = bw_hook_replace(r->iface, r->ifindex, r->link_fd, new_fd,
 			       r->prog_fd);
 	if (back)
-		pr_warn("%s: and cannot give the XDP hook its old program back (%s): the next command brings the egress hook to the XDP hook's filter\n",
+		pr_warn("%s: and cannot give the XDP hook its old program back: %s\n",
 			r->iface, bw_errno_hint(back));
 	return err;
 }
 
+/*
+ * Both hooks under a guard (hooks_guard.h): the XDP hook is the commit
+ * point, and a command that ends before both are swapped leaves the
+ * egress hook to follow it. Without an egress program, no guard.
+ */
 static int install_on_hook(void *ctx, int new_fd, int tc_fd,
 			   const struct bw_maps *maps)
 {
 	const struct bw_running *r = ctx;
+	struct bw_hooks_state old = { r->prog_id, r->egress.prog_fd },
+			      new = { bw_obj_id(new_fd), tc_fd };
+	struct bw_guard g;
 	int err;
 
-	err = bw_hook_replace(r->iface, r->ifindex, r->link_fd, r->prog_fd,
-			      new_fd);
+	err = bw_guard_start(&g, r->iface, r->ifindex, &old, &new);
+	if (!err)
+		err = bw_hook_replace(r->iface, r->ifindex, r->link_fd,
+				      r->prog_fd, new_fd);
 	if (!err && tc_fd >= 0)
 		err = install_egress(r, new_fd, tc_fd);
+	bw_guard_end(&g, !err);
 	if (err)
 		return err;
 	/* The hook is the truth: pins that lag behind are only a warning. */

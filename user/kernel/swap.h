@@ -56,8 +56,10 @@ struct bw_running;
  * atomically (bw_hook_replace: the kernel refuses the swap if the hook no
  * longer runs r's program, -ESTALE), then has the pins name it. When r
  * runs an egress program, the new filter's replaces it right after, under
- * the same lock; if that fails the XDP hook is given its old program back,
- * so that both hooks run the old filter or both the new one.
+ * the same lock and a guard (hooks_guard.h); if that fails the XDP hook is
+ * given its old program back. Killed or failed at any point, the command
+ * leaves both hooks on the old filter or both on the new one once the lock
+ * is free.
  */
 void bw_hook_installer(const struct bw_running *r, struct bw_installer *in);
 

@@ -191,6 +191,39 @@ static void roll_back(const struct allow_ctx *c)
 		iface, bw_errno_hint(err), iface);
 }
 
+/*
+ * The names this allow adds must fit in the name allowlist's room, checked
+ * before any goes in (the kernel's E2BIG came midway, with the first names
+ * already matching packets): 0, or -ENOSPC said with the room and how to
+ * make more. A name given twice counts twice: a bound, not a count.
+ */
+static int check_room(const struct allow_ctx *c)
+{
+	const struct bw_entries *s = c->rq->entries;
+	const char *iface = c->rq->iface;
+	int fd = c->r.maps.allow_names;
+	const struct bw_entry *e;
+	size_t i, adds = 0, held;
+	__u32 room;
+
+	if (!c->rq->on || !c->nnames)
+		return 0;
+	for (i = 0; i < s->n; i++) {
+		e = &s->v[i];
+		adds += bw_entry_is_name(e) &&
+			!bw_allow_name_present(fd, bw_entry_name(s, e),
+					       e->d.len,
+					       e->d.flags & BW_DOM_SUBTREE);
+	}
+	room = bw_allow_names_max(fd);
+	held = bw_allow_names_count(fd, 0xff);
+	if (held + adds <= room)
+		return 0;
+	pr_warn("%s: the name allowlist has room for %u names and holds %zu: the %zu this command adds do not fit; nothing changed. 'bloomwall reload %s LIST...' makes room for twice what it holds ('reload --allow FILE' for the names in FILE)\n",
+		iface, room, held, adds, iface);
+	return -ENOSPC;
+}
+
 /* The names, then the swap; all of it, or the names put back. */
 static int apply(struct allow_ctx *c)
 {
@@ -205,7 +238,10 @@ static int apply(struct allow_ctx *c)
 		ret = set_name(c->r.maps.allow_names, s, i, c->rq->on);
 		if (ret < 0) {
 			pr_warn("%s: cannot change the name allowlist: %s\n",
-				c->rq->iface, bw_errno_hint(ret));
+				c->rq->iface,
+				ret == -E2BIG
+					? "it is full (see 'bloomwall status')"
+					: bw_errno_hint(ret));
 			err = ret;
 			break;
 		}
@@ -288,6 +324,8 @@ int bw_allow(const struct bw_allow_req *rq, struct bw_allow_result *res)
 	err = open_running(&c);
 	if (!err && c.naddrs)
 		err = plan_addrs(&c, &asked);
+	if (!err)
+		err = check_room(&c);
 	if (!err)
 		err = change(&c);
 	if (!err) {

@@ -348,21 +348,22 @@ static void say_swapped(struct reload_ctx *c, size_t added, size_t removed)
 }
 
 /*
- * Under the lock: the hook's program, read again (r was opened before the
- * build; a concurrent command may have replaced it), is replaced.
- */
-/*
- * A name allowlist with room for what the swap stages in it: the running
+ * A name allowlist with room for what the swap stages in it, and for twice
+ * what it holds after (an operator's allow NAME then fits): the running
  * one, or a larger copy the new program gets.
  */
 static int room_for_names(struct reload_ctx *c, struct bw_maps *maps)
 {
+	bool replaces = replaces_allow(c->r);
 	size_t need = bw_allow_names_count(maps->allow_names, 0xff) +
-		      c->b.allow_names.ndom +
-		      (replaces_allow(c->r) ? c->allow.ndom : 0);
+		      c->b.allow_names.ndom + (replaces ? c->allow.ndom : 0);
+	size_t hold = c->b.allow_names.ndom +
+		      (replaces ? c->allow.ndom
+				: bw_allow_names_count(maps->allow_names,
+						       BW_ALLOW_NAME_OPERATOR));
 	int fd, err;
 
-	err = bw_allow_names_resized(maps->allow_names, need, &fd);
+	err = bw_allow_names_resized(maps->allow_names, need, hold, &fd);
 	if (!err && fd >= 0)
 		bw_maps_replace(maps, &maps->allow_names, fd);
 	if (err)
@@ -371,6 +372,10 @@ static int room_for_names(struct reload_ctx *c, struct bw_maps *maps)
 	return err;
 }
 
+/*
+ * Under the lock: the hook's program, read again (r was opened before the
+ * build; a concurrent command may have replaced it), is replaced.
+ */
 static int swap_locked(struct reload_ctx *c, struct bw_running *r)
 {
 	static const struct bw_egress no_egress = BW_EGRESS_INIT;
