@@ -155,6 +155,17 @@ stat()
 		END { m = int((NR + 1) / 2); printf "%.3f %.3f %.4f", p[m] / 1e6, p[1] / 1e6, a[m] }'
 }
 
+# ratio SIZE BATCH MIX ROW1 ROW2: the median over the trials of ROW1's
+# rate over ROW2's in the same trial (the load of a shared machine drifts
+# between trials more than between the rows of one).
+ratio()
+{
+	awk -v n="$1" -v b="$2" -v mix="$3" -v r1="$4" -v r2="$5" '
+		$1 == n && $2 == b && $3 == mix && $4 == r1 { x[$5] = $6 }
+		$1 == n && $2 == b && $3 == mix && $4 == r2 { y[$5] = $6 }
+		END { for (t in x) if (y[t] > 0) print x[t] / y[t] }' "$dir/rows" | median
+}
+
 {
 	echo
 	echo "## The host's own UDP out through a veth: bloomwall --egress against nftables (egress.sh)"
@@ -169,8 +180,9 @@ stat()
 				read -r nm nl na <<<"$(stat "$n" $batch $mix nft)"
 				printf '| %s | %s | %s | %.3f (%.3f) | %.3f (%.3f) | %.3f (%.3f) | %.2f | %.2f | %.2f | %.1f %% / %.1f %% / %.1f %% |\n' \
 					"$n" $batch $mix "$fm" "$fl" "$bm" "$bl" "$nm" "$nl" \
-					"$(echo "$bm / $nm" | bc -l)" "$(echo "$bm / $fm" | bc -l)" \
-					"$(echo "$nm / $fm" | bc -l)" "$(echo "$fa * 100" | bc -l)" \
+					"$(ratio "$n" $batch $mix bloomwall nft)" \
+					"$(ratio "$n" $batch $mix bloomwall floor)" \
+					"$(ratio "$n" $batch $mix nft floor)" "$(echo "$fa * 100" | bc -l)" \
 					"$(echo "$ba * 100" | bc -l)" "$(echo "$na * 100" | bc -l)"
 			done
 		done
@@ -183,7 +195,8 @@ stat()
 			"${bwm%%|*}" "${bwm#*|}"
 	done <"$dir/mem"
 	echo
-	echo "Median (min) of $trials trials of ${secs} s per row, Mpps: datagrams of 18 bytes (60-byte frames)"
+	echo "Median (min) of $trials trials of ${secs} s per row, Mpps; the ratios are the medians of each"
+	echo "trial's ratio. Datagrams of 18 bytes (60-byte frames)"
 	echo "that one UDP socket in namespace A handed to its stack (sendmmsg, 64 or 1 a call) on CPU $cpu, to 1M"
 	echo "destinations in turn (listed: the list's first 1M; unlisted: 1M other random addresses), out"
 	echo "of veth A to namespace B, whose stack drops them (not its addresses); B's receive runs on the"
