@@ -14,7 +14,7 @@ util-linux libcap2-bin libclang-rt-14-dev libjson-c-dev libxxhash-dev clang-form
 unbound bind9-dnsutils dnsperf systemd prometheus libcurl4-openssl-dev
 libsodium-dev libsystemd-dev nginx fail2ban crowdsec inotify-tools sqlite3
 libyaml-dev debhelper dpkg-dev lintian debootstrap curl zsh fish
-libmicrohttpd-dev
+libmicrohttpd-dev nftables
 liblzma-dev libbz2-dev"
 
 missing=""

@@ -21,6 +21,7 @@
  * these one-buffer frames.
  */
 #include <linux/bpf.h>
+#include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
 
 #include "bloomwall.h"
@@ -35,6 +36,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } target SEC(".maps");
+
+/* The same for the TC programs (egress): a program array holds one type. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} target_tc SEC(".maps");
 
 /*
  * Source addresses in network byte order, as they sit in the frame, in the
@@ -143,7 +152,24 @@ struct {
 __u32 ctr;
 __u32 mask;
 
-/* The frame's IPv4 header, or NULL: the same parse bloomwall does. */
+/* The IPv4 header at the cursor, or NULL: the same parse bloomwall does. */
+static __always_inline struct iphdr *parse_v4_at(struct hdr_cursor *c)
+{
+	struct iphdr *iph;
+	struct bw_addr s, d;
+	int proto;
+
+	proto = parse_ethhdr(c);
+	if (proto != BW_PARSE_BAD)
+		proto = parse_vlans(c, proto);
+	if (proto != ETH_P_IP)
+		return NULL;
+	iph = c->pos;
+	if (parse_iphdr(c, &s, &d) == BW_PARSE_BAD)
+		return NULL;
+	return iph;
+}
+
 static __always_inline struct iphdr *parse_v4(struct xdp_md *ctx)
 {
 	struct hdr_cursor c = {
@@ -151,26 +177,24 @@ static __always_inline struct iphdr *parse_v4(struct xdp_md *ctx)
 		.end = (void *)(long)ctx->data_end,
 		.ctx = ctx,
 	};
-	struct iphdr *iph;
-	struct bw_addr s, d;
-	int proto;
 
-	proto = parse_ethhdr(&c);
-	if (proto != BW_PARSE_BAD)
-		proto = parse_vlans(&c, proto);
-	if (proto != ETH_P_IP)
-		return NULL;
-	iph = c.pos;
-	if (parse_iphdr(&c, &s, &d) == BW_PARSE_BAD)
-		return NULL;
-	return iph;
+	return parse_v4_at(&c);
 }
 
-/* Puts the next source address of the table into the frame. */
-static __always_inline int rewrite_src(struct xdp_md *ctx)
+/* The cursor of a TC program's packet, as egress.h makes it. */
+#define TC_CURSOR(skb)                                         \
+	{                                                      \
+		.pos = (void *)(long)(skb)->data,              \
+		.end = (void *)(long)(skb)->data_end, .tc = 1, \
+		.skb_len = (skb)->len,                         \
+	}
+
+/*
+ * Puts the next address of the table into the frame: its source, or for
+ * the egress rows (dst) its destination, the address each side tests.
+ */
+static __always_inline int rewrite_addr(void *data, void *end, const int dst)
 {
-	void *data = (void *)(long)ctx->data;
-	void *end = (void *)(long)ctx->data_end;
 	struct iphdr *iph = data + sizeof(struct ethhdr);
 	__u32 i = ctr++ & mask;
 	__u64 *addr;
@@ -180,11 +204,37 @@ static __always_inline int rewrite_src(struct xdp_md *ctx)
 	addr = bpf_map_lookup_elem(&srcs, &i);
 	if (!addr)
 		return -1;
-	iph->saddr = (__u32)*addr;
+	if (dst)
+		iph->daddr = (__u32)*addr;
+	else
+		iph->saddr = (__u32)*addr;
 	return 0;
 }
 
-/* The frame's IPv6 header, or NULL: the same parse bloomwall does. */
+static __always_inline int rewrite_src(struct xdp_md *ctx)
+{
+	return rewrite_addr((void *)(long)ctx->data,
+			    (void *)(long)ctx->data_end, 0);
+}
+
+/* The IPv6 header at the cursor, or NULL: the same parse bloomwall does. */
+static __always_inline struct ipv6hdr *parse_v6_at(struct hdr_cursor *c)
+{
+	struct ipv6hdr *ip6;
+	struct bw_addr s, d;
+	int proto;
+
+	proto = parse_ethhdr(c);
+	if (proto != BW_PARSE_BAD)
+		proto = parse_vlans(c, proto);
+	if (proto != ETH_P_IPV6)
+		return NULL;
+	ip6 = c->pos;
+	if (parse_ip6hdr(c, &s, &d) == BW_PARSE_BAD)
+		return NULL;
+	return ip6;
+}
+
 static __always_inline struct ipv6hdr *parse_v6(struct xdp_md *ctx)
 {
 	struct hdr_cursor c = {
@@ -192,26 +242,13 @@ static __always_inline struct ipv6hdr *parse_v6(struct xdp_md *ctx)
 		.end = (void *)(long)ctx->data_end,
 		.ctx = ctx,
 	};
-	struct ipv6hdr *ip6;
-	struct bw_addr s, d;
-	int proto;
 
-	proto = parse_ethhdr(&c);
-	if (proto != BW_PARSE_BAD)
-		proto = parse_vlans(&c, proto);
-	if (proto != ETH_P_IPV6)
-		return NULL;
-	ip6 = c.pos;
-	if (parse_ip6hdr(&c, &s, &d) == BW_PARSE_BAD)
-		return NULL;
-	return ip6;
+	return parse_v6_at(&c);
 }
 
-/* The IPv6 harness: the next source of srcs6 into the frame. */
-static __always_inline int rewrite_src6(struct xdp_md *ctx)
+/* The IPv6 harness: the next address of srcs6 into the frame. */
+static __always_inline int rewrite_addr6(void *data, void *end, const int dst)
 {
-	void *data = (void *)(long)ctx->data;
-	void *end = (void *)(long)ctx->data_end;
 	struct ipv6hdr *ip6 = data + sizeof(struct ethhdr);
 	__u32 i = ctr++ & mask;
 	struct bench_in6 *a;
@@ -221,8 +258,47 @@ static __always_inline int rewrite_src6(struct xdp_md *ctx)
 	a = bpf_map_lookup_elem(&srcs6, &i);
 	if (!a)
 		return -1;
-	__builtin_memcpy(&ip6->saddr, a, sizeof(*a));
+	if (dst)
+		__builtin_memcpy(&ip6->daddr, a, sizeof(*a));
+	else
+		__builtin_memcpy(&ip6->saddr, a, sizeof(*a));
 	return 0;
+}
+
+static __always_inline int rewrite_src6(struct xdp_md *ctx)
+{
+	return rewrite_addr6((void *)(long)ctx->data,
+			     (void *)(long)ctx->data_end, 0);
+}
+
+/*
+ * The harnesses of the egress rows: the next destination into the
+ * packet, then the TC program under test (target_tc).
+ */
+SEC("tc")
+int harness_tc(struct __sk_buff *skb)
+{
+	if (rewrite_addr((void *)(long)skb->data, (void *)(long)skb->data_end,
+			 1))
+		return TC_ACT_UNSPEC;
+	bpf_tail_call(skb, &target_tc, 0);
+	return TC_ACT_UNSPEC;
+}
+
+SEC("tc")
+int harness6_tc(struct __sk_buff *skb)
+{
+	if (rewrite_addr6((void *)(long)skb->data, (void *)(long)skb->data_end,
+			  1))
+		return TC_ACT_UNSPEC;
+	bpf_tail_call(skb, &target_tc, 0);
+	return TC_ACT_UNSPEC;
+}
+
+SEC("tc")
+int tc_pass(struct __sk_buff *skb)
+{
+	return TC_ACT_OK;
 }
 
 SEC("xdp.frags")
@@ -326,13 +402,11 @@ int bloom_lookup(struct xdp_md *ctx)
  * the header and region constants as bloomwall's program has them, no
  * stats, no other lengths. bloomwall's program is judged against it.
  */
-SEC("xdp.frags")
-int bare_bloom(struct xdp_md *ctx)
+static __always_inline int bare_test_v4(const struct iphdr *iph, const int dst)
 {
 	const struct bw_hdr *hdr = (const struct bw_hdr *)&bare_hdr;
 	const struct bw_region_consts *rc =
 		(const struct bw_region_consts *)&bare_rc;
-	struct iphdr *iph = parse_v4(ctx);
 	const struct bw_block *blk;
 	__u32 idx;
 	__u64 h;
@@ -340,13 +414,26 @@ int bare_bloom(struct xdp_md *ctx)
 	__asm__ __volatile__("" : "+r"(hdr));
 	__asm__ __volatile__("" : "+r"(rc));
 	if (!iph || !rc->nblocks)
-		return XDP_PASS;
-	h = bw_hash_v4_rc(bpf_ntohl(iph->saddr), rc);
+		return 0;
+	h = bw_hash_v4_rc(bpf_ntohl(dst ? iph->daddr : iph->saddr), rc);
 	idx = rc->start + bw_block_index(h, rc->nblocks);
 	blk = bpf_map_lookup_elem(&bare_blocks, &idx);
-	if (blk && bw_block_test(blk, h, hdr->probes[0]))
-		return XDP_DROP;
-	return XDP_PASS;
+	return blk && bw_block_test(blk, h, hdr->probes[0]);
+}
+
+SEC("xdp.frags")
+int bare_bloom(struct xdp_md *ctx)
+{
+	return bare_test_v4(parse_v4(ctx), 0) ? XDP_DROP : XDP_PASS;
+}
+
+/* The same on the way out: a TC program testing the destination. */
+SEC("tc")
+int bare_bloom_tc(struct __sk_buff *skb)
+{
+	struct hdr_cursor c = TC_CURSOR(skb);
+
+	return bare_test_v4(parse_v4_at(&c), 1) ? TC_ACT_SHOT : TC_ACT_OK;
 }
 
 /* The IPv6 parse floor: bloomwall's own parsing, then pass. */
@@ -397,13 +484,12 @@ int bloom6_lookup(struct xdp_md *ctx)
 }
 
 /* bare_bloom for IPv6: bw_hash_v6 of the /128, region BW_V6's first. */
-SEC("xdp.frags")
-int bare_bloom6(struct xdp_md *ctx)
+static __always_inline int bare_test_v6(const struct ipv6hdr *ip6,
+					const int dst)
 {
 	const struct bw_hdr *hdr = (const struct bw_hdr *)&bare_hdr;
 	const struct bw_region_consts *rc =
 		(const struct bw_region_consts *)&bare_rc6;
-	struct ipv6hdr *ip6 = parse_v6(ctx);
 	const struct bw_block *blk;
 	__u64 w[2];
 	__u32 idx;
@@ -412,14 +498,30 @@ int bare_bloom6(struct xdp_md *ctx)
 	__asm__ __volatile__("" : "+r"(hdr));
 	__asm__ __volatile__("" : "+r"(rc));
 	if (!ip6 || !rc->nblocks)
-		return XDP_PASS;
-	__builtin_memcpy(w, &ip6->saddr, sizeof(w));
+		return 0;
+	if (dst)
+		__builtin_memcpy(w, &ip6->daddr, sizeof(w));
+	else
+		__builtin_memcpy(w, &ip6->saddr, sizeof(w));
 	h = bw_hash_v6_rc(bpf_be64_to_cpu(w[0]), bpf_be64_to_cpu(w[1]), rc);
 	idx = rc->start + bw_block_index(h, rc->nblocks);
 	blk = bpf_map_lookup_elem(&bare_blocks, &idx);
-	if (blk && bw_block_test(blk, h, hdr->probes[BW_V6 * BW_MAX_LENGTHS]))
-		return XDP_DROP;
-	return XDP_PASS;
+	return blk &&
+	       bw_block_test(blk, h, hdr->probes[BW_V6 * BW_MAX_LENGTHS]);
+}
+
+SEC("xdp.frags")
+int bare_bloom6(struct xdp_md *ctx)
+{
+	return bare_test_v6(parse_v6(ctx), 0) ? XDP_DROP : XDP_PASS;
+}
+
+SEC("tc")
+int bare_bloom6_tc(struct __sk_buff *skb)
+{
+	struct hdr_cursor c = TC_CURSOR(skb);
+
+	return bare_test_v6(parse_v6_at(&c), 1) ? TC_ACT_SHOT : TC_ACT_OK;
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

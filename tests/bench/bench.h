@@ -50,6 +50,7 @@ struct bench_row {
 	char name[48];
 	int prog_fd;
 	bool direct; /* run without the harness (floor rows) */
+	bool tc;     /* a TC program: egress, tests the destination */
 	enum bench_check check;
 	const __u8 *predict[2]; /* CK_PREDICT: [0] unlisted, [1] listed */
 	/* Map cost, < 0 when not applicable. */
@@ -82,6 +83,11 @@ struct bench_set {
 	struct bench_row rows[BENCH_MAX_ROWS];
 	int nrows;
 	char note[256];
+	/*
+	 * bytes_memlock of bloomwall's filter map alone, and of every map
+	 * its XDP and TC egress programs use (the filter once), -1: unknown.
+	 */
+	long long mem_filter, mem_hooks;
 };
 
 struct bench_cfg {

@@ -6,6 +6,7 @@
 # BENCH_QUICK=1: smaller sizes and fewer trials, for a fast check.
 # BENCH_ARGS: extra options for the harness (see tests/bench/run.sh).
 # BENCH_E2E=0: without the end-to-end DNS run (dnsperf.sh).
+# BENCH_EGRESS=0: without bloomwall --egress against nftables (egress.sh).
 
 BENCH_OUT := $(OUTPUT)/bench
 BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard tests/bench/*.c))

@@ -21,6 +21,8 @@ int bench_build_swap(const struct bench_cfg *cfg);
 
 /* Frames per second dropped on a veth link: bloomwall vs XDP_DROP. */
 int bench_veth(const struct bench_cfg *cfg);
+/* UDP through the stack to a file's addresses (tests/bench/egress.sh). */
+int udp_send(const char *spec);
 
 /* ns/packet through the program as the CLI swaps it: small, real, verify. */
 int bench_prog_cost(const struct bench_cfg *cfg);

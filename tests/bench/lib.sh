@@ -14,13 +14,17 @@ now() { date +%s.%N; }
 # median: of the numbers on stdin, a line each.
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.4f", v[int((NR + 1) / 2)] }'; }
 
-# bench_pair DEV_A DEV_B: the namespace $ns with a veth pair inside, up.
+# bench_pair DEV_A DEV_B [PEER_NS]: the namespace $ns with a veth pair
+# inside, up; DEV_B in PEER_NS (made here) when given.
 bench_pair()
 {
+	local nb=${3:-$ns}
+
 	ip netns add "$ns" || return 1
-	ip -n "$ns" link add "$1" type veth peer name "$2" || return 1
+	[ "$nb" = "$ns" ] || ip netns add "$nb" || return 1
+	ip -n "$ns" link add "$1" type veth peer name "$2" netns "$nb" || return 1
 	ip -n "$ns" link set dev "$1" up
-	ip -n "$ns" link set dev "$2" up
+	ip -n "$nb" link set dev "$2" up
 }
 
 # random_list N SEED: N random IPv4 addresses, a line each (a list).

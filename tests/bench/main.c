@@ -35,6 +35,7 @@ static void usage(void)
 		"             [--cpu N] [--trials N] [--stride N] [--parts tmsvc]\n"
 		"             [--sizes N[,N...]] [--sizes6 N[,N...]] [--dns-sizes N[,N...]]\n"
 		"             [--bloom-only] | --print-names N | --dns-serve NSA:DEVA:NSB:DEVB,N\n"
+		"             | --udp-send FILE,SECS,BATCH\n"
 		"parts: t table of random lists, 6 the same for IPv6, m mixed list,\n"
 		"       s build and swap, v veth, d DNS names, a DNS answers on the veth,\n"
 		"       c one packet through the CLI's program (small, real lists, verify)\n"
@@ -79,6 +80,7 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 		{ "dns-sizes", required_argument, NULL, 'D' },
 		{ "print-names", required_argument, NULL, 'P' },
 		{ "dns-serve", required_argument, NULL, 'S' },
+		{ "udp-send", required_argument, NULL, 'U' },
 		{ "bloom-only", no_argument, NULL, 'b' },
 		{},
 	};
@@ -129,6 +131,14 @@ static int parse_args(int argc, char **argv, struct bench_cfg *cfg)
 			err = dns_serve(optarg, strtoull(c + 1, NULL, 10));
 			if (err)
 				fprintf(stderr, "bench: --dns-serve: %s\n",
+					strerror(-err));
+			exit(err ? 1 : 0);
+		}
+		case 'U': {
+			int err = udp_send(optarg);
+
+			if (err)
+				fprintf(stderr, "bench: --udp-send: %s\n",
 					strerror(-err));
 			exit(err ? 1 : 0);
 		}

@@ -20,7 +20,9 @@
 # remove handed to a watch against its rebuild (remove.sh); then, unless
 # BENCH_ADDS=0, add handed to a watch against its copy and swap (one add,
 # fail2ban-style bans and unbans, a bulk remove: adds.sh); then, unless
-# BENCH_CROWDSEC=0, the CrowdSec bouncer against the real LAPI
+# BENCH_EGRESS=0, the host's own UDP out through a veth with bloomwall
+# --egress against an nftables set in the output hook (egress.sh); then,
+# unless BENCH_CROWDSEC=0, the CrowdSec bouncer against the real LAPI
 # (test_cs_bench in crowdsec_tests.sh).
 
 set -u
@@ -102,6 +104,16 @@ if [ $rc = 0 ] && [ "${BENCH_ADDS:-1}" != 0 ]; then
 		tests/bench/adds.sh "$(dirname "$bin")/../bloomwall" "$results" 1000000 5 100000 100
 	else
 		tests/bench/adds.sh "$(dirname "$bin")/../bloomwall" "$results" 10000000 20 100000 1000
+	fi
+	rc=$?
+fi
+# bloomwall --egress against nft's output hook, the host's own traffic
+# (egress.sh: sizes, trials, seconds a row), unless BENCH_EGRESS=0.
+if [ $rc = 0 ] && [ "${BENCH_EGRESS:-1}" != 0 ]; then
+	if [ "${BENCH_QUICK:-0}" != 0 ]; then
+		tests/bench/egress.sh "$bin" "$(dirname "$bin")/../bloomwall" "$results" 1000000 3 1
+	else
+		tests/bench/egress.sh "$bin" "$(dirname "$bin")/../bloomwall" "$results" 1000000,10000000 5 2
 	fi
 	rc=$?
 fi

@@ -21,8 +21,8 @@
 #include "filter/bloom.h"
 #include "bloomwall.h"
 #include "bench.skel.h"
-#include "bloomwall.h"
 #include "bloomwall.skel.h"
+#include "kernel/egress.h"
 
 struct set_ctx {
 	const struct bench_cfg *cfg;
@@ -30,7 +30,8 @@ struct set_ctx {
 	struct bench *skel;
 	struct bloomwall *bw[2];
 	int bw_prog
-		[2]; /* bloomwall's program for filt[i], as reload loads it */
+		[2];  /* bloomwall's program for filt[i], as reload loads it */
+	int bw_tc[2]; /* its TC egress program, as attach --egress loads it */
 	struct bpf_object *xf;
 	int hash_fd, lpm_fd, bloom_fd;
 	struct bw_filter_map filt[2]; /* [0] CLI build, [1] one length */
@@ -113,17 +114,84 @@ static int load_bench_skel(struct set_ctx *x)
 	return 0;
 }
 
-/* bloomwall's program exactly as the skeleton loads it, its filter in. */
+/*
+ * bloomwall's programs exactly as attach --egress loads them, its filter
+ * in: the XDP program and the TC egress program, sharing their maps.
+ */
 static int load_bloomwall(struct set_ctx *x, int i)
 {
+	struct bw_egress eg = BW_EGRESS_INIT;
 	struct bw_maps maps;
 
 	x->bw[i] = bloomwall__open_and_load();
 	if (!x->bw[i])
 		return -errno;
 	bw_maps_from_skel(x->bw[i], &maps);
-	x->bw_prog[i] = bw_prog_load(&maps, &x->filt[i]);
+	x->bw_prog[i] =
+		bw_prog_load_pair(&maps, &x->filt[i], &eg, &x->bw_tc[i]);
 	return x->bw_prog[i] < 0 ? x->bw_prog[i] : 0;
+}
+
+/* Adds the map ids of prog_fd not yet in ids (n of them, at most max). */
+static int add_map_ids(int prog_fd, __u32 *ids, int n, int max)
+{
+	__u32 mine[64], nmine = 64, i;
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int j;
+
+	info.nr_map_ids = nmine;
+	info.map_ids = (__u64)(unsigned long)mine;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	for (i = 0; i < info.nr_map_ids && i < nmine; i++) {
+		for (j = 0; j < n && ids[j] != mine[i]; j++)
+			;
+		if (j == n && n < max)
+			ids[n++] = mine[i];
+	}
+	return n;
+}
+
+/*
+ * The kernel memory of both hooks against the filter alone: bytes_memlock
+ * (as bpftool map show counts it) of every map the XDP and the TC egress
+ * program use, each once.
+ */
+static void hook_memory(struct set_ctx *x)
+{
+	struct bench_set *s = x->set;
+	__u32 ids[128];
+	long long b, sum = 0;
+	int n, i, fd;
+
+	s->mem_filter = fd_memlock(x->filt[0].fd);
+	s->mem_hooks = -1;
+	n = add_map_ids(x->bw_prog[0], ids, 0, 128);
+	if (n >= 0)
+		n = add_map_ids(x->bw_tc[0], ids, n, 128);
+	for (i = 0; i < n; i++) {
+		fd = bpf_map_get_fd_by_id(ids[i]);
+		b = fd < 0 ? -1 : fd_memlock(fd);
+		if (fd >= 0)
+			close(fd);
+		if (b < 0)
+			return;
+		sum += b;
+	}
+	if (n > 0)
+		s->mem_hooks = sum;
+}
+
+/* A row of the egress side: a TC program, tested on the destination. */
+static void add_tc_row(struct set_ctx *x, const char *name, int fd, int f)
+{
+	struct bench_row *r =
+		add_row(x->set, name, fd, false, CK_PREDICT, NULL);
+
+	r->tc = true;
+	r->predict[0] = x->predict[f][0];
+	r->predict[1] = x->predict[f][1];
 }
 
 /* What the builder says filter f answers for source i of a set. */
@@ -320,10 +388,21 @@ static int wire_rows(struct set_ctx *x, bool mixed)
 		false, CK_PREDICT, NULL);
 	s->rows[s->nrows - 1].predict[0] = x->predict[f][0];
 	s->rows[s->nrows - 1].predict[1] = x->predict[f][1];
+	/*
+	 * The way out, in the same run: bloomwall's TC program on the CLI's
+	 * filter as the XDP row, the bare lookup's TC twin on the bare
+	 * lookup's filter.
+	 */
+	add_tc_row(x, "egress: bloomwall (TC)", x->bw_tc[0], 0);
+	hook_memory(x);
+	add_tc_row(x, "egress: bare lookup (TC)",
+		   bpf_program__fd(v6 ? sk->progs.bare_bloom6_tc
+				      : sk->progs.bare_bloom_tc),
+		   f);
 	return 0;
 }
 
-static void add_floor_rows(struct set_ctx *x)
+static void add_floor_rows(struct set_ctx *x, bool mixed)
 {
 	struct bench_set *s = x->set;
 	struct bench *sk = x->skel;
@@ -341,6 +420,11 @@ static void add_floor_rows(struct set_ctx *x)
 	add_row(s, "harness -> XDP_PASS", bpf_program__fd(sk->progs.xdp_pass),
 		false, CK_NONE, NULL);
 	add_row(s, "harness -> parse floor", parse, false, CK_NONE, NULL);
+	if (!mixed)
+		add_row(s, "egress: TC harness -> TC_ACT_OK",
+			bpf_program__fd(sk->progs.tc_pass), false, CK_NONE,
+			NULL)
+			->tc = true;
 	memcpy(&s->rows[s->nrows], tmp, n * sizeof(*tmp));
 	s->nrows += n;
 }
@@ -355,6 +439,8 @@ static void ctx_free(struct set_ctx *x)
 	for (i = 0; i < 2; i++) {
 		if (x->bw_prog[i] >= 0)
 			close(x->bw_prog[i]);
+		if (x->bw_tc[i] >= 0)
+			close(x->bw_tc[i]);
 		bloomwall__destroy(x->bw[i]);
 		bw_filter_close(&x->filt[i]);
 		for (j = 0; j < 2; j++)
@@ -383,9 +469,11 @@ int run_set(const struct bench_cfg *cfg, struct bench_set *s, const void *keys,
 		.bloom_fd = -1,
 		.filt = { BW_FILTER_MAP_INIT, BW_FILTER_MAP_INIT },
 		.bw_prog = { -1, -1 },
+		.bw_tc = { -1, -1 },
 	};
 	int err;
 
+	s->mem_filter = s->mem_hooks = -1;
 	fprintf(stderr, "bench: %s: building structures\n", s->label);
 	if (v6) {
 		err = cfg->bloom_only ? 0 : build_exact6(&x, keys, n);
@@ -405,7 +493,7 @@ int run_set(const struct bench_cfg *cfg, struct bench_set *s, const void *keys,
 			strerror(-err));
 		goto out;
 	}
-	add_floor_rows(&x);
+	add_floor_rows(&x, mixed);
 	if (v6)
 		build_frame6(x.frame, &s->unlisted6[0]);
 	else

@@ -127,6 +127,15 @@ void print_set(FILE *f, const struct bench_set *s, int bw_row)
 	fprintf(f, "### %s\n\n", s->label);
 	if (s->note[0])
 		fprintf(f, "%s\n\n", s->note);
+	if (s->mem_filter > 0 && s->mem_hooks > 0) {
+		char a[32], b[32];
+
+		fmt_bytes(a, sizeof(a), s->mem_filter);
+		fmt_bytes(b, sizeof(b), s->mem_hooks);
+		fprintf(f,
+			"Kernel memory (bytes_memlock): the filter map %s; every map of the XDP and TC egress programs, the filter once, %s (%.2fx the filter).\n\n",
+			a, b, (double)s->mem_hooks / s->mem_filter);
+	}
 	fprintf(f,
 		"| structure | unlisted warm | unlisted cold | listed warm | listed cold | memlock | measured | bits/entry | FPR | load+fill | x bloomwall (uw / uc / lw / lc) | verdicts |\n");
 	fprintf(f,
