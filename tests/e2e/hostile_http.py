@@ -7,6 +7,7 @@ Listens on 127.0.0.1:PORT; GET /MODE/NAME answers with DIR/NAME:
   file  200, its bytes at once
   ce    200, its bytes with Content-Encoding: gzip (they must be gzip)
   slow  200 with its Content-Length, its bytes in 10 pieces 0.1 s apart
+  lm    200 with a Last-Modified; 304 to any If-Modified-Since
 """
 import os
 import sys
@@ -25,7 +26,13 @@ class Handler(BaseHTTPRequestHandler):
         except (IndexError, OSError):
             self.send_error(404)
             return
+        if parts[0] == "lm" and self.headers.get("If-Modified-Since"):
+            self.send_response(304)
+            self.end_headers()
+            return
         self.send_response(200)
+        if parts[0] == "lm":
+            self.send_header("Last-Modified", "Tue, 14 Nov 2023 22:13:20 GMT")
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", str(len(body)))
         if parts[0] == "ce":

@@ -4,13 +4,14 @@
 # End-to-end tests of lists given by URL against a hostile server
 # (hostile_http.py, on loopback): a decompression bomb, as a .gz file and
 # as a Content-Encoding, refused within its first mebibytes; two fetches
-# of one source into one state directory at once, each copy whole.
+# of one source into one state directory at once, each copy whole; a
+# copy cut on disk behind its meta's back fetched whole again.
 # Sourced by tests/e2e/run.sh after sock_tests.sh (SOCK_PY).
 #
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $URL_HOSTILE_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-URL_HOSTILE_TESTS="test_url_bomb test_url_cache_race"
+URL_HOSTILE_TESTS="test_url_bomb test_url_cache_race test_url_cut_copy"
 
 HOSTILE_HTTP_PORT=18095
 HOSTILE_HTTP_URL=http://127.0.0.1:$HOSTILE_HTTP_PORT
@@ -103,6 +104,33 @@ test_url_cache_race()
 	copy=$(find "$st/lists" -name '*-list.txt')
 	cmp "$copy" "$www/list.txt" || fail "the copy is not the list whole"
 	url_tmp_left "$st"
+	trap - EXIT
+	hostile_http_cleanup
+}
+
+# The copy cut on disk (a full disk, an operator's editor): its meta still
+# has the validators, but the next fetch asks whole, not If-Modified-Since,
+# and the build reads the whole list again, not the cut copy a 304 would
+# have confirmed.
+test_url_cut_copy()
+{
+	local www=$TMP_DIR/www st=$TMP_DIR/state url copy
+
+	trap hostile_http_cleanup EXIT
+	mkdir -p "$www"
+	awk 'BEGIN { for (i = 0; i < 2000; i++)
+		printf "10.0.%d.%d\n", i / 256, i % 256 }' >"$www/list.txt"
+	hostile_http_start "$www"
+	url=$HOSTILE_HTTP_URL/lm/list.txt
+	bw 0 build -o "$TMP_DIR/f.img" --state-dir "$st" "$url"
+	bw 0 build -o "$TMP_DIR/f.img" --state-dir "$st" "$url"
+	grep -q "unchanged (2000 entries, HTTP 304)" "$ERR" ||
+		fail "the server's 304 not seen: the test proves nothing"
+	copy=$(find "$st/lists" -name '*-list.txt')
+	truncate -s 100 "$copy"
+	bw 0 build -o "$TMP_DIR/f.img" --state-dir "$st" "$url"
+	grep -q "2000 prefixes" "$OUT" || fail "built from the cut copy"
+	cmp "$copy" "$www/list.txt" || fail "the copy is still cut"
 	trap - EXIT
 	hostile_http_cleanup
 }

@@ -113,6 +113,7 @@ struct bw_src_fetch *bw_src_fetch_start(const char *url, const char *path,
 {
 	struct bw_src_fetch *f = calloc(1, sizeof(*f));
 	struct bw_http_req rq;
+	struct stat st;
 	__u64 max = o->max_bytes ?: BW_SRC_MAX_BYTES;
 
 	if (!f)
@@ -136,6 +137,13 @@ struct bw_src_fetch *bw_src_fetch_start(const char *url, const char *path,
 	if (bw_src_meta_read(path, &f->have) || strcmp(f->have.url, url) ||
 	    access(path, R_OK)) {
 		memset(&f->have, 0, sizeof(f->have));
+		f->have.last_modified = -1;
+	}
+	/* A copy that is not what its meta says (cut, edited): a 304 would
+	 * confirm it, so it is asked for whole. */
+	if (f->have.fetched &&
+	    (stat(path, &st) || (__u64)st.st_size != f->have.bytes)) {
+		f->have.etag[0] = '\0';
 		f->have.last_modified = -1;
 	}
 	bw_unpack_init(&f->u, max, out, f);
