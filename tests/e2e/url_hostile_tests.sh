@@ -5,13 +5,14 @@
 # (hostile_http.py, on loopback): a decompression bomb, as a .gz file and
 # as a Content-Encoding, refused within its first mebibytes; two fetches
 # of one source into one state directory at once, each copy whole; a
-# copy cut on disk behind its meta's back fetched whole again.
+# copy cut on disk behind its meta's back fetched whole again; a URL's
+# control bytes printed escaped.
 # Sourced by tests/e2e/run.sh after sock_tests.sh (SOCK_PY).
 #
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $URL_HOSTILE_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-URL_HOSTILE_TESTS="test_url_bomb test_url_cache_race test_url_cut_copy"
+URL_HOSTILE_TESTS="test_url_bomb test_url_cache_race test_url_cut_copy test_url_ctl_printed"
 
 HOSTILE_HTTP_PORT=18095
 HOSTILE_HTTP_URL=http://127.0.0.1:$HOSTILE_HTTP_PORT
@@ -133,4 +134,15 @@ test_url_cut_copy()
 	cmp "$copy" "$www/list.txt" || fail "the copy is still cut"
 	trap - EXIT
 	hostile_http_cleanup
+}
+
+# A URL with an escape sequence and a newline (a config file's, pasted):
+# what build says of it holds neither, escaped as status prints them.
+test_url_ctl_printed()
+{
+	bw 1 build -o "$TMP_DIR/f.img" --state-dir "$TMP_DIR/state" \
+		"$(printf 'http://127.0.0.1:1/a\033[31mb\nc')"
+	grep -q $'\033' "$ERR" && fail "an escape byte printed as it is"
+	[ "$(wc -l <"$ERR")" -eq 1 ] || fail "the URL's newline printed"
+	grep -qF 'a\x1b[31mb\nc' "$ERR" || fail "the URL not printed escaped"
 }
