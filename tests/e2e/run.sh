@@ -143,6 +143,9 @@ ALL_TESTS="$ALL_TESTS $URL_TESTS"
 # shellcheck source=url_src_tests.sh
 . "$TOP/tests/e2e/url_src_tests.sh"
 ALL_TESTS="$ALL_TESTS $URL_SRC_TESTS"
+# shellcheck source=url_hostile_tests.sh
+. "$TOP/tests/e2e/url_hostile_tests.sh"
+ALL_TESTS="$ALL_TESTS $URL_HOSTILE_TESTS"
 # shellcheck source=crowdsec_tests.sh
 . "$TOP/tests/e2e/crowdsec_tests.sh"
 ALL_TESTS="$ALL_TESTS $CROWDSEC_TESTS"

@@ -191,6 +191,50 @@ BW_TEST(test_unpack)
 	ASSERT_NEQ(unpack(c, n, 4096, 0, &s, &kind), 0, "corrupt gzip");
 }
 
+static int to_count(void *ctx, const void *buf, size_t len)
+{
+	(void)buf;
+	*(__u64 *)ctx += len;
+	return 0;
+}
+
+/* A small gzip that unpacks to 8 MiB of one line: ended near the floor. */
+BW_TEST(test_unpack_bomb)
+{
+	size_t len = 8U << 20, cap = 1U << 20, n;
+	char *text = malloc(len + 1);
+	unsigned char *c = malloc(cap);
+	struct bw_unpack u;
+	__u64 got = 0;
+	int err = 0;
+
+	if (!text || !c)
+		abort();
+	for (size_t i = 0; i + 9 <= len; i += 9)
+		memcpy(text + i, "10.0.0.1\n", 9);
+	text[len - len % 9] = '\0';
+	n = gz(text, c, cap);
+	ASSERT_TRUE(n * 100 < strlen(text), "the gzip packs over 100 times");
+	bw_unpack_init(&u, 0, to_count, &got);
+	u.max_ratio = 100;
+	for (size_t i = 0; i < n && !err; i += 4096)
+		err = bw_unpack_feed(&u, c + i, n - i < 4096 ? n - i : 4096);
+	ASSERT_EQ(err, -EFBIG, "a bomb ended");
+	ASSERT_TRUE(u.bomb, "by the ratio, not max_out");
+	ASSERT_TRUE(got <= BW_UNPACK_RATIO_FLOOR + 4096 * 100,
+		    "near the floor, not at its end");
+	bw_unpack_free(&u);
+
+	got = 0;
+	bw_unpack_init(&u, 0, to_count, &got);
+	ASSERT_OK(bw_unpack_feed(&u, c, n), "no ratio: unpacked whole");
+	ASSERT_OK(bw_unpack_end(&u), "no ratio: whole");
+	ASSERT_EQ(got, strlen(text), "no ratio: every byte");
+	bw_unpack_free(&u);
+	free(text);
+	free(c);
+}
+
 BW_TEST(test_src_cache)
 {
 	char dir[64], p[4096], q[4096], url[2048];

@@ -10,6 +10,7 @@
 
 #include "base/duration.h"
 #include "base/log.h"
+#include "base/output.h"
 #include "cmd/list_urls.h"
 #include "net/src_cache.h"
 #include "net/src_fetch.h"
@@ -67,15 +68,15 @@ static void opts_of(const struct bw_args *a, struct bw_src_opts *o)
 static char *copy_path(const struct bw_args *a, const char *verb,
 		       const char *url)
 {
-	char path[4096];
+	char path[4096], shown[1024];
 	int err = bw_src_dir_make(a->pull.state_dir);
 
 	if (!err)
 		err = bw_src_path(a->pull.state_dir, url, path, sizeof(path));
 	if (err) {
 		pr_warn("bloomwall %s: %s: the state directory %s/lists: %s\n",
-			verb, url, a->pull.state_dir ?: BW_SRC_STATE_DIR,
-			strerror(-err));
+			verb, bw_esc(shown, sizeof(shown), url),
+			a->pull.state_dir ?: BW_SRC_STATE_DIR, strerror(-err));
 		return NULL;
 	}
 	return strdup(path);
@@ -88,28 +89,30 @@ static char *fetch_one(const struct bw_args *a, const char *verb,
 	struct bw_src_result r;
 	struct bw_src_meta m;
 	struct bw_src_opts o;
-	char *path = copy_path(a, verb, url), age[32];
+	char *path = copy_path(a, verb, url), age[32], shown[1024];
 	int err;
 
 	if (!path)
 		return NULL;
+	/* An operator's URL, yet printed as status prints it: no control byte. */
+	bw_esc(shown, sizeof(shown), url);
 	opts_of(a, &o);
 	err = bw_src_fetch_once(url, path, &o, &r);
 	if (!err) {
-		fprintf(stderr, "%s: %s (%llu entries, HTTP %ld), %s\n", url,
+		fprintf(stderr, "%s: %s (%llu entries, HTTP %ld), %s\n", shown,
 			r.why == BW_SRC_NEW ? "fetched" : "unchanged",
 			(unsigned long long)r.meta.entries, r.status, path);
 		return path;
 	}
 	if (!bw_src_meta_read(path, &m) && !strcmp(m.url, url) && m.fetched) {
 		pr_warn("bloomwall %s: %s: %s: %s; the copy of %s ago is used\n",
-			verb, url, bw_src_why_name(r.why), r.reason,
+			verb, shown, bw_src_why_name(r.why), r.reason,
 			bw_duration_str((__u64)(time(NULL) - m.fetched), age,
 					sizeof(age)));
 		return path;
 	}
 	pr_warn("bloomwall %s: %s: %s: %s, and there is no copy of it in %s\n",
-		verb, url, bw_src_why_name(r.why), r.reason, path);
+		verb, shown, bw_src_why_name(r.why), r.reason, path);
 	free(path);
 	return NULL;
 }

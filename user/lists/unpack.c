@@ -39,6 +39,11 @@ static int emit(struct bw_unpack *u, const void *buf, size_t len)
 		return 0;
 	if (u->max_out && u->out + len > u->max_out)
 		return -EFBIG;
+	if (u->max_ratio && u->out + len > BW_UNPACK_RATIO_FLOOR &&
+	    u->out + len > u->max_ratio * u->in) {
+		u->bomb = true;
+		return -EFBIG;
+	}
 	u->out += len;
 	return u->cb(u->ctx, buf, len);
 }
@@ -243,6 +248,7 @@ int bw_unpack_feed(struct bw_unpack *u, const void *buf, size_t len)
 	size_t take;
 	int err;
 
+	u->in += len;
 	if (u->kind == BW_PACK_UNKNOWN) {
 		take = sizeof(u->head) - u->nhead;
 		take = take < len ? take : len;

@@ -7,12 +7,16 @@
  * .netset.gz as text/plain or application/octet-stream, and a mirror
  * renames: the name proves nothing. Fed in pieces as they arrive (a
  * download), bounded: past max_out unpacked bytes is -EFBIG (a small
- * download may unpack into gigabytes), a compressed stream that stops
+ * download may unpack into gigabytes), and so is a stream that unpacks to
+ * more than max_ratio times the bytes fed so far, once past
+ * BW_UNPACK_RATIO_FLOOR (a decompression bomb: ended within its first
+ * mebibytes, not after max_out of them); a compressed stream that stops
  * before its end is -EPIPE (a cut download), a corrupt one -EBADMSG.
  */
 #ifndef __BW_UNPACK_H
 #define __BW_UNPACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -27,6 +31,9 @@ enum bw_pack {
 /* Where unpacked bytes go: 0 goes on, -errno ends the stream with it. */
 typedef int (*bw_unpack_out)(void *ctx, const void *buf, size_t len);
 
+/* Unpacked bytes below which the ratio is not judged: a small list is. */
+#define BW_UNPACK_RATIO_FLOOR (1ULL << 20)
+
 struct bw_unpack {
 	enum bw_pack kind;
 	unsigned char head[6]; /* the first bytes, until they decide */
@@ -34,6 +41,9 @@ struct bw_unpack {
 	void *z;   /* the decoder's state */
 	int ended; /* the compressed stream came to its end */
 	__u64 max_out, out;
+	__u64 in;	 /* bytes fed */
+	__u64 max_ratio; /* out / in at most (past the floor); 0: no bound */
+	bool bomb;	 /* -EFBIG came from max_ratio */
 	bw_unpack_out cb;
 	void *ctx;
 };

@@ -28,6 +28,7 @@ struct bw_http_xfer {
 	struct bw_http_res res;
 	const char *scheme; /* of the URL asked for */
 	int body_err;	    /* the callback's error, or -EFBIG */
+	bool bomb;	    /* -EFBIG by max_ratio */
 	char location[256]; /* the last response's Location, or "" */
 	char errbuf[CURL_ERROR_SIZE];
 	/* Headers or a client certificate: redirects followed here, and
@@ -75,9 +76,15 @@ static size_t on_body(char *buf, size_t size, size_t n, void *ctx)
 {
 	struct bw_http_xfer *x = ctx;
 	size_t len = size * n;
+	curl_off_t wire = 0; /* bytes received, before their decoding */
 	int err;
 
-	if (x->rq.max_bytes && x->res.bytes + len > x->rq.max_bytes) {
+	if (x->rq.max_ratio && x->res.bytes + len > BW_HTTP_RATIO_FLOOR &&
+	    !curl_easy_getinfo(x->h, CURLINFO_SIZE_DOWNLOAD_T, &wire) &&
+	    x->res.bytes + len > x->rq.max_ratio * (__u64)wire)
+		x->bomb = true;
+	if (x->bomb ||
+	    (x->rq.max_bytes && x->res.bytes + len > x->rq.max_bytes)) {
 		x->body_err = -EFBIG;
 		return 0;
 	}
@@ -318,8 +325,10 @@ static int finish(struct bw_http_xfer *x, CURLcode rc)
 		res->last_modified = ft;
 	if (rc == CURLE_WRITE_ERROR && x->body_err) {
 		snprintf(res->reason, sizeof(res->reason), "%s",
-			 x->body_err == -EFBIG ? "answer larger than allowed"
-					       : strerror(-x->body_err));
+			 x->bomb ? "its Content-Encoding unpacks too far "
+				   "(a decompression bomb?)"
+			 : x->body_err == -EFBIG ? "answer larger than allowed"
+						 : strerror(-x->body_err));
 		return x->body_err;
 	}
 	if (rc == CURLE_UNSUPPORTED_PROTOCOL && res->status >= 300 &&
@@ -359,8 +368,6 @@ static void ended(struct bw_http_xfer *x, CURLcode rc)
 	if (err != 1)
 		end(x, err, "");
 }
-
-/* ---- a driven transfer ----------------------------------------------------- */
 
 static void begin(struct bw_http_xfer *x, const struct bw_http_req *rq)
 {
@@ -409,6 +416,7 @@ struct bw_http_xfer *bw_http_start(const struct bw_http_req *rq)
 		return NULL;
 	/* Only what the callbacks read is kept: libcurl copies the rest. */
 	x->rq.max_bytes = rq->max_bytes;
+	x->rq.max_ratio = rq->max_ratio;
 	x->rq.body = rq->body;
 	x->rq.ctx = rq->ctx;
 	x->res.last_modified = -1;

@@ -9,6 +9,9 @@
  * An answer in a Content-Encoding libcurl decodes (gzip, deflate...; all
  * are asked for) reaches the callback decoded, max_bytes bounding it
  * decoded; one it cannot decode ends the transfer naming the encoding.
+ * With max_ratio, an answer that decodes to more than max_ratio times the
+ * bytes that came, once past BW_HTTP_RATIO_FLOOR, ends with -EFBIG (a
+ * decompression bomb), within its first mebibytes.
  *
  * TLS verifies the peer with the system's CAs or a given file; libcurl
  * reads the usual proxy variables (https_proxy, no_proxy...). A redirect is
@@ -37,6 +40,8 @@
 /* Defaults, in seconds, for a request that gives none. */
 #define BW_HTTP_CONNECT_TIMEOUT 10.0
 #define BW_HTTP_TIMEOUT 60.0
+/* Decoded bytes below which max_ratio is not judged. */
+#define BW_HTTP_RATIO_FLOOR (1ULL << 20)
 /* The most sockets one transfer waits on at once (happy eyeballs: two). */
 #define BW_HTTP_MAX_FDS 8
 
@@ -50,6 +55,7 @@ struct bw_http_req {
 	double connect_timeout;	 /* seconds; 0: BW_HTTP_CONNECT_TIMEOUT */
 	double timeout;		 /* the whole transfer; 0: BW_HTTP_TIMEOUT */
 	__u64 max_bytes;	 /* a larger body is cut: -EFBIG; 0: no bound */
+	__u64 max_ratio;	 /* decoded / received at most; 0: no bound */
 	const char *etag;	 /* If-None-Match, or NULL */
 	__s64 if_modified_since; /* unix seconds, 0: none */
 	/*

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <json-c/json.h>
 
 #include "base/file.h"
@@ -136,6 +137,25 @@ int bw_src_meta_read(const char *path, struct bw_src_meta *m)
 	return m->url[0] ? 0 : -EINVAL;
 }
 
+int bw_src_tmp_open(const char *path, char *tmp, size_t len)
+{
+	int fd;
+
+	if (snprintf(tmp, len, "%s.tmp.XXXXXX", path) >= (int)len)
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0644)) {
+		int err = -errno;
+
+		close(fd);
+		unlink(tmp);
+		return err;
+	}
+	return fd;
+}
+
 static int fsync_dir_of(const char *path)
 {
 	char *dir = bw_dir_of(path);
@@ -168,7 +188,7 @@ int bw_src_commit(const char *tmp, const char *path)
 
 int bw_src_meta_write(const char *path, const struct bw_src_meta *m)
 {
-	char mp[4096], tmp[4100];
+	char mp[4096], tmp[4112];
 	struct json_object *o = json_object_new_object();
 	const char *s;
 	int fd, err;
@@ -176,7 +196,6 @@ int bw_src_meta_write(const char *path, const struct bw_src_meta *m)
 	if (!o)
 		return -ENOMEM;
 	snprintf(mp, sizeof(mp), "%s.meta", path);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", mp);
 	json_object_object_add(o, "url", json_object_new_string(m->url));
 	json_object_object_add(o, "etag", json_object_new_string(m->etag));
 	json_object_object_add(o, "last_modified",
@@ -189,14 +208,14 @@ int bw_src_meta_write(const char *path, const struct bw_src_meta *m)
 			       json_object_new_int64((int64_t)m->entries));
 	json_object_object_add(o, "pack", json_object_new_string(m->pack));
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  0644);
-	err = fd < 0 ? -errno : bw_write_all(fd, s, strlen(s));
+	fd = bw_src_tmp_open(mp, tmp, sizeof(tmp));
+	err = fd < 0 ? fd : bw_write_all(fd, s, strlen(s));
 	if (fd >= 0)
 		close(fd);
 	json_object_put(o);
 	if (err) {
-		unlink(tmp);
+		if (fd >= 0)
+			unlink(tmp);
 		return err;
 	}
 	return bw_src_commit(tmp, mp);

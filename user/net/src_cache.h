@@ -50,6 +50,15 @@ int bw_src_meta_read(const char *path, struct bw_src_meta *m);
 /* Writes it atomically beside the copy at path: 0 or -errno. */
 int bw_src_meta_write(const char *path, const struct bw_src_meta *m);
 
+/*
+ * A new temporary file beside path, PATH.tmp.XXXXXX (its name into tmp,
+ * room for 4096 bytes), opened read-write, 0644: an fd or -errno. Each
+ * its own: two fetches of one source (two watches sharing a state dir)
+ * never write into, nor rename, the other's; a name planted there is
+ * never opened.
+ */
+int bw_src_tmp_open(const char *path, char *tmp, size_t len);
+
 /* Renames tmp to path, both fsync'd with their directory: 0 or -errno. */
 int bw_src_commit(const char *tmp, const char *path);
 

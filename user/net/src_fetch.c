@@ -27,8 +27,8 @@ struct bw_src_fetch {
 	struct bw_http_xfer *x;
 	struct bw_unpack u;
 	char url[2048];
-	char path[4096], tmp[4104];
-	struct bw_src_meta have; /* the copy's meta; fetched 0: no copy */
+	char path[4096], tmp[4112]; /* tmp: "" until the body comes */
+	struct bw_src_meta have;    /* the copy's meta; fetched 0: no copy */
 	bool force, skip_invalid, allow_shrink;
 	int fd;	       /* tmp, -1: none */
 	int werr;      /* a write's error */
@@ -99,12 +99,11 @@ static int body(void *ctx, const void *buf, size_t len)
 	struct bw_src_fetch *f = ctx;
 
 	if (f->fd < 0) {
-		f->fd = open(f->tmp,
-			     O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC |
-				     O_NOFOLLOW,
-			     0644);
-		if (f->fd < 0)
-			return -errno;
+		f->fd = bw_src_tmp_open(f->path, f->tmp, sizeof(f->tmp));
+		if (f->fd < 0) {
+			f->tmp[0] = '\0';
+			return f->fd;
+		}
 	}
 	return bw_unpack_feed(&f->u, buf, len);
 }
@@ -114,6 +113,7 @@ struct bw_src_fetch *bw_src_fetch_start(const char *url, const char *path,
 {
 	struct bw_src_fetch *f = calloc(1, sizeof(*f));
 	struct bw_http_req rq;
+	struct stat st;
 	__u64 max = o->max_bytes ?: BW_SRC_MAX_BYTES;
 
 	if (!f)
@@ -134,18 +134,26 @@ struct bw_src_fetch *bw_src_fetch_start(const char *url, const char *path,
 	f->allow_shrink = o->allow_shrink;
 	snprintf(f->url, sizeof(f->url), "%s", url);
 	snprintf(f->path, sizeof(f->path), "%s", path);
-	snprintf(f->tmp, sizeof(f->tmp), "%s.tmp", path);
 	if (bw_src_meta_read(path, &f->have) || strcmp(f->have.url, url) ||
 	    access(path, R_OK)) {
 		memset(&f->have, 0, sizeof(f->have));
 		f->have.last_modified = -1;
 	}
+	/* A copy that is not what its meta says (cut, edited): a 304 would
+	 * confirm it, so it is asked for whole. */
+	if (f->have.fetched &&
+	    (stat(path, &st) || (__u64)st.st_size != f->have.bytes)) {
+		f->have.etag[0] = '\0';
+		f->have.last_modified = -1;
+	}
 	bw_unpack_init(&f->u, max, out, f);
+	f->u.max_ratio = BW_SRC_MAX_RATIO;
 	bw_http_req_init(&rq, url);
 	rq.ca_file = o->ca_file;
 	rq.connect_timeout = o->connect_timeout;
 	rq.timeout = o->timeout;
 	rq.max_bytes = max;
+	rq.max_ratio = BW_SRC_MAX_RATIO;
 	if (!force && f->have.fetched) {
 		rq.etag = f->have.etag;
 		rq.if_modified_since =
@@ -153,9 +161,9 @@ struct bw_src_fetch *bw_src_fetch_start(const char *url, const char *path,
 	}
 	rq.body = body;
 	rq.ctx = f;
-	unlink(f->tmp);
 	f->x = bw_http_start(&rq);
 	if (!f->x) {
+		bw_list_stream_free(&f->ls);
 		free(f);
 		return NULL;
 	}
@@ -309,7 +317,12 @@ int bw_src_fetch_step(struct bw_src_fetch *f, const struct pollfd *p, int n,
 	memset(r, 0, sizeof(*r));
 	r->meta = f->have;
 	r->status = hr.status;
-	if (err && f->ls_failed)
+	if (err && f->u.bomb)
+		err = fail(
+			r, BW_SRC_E_SIZE, err,
+			"its %s data unpacks to over %d times its bytes (a decompression bomb?)",
+			bw_pack_name(f->u.kind), BW_SRC_MAX_RATIO);
+	else if (err && f->ls_failed)
 		err = fail(r, BW_SRC_E_PARSE, err, "not a list: %s", f->ls.err);
 	else if (err)
 		err = fail(r, why_of(err), err, "%s", hr.reason);

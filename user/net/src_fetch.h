@@ -31,6 +31,13 @@
 /* Unpacked bytes a copy may hold, by default: a list of ~40M lines. */
 #define BW_SRC_MAX_BYTES (1ULL << 30)
 
+/*
+ * Unpacked bytes per byte received at most, past the first mebibyte (of
+ * gzip, xz or bzip2, and of a Content-Encoding): lists pack 3 to 10
+ * times; a decompression bomb, a thousand times and more, ends there.
+ */
+#define BW_SRC_MAX_RATIO 100
+
 /* How a fetch ended, for the counts by reason and the log. */
 enum bw_src_why {
 	BW_SRC_NEW,	  /* a new copy went in */
