@@ -49,6 +49,50 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
+	__type(value, struct bw_who_slot);
+} BW_MAP_EGRESS_WHO_CPU SEC(".maps");
+
+/*
+ * One more packet from src to a listed destination: in this CPU's slot
+ * when src is its latest source, the common case of a host or service
+ * that keeps trying; else the slot's count goes to egress_who and src
+ * takes the slot. Out of line: the listed path pays a call.
+ */
+static __noinline int who_tried(__u32 family, __u64 hi, __u64 lo)
+{
+	struct bw_who_slot *s;
+	struct bw_addr old;
+	__u32 zero = 0;
+
+	s = bpf_map_lookup_elem(&BW_MAP_EGRESS_WHO_CPU, &zero);
+	if (!s) {
+		old.hi = hi;
+		old.lo = lo;
+		who_count(&BW_MAP_EGRESS_WHO, family, &old, 1);
+		return 0;
+	}
+	if (s->packets && s->key.family == family && s->key.addr[0] == hi &&
+	    s->key.addr[1] == lo) {
+		s->packets++;
+		return 0;
+	}
+	if (s->packets) {
+		old.hi = s->key.addr[0];
+		old.lo = s->key.addr[1];
+		who_count(&BW_MAP_EGRESS_WHO, s->key.family, &old, s->packets);
+	}
+	s->key.addr[0] = hi;
+	s->key.addr[1] = lo;
+	s->key.family = family;
+	s->key.pad = 0;
+	s->packets = 1;
+	return 0;
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
 	__type(value, struct bw_dns_stats);
 } BW_MAP_EGRESS_DNS SEC(".maps");
 
@@ -82,7 +126,7 @@ static __always_inline int egress_family(struct __sk_buff *skb, __u32 family,
 		return egress_count(BW_VERDICT_NO_FILTER, family);
 	v = apply_action(hdr, judge_addr(hdr, family, dst));
 	if (v == BW_VERDICT_DROP || v == BW_VERDICT_MONITOR) {
-		who_count(&BW_MAP_EGRESS_WHO, family, src);
+		who_tried(family, src->hi, src->lo);
 		if (log)
 			log_egress(skb, family, src, dst,
 				   LOG_HOW(BW_LOG_ADDRESS,

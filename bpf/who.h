@@ -19,21 +19,24 @@ struct {
 	__type(value, __u64);
 } BW_MAP_INGRESS_WHO SEC(".maps");
 
-/* One more packet from src to a listed destination, in map (an LRU). */
+/* n more packets from src to a listed destination, in map (an LRU). */
 static __always_inline void who_count(void *map, __u32 family,
-				      const struct bw_addr *src)
+				      const struct bw_addr *src, __u64 n)
 {
 	struct bw_who_key k = {
 		.addr = { src->hi, src->lo },
 		.family = family,
 	};
-	__u64 one = 1, *n;
+	__u64 *have;
 
-	n = bpf_map_lookup_elem(map, &k);
-	if (n)
-		__sync_fetch_and_add(n, 1);
-	else
-		bpf_map_update_elem(map, &k, &one, BPF_NOEXIST);
+	have = bpf_map_lookup_elem(map, &k);
+	if (!have && !bpf_map_update_elem(map, &k, &n, BPF_NOEXIST))
+		return;
+	/* Another CPU may have put k in since the lookup. */
+	if (!have)
+		have = bpf_map_lookup_elem(map, &k);
+	if (have)
+		__sync_fetch_and_add(have, n);
 }
 
 /*
@@ -44,7 +47,7 @@ static __noinline int who_dst(__u32 family, __u64 hi, __u64 lo)
 {
 	struct bw_addr src = { hi, lo };
 
-	who_count(&BW_MAP_INGRESS_WHO, family, &src);
+	who_count(&BW_MAP_INGRESS_WHO, family, &src, 1);
 	return 0;
 }
 

@@ -216,6 +216,18 @@ struct bw_who_key {
 #define BW_WHO_MAX 256
 
 /*
+ * Each CPU's latest source and the packets it sent since it became the
+ * latest, not yet in egress_who: the value of map egress_who_cpu (a
+ * per-CPU array of one). A run of packets from one source costs a
+ * per-CPU update, not a hash lookup each; a new source moves the old
+ * one's count into egress_who. Readers add both (count 0: empty).
+ */
+struct bw_who_slot {
+	struct bw_who_key key;
+	__u64 packets;
+};
+
+/*
  * The same for the XDP program with --match dst (a router's LAN side): the
  * sources of arriving packets it dropped (or, in monitor mode, passed)
  * because their destination is listed, in map ingress_who, same key,
@@ -726,6 +738,7 @@ struct bw_rec_dns {
 /* The TC egress program's own maps (the others it shares with XDP's). */
 #define BW_MAP_EGRESS_STATS egress_stats
 #define BW_MAP_EGRESS_WHO egress_who
+#define BW_MAP_EGRESS_WHO_CPU egress_who_cpu
 /* Egress DNS counters (struct bw_dns_stats): queries leaving the host. */
 #define BW_MAP_EGRESS_DNS egress_dns
 /* The XDP program's who tried, for --match dst. */
@@ -763,6 +776,7 @@ _Static_assert(BW_LOG_COUNTERS * sizeof(__u64) ==
 /* The LPM trie's key_size: prefix length, family word, 16 of address. */
 _Static_assert(sizeof(struct bw_lpm_key) == 24, "struct bw_lpm_key size");
 _Static_assert(sizeof(struct bw_who_key) == 24, "struct bw_who_key size");
+_Static_assert(sizeof(struct bw_who_slot) == 32, "struct bw_who_slot size");
 _Static_assert(__builtin_offsetof(struct bw_lpm_key, addr) * 8 ==
 		       32 + BW_LPM_ADDR_OFFSET,
 	       "the address starts BW_LPM_ADDR_OFFSET bits into the prefix");

@@ -92,6 +92,7 @@ bool bw_dp_open_egress(struct bw_dp *dp)
 	dp->egress = (struct bw_egress)BW_EGRESS_INIT;
 	dp->egress.stats = dp->stats_fd;
 	dp->egress.who = bpf_map__fd(dp->skel->maps.egress_who);
+	dp->egress.who_cpu = bpf_map__fd(dp->skel->maps.egress_who_cpu);
 	dp->egress.dns = bpf_map__fd(dp->skel->maps.egress_dns);
 	dp->installer.egress = &dp->egress;
 	return true;

@@ -198,7 +198,7 @@ BW_TEST(test_egress_who)
 		expect_flow(&dp, "who v4", L4, A4, BW_OUT_DROP_V4);
 	expect_flow(&dp, "who v6", L6, A6, BW_OUT_DROP_V6);
 	expect_flow(&dp, "passed: not who", C4, C4, BW_OUT_PASS);
-	n = bw_who_top(dp.egress.who, rows, 4);
+	n = bw_who_top(dp.egress.who, dp.egress.who_cpu, rows, 4);
 	if (!ASSERT_EQ(n, 2, "two sources"))
 		goto out;
 	ASSERT_EQ(rows[0].key.family, BW_V4, "most first: the IPv4 source");
@@ -206,6 +206,24 @@ BW_TEST(test_egress_who)
 	ASSERT_EQ(rows[0].packets, 3, "its 3 packets");
 	ASSERT_EQ(rows[1].key.family, BW_V6, "then the IPv6 one");
 	ASSERT_EQ(rows[1].packets, 1, "its packet");
+	/*
+	 * Back to the IPv4 source: its earlier count is in egress_who (moved
+	 * there when the IPv6 source took a CPU's slot), the new ones in a
+	 * slot; the reader adds both.
+	 */
+	for (i = 0; i < 2; i++)
+		expect_flow(&dp, "who v4 again", L4, A4, BW_OUT_DROP_V4);
+	n = bw_who_top(dp.egress.who, dp.egress.who_cpu, rows, 4);
+	if (!ASSERT_EQ(n, 2, "still two sources"))
+		goto out;
+	ASSERT_EQ(rows[0].packets, 5, "the IPv4 source: 3 + 2 packets");
+	ASSERT_EQ(rows[1].packets, 1, "the IPv6 source: its packet");
+	/* The latest packet's count is always still in some CPU's slot. */
+	n = bw_who_top(dp.egress.who, -1, rows, 4);
+	ASSERT_LE(n >= 2   ? rows[0].packets + rows[1].packets
+		  : n == 1 ? rows[0].packets
+			   : 0,
+		  5, "the LRU alone lags the slots");
 out:
 	bw_filter_close(&m);
 	bw_dp_close(&dp);

@@ -296,7 +296,7 @@ out:
 
 static int who_rows(struct bw_dp *dp, struct bw_who_row *rows, int max)
 {
-	return bw_who_top(dp->maps.who, rows, max);
+	return bw_who_top(dp->maps.who, -1, rows, max);
 }
 
 /*

@@ -22,7 +22,7 @@
 
 void bw_egress_close(struct bw_egress *e)
 {
-	int *fds[] = { &e->prog_fd, &e->stats, &e->who, &e->dns };
+	int *fds[] = { &e->prog_fd, &e->stats, &e->who, &e->who_cpu, &e->dns };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -65,6 +65,11 @@ static void egress_maps(struct bw_egress *e)
 		if (e->who < 0 &&
 		    !strcmp(mi.name, bw_textify(BW_MAP_EGRESS_WHO))) {
 			e->who = fd;
+			continue;
+		}
+		if (e->who_cpu < 0 &&
+		    !strcmp(mi.name, bw_textify(BW_MAP_EGRESS_WHO_CPU))) {
+			e->who_cpu = fd;
 			continue;
 		}
 		if (e->dns < 0 &&
@@ -207,9 +212,42 @@ static int by_packets(const void *a, const void *b)
 	return x->packets < y->packets ? 1 : x->packets > y->packets ? -1 : 0;
 }
 
-int bw_who_top(int fd, struct bw_who_row *rows, int max)
+/* Each CPU's pending count (egress_who_cpu) added to its row of all. */
+static int add_slots(int cpu_fd, struct bw_who_row *all, int n, int room)
 {
-	struct bw_who_row all[BW_WHO_MAX];
+	int ncpu = libbpf_num_possible_cpus(), c, i;
+	struct bw_who_slot *s;
+	__u32 zero = 0;
+
+	if (ncpu <= 0)
+		return n;
+	s = calloc((size_t)ncpu, sizeof(*s));
+	if (!s || bpf_map_lookup_elem(cpu_fd, &zero, s)) {
+		free(s);
+		return n;
+	}
+	for (c = 0; c < ncpu; c++) {
+		if (!s[c].packets)
+			continue;
+		for (i = 0; i < n; i++)
+			if (!memcmp(&all[i].key, &s[c].key, sizeof(s[c].key)))
+				break;
+		if (i == n && n == room)
+			continue;
+		if (i == n) {
+			all[n].key = s[c].key;
+			all[n++].packets = 0;
+		}
+		all[i].packets += s[c].packets;
+	}
+	free(s);
+	return n;
+}
+
+int bw_who_top(int fd, int cpu_fd, struct bw_who_row *rows, int max)
+{
+	/* The LRU's sources, and room for as many more in the CPUs' slots. */
+	struct bw_who_row all[2 * BW_WHO_MAX];
 	struct bw_who_key key, next;
 	void *prev = NULL;
 	int n = 0;
@@ -222,6 +260,8 @@ int bw_who_top(int fd, struct bw_who_row *rows, int max)
 			continue; /* gone since: the LRU took it */
 		n++;
 	}
+	if (cpu_fd >= 0)
+		n = add_slots(cpu_fd, all, n, 2 * BW_WHO_MAX);
 	qsort(all, (size_t)n, sizeof(all[0]), by_packets);
 	if (n > max)
 		n = max;

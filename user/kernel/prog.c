@@ -401,6 +401,8 @@ static int reuse_egress(struct bloomwall *skel, const struct bw_egress *eg)
 		err = bpf_map__reuse_fd(skel->maps.egress_stats, eg->stats);
 	if (!err && eg->who >= 0)
 		err = bpf_map__reuse_fd(skel->maps.egress_who, eg->who);
+	if (!err && eg->who_cpu >= 0)
+		err = bpf_map__reuse_fd(skel->maps.egress_who_cpu, eg->who_cpu);
 	if (!err && eg->dns >= 0)
 		err = bpf_map__reuse_fd(skel->maps.egress_dns, eg->dns);
 	return err;

@@ -176,7 +176,7 @@ static void gather_egress(struct bw_status_view *v, const struct bw_running *r)
 	if (bw_hooks_memlock(r->prog_fd, e->prog_fd, &v->kernel_mem, &tc_alone))
 		v->kernel_mem = -1;
 	v->nwho_in = r->maps.who < 0 ? 0
-				     : bw_who_top(r->maps.who, v->who_in,
+				     : bw_who_top(r->maps.who, -1, v->who_in,
 						  BW_STATUS_WHO);
 	if (v->nwho_in < 0)
 		v->nwho_in = 0;
@@ -191,7 +191,9 @@ static void gather_egress(struct bw_status_view *v, const struct bw_running *r)
 	v->egress_stats_err =
 		e->stats < 0 ? -ENOENT
 			     : bw_stats_read(e->stats, &v->egress_stats);
-	v->nwho = e->who < 0 ? 0 : bw_who_top(e->who, v->who, BW_STATUS_WHO);
+	v->nwho = e->who < 0 ? 0
+			     : bw_who_top(e->who, e->who_cpu, v->who,
+					  BW_STATUS_WHO);
 	if (v->nwho < 0)
 		v->nwho = 0;
 }
