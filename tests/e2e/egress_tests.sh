@@ -522,8 +522,10 @@ for name in ("egress_stats", "egress_who"):
 PY
 }
 
-# egress_pinned SUM|ROWS MAP: read through the pin with bpftool: the sum of
-# MAP's dropped_v4 over the CPUs (egress_stats), or its rows (egress_who).
+# egress_pinned SUM|ROWS|VALUES|PACKETS MAP: read through the pin with
+# bpftool: the sum of MAP's dropped_v4 over the CPUs (egress_stats), its
+# rows or the sum of its values (egress_who), or the sum of its packets
+# over the CPUs (egress_who_cpu).
 egress_pinned()
 {
 	bpftool -j map dump pinned "$BW_PIN_ROOT/$BW_RX/$2" | python3 -c '
@@ -536,7 +538,15 @@ def walk(v, key):
     if isinstance(v, list):
         return sum(walk(x, key) for x in v)
     return 0
-print(walk(rows, "dropped_v4") if sys.argv[1] == "SUM" else len(rows))' "$1"
+how = sys.argv[1]
+if how == "SUM":
+    print(walk(rows, "dropped_v4"))
+elif how == "PACKETS":
+    print(walk(rows, "packets"))
+elif how == "VALUES":
+    print(sum(int(r["value"]) for r in rows))
+else:
+    print(len(rows))' "$1"
 }
 
 # The egress program's own maps are pinned beside the ingress maps, name
@@ -558,8 +568,10 @@ test_egress_pins()
 	[ "$n" -ge 3 ] || fail "bpftool reads the pinned egress counters: dropped_v4 $n"
 	assert_eq "$n" "$(egress_status_json 'd["egress"]["counters"]["dropped_v4"]')" \
 		"the pinned counters are the ones status reads"
-	assert_eq "$(egress_pinned ROWS egress_who)" 1 \
-		"who tried, pinned: A's one address"
+	# A's packets wait in its CPU's slot until another source comes.
+	assert_eq $(($(egress_pinned VALUES egress_who) + \
+		$(egress_pinned PACKETS egress_who_cpu))) "$n" \
+		"who tried, pinned: A's packets, in egress_who and the CPUs' slots"
 	# A swap keeps them (the new egress program has the same maps).
 	bw 0 add "$BW_RX" "$BW_C4"
 	egress_pins_named || fail "after add: the egress pins"
