@@ -21,14 +21,12 @@ static int show_iface(const char *iface, void *arg)
 	int *shown = arg;
 	bool rec;
 
-	bw_status_gather(&v, iface);
 	/* The expiring entries and the provenance: of a valid filter. */
-	rec = !v.filter_err && !bw_status_records(iface, v.ifindex, &sr);
+	rec = !bw_status_gather_all(&v, iface, &sr) && !v.filter_err;
 	bw_status_watch(iface, &sw);
 	bw_status_out(&v, rec ? &sr : NULL, &sw, !*shown);
 	bw_status_watch_free(&sw);
-	if (!v.filter_err)
-		bw_status_records_free(&sr);
+	bw_status_records_free(&sr);
 	(*shown)++;
 	return 0;
 }

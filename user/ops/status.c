@@ -198,17 +198,35 @@ static void gather_egress(struct bw_status_view *v, const struct bw_running *r)
 		v->nwho = 0;
 }
 
-void bw_status_gather(struct bw_status_view *v, const char *iface)
+/* The records of what r runs and its watch, into sr: 0 or -errno. */
+static int read_records(const char *iface, const struct bw_running *r,
+			struct bw_status_records *sr)
+{
+	int err;
+
+	err = r->filter_err ? -ENOENT : bw_running_records(r, &sr->rec);
+	if (!err)
+		sr->watch_pid = bw_lock_watch_holder(iface);
+	return err;
+}
+
+int bw_status_gather_all(struct bw_status_view *v, const char *iface,
+			 struct bw_status_records *sr)
 {
 	struct bw_running r;
+	int rec_err = -ENOENT;
 
 	memset(v, 0, sizeof(*v));
 	v->iface = iface;
 	v->ifindex = (int)if_nametoindex(iface);
-	if (bw_running_open(iface, v->ifindex, BW_RUN_QUIET | BW_RUN_OLD_OK,
-			    &r)) {
+	if (sr) {
+		bw_records_init(&sr->rec);
+		sr->watch_pid = 0;
+	}
+	if (!v->ifindex || bw_running_open(iface, v->ifindex,
+					   BW_RUN_QUIET | BW_RUN_OLD_OK, &r)) {
 		gather_absent(v);
-		return;
+		return rec_err;
 	}
 	gather_program(v, &r);
 	gather_filter(v, &r);
@@ -228,25 +246,15 @@ void bw_status_gather(struct bw_status_view *v, const char *iface)
 		r.maps.log_stats < 0
 			? -ENOENT
 			: bw_log_stats_read(r.maps.log_stats, &v->log_stats);
+	if (sr)
+		rec_err = read_records(iface, &r, sr);
 	bw_running_close(&r);
+	return rec_err;
 }
 
-int bw_status_records(const char *iface, int ifindex,
-		      struct bw_status_records *sr)
+void bw_status_gather(struct bw_status_view *v, const char *iface)
 {
-	struct bw_running rn = BW_RUNNING_INIT;
-	int err;
-
-	bw_records_init(&sr->rec);
-	sr->watch_pid = 0;
-	if (!ifindex ||
-	    bw_running_open(iface, ifindex, BW_RUN_QUIET | BW_RUN_OLD_OK, &rn))
-		return -ENOENT;
-	err = rn.filter_err ? -ENOENT : bw_running_records(&rn, &sr->rec);
-	bw_running_close(&rn);
-	if (!err)
-		sr->watch_pid = bw_lock_watch_holder(iface);
-	return err;
+	bw_status_gather_all(v, iface, NULL);
 }
 
 void bw_status_watch(const char *iface, struct bw_status_watch *sw)

@@ -134,13 +134,14 @@ struct bw_status_records {
 };
 
 /*
- * The records of the filter iface runs (a malformed area warned about and
- * taken as empty), and the pid of its watch: 0, or -ENOENT when it runs
- * no valid filter, -errno when they cannot be read (said). sr is the
- * caller's to free (bw_status_records_free) either way.
+ * bw_status_gather, and from the same opening of what runs (once per
+ * command: test_verb_syscalls) its records (a malformed area warned
+ * about and taken as empty) and the pid of its watch into sr: 0, or
+ * -ENOENT when it runs no valid filter, -errno when they cannot be read
+ * (said). sr is the caller's to free (bw_status_records_free) either way.
  */
-int bw_status_records(const char *iface, int ifindex,
-		      struct bw_status_records *sr);
+int bw_status_gather_all(struct bw_status_view *v, const char *iface,
+			 struct bw_status_records *sr);
 void bw_status_records_free(struct bw_status_records *sr);
 
 /* How long status waits for the watch's answer (a rebuild holds its loop). */
