@@ -8,7 +8,9 @@ Listens on 127.0.0.1:PORT; GET /MODE/NAME answers with DIR/NAME:
   ce    200, its bytes with Content-Encoding: gzip (they must be gzip)
   slow  200 with its Content-Length, its bytes in 10 pieces 0.1 s apart
   lm    200 with a Last-Modified; 304 to any If-Modified-Since
+  auth  200 only with Basic credentials bob:s3cret-pw, else 401
 """
+import base64
 import os
 import sys
 import time
@@ -25,6 +27,10 @@ class Handler(BaseHTTPRequestHandler):
                 body = f.read()
         except (IndexError, OSError):
             self.send_error(404)
+            return
+        want = "Basic " + base64.b64encode(b"bob:s3cret-pw").decode()
+        if parts[0] == "auth" and self.headers.get("Authorization") != want:
+            self.send_error(401)
             return
         if parts[0] == "lm" and self.headers.get("If-Modified-Since"):
             self.send_response(304)

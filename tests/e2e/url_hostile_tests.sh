@@ -12,7 +12,8 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $URL_HOSTILE_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-URL_HOSTILE_TESTS="test_url_bomb test_url_cache_race test_url_cut_copy test_url_ctl_printed"
+URL_HOSTILE_TESTS="test_url_bomb test_url_cache_race test_url_cut_copy test_url_ctl_printed
+test_url_password"
 
 HOSTILE_HTTP_PORT=18095
 HOSTILE_HTTP_URL=http://127.0.0.1:$HOSTILE_HTTP_PORT
@@ -145,4 +146,44 @@ test_url_ctl_printed()
 	grep -q $'\033' "$ERR" && fail "an escape byte printed as it is"
 	[ "$(wc -l <"$ERR")" -eq 1 ] || fail "the URL's newline printed"
 	grep -qF 'a\x1b[31mb\nc' "$ERR" || fail "the URL not printed escaped"
+}
+
+# A list URL with a password: the server gets it (it answers 401 without),
+# nothing else does: not what build and the watch print, not status, the
+# metrics, the image's provenance, nor the cache's names and meta.
+test_url_password()
+{
+	local www=$TMP_DIR/www st=$TMP_DIR/state url shown where
+	local secret=s3cret-pw
+
+	trap hostile_http_cleanup EXIT
+	mkdir -p "$www"
+	printf '%s\n' "$BW_A4" >"$www/list.txt"
+	hostile_http_start "$www"
+	url=http://bob:$secret@127.0.0.1:$HOSTILE_HTTP_PORT/auth/list.txt
+	shown="http://bob:***@127.0.0.1:$HOSTILE_HTTP_PORT/auth/list.txt"
+	bw 1 build -o "$TMP_DIR/f.img" --state-dir "$TMP_DIR/none" \
+		"${url/$secret/wrong}"
+	assert_grep "$ERR" "HTTP 401" "a wrong password: refused by the server"
+	bw 0 build -o "$TMP_DIR/f.img" --state-dir "$st" "$url"
+	grep -qF "$shown: fetched (1 entries" "$ERR" ||
+		fail "build names the URL redacted: $(cat "$ERR")"
+	bw 0 inspect "$TMP_DIR/f.img"
+	grep -qF "$shown" "$OUT" || fail "inspect names the URL, redacted"
+	start_watch "${SEED[@]}" --metrics-file "$TMP_DIR/m.prom" \
+		--state-dir "$st" "$url"
+	wait_line "$WATCH_OUT" "$RELOAD_OK"
+	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	wait_line "$TMP_DIR/m.prom" "^bloomwall_source_entries"
+	bw 0 status "$BW_RX"
+	grep -qF "$shown" "$OUT" || fail "status names the URL, redacted"
+	bw 0 status --json "$BW_RX"
+	stop_watch TERM
+	where=$(grep -rlF "$secret" "$st" "$TMP_DIR/f.img" "$WATCH_OUT" \
+		"$TMP_DIR/m.prom" "$OUT" "$ERR" 2>/dev/null)
+	[ -z "$where" ] || fail "the password is in: $where"
+	find "$st" -name "*$secret*" | grep -q . &&
+		fail "the password is in a cache file's name"
+	trap - EXIT
+	hostile_http_cleanup
 }

@@ -19,6 +19,7 @@
 #include "lists/list_stream.h"
 #include "lists/unpack.h"
 #include "net/src_cache.h"
+#include "net/url.h"
 #include "test_helpers.h"
 
 /* text read as a list file: 0 or -errno; *n4, *n6 its entries. */
@@ -357,4 +358,38 @@ BW_TEST(test_list_stream)
 		ASSERT_STRSTR(s.err, "NUL byte", "said");
 		bw_list_stream_free(&s);
 	}
+}
+
+/*
+ * A list URL's password never leaves the request: redacted in what is
+ * printed and kept, the rest of the URL as given (a copy's identity).
+ */
+BW_TEST(test_url_redacted)
+{
+	static const struct {
+		const char *url, *want;
+	} t[] = {
+		{ "https://bob:pw@h.example/l.txt",
+		  "https://bob:***@h.example/l.txt" },
+		{ "http://bob:p:w@h.example:8080/a?b=c",
+		  "http://bob:***@h.example:8080/a?b=c" },
+		{ "http://bob@h.example/l", "http://bob@h.example/l" },
+		{ "http://h.example/x@y:z", "http://h.example/x@y:z" },
+		{ "http://h.example/p?u=a:b@c", "http://h.example/p?u=a:b@c" },
+		{ "http://a:b@c@h.example/", "http://a:***@h.example/" },
+		{ "not a url", "not a url" },
+	};
+	char buf[256], said[64], a[4096], b[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		ASSERT_STREQ(bw_url_redacted(t[i].url, buf, sizeof(buf)),
+			     t[i].want, t[i].url);
+	ASSERT_STREQ(bw_url_said("http://u:pw@h/\x1b[1m", said, sizeof(said)),
+		     "http://u:***@h/\\x1b[1m", "said: redacted and escaped");
+	ASSERT_EQ(bw_src_path("/s", "http://u:one@h/l.txt", a, sizeof(a)), 0,
+		  "path");
+	ASSERT_EQ(bw_src_path("/s", "http://u:two@h/l.txt", b, sizeof(b)), 0,
+		  "path");
+	ASSERT_STREQ(a, b, "a copy's name does not hang on the password");
 }

@@ -14,6 +14,7 @@
 #include "cmd/list_urls.h"
 #include "net/src_cache.h"
 #include "net/src_fetch.h"
+#include "net/url.h"
 
 const struct bw_opt bw_list_url_opts[] = {
 	BW_OPT("state-dir", "DIR", pull.state_dir, bw_parse_str,
@@ -75,7 +76,7 @@ static char *copy_path(const struct bw_args *a, const char *verb,
 		err = bw_src_path(a->pull.state_dir, url, path, sizeof(path));
 	if (err) {
 		pr_warn("bloomwall %s: %s: the state directory %s/lists: %s\n",
-			verb, bw_esc(shown, sizeof(shown), url),
+			verb, bw_url_said(url, shown, sizeof(shown)),
 			a->pull.state_dir ?: BW_SRC_STATE_DIR, strerror(-err));
 		return NULL;
 	}
@@ -89,13 +90,13 @@ static char *fetch_one(const struct bw_args *a, const char *verb,
 	struct bw_src_result r;
 	struct bw_src_meta m;
 	struct bw_src_opts o;
-	char *path = copy_path(a, verb, url), age[32], shown[1024];
+	char *path = copy_path(a, verb, url), age[32], shown[1024], id[2048];
 	int err;
 
 	if (!path)
 		return NULL;
-	/* An operator's URL, yet printed as status prints it: no control byte. */
-	bw_esc(shown, sizeof(shown), url);
+	/* Printed as status prints it: no credential, no control byte. */
+	bw_url_said(url, shown, sizeof(shown));
 	opts_of(a, &o);
 	err = bw_src_fetch_once(url, path, &o, &r);
 	if (!err) {
@@ -104,7 +105,8 @@ static char *fetch_one(const struct bw_args *a, const char *verb,
 			(unsigned long long)r.meta.entries, r.status, path);
 		return path;
 	}
-	if (!bw_src_meta_read(path, &m) && !strcmp(m.url, url) && m.fetched) {
+	if (!bw_src_meta_read(path, &m) && m.fetched &&
+	    !strcmp(m.url, bw_url_redacted(url, id, sizeof(id)))) {
 		pr_warn("bloomwall %s: %s: %s: %s; the copy of %s ago is used\n",
 			verb, shown, bw_src_why_name(r.why), r.reason,
 			bw_duration_str((__u64)(time(NULL) - m.fetched), age,

@@ -57,7 +57,7 @@ static void take_copy(struct bw_wsrc *w, struct bw_wsrc_one *s)
 	if (bw_src_meta_read(s->fig->path, &m) || strcmp(m.url, s->fig->url) ||
 	    access(s->fig->path, R_OK)) {
 		printf("%s: %s: no copy yet in %s: fetched now\n", w->iface,
-		       s->fig->url, s->fig->path);
+		       s->said, s->fig->path);
 		schedule(s, 0);
 		return;
 	}
@@ -68,8 +68,7 @@ static void take_copy(struct bw_wsrc *w, struct bw_wsrc_one *s)
 	snprintf(s->fig->pack, sizeof(s->fig->pack), "%s", m.pack);
 	ago = now > m.fetched ? now - m.fetched : 0;
 	printf("%s: %s: the copy of %s ago (%llu entries) in use until it is fetched again\n",
-	       w->iface, s->fig->url,
-	       bw_duration_str((__u64)ago, age, sizeof(age)),
+	       w->iface, s->said, bw_duration_str((__u64)ago, age, sizeof(age)),
 	       (unsigned long long)m.entries);
 	/* The next fetch: a refresh after the server last confirmed it. */
 	ago = now > m.checked ? now - m.checked : 0;
@@ -98,7 +97,7 @@ static void settings(struct bw_wsrc *w, const struct bw_wsrc_cfg *c, int i,
 	if (refresh < BW_SRC_SPAMHAUS_MIN && s->hourly) {
 		s->interval = BW_SRC_SPAMHAUS_MIN;
 		printf("%s: %s: fetched every hour, not every %g s: Spamhaus asks for an hour between automated downloads (--force-refresh overrides)\n",
-		       w->iface, c->urls[i], refresh);
+		       w->iface, s->said, refresh);
 	}
 	s->fig->refresh = s->interval;
 	s->fig->max_age = o->max_age > 0 ? o->max_age
@@ -107,7 +106,7 @@ static void settings(struct bw_wsrc *w, const struct bw_wsrc_cfg *c, int i,
 				  : BW_SRC_MAX_AGE_REFRESHES * s->interval;
 	if (s->fig->max_age < s->interval)
 		printf("%s: %s: max age %s under its refresh %s: stale between fetches\n",
-		       w->iface, c->urls[i],
+		       w->iface, s->said,
 		       bw_duration_str((__u64)s->fig->max_age, a, sizeof(a)),
 		       bw_duration_str((__u64)s->interval, b, sizeof(b)));
 }
@@ -134,14 +133,17 @@ int bw_wsrc_init(struct bw_wsrc *w, const struct bw_wsrc_cfg *c,
 	w->n = c->n;
 	for (i = 0; i < c->n; i++) {
 		w->s[i].fig = &w->fig[i];
-		w->s[i].fig->url = c->urls[i];
+		w->s[i].url = c->urls[i];
+		w->s[i].fig->url = bw_url_redacted(c->urls[i], w->s[i].redacted,
+						   sizeof(w->s[i].redacted));
+		bw_url_said(c->urls[i], w->s[i].said, sizeof(w->s[i].said));
 		w->s[i].fig->path = c->paths[i];
 		w->s[i].fig->last = -1;
 		settings(w, c, i, &own);
 	}
 	for (i = 0; own && i < c->n; i++)
 		printf("%s: %s: fetched every %s, stale after %s\n", iface,
-		       c->urls[i],
+		       w->s[i].said,
 		       bw_duration_str((__u64)w->s[i].interval, a, sizeof(a)),
 		       bw_duration_str((__u64)w->fig[i].max_age, b, sizeof(b)));
 	if (own)
@@ -172,8 +174,7 @@ int bw_wsrc_missing(const struct bw_wsrc *w)
 	for (int i = 0; i < w->n; i++)
 		if (!w->s[i].fig->fetched) {
 			pr_warn("%s: %s: no copy to start from, and its fetch failed: %s\n",
-				w->iface, w->s[i].fig->url,
-				w->s[i].fig->reason);
+				w->iface, w->s[i].said, w->s[i].fig->reason);
 			n++;
 		}
 	return n;
@@ -227,20 +228,20 @@ static void ended(struct bw_wsrc *w, struct bw_wsrc_one *s, int err,
 	bw_duration_str((__u64)delay, next, sizeof(next));
 	if (r->why == BW_SRC_NEW)
 		printf("%s: %s: a new copy, %llu entries, %llu bytes (%s, HTTP %ld, %.3f s): the lists are read again\n",
-		       w->iface, g->url, (unsigned long long)g->entries,
+		       w->iface, s->said, (unsigned long long)g->entries,
 		       (unsigned long long)g->bytes, g->pack, r->status, took);
 	else if (r->why == BW_SRC_SAME)
 		printf("%s: %s: unchanged (HTTP %ld, %.3f s)\n", w->iface,
-		       g->url, r->status, took);
+		       s->said, r->status, took);
 	else if (g->fetched)
 		printf("%s: %s: kept the copy of %s ago: %s: %s; next try in %s\n",
-		       w->iface, g->url,
+		       w->iface, s->said,
 		       bw_duration_str((__u64)(time(NULL) - g->fetched), age,
 				       sizeof(age)),
 		       bw_src_why_name(r->why), g->reason, next);
 	else
 		printf("%s: %s: no copy: %s: %s; next try in %s\n", w->iface,
-		       g->url, bw_src_why_name(r->why), g->reason, next);
+		       s->said, bw_src_why_name(r->why), g->reason, next);
 }
 
 static void check_stale(struct bw_wsrc *w, struct bw_wsrc_one *s)
@@ -255,7 +256,7 @@ static void check_stale(struct bw_wsrc *w, struct bw_wsrc_one *s)
 		bw_duration_str((__u64)(time(NULL) - s->fig->checked), ago,
 				sizeof(ago));
 	printf("%s: %s: STALE: no answer for longer than --max-age %s (last success: %s%s)\n",
-	       w->iface, s->fig->url,
+	       w->iface, s->said,
 	       bw_duration_str((__u64)s->fig->max_age, age, sizeof(age)), ago,
 	       s->fig->checked ? " ago" : "");
 }
@@ -274,7 +275,7 @@ bool bw_wsrc_step(struct bw_wsrc *w, const struct pollfd *p)
 			if (bw_mono() < s->next)
 				continue;
 			s->t0 = bw_mono();
-			s->f = bw_src_fetch_start(s->fig->url, s->fig->path,
+			s->f = bw_src_fetch_start(s->url, s->fig->path,
 						  &w->c->opts, false);
 			if (!s->f)
 				schedule(s, s->interval);
@@ -305,10 +306,10 @@ void bw_wsrc_now(struct bw_wsrc *w)
 		    ((s->t0 > 0 && bw_mono() - s->t0 < BW_SRC_SPAMHAUS_MIN) ||
 		     (double)(now - s->fig->checked) < BW_SRC_SPAMHAUS_MIN)) {
 			printf("%s: %s: SIGHUP: not fetched again within the hour: Spamhaus asks for an hour between automated downloads (force_refresh overrides)\n",
-			       w->iface, s->fig->url);
+			       w->iface, s->said);
 			continue;
 		}
-		printf("%s: %s: SIGHUP: fetched now\n", w->iface, s->fig->url);
+		printf("%s: %s: SIGHUP: fetched now\n", w->iface, s->said);
 		schedule(s, 0);
 	}
 }

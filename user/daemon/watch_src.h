@@ -61,6 +61,9 @@ struct bw_wsrc_cfg {
 
 struct bw_wsrc_one {
 	struct bw_src_figures *fig; /* in the watch's fig[] */
+	const char *url;	    /* as given: what is fetched */
+	char redacted[2048];	    /* fig->url: net/url.h's bw_url_redacted */
+	char said[1024];	    /* in messages: bw_url_said */
 	double interval;	    /* this source's refresh */
 	struct bw_src_fetch *f;	    /* under way, or NULL */
 	double next;		    /* the next fetch, CLOCK_MONOTONIC s */

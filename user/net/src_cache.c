@@ -14,6 +14,7 @@
 
 #include "base/file.h"
 #include "net/src_cache.h"
+#include "net/url.h"
 
 #define META_MAX (16U << 10)
 
@@ -59,8 +60,10 @@ static void last_part(const char *url, char *out, size_t cap)
 
 int bw_src_path(const char *state_dir, const char *url, char *buf, size_t len)
 {
-	char name[48];
+	char name[48], shown[2048];
 
+	/* A copy's name holds no credential, not even hashed. */
+	url = bw_url_redacted(url, shown, sizeof(shown));
 	last_part(url, name, sizeof(name));
 	if (snprintf(buf, len, "%s/lists/%016llx-%s",
 		     state_dir ?: BW_SRC_STATE_DIR,

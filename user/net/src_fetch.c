@@ -22,6 +22,7 @@
 #include "lists/unpack.h"
 #include "net/http.h"
 #include "net/src_fetch.h"
+#include "net/url.h"
 
 struct bw_src_fetch {
 	struct bw_http_xfer *x;
@@ -132,9 +133,11 @@ struct bw_src_fetch *bw_src_fetch_start(const char *url, const char *path,
 	}
 	f->skip_invalid = o->skip_invalid;
 	f->allow_shrink = o->allow_shrink;
-	snprintf(f->url, sizeof(f->url), "%s", url);
+	/* The request has the credential; the name, the meta and every
+	 * message have it redacted. */
+	bw_url_redacted(url, f->url, sizeof(f->url));
 	snprintf(f->path, sizeof(f->path), "%s", path);
-	if (bw_src_meta_read(path, &f->have) || strcmp(f->have.url, url) ||
+	if (bw_src_meta_read(path, &f->have) || strcmp(f->have.url, f->url) ||
 	    access(path, R_OK)) {
 		memset(&f->have, 0, sizeof(f->have));
 		f->have.last_modified = -1;

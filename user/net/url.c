@@ -4,9 +4,11 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 #include <curl/curl.h>
 
+#include "base/output.h"
 #include "net/url.h"
 
 const char *bw_url_scheme(const char *url)
@@ -39,4 +41,33 @@ bool bw_url_origin(const char *url, char *buf, size_t len)
 	curl_free(port);
 	curl_url_cleanup(u);
 	return ok;
+}
+
+const char *bw_url_redacted(const char *url, char *buf, size_t len)
+{
+	const char *auth = strstr(url, "://"), *end, *at = NULL, *colon, *p;
+
+	if (auth) {
+		auth += 3;
+		end = auth + strcspn(auth, "/?#");
+		/* The userinfo ends at the authority's last '@'. */
+		for (p = auth; p < end; p++)
+			if (*p == '@')
+				at = p;
+		colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+		if (colon) {
+			snprintf(buf, len, "%.*s***%s", (int)(colon + 1 - url),
+				 url, at);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%s", url);
+	return buf;
+}
+
+const char *bw_url_said(const char *url, char *buf, size_t len)
+{
+	char shown[2048];
+
+	return bw_esc(buf, len, bw_url_redacted(url, shown, sizeof(shown)));
 }

@@ -19,4 +19,19 @@ const char *bw_url_scheme(const char *url);
  */
 bool bw_url_origin(const char *url, char *buf, size_t len);
 
+/*
+ * url with the password of its userinfo ("user:secret@host") as "***",
+ * into buf (cut to fit): the form a URL is printed, logged, exported and
+ * kept in a cache's meta in, so that a list's credential goes only to its
+ * server. A URL without one is copied as it is. Returns buf.
+ */
+const char *bw_url_redacted(const char *url, char *buf, size_t len);
+
+/*
+ * url as a message prints it: redacted, and escaped as status prints
+ * outside text (base/output.h's bw_esc: no control byte reaches a
+ * terminal or splits a log line), cut with "..." to fit buf. Returns buf.
+ */
+const char *bw_url_said(const char *url, char *buf, size_t len);
+
 #endif /* __BW_URL_H */
