@@ -35,9 +35,19 @@ void bw_egress_close(struct bw_egress *e)
 /* The maps of the egress program: its own, and the filter it reads. */
 static void egress_maps(struct bw_egress *e)
 {
+	const struct {
+		const char *name;
+		int *fd;
+	} own[] = {
+		{ bw_textify(BW_MAP_EGRESS_STATS), &e->stats },
+		{ bw_textify(BW_MAP_EGRESS_WHO), &e->who },
+		{ bw_textify(BW_MAP_EGRESS_WHO_CPU), &e->who_cpu },
+		{ bw_textify(BW_MAP_EGRESS_DNS), &e->dns },
+	};
 	struct bpf_prog_info info = {};
 	struct bpf_map_info mi;
 	__u32 ids[16], len = sizeof(info), mlen, i, n;
+	size_t j;
 	int fd;
 
 	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
@@ -57,27 +67,13 @@ static void egress_maps(struct bw_egress *e)
 		}
 		if (!strcmp(mi.name, BW_FILTER_MAP_NAME))
 			e->filter_id = mi.id;
-		if (e->stats < 0 &&
-		    !strcmp(mi.name, bw_textify(BW_MAP_EGRESS_STATS))) {
-			e->stats = fd;
-			continue;
-		}
-		if (e->who < 0 &&
-		    !strcmp(mi.name, bw_textify(BW_MAP_EGRESS_WHO))) {
-			e->who = fd;
-			continue;
-		}
-		if (e->who_cpu < 0 &&
-		    !strcmp(mi.name, bw_textify(BW_MAP_EGRESS_WHO_CPU))) {
-			e->who_cpu = fd;
-			continue;
-		}
-		if (e->dns < 0 &&
-		    !strcmp(mi.name, bw_textify(BW_MAP_EGRESS_DNS))) {
-			e->dns = fd;
-			continue;
-		}
-		close(fd);
+		for (j = 0; j < sizeof(own) / sizeof(own[0]); j++)
+			if (*own[j].fd < 0 && !strcmp(mi.name, own[j].name))
+				break;
+		if (j < sizeof(own) / sizeof(own[0]))
+			*own[j].fd = fd;
+		else
+			close(fd);
 	}
 }
 
