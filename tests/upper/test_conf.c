@@ -87,6 +87,19 @@ static void run(struct run *r, const char *path, const char *const *args)
 	r->err = bw_capture_end(&err);
 }
 
+/*
+ * config check's reading of path (every value through its parser): what
+ * it printed on stderr (the caller frees it); its result in *ret.
+ */
+static char *check_said(const char *path, int *ret, struct bw_conf **c)
+{
+	struct bw_capture err;
+
+	bw_capture_fd(&err, STDERR_FILENO);
+	*ret = bw_conf_read(&bw_verb_watch, path, true, c);
+	return bw_capture_end(&err);
+}
+
 static void run_free(struct run *r)
 {
 	bw_conf_free(r->c);
@@ -193,14 +206,11 @@ BW_TEST(test_conf_errors)
 
 	/* config check: the values through their parsers too. */
 	{
-		struct bw_capture err;
 		struct bw_conf *c;
 		char *said;
 		int ret;
 
-		bw_capture_fd(&err, STDERR_FILENO);
-		ret = bw_conf_read(&bw_verb_watch, path, true, &c);
-		said = bw_capture_end(&err);
+		said = check_said(path, &ret, &c);
 		ASSERT_ERR(ret, "check refuses");
 		snprintf(
 			want, sizeof(want),
@@ -380,14 +390,11 @@ BW_TEST(test_conf_list_errors)
 				      "    force_refresh: maybe\n",
 				      0600);
 	char want[4096];
-	struct bw_capture err;
 	struct bw_conf *c;
 	char *said;
 	int ret;
 
-	bw_capture_fd(&err, STDERR_FILENO);
-	ret = bw_conf_read(&bw_verb_watch, path, true, &c);
-	said = bw_capture_end(&err);
+	said = check_said(path, &ret, &c);
 	ASSERT_ERR(ret, "check refuses");
 	snprintf(
 		want, sizeof(want),
@@ -414,9 +421,7 @@ BW_TEST(test_conf_list_errors)
 			  "    refresh: 1h\n"
 			  "    refresh: 2h\n",
 			  0600);
-	bw_capture_fd(&err, STDERR_FILENO);
-	ret = bw_conf_read(&bw_verb_watch, path, true, &c);
-	said = bw_capture_end(&err);
+	said = check_said(path, &ret, &c);
 	ASSERT_ERR(ret, "refused");
 	snprintf(want, sizeof(want), "bloomwall %s:4: refresh: given twice\n",
 		 path);
