@@ -89,9 +89,10 @@ static __always_inline int plain_filter(const struct bw_hdr *hdr)
 static __always_inline int judge_packet(struct xdp_md *ctx, __u32 family,
 					const struct bw_addr *src,
 					const struct bw_addr *dst,
-					const int names)
+					const __u32 variant)
 {
-	const struct bw_hdr *hdr = loaded_header();
+	const struct bw_hdr *hdr = loaded_header(variant);
+	const int names = variant & BW_VARIANT_NAMES;
 	enum bw_verdict v;
 
 	if (!hdr)
@@ -144,9 +145,10 @@ static __always_inline int finish_logged(struct xdp_md *ctx, enum bw_verdict v,
 static __always_inline int judge_logged(struct xdp_md *ctx, __u32 family,
 					const struct bw_addr *src,
 					const struct bw_addr *dst,
-					const int names)
+					const __u32 variant)
 {
-	const struct bw_hdr *hdr = loaded_header();
+	const struct bw_hdr *hdr = loaded_header(variant);
+	const int names = variant & BW_VARIANT_NAMES;
 	enum bw_verdict v;
 	int r;
 
@@ -171,14 +173,14 @@ static __always_inline int judge_logged(struct xdp_md *ctx, __u32 family,
 }
 
 /*
- * Parse and judge a frame. names and log are constants: the program has
- * one copy without the DNS and logging code (the one a filter without
- * names runs with logging off, instruction for instruction what it was
- * before names and the log existed) and one with each, and both.
+ * Parse and judge a frame. variant is a constant: the program has one
+ * copy without the DNS and logging code (the one a filter without names
+ * runs with logging off) and one with each, and both, and one for no
+ * filter at all.
  */
-static __always_inline int xdp_judge(struct xdp_md *ctx, const int names,
-				     const int log)
+static __always_inline int xdp_judge(struct xdp_md *ctx, const __u32 variant)
 {
+	const int log = variant & BW_VARIANT_LOG;
 	struct hdr_cursor c = {
 		.pos = (void *)(long)ctx->data,
 		.end = (void *)(long)ctx->data_end,
@@ -193,14 +195,14 @@ static __always_inline int xdp_judge(struct xdp_md *ctx, const int names,
 	if (proto == ETH_P_IP) {
 		if (parse_iphdr(&c, &src, &dst) == BW_PARSE_BAD)
 			return record_verdict(BW_VERDICT_MALFORMED, BW_V4);
-		return log ? judge_logged(ctx, BW_V4, &src, &dst, names)
-			   : judge_packet(ctx, BW_V4, &src, &dst, names);
+		return log ? judge_logged(ctx, BW_V4, &src, &dst, variant)
+			   : judge_packet(ctx, BW_V4, &src, &dst, variant);
 	}
 	if (proto == ETH_P_IPV6) {
 		if (parse_ip6hdr(&c, &src, &dst) == BW_PARSE_BAD)
 			return record_verdict(BW_VERDICT_MALFORMED, BW_V6);
-		return log ? judge_logged(ctx, BW_V6, &src, &dst, names)
-			   : judge_packet(ctx, BW_V6, &src, &dst, names);
+		return log ? judge_logged(ctx, BW_V6, &src, &dst, variant)
+			   : judge_packet(ctx, BW_V6, &src, &dst, variant);
 	}
 	/* ARP, LLDP, MPLS, a third VLAN tag ...: no address we can test. */
 	if (proto == BW_PARSE_BAD)
@@ -211,17 +213,23 @@ static __always_inline int xdp_judge(struct xdp_md *ctx, const int names,
 /* The other copies, as subprograms: out of the way of the plain one. */
 static __noinline int xdp_judge_names(struct xdp_md *ctx)
 {
-	return xdp_judge(ctx, 1, 0);
+	return xdp_judge(ctx, BW_VARIANT_FILTER | BW_VARIANT_NAMES);
 }
 
 static __noinline int xdp_judge_log(struct xdp_md *ctx)
 {
-	return xdp_judge(ctx, 0, 1);
+	return xdp_judge(ctx, BW_VARIANT_FILTER | BW_VARIANT_LOG);
 }
 
 static __noinline int xdp_judge_names_log(struct xdp_md *ctx)
 {
-	return xdp_judge(ctx, 1, 1);
+	return xdp_judge(ctx,
+			 BW_VARIANT_FILTER | BW_VARIANT_NAMES | BW_VARIANT_LOG);
+}
+
+static __noinline int xdp_judge_no_filter(struct xdp_md *ctx)
+{
+	return xdp_judge(ctx, 0);
 }
 
 /*
@@ -235,14 +243,17 @@ int bloomwall_xdp(struct xdp_md *ctx)
 {
 	__u32 v = prog_variant;
 
-	if (v) {
+	if (v != BW_VARIANT_FILTER) {
+		if (!(v & BW_VARIANT_FILTER))
+			return xdp_judge_no_filter(ctx);
+		v &= ~BW_VARIANT_FILTER;
 		if (v == BW_VARIANT_NAMES)
 			return xdp_judge_names(ctx);
 		if (v == BW_VARIANT_LOG)
 			return xdp_judge_log(ctx);
 		return xdp_judge_names_log(ctx);
 	}
-	return xdp_judge(ctx, 0, 0);
+	return xdp_judge(ctx, BW_VARIANT_FILTER);
 }
 
 /*

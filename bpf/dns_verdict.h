@@ -448,7 +448,8 @@ static __always_inline int dns_judge(void *ctx, const int tc, __u32 family,
 				     void *dns_map)
 {
 	const struct bw_dns_consts *dc = dns_c();
-	const struct bw_hdr *hdr = loaded_header();
+	/* Only the copies of a filter with names come here. */
+	const struct bw_hdr *hdr = loaded_header(BW_VARIANT_FILTER);
 	struct bw_dns_stats *ds;
 	struct dns_scratch *s;
 	struct dns_loop lc;
@@ -464,7 +465,7 @@ static __always_inline int dns_judge(void *ctx, const int tc, __u32 family,
 		return DNS_PASS;
 	s = bpf_map_lookup_elem(&dns_scratch, &key);
 	ds = bpf_map_lookup_elem(dns_map, &key);
-	if (!s || !ds || !hdr)
+	if (!s || !ds)
 		return DNS_PASS;
 	if (loc == LOC_FRAG) {
 		ds->fragments++;

@@ -53,27 +53,17 @@ struct {
 } BW_MAP_EGRESS_WHO_CPU SEC(".maps");
 
 /*
- * One more packet from src to a listed destination: in this CPU's slot
- * when src is its latest source, the common case of a host or service
- * that keeps trying; else the slot's count goes to egress_who and src
- * takes the slot. Out of line: the listed path pays a call.
+ * This CPU's slot (s, or NULL) goes to src: its old count to egress_who,
+ * or with no slot src's packet straight there. Out of line: the slot
+ * changes hands only when the source does.
  */
-static __noinline int who_tried(__u32 family, __u64 hi, __u64 lo)
+static __noinline int who_moved(struct bw_who_slot *s, __u32 family, __u64 hi,
+				__u64 lo)
 {
-	struct bw_who_slot *s;
-	struct bw_addr old;
-	__u32 zero = 0;
+	struct bw_addr old = { hi, lo };
 
-	s = bpf_map_lookup_elem(&BW_MAP_EGRESS_WHO_CPU, &zero);
 	if (!s) {
-		old.hi = hi;
-		old.lo = lo;
 		who_count(&BW_MAP_EGRESS_WHO, family, &old, 1);
-		return 0;
-	}
-	if (s->packets && s->key.family == family && s->key.addr[0] == hi &&
-	    s->key.addr[1] == lo) {
-		s->packets++;
 		return 0;
 	}
 	if (s->packets) {
@@ -87,6 +77,26 @@ static __noinline int who_tried(__u32 family, __u64 hi, __u64 lo)
 	s->key.pad = 0;
 	s->packets = 1;
 	return 0;
+}
+
+/*
+ * One more packet from src to a listed destination: in this CPU's slot
+ * when src is its latest source, the common case of a host or service
+ * that keeps trying, inline; else who_moved(). An empty slot (no
+ * packets) matches no source, not even the address 0 of its zeroed key.
+ */
+static __always_inline void who_tried(__u32 family, __u64 hi, __u64 lo)
+{
+	struct bw_who_slot *s;
+	__u32 zero = 0;
+
+	s = bpf_map_lookup_elem(&BW_MAP_EGRESS_WHO_CPU, &zero);
+	if (s && s->packets && s->key.addr[1] == lo && s->key.addr[0] == hi &&
+	    s->key.family == family) {
+		s->packets++;
+		return;
+	}
+	who_moved(s, family, hi, lo);
 }
 
 struct {
@@ -111,24 +121,53 @@ static __always_inline int egress_count(enum bw_verdict v, __u32 family)
 }
 
 /*
- * One family's judgment; names and log are constants. A dropped address
- * stays dropped; a passed one may still be a query for a listed name.
+ * Drop on a hit, no allowlist, no verify mode: a hit needs no confirmation
+ * (the flags are constants, so the verifier keeps one of the two paths in
+ * egress_family(), as plain_filter() does for XDP's).
+ */
+static __always_inline int egress_plain(const struct bw_hdr *hdr)
+{
+	return !(hdr->flags & (BW_F_MONITOR | BW_F_VERIFY | BW_F_ALLOW));
+}
+
+/*
+ * One family's judgment; variant is a constant. l3 is the IP header that
+ * the parse checked, where the source is read when a copy needs it: the
+ * plain copy reads it on a hit only. A dropped address stays dropped; a
+ * passed one may still be a query for a listed name.
  */
 static __always_inline int egress_family(struct __sk_buff *skb, __u32 family,
-					 const struct bw_addr *src,
+					 const void *l3,
 					 const struct bw_addr *dst,
-					 const int names, const int log)
+					 const __u32 variant)
 {
-	const struct bw_hdr *hdr = loaded_header();
+	const struct bw_hdr *hdr = loaded_header(variant);
+	const int names = variant & BW_VARIANT_NAMES;
+	const int log = variant & BW_VARIANT_LOG;
+	struct bw_addr src;
 	enum bw_verdict v;
 
 	if (!hdr)
 		return egress_count(BW_VERDICT_NO_FILTER, family);
-	v = apply_action(hdr, judge_addr(hdr, family, dst));
+	/* The plain copy: a hit is a drop, with nothing else to do. */
+	if (!names && !log && egress_plain(hdr)) {
+		if (!lookup_addr(hdr, family, dst->hi, dst->lo))
+			return egress_count(BW_VERDICT_PASS, family);
+		ip_src(l3, family == BW_V6, &src);
+		who_tried(family, src.hi, src.lo);
+		return egress_count(BW_VERDICT_DROP, family);
+	}
+	ip_src(l3, family == BW_V6, &src);
+	if (egress_plain(hdr))
+		v = lookup_addr(hdr, family, dst->hi, dst->lo)
+			    ? BW_VERDICT_DROP
+			    : BW_VERDICT_PASS;
+	else
+		v = apply_action(hdr, judge_addr(hdr, family, dst));
 	if (v == BW_VERDICT_DROP || v == BW_VERDICT_MONITOR) {
-		who_tried(family, src->hi, src->lo);
+		who_tried(family, src.hi, src.lo);
 		if (log)
-			log_egress(skb, family, src, dst,
+			log_egress(skb, family, &src, dst,
 				   LOG_HOW(BW_LOG_ADDRESS,
 					   v == BW_VERDICT_DROP
 						   ? BW_LOG_DROP
@@ -138,7 +177,7 @@ static __always_inline int egress_family(struct __sk_buff *skb, __u32 family,
 	    judge_dns_egress(skb, family) == DNS_PASS)
 		return egress_count(v, family);
 	if (log)
-		log_egress(skb, family, src, dst,
+		log_egress(skb, family, &src, dst,
 			   LOG_HOW(BW_LOG_DNS, BW_LOG_DROP));
 	return egress_count(BW_VERDICT_DROP, family);
 }
@@ -149,8 +188,8 @@ static __always_inline int egress_family(struct __sk_buff *skb, __u32 family,
  * ingress. The stack builds a packet's headers in its linear part; one
  * whose headers are not there is malformed and passed, as on ingress.
  */
-static __always_inline int egress_judge(struct __sk_buff *skb, const int names,
-					const int log)
+static __always_inline int egress_judge(struct __sk_buff *skb,
+					const __u32 variant)
 {
 	struct hdr_cursor c = {
 		.pos = (void *)(long)skb->data,
@@ -158,21 +197,23 @@ static __always_inline int egress_judge(struct __sk_buff *skb, const int names,
 		.tc = 1,
 		.skb_len = skb->len,
 	};
-	struct bw_addr src, dst;
+	struct bw_addr dst;
+	void *l3;
 	int proto;
 
 	proto = parse_ethhdr(&c);
 	if (proto != BW_PARSE_BAD)
 		proto = parse_vlans(&c, proto);
+	l3 = c.pos;
 	if (proto == ETH_P_IP) {
-		if (parse_iphdr(&c, &src, &dst) == BW_PARSE_BAD)
+		if (parse_iphdr(&c, NULL, &dst) == BW_PARSE_BAD)
 			return egress_count(BW_VERDICT_MALFORMED, BW_V4);
-		return egress_family(skb, BW_V4, &src, &dst, names, log);
+		return egress_family(skb, BW_V4, l3, &dst, variant);
 	}
 	if (proto == ETH_P_IPV6) {
-		if (parse_ip6hdr(&c, &src, &dst) == BW_PARSE_BAD)
+		if (parse_ip6hdr(&c, NULL, &dst) == BW_PARSE_BAD)
 			return egress_count(BW_VERDICT_MALFORMED, BW_V6);
-		return egress_family(skb, BW_V6, &src, &dst, names, log);
+		return egress_family(skb, BW_V6, l3, &dst, variant);
 	}
 	if (proto == BW_PARSE_BAD)
 		return egress_count(BW_VERDICT_MALFORMED, BW_V4);
@@ -181,17 +222,23 @@ static __always_inline int egress_judge(struct __sk_buff *skb, const int names,
 
 static __noinline int egress_judge_names(struct __sk_buff *skb)
 {
-	return egress_judge(skb, 1, 0);
+	return egress_judge(skb, BW_VARIANT_FILTER | BW_VARIANT_NAMES);
 }
 
 static __noinline int egress_judge_log(struct __sk_buff *skb)
 {
-	return egress_judge(skb, 0, 1);
+	return egress_judge(skb, BW_VARIANT_FILTER | BW_VARIANT_LOG);
 }
 
 static __noinline int egress_judge_names_log(struct __sk_buff *skb)
 {
-	return egress_judge(skb, 1, 1);
+	return egress_judge(skb, BW_VARIANT_FILTER | BW_VARIANT_NAMES |
+					 BW_VARIANT_LOG);
+}
+
+static __noinline int egress_judge_no_filter(struct __sk_buff *skb)
+{
+	return egress_judge(skb, 0);
 }
 
 /* The copy prog_variant names, as bloomwall_xdp picks its own. */
@@ -199,14 +246,17 @@ static __always_inline int egress_entry(struct __sk_buff *skb)
 {
 	__u32 v = prog_variant;
 
-	if (v) {
+	if (v != BW_VARIANT_FILTER) {
+		if (!(v & BW_VARIANT_FILTER))
+			return egress_judge_no_filter(skb);
+		v &= ~BW_VARIANT_FILTER;
 		if (v == BW_VARIANT_NAMES)
 			return egress_judge_names(skb);
 		if (v == BW_VARIANT_LOG)
 			return egress_judge_log(skb);
 		return egress_judge_names_log(skb);
 	}
-	return egress_judge(skb, 0, 0);
+	return egress_judge(skb, BW_VARIANT_FILTER);
 }
 
 #endif /* __BW_EGRESS_H */

@@ -130,25 +130,27 @@ const volatile struct bw_log_consts log_consts;
 /*
  * Which copy of the program runs: BW_VARIANT_NAMES when the filter has
  * names to test (BW_F_DNS and a name region that is not empty, worked out
- * by the CLI with dns_consts), BW_VARIANT_LOG when log_consts has a rate.
- * One constant read at the entry decides between the program's copies, so
- * that a filter without names and without logging pays one load for them
- * and nothing else.
+ * by the CLI with dns_consts), BW_VARIANT_LOG when log_consts has a rate,
+ * and BW_VARIANT_FILTER when filter_hdr is one the CLI checked (never
+ * without it: bw_prog_specialise). One constant read at the entry decides
+ * between the program's copies, so that a filter without names and
+ * without logging pays one load for them and nothing else, and no copy
+ * checks the header per packet.
  */
 const volatile __u32 prog_variant;
 
 /*
- * The header this program was loaded for (its .rodata copy), or NULL if the
- * loader left it unset or it is of another format.
+ * The header of a copy for variant (a constant), or NULL in the copy for
+ * a program loaded without a filter.
  */
-static __always_inline const struct bw_hdr *loaded_header(void)
+static __always_inline const struct bw_hdr *loaded_header(const __u32 variant)
 {
 	const struct bw_hdr *hdr = (const struct bw_hdr *)&filter_hdr;
 
+	if (!(variant & BW_VARIANT_FILTER))
+		return NULL;
 	/* clang must not fold the zero initialiser: the CLI fills it in. */
 	__asm__ __volatile__("" : "+r"(hdr));
-	if (!bw_hdr_valid(hdr))
-		return NULL;
 	return hdr;
 }
 

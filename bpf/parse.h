@@ -18,7 +18,7 @@
  *
  * Addresses come out as numbers in host byte order, the form that
  * include/bw_hash.h hashes: IPv4 as one __u32, IPv6 as two __u64 with
- * hi = the first 8 bytes on the wire.
+ * hi = the first 8 bytes on the wire. A NULL source is not read.
  */
 #ifndef __BW_PARSE_H
 #define __BW_PARSE_H
@@ -178,8 +178,10 @@ static __always_inline int parse_iphdr(struct hdr_cursor *c,
 		return BW_PARSE_BAD;
 	c->pos += hlen;
 	c->off += hlen;
-	src->hi = 0;
-	src->lo = bpf_ntohl(iph->saddr);
+	if (src) {
+		src->hi = 0;
+		src->lo = bpf_ntohl(iph->saddr);
+	}
 	dst->hi = 0;
 	dst->lo = bpf_ntohl(iph->daddr);
 	return 0;
@@ -203,6 +205,12 @@ parse_ip6hdr(struct hdr_cursor *c, struct bw_addr *src, struct bw_addr *dst)
 		return BW_PARSE_BAD;
 	c->pos = ip6h + 1;
 	c->off += sizeof(*ip6h);
+	if (!src) {
+		__builtin_memcpy(w, &ip6h->daddr, sizeof(ip6h->daddr));
+		dst->hi = bpf_be64_to_cpu(w[0]);
+		dst->lo = bpf_be64_to_cpu(w[1]);
+		return 0;
+	}
 	/* saddr and daddr are adjacent: 32 bytes, four big-endian words. */
 	__builtin_memcpy(w, &ip6h->saddr, sizeof(w));
 	src->hi = bpf_be64_to_cpu(w[0]);
@@ -210,6 +218,29 @@ parse_ip6hdr(struct hdr_cursor *c, struct bw_addr *src, struct bw_addr *dst)
 	dst->hi = bpf_be64_to_cpu(w[2]);
 	dst->lo = bpf_be64_to_cpu(w[3]);
 	return 0;
+}
+
+/*
+ * The source address of the IP header at l3, which parse_iphdr() or
+ * (v6) parse_ip6hdr() has checked, called with src NULL: for a caller
+ * that needs it on one path only (the TC program's hit), so that the
+ * others neither read nor keep it.
+ */
+static __always_inline void ip_src(const void *l3, const int v6,
+				   struct bw_addr *a)
+{
+	const struct ipv6hdr *ip6h = l3;
+	const struct iphdr *iph = l3;
+	__u64 w[2];
+
+	if (!v6) {
+		a->hi = 0;
+		a->lo = bpf_ntohl(iph->saddr);
+		return;
+	}
+	__builtin_memcpy(w, &ip6h->saddr, sizeof(w));
+	a->hi = bpf_be64_to_cpu(w[0]);
+	a->lo = bpf_be64_to_cpu(w[1]);
 }
 
 #endif /* __BW_PARSE_H */

@@ -373,9 +373,14 @@ struct bw_log_stats {
 
 #define BW_LOG_COUNTERS 3
 
-/* The program's copies (its .rodata prog_variant): names, logging, both. */
+/*
+ * The program's copies (its .rodata prog_variant): names, logging, both.
+ * BW_VARIANT_FILTER says the loader checked filter_hdr: a program without
+ * it (its .rodata left zero) has no filter and passes everything.
+ */
 #define BW_VARIANT_NAMES (1U << 0)
 #define BW_VARIANT_LOG (1U << 1)
+#define BW_VARIANT_FILTER (1U << 2)
 
 /*
  * Exact LPM tries (allowlist, verify mode) hold both families under one

@@ -120,7 +120,7 @@ void build_frame6(__u8 *frame, const struct bench_v6 *saddr);
 void put_v6(__u8 *p, const struct bench_v6 *a);
 struct bench_v6 bench_v6_addr(__u64 i);
 int run_prog(int prog_fd, const __u8 *frame, __u32 repeat, __u32 *retval,
-	     __u32 *duration);
+	     double *ns);
 void finish_stats(double *t, int n, double *med, double *min);
 void *bench_alloc(size_t n);
 

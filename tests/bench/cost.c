@@ -84,7 +84,7 @@ static int cost_row(const struct bench_cfg *cfg, int prog_fd, const char *what,
 {
 	double t[BENCH_MAX_TRIALS], min;
 	__u8 frame[BENCH_FRAME_LEN];
-	__u32 retval = ~0U, duration;
+	__u32 retval = ~0U;
 	struct cost_row *r;
 	int i, err;
 
@@ -100,11 +100,9 @@ static int cost_row(const struct bench_cfg *cfg, int prog_fd, const char *what,
 		return -EINVAL;
 	}
 	for (i = 0; i < cfg->trials; i++) {
-		err = run_prog(prog_fd, frame, cfg->repeat_warm, NULL,
-			       &duration);
+		err = run_prog(prog_fd, frame, cfg->repeat_warm, NULL, &t[i]);
 		if (err)
 			return err;
-		t[i] = duration;
 	}
 	r = &rows[nrows++];
 	snprintf(r->what, sizeof(r->what), "%s", what);
@@ -289,6 +287,6 @@ void print_prog_cost(FILE *f)
 		fprintf(f, "%s\n\n", prog_line);
 	fprintf(f, "| packet | ns |\n|---|---:|\n");
 	for (i = 0; i < nrows; i++)
-		fprintf(f, "| %s | %.0f |\n", rows[i].what, rows[i].ns);
+		fprintf(f, "| %s | %.1f |\n", rows[i].what, rows[i].ns);
 	fprintf(f, "\n");
 }

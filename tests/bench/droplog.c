@@ -99,7 +99,7 @@ static int time_row(struct log_ctx *x, long rate, const char *src, __u32 want,
 {
 	double t[LOG_TRIALS];
 	__u8 frame[BENCH_FRAME_LEN];
-	__u32 retval = ~0U, duration;
+	__u32 retval = ~0U;
 	int prog, i, err;
 
 	x->maps.log_rate = rate;
@@ -115,8 +115,7 @@ static int time_row(struct log_ctx *x, long rate, const char *src, __u32 want,
 	for (i = 0; !err && i < LOG_TRIALS; i++) {
 		ring_buffer__consume(x->rb);
 		x->events = 0;
-		err = run_prog(prog, frame, LOG_REPEAT, NULL, &duration);
-		t[i] = duration;
+		err = run_prog(prog, frame, LOG_REPEAT, NULL, &t[i]);
 		ring_buffer__consume(x->rb);
 		if (!err && written && x->events != LOG_REPEAT) {
 			fprintf(stderr,
@@ -203,7 +202,7 @@ void print_droplog(FILE *f)
 	for (i = 0; i < LOG_ROWS; i++) {
 		base = row_ns[i < ROW_LISTED_OFF ? ROW_UNLISTED_OFF
 						 : ROW_LISTED_OFF];
-		fprintf(f, "| %s | %.0f | %.2f |\n", row_name[i], row_ns[i],
+		fprintf(f, "| %s | %.1f | %.2f |\n", row_name[i], row_ns[i],
 			base > 0 ? row_ns[i] / base : 0.0);
 	}
 	fprintf(f, "\n");

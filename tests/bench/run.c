@@ -26,6 +26,8 @@
 
 /* Untimed runs before the trials: fills the warm caches. */
 #define WARMUP (1U << 16)
+/* An untimed run before each timed one: a quarter of the cold stream. */
+#define PRIME (1U << 18)
 #define SADDR_OFF (sizeof(struct ethhdr) + offsetof(struct iphdr, saddr))
 #define SADDR6_OFF (sizeof(struct ethhdr) + offsetof(struct ipv6hdr, saddr))
 #define DADDR_OFF (sizeof(struct ethhdr) + offsetof(struct iphdr, daddr))
@@ -130,11 +132,11 @@ static int measure(struct bench_row *r, struct bench *sk, int family,
 		r->tc ? (v6 ? sk->progs.harness6_tc : sk->progs.harness_tc)
 		      : (v6 ? sk->progs.harness6 : sk->progs.harness);
 	struct bpf_map *target = r->tc ? sk->maps.target_tc : sk->maps.target;
-	__u32 key = 0, ret, dur;
+	__u32 key = 0, ret;
 	int err;
 
 	if (r->direct) {
-		err = run_prog(r->prog_fd, frame, repeat, &ret, &dur);
+		err = run_prog(r->prog_fd, frame, repeat, &ret, ns);
 		goto out;
 	}
 	if (bpf_map_update_elem(bpf_map__fd(target), &key, &r->prog_fd,
@@ -142,12 +144,11 @@ static int measure(struct bench_row *r, struct bench *sk, int family,
 		return -errno;
 	sk->bss->ctr = 0;
 	sk->bss->mask = mask;
-	err = run_prog(bpf_program__fd(h), frame, repeat, &ret, &dur);
+	err = run_prog(bpf_program__fd(h), frame, repeat, &ret, ns);
 	/* XDP_ABORTED, TC_ACT_UNSPEC: the tail call did not happen. */
 	if (!err && dropped(r, ret) < 0)
 		err = -EINVAL;
 out:
-	*ns = dur;
 	return err;
 }
 
@@ -195,7 +196,7 @@ static int time_scen(struct bench_set *s, struct bench *sk, const __u8 *frame,
 			 * the same program in the next row did not.
 			 */
 			err = measure(&s->rows[i], sk, s->family, frame, mask,
-				      repeat, &warmup);
+				      repeat < PRIME ? repeat : PRIME, &warmup);
 			if (!err)
 				err = measure(&s->rows[i], sk, s->family, frame,
 					      mask, repeat,

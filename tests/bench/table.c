@@ -51,7 +51,7 @@ void print_header(FILE *f, const struct bench_cfg *cfg, int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		fprintf(f, " %s", argv[i]);
 	fprintf(f,
-		"\n- method: BPF_PROG_TEST_RUN, ns per packet as the kernel reports it (its timer skips reschedules); "
+		"\n- method: BPF_PROG_TEST_RUN, ns per packet to a tenth: the thread's CPU time over each call less the call's own cost (its median over calls of two runs), within the whole ns the kernel reports; "
 		"median (min) of %d trials, rows interleaved in every trial; "
 		"%u runs per trial warm (%u distinct sources), %u cold (%u distinct sources, or every listed address if fewer); "
 		"all rows but the two direct ones run through the harness (rewrite source, tail call), whose own cost is the row harness -> XDP_PASS. "
@@ -106,7 +106,7 @@ static void print_row(FILE *f, const struct bench_row *r,
 	snprintf(load, sizeof(load), r->load_s < 0 ? "-" : "%.2f s", r->load_s);
 	fprintf(f, "| %s |", r->name);
 	for (sc = 0; sc < SC_N; sc++)
-		fprintf(f, " %.0f (%.0f) |", r->med[sc], r->min[sc]);
+		fprintf(f, " %.1f (%.1f) |", r->med[sc], r->min[sc]);
 	fprintf(f, " %s | %s | %s | %s | %s | %s |", ml, me, bits, fpr, load,
 		ratio);
 	if (r->check == CK_NONE)

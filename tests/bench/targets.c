@@ -49,7 +49,7 @@ static void t_overhead(FILE *f, const struct bench_set *s)
 	for (sc = 0; sc < SC_N; sc++) {
 		lim = fl->med[sc] + 1.2 * (bare->med[sc] - fl->med[sc]);
 		fprintf(f,
-			"  - %s: bloomwall %.0f, floor %.0f, bare %.0f, limit %.1f: %s\n",
+			"  - %s: bloomwall %.1f, floor %.1f, bare %.1f, limit %.1f: %s\n",
 			col[sc], bw->med[sc], fl->med[sc], bare->med[sc], lim,
 			verdict(bw->med[sc] <= lim, bw, bare));
 	}
@@ -69,7 +69,7 @@ static void t_bare(FILE *f, const struct bench_set *s, const char *prog,
 	fprintf(f, "- %s <= 1.15 x %s (%s):\n", prog, bare_name, s->label);
 	for (sc = 0; sc < SC_N; sc++) {
 		x = bare->med[sc] > 0 ? bw->med[sc] / bare->med[sc] : 0;
-		fprintf(f, "  - %s: %.0f / %.0f = %.2fx: %s\n", col[sc],
+		fprintf(f, "  - %s: %.1f / %.1f = %.2fx: %s\n", col[sc],
 			bw->med[sc], bare->med[sc], x,
 			verdict(x <= 1.15, bw, bare));
 	}
@@ -88,7 +88,7 @@ static void t_ratio(FILE *f, const struct bench_set *s, const char *name,
 	for (sc = SC_UC; sc < SC_N; sc += 2) {
 		x = r->med[sc] / bw->med[sc];
 		fprintf(f,
-			"  - vs %s, %s: %.0f / %.0f = %.2fx (need %s%.1fx): %s\n",
+			"  - vs %s, %s: %.1f / %.1f = %.2fx (need %s%.1fx): %s\n",
 			name, col[sc], r->med[sc], bw->med[sc], x,
 			need > 1 ? ">= " : "> ", need,
 			verdict(need > 1 ? x >= need : x > need, bw, r));
@@ -126,7 +126,7 @@ static void t_mixed(FILE *f, const struct bench_set *mixed,
 		"- mixed list <= 1.3 x bare addresses of the same size (%s vs %s):\n",
 		mixed->label, bare->label);
 	for (sc = 0; sc < SC_N; sc++)
-		fprintf(f, "  - %s: %.0f vs %.0f = %.2fx: %s\n", col[sc],
+		fprintf(f, "  - %s: %.1f vs %.1f = %.2fx: %s\n", col[sc],
 			m->med[sc], b->med[sc], m->med[sc] / b->med[sc],
 			verdict(m->med[sc] <= 1.3 * b->med[sc], m, b));
 }

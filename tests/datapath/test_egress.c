@@ -78,6 +78,24 @@ out:
 	bw_dp_close(&dp);
 }
 
+/*
+ * A TC program loaded without a filter (its .rodata left zero, as no
+ * bloomwall loads one) passes everything, counted as no filter.
+ */
+BW_TEST(test_egress_no_filter)
+{
+	struct bw_pkt_spec arp = { .ethertype = ETH_P_ARP };
+	struct bw_dp dp = {};
+
+	if (!bw_dp_open_egress(&dp))
+		goto out;
+	expect_flow(&dp, "no filter v4", L4, A4, BW_OUT_NO_FILTER);
+	expect_flow(&dp, "no filter v6", L6, A6, BW_OUT_NO_FILTER);
+	expect_out(&dp, "arp", &arp, BW_OUT_NOT_IP);
+out:
+	bw_dp_close(&dp);
+}
+
 /* VLAN tags as on ingress, fragments, and what is not IP or malformed. */
 BW_TEST(test_egress_shapes)
 {

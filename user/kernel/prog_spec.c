@@ -131,6 +131,7 @@ int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 	 */
 	if (!bw_hdr_valid(dst))
 		return -EINVAL;
+	skel->rodata->prog_variant |= BW_VARIANT_FILTER;
 	for (r = 0; r < BW_REGIONS; r++)
 		bw_region_consts_init(dst, r,
 				      (struct bw_region_consts *)&skel->rodata
