@@ -113,6 +113,37 @@ static __always_inline int parse_vlans(struct hdr_cursor *c, int proto)
 }
 
 /*
+ * A cursor past the link layer of the frame, for code that runs after the
+ * address path parsed it (the DNS judgment, its answer): returns the
+ * frame's start (the Ethernet header, checked against c->end by the
+ * caller). ctx is the XDP program's, or with tc (a constant) the TC
+ * program's skb.
+ */
+static __always_inline void *frame_cursor(void *ctx, const int tc,
+					  struct hdr_cursor *c)
+{
+	struct __sk_buff *skb = ctx;
+	struct xdp_md *xdp = ctx;
+	void *start;
+	int proto;
+
+	if (tc) {
+		start = (void *)(long)skb->data;
+		c->end = (void *)(long)skb->data_end;
+	} else {
+		start = (void *)(long)xdp->data;
+		c->end = (void *)(long)xdp->data_end;
+		c->ctx = xdp;
+	}
+	c->pos = start;
+	c->off = 0;
+	proto = parse_ethhdr(c);
+	if (proto != BW_PARSE_BAD)
+		parse_vlans(c, proto);
+	return start;
+}
+
+/*
  * Bytes from the IP header to the end of the whole frame (its fragments
  * too). The IP header's offset is found by parsing the link layer again,
  * counting: counting on the first pass would cost every packet an
