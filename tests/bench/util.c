@@ -255,7 +255,7 @@ int run_prog(int prog_fd, const __u8 *frame, __u32 repeat, __u32 *retval,
 	if (!ns)
 		return 0;
 	/* A short run is mostly the call: the kernel's figure, as it is. */
-	if ((double)opts.duration * repeat < 10 * over)
+	if ((double)opts.duration * repeat < over)
 		t = opts.duration;
 	else if (t < opts.duration)
 		t = opts.duration;
