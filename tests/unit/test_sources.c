@@ -5,11 +5,14 @@
  */
 #include <bzlib.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -298,6 +301,75 @@ BW_TEST(test_src_cache)
 	ASSERT_EQ(bw_src_meta_read(q, &r), -ENOENT, "no meta");
 	snprintf(q, sizeof(q), "rm -rf %s", dir);
 	if (system(q))
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* A file at dir/name, its mtime age seconds ago: 0 or -1. */
+static int file_aged(const char *dir, const char *name, time_t age)
+{
+	struct timespec t[2] = { { .tv_sec = time(NULL) - age },
+				 { .tv_sec = time(NULL) - age } };
+	char p[4096];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return utimensat(AT_FDCWD, p, t, 0);
+}
+
+static bool file_there(const char *dir, const char *name)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return access(p, F_OK) == 0;
+}
+
+/*
+ * A fetch killed with SIGKILL leaves its PATH.tmp.XXXXXX: the next fetch
+ * of that source removes the stale ones, and only those.
+ */
+BW_TEST(test_src_tmp_stale)
+{
+	char dir[64], path[4096], tmp[4096], cmd[128];
+	int fd;
+
+	strcpy(dir, "/tmp/bw-srctmp.XXXXXX");
+	if (!ASSERT_OK_PTR(mkdtemp(dir), "a directory"))
+		return;
+	snprintf(path, sizeof(path), "%s/a-list.txt", dir);
+	ASSERT_OK(
+		file_aged(dir, "a-list.txt.tmp.AbC123", BW_SRC_TMP_STALE + 60),
+		"a killed fetch's file");
+	ASSERT_OK(file_aged(dir, "a-list.txt.tmp.dEf456", 60),
+		  "a live fetch's file");
+	ASSERT_OK(
+		file_aged(dir, "b-list.txt.tmp.GhI789", BW_SRC_TMP_STALE + 60),
+		"another source's");
+	ASSERT_OK(file_aged(dir, "a-list.txt.tmp.old", BW_SRC_TMP_STALE + 60),
+		  "not a name of ours");
+	/* A link in the name of ours is not ours: it and its target stay. */
+	ASSERT_OK(file_aged(dir, "target", BW_SRC_TMP_STALE + 60), "a target");
+	snprintf(tmp, sizeof(tmp), "%s/a-list.txt.tmp.LnK000", dir);
+	ASSERT_OK(symlink("target", tmp), "a link");
+	fd = bw_src_tmp_open(path, tmp, sizeof(tmp));
+	ASSERT_GE(fd, 0, "a new temporary file");
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	ASSERT_FALSE(file_there(dir, "a-list.txt.tmp.AbC123"), "stale removed");
+	ASSERT_TRUE(file_there(dir, "a-list.txt.tmp.dEf456"), "live kept");
+	ASSERT_TRUE(file_there(dir, "b-list.txt.tmp.GhI789"),
+		    "another source's kept");
+	ASSERT_TRUE(file_there(dir, "a-list.txt.tmp.old"), "other names kept");
+	ASSERT_TRUE(file_there(dir, "a-list.txt.tmp.LnK000"), "a link kept");
+	ASSERT_TRUE(file_there(dir, "target"), "its target kept");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", dir);
 }
 

@@ -2,12 +2,14 @@
 /*
  * The list sources' cache (src_cache.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <json-c/json.h>
@@ -140,12 +142,54 @@ int bw_src_meta_read(const char *path, struct bw_src_meta *m)
 	return m->url[0] ? 0 : -EINVAL;
 }
 
+/*
+ * Removes path's temporary files (PATH.tmp.XXXXXX) left by a fetch that
+ * was killed: those not written to for BW_SRC_TMP_STALE seconds, past
+ * any fetch's time limit, so that no live fetch loses its file. Best
+ * effort: a file that cannot be removed stays for the next fetch.
+ */
+static void sweep_stale_tmp(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *dir = bw_dir_of(path), prefix[4096];
+	time_t now = time(NULL);
+	struct dirent *e;
+	struct stat st;
+	size_t plen;
+	DIR *d;
+
+	base = base ? base + 1 : path;
+	if (!dir || snprintf(prefix, sizeof(prefix), "%s.tmp.", base) >=
+			    (int)sizeof(prefix)) {
+		free(dir);
+		return;
+	}
+	plen = strlen(prefix);
+	d = opendir(dir);
+	free(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		/* Only mkostemp's names: the prefix and six characters. */
+		if (strncmp(e->d_name, prefix, plen) ||
+		    strlen(e->d_name) != plen + 6)
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) ||
+		    st.st_mtime > now - BW_SRC_TMP_STALE)
+			continue;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
 int bw_src_tmp_open(const char *path, char *tmp, size_t len)
 {
 	int fd;
 
 	if (snprintf(tmp, len, "%s.tmp.XXXXXX", path) >= (int)len)
 		return -ENAMETOOLONG;
+	sweep_stale_tmp(path);
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -51,11 +51,18 @@ int bw_src_meta_read(const char *path, struct bw_src_meta *m);
 int bw_src_meta_write(const char *path, const struct bw_src_meta *m);
 
 /*
+ * A temporary file untouched this long (seconds) is a killed fetch's:
+ * twice the longest --timeout a fetch can be given (86400 s).
+ */
+#define BW_SRC_TMP_STALE (2 * 86400)
+
+/*
  * A new temporary file beside path, PATH.tmp.XXXXXX (its name into tmp,
  * room for 4096 bytes), opened read-write, 0644: an fd or -errno. Each
  * its own: two fetches of one source (two watches sharing a state dir)
  * never write into, nor rename, the other's; a name planted there is
- * never opened.
+ * never opened. Path's temporary files older than BW_SRC_TMP_STALE are
+ * removed first.
  */
 int bw_src_tmp_open(const char *path, char *tmp, size_t len);
 
