@@ -121,9 +121,14 @@ test_url_src_hup()
 	kill -HUP "$WATCH_PID"
 	wait_line "$WATCH_OUT" "^$BW_RX: $url: a new copy, 2 entries, "
 	wait_line "$log" "^200 /list.txt\$" 2
-	wait_line "$WATCH_OUT" "\\(change of $st/lists/"
+	# SIGHUP's rebuild waited for its fetch: the new copy is in it.
+	wait_line "$WATCH_OUT" "^$BW_RX: reload ok: generation [0-9]+, 2 entries, .*\\(SIGHUP\\)\$"
 	expect_dropped "$BW_C4" "$BW_RX4" dropped_v4
 	expect_dropped "$BW_A4" "$BW_RX4" dropped_v4
+	# Five times the debounce: a rebuild for the new file would be done.
+	sleep 1
+	assert_eq "$(grep -c 'reload ok: .*(change of' "$WATCH_OUT")" 0 \
+		"no second rebuild for the copy SIGHUP fetched"
 	stop_watch TERM
 	trap - EXIT
 	url_cleanup

@@ -264,6 +264,8 @@ static void loop(struct watch *w)
 			wake = fmin(wake, w->settle >= 0
 						  ? fmin(w->settle, next_tick)
 						  : next_tick);
+		if (w->hup && bw_mono() < w->hup_until)
+			wake = fmin(wake, w->hup_until);
 		p[3].fd = bw_watch_rebuild_busy(w) ? w->job.fd : -1;
 		ncs = bw_watch_cs_fds(&w->cs, p + 4, &wake);
 		npull = w->pull ? bw_watch_pull_fds(w->pull, p + 4 + ncs, &wake)
@@ -285,6 +287,7 @@ static void loop(struct watch *w)
 			w->sig.hup = false;
 			w->writer_said = false;
 			w->hup = true;
+			w->hup_until = bw_mono() + BW_WATCH_HUP_WAIT;
 			bw_wsrc_now(&w->src);
 		}
 		if (bw_watch_cs_step(&w->cs, p + 4, ncs))
@@ -293,8 +296,12 @@ static void loop(struct watch *w)
 		if (bw_wsrc_step(&w->src, p + 4 + ncs + npull))
 			bw_watch_publish(w);
 		starting(w);
-		/* SIGHUP waits for the start and for the rebuild under way. */
-		hup = w->hup && w->started && !bw_watch_rebuild_busy(w);
+		/*
+		 * SIGHUP waits for the start, for the rebuild under way and
+		 * (for a while) for the fetches it started.
+		 */
+		hup = w->hup && w->started && !bw_watch_rebuild_busy(w) &&
+		      (!bw_wsrc_busy(&w->src) || bw_mono() >= w->hup_until);
 		if (hup)
 			w->hup = false;
 		if (!ending(w))

@@ -26,6 +26,11 @@
 #define BW_WATCH_TICK 10.0
 /* Default seconds without events before a change is acted on. */
 #define BW_WATCH_DEBOUNCE 0.5
+/*
+ * Seconds SIGHUP's rebuild waits for the fetches SIGHUP started, so that
+ * a new copy goes into that rebuild rather than a second one after it.
+ */
+#define BW_WATCH_HUP_WAIT 10.0
 
 /* Runs until a signal ends it: 0, or -errno when it could not start. */
 int bw_watch_run(const struct bw_watch_cfg *c);

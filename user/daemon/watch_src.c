@@ -314,6 +314,16 @@ void bw_wsrc_now(struct bw_wsrc *w)
 	}
 }
 
+bool bw_wsrc_busy(const struct bw_wsrc *w)
+{
+	double now = bw_mono();
+
+	for (int i = 0; i < w->n; i++)
+		if (w->s[i].f || w->s[i].next <= now)
+			return true;
+	return false;
+}
+
 void bw_wsrc_json(const struct bw_wsrc *w, struct json_object *root)
 {
 	struct json_object *a;

@@ -112,6 +112,9 @@ bool bw_wsrc_step(struct bw_wsrc *w, const struct pollfd *p);
  */
 void bw_wsrc_now(struct bw_wsrc *w);
 
+/* A fetch is under way or due now (one SIGHUP asked for, say). */
+bool bw_wsrc_busy(const struct bw_wsrc *w);
+
 /* The "sources" section of the watch's state. */
 void bw_wsrc_json(const struct bw_wsrc *w, struct json_object *root);
 

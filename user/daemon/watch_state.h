@@ -58,7 +58,8 @@ struct watch {
 	double job_t0;
 	__u64 job_old_gen;
 	bool job_start, job_pull;
-	bool hup;     /* SIGHUP came: acted on once no rebuild runs */
+	bool hup;	  /* SIGHUP came: acted on once no rebuild runs */
+	double hup_until; /* and its fetches ended, or this time came */
 	bool begun;   /* the start is under way (after the first decisions) */
 	bool started; /* and ended: READY */
 	int end_err;  /* the start failed: the watch ends with it */
