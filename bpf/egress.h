@@ -8,7 +8,8 @@
  * What only this program has: its counters (egress_stats, the ingress
  * struct bw_stats; egress_dns, the ingress struct bw_dns_stats) and who
  * tried (egress_who: the local sources of the packets it dropped or, in
- * monitor mode, passed for a listed destination). The destination is
+ * monitor mode, passed for a listed destination, and of the queries for
+ * a listed name it dropped). The destination is
  * tested whatever --match says: on the way out the far end is the one
  * the lists name.
  *
@@ -176,6 +177,9 @@ static __always_inline int egress_family(struct __sk_buff *skb, __u32 family,
 	if (!names || v == BW_VERDICT_DROP ||
 	    judge_dns_egress(skb, family) == DNS_PASS)
 		return egress_count(v, family);
+	/* A blocked query: its sender tried, as for a listed address. */
+	if (v != BW_VERDICT_MONITOR)
+		who_tried(family, src.hi, src.lo);
 	if (log)
 		log_egress(skb, family, &src, dst,
 			   LOG_HOW(BW_LOG_DNS, BW_LOG_DROP));

@@ -18,6 +18,7 @@
 #include "bloomwall.h"
 #include "datapath.h"
 #include "dns_fixture.h"
+#include "kernel/egress.h"
 #include "kernel/stats.h"
 #include "out/droplog.h"
 #include "test_helpers.h"
@@ -229,10 +230,12 @@ BW_TEST(test_egress_dns)
 				.ttl = 60 };
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	struct ring_buffer *rb = NULL;
+	struct bw_who_row rows[4];
 	struct bw_dns_stats s;
 	struct events e;
 	struct bw_dp dp;
 	struct dns_q q;
+	int n;
 
 	if (!open_tc(&dp, 1000, &e, &rb))
 		goto out;
@@ -266,6 +269,16 @@ BW_TEST(test_egress_dns)
 	e.n = 0;
 	ring_buffer__consume(rb);
 	ASSERT_EQ(e.n, 1, "one more event: the v6 query only");
+	/* Who tried: the senders of the two blocked queries, none other. */
+	n = bw_who_top(dp.egress.who, dp.egress.who_cpu, rows, 4);
+	if (ASSERT_EQ(n, 2, "who tried: two senders")) {
+		ASSERT_EQ(rows[0].packets + rows[1].packets, 2, "a query each");
+		ASSERT_TRUE((rows[0].key.family == BW_V4 &&
+			     rows[0].key.addr[1] == bw_addr(L4).lo) ||
+				    (rows[1].key.family == BW_V4 &&
+				     rows[1].key.addr[1] == bw_addr(L4).lo),
+			    "the IPv4 sender");
+	}
 out:
 	ring_buffer__free(rb);
 	bw_filter_close(&m);
