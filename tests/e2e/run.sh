@@ -1166,7 +1166,7 @@ test_metrics_file=13 test_cs_ranges=12 test_json_allow=12
 test_link_reload=12 test_image_load=11 test_reload_under_traffic=11
 test_watch_lists=11 test_watch_live_expiry=11
 test_cidr_allow_runtime=10 test_cs_expiry_offline=10
-test_image_build_unprivileged=10"
+test_image_build_unprivileged=10 test_url_trickle=27"
 
 setup()
 {

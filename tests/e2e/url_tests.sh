@@ -247,6 +247,10 @@ test_url_trickle()
 	trickle_wait trickles 1
 	trickle_wait bytes 1
 	trickle_contracts
+	# SIGHUP's rebuild waits for the fetch under way, for 10 s at most.
+	kill -HUP "$WATCH_PID"
+	wait_line "$WATCH_OUT" "^$BW_RX: reload ok: .*\\(SIGHUP\\)\$"
+	assert_eq "$(trickle_count open)" 1 "the fetch still under way"
 	trickle_sigterm
 
 	# No copy yet: the start waits for the first fetch, the loop does not.
