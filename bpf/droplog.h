@@ -45,29 +45,32 @@ static __always_inline const struct bw_log_consts *log_c(void)
 
 /*
  * Takes a token from this CPU's bucket: 1 if there was one. The bucket
- * holds credit in nanoseconds, one event costs cost_ns and it fills with
- * time up to cap_ns; last_ns 0 is a bucket never used, full. The clock is
- * the coarse one (the last tick's time): a few times cheaper than
- * bpf_ktime_get_ns, which a flood's every listed packet would pay; the
- * credit then comes a tick at a time, the same over a second.
+ * holds credit (in 2^-BW_LOG_CREDIT_SHIFT jiffies), one event costs cost
+ * and it fills with time up to cap; last 0 is a bucket never used, full.
+ * The clock is the tick count: the verifier inlines bpf_jiffies64 into a
+ * load, where a clock helper is a call that a flood's every listed packet
+ * would pay; the credit comes a tick at a time, the same over a second.
+ * A last ahead of now (a bucket an older program kept in nanoseconds)
+ * reads as a long idle one: full.
  */
 static __always_inline int bucket_take(struct bw_log_stats *ls)
 {
 	const struct bw_log_consts *lc = log_c();
-	__u64 now = bpf_ktime_get_coarse_ns(), credit;
+	__u64 now = bpf_jiffies64(), gone = now - ls->last, credit;
 
-	if (!ls->last_ns)
-		credit = lc->cap_ns;
+	/* Past cap's worth of jiffies the bucket is full: no shift overflows. */
+	if (!ls->last || gone > lc->cap >> BW_LOG_CREDIT_SHIFT)
+		credit = lc->cap;
 	else
-		credit = ls->credit_ns + (now - ls->last_ns);
-	if (credit > lc->cap_ns)
-		credit = lc->cap_ns;
-	ls->last_ns = now;
-	if (credit < lc->cost_ns) {
-		ls->credit_ns = credit;
+		credit = ls->credit + (gone << BW_LOG_CREDIT_SHIFT);
+	if (credit > lc->cap)
+		credit = lc->cap;
+	ls->last = now;
+	if (credit < lc->cost) {
+		ls->credit = credit;
 		return 0;
 	}
-	ls->credit_ns = credit - lc->cost_ns;
+	ls->credit = credit - lc->cost;
 	return 1;
 }
 

@@ -293,12 +293,19 @@ struct bw_dns_drops {
 #define BW_LOG_RATE_DEFAULT 10
 #define BW_LOG_RATE_MAX 1000000000U
 
-/* What the program was told (bw_log_consts_init in user/prog.c). */
+/*
+ * The bucket's credit is counted in 2^-BW_LOG_CREDIT_SHIFT of a jiffy:
+ * the clock is the kernel's tick count (bpf_jiffies64, one load once
+ * inlined), which moves when the coarse clock does.
+ */
+#define BW_LOG_CREDIT_SHIFT 32
+
+/* What the program was told (bw_log_consts_init in user/kernel/prog_spec.c). */
 struct bw_log_consts {
-	__u32 rate;    /* events a second per CPU; 0: no logging code */
-	__u32 burst;   /* events the full bucket holds */
-	__u64 cost_ns; /* credit one event costs: 1e9 / rate */
-	__u64 cap_ns;  /* the bucket's size: burst * cost_ns */
+	__u32 rate;  /* events a second per CPU; 0: no logging code */
+	__u32 burst; /* events the full bucket holds */
+	__u64 cost; /* credit one event costs: HZ << BW_LOG_CREDIT_SHIFT / rate */
+	__u64 cap; /* the bucket's size: burst * cost */
 };
 
 /* Why a packet is in the log (bw_log_event.reason). */
@@ -360,15 +367,15 @@ enum bw_log_direction {
 
 /*
  * Per-CPU log counters and bucket (map log_stats): the CLI sums the first
- * three over CPUs; credit_ns and last_ns are the bucket's, the data
- * path's alone.
+ * three over CPUs; credit and last are the bucket's, the data path's
+ * alone.
  */
 struct bw_log_stats {
 	__u64 logged;	 /* events written to the ring */
 	__u64 lost_rate; /* drops the bucket had no token for */
 	__u64 lost_ring; /* events the ring had no room for */
-	__u64 credit_ns; /* the bucket: credit left at last_ns */
-	__u64 last_ns;	 /* 0: never used, a full bucket */
+	__u64 credit;	 /* the bucket: credit left at last */
+	__u64 last;	 /* jiffies; 0: never used, a full bucket */
 };
 
 #define BW_LOG_COUNTERS 3
@@ -776,7 +783,7 @@ _Static_assert(sizeof(struct bw_stats) % sizeof(__u64) == 0,
 _Static_assert(sizeof(struct bw_log_event) % sizeof(__u64) == 0,
 	       "struct bw_log_event is 8-byte aligned in the ring");
 _Static_assert(BW_LOG_COUNTERS * sizeof(__u64) ==
-		       __builtin_offsetof(struct bw_log_stats, credit_ns),
+		       __builtin_offsetof(struct bw_log_stats, credit),
 	       "the log counters come first");
 /* The LPM trie's key_size: prefix length, family word, 16 of address. */
 _Static_assert(sizeof(struct bw_lpm_key) == 24, "struct bw_lpm_key size");

@@ -214,6 +214,8 @@ out:
  * The bucket starts full with burst = rate tokens and refills at rate a
  * second: a burst of 200 drops in one test run (well under a second at
  * rates 1 and 2) logs exactly rate events, and counts the rest lost.
+ * After a second and a bit (the tick count's worth of one: HZ right) it
+ * is full again, and the next burst logs rate more.
  */
 static void burst_at(long rate)
 {
@@ -237,6 +239,13 @@ static void burst_at(long rate)
 		ASSERT_EQ_U64(ls.logged, rate, what);
 		ASSERT_EQ_U64(ls.lost_rate, 200 - rate, what);
 		ASSERT_EQ_U64(ls.lost_ring, 0, what);
+	}
+	usleep(1100000);
+	ASSERT_EQ(run_q(&dp, &q, 200), XDP_DROP, what);
+	drain(rb, &e);
+	if (log_stats(&dp, &ls)) {
+		ASSERT_EQ_U64(ls.logged, 2 * rate, "refilled: rate more");
+		ASSERT_EQ_U64(ls.lost_rate, 400 - 2 * rate, "the rest lost");
 	}
 out:
 	ring_buffer__free(rb);
@@ -444,7 +453,10 @@ BW_TEST(test_droplog_rate_kept)
 	if (ASSERT_OK(bw_prog_log_consts(dp.prog_fd, &lc), "log_consts")) {
 		ASSERT_EQ(lc.rate, 7, "rate");
 		ASSERT_EQ(lc.burst, 7, "burst");
-		ASSERT_EQ_U64(lc.cost_ns, 1000000000ULL / 7, "cost");
+		/* A second's worth of credit buys the rate's events. */
+		ASSERT_EQ_U64(lc.cost, ((__u64)bw_kernel_hz() << 32) / 7,
+			      "cost: HZ << 32 / 7");
+		ASSERT_EQ_U64(lc.cap, lc.cost * 7, "cap: a burst of 7");
 	}
 	if (ASSERT_OK(bw_prog_maps(dp.prog_fd, &found), "bw_prog_maps"))
 		ASSERT_EQ(found.log_rate, 7, "bw_prog_maps reads the rate");

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include <bpf/bpf.h>
 
@@ -81,10 +82,24 @@ __u32 bw_prog_log_rate(long known)
 }
 
 /*
+ * The kernel's ticks a second (HZ): the coarse clocks' resolution is one
+ * tick. 250, Debian's, if it cannot be read.
+ */
+__u32 bw_kernel_hz(void)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec ||
+	    res.tv_nsec <= 0)
+		return 250;
+	return (__u32)((1000000000L + res.tv_nsec / 2) / res.tv_nsec);
+}
+
+/*
  * The bucket holds one second of events: a burst as large as the rate,
  * so a quiet CPU logs the first rate drops of a flood at once and then
- * rate a second. Credit is counted in nanoseconds: one event costs
- * 1e9 / rate of them.
+ * rate a second. Credit is counted in 2^-BW_LOG_CREDIT_SHIFT jiffies: one
+ * event costs a second's worth (HZ jiffies) divided by the rate.
  */
 void bw_log_consts_init(__u32 rate, struct bw_log_consts *lc)
 {
@@ -93,8 +108,8 @@ void bw_log_consts_init(__u32 rate, struct bw_log_consts *lc)
 		return;
 	lc->rate = rate;
 	lc->burst = rate;
-	lc->cost_ns = 1000000000ULL / rate;
-	lc->cap_ns = lc->cost_ns * lc->burst;
+	lc->cost = ((__u64)bw_kernel_hz() << BW_LOG_CREDIT_SHIFT) / rate;
+	lc->cap = lc->cost * lc->burst;
 }
 
 void bw_prog_specialise_log(struct bloomwall *skel, __u32 rate)

@@ -30,6 +30,9 @@ __u32 bw_prog_log_rate(long known);
 struct bw_log_consts;
 void bw_log_consts_init(__u32 rate, struct bw_log_consts *lc);
 
+/* The kernel's HZ, from the coarse clock's resolution. */
+__u32 bw_kernel_hz(void);
+
 /*
  * Gives an opened, not yet loaded skeleton filter m's header as its
  * constants (filter_hdr, region_consts and dns_consts in .rodata, and

@@ -134,6 +134,6 @@ int bw_log_stats_read(int fd, struct bw_log_stats *sum)
 	int err = percpu_sum(fd, sum, sizeof(*sum));
 
 	/* A sum of clocks and credits means nothing. */
-	sum->credit_ns = sum->last_ns = 0;
+	sum->credit = sum->last = 0;
 	return err;
 }
