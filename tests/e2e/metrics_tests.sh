@@ -11,7 +11,8 @@
 
 # shellcheck disable=SC2034 # read by run.sh
 METRICS_TESTS="test_metrics_listen test_metrics_prometheus test_metrics_slow_peer
-test_metrics_listen_bad test_metrics_rules test_metrics_names"
+test_metrics_listen_bad test_metrics_rules test_metrics_names
+test_metrics_listen_no_lib"
 
 MX_ADDR=127.0.0.1:60607
 MX_URL=http://$MX_ADDR/metrics
@@ -298,6 +299,25 @@ time.sleep(300)' "$TMP_DIR/busy.out" &
 	bw 1 watch "$BW_RX" --metrics-listen "$MX_ADDR" "$l"
 	assert_line "$ERR" "bloomwall watch: --metrics-listen $MX_ADDR: cannot listen there: Address already in use" \
 		"a port in use"
+	assert_detached
+}
+
+# libmicrohttpd is not linked but opened when the server starts
+# (user/net/dl_libs.c): where it cannot be loaded, --metrics-listen fails
+# naming it and its Debian package, and nothing is attached.
+test_metrics_listen_no_lib()
+{
+	local lib=$TMP_DIR/lib l
+
+	readelf -d "$BLOOMWALL" >"$TMP_DIR/dynamic" || fail "readelf -d $BLOOMWALL"
+	assert_grep "$TMP_DIR/dynamic" '\(NEEDED\) .*\[libc\.so\.6\]$' "readelf lists what is linked"
+	grep -E '\(NEEDED\) .*\[libmicrohttpd' "$TMP_DIR/dynamic" && fail "libmicrohttpd is linked"
+	mkdir -p "$lib"
+	: >"$lib/libmicrohttpd.so.12"
+	l=$(list a.txt "$BW_A4")
+	LD_LIBRARY_PATH=$lib bw 1 watch "$BW_RX" --metrics-listen "$MX_ADDR" "$l"
+	assert_line "$ERR" "bloomwall watch: --metrics-listen $MX_ADDR: libmicrohttpd.so.12 cannot be loaded (Debian package libmicrohttpd12): $lib/libmicrohttpd.so.12: file too short" \
+		"the server names the library and its package"
 	assert_detached
 }
 

@@ -15,7 +15,8 @@
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $URL_TESTS"
 
 # shellcheck disable=SC2034 # read by run.sh
-URL_TESTS="test_url_lists test_url_failures test_url_trickle test_url_spamhaus"
+URL_TESTS="test_url_lists test_url_failures test_url_trickle test_url_spamhaus
+test_url_no_libcurl"
 
 URL_PORT=18084
 URL_SRV=http://127.0.0.1:$URL_PORT
@@ -285,4 +286,31 @@ test_url_spamhaus()
 		"forced: at --refresh"
 	grep -q "fetched every hour" "$OUT" && fail "--force-refresh still hourly"
 	assert_detached "$BW_RX"
+}
+
+# libcurl is not linked but opened by the verbs that fetch (user/net/
+# dl_libs.c): where it cannot be loaded (a broken file, a library without
+# its functions) a fetch fails naming it and its Debian package, and a
+# verb that fetches nothing runs as ever.
+test_url_no_libcurl()
+{
+	local lib=$TMP_DIR/lib st=$TMP_DIR/state l why
+
+	readelf -d "$BLOOMWALL" >"$TMP_DIR/dynamic" || fail "readelf -d $BLOOMWALL"
+	assert_grep "$TMP_DIR/dynamic" '\(NEEDED\) .*\[libc\.so\.6\]$' "readelf lists what is linked"
+	grep -E '\(NEEDED\) .*\[libcurl' "$TMP_DIR/dynamic" && fail "libcurl is linked"
+	mkdir -p "$lib"
+	: >"$lib/libcurl.so.4"
+	for why in "file too short" "undefined symbol: curl_global_init"; do
+		LD_LIBRARY_PATH=$lib bw 1 build -o "$TMP_DIR/f.img" --state-dir "$st" "$URL_SRV/a.txt"
+		assert_grep "$ERR" "^bloomwall build: $URL_SRV/a\\.txt: .*libcurl\\.so\\.4 cannot be loaded \\(Debian package libcurl4\\): $lib/libcurl\\.so\\.4: $why, " \
+			"the fetch names the library and its package: $why"
+		[ -e "$TMP_DIR/f.img" ] && fail "an image written without its list"
+		# Then a library of that name without libcurl's functions.
+		echo 'int not_curl;' | gcc -shared -x c -o "$lib/libcurl.so.4" - ||
+			fail "the stub library"
+	done
+	l=$(list a.txt "$BW_A4")
+	LD_LIBRARY_PATH=$lib bw 0 build -o "$TMP_DIR/f.img" "${SEED[@]}" "$l"
+	[ -s "$TMP_DIR/f.img" ] || fail "build of a file without libcurl"
 }

@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "base/duration.h"
 #include "base/output.h"
 #include "net/curl_errno.h"
+#include "net/dl_libs.h"
 #include "net/http.h"
 #include "net/url.h"
 
@@ -45,14 +45,6 @@ struct bw_http_xfer {
 	int err; /* once done */
 };
 
-static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static CURLcode global_rc = CURLE_FAILED_INIT;
-
-static void global_init(void)
-{
-	global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
 void bw_http_req_init(struct bw_http_req *rq, const char *url)
 {
 	memset(rq, 0, sizeof(*rq));
@@ -68,7 +60,7 @@ static bool answer_ok(struct bw_http_xfer *x)
 {
 	long status = 0;
 
-	curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+	bw_curl.easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
 	return status >= 200 && status < 300;
 }
 
@@ -80,7 +72,7 @@ static size_t on_body(char *buf, size_t size, size_t n, void *ctx)
 	int err;
 
 	if (x->rq.max_ratio && x->res.bytes + len > BW_HTTP_RATIO_FLOOR &&
-	    !curl_easy_getinfo(x->h, CURLINFO_SIZE_DOWNLOAD_T, &wire) &&
+	    !bw_curl.easy_getinfo(x->h, CURLINFO_SIZE_DOWNLOAD_T, &wire) &&
 	    x->res.bytes + len > x->rq.max_ratio * (__u64)wire)
 		x->bomb = true;
 	if (x->bomb ||
@@ -154,21 +146,21 @@ static struct curl_slist *request_headers(const struct bw_http_req *rq)
 	char line[320];
 
 	for (const char *const *h = rq->headers; h && *h; h++) {
-		t = curl_slist_append(l, *h);
+		t = bw_curl.slist_append(l, *h);
 		if (!t)
 			goto fail;
 		l = t;
 	}
 	if (rq->etag && *rq->etag) {
 		snprintf(line, sizeof(line), "If-None-Match: %s", rq->etag);
-		t = curl_slist_append(l, line);
+		t = bw_curl.slist_append(l, line);
 		if (!t)
 			goto fail;
 		l = t;
 	}
 	return l;
 fail:
-	curl_slist_free_all(l);
+	bw_curl.slist_free_all(l);
 	return NULL;
 }
 
@@ -183,10 +175,10 @@ static int setup(struct bw_http_xfer *x, const struct bw_http_req *rq)
 
 	if (!scheme)
 		return -EINVAL;
-#define SET(opt, val)                                       \
-	do {                                                \
-		if (rc == CURLE_OK)                         \
-			rc = curl_easy_setopt(h, opt, val); \
+#define SET(opt, val)                                          \
+	do {                                                   \
+		if (rc == CURLE_OK)                            \
+			rc = bw_curl.easy_setopt(h, opt, val); \
 	} while (0)
 	SET(CURLOPT_URL, rq->url);
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
@@ -272,7 +264,8 @@ static int follow(struct bw_http_xfer *x)
 	char raw[sizeof(res->reason)];
 
 	if (res->status < 300 || res->status >= 400 ||
-	    curl_easy_getinfo(x->h, CURLINFO_REDIRECT_URL, &next) != CURLE_OK ||
+	    bw_curl.easy_getinfo(x->h, CURLINFO_REDIRECT_URL, &next) !=
+		    CURLE_OK ||
 	    !next)
 		return 0;
 	if (snprintf(url, sizeof(url), "%s", next) >= (int)sizeof(url) ||
@@ -290,12 +283,12 @@ static int follow(struct bw_http_xfer *x)
 			 "more than %d redirects", BW_HTTP_MAX_REDIRS);
 		return -EPROTO;
 	}
-	curl_multi_remove_handle(x->m, x->h);
+	bw_curl.multi_remove_handle(x->m, x->h);
 	res->status = 0;
 	res->bytes = 0;
 	res->last_modified = -1;
-	if (curl_easy_setopt(x->h, CURLOPT_URL, url) != CURLE_OK ||
-	    curl_multi_add_handle(x->m, x->h) != CURLM_OK) {
+	if (bw_curl.easy_setopt(x->h, CURLOPT_URL, url) != CURLE_OK ||
+	    bw_curl.multi_add_handle(x->m, x->h) != CURLM_OK) {
 		snprintf(res->reason, sizeof(res->reason), "out of memory");
 		return -ENOMEM;
 	}
@@ -320,8 +313,8 @@ static int finish(struct bw_http_xfer *x, CURLcode rc)
 	curl_off_t ft = -1;
 	int err;
 
-	curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &res->status);
-	if (curl_easy_getinfo(x->h, CURLINFO_FILETIME_T, &ft) == CURLE_OK)
+	bw_curl.easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &res->status);
+	if (bw_curl.easy_getinfo(x->h, CURLINFO_FILETIME_T, &ft) == CURLE_OK)
 		res->last_modified = ft;
 	if (rc == CURLE_WRITE_ERROR && x->body_err) {
 		snprintf(res->reason, sizeof(res->reason), "%s",
@@ -337,14 +330,14 @@ static int finish(struct bw_http_xfer *x, CURLcode rc)
 	err = bw_curl_errno(rc);
 	/* libcurl's message, and a header, may quote the server. */
 	if (rc == CURLE_BAD_CONTENT_ENCODING &&
-	    !curl_easy_header(x->h, "Content-Encoding", 0, CURLH_HEADER, -1,
-			      &e)) {
+	    !bw_curl.easy_header(x->h, "Content-Encoding", 0, CURLH_HEADER, -1,
+				 &e)) {
 		snprintf(raw, sizeof(raw), "Content-Encoding %.40s: %.150s",
 			 e->value, x->errbuf);
 		bw_esc(res->reason, sizeof(res->reason), raw);
 	} else if (err) {
 		bw_esc(res->reason, sizeof(res->reason),
-		       *x->errbuf ? x->errbuf : curl_easy_strerror(rc));
+		       *x->errbuf ? x->errbuf : bw_curl.easy_strerror(rc));
 	}
 	return err;
 }
@@ -374,15 +367,8 @@ static void begin(struct bw_http_xfer *x, const struct bw_http_req *rq)
 	CURLMcode mc = CURLM_OK;
 	int err;
 
-	pthread_once(&global_once, global_init);
-	if (global_rc != CURLE_OK) {
-		snprintf(x->res.reason, sizeof(x->res.reason), "libcurl: %s",
-			 curl_easy_strerror(global_rc));
-		end(x, -EIO, "");
-		return;
-	}
-	x->h = curl_easy_init();
-	x->m = curl_multi_init();
+	x->h = bw_curl.easy_init();
+	x->m = bw_curl.multi_init();
 	x->hdrs = request_headers(rq);
 	/* An empty ETag sends no header: no list is no failure then. */
 	if (!x->h || !x->m ||
@@ -395,15 +381,16 @@ static void begin(struct bw_http_xfer *x, const struct bw_http_req *rq)
 		end(x, err, "not an http:// or https:// URL");
 		return;
 	}
-	mc = curl_multi_setopt(x->m, CURLMOPT_SOCKETFUNCTION, on_socket);
+	mc = bw_curl.multi_setopt(x->m, CURLMOPT_SOCKETFUNCTION, on_socket);
 	if (mc == CURLM_OK)
-		mc = curl_multi_setopt(x->m, CURLMOPT_SOCKETDATA, x);
+		mc = bw_curl.multi_setopt(x->m, CURLMOPT_SOCKETDATA, x);
 	if (mc == CURLM_OK)
-		mc = curl_multi_setopt(x->m, CURLMOPT_TIMERFUNCTION, on_timer);
+		mc = bw_curl.multi_setopt(x->m, CURLMOPT_TIMERFUNCTION,
+					  on_timer);
 	if (mc == CURLM_OK)
-		mc = curl_multi_setopt(x->m, CURLMOPT_TIMERDATA, x);
+		mc = bw_curl.multi_setopt(x->m, CURLMOPT_TIMERDATA, x);
 	if (mc == CURLM_OK)
-		mc = curl_multi_add_handle(x->m, x->h);
+		mc = bw_curl.multi_add_handle(x->m, x->h);
 	if (mc != CURLM_OK)
 		end(x, -ENOMEM, "out of memory");
 }
@@ -411,6 +398,7 @@ static void begin(struct bw_http_xfer *x, const struct bw_http_req *rq)
 struct bw_http_xfer *bw_http_start(const struct bw_http_req *rq)
 {
 	struct bw_http_xfer *x = calloc(1, sizeof(*x));
+	int err;
 
 	if (!x)
 		return NULL;
@@ -423,9 +411,14 @@ struct bw_http_xfer *bw_http_start(const struct bw_http_req *rq)
 	x->timer = -1;
 	x->scheme = bw_url_scheme(rq->url);
 	x->credentials = rq->headers || rq->cert_file;
-	if (x->scheme && !bw_url_origin(rq->url, x->origin, sizeof(x->origin)))
+	/* Without libcurl, its URL parser too is missing: said first. */
+	err = bw_curl_load(x->res.reason, sizeof(x->res.reason));
+	if (!err && x->scheme &&
+	    !bw_url_origin(rq->url, x->origin, sizeof(x->origin)))
 		x->scheme = NULL;
-	if (!x->scheme)
+	if (err)
+		end(x, err, "");
+	else if (!x->scheme)
 		end(x, -EINVAL, "not an http:// or https:// URL");
 	else
 		begin(x, rq);
@@ -455,7 +448,7 @@ static bool act(struct bw_http_xfer *x, curl_socket_t fd, short revents)
 		ev |= CURL_CSELECT_OUT;
 	if (revents & POLLERR)
 		ev |= CURL_CSELECT_ERR;
-	if (curl_multi_socket_action(x->m, fd, ev, &running) == CURLM_OK)
+	if (bw_curl.multi_socket_action(x->m, fd, ev, &running) == CURLM_OK)
 		return true;
 	end(x, -EIO,
 	    x->too_many_fds ? "too many sockets for one transfer" : "libcurl");
@@ -474,11 +467,11 @@ int bw_http_step(struct bw_http_xfer *x, const struct pollfd *p, int n,
 			act(x, p[i].fd, p[i].revents);
 	if (!x->done && x->timer >= 0 && bw_mono() >= x->timer)
 		act(x, CURL_SOCKET_TIMEOUT, 0);
-	while (!x->done && (msg = curl_multi_info_read(x->m, &left)))
+	while (!x->done && (msg = bw_curl.multi_info_read(x->m, &left)))
 		if (msg->msg == CURLMSG_DONE)
 			ended(x, msg->data.result);
 	/* A timer libcurl found not due yet is not said again: asked. */
-	if (!x->done && curl_multi_timeout(x->m, &ms) == CURLM_OK)
+	if (!x->done && bw_curl.multi_timeout(x->m, &ms) == CURLM_OK)
 		on_timer(x->m, ms, x);
 	if (!x->done)
 		return -EINPROGRESS;
@@ -490,10 +483,14 @@ void bw_http_free(struct bw_http_xfer *x)
 {
 	if (!x)
 		return;
+	/* A transfer that never began (no libcurl...) holds none of them. */
 	if (x->m && x->h)
-		curl_multi_remove_handle(x->m, x->h);
-	curl_multi_cleanup(x->m);
-	curl_easy_cleanup(x->h);
-	curl_slist_free_all(x->hdrs);
+		bw_curl.multi_remove_handle(x->m, x->h);
+	if (x->m)
+		bw_curl.multi_cleanup(x->m);
+	if (x->h)
+		bw_curl.easy_cleanup(x->h);
+	if (x->hdrs)
+		bw_curl.slist_free_all(x->hdrs);
 	free(x);
 }

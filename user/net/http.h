@@ -106,7 +106,7 @@ int bw_http_fds(const struct bw_http_xfer *x, struct pollfd *p, double *wake);
  * -EPROTO (TLS failure, a redirect to another scheme, or with
  * credentials to another origin, a malformed answer), -EFBIG (past
  * max_bytes), -EPIPE (cut short), the body callback's error, -EINVAL (bad
- * URL), -ENOMEM, -EIO.
+ * URL), -ELIBACC (libcurl cannot be loaded: net/dl_libs.h), -ENOMEM, -EIO.
  */
 int bw_http_step(struct bw_http_xfer *x, const struct pollfd *p, int n,
 		 struct bw_http_res *res);

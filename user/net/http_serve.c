@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* One document over HTTP through libmicrohttpd (http_serve.h). */
+/*
+ * One document over HTTP through libmicrohttpd (http_serve.h), opened
+ * when a server starts (net/dl_libs.h).
+ */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -11,6 +14,7 @@
 #include <unistd.h>
 #include <microhttpd.h>
 
+#include "net/dl_libs.h"
 #include "net/http_serve.h"
 
 struct bw_http_serve {
@@ -87,15 +91,16 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status,
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	r = MHD_create_response_from_buffer(len, (void *)text,
-					    MHD_RESPMEM_MUST_COPY);
+	r = bw_mhd.create_response_from_buffer(len, (void *)text,
+					       MHD_RESPMEM_MUST_COPY);
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	bw_mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		bw_mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW,
+					   "GET, HEAD");
+	ret = bw_mhd.queue_response(c, status, r);
+	bw_mhd.destroy_response(r);
 	return ret;
 }
 
@@ -164,9 +169,12 @@ int bw_http_serve_start(struct bw_http_serve **out, const char *addr,
 			size_t cap)
 {
 	struct bw_http_serve *s;
-	int fd;
+	int fd, err;
 
 	*out = NULL;
+	err = bw_mhd_load(why, cap);
+	if (err)
+		return err;
 	fd = listen_on(addr, why, cap);
 	if (fd < 0)
 		return fd;
@@ -184,14 +192,14 @@ int bw_http_serve_start(struct bw_http_serve **out, const char *addr,
 	 * wakes it at once when stopped. Each connection is bounded: its
 	 * number, an idle time, the memory its request may take.
 	 */
-	s->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC, 0,
-				NULL, NULL, answer, s, MHD_OPTION_LISTEN_SOCKET,
-				(MHD_socket)fd, MHD_OPTION_CONNECTION_LIMIT,
-				(unsigned int)BW_HTTP_SERVE_CONNS,
-				MHD_OPTION_CONNECTION_TIMEOUT,
-				(unsigned int)BW_HTTP_SERVE_TIMEOUT,
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-				(size_t)16384, MHD_OPTION_END);
+	s->d = bw_mhd.start_daemon(
+		MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC, 0, NULL, NULL,
+		answer, s, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+		MHD_OPTION_CONNECTION_LIMIT, (unsigned int)BW_HTTP_SERVE_CONNS,
+		MHD_OPTION_CONNECTION_TIMEOUT,
+		(unsigned int)BW_HTTP_SERVE_TIMEOUT,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
+		MHD_OPTION_END);
 	if (!s->d) {
 		snprintf(why, cap, "libmicrohttpd could not start");
 		close(fd);
@@ -220,7 +228,7 @@ void bw_http_serve_stop(struct bw_http_serve *s)
 	if (!s)
 		return;
 	/* Closes the listening socket and every connection, joins the thread. */
-	MHD_stop_daemon(s->d);
+	bw_mhd.stop_daemon(s->d);
 	pthread_mutex_destroy(&s->lock);
 	free(s->body);
 	free(s);

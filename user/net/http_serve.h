@@ -32,7 +32,8 @@ struct bw_http_serve;
  * Listens on addr ("ADDR:PORT") and serves path with content_type
  * (503 until the first body is set; 404 for another path, 405 for
  * another method). Signals the caller blocks stay blocked in its
- * thread. 0, or -errno with the reason in why.
+ * thread. 0, or -errno with the reason in why (-ELIBACC: libmicrohttpd
+ * cannot be loaded).
  */
 int bw_http_serve_start(struct bw_http_serve **out, const char *addr,
 			const char *path, const char *content_type, char *why,

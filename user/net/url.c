@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * URLs (url.h), parsed by libcurl's URL API.
+ * URLs (url.h), parsed by libcurl's URL API (net/dl_libs.h).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <curl/curl.h>
 
 #include "base/output.h"
+#include "net/dl_libs.h"
 #include "net/url.h"
 
 const char *bw_url_scheme(const char *url)
@@ -22,24 +23,27 @@ const char *bw_url_scheme(const char *url)
 
 bool bw_url_origin(const char *url, char *buf, size_t len)
 {
-	CURLU *u = curl_url();
+	CURLU *u;
 	char *scheme = NULL, *host = NULL, *port = NULL;
 	bool ok;
 
-	ok = u && !curl_url_set(u, CURLUPART_URL, url, 0) &&
-	     !curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) &&
-	     !curl_url_get(u, CURLUPART_HOST, &host, 0) &&
-	     !curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
+	if (bw_curl_load(NULL, 0))
+		return false;
+	u = bw_curl.url();
+	ok = u && !bw_curl.url_set(u, CURLUPART_URL, url, 0) &&
+	     !bw_curl.url_get(u, CURLUPART_SCHEME, &scheme, 0) &&
+	     !bw_curl.url_get(u, CURLUPART_HOST, &host, 0) &&
+	     !bw_curl.url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
 	if (ok)
 		ok = snprintf(buf, len, "%s://%s:%s", scheme, host, port) <
 		     (int)len;
 	if (ok)
 		for (char *c = buf; *c; c++)
 			*c = (char)tolower((unsigned char)*c);
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(port);
-	curl_url_cleanup(u);
+	bw_curl.free(scheme);
+	bw_curl.free(host);
+	bw_curl.free(port);
+	bw_curl.url_cleanup(u);
 	return ok;
 }
 

@@ -15,7 +15,7 @@ const char *bw_url_scheme(const char *url);
 /*
  * url's origin, "scheme://host:port" in lower case (the scheme's port
  * when it names none), into buf; false when url does not parse (libcurl's
- * URL parser) or buf is too short.
+ * URL parser), buf is too short or libcurl cannot be loaded.
  */
 bool bw_url_origin(const char *url, char *buf, size_t len);
 
