@@ -34,19 +34,20 @@ DESTDIR ?=
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 ARCH := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
 
-LIBS_PC := libbpf libxdp libelf zlib json-c libxxhash libsodium libsystemd yaml-0.1 liblzma
+LIBS_PC := libbpf libxdp libelf zlib json-c libxxhash libsodium yaml-0.1 liblzma
 # Recursive (=) on purpose, like CLANG_BPF_SYS_INCLUDES: on a fresh machine
 # the tools appear only once make deps (or make test, make demo) has run.
-LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz -ljson-c -lxxhash -lsodium -lsystemd -lyaml -llzma) -lbz2 -lm
-# libcurl and libmicrohttpd are not linked: the verbs that use them open
-# them (user/net/dl_libs.c), so that their dependencies' relocations do
-# not slow every start. By the soname of the library the headers are for,
+LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null || echo -lxdp -lbpf -lelf -lz -ljson-c -lxxhash -lsodium -lyaml -llzma) -lbz2 -lm
+# libcurl, libmicrohttpd and libsystemd are not linked: the verbs that use
+# them open them (user/net/dl_libs.c), so that their dependencies'
+# relocations do not slow every start. By the soname of the library the headers are for,
 # read from its .so (the code falls back to Debian's).
 OBJDUMP ?= objdump
 pc_soname = $(shell $(OBJDUMP) -p "$$($(PKG_CONFIG) --variable=libdir $(1))/$(1).so" 2>/dev/null | sed -n 's/^ *SONAME *//p')
 $(OUTPUT)/user/net/dl_libs.o: ALL_CFLAGS += \
 	$(patsubst %,-DBW_CURL_SONAME='"%"',$(call pc_soname,libcurl)) \
-	$(patsubst %,-DBW_MHD_SONAME='"%"',$(call pc_soname,libmicrohttpd))
+	$(patsubst %,-DBW_MHD_SONAME='"%"',$(call pc_soname,libmicrohttpd)) \
+	$(patsubst %,-DBW_SYSTEMD_SONAME='"%"',$(call pc_soname,libsystemd))
 
 # clang -target bpf does not search Debian's multiarch include dir, where
 # asm/types.h lives; ask clang for the host's system dirs and pass them on

@@ -227,6 +227,10 @@ test_cs_decisions()
 	unset NOTIFY_SOCKET
 	assert_grep "$WATCH_OUT" "^$BW_RX: crowdsec: bouncer of $CS_URL, every 0.5 s\$" "start line"
 	wait_line "$NOTIFY_OUT" "^READY=1 STATUS=0 CrowdSec decisions from $CS_URL\$"
+	# libsystemd is opened to say it, not linked into every start.
+	readelf -d "$BLOOMWALL" >"$TMP_DIR/dynamic" || fail "readelf -d $BLOOMWALL"
+	assert_grep "$TMP_DIR/dynamic" '\(NEEDED\) .*\[libc\.so\.6\]$' "readelf lists what is linked"
+	grep -E '\(NEEDED\) .*\[libsystemd' "$TMP_DIR/dynamic" && fail "libsystemd is linked"
 	expect_delivered "$BW_A4" "$BW_RX4"
 
 	n=$(updates)

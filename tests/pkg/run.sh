@@ -283,8 +283,8 @@ test_pkg_contents()
 		bash -c "dpkg-deb -f '$DEB' Suggests | grep -q crowdsec && dpkg-deb -f '$DEB' Suggests | grep -q fail2ban"
 	check "the dependencies are dh_shlibdeps' (libbpf1, libxdp1)" \
 		bash -c "dpkg-deb -f '$DEB' Depends | grep -q 'libbpf1' && dpkg-deb -f '$DEB' Depends | grep -q 'libxdp1'"
-	check "and the libraries it opens (libcurl4, libmicrohttpd12)" \
-		bash -c "dpkg-deb -f '$DEB' Depends | grep -q 'libcurl4 (>= ' && dpkg-deb -f '$DEB' Depends | grep -q 'libmicrohttpd12 (>= '"
+	check "and the libraries it opens (libcurl4, libmicrohttpd12, libsystemd0)" \
+		bash -c "dpkg-deb -f '$DEB' Depends | grep -q 'libcurl4 (>= ' && dpkg-deb -f '$DEB' Depends | grep -q 'libmicrohttpd12 (>= ' && dpkg-deb -f '$DEB' Depends | grep -qw 'libsystemd0'"
 	# dpkg-buildflags reached the compiler and the linker.
 	check "fortified, bindnow" bash -c "readelf --dyn-syms -W '$x/usr/sbin/bloomwall' | grep -q '_chk@' &&
 		readelf -d '$x/usr/sbin/bloomwall' | grep -q BIND_NOW"

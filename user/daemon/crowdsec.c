@@ -6,12 +6,13 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <systemd/sd-daemon.h>
 
 #include "base/duration.h"
 #include "base/file.h"
@@ -21,6 +22,7 @@
 #include "daemon/crowdsec_say.h"
 #include "lists/list_parse.h"
 #include "net/cs_stream.h"
+#include "net/dl_libs.h"
 #include "net/http.h"
 #include "net/url.h"
 
@@ -243,12 +245,39 @@ static void request(struct bw_crowdsec *cs, const char *hdrs[2],
 	rq->ctx = cs;
 }
 
+/*
+ * A message to systemd (sd_notify), under a unit that takes them: only
+ * then is libsystemd opened. Without it, said once; the unit's start then
+ * times out as it would without the message.
+ */
+static void __attribute__((format(printf, 2, 3)))
+tell_systemd(const char *iface, const char *fmt, ...)
+{
+	static bool said;
+	char msg[512], why[320];
+	va_list ap;
+
+	if (!getenv("NOTIFY_SOCKET"))
+		return;
+	if (bw_systemd_load(why, sizeof(why))) {
+		if (!said)
+			pr_warn("%s: cannot tell systemd: %s\n", iface, why);
+		said = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	bw_systemd.notifyf(0, "%s", msg);
+}
+
 static void notify(struct bw_crowdsec *cs)
 {
 	if (cs->ready || cs->hold)
 		return;
-	sd_notifyf(0, "READY=1\nSTATUS=%zu CrowdSec decisions from %s",
-		   bw_cs_set_count(cs->set), cs->c.url);
+	tell_systemd(cs->iface,
+		     "READY=1\nSTATUS=%zu CrowdSec decisions from %s",
+		     bw_cs_set_count(cs->set), cs->c.url);
 	cs->ready = true;
 }
 
@@ -329,8 +358,9 @@ static void failed(struct bw_crowdsec *cs, bool full)
 	       cs->iface, full ? "full poll" : "poll", cs->c.url,
 	       cs->st.last_error, bw_cs_set_count(cs->set), wait);
 	if (!cs->ready)
-		sd_notifyf(0, "STATUS=waiting for the CrowdSec LAPI: %s",
-			   cs->st.last_error);
+		tell_systemd(cs->iface,
+			     "STATUS=waiting for the CrowdSec LAPI: %s",
+			     cs->st.last_error);
 }
 
 /* A poll begins: false when it cannot (no memory; tried again later). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * libcurl and libmicrohttpd opened on first use (dl_libs.h).
+ * libcurl, libmicrohttpd and libsystemd opened on first use (dl_libs.h).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -22,11 +22,16 @@
 #ifndef BW_MHD_SONAME
 #define BW_MHD_SONAME "libmicrohttpd.so.12"
 #endif
+#ifndef BW_SYSTEMD_SONAME
+#define BW_SYSTEMD_SONAME "libsystemd.so.0"
+#endif
 #define BW_CURL_PACKAGE "libcurl4"
 #define BW_MHD_PACKAGE "libmicrohttpd12"
+#define BW_SYSTEMD_PACKAGE "libsystemd0"
 
 struct bw_curl_lib bw_curl;
 struct bw_mhd_lib bw_mhd;
+struct bw_systemd_lib bw_systemd;
 
 /* A function of a library: its symbol, and its slot in the table. */
 struct sym {
@@ -76,6 +81,10 @@ static const struct sym mhd_syms[] = {
 	MHD_SYM(destroy_response),
 };
 
+static const struct sym systemd_syms[] = {
+	{ "sd_notifyf", offsetof(struct bw_systemd_lib, notifyf) },
+};
+
 /* Every slot of a table has its symbol: none is left NULL to be called. */
 _Static_assert(sizeof(curl_syms) / sizeof(curl_syms[0]) ==
 		       sizeof(struct bw_curl_lib) / sizeof(void (*)(void)),
@@ -83,6 +92,9 @@ _Static_assert(sizeof(curl_syms) / sizeof(curl_syms[0]) ==
 _Static_assert(sizeof(mhd_syms) / sizeof(mhd_syms[0]) ==
 		       sizeof(struct bw_mhd_lib) / sizeof(void (*)(void)),
 	       "a bw_mhd_lib slot without its symbol");
+_Static_assert(sizeof(systemd_syms) / sizeof(systemd_syms[0]) ==
+		       sizeof(struct bw_systemd_lib) / sizeof(void (*)(void)),
+	       "a bw_systemd_lib slot without its symbol");
 
 /*
  * Opens soname and fills table from syms: 0, or -ELIBACC with the reason
@@ -117,8 +129,9 @@ static int open_lib(const char *soname, const char *package,
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static pthread_once_t mhd_once = PTHREAD_ONCE_INIT;
-static int curl_err, mhd_err;
-static char curl_why[320], mhd_why[320];
+static pthread_once_t systemd_once = PTHREAD_ONCE_INIT;
+static int curl_err, mhd_err, systemd_err;
+static char curl_why[320], mhd_why[320], systemd_why[320];
 
 static void curl_open(void)
 {
@@ -144,6 +157,14 @@ static void mhd_open(void)
 			   mhd_why, sizeof(mhd_why));
 }
 
+static void systemd_open(void)
+{
+	systemd_err =
+		open_lib(BW_SYSTEMD_SONAME, BW_SYSTEMD_PACKAGE, systemd_syms,
+			 sizeof(systemd_syms) / sizeof(systemd_syms[0]),
+			 &bw_systemd, systemd_why, sizeof(systemd_why));
+}
+
 /* err, its reason copied to why when there is one. */
 static int said(int err, const char *reason, char *why, size_t cap)
 {
@@ -162,4 +183,10 @@ int bw_mhd_load(char *why, size_t cap)
 {
 	pthread_once(&mhd_once, mhd_open);
 	return said(mhd_err, mhd_why, why, cap);
+}
+
+int bw_systemd_load(char *why, size_t cap)
+{
+	pthread_once(&systemd_once, systemd_open);
+	return said(systemd_err, systemd_why, why, cap);
 }

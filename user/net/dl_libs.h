@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * libcurl and libmicrohttpd, opened (dlopen) by the verbs that use them
- * instead of linked: their dependencies (OpenSSL, GnuTLS, Kerberos,
- * LDAP...) cost every bloomwall start milliseconds of relocations, and
- * most runs (fail2ban's one per ban) fetch and serve nothing.
+ * libcurl, libmicrohttpd and libsystemd, opened (dlopen) by the verbs
+ * that use them instead of linked: their dependencies (OpenSSL, GnuTLS,
+ * Kerberos, LDAP, libgcrypt...) cost every bloomwall start milliseconds
+ * of relocations, and most runs (fail2ban's one per ban) fetch, serve and
+ * notify nothing.
  *
  * bw_curl_load and bw_mhd_load open their library once, from any thread;
  * once they return 0, its functions are called through bw_curl and bw_mhd
@@ -16,6 +17,7 @@
 #include <stddef.h>
 #include <curl/curl.h>
 #include <microhttpd.h>
+#include <systemd/sd-daemon.h>
 
 /* The type of each is the header's own: a call checks as a direct one. */
 struct bw_curl_lib {
@@ -53,9 +55,14 @@ struct bw_mhd_lib {
 	__typeof__(MHD_destroy_response) *destroy_response;
 };
 
-/* Set by bw_curl_load and bw_mhd_load; read only after they return 0. */
+struct bw_systemd_lib {
+	__typeof__(sd_notifyf) *notifyf;
+};
+
+/* Set by the bw_*_load below; read only after they return 0. */
 extern struct bw_curl_lib bw_curl;
 extern struct bw_mhd_lib bw_mhd;
+extern struct bw_systemd_lib bw_systemd;
 
 /*
  * libcurl opened and curl_global_init run, once: 0, or -errno with the
@@ -66,5 +73,8 @@ int bw_curl_load(char *why, size_t cap);
 
 /* libmicrohttpd opened, once: 0, or -ELIBACC with why as above. */
 int bw_mhd_load(char *why, size_t cap);
+
+/* libsystemd opened, once: 0, or -ELIBACC with why as above. */
+int bw_systemd_load(char *why, size_t cap);
 
 #endif /* __BW_NET_DL_LIBS_H */
