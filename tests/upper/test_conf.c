@@ -237,6 +237,39 @@ BW_TEST(test_conf_errors)
 	rmdir(dir);
 }
 
+/*
+ * The watch's sources from r's settings, as the watch makes them: 0 or
+ * -errno (r's own first). What they said on standard output goes to
+ * *said, for the caller to free, or is dropped with said NULL.
+ */
+static int watch_sources(struct run *r, struct bw_wsrc *w, char **said)
+{
+	const struct bw_wsrc_cfg *cfg;
+	struct bw_capture cap;
+	char *out;
+	int err;
+
+	bw_capture_fd(&cap, STDOUT_FILENO);
+	err = r->ret ?: bw_list_urls_watch(&r->a, &cfg);
+	err = err ?: bw_wsrc_init(w, cfg, "lo");
+	out = bw_capture_end(&cap);
+	if (said)
+		*said = out;
+	else
+		free(out);
+	return err;
+}
+
+/* What SIGHUP's bw_wsrc_now() says, for the caller to free. */
+static char *now_said(struct bw_wsrc *w)
+{
+	struct bw_capture cap;
+
+	bw_capture_fd(&cap, STDOUT_FILENO);
+	bw_wsrc_now(w);
+	return bw_capture_end(&cap);
+}
+
 /* lists: items as mappings, a source's own settings through the options'
  * parsers, into the watch's sources, each over the watch's value. */
 BW_TEST(test_conf_list_sources)
@@ -256,8 +289,6 @@ BW_TEST(test_conf_list_sources)
 		"refresh: 2h\n",
 		0600);
 	char state[300], *said;
-	const struct bw_wsrc_cfg *cfg;
-	struct bw_capture cap;
 	struct bw_wsrc w;
 	struct run r;
 	int err;
@@ -286,10 +317,7 @@ BW_TEST(test_conf_list_sources)
 	 * Spamhaus' at least hourly unless its own force_refresh. */
 	snprintf(state, sizeof(state), "%s/state", dir);
 	r.a.pull.state_dir = state;
-	bw_capture_fd(&cap, STDOUT_FILENO);
-	err = bw_list_urls_watch(&r.a, &cfg);
-	err = err ?: bw_wsrc_init(&w, cfg, "lo");
-	free(bw_capture_end(&cap));
+	err = watch_sources(&r, &w, NULL);
 	ASSERT_OK(err, "the watch's sources");
 	if (!err && ASSERT_EQ(w.n, 3, "three URLs")) {
 		ASSERT_TRUE(w.s[0].interval == 43200.0, "a: its 12h");
@@ -314,10 +342,7 @@ BW_TEST(test_conf_list_sources)
 		0600);
 	run(&r, path, (const char *const[]){ "--config", path, NULL });
 	ASSERT_OK(r.ret, "the file applies");
-	bw_capture_fd(&cap, STDOUT_FILENO);
-	err = r.ret ?: bw_list_urls_watch(&r.a, &cfg);
-	err = err ?: bw_wsrc_init(&w, cfg, "lo");
-	free(bw_capture_end(&cap));
+	err = watch_sources(&r, &w, NULL);
 	ASSERT_OK(err, "the watch's sources");
 	if (!err) {
 		ASSERT_TRUE(w.s[0].interval == 2.0,
@@ -334,10 +359,7 @@ BW_TEST(test_conf_list_sources)
 		"force_refresh: true\n",
 		0600);
 	run(&r, path, (const char *const[]){ "--config", path, NULL });
-	bw_capture_fd(&cap, STDOUT_FILENO);
-	err = r.ret ?: bw_list_urls_watch(&r.a, &cfg);
-	err = err ?: bw_wsrc_init(&w, cfg, "lo");
-	said = bw_capture_end(&cap);
+	err = watch_sources(&r, &w, &said);
 	ASSERT_STRSTR(said ?: "", "fetched every hour, not every 2 s", "said");
 	free(said);
 	ASSERT_OK(err, "the watch's sources");
@@ -347,17 +369,13 @@ BW_TEST(test_conf_list_sources)
 			"its own force_refresh: false over the top level's");
 		/* SIGHUP: not again within the hour of its last answer. */
 		w.fig[0].checked = time(NULL) - 60;
-		bw_capture_fd(&cap, STDOUT_FILENO);
-		bw_wsrc_now(&w);
-		said = bw_capture_end(&cap);
+		said = now_said(&w);
 		ASSERT_STRSTR(said ?: "",
 			      "SIGHUP: not fetched again within the hour",
 			      "SIGHUP holds Spamhaus' hour");
 		free(said);
 		w.fig[0].checked = time(NULL) - 3601;
-		bw_capture_fd(&cap, STDOUT_FILENO);
-		bw_wsrc_now(&w);
-		said = bw_capture_end(&cap);
+		said = now_said(&w);
 		ASSERT_STRSTR(said ?: "", "SIGHUP: fetched now",
 			      "an hour on: SIGHUP fetches");
 		free(said);
