@@ -315,7 +315,7 @@ test_fleet_pull()
 {
 	local n=$FLEET_HOSTS i old new bad gen url half
 
-	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	nginx_needed
 	trap fleet_down EXIT
 	FL_INTERVAL=${FLEET_INTERVAL:-1}
 	fleet_up "$n" || fail "cannot make the fleet's namespaces"
@@ -455,7 +455,7 @@ test_fleet_signed()
 {
 	local n=$FLEET_HOSTS i url k good bad
 
-	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	nginx_needed
 	trap fleet_down EXIT
 	FL_INTERVAL=${FLEET_INTERVAL:-1}
 	fleet_up "$n" || fail "cannot make the fleet's namespaces"
@@ -505,7 +505,7 @@ test_pull_mirrors_https()
 {
 	local img url dead tls
 
-	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	nginx_needed
 	command -v openssl >/dev/null || skip "no openssl"
 	trap fleet_down EXIT
 	fleet_up 1 || fail "cannot make the namespaces"
@@ -592,7 +592,7 @@ test_pull_slow_server()
 {
 	local url tmp i
 
-	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	nginx_needed
 	trap fleet_down EXIT
 	fleet_up 1 || fail "cannot make the namespaces"
 	fl_nginx_conf
@@ -643,7 +643,7 @@ test_pull_encoded()
 {
 	local img url enc
 
-	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	nginx_needed
 	command -v gzip >/dev/null || skip "no gzip"
 	trap fleet_down EXIT
 	fleet_up 1 || fail "cannot make the namespaces"

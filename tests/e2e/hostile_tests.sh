@@ -109,7 +109,7 @@ ho_fleet()
 {
 	local m
 
-	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+	nginx_needed
 	fleet_up 1 || fail "cannot make the namespaces"
 	for m in m1 m2; do
 		mkdir -p "$FL_DIR/www/$m" "$FL_DIR/stage/$m"

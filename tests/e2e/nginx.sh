@@ -9,6 +9,12 @@
 # temporary paths, nginx's own output (stdout) and the pid the test
 # started (serve.pid).
 
+# nginx_needed: the test is skipped where Debian's nginx is not installed.
+nginx_needed()
+{
+	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
+}
+
 # nginx_conf DIR LOG_FORMAT HTTP...: DIR/nginx.conf, its access log
 # DIR/access.log in LOG_FORMAT (nginx's log_format string), HTTP (the
 # server blocks and any other lines of the http block) as given.

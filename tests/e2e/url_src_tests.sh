@@ -7,7 +7,7 @@
 # metrics name each one's interval; SIGHUP fetches every source now; a
 # download is judged as the rebuild reads it (--mask-host-bits).
 # Sourced by tests/e2e/run.sh after
-# url_tests.sh, whose helpers (url_nginx_start, url_publish,
+# url_tests.sh, whose helpers (url_nginx_up, url_publish,
 # url_cleanup) they use, and ops_tests.sh's.
 #
 # run.sh lists them with: ALL_TESTS="$ALL_TESTS $URL_SRC_TESTS"
@@ -24,9 +24,7 @@ test_url_src_config()
 	local st=$TMP_DIR/state conf=$TMP_DIR/bloomwall.yaml log=$TMP_DIR/nginx/access.log
 	local fast slow
 
-	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
-	trap url_cleanup EXIT
-	url_nginx_start
+	url_nginx_up
 	printf '%s\n' "$BW_A4" >"$TMP_DIR/stage/fast.txt"
 	url_publish fast.txt
 	printf '%s\n' "$BW_B4" >"$TMP_DIR/stage/slow.txt"
@@ -98,9 +96,7 @@ test_url_src_hup()
 {
 	local st=$TMP_DIR/state log=$TMP_DIR/nginx/access.log url
 
-	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
-	trap url_cleanup EXIT
-	url_nginx_start
+	url_nginx_up
 	printf '%s\n' "$BW_A4" >"$TMP_DIR/stage/list.txt"
 	url_publish list.txt
 	url=$URL_SRV/list.txt
@@ -142,9 +138,7 @@ test_url_src_mask()
 {
 	local st=$TMP_DIR/state url
 
-	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
-	trap url_cleanup EXIT
-	url_nginx_start
+	url_nginx_up
 	# 10.77.0.3/31 is 10.77.0.2/31 with a host bit: $BW_A4 and $BW_B4.
 	printf '%s/31\n' "$BW_B4" >"$TMP_DIR/stage/m.txt"
 	url_publish m.txt

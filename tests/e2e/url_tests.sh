@@ -38,6 +38,15 @@ url_nginx_start()
 	nginx_serve "$TMP_DIR/nginx" "$URL_SRV/"
 }
 
+# url_nginx_up: url_nginx_start in a test of its own, which ends with
+# url_cleanup (skipped without nginx).
+url_nginx_up()
+{
+	nginx_needed
+	trap url_cleanup EXIT
+	url_nginx_start
+}
+
 url_nginx_stop()
 {
 	nginx_stop "$TMP_DIR/nginx"
@@ -91,9 +100,7 @@ test_url_lists()
 	local dshield=$BW_DATA_DIR/ipv4/firehol/dshield.netset
 	local drop=$BW_DATA_DIR/spamhaus/drop.txt a b c i u
 
-	command -v nginx >/dev/null || skip "no nginx (Debian package nginx)"
-	trap url_cleanup EXIT
-	url_nginx_start
+	url_nginx_up
 	{ head -n 2000 "$ipsum"; echo "$BW_A4"; } >"$TMP_DIR/stage/a.txt"
 	url_publish a.txt
 	{ cat "$dshield"; echo "$BW_B4"; } | gzip >"$TMP_DIR/stage/b.netset.gz"
