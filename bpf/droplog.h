@@ -85,24 +85,20 @@ static __always_inline __u64 log_generation(void)
 }
 
 /*
- * Protocol and ports of the packet as it came in: TCP or UDP right after
- * the IP header (IPv6: right after the fixed header), not in a non-first
- * fragment. Anything else leaves the ports 0.
+ * Protocol and ports of the packet as it came in (ctx the XDP program's,
+ * or with tc the TC program's skb): TCP or UDP right after the IP header
+ * (IPv6: right after the fixed header), not in a non-first fragment.
+ * Anything else leaves the ports 0.
  */
-static __always_inline void log_ports(void *data, void *data_end, __u32 family,
+static __always_inline void log_ports(void *ctx, const int tc, __u32 family,
 				      struct bw_log_event *ev)
 {
-	struct hdr_cursor c = {
-		.pos = data,
-		.end = data_end,
-	};
+	struct hdr_cursor c = {};
 	struct iphdr *iph;
 	struct ipv6hdr *ip6h;
 	struct udphdr *l4;
-	int proto = parse_ethhdr(&c);
 
-	if (proto != BW_PARSE_BAD)
-		parse_vlans(&c, proto);
+	frame_cursor(ctx, tc, &c);
 	if (family == BW_V4) {
 		iph = c.pos;
 		if ((void *)(iph + 1) > c.end)
@@ -205,13 +201,13 @@ log_reserve(__u32 family, const struct bw_addr *src, const struct bw_addr *dst,
 	return ev;
 }
 
-/* The ports of an address event (the packet from data), and out it goes. */
+/* The ports of an address event (its packet in ctx), and out it goes. */
 static __always_inline void log_submit(struct bw_log_event *ev,
-				       struct bw_log_stats *ls, void *data,
-				       void *data_end)
+				       struct bw_log_stats *ls, void *ctx,
+				       const int tc)
 {
 	if (ev->reason != BW_LOG_DNS)
-		log_ports(data, data_end, ev->family, ev);
+		log_ports(ctx, tc, ev->family, ev);
 	bpf_ringbuf_submit(ev, 0);
 	ls->logged++;
 }
@@ -232,8 +228,7 @@ static __noinline int log_event(struct xdp_md *ctx, __u32 family,
 	if (!ev)
 		return 0;
 	ev->ifindex = ctx->ingress_ifindex;
-	log_submit(ev, ls, (void *)(long)ctx->data,
-		   (void *)(long)ctx->data_end);
+	log_submit(ev, ls, ctx, 0);
 	return 0;
 }
 
@@ -260,8 +255,7 @@ static __noinline int log_egress(struct __sk_buff *skb, __u32 family,
 	sk = skb->sk;
 	if (sk && bpf_sk_fullsock(sk))
 		ev->uid = bpf_get_socket_uid(skb);
-	log_submit(ev, ls, (void *)(long)skb->data,
-		   (void *)(long)skb->data_end);
+	log_submit(ev, ls, skb, 1);
 	return 0;
 }
 

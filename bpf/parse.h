@@ -153,16 +153,10 @@ static __always_inline void *frame_cursor(void *ctx, const int tc,
  */
 static __noinline __u32 ip_frame_room(struct xdp_md *ctx)
 {
-	struct hdr_cursor c = {
-		.pos = (void *)(long)ctx->data,
-		.end = (void *)(long)ctx->data_end,
-	};
+	struct hdr_cursor c = {};
 	__u32 len = bpf_xdp_get_buff_len(ctx);
-	int proto;
 
-	proto = parse_ethhdr(&c);
-	if (proto != BW_PARSE_BAD)
-		parse_vlans(&c, proto);
+	frame_cursor(ctx, 0, &c);
 	return c.off < len ? len - c.off : 0;
 }
 
@@ -178,6 +172,30 @@ static __always_inline int ip_fits_frame(const struct hdr_cursor *c, __u32 len)
 	if (c->tc)
 		return c->off <= c->skb_len && len <= c->skb_len - c->off;
 	return len <= ip_frame_room(c->ctx);
+}
+
+/*
+ * The source address of the IP header at l3, which its parse has checked
+ * (parse_iphdr(), or with v6 parse_ip6hdr()). The parses read it through
+ * here; a caller that needs it on one path only (the TC program's hit)
+ * parses with src NULL and reads it here on that path, so that the others
+ * neither read nor keep it.
+ */
+static __always_inline void ip_src(const void *l3, const int v6,
+				   struct bw_addr *a)
+{
+	const struct ipv6hdr *ip6h = l3;
+	const struct iphdr *iph = l3;
+	__u64 w[2];
+
+	if (!v6) {
+		a->hi = 0;
+		a->lo = bpf_ntohl(iph->saddr);
+		return;
+	}
+	__builtin_memcpy(w, &ip6h->saddr, sizeof(w));
+	a->hi = bpf_be64_to_cpu(w[0]);
+	a->lo = bpf_be64_to_cpu(w[1]);
 }
 
 /*
@@ -209,10 +227,8 @@ static __always_inline int parse_iphdr(struct hdr_cursor *c,
 		return BW_PARSE_BAD;
 	c->pos += hlen;
 	c->off += hlen;
-	if (src) {
-		src->hi = 0;
-		src->lo = bpf_ntohl(iph->saddr);
-	}
+	if (src)
+		ip_src(iph, 0, src);
 	dst->hi = 0;
 	dst->lo = bpf_ntohl(iph->daddr);
 	return 0;
@@ -224,7 +240,7 @@ parse_ip6hdr(struct hdr_cursor *c, struct bw_addr *src, struct bw_addr *dst)
 {
 	struct ipv6hdr *ip6h = c->pos;
 	__u32 plen;
-	__u64 w[4];
+	__u64 w[2];
 
 	if ((void *)(ip6h + 1) > c->end)
 		return BW_PARSE_BAD;
@@ -236,42 +252,12 @@ parse_ip6hdr(struct hdr_cursor *c, struct bw_addr *src, struct bw_addr *dst)
 		return BW_PARSE_BAD;
 	c->pos = ip6h + 1;
 	c->off += sizeof(*ip6h);
-	if (!src) {
-		__builtin_memcpy(w, &ip6h->daddr, sizeof(ip6h->daddr));
-		dst->hi = bpf_be64_to_cpu(w[0]);
-		dst->lo = bpf_be64_to_cpu(w[1]);
-		return 0;
-	}
-	/* saddr and daddr are adjacent: 32 bytes, four big-endian words. */
-	__builtin_memcpy(w, &ip6h->saddr, sizeof(w));
-	src->hi = bpf_be64_to_cpu(w[0]);
-	src->lo = bpf_be64_to_cpu(w[1]);
-	dst->hi = bpf_be64_to_cpu(w[2]);
-	dst->lo = bpf_be64_to_cpu(w[3]);
+	if (src)
+		ip_src(ip6h, 1, src);
+	__builtin_memcpy(w, &ip6h->daddr, sizeof(w));
+	dst->hi = bpf_be64_to_cpu(w[0]);
+	dst->lo = bpf_be64_to_cpu(w[1]);
 	return 0;
-}
-
-/*
- * The source address of the IP header at l3, which parse_iphdr() or
- * (v6) parse_ip6hdr() has checked, called with src NULL: for a caller
- * that needs it on one path only (the TC program's hit), so that the
- * others neither read nor keep it.
- */
-static __always_inline void ip_src(const void *l3, const int v6,
-				   struct bw_addr *a)
-{
-	const struct ipv6hdr *ip6h = l3;
-	const struct iphdr *iph = l3;
-	__u64 w[2];
-
-	if (!v6) {
-		a->hi = 0;
-		a->lo = bpf_ntohl(iph->saddr);
-		return;
-	}
-	__builtin_memcpy(w, &ip6h->saddr, sizeof(w));
-	a->hi = bpf_be64_to_cpu(w[0]);
-	a->lo = bpf_be64_to_cpu(w[1]);
 }
 
 #endif /* __BW_PARSE_H */
