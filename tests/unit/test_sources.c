@@ -329,13 +329,13 @@ static bool file_there(const char *dir, const char *name)
 }
 
 /*
- * A fetch killed with SIGKILL leaves its PATH.tmp.XXXXXX: the next fetch
- * of that source removes the stale ones, and only those.
+ * A fetch killed with SIGKILL leaves its PATH.tmp.XXXXXX or
+ * PATH.meta.tmp.XXXXXX: the sweep each fetch begins with removes the
+ * stale ones, and only those.
  */
 BW_TEST(test_src_tmp_stale)
 {
 	char dir[64], path[4096], tmp[4096], cmd[128];
-	int fd;
 
 	strcpy(dir, "/tmp/bw-srctmp.XXXXXX");
 	if (!ASSERT_OK_PTR(mkdtemp(dir), "a directory"))
@@ -344,6 +344,9 @@ BW_TEST(test_src_tmp_stale)
 	ASSERT_OK(
 		file_aged(dir, "a-list.txt.tmp.AbC123", BW_SRC_TMP_STALE + 60),
 		"a killed fetch's file");
+	ASSERT_OK(file_aged(dir, "a-list.txt.meta.tmp.MeT123",
+			    BW_SRC_TMP_STALE + 60),
+		  "a killed fetch's meta");
 	ASSERT_OK(file_aged(dir, "a-list.txt.tmp.dEf456", 60),
 		  "a live fetch's file");
 	ASSERT_OK(
@@ -355,13 +358,10 @@ BW_TEST(test_src_tmp_stale)
 	ASSERT_OK(file_aged(dir, "target", BW_SRC_TMP_STALE + 60), "a target");
 	snprintf(tmp, sizeof(tmp), "%s/a-list.txt.tmp.LnK000", dir);
 	ASSERT_OK(symlink("target", tmp), "a link");
-	fd = bw_src_tmp_open(path, tmp, sizeof(tmp));
-	ASSERT_GE(fd, 0, "a new temporary file");
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp);
-	}
+	bw_src_sweep(path);
 	ASSERT_FALSE(file_there(dir, "a-list.txt.tmp.AbC123"), "stale removed");
+	ASSERT_FALSE(file_there(dir, "a-list.txt.meta.tmp.MeT123"),
+		     "stale meta removed");
 	ASSERT_TRUE(file_there(dir, "a-list.txt.tmp.dEf456"), "live kept");
 	ASSERT_TRUE(file_there(dir, "b-list.txt.tmp.GhI789"),
 		    "another source's kept");

@@ -142,37 +142,38 @@ int bw_src_meta_read(const char *path, struct bw_src_meta *m)
 	return m->url[0] ? 0 : -EINVAL;
 }
 
-/*
- * Removes path's temporary files (PATH.tmp.XXXXXX) left by a fetch that
- * was killed: those not written to for BW_SRC_TMP_STALE seconds, past
- * any fetch's time limit, so that no live fetch loses its file. Best
- * effort: a file that cannot be removed stays for the next fetch.
- */
-static void sweep_stale_tmp(const char *path)
+/* 1 if name is mkostemp's from prefix: the prefix and six characters. */
+static bool tmp_of(const char *name, const char *prefix)
+{
+	size_t plen = strlen(prefix);
+
+	return !strncmp(name, prefix, plen) && strlen(name) == plen + 6;
+}
+
+void bw_src_sweep(const char *path)
 {
 	const char *base = strrchr(path, '/');
-	char *dir = bw_dir_of(path), prefix[4096];
+	char *dir = bw_dir_of(path), copy[4096], meta[4096];
 	time_t now = time(NULL);
 	struct dirent *e;
 	struct stat st;
-	size_t plen;
 	DIR *d;
 
 	base = base ? base + 1 : path;
-	if (!dir || snprintf(prefix, sizeof(prefix), "%s.tmp.", base) >=
-			    (int)sizeof(prefix)) {
+	if (!dir ||
+	    snprintf(copy, sizeof(copy), "%s.tmp.", base) >=
+		    (int)sizeof(copy) ||
+	    snprintf(meta, sizeof(meta), "%s.meta.tmp.", base) >=
+		    (int)sizeof(meta)) {
 		free(dir);
 		return;
 	}
-	plen = strlen(prefix);
 	d = opendir(dir);
 	free(dir);
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		/* Only mkostemp's names: the prefix and six characters. */
-		if (strncmp(e->d_name, prefix, plen) ||
-		    strlen(e->d_name) != plen + 6)
+		if (!tmp_of(e->d_name, copy) && !tmp_of(e->d_name, meta))
 			continue;
 		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISREG(st.st_mode) ||
@@ -189,7 +190,6 @@ int bw_src_tmp_open(const char *path, char *tmp, size_t len)
 
 	if (snprintf(tmp, len, "%s.tmp.XXXXXX", path) >= (int)len)
 		return -ENAMETOOLONG;
-	sweep_stale_tmp(path);
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

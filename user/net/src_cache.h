@@ -61,10 +61,19 @@ int bw_src_meta_write(const char *path, const struct bw_src_meta *m);
  * room for 4096 bytes), opened read-write, 0644: an fd or -errno. Each
  * its own: two fetches of one source (two watches sharing a state dir)
  * never write into, nor rename, the other's; a name planted there is
- * never opened. Path's temporary files older than BW_SRC_TMP_STALE are
- * removed first.
+ * never opened.
  */
 int bw_src_tmp_open(const char *path, char *tmp, size_t len);
+
+/*
+ * Removes the temporary files of the copy at path and of its meta
+ * (PATH.tmp.XXXXXX, PATH.meta.tmp.XXXXXX) that a killed fetch left: those
+ * not written to for BW_SRC_TMP_STALE seconds, so that no live fetch
+ * loses its file. Regular files of those names only; best effort (what
+ * cannot be removed stays for the next fetch). Each fetch begins with it,
+ * whatever the answer.
+ */
+void bw_src_sweep(const char *path);
 
 /* Renames tmp to path, both fsync'd with their directory: 0 or -errno. */
 int bw_src_commit(const char *tmp, const char *path);

@@ -137,6 +137,7 @@ struct bw_src_fetch *bw_src_fetch_start(const char *url, const char *path,
 	 * message have it redacted. */
 	bw_url_redacted(url, f->url, sizeof(f->url));
 	snprintf(f->path, sizeof(f->path), "%s", path);
+	bw_src_sweep(path);
 	if (bw_src_meta_read(path, &f->have) || strcmp(f->have.url, f->url) ||
 	    access(path, R_OK)) {
 		memset(&f->have, 0, sizeof(f->have));
