@@ -36,19 +36,13 @@
 #include "who.h"
 #include "egress.h"
 
-/* The ingress counters: stats. */
-static __always_inline int record_verdict(enum bw_verdict v, __u32 family)
-{
-	return count_verdict(&BW_MAP_STATS, v, family);
-}
-
 /* A blocked query: a drop in stats, and one of its family's DNS drops. */
-static __always_inline void record_dns_drop(__u32 family)
+static __always_inline void record_dns_drop(struct bw_stats *st, __u32 family)
 {
 	struct bw_dns_drops *d;
 	__u32 key = 0;
 
-	record_verdict(BW_VERDICT_DROP, family);
+	count_verdict(st, BW_VERDICT_DROP, family);
 	d = bpf_map_lookup_elem(&BW_MAP_DNS_DROPS, &key);
 	if (d)
 		d->dropped[family == BW_V6]++;
@@ -59,14 +53,14 @@ static __always_inline void record_dns_drop(__u32 family)
  * verdict v: a blocked query counts as dropped (answered or not), any
  * other packet by v.
  */
-static __always_inline int judge_names(struct xdp_md *ctx, __u32 family,
-				       enum bw_verdict v)
+static __always_inline int judge_names(struct xdp_md *ctx, struct bw_stats *st,
+				       __u32 family, enum bw_verdict v)
 {
 	int r = judge_dns(ctx, family);
 
 	if (r == DNS_PASS)
-		return record_verdict(v, family);
-	record_dns_drop(family);
+		return count_verdict(st, v, family);
+	record_dns_drop(st, family);
 	return r == DNS_TX ? XDP_TX : XDP_DROP;
 }
 
@@ -86,8 +80,8 @@ static __always_inline int plain_filter(const struct bw_hdr *hdr)
  * Everything after the parse, for one family: called with a constant, so
  * each family gets its own copy with the other family's code folded away.
  */
-static __always_inline int judge_packet(struct xdp_md *ctx, __u32 family,
-					const struct bw_addr *src,
+static __always_inline int judge_packet(struct xdp_md *ctx, struct bw_stats *st,
+					__u32 family, const struct bw_addr *src,
 					const struct bw_addr *dst,
 					const __u32 variant)
 {
@@ -96,19 +90,20 @@ static __always_inline int judge_packet(struct xdp_md *ctx, __u32 family,
 	enum bw_verdict v;
 
 	if (!hdr)
-		return record_verdict(BW_VERDICT_NO_FILTER, family);
+		return count_verdict(st, BW_VERDICT_NO_FILTER, family);
 	/*
 	 * Every instruction on the listed path counts: cold, the CPU starts
 	 * the next packet's cache miss only once it fits in its window.
 	 */
 	if (!names && plain_filter(hdr))
-		return record_verdict(lookup_addr(hdr, family, src->hi, src->lo)
-					      ? BW_VERDICT_DROP
-					      : BW_VERDICT_PASS,
-				      family);
+		return count_verdict(st,
+				     lookup_addr(hdr, family, src->hi, src->lo)
+					     ? BW_VERDICT_DROP
+					     : BW_VERDICT_PASS,
+				     family);
 	if (!names) {
 		v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
-		return record_verdict(v, family);
+		return count_verdict(st, v, family);
 	}
 	/* Names: the address filter first; a dropped address stays dropped. */
 	if (plain_filter(hdr))
@@ -118,8 +113,8 @@ static __always_inline int judge_packet(struct xdp_md *ctx, __u32 family,
 	else
 		v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
 	if (v == BW_VERDICT_DROP)
-		return record_verdict(v, family);
-	return judge_names(ctx, family, v);
+		return count_verdict(st, v, family);
+	return judge_names(ctx, st, family, v);
 }
 
 /*
@@ -128,7 +123,8 @@ static __always_inline int judge_packet(struct xdp_md *ctx, __u32 family,
  * Apart from judge_packet() so that the copies without logging stay
  * instruction for instruction what they were.
  */
-static __always_inline int finish_logged(struct xdp_md *ctx, enum bw_verdict v,
+static __always_inline int finish_logged(struct xdp_md *ctx,
+					 struct bw_stats *st, enum bw_verdict v,
 					 __u32 family,
 					 const struct bw_addr *src,
 					 const struct bw_addr *dst)
@@ -139,11 +135,11 @@ static __always_inline int finish_logged(struct xdp_md *ctx, enum bw_verdict v,
 	else if (v == BW_VERDICT_MONITOR)
 		log_event(ctx, family, src, dst,
 			  LOG_HOW(BW_LOG_ADDRESS, BW_LOG_MONITOR));
-	return record_verdict(v, family);
+	return count_verdict(st, v, family);
 }
 
-static __always_inline int judge_logged(struct xdp_md *ctx, __u32 family,
-					const struct bw_addr *src,
+static __always_inline int judge_logged(struct xdp_md *ctx, struct bw_stats *st,
+					__u32 family, const struct bw_addr *src,
 					const struct bw_addr *dst,
 					const __u32 variant)
 {
@@ -153,7 +149,7 @@ static __always_inline int judge_logged(struct xdp_md *ctx, __u32 family,
 	int r;
 
 	if (!hdr)
-		return record_verdict(BW_VERDICT_NO_FILTER, family);
+		return count_verdict(st, BW_VERDICT_NO_FILTER, family);
 	if (plain_filter(hdr))
 		v = lookup_addr(hdr, family, src->hi, src->lo)
 			    ? BW_VERDICT_DROP
@@ -161,14 +157,14 @@ static __always_inline int judge_logged(struct xdp_md *ctx, __u32 family,
 	else
 		v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
 	if (!names || v == BW_VERDICT_DROP)
-		return finish_logged(ctx, v, family, src, dst);
+		return finish_logged(ctx, st, v, family, src, dst);
 	r = judge_dns(ctx, family);
 	if (r == DNS_PASS)
-		return finish_logged(ctx, v, family, src, dst);
+		return finish_logged(ctx, st, v, family, src, dst);
 	log_event(
 		ctx, family, src, dst,
 		LOG_HOW(BW_LOG_DNS, r == DNS_TX ? BW_LOG_ANSWER : BW_LOG_DROP));
-	record_dns_drop(family);
+	record_dns_drop(st, family);
 	return r == DNS_TX ? XDP_TX : XDP_DROP;
 }
 
@@ -186,6 +182,7 @@ static __always_inline int xdp_judge(struct xdp_md *ctx, const __u32 variant)
 		.end = (void *)(long)ctx->data_end,
 		.ctx = ctx,
 	};
+	struct bw_stats *st = counters_of(&BW_MAP_STATS);
 	struct bw_addr src, dst;
 	int proto;
 
@@ -194,20 +191,20 @@ static __always_inline int xdp_judge(struct xdp_md *ctx, const __u32 variant)
 		proto = parse_vlans(&c, proto);
 	if (proto == ETH_P_IP) {
 		if (parse_iphdr(&c, &src, &dst) == BW_PARSE_BAD)
-			return record_verdict(BW_VERDICT_MALFORMED, BW_V4);
-		return log ? judge_logged(ctx, BW_V4, &src, &dst, variant)
-			   : judge_packet(ctx, BW_V4, &src, &dst, variant);
+			return count_verdict(st, BW_VERDICT_MALFORMED, BW_V4);
+		return log ? judge_logged(ctx, st, BW_V4, &src, &dst, variant)
+			   : judge_packet(ctx, st, BW_V4, &src, &dst, variant);
 	}
 	if (proto == ETH_P_IPV6) {
 		if (parse_ip6hdr(&c, &src, &dst) == BW_PARSE_BAD)
-			return record_verdict(BW_VERDICT_MALFORMED, BW_V6);
-		return log ? judge_logged(ctx, BW_V6, &src, &dst, variant)
-			   : judge_packet(ctx, BW_V6, &src, &dst, variant);
+			return count_verdict(st, BW_VERDICT_MALFORMED, BW_V6);
+		return log ? judge_logged(ctx, st, BW_V6, &src, &dst, variant)
+			   : judge_packet(ctx, st, BW_V6, &src, &dst, variant);
 	}
 	/* ARP, LLDP, MPLS, a third VLAN tag ...: no address we can test. */
 	if (proto == BW_PARSE_BAD)
-		return record_verdict(BW_VERDICT_MALFORMED, BW_V4);
-	return record_verdict(BW_VERDICT_NOT_IP, BW_V4);
+		return count_verdict(st, BW_VERDICT_MALFORMED, BW_V4);
+	return count_verdict(st, BW_VERDICT_NOT_IP, BW_V4);
 }
 
 /* The other copies, as subprograms: out of the way of the plain one. */

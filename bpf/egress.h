@@ -5,13 +5,14 @@
  * same blocks map, allowlist, exact trie and header constants: the two
  * programs are loaded from one object, for one filter, together).
  *
- * What only this program has: its counters (egress_stats, the ingress
- * struct bw_stats; egress_dns, the ingress struct bw_dns_stats) and who
- * tried (egress_who: the local sources of the packets it dropped or, in
- * monitor mode, passed for a listed destination, and of the queries for
- * a listed name it dropped). The destination is
- * tested whatever --match says: on the way out the far end is the one
- * the lists name.
+ * What only this program has: its counters (egress_stats: the ingress
+ * struct bw_stats, and each CPU's latest sources for who tried, in one
+ * struct bw_egress_stats; egress_dns, the ingress struct bw_dns_stats)
+ * and who tried (egress_who: the local sources of the packets it dropped
+ * or, in monitor mode, passed for a listed destination, and of the
+ * queries for a listed name it dropped). The destination is tested
+ * whatever --match says: on the way out the far end is the one the lists
+ * name.
  *
  * Its copies follow the XDP program's (prog_variant, the same .rodata):
  * with names, a leaving DNS query for a listed name is dropped (dns.h's
@@ -31,11 +32,12 @@
 #include "dns_verdict.h"
 #include "droplog.h"
 
+/* The counters and who tried's latest sources, per CPU. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct bw_stats);
+	__type(value, struct bw_egress_stats);
 } BW_MAP_EGRESS_STATS SEC(".maps");
 
 /* Bounded: a host sending from many addresses keeps its latest. */
@@ -46,58 +48,51 @@ struct {
 	__type(value, __u64);
 } BW_MAP_EGRESS_WHO SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct bw_who_slot);
-} BW_MAP_EGRESS_WHO_CPU SEC(".maps");
-
 /*
- * This CPU's slot (s, or NULL) goes to src: its old count to egress_who,
- * or with no slot src's packet straight there. Out of line: the slot
- * changes hands only when the source does.
+ * The source raw (hi, lo: struct bw_who_latest's words) takes the place of
+ * s, its family's latest on this CPU (or NULL): s's count goes to
+ * egress_who, or with no s the packet straight there. Out of line: the
+ * latest changes only when the source does.
  */
-static __noinline int who_moved(struct bw_who_slot *s, __u32 family, __u64 hi,
+static __noinline int who_moved(struct bw_who_latest *s, __u32 family, __u64 hi,
 				__u64 lo)
 {
-	struct bw_addr old = { hi, lo };
+	__u64 raw[2] = { hi, lo };
+	struct bw_who_key k;
 
 	if (!s) {
-		who_count(&BW_MAP_EGRESS_WHO, family, &old, 1);
+		k = bw_who_latest_key(raw, family);
+		who_count(&BW_MAP_EGRESS_WHO, &k, 1);
 		return 0;
 	}
 	if (s->packets) {
-		old.hi = s->key.addr[0];
-		old.lo = s->key.addr[1];
-		who_count(&BW_MAP_EGRESS_WHO, s->key.family, &old, s->packets);
+		k = bw_who_latest_key(s->raw, family);
+		who_count(&BW_MAP_EGRESS_WHO, &k, s->packets);
 	}
-	s->key.addr[0] = hi;
-	s->key.addr[1] = lo;
-	s->key.family = family;
-	s->key.pad = 0;
+	s->raw[0] = hi;
+	s->raw[1] = lo;
 	s->packets = 1;
 	return 0;
 }
 
 /*
- * One more packet from src to a listed destination: in this CPU's slot
- * when src is its latest source, the common case of a host or service
- * that keeps trying, inline; else who_moved(). An empty slot (no
- * packets) matches no source, not even the address 0 of its zeroed key.
+ * One more packet to a listed destination from the source of the IP
+ * header at l3: in this CPU's latest of its family when it is that
+ * source, the common case of a host or service that keeps trying,
+ * inline; else who_moved(). st: this CPU's egress_stats, or NULL.
  */
-static __always_inline void who_tried(__u32 family, __u64 hi, __u64 lo)
+static __always_inline void who_tried(struct bw_egress_stats *st, __u32 family,
+				      const void *l3)
 {
-	struct bw_who_slot *s;
-	__u32 zero = 0;
+	struct bw_who_latest *s = st ? &st->latest[family] : NULL;
+	__u64 raw[2];
 
-	s = bpf_map_lookup_elem(&BW_MAP_EGRESS_WHO_CPU, &zero);
-	if (s && s->packets && s->key.addr[1] == lo && s->key.addr[0] == hi &&
-	    s->key.family == family) {
+	ip_src_raw(l3, family == BW_V6, raw);
+	if (s && s->raw[1] == raw[1] && s->raw[0] == raw[0]) {
 		s->packets++;
 		return;
 	}
-	who_moved(s, family, hi, lo);
+	who_moved(s, family, raw[0], raw[1]);
 }
 
 struct {
@@ -113,10 +108,11 @@ static __noinline int judge_dns_egress(struct __sk_buff *skb, __u32 family)
 	return dns_judge(skb, 1, family, &BW_MAP_EGRESS_DNS);
 }
 
-/* Counts v on the egress side: the TC action for it. */
-static __always_inline int egress_count(enum bw_verdict v, __u32 family)
+/* Counts v in st (egress_stats, or NULL): the TC action for it. */
+static __always_inline int egress_count(struct bw_egress_stats *st,
+					enum bw_verdict v, __u32 family)
 {
-	return count_verdict(&BW_MAP_EGRESS_STATS, v, family) == XDP_DROP
+	return count_verdict(st ? &st->counts : NULL, v, family) == XDP_DROP
 		       ? TC_ACT_SHOT
 		       : TC_ACT_OK;
 }
@@ -132,15 +128,15 @@ static __always_inline int egress_plain(const struct bw_hdr *hdr)
 }
 
 /*
- * One family's judgment; variant is a constant. l3 is the IP header that
- * the parse checked, where the source is read when a copy needs it: the
- * plain copy reads it on a hit only. A dropped address stays dropped; a
- * passed one may still be a query for a listed name.
+ * One family's judgment; variant is a constant; st: this CPU's
+ * egress_stats (or NULL). l3 is the IP header that the parse checked,
+ * where the source is read on the paths that need it: who tried's, on a
+ * hit; the logging copies', for the log. A dropped address stays dropped;
+ * a passed one may still be a query for a listed name.
  */
-static __always_inline int egress_family(struct __sk_buff *skb, __u32 family,
-					 const void *l3,
-					 const struct bw_addr *dst,
-					 const __u32 variant)
+static __always_inline int
+egress_family(struct __sk_buff *skb, struct bw_egress_stats *st, __u32 family,
+	      const void *l3, const struct bw_addr *dst, const __u32 variant)
 {
 	const struct bw_hdr *hdr = loaded_header(variant);
 	const int names = variant & BW_VARIANT_NAMES;
@@ -149,16 +145,16 @@ static __always_inline int egress_family(struct __sk_buff *skb, __u32 family,
 	enum bw_verdict v;
 
 	if (!hdr)
-		return egress_count(BW_VERDICT_NO_FILTER, family);
+		return egress_count(st, BW_VERDICT_NO_FILTER, family);
 	/* The plain copy: a hit is a drop, with nothing else to do. */
 	if (!names && !log && egress_plain(hdr)) {
 		if (!lookup_addr(hdr, family, dst->hi, dst->lo))
-			return egress_count(BW_VERDICT_PASS, family);
-		ip_src(l3, family == BW_V6, &src);
-		who_tried(family, src.hi, src.lo);
-		return egress_count(BW_VERDICT_DROP, family);
+			return egress_count(st, BW_VERDICT_PASS, family);
+		who_tried(st, family, l3);
+		return egress_count(st, BW_VERDICT_DROP, family);
 	}
-	ip_src(l3, family == BW_V6, &src);
+	if (log)
+		ip_src(l3, family == BW_V6, &src);
 	if (egress_plain(hdr))
 		v = lookup_addr(hdr, family, dst->hi, dst->lo)
 			    ? BW_VERDICT_DROP
@@ -166,7 +162,7 @@ static __always_inline int egress_family(struct __sk_buff *skb, __u32 family,
 	else
 		v = apply_action(hdr, judge_addr(hdr, family, dst));
 	if (v == BW_VERDICT_DROP || v == BW_VERDICT_MONITOR) {
-		who_tried(family, src.hi, src.lo);
+		who_tried(st, family, l3);
 		if (log)
 			log_egress(skb, family, &src, dst,
 				   LOG_HOW(BW_LOG_ADDRESS,
@@ -176,14 +172,14 @@ static __always_inline int egress_family(struct __sk_buff *skb, __u32 family,
 	}
 	if (!names || v == BW_VERDICT_DROP ||
 	    judge_dns_egress(skb, family) == DNS_PASS)
-		return egress_count(v, family);
+		return egress_count(st, v, family);
 	/* A blocked query: its sender tried, as for a listed address. */
 	if (v != BW_VERDICT_MONITOR)
-		who_tried(family, src.hi, src.lo);
+		who_tried(st, family, l3);
 	if (log)
 		log_egress(skb, family, &src, dst,
 			   LOG_HOW(BW_LOG_DNS, BW_LOG_DROP));
-	return egress_count(BW_VERDICT_DROP, family);
+	return egress_count(st, BW_VERDICT_DROP, family);
 }
 
 /*
@@ -201,6 +197,7 @@ static __always_inline int egress_judge(struct __sk_buff *skb,
 		.tc = 1,
 		.skb_len = skb->len,
 	};
+	struct bw_egress_stats *st = counters_of(&BW_MAP_EGRESS_STATS);
 	struct bw_addr dst;
 	void *l3;
 	int proto;
@@ -211,17 +208,17 @@ static __always_inline int egress_judge(struct __sk_buff *skb,
 	l3 = c.pos;
 	if (proto == ETH_P_IP) {
 		if (parse_iphdr(&c, NULL, &dst) == BW_PARSE_BAD)
-			return egress_count(BW_VERDICT_MALFORMED, BW_V4);
-		return egress_family(skb, BW_V4, l3, &dst, variant);
+			return egress_count(st, BW_VERDICT_MALFORMED, BW_V4);
+		return egress_family(skb, st, BW_V4, l3, &dst, variant);
 	}
 	if (proto == ETH_P_IPV6) {
 		if (parse_ip6hdr(&c, NULL, &dst) == BW_PARSE_BAD)
-			return egress_count(BW_VERDICT_MALFORMED, BW_V6);
-		return egress_family(skb, BW_V6, l3, &dst, variant);
+			return egress_count(st, BW_VERDICT_MALFORMED, BW_V6);
+		return egress_family(skb, st, BW_V6, l3, &dst, variant);
 	}
 	if (proto == BW_PARSE_BAD)
-		return egress_count(BW_VERDICT_MALFORMED, BW_V4);
-	return egress_count(BW_VERDICT_NOT_IP, BW_V4);
+		return egress_count(st, BW_VERDICT_MALFORMED, BW_V4);
+	return egress_count(st, BW_VERDICT_NOT_IP, BW_V4);
 }
 
 static __noinline int egress_judge_names(struct __sk_buff *skb)

@@ -12,7 +12,7 @@
 #include "parse.h"
 #include "who.h"
 
-/* What happened to a packet; record_verdict() maps it to action + counter. */
+/* What happened to a packet; count_verdict() maps it to action + counter. */
 enum bw_verdict {
 	BW_VERDICT_PASS = 1, /* tested, not listed */
 	BW_VERDICT_NOT_IP,
@@ -26,29 +26,33 @@ enum bw_verdict {
 
 /*
  * 1 if hash h hits in the region: one block, its probes. A corrupt header
- * must not turn into dropping everything: a region that points past the map
- * finds no block, and one with 0 probes (which every key would pass) is
- * skipped; both count as misses.
+ * must not turn into dropping everything: a region that points past the
+ * map finds no block, and one without blocks is a miss. The loader
+ * refuses a header whose regions in use have 0 probes (which every key
+ * would pass) or too many (bw_hdr_check), and gives the regions not in
+ * use no blocks: this program reads that checked copy (.rodata), so it
+ * tests neither per packet.
  */
 static __always_inline int test_region(const struct bw_hdr *hdr, __u32 r,
 				       const struct bw_region_consts *rc,
 				       __u64 h)
 {
-	__u32 probes = hdr->probes[r], idx;
 	const struct bw_block *blk;
+	__u32 idx;
 
-	if (!rc->nblocks || !probes)
+	if (!rc->nblocks)
 		return 0;
 	idx = rc->start + bw_block_index(h, rc->nblocks);
 	blk = bpf_map_lookup_elem(&BW_MAP_BLOCKS, &idx);
-	return blk && bw_block_test(blk, h, probes);
+	return blk && bw_block_test(blk, h, hdr->probes[r]);
 }
 
 /*
  * 1 if the address hits at any target length of its family; the first hit
  * ends the search. Inlined with the family as a constant and unrolled: each
  * region index is a constant, so the header is read at fixed offsets and
- * nothing spills to the stack.
+ * nothing spills to the stack. The first region needs no test of the
+ * family's number of lengths: with none it has no blocks.
  */
 static __always_inline int lookup_addr(const struct bw_hdr *hdr, __u32 family,
 				       __u64 hi, __u64 lo)
@@ -59,7 +63,7 @@ static __always_inline int lookup_addr(const struct bw_hdr *hdr, __u32 family,
 
 #pragma unroll
 	for (i = 0; i < BW_MAX_LENGTHS; i++) {
-		if (i >= hdr->nlengths[family])
+		if (i && i >= hdr->nlengths[family])
 			return 0;
 		r = family * BW_MAX_LENGTHS + i;
 		rc = consts_of(r);
@@ -157,17 +161,24 @@ static __always_inline enum bw_verdict apply_action(const struct bw_hdr *hdr,
 }
 
 /*
- * Counts verdict v in stats_map (a hook's per-CPU struct bw_stats) and
- * returns the XDP action for it. One per-CPU lookup; plain increments are
- * safe on this CPU's copy.
+ * A hook's per-CPU counters (stats_map's slot 0), looked up as the
+ * program starts: the lookup is a chain of dependent loads, and there it
+ * runs beside the parse and the hash rather than after the verdict.
  */
-static __always_inline int count_verdict(void *stats_map, enum bw_verdict v,
-					 __u32 family)
+static __always_inline void *counters_of(void *stats_map)
 {
-	struct bw_stats *s;
 	__u32 key = 0;
 
-	s = bpf_map_lookup_elem(stats_map, &key);
+	return bpf_map_lookup_elem(stats_map, &key);
+}
+
+/*
+ * Counts verdict v in s (this CPU's struct bw_stats, or NULL) and returns
+ * the XDP action for it. Plain increments are safe on this CPU's copy.
+ */
+static __always_inline int count_verdict(struct bw_stats *s, enum bw_verdict v,
+					 __u32 family)
+{
 	if (!s)
 		return v == BW_VERDICT_DROP ? XDP_DROP : XDP_PASS;
 	if (v == BW_VERDICT_DROP) {

@@ -199,6 +199,32 @@ static __always_inline void ip_src(const void *l3, const int v6,
 }
 
 /*
+ * The same source as the packet carries it, no byte swapped (struct
+ * bw_who_latest's raw): IPv6's 16 bytes as two words, IPv4's 4 as a
+ * __u32 in raw[1]. The JITs of x86 and arm64 load a word at any address,
+ * and the verifier lets them: two 8-byte loads there (a cast, not a
+ * memcpy, which clang would split by the header's 4-byte alignment).
+ */
+static __always_inline void ip_src_raw(const void *l3, const int v6,
+				       __u64 raw[2])
+{
+	const struct ipv6hdr *ip6h = l3;
+	const struct iphdr *iph = l3;
+
+	if (!v6) {
+		raw[0] = 0;
+		raw[1] = iph->saddr;
+		return;
+	}
+#if defined(__TARGET_ARCH_x86) || defined(__TARGET_ARCH_arm64)
+	raw[0] = *(const __u64 *)&ip6h->saddr;
+	raw[1] = *(const __u64 *)((const __u8 *)&ip6h->saddr + 8);
+#else
+	__builtin_memcpy(raw, &ip6h->saddr, 2 * sizeof(__u64));
+#endif
+}
+
+/*
  * IPv4 with any IHL: the options are not read, but they must be in the
  * frame, since a header cut short is not a packet the stack would accept.
  * Fragments carry the source address in every piece, so they parse like

@@ -19,22 +19,18 @@ struct {
 	__type(value, __u64);
 } BW_MAP_INGRESS_WHO SEC(".maps");
 
-/* n more packets from src to a listed destination, in map (an LRU). */
-static __always_inline void who_count(void *map, __u32 family,
-				      const struct bw_addr *src, __u64 n)
+/* n more packets from the source k to a listed destination, in map (an LRU). */
+static __always_inline void who_count(void *map, const struct bw_who_key *k,
+				      __u64 n)
 {
-	struct bw_who_key k = {
-		.addr = { src->hi, src->lo },
-		.family = family,
-	};
 	__u64 *have;
 
-	have = bpf_map_lookup_elem(map, &k);
-	if (!have && !bpf_map_update_elem(map, &k, &n, BPF_NOEXIST))
+	have = bpf_map_lookup_elem(map, k);
+	if (!have && !bpf_map_update_elem(map, k, &n, BPF_NOEXIST))
 		return;
 	/* Another CPU may have put k in since the lookup. */
 	if (!have)
-		have = bpf_map_lookup_elem(map, &k);
+		have = bpf_map_lookup_elem(map, k);
 	if (have)
 		__sync_fetch_and_add(have, n);
 }
@@ -45,9 +41,12 @@ static __always_inline void who_count(void *map, __u32 family,
  */
 static __noinline int who_dst(__u32 family, __u64 hi, __u64 lo)
 {
-	struct bw_addr src = { hi, lo };
+	struct bw_who_key k = {
+		.addr = { hi, lo },
+		.family = family,
+	};
 
-	who_count(&BW_MAP_INGRESS_WHO, family, &src, 1);
+	who_count(&BW_MAP_INGRESS_WHO, &k, 1);
 	return 0;
 }
 

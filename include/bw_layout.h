@@ -216,16 +216,66 @@ struct bw_who_key {
 #define BW_WHO_MAX 256
 
 /*
- * Each CPU's latest source and the packets it sent since it became the
- * latest, not yet in egress_who: the value of map egress_who_cpu (a
- * per-CPU array of one). A run of packets from one source costs a
- * per-CPU update, not a hash lookup each; a new source moves the old
- * one's count into egress_who. Readers add both (count 0: empty).
+ * Each CPU's latest source of one family and the packets it sent since it
+ * became the latest, not yet in egress_who. A run of packets from one
+ * source costs a compare and an increment, not a hash lookup each; a new
+ * source moves the old one's count into egress_who. Readers add both.
+ *
+ * The source is kept as the packet carries it, so that the data path
+ * compares it without byte swaps: raw holds the address's bytes in
+ * packet order (IPv6: all 16; IPv4: its 4 as a __u32 loaded from the
+ * header, in raw[1]'s low 32 bits). bw_who_latest_key() makes the
+ * struct bw_who_key of it. A slot never used holds address 0 with 0
+ * packets, which is what it says.
  */
-struct bw_who_slot {
-	struct bw_who_key key;
+struct bw_who_latest {
+	__u64 raw[2];
 	__u64 packets;
 };
+
+/*
+ * The egress program's per-CPU value (map egress_stats): its counters,
+ * the fields of struct bw_stats, then who tried's latest source of each
+ * family. One lookup a packet finds both.
+ */
+struct bw_egress_stats {
+	struct bw_stats counts;
+	struct bw_who_latest latest[BW_FAMILIES];
+};
+
+/* Packet-order words, as loaded, in host order (BPF and the CLI alike). */
+static inline __u64 bw_be64_host(__u64 v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap64(v);
+#else
+	return v;
+#endif
+}
+
+static inline __u32 bw_be32_host(__u32 v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap32(v);
+#else
+	return v;
+#endif
+}
+
+/* The who tried key of family's latest source, raw as in the slot. */
+static inline struct bw_who_key bw_who_latest_key(const __u64 raw[2],
+						  __u32 family)
+{
+	struct bw_who_key k = { .family = family };
+
+	if (family == BW_V6) {
+		k.addr[0] = bw_be64_host(raw[0]);
+		k.addr[1] = bw_be64_host(raw[1]);
+	} else {
+		k.addr[1] = bw_be32_host((__u32)raw[1]);
+	}
+	return k;
+}
 
 /*
  * The same for the XDP program with --match dst (a router's LAN side): the
@@ -750,7 +800,6 @@ struct bw_rec_dns {
 /* The TC egress program's own maps (the others it shares with XDP's). */
 #define BW_MAP_EGRESS_STATS egress_stats
 #define BW_MAP_EGRESS_WHO egress_who
-#define BW_MAP_EGRESS_WHO_CPU egress_who_cpu
 /* Egress DNS counters (struct bw_dns_stats): queries leaving the host. */
 #define BW_MAP_EGRESS_DNS egress_dns
 /* The XDP program's who tried, for --match dst. */
@@ -788,7 +837,11 @@ _Static_assert(BW_LOG_COUNTERS * sizeof(__u64) ==
 /* The LPM trie's key_size: prefix length, family word, 16 of address. */
 _Static_assert(sizeof(struct bw_lpm_key) == 24, "struct bw_lpm_key size");
 _Static_assert(sizeof(struct bw_who_key) == 24, "struct bw_who_key size");
-_Static_assert(sizeof(struct bw_who_slot) == 32, "struct bw_who_slot size");
+_Static_assert(sizeof(struct bw_who_latest) == 24, "struct bw_who_latest size");
+_Static_assert(sizeof(struct bw_egress_stats) ==
+		       sizeof(struct bw_stats) +
+			       2 * sizeof(struct bw_who_latest),
+	       "struct bw_egress_stats size");
 _Static_assert(__builtin_offsetof(struct bw_lpm_key, addr) * 8 ==
 		       32 + BW_LPM_ADDR_OFFSET,
 	       "the address starts BW_LPM_ADDR_OFFSET bits into the prefix");

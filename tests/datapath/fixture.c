@@ -92,7 +92,6 @@ bool bw_dp_open_egress(struct bw_dp *dp)
 	dp->egress = (struct bw_egress)BW_EGRESS_INIT;
 	dp->egress.stats = dp->stats_fd;
 	dp->egress.who = bpf_map__fd(dp->skel->maps.egress_who);
-	dp->egress.who_cpu = bpf_map__fd(dp->skel->maps.egress_who_cpu);
 	dp->egress.dns = bpf_map__fd(dp->skel->maps.egress_dns);
 	dp->installer.egress = &dp->egress;
 	return true;
@@ -111,29 +110,8 @@ void bw_dp_close(struct bw_dp *dp)
 
 int bw_dp_stats(struct bw_dp *dp, struct bw_stats *sum)
 {
-	struct bw_stats *percpu;
-	__u64 *out = (__u64 *)sum;
-	__u32 key = 0;
-	int cpu, err = 0;
-	size_t f;
-
-	percpu = calloc(dp->ncpus, sizeof(*percpu));
-	if (!percpu)
-		return -ENOMEM;
-	memset(sum, 0, sizeof(*sum));
-	if (bpf_map_lookup_elem(dp->stats_fd, &key, percpu)) {
-		err = -errno;
-		goto out;
-	}
-	for (cpu = 0; cpu < dp->ncpus; cpu++) {
-		const __u64 *in = (const __u64 *)&percpu[cpu];
-
-		for (f = 0; f < sizeof(*sum) / sizeof(__u64); f++)
-			out[f] += in[f];
-	}
-out:
-	free(percpu);
-	return err;
+	/* The CLI's reader: egress_stats has more after the counters. */
+	return bw_stats_read(dp->stats_fd, sum);
 }
 
 int bw_dp_run(struct bw_dp *dp, const void *pkt, size_t len, __u32 *retval)

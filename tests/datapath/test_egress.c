@@ -7,6 +7,7 @@
  * counts the local sources.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <linux/if_ether.h>
 #include <bpf/bpf.h>
@@ -19,6 +20,7 @@
 #define A6 "2001:db8:a::10"
 #define L4 "192.0.2.7" /* a local source, never listed */
 #define L6 "2001:db8:1::7"
+#define M4 "192.0.2.8"	  /* another local source */
 #define C4 "203.0.113.30" /* never listed */
 #define C6 "2001:db8:a::30"
 
@@ -202,21 +204,30 @@ out:
 	bw_dp_close(&dp);
 }
 
-/* Who tried: the local source of each stopped packet, counted. */
+/*
+ * Who tried: the local source of each stopped packet, counted. On one
+ * CPU, so that what waits in its latest sources is known.
+ */
 BW_TEST(test_egress_who)
 {
 	struct bw_filter_map m = BW_FILTER_MAP_INIT;
 	struct bw_who_row rows[4];
+	cpu_set_t all, one;
 	struct bw_dp dp = {};
 	int n, i;
 
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	if (!ASSERT_OK(sched_getaffinity(0, sizeof(all), &all), "affinity") ||
+	    !ASSERT_OK(sched_setaffinity(0, sizeof(one), &one), "one CPU"))
+		return;
 	if (!open_egress(&dp, BW_F_MATCH_SRC, &m))
 		goto out;
 	for (i = 0; i < 3; i++)
 		expect_flow(&dp, "who v4", L4, A4, BW_OUT_DROP_V4);
 	expect_flow(&dp, "who v6", L6, A6, BW_OUT_DROP_V6);
 	expect_flow(&dp, "passed: not who", C4, C4, BW_OUT_PASS);
-	n = bw_who_top(dp.egress.who, dp.egress.who_cpu, rows, 4);
+	n = bw_who_top(dp.egress.who, dp.egress.stats, rows, 4);
 	if (!ASSERT_EQ(n, 2, "two sources"))
 		goto out;
 	ASSERT_EQ(rows[0].key.family, BW_V4, "most first: the IPv4 source");
@@ -224,25 +235,30 @@ BW_TEST(test_egress_who)
 	ASSERT_EQ(rows[0].packets, 3, "its 3 packets");
 	ASSERT_EQ(rows[1].key.family, BW_V6, "then the IPv6 one");
 	ASSERT_EQ(rows[1].packets, 1, "its packet");
+	ASSERT_EQ(rows[1].key.addr[0], bw_addr(L6).hi, "its address, high");
+	ASSERT_EQ(rows[1].key.addr[1], bw_addr(L6).lo, "its address, low");
 	/*
-	 * Back to the IPv4 source: its earlier count is in egress_who (moved
-	 * there when the IPv6 source took a CPU's slot), the new ones in a
-	 * slot; the reader adds both.
+	 * Another IPv4 source takes the IPv4 place of the CPU's latest (the
+	 * IPv6 one keeps its own): L4's count moves to egress_who. Back to
+	 * L4: its earlier count is there, the new ones in the CPU's latest;
+	 * the reader adds both.
 	 */
+	expect_flow(&dp, "another v4 source", M4, A4, BW_OUT_DROP_V4);
 	for (i = 0; i < 2; i++)
 		expect_flow(&dp, "who v4 again", L4, A4, BW_OUT_DROP_V4);
-	n = bw_who_top(dp.egress.who, dp.egress.who_cpu, rows, 4);
-	if (!ASSERT_EQ(n, 2, "still two sources"))
+	n = bw_who_top(dp.egress.who, dp.egress.stats, rows, 4);
+	if (!ASSERT_EQ(n, 3, "three sources"))
 		goto out;
+	ASSERT_EQ(rows[0].key.addr[1], bw_addr(L4).lo, "L4 first");
 	ASSERT_EQ(rows[0].packets, 5, "the IPv4 source: 3 + 2 packets");
-	ASSERT_EQ(rows[1].packets, 1, "the IPv6 source: its packet");
-	/* The latest packet's count is always still in some CPU's slot. */
+	ASSERT_EQ(rows[1].packets, 1, "then one packet each");
+	ASSERT_EQ(rows[2].packets, 1, "then one packet each");
+	/* The latest packets' counts are still in the CPUs' latest. */
 	n = bw_who_top(dp.egress.who, -1, rows, 4);
-	ASSERT_LE(n >= 2   ? rows[0].packets + rows[1].packets
-		  : n == 1 ? rows[0].packets
-			   : 0,
-		  5, "the LRU alone lags the slots");
+	ASSERT_EQ(n, 2, "the LRU alone: L4's first 3 and M4's");
+	ASSERT_EQ(rows[0].packets, 3, "the LRU alone lags the CPUs' latest");
 out:
 	bw_filter_close(&m);
 	bw_dp_close(&dp);
+	sched_setaffinity(0, sizeof(all), &all);
 }

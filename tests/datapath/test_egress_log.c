@@ -270,7 +270,7 @@ BW_TEST(test_egress_dns)
 	ring_buffer__consume(rb);
 	ASSERT_EQ(e.n, 1, "one more event: the v6 query only");
 	/* Who tried: the senders of the two blocked queries, none other. */
-	n = bw_who_top(dp.egress.who, dp.egress.who_cpu, rows, 4);
+	n = bw_who_top(dp.egress.who, dp.egress.stats, rows, 4);
 	if (ASSERT_EQ(n, 2, "who tried: two senders")) {
 		ASSERT_EQ(rows[0].packets + rows[1].packets, 2, "a query each");
 		ASSERT_TRUE((rows[0].key.family == BW_V4 &&

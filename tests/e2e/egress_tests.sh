@@ -524,8 +524,8 @@ PY
 
 # egress_pinned SUM|ROWS|VALUES|PACKETS MAP: read through the pin with
 # bpftool: the sum of MAP's dropped_v4 over the CPUs (egress_stats), its
-# rows or the sum of its values (egress_who), or the sum of its packets
-# over the CPUs (egress_who_cpu).
+# rows or the sum of its values (egress_who), or the sum of the packets of
+# the CPUs' latest sources (egress_stats).
 egress_pinned()
 {
 	bpftool -j map dump pinned "$BW_PIN_ROOT/$BW_RX/$2" | python3 -c '
@@ -568,10 +568,10 @@ test_egress_pins()
 	[ "$n" -ge 3 ] || fail "bpftool reads the pinned egress counters: dropped_v4 $n"
 	assert_eq "$n" "$(egress_status_json 'd["egress"]["counters"]["dropped_v4"]')" \
 		"the pinned counters are the ones status reads"
-	# A's packets wait in its CPU's slot until another source comes.
+	# A's packets wait as its CPU's latest until another source comes.
 	assert_eq $(($(egress_pinned VALUES egress_who) + \
-		$(egress_pinned PACKETS egress_who_cpu))) "$n" \
-		"who tried, pinned: A's packets, in egress_who and the CPUs' slots"
+		$(egress_pinned PACKETS egress_stats))) "$n" \
+		"who tried, pinned: A's packets, in egress_who and the CPUs' latest"
 	# A swap keeps them (the new egress program has the same maps).
 	bw 0 add "$BW_RX" "$BW_C4"
 	egress_pins_named || fail "after add: the egress pins"

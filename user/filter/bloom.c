@@ -306,13 +306,12 @@ static int check_dns(const void *mem, __u32 nblocks)
 	return 0;
 }
 
-int bw_filter_check(const void *mem, __u32 nblocks)
+int bw_hdr_check(const struct bw_hdr *hdr)
 {
-	const struct bw_hdr *hdr = mem;
 	__u32 prev = BW_HDR_BLOCKS;
 	int f, i, r;
 
-	if (nblocks < BW_HDR_BLOCKS || !bw_hdr_valid(hdr))
+	if (!bw_hdr_valid(hdr))
 		return -EINVAL;
 	for (f = 0; f < BW_FAMILIES; f++) {
 		if (hdr->nlengths[f] > BW_MAX_LENGTHS)
@@ -330,7 +329,15 @@ int bw_filter_check(const void *mem, __u32 nblocks)
 				return -EINVAL;
 		}
 	}
-	if (prev > nblocks)
+	return 0;
+}
+
+int bw_filter_check(const void *mem, __u32 nblocks)
+{
+	const struct bw_hdr *hdr = mem;
+
+	if (nblocks < BW_HDR_BLOCKS || bw_hdr_check(hdr) ||
+	    hdr->region_end[BW_REGIONS - 1] > nblocks)
 		return -EINVAL;
 	return hdr->flags & BW_F_DNS ? check_dns(mem, nblocks) : 0;
 }

@@ -140,8 +140,15 @@ double bw_blocks_fpr(const struct bw_block *blk, __u32 n, unsigned int probes,
 		     __u64 *set);
 
 /*
- * Checks magic, version and region bounds against the map's size, and the
- * DNS block and name regions with BW_F_DNS.
+ * Checks a header's magic, version and address regions: in order, and
+ * those in use with a prefix length of their family and 1 to
+ * BW_MAX_PROBES probes, whole rounds. 0 or -EINVAL.
+ */
+int bw_hdr_check(const struct bw_hdr *hdr);
+
+/*
+ * bw_hdr_check() of a filter of nblocks blocks, its regions within them,
+ * and the DNS block and name regions with BW_F_DNS.
  */
 int bw_filter_check(const void *mem, __u32 nblocks);
 

@@ -22,7 +22,7 @@
 
 void bw_egress_close(struct bw_egress *e)
 {
-	int *fds[] = { &e->prog_fd, &e->stats, &e->who, &e->who_cpu, &e->dns };
+	int *fds[] = { &e->prog_fd, &e->stats, &e->who, &e->dns };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -41,7 +41,6 @@ static void egress_maps(struct bw_egress *e)
 	} own[] = {
 		{ bw_textify(BW_MAP_EGRESS_STATS), &e->stats },
 		{ bw_textify(BW_MAP_EGRESS_WHO), &e->who },
-		{ bw_textify(BW_MAP_EGRESS_WHO_CPU), &e->who_cpu },
 		{ bw_textify(BW_MAP_EGRESS_DNS), &e->dns },
 	};
 	struct bpf_prog_info info = {};
@@ -208,41 +207,59 @@ static int by_packets(const void *a, const void *b)
 	return x->packets < y->packets ? 1 : x->packets > y->packets ? -1 : 0;
 }
 
-/* Each CPU's pending count (egress_who_cpu) added to its row of all. */
-static int add_slots(int cpu_fd, struct bw_who_row *all, int n, int room)
+/* One more source's packets in all (n rows of room): the rows now. */
+static int add_row(const struct bw_who_key *k, __u64 packets,
+		   struct bw_who_row *all, int n, int room)
 {
-	int ncpu = libbpf_num_possible_cpus(), c, i;
-	struct bw_who_slot *s;
-	__u32 zero = 0;
+	int i;
 
-	if (ncpu <= 0)
+	for (i = 0; i < n; i++)
+		if (!memcmp(&all[i].key, k, sizeof(*k)))
+			break;
+	if (i == n && n == room)
+		return n;
+	if (i == n) {
+		all[n].key = *k;
+		all[n++].packets = 0;
+	}
+	all[i].packets += packets;
+	return n;
+}
+
+/*
+ * Each CPU's latest sources (egress_stats, stats_fd) added to their rows
+ * of all. A program from before them has a plain struct bw_stats there.
+ */
+static int add_latest(int stats_fd, struct bw_who_row *all, int n, int room)
+{
+	int ncpu = libbpf_num_possible_cpus(), c, f;
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), zero = 0;
+	struct bw_egress_stats *s;
+	struct bw_who_key k;
+
+	if (ncpu <= 0 || bpf_obj_get_info_by_fd(stats_fd, &info, &len) ||
+	    info.value_size != sizeof(*s))
 		return n;
 	s = calloc((size_t)ncpu, sizeof(*s));
-	if (!s || bpf_map_lookup_elem(cpu_fd, &zero, s)) {
+	if (!s || bpf_map_lookup_elem(stats_fd, &zero, s)) {
 		free(s);
 		return n;
 	}
-	for (c = 0; c < ncpu; c++) {
-		if (!s[c].packets)
-			continue;
-		for (i = 0; i < n; i++)
-			if (!memcmp(&all[i].key, &s[c].key, sizeof(s[c].key)))
-				break;
-		if (i == n && n == room)
-			continue;
-		if (i == n) {
-			all[n].key = s[c].key;
-			all[n++].packets = 0;
+	for (c = 0; c < ncpu; c++)
+		for (f = 0; f < BW_FAMILIES; f++) {
+			if (!s[c].latest[f].packets)
+				continue;
+			k = bw_who_latest_key(s[c].latest[f].raw, (__u32)f);
+			n = add_row(&k, s[c].latest[f].packets, all, n, room);
 		}
-		all[i].packets += s[c].packets;
-	}
 	free(s);
 	return n;
 }
 
-int bw_who_top(int fd, int cpu_fd, struct bw_who_row *rows, int max)
+int bw_who_top(int fd, int stats_fd, struct bw_who_row *rows, int max)
 {
-	/* The LRU's sources, and room for as many more in the CPUs' slots. */
+	/* The LRU's sources, and room for as many more in the CPUs' latest. */
 	struct bw_who_row all[2 * BW_WHO_MAX];
 	struct bw_who_key key, next;
 	void *prev = NULL;
@@ -256,8 +273,8 @@ int bw_who_top(int fd, int cpu_fd, struct bw_who_row *rows, int max)
 			continue; /* gone since: the LRU took it */
 		n++;
 	}
-	if (cpu_fd >= 0)
-		n = add_slots(cpu_fd, all, n, 2 * BW_WHO_MAX);
+	if (stats_fd >= 0)
+		n = add_latest(stats_fd, all, n, 2 * BW_WHO_MAX);
 	qsort(all, (size_t)n, sizeof(all[0]), by_packets);
 	if (n > max)
 		n = max;

@@ -32,15 +32,13 @@ struct bw_egress {
 	__u32 prog_id;
 	int stats;	 /* its own maps: egress_stats, */
 	int who;	 /* egress_who (-1: not found) */
-	int who_cpu;	 /* egress_who_cpu (-1: a program from before it) */
 	int dns;	 /* egress_dns (-1: a program from before it) */
 	__u32 filter_id; /* the filter map it reads (0: none found) */
 };
 
-#define BW_EGRESS_INIT                                                \
-	{                                                             \
-		.prog_fd = -1, .stats = -1, .who = -1, .who_cpu = -1, \
-		.dns = -1                                             \
+#define BW_EGRESS_INIT                                           \
+	{                                                        \
+		.prog_fd = -1, .stats = -1, .who = -1, .dns = -1 \
 	}
 
 void bw_egress_close(struct bw_egress *e);
@@ -80,9 +78,10 @@ struct bw_who_row {
 
 /*
  * The sources in egress_who (fd) with the most packets, at most max of
- * them, most first: their number, or -errno. cpu_fd: egress_who_cpu,
- * whose counts are added (-1: none, as for ingress_who).
+ * them, most first: their number, or -errno. stats_fd: egress_stats,
+ * whose CPUs' latest sources are added (-1: none, as for ingress_who; a
+ * program from before them has none there either).
  */
-int bw_who_top(int fd, int cpu_fd, struct bw_who_row *rows, int max);
+int bw_who_top(int fd, int stats_fd, struct bw_who_row *rows, int max);
 
 #endif /* __BW_EGRESS_H */

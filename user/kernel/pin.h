@@ -37,7 +37,6 @@
 /* The egress program's own maps (attach --egress). */
 #define BW_PIN_EGRESS_STATS bw_textify(BW_MAP_EGRESS_STATS)
 #define BW_PIN_EGRESS_WHO bw_textify(BW_MAP_EGRESS_WHO)
-#define BW_PIN_EGRESS_WHO_CPU bw_textify(BW_MAP_EGRESS_WHO_CPU)
 
 /* BW_PIN_ROOT/iface/name, or BW_PIN_ROOT/iface when name is NULL. */
 int bw_pin_path(char *buf, size_t len, const char *iface, const char *name);

@@ -392,17 +392,30 @@ int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc)
 	return err;
 }
 
-/* The egress program's own maps, where a running one has them. */
+/* 1 if map fd's values are value_size bytes. */
+static bool value_size_is(int fd, __u32 value_size)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	return !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	       info.value_size == value_size;
+}
+
+/*
+ * The egress program's own maps, where a running one has them. The
+ * counters of a program from before who tried's latest sources sat in
+ * egress_stats are not of this shape: they start again from 0.
+ */
 static int reuse_egress(struct bloomwall *skel, const struct bw_egress *eg)
 {
 	int err = 0;
 
-	if (eg->stats >= 0)
+	if (eg->stats >= 0 &&
+	    value_size_is(eg->stats, sizeof(struct bw_egress_stats)))
 		err = bpf_map__reuse_fd(skel->maps.egress_stats, eg->stats);
 	if (!err && eg->who >= 0)
 		err = bpf_map__reuse_fd(skel->maps.egress_who, eg->who);
-	if (!err && eg->who_cpu >= 0)
-		err = bpf_map__reuse_fd(skel->maps.egress_who_cpu, eg->who_cpu);
 	if (!err && eg->dns >= 0)
 		err = bpf_map__reuse_fd(skel->maps.egress_dns, eg->dns);
 	return err;

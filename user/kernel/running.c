@@ -235,10 +235,15 @@ int bw_egress_catch_up(struct bw_running *r)
 
 /* ---- pins ---------------------------------------------------------------- */
 
-/* Pins that bloomwall 0.1 made and that name nothing needed any more. */
-static const char *const old_pins[] = { "filter", "filter_id" };
+/*
+ * Pins that earlier versions made and that name nothing needed any more:
+ * 0.1's filter pins, and the egress program's per-CPU slots of before they
+ * moved into egress_stats.
+ */
+static const char *const old_pins[] = { "filter", "filter_id",
+					"egress_who_cpu" };
 
-#define NPINS 13
+#define NPINS 12
 
 /*
  * What an interface's pins should name: the program (prog_id: its id, 0:
@@ -262,7 +267,6 @@ static void pins_wanted(int prog_fd, __u32 prog_id, const struct bw_maps *m,
 	w[9] = (struct bw_pin_set){ BW_PIN_DNS_DROPS, m->dns_drops, m->ids[5] };
 	w[10] = (struct bw_pin_set){ BW_PIN_EGRESS_STATS, eg->stats, 0 };
 	w[11] = (struct bw_pin_set){ BW_PIN_EGRESS_WHO, eg->who, 0 };
-	w[12] = (struct bw_pin_set){ BW_PIN_EGRESS_WHO_CPU, eg->who_cpu, 0 };
 }
 
 bool bw_pins_in_step(const struct bw_running *r)

@@ -67,21 +67,30 @@ const size_t bw_dns_stats_nfields =
 	sizeof(bw_dns_stats_fields) / sizeof(bw_dns_stats_fields[0]);
 
 /*
- * Sums a per-CPU array map's slot 0, a value of size bytes (whole __u64
- * counters: per-CPU values come rounded up to 8 bytes, so they are packed).
+ * Sums the first size bytes (whole __u64 counters) of a per-CPU array
+ * map's slot 0 over the CPUs. The kernel hands each CPU's value rounded
+ * up to 8 bytes, at the map's own value size: a value that has more
+ * after the counters (egress_stats) or fewer (a program from before a
+ * counter) is read at that stride, the missing counters 0.
  */
 static int percpu_sum(int fd, void *sum, size_t size)
 {
 	int ncpus = libbpf_num_possible_cpus();
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), key = 0;
+	size_t words = size / sizeof(__u64), stride, w;
 	__u64 *v, *out = sum;
-	size_t words = size / sizeof(__u64), w;
-	__u32 key = 0;
 	int cpu, err = 0;
 
 	memset(sum, 0, size);
 	if (ncpus < 0)
 		return ncpus;
-	v = calloc(ncpus, size);
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	stride = (info.value_size + sizeof(__u64) - 1) / sizeof(__u64);
+	if (stride < words)
+		words = stride;
+	v = calloc(ncpus, stride * sizeof(__u64));
 	if (!v)
 		return -ENOMEM;
 	if (bpf_map_lookup_elem(fd, &key, v)) {
@@ -90,7 +99,7 @@ static int percpu_sum(int fd, void *sum, size_t size)
 	}
 	for (cpu = 0; cpu < ncpus; cpu++)
 		for (w = 0; w < words; w++)
-			out[w] += v[(size_t)cpu * words + w];
+			out[w] += v[(size_t)cpu * stride + w];
 out:
 	free(v);
 	return err;

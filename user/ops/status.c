@@ -191,9 +191,9 @@ static void gather_egress(struct bw_status_view *v, const struct bw_running *r)
 	v->egress_stats_err =
 		e->stats < 0 ? -ENOENT
 			     : bw_stats_read(e->stats, &v->egress_stats);
-	v->nwho = e->who < 0 ? 0
-			     : bw_who_top(e->who, e->who_cpu, v->who,
-					  BW_STATUS_WHO);
+	v->nwho = e->who < 0
+			  ? 0
+			  : bw_who_top(e->who, e->stats, v->who, BW_STATUS_WHO);
 	if (v->nwho < 0)
 		v->nwho = 0;
 }
