@@ -95,12 +95,11 @@ static __always_inline int judge_packet(struct xdp_md *ctx, struct bw_stats *st,
 	 * Every instruction on the listed path counts: cold, the CPU starts
 	 * the next packet's cache miss only once it fits in its window.
 	 */
-	if (!names && plain_filter(hdr))
-		return count_verdict(st,
-				     lookup_addr(hdr, family, src->hi, src->lo)
-					     ? BW_VERDICT_DROP
-					     : BW_VERDICT_PASS,
-				     family);
+	if (!names && plain_filter(hdr)) {
+		if (lookup_addr(hdr, family, src->hi, src->lo))
+			return count_verdict(st, BW_VERDICT_DROP, family);
+		return count_verdict(st, BW_VERDICT_PASS, family);
+	}
 	if (!names) {
 		v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
 		return count_verdict(st, v, family);
