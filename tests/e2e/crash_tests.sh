@@ -34,7 +34,7 @@ test_crash_sweep_load test_crash_sweep_watch test_crash_sweep_watch_odd
 test_crash_sweep_live"
 
 CRASH_STRIDE=${BW_CRASH_STRIDE:-150}
-CRASH_STATE_EVERY=${BW_CRASH_STATE_EVERY:-5}
+CRASH_STATE_EVERY=${BW_CRASH_STATE_EVERY:-6}
 # The watch's points are many more (its parent, and its child's reload):
 # a wider stride keeps the sampled sweep short.
 CRASH_WATCH_STRIDE=${BW_CRASH_WATCH_STRIDE:-90}

@@ -572,9 +572,13 @@ test_egress_pins()
 	assert_eq $(($(egress_pinned VALUES egress_who) + \
 		$(egress_pinned PACKETS egress_stats))) "$n" \
 		"who tried, pinned: A's packets, in egress_who and the CPUs' latest"
-	# A swap keeps them (the new egress program has the same maps).
+	# A swap keeps them (the new egress program has the same maps), and
+	# takes away the per-CPU slots' pin of an earlier version.
+	bpftool map pin pinned "$p/egress_who" "$p/egress_who_cpu" ||
+		fail "bpftool could not pin $p/egress_who_cpu"
 	bw 0 add "$BW_RX" "$BW_C4"
 	egress_pins_named || fail "after add: the egress pins"
+	[ ! -e "$p/egress_who_cpu" ] || fail "the old pin egress_who_cpu stayed"
 	bw 0 status "$BW_RX"
 	assert_grep "$OUT" "^    pins +$BW_PIN_ROOT/$BW_RX \(name what runs\)$" \
 		"status: the pins name what runs"
