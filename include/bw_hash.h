@@ -361,6 +361,28 @@ static __always_inline __u64 bw_cpu_to_be64(__u64 x)
 }
 
 /*
+ * The who tried key of family's latest source, raw as struct
+ * bw_who_latest keeps it (the packet's byte order), in host byte order.
+ */
+static __always_inline struct bw_who_key bw_who_latest_key(const __u64 raw[2],
+							   __u32 family)
+{
+	struct bw_who_key k = { .family = family };
+	__u32 v4 = (__u32)raw[1];
+	const __u8 *b = (const __u8 *)&v4;
+
+	if (family == BW_V6) {
+		/* A byte swap is its own inverse: big-endian to host too. */
+		k.addr[0] = bw_cpu_to_be64(raw[0]);
+		k.addr[1] = bw_cpu_to_be64(raw[1]);
+	} else {
+		k.addr[1] = (__u32)b[0] << 24 | (__u32)b[1] << 16 |
+			    (__u32)b[2] << 8 | b[3];
+	}
+	return k;
+}
+
+/*
  * LPM key of an address (host-order numbers as above) at prefix length plen
  * of its family. The trie ignores bits past prefixlen, so host bits need not
  * be cleared for a lookup; the CLI clears them for inserts. Every byte is

@@ -224,8 +224,8 @@ struct bw_who_key {
  * The source is kept as the packet carries it, so that the data path
  * compares it without byte swaps: raw holds the address's bytes in
  * packet order (IPv6: all 16; IPv4: its 4 as a __u32 loaded from the
- * header, in raw[1]'s low 32 bits). bw_who_latest_key() makes the
- * struct bw_who_key of it. A slot never used holds address 0 with 0
+ * header, in raw[1]'s low 32 bits). bw_who_latest_key() (bw_hash.h)
+ * makes the struct bw_who_key of it. A slot never used holds address 0 with 0
  * packets, which is what it says.
  */
 struct bw_who_latest {
@@ -242,40 +242,6 @@ struct bw_egress_stats {
 	struct bw_stats counts;
 	struct bw_who_latest latest[BW_FAMILIES];
 };
-
-/* Packet-order words, as loaded, in host order (BPF and the CLI alike). */
-static inline __u64 bw_be64_host(__u64 v)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return __builtin_bswap64(v);
-#else
-	return v;
-#endif
-}
-
-static inline __u32 bw_be32_host(__u32 v)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return __builtin_bswap32(v);
-#else
-	return v;
-#endif
-}
-
-/* The who tried key of family's latest source, raw as in the slot. */
-static inline struct bw_who_key bw_who_latest_key(const __u64 raw[2],
-						  __u32 family)
-{
-	struct bw_who_key k = { .family = family };
-
-	if (family == BW_V6) {
-		k.addr[0] = bw_be64_host(raw[0]);
-		k.addr[1] = bw_be64_host(raw[1]);
-	} else {
-		k.addr[1] = bw_be32_host((__u32)raw[1]);
-	}
-	return k;
-}
 
 /*
  * The same for the XDP program with --match dst (a router's LAN side): the
