@@ -212,7 +212,7 @@ struct bw_region_consts {
 	__u64 mask_hi; /* v4: the address mask; v6: mask of the first 8 bytes */
 	__u64 mask_lo; /* v6: mask of the last 8 bytes */
 	__u32 start;   /* first block of the region */
-	__u32 nblocks; /* 0: the region is empty */
+	__u32 nblocks; /* 0: the region is empty or not in use */
 };
 
 static __always_inline void bw_region_consts_init(const struct bw_hdr *hdr,
@@ -224,9 +224,12 @@ static __always_inline void bw_region_consts_init(const struct bw_hdr *hdr,
 	__u32 start = bw_region_start(hdr, region);
 
 	rc->start = start;
-	rc->nblocks = hdr->region_end[region] > start
-			      ? hdr->region_end[region] - start
-			      : 0;
+	/* A region past its family's lengths is not in use: no blocks. */
+	rc->nblocks =
+		hdr->region_end[region] > start &&
+				region % BW_MAX_LENGTHS < hdr->nlengths[family]
+			? hdr->region_end[region] - start
+			: 0;
 	if (family == BW_V4) {
 		/* The masked address sits above bit 8: | plen is ^ plen. */
 		rc->salt = (plen & 0xff) ^ ((__u64)hdr->seed << 40) ^

@@ -193,11 +193,16 @@ BW_TEST(test_hash_region_consts)
 	}
 	ASSERT_EQ(bad4, 0, "IPv4: region constants give another hash");
 	ASSERT_EQ(bad6, 0, "IPv6: region constants give another hash");
-	/* start and size are the region's, empty regions have 0 blocks */
+	/*
+	 * start and size are the region's, empty regions have 0 blocks, and
+	 * so have those past the family's lengths, whatever their ends say.
+	 */
 	memset(&hdr, 0, sizeof(hdr));
+	hdr.nlengths[BW_V4] = 3;
 	hdr.region_end[0] = BW_HDR_BLOCKS + 10;
 	hdr.region_end[1] = BW_HDR_BLOCKS + 10;
 	hdr.region_end[2] = BW_HDR_BLOCKS + 25;
+	hdr.region_end[3] = BW_HDR_BLOCKS + 30;
 	for (i = 0; i < 3; i++) {
 		bw_region_consts_init(&hdr, i, &rc);
 		badblk += rc.start != bw_region_start(&hdr, i) ||
@@ -206,6 +211,8 @@ BW_TEST(test_hash_region_consts)
 	ASSERT_EQ(badblk, 0, "region start and size");
 	bw_region_consts_init(&hdr, 1, &rc);
 	ASSERT_EQ(rc.nblocks, 0, "an empty region has no blocks");
+	bw_region_consts_init(&hdr, 3, &rc);
+	ASSERT_EQ(rc.nblocks, 0, "a region past the lengths has no blocks");
 }
 
 BW_TEST(test_hash_ranges)

@@ -233,13 +233,11 @@ static int add_row(const struct bw_who_key *k, __u64 packets,
 static int add_latest(int stats_fd, struct bw_who_row *all, int n, int room)
 {
 	int ncpu = libbpf_num_possible_cpus(), c, f;
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info), zero = 0;
 	struct bw_egress_stats *s;
 	struct bw_who_key k;
+	__u32 zero = 0;
 
-	if (ncpu <= 0 || bpf_obj_get_info_by_fd(stats_fd, &info, &len) ||
-	    info.value_size != sizeof(*s))
+	if (ncpu <= 0 || bw_map_value_size(stats_fd) != sizeof(*s))
 		return n;
 	s = calloc((size_t)ncpu, sizeof(*s));
 	if (!s || bpf_map_lookup_elem(stats_fd, &zero, s)) {

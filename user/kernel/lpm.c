@@ -186,6 +186,16 @@ long long bw_map_memlock(int fd)
 	return v;
 }
 
+long long bw_map_value_size(int fd)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	return info.value_size;
+}
+
 int bw_lpm_match(int fd, const struct bw_prefix *addr)
 {
 	struct bw_lpm_key k;

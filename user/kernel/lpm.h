@@ -46,6 +46,9 @@ bool bw_lpm_has_entries(int fd);
 /* Kernel memory charged to a map ("memlock:" in its fdinfo); -errno. */
 long long bw_map_memlock(int fd);
 
+/* The size of a map's values, as the kernel keeps them; -errno. */
+long long bw_map_value_size(int fd);
+
 /* A new, empty outer map of the exact tries (BW_EXACT_SLOTS): fd or -errno. */
 int bw_exact_outer_create(void);
 

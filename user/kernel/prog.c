@@ -15,6 +15,7 @@
 #include "bloomwall.h"
 #include "bloomwall.skel.h"
 #include "kernel/egress.h"
+#include "kernel/lpm.h"
 #include "kernel/prog.h"
 #include "kernel/prog_spec.h"
 
@@ -392,16 +393,6 @@ int bw_prog_log_consts(int prog_fd, struct bw_log_consts *lc)
 	return err;
 }
 
-/* 1 if map fd's values are value_size bytes. */
-static bool value_size_is(int fd, __u32 value_size)
-{
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info);
-
-	return !bpf_obj_get_info_by_fd(fd, &info, &len) &&
-	       info.value_size == value_size;
-}
-
 /*
  * The egress program's own maps, where a running one has them. The
  * counters of a program from before who tried's latest sources sat in
@@ -412,7 +403,7 @@ static int reuse_egress(struct bloomwall *skel, const struct bw_egress *eg)
 	int err = 0;
 
 	if (eg->stats >= 0 &&
-	    value_size_is(eg->stats, sizeof(struct bw_egress_stats)))
+	    bw_map_value_size(eg->stats) == sizeof(struct bw_egress_stats))
 		err = bpf_map__reuse_fd(skel->maps.egress_stats, eg->stats);
 	if (!err && eg->who >= 0)
 		err = bpf_map__reuse_fd(skel->maps.egress_who, eg->who);

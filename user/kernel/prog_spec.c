@@ -126,7 +126,6 @@ void bw_prog_specialise_log(struct bloomwall *skel, __u32 rate)
 int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 {
 	struct bw_hdr *dst = (struct bw_hdr *)&skel->rodata->filter_hdr;
-	struct bw_region_consts *rc;
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info), r;
 	struct bw_block blk;
@@ -151,13 +150,10 @@ int bw_prog_specialise(struct bloomwall *skel, const struct bw_filter_map *m)
 	if (bw_hdr_check(dst))
 		return -EINVAL;
 	skel->rodata->prog_variant |= BW_VARIANT_FILTER;
-	for (r = 0; r < BW_REGIONS; r++) {
-		rc = (struct bw_region_consts *)&skel->rodata->region_consts[r];
-		bw_region_consts_init(dst, r, rc);
-		/* The program reads no length count for a family's first. */
-		if (r % BW_MAX_LENGTHS >= dst->nlengths[r / BW_MAX_LENGTHS])
-			rc->nblocks = 0;
-	}
+	for (r = 0; r < BW_REGIONS; r++)
+		bw_region_consts_init(dst, r,
+				      (struct bw_region_consts *)&skel->rodata
+					      ->region_consts[r]);
 	bw_prog_specialise_log(skel, bw_prog_log_rate(-1));
 	return specialise_dns(skel, dst, m, info.max_entries);
 }

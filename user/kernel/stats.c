@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "kernel/lpm.h"
 #include "kernel/stats.h"
 
 #define FIELD(f)                                 \
@@ -76,18 +77,18 @@ const size_t bw_dns_stats_nfields =
 static int percpu_sum(int fd, void *sum, size_t size)
 {
 	int ncpus = libbpf_num_possible_cpus();
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info), key = 0;
+	long long vsize = bw_map_value_size(fd);
 	size_t words = size / sizeof(__u64), stride, w;
 	__u64 *v, *out = sum;
+	__u32 key = 0;
 	int cpu, err = 0;
 
 	memset(sum, 0, size);
 	if (ncpus < 0)
 		return ncpus;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return -errno;
-	stride = (info.value_size + sizeof(__u64) - 1) / sizeof(__u64);
+	if (vsize < 0)
+		return (int)vsize;
+	stride = ((size_t)vsize + sizeof(__u64) - 1) / sizeof(__u64);
 	if (stride < words)
 		words = stride;
 	v = calloc(ncpus, stride * sizeof(__u64));
