@@ -308,10 +308,18 @@ serving()
 
 list()
 {
-	local f=$TMP_DIR/$1
+	local f=$TMP_DIR/$1 newest
 
 	shift
 	printf '%s\n' "$@" >"$f"
+	# Newer than every file before it: an image's serial is its newest
+	# list's mtime, and files written within one clock tick (4 ms at
+	# HZ=250) share one.
+	newest=$(find "$TMP_DIR" -maxdepth 1 -type f ! -path "$f" -printf '%T@\n' |
+		sort -n | tail -1)
+	newest=$(awk -v t="$(stat -c %.9Y "$f")" -v n="${newest:-0}" \
+		'BEGIN { if (t <= n) printf "%.6f", n + 0.001 }')
+	[ -z "$newest" ] || touch -m -d "@$newest" "$f"
 	echo "$f"
 }
 
