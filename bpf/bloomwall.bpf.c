@@ -81,12 +81,12 @@ static __always_inline int plain_filter(const struct bw_hdr *hdr)
  * each family gets its own copy with the other family's code folded away.
  */
 static __always_inline int judge_packet(struct xdp_md *ctx, struct bw_stats *st,
-					__u32 family, const struct bw_addr *src,
-					const struct bw_addr *dst,
+					__u32 family, const void *l3,
 					const __u32 variant)
 {
 	const struct bw_hdr *hdr = loaded_header(variant);
 	const int names = variant & BW_VARIANT_NAMES;
+	const int v6 = family == BW_V6;
 	enum bw_verdict v;
 
 	if (!hdr)
@@ -96,21 +96,21 @@ static __always_inline int judge_packet(struct xdp_md *ctx, struct bw_stats *st,
 	 * the next packet's cache miss only once it fits in its window.
 	 */
 	if (!names && plain_filter(hdr)) {
-		if (lookup_addr(hdr, family, src->hi, src->lo))
+		if (lookup_addr(hdr, family, ip_addr_at(l3, v6, 0)))
 			return count_verdict(st, BW_VERDICT_DROP, family);
 		return count_verdict(st, BW_VERDICT_PASS, family);
 	}
 	if (!names) {
-		v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
+		v = apply_action(hdr, lookup_packet(hdr, family, l3));
 		return count_verdict(st, v, family);
 	}
 	/* Names: the address filter first; a dropped address stays dropped. */
 	if (plain_filter(hdr))
-		v = lookup_addr(hdr, family, src->hi, src->lo)
+		v = lookup_addr(hdr, family, ip_addr_at(l3, v6, 0))
 			    ? BW_VERDICT_DROP
 			    : BW_VERDICT_PASS;
 	else
-		v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
+		v = apply_action(hdr, lookup_packet(hdr, family, l3));
 	if (v == BW_VERDICT_DROP)
 		return count_verdict(st, v, family);
 	return judge_names(ctx, st, family, v);
@@ -138,7 +138,8 @@ static __always_inline int finish_logged(struct xdp_md *ctx,
 }
 
 static __always_inline int judge_logged(struct xdp_md *ctx, struct bw_stats *st,
-					__u32 family, const struct bw_addr *src,
+					__u32 family, const void *l3,
+					const struct bw_addr *src,
 					const struct bw_addr *dst,
 					const __u32 variant)
 {
@@ -150,11 +151,11 @@ static __always_inline int judge_logged(struct xdp_md *ctx, struct bw_stats *st,
 	if (!hdr)
 		return count_verdict(st, BW_VERDICT_NO_FILTER, family);
 	if (plain_filter(hdr))
-		v = lookup_addr(hdr, family, src->hi, src->lo)
+		v = lookup_addr(hdr, family, ip_addr_at(l3, family == BW_V6, 0))
 			    ? BW_VERDICT_DROP
 			    : BW_VERDICT_PASS;
 	else
-		v = apply_action(hdr, lookup_packet(hdr, family, src, dst));
+		v = apply_action(hdr, lookup_packet(hdr, family, l3));
 	if (!names || v == BW_VERDICT_DROP)
 		return finish_logged(ctx, st, v, family, src, dst);
 	r = judge_dns(ctx, family);
@@ -183,22 +184,29 @@ static __always_inline int xdp_judge(struct xdp_md *ctx, const __u32 variant)
 	};
 	struct bw_stats *st = counters_of(&BW_MAP_STATS);
 	struct bw_addr src, dst;
+	void *l3;
 	int proto;
 
 	proto = parse_ethhdr(&c);
 	if (proto != BW_PARSE_BAD)
 		proto = parse_vlans(&c, proto);
+	l3 = c.pos;
+	/* The judgment reads the addresses at l3; the log keeps them. */
 	if (proto == ETH_P_IP) {
-		if (parse_iphdr(&c, &src, &dst) == BW_PARSE_BAD)
+		if (parse_iphdr(&c, log ? &src : NULL, log ? &dst : NULL) ==
+		    BW_PARSE_BAD)
 			return count_verdict(st, BW_VERDICT_MALFORMED, BW_V4);
-		return log ? judge_logged(ctx, st, BW_V4, &src, &dst, variant)
-			   : judge_packet(ctx, st, BW_V4, &src, &dst, variant);
+		return log ? judge_logged(ctx, st, BW_V4, l3, &src, &dst,
+					  variant)
+			   : judge_packet(ctx, st, BW_V4, l3, variant);
 	}
 	if (proto == ETH_P_IPV6) {
-		if (parse_ip6hdr(&c, &src, &dst) == BW_PARSE_BAD)
+		if (parse_ip6hdr(&c, log ? &src : NULL, log ? &dst : NULL) ==
+		    BW_PARSE_BAD)
 			return count_verdict(st, BW_VERDICT_MALFORMED, BW_V6);
-		return log ? judge_logged(ctx, st, BW_V6, &src, &dst, variant)
-			   : judge_packet(ctx, st, BW_V6, &src, &dst, variant);
+		return log ? judge_logged(ctx, st, BW_V6, l3, &src, &dst,
+					  variant)
+			   : judge_packet(ctx, st, BW_V6, l3, variant);
 	}
 	/* ARP, LLDP, MPLS, a third VLAN tag ...: no address we can test. */
 	if (proto == BW_PARSE_BAD)

@@ -134,37 +134,40 @@ static __always_inline int egress_plain(const struct bw_hdr *hdr)
  * hit; the logging copies', for the log. A dropped address stays dropped;
  * a passed one may still be a query for a listed name.
  */
-static __always_inline int
-egress_family(struct __sk_buff *skb, struct bw_egress_stats *st, __u32 family,
-	      const void *l3, const struct bw_addr *dst, const __u32 variant)
+static __always_inline int egress_family(struct __sk_buff *skb,
+					 struct bw_egress_stats *st,
+					 __u32 family, const void *l3,
+					 const __u32 variant)
 {
 	const struct bw_hdr *hdr = loaded_header(variant);
 	const int names = variant & BW_VARIANT_NAMES;
 	const int log = variant & BW_VARIANT_LOG;
-	struct bw_addr src;
+	const void *dst_at = ip_addr_at(l3, family == BW_V6, 1);
+	struct bw_addr src, dst;
 	enum bw_verdict v;
 
 	if (!hdr)
 		return egress_count(st, BW_VERDICT_NO_FILTER, family);
 	/* The plain copy: a hit is a drop, with nothing else to do. */
 	if (!names && !log && egress_plain(hdr)) {
-		if (!lookup_addr(hdr, family, dst->hi, dst->lo))
+		if (!lookup_addr(hdr, family, dst_at))
 			return egress_count(st, BW_VERDICT_PASS, family);
 		who_tried(st, family, l3);
 		return egress_count(st, BW_VERDICT_DROP, family);
 	}
-	if (log)
+	if (log) {
 		ip_src(l3, family == BW_V6, &src);
+		ip_addr_words(dst_at, family == BW_V6, &dst.hi, &dst.lo);
+	}
 	if (egress_plain(hdr))
-		v = lookup_addr(hdr, family, dst->hi, dst->lo)
-			    ? BW_VERDICT_DROP
-			    : BW_VERDICT_PASS;
+		v = lookup_addr(hdr, family, dst_at) ? BW_VERDICT_DROP
+						     : BW_VERDICT_PASS;
 	else
-		v = apply_action(hdr, judge_addr(hdr, family, dst));
+		v = apply_action(hdr, judge_addr(hdr, family, dst_at));
 	if (v == BW_VERDICT_DROP || v == BW_VERDICT_MONITOR) {
 		who_tried(st, family, l3);
 		if (log)
-			log_egress(skb, family, &src, dst,
+			log_egress(skb, family, &src, &dst,
 				   LOG_HOW(BW_LOG_ADDRESS,
 					   v == BW_VERDICT_DROP
 						   ? BW_LOG_DROP
@@ -177,7 +180,7 @@ egress_family(struct __sk_buff *skb, struct bw_egress_stats *st, __u32 family,
 	if (v != BW_VERDICT_MONITOR)
 		who_tried(st, family, l3);
 	if (log)
-		log_egress(skb, family, &src, dst,
+		log_egress(skb, family, &src, &dst,
 			   LOG_HOW(BW_LOG_DNS, BW_LOG_DROP));
 	return egress_count(st, BW_VERDICT_DROP, family);
 }
@@ -198,7 +201,6 @@ static __always_inline int egress_judge(struct __sk_buff *skb,
 		.skb_len = skb->len,
 	};
 	struct bw_egress_stats *st = counters_of(&BW_MAP_EGRESS_STATS);
-	struct bw_addr dst;
 	void *l3;
 	int proto;
 
@@ -207,14 +209,14 @@ static __always_inline int egress_judge(struct __sk_buff *skb,
 		proto = parse_vlans(&c, proto);
 	l3 = c.pos;
 	if (proto == ETH_P_IP) {
-		if (parse_iphdr(&c, NULL, &dst) == BW_PARSE_BAD)
+		if (parse_iphdr(&c, NULL, NULL) == BW_PARSE_BAD)
 			return egress_count(st, BW_VERDICT_MALFORMED, BW_V4);
-		return egress_family(skb, st, BW_V4, l3, &dst, variant);
+		return egress_family(skb, st, BW_V4, l3, variant);
 	}
 	if (proto == ETH_P_IPV6) {
-		if (parse_ip6hdr(&c, NULL, &dst) == BW_PARSE_BAD)
+		if (parse_ip6hdr(&c, NULL, NULL) == BW_PARSE_BAD)
 			return egress_count(st, BW_VERDICT_MALFORMED, BW_V6);
-		return egress_family(skb, st, BW_V6, l3, &dst, variant);
+		return egress_family(skb, st, BW_V6, l3, variant);
 	}
 	if (proto == BW_PARSE_BAD)
 		return egress_count(st, BW_VERDICT_MALFORMED, BW_V4);

@@ -48,18 +48,21 @@ static __always_inline int test_region(const struct bw_hdr *hdr, __u32 r,
 }
 
 /*
- * 1 if the address hits at any target length of its family; the first hit
- * ends the search. Inlined with the family as a constant and unrolled: each
- * region index is a constant, so the header is read at fixed offsets and
- * nothing spills to the stack. The first region needs no test of the
- * family's number of lengths: with none it has no blocks.
+ * 1 if the address at `at` (ip_addr_at()) hits at any target length of
+ * its family; the first hit ends the search. Inlined with the family as a
+ * constant and unrolled: each region index is a constant, so the header is
+ * read at fixed offsets. The address is read from the packet for each
+ * length: kept across a block lookup (a helper call) it would be spilled
+ * and reloaded on its way into the first hash, a stack round trip on the
+ * path to the block. The first region needs no test of the family's
+ * number of lengths: with none it has no blocks.
  */
 static __always_inline int lookup_addr(const struct bw_hdr *hdr, __u32 family,
-				       __u64 hi, __u64 lo)
+				       const void *at)
 {
 	const struct bw_region_consts *rc;
+	__u64 h, hi, lo;
 	__u32 i, r;
-	__u64 h;
 
 #pragma unroll
 	for (i = 0; i < BW_MAX_LENGTHS; i++) {
@@ -67,6 +70,7 @@ static __always_inline int lookup_addr(const struct bw_hdr *hdr, __u32 family,
 			return 0;
 		r = family * BW_MAX_LENGTHS + i;
 		rc = consts_of(r);
+		ip_addr_words(at, family == BW_V6, &hi, &lo);
 		if (family == BW_V4)
 			h = bw_hash_v4_rc((__u32)lo, rc);
 		else
@@ -85,17 +89,19 @@ static __always_inline int lookup_addr(const struct bw_hdr *hdr, __u32 family,
  * confirms nothing: better one listed packet through than one clean packet
  * dropped.
  */
-static __always_inline enum bw_verdict
-confirm_hit(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
+static __always_inline enum bw_verdict confirm_hit(const struct bw_hdr *hdr,
+						   __u32 family, const void *at)
 {
 	struct bw_lpm_key key;
 	__u32 slot = hdr->exact_slot;
+	__u64 hi, lo;
 	void *trie;
 
 	/* The common case: no allowlist, no verify mode, no key to build. */
 	if (!(hdr->flags & (BW_F_ALLOW | BW_F_VERIFY)))
 		return BW_VERDICT_DROP;
-	bw_lpm_key_set(&key, family, a->hi, a->lo, family == BW_V4 ? 32 : 128);
+	ip_addr_words(at, family == BW_V6, &hi, &lo);
+	bw_lpm_key_set(&key, family, hi, lo, family == BW_V4 ? 32 : 128);
 	/* The CLI keeps BW_F_ALLOW in step with the trie: skip an empty one. */
 	if ((hdr->flags & BW_F_ALLOW) &&
 	    bpf_map_lookup_elem(&BW_MAP_ALLOW, &key))
@@ -108,13 +114,16 @@ confirm_hit(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
 	return BW_VERDICT_DROP;
 }
 
-/* Verdict for one address: not listed, or what its confirmation says. */
-static __always_inline enum bw_verdict
-judge_addr(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
+/*
+ * Verdict for the address at `at` (ip_addr_at()): not listed, or what its
+ * confirmation says.
+ */
+static __always_inline enum bw_verdict judge_addr(const struct bw_hdr *hdr,
+						  __u32 family, const void *at)
 {
-	if (!lookup_addr(hdr, family, a->hi, a->lo))
+	if (!lookup_addr(hdr, family, at))
 		return BW_VERDICT_PASS;
-	return confirm_hit(hdr, family, a);
+	return confirm_hit(hdr, family, at);
 }
 
 /*
@@ -124,27 +133,29 @@ judge_addr(const struct bw_hdr *hdr, __u32 family, const struct bw_addr *a)
  * allowlisted or refused hit over a plain miss), for the counters. A
  * packet stopped for its destination counts its source in ingress_who.
  */
-static __always_inline enum bw_verdict lookup_packet(const struct bw_hdr *hdr,
-						     __u32 family,
-						     const struct bw_addr *src,
-						     const struct bw_addr *dst)
+static __always_inline enum bw_verdict
+lookup_packet(const struct bw_hdr *hdr, __u32 family, const void *l3)
 {
 	__u16 match = hdr->flags & (BW_F_MATCH_SRC | BW_F_MATCH_DST);
+	const int v6 = family == BW_V6;
 	enum bw_verdict v = BW_VERDICT_PASS, d;
+	struct bw_addr src;
 
 	if (!match)
 		match = BW_F_MATCH_SRC;
 	if (match & BW_F_MATCH_SRC) {
-		v = judge_addr(hdr, family, src);
+		v = judge_addr(hdr, family, ip_addr_at(l3, v6, 0));
 		if (v == BW_VERDICT_DROP)
 			return v;
 	}
 	if (match & BW_F_MATCH_DST) {
-		d = judge_addr(hdr, family, dst);
+		d = judge_addr(hdr, family, ip_addr_at(l3, v6, 1));
 		if (d != BW_VERDICT_PASS) {
 			/* Who tried: a drop (or monitored hit) for dst alone. */
-			if (d == BW_VERDICT_DROP)
-				who_dst(family, src->hi, src->lo);
+			if (d == BW_VERDICT_DROP) {
+				ip_src(l3, v6, &src);
+				who_dst(family, src.hi, src.lo);
+			}
 			return d;
 		}
 	}

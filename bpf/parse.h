@@ -18,7 +18,8 @@
  *
  * Addresses come out as numbers in host byte order, the form that
  * include/bw_hash.h hashes: IPv4 as one __u32, IPv6 as two __u64 with
- * hi = the first 8 bytes on the wire. A NULL source is not read.
+ * hi = the first 8 bytes on the wire. A NULL source or destination is not
+ * read.
  */
 #ifndef __BW_PARSE_H
 #define __BW_PARSE_H
@@ -175,53 +176,70 @@ static __always_inline int ip_fits_frame(const struct hdr_cursor *c, __u32 len)
 }
 
 /*
+ * Where the IP header at l3 carries its source (dst 0) or destination
+ * address: the bytes the judgment reads (ip_addr_words()).
+ */
+static __always_inline const void *ip_addr_at(const void *l3, const int v6,
+					      const int dst)
+{
+	if (v6)
+		return l3 + (dst ? offsetof(struct ipv6hdr, daddr)
+				 : offsetof(struct ipv6hdr, saddr));
+	return l3 + (dst ? offsetof(struct iphdr, daddr)
+			 : offsetof(struct iphdr, saddr));
+}
+
+/*
+ * The address at p (ip_addr_at()) as the packet carries it, no byte
+ * swapped (struct bw_who_latest's raw): IPv6's 16 bytes as two words,
+ * IPv4's 4 as a __u32 in raw[1]. The JITs of x86 and arm64 load a word at
+ * any address, and the verifier lets them: two 8-byte loads there (a
+ * cast, not a memcpy, which clang would split by the header's 4-byte
+ * alignment).
+ */
+static __always_inline void ip_addr_raw(const void *p, const int v6,
+					__u64 raw[2])
+{
+	if (!v6) {
+		raw[0] = 0;
+		raw[1] = *(const __u32 *)p;
+		return;
+	}
+#if defined(__TARGET_ARCH_x86) || defined(__TARGET_ARCH_arm64)
+	raw[0] = *(const __u64 *)p;
+	raw[1] = *(const __u64 *)((const __u8 *)p + 8);
+#else
+	__builtin_memcpy(raw, p, 2 * sizeof(__u64));
+#endif
+}
+
+/* The address at p as the numbers include/bw_hash.h hashes. */
+static __always_inline void ip_addr_words(const void *p, const int v6,
+					  __u64 *hi, __u64 *lo)
+{
+	__u64 raw[2];
+
+	ip_addr_raw(p, v6, raw);
+	*hi = v6 ? bpf_be64_to_cpu(raw[0]) : 0;
+	*lo = v6 ? bpf_be64_to_cpu(raw[1]) : bpf_ntohl((__u32)raw[1]);
+}
+
+/*
  * The source address of the IP header at l3, which its parse has checked
- * (parse_iphdr(), or with v6 parse_ip6hdr()). The parses read it through
- * here; a caller that needs it on one path only (the TC program's hit)
- * parses with src NULL and reads it here on that path, so that the others
- * neither read nor keep it.
+ * (parse_iphdr(), or with v6 parse_ip6hdr()), for the code that keeps it
+ * (the drop log, the exact trie's key).
  */
 static __always_inline void ip_src(const void *l3, const int v6,
 				   struct bw_addr *a)
 {
-	const struct ipv6hdr *ip6h = l3;
-	const struct iphdr *iph = l3;
-	__u64 w[2];
-
-	if (!v6) {
-		a->hi = 0;
-		a->lo = bpf_ntohl(iph->saddr);
-		return;
-	}
-	__builtin_memcpy(w, &ip6h->saddr, sizeof(w));
-	a->hi = bpf_be64_to_cpu(w[0]);
-	a->lo = bpf_be64_to_cpu(w[1]);
+	ip_addr_words(ip_addr_at(l3, v6, 0), v6, &a->hi, &a->lo);
 }
 
-/*
- * The same source as the packet carries it, no byte swapped (struct
- * bw_who_latest's raw): IPv6's 16 bytes as two words, IPv4's 4 as a
- * __u32 in raw[1]. The JITs of x86 and arm64 load a word at any address,
- * and the verifier lets them: two 8-byte loads there (a cast, not a
- * memcpy, which clang would split by the header's 4-byte alignment).
- */
+/* The source of the IP header at l3 as the packet carries it. */
 static __always_inline void ip_src_raw(const void *l3, const int v6,
 				       __u64 raw[2])
 {
-	const struct ipv6hdr *ip6h = l3;
-	const struct iphdr *iph = l3;
-
-	if (!v6) {
-		raw[0] = 0;
-		raw[1] = iph->saddr;
-		return;
-	}
-#if defined(__TARGET_ARCH_x86) || defined(__TARGET_ARCH_arm64)
-	raw[0] = *(const __u64 *)&ip6h->saddr;
-	raw[1] = *(const __u64 *)((const __u8 *)&ip6h->saddr + 8);
-#else
-	__builtin_memcpy(raw, &ip6h->saddr, 2 * sizeof(__u64));
-#endif
+	ip_addr_raw(ip_addr_at(l3, v6, 0), v6, raw);
 }
 
 /*
@@ -255,8 +273,8 @@ static __always_inline int parse_iphdr(struct hdr_cursor *c,
 	c->off += hlen;
 	if (src)
 		ip_src(iph, 0, src);
-	dst->hi = 0;
-	dst->lo = bpf_ntohl(iph->daddr);
+	if (dst)
+		ip_addr_words(&iph->daddr, 0, &dst->hi, &dst->lo);
 	return 0;
 }
 
@@ -266,7 +284,6 @@ parse_ip6hdr(struct hdr_cursor *c, struct bw_addr *src, struct bw_addr *dst)
 {
 	struct ipv6hdr *ip6h = c->pos;
 	__u32 plen;
-	__u64 w[2];
 
 	if ((void *)(ip6h + 1) > c->end)
 		return BW_PARSE_BAD;
@@ -280,9 +297,8 @@ parse_ip6hdr(struct hdr_cursor *c, struct bw_addr *src, struct bw_addr *dst)
 	c->off += sizeof(*ip6h);
 	if (src)
 		ip_src(ip6h, 1, src);
-	__builtin_memcpy(w, &ip6h->daddr, sizeof(w));
-	dst->hi = bpf_be64_to_cpu(w[0]);
-	dst->lo = bpf_be64_to_cpu(w[1]);
+	if (dst)
+		ip_addr_words(&ip6h->daddr, 1, &dst->hi, &dst->lo);
 	return 0;
 }
 

@@ -48,6 +48,7 @@ void print_sign_results(FILE *f);
 /* Median seconds from list file to swapped filter for n entries, or -1. */
 double swap_total_median(__u64 n);
 
-void print_targets(FILE *f, const struct bench_set *sets, int nsets);
+void print_targets(FILE *f, const struct bench_set *sets, int nsets,
+		   int trials);
 
 #endif /* __BW_BENCH_EXTRA_H */

@@ -278,7 +278,7 @@ static void print_all(FILE *f, const struct bench_cfg *cfg, int argc,
 	print_prog_cost(f);
 	print_droplog(f);
 	print_live(f);
-	print_targets(f, sets, nsets);
+	print_targets(f, sets, nsets, cfg->trials);
 }
 
 int main(int argc, char **argv)
