@@ -962,18 +962,24 @@ crash_live_frames()
 # that is not WANT (drop or pass) in either, or that nothing runs.
 crash_live_verdicts()
 {
-	local want=$1 id a rv q l i=0 lines frames rvs
+	local want=$1 id a rv q l i=0 lines frames rvs try
 
 	shift
-	id=$(hook_prog_id)
-	if [ -z "$id" ]; then
-		echo "the hook runs no program"
-		return
-	fi
 	"$BLOOMWALL" query "$BW_RX" "$@" >"$TMP_DIR/lq.out" 2>&1
 	mapfile -t lines <"$TMP_DIR/lq.out"
 	frames=("${@/#/$TMP_DIR/lf.}")
-	mapfile -t rvs < <(crash_run_frames "$id" "${frames[@]}")
+	# A program swapped out between reading its id and running it (the
+	# watch's reload) answers nothing: its successor is asked.
+	for try in 1 2 3 4 5; do
+		id=$(hook_prog_id)
+		if [ -z "$id" ]; then
+			echo "the hook runs no program"
+			return
+		fi
+		mapfile -t rvs < <(crash_run_frames "$id" "${frames[@]}")
+		[ "${#rvs[@]}" -eq $# ] && break
+		sleep 0.2
+	done
 	for a in "$@"; do
 		rv=${rvs[i++]:-}
 		case $rv in

@@ -441,7 +441,13 @@ fl_refused_everywhere()
 	grep "pull FAILED ($why)" "$FL_DIR/w1.out" | tail -n 1 | sed 's/^/  w1 /'
 	tail -n 1 "$FL_DIR/w1.err" | sed 's/^/  w1! /'
 	fl_all_kept "$n" "$gen"
+	# The metrics file is written after the line (the bound only ends
+	# a hang).
 	for i in $(seq "$n"); do
+		for _ in $(seq 100); do
+			[ "$(fl_failures "$i" "$why")" -ge 1 ] && break
+			sleep 0.1
+		done
 		[ "$(fl_failures "$i" "$why")" -ge 1 ] ||
 			fail "host $i: metrics count no '$why' failure"
 	done

@@ -650,12 +650,14 @@ crash_handover()
 		strace -qq -o /dev/null -e trace="$s" \
 			-e inject="$s":signal=SIGKILL:when="$k" \
 			"$BLOOMWALL" "$op" "$BW_RX" "${batch[@]}" >/dev/null 2>&1
-		kept=$(added_kept)
-		want=$before
-		[ "$kept" = $((n + delta)) ] && want=$after
 		# Recorded: the watch sets it at once; a mark the CLI made itself
-		# the watch finds within a second.
+		# the watch finds within a second. A request handed over before
+		# the kill the watch may still be carrying out: its records and
+		# the filter are read again until they agree.
 		for i in $(seq 30); do
+			kept=$(added_kept)
+			want=$before
+			[ "$kept" = $((n + delta)) ] && want=$after
 			got=$(verdict "$first")
 			[ "$got" = "$want" ] && break
 			sleep 0.1
