@@ -78,6 +78,9 @@ kill_watch()
 {
 	[ -z "${WATCH_PID:-}" ] && return 0
 	kill -KILL "$WATCH_PID" 2>/dev/null
+	# Gone before the harness's detach, which clears a dead watch's lock
+	# directory but not a live one's.
+	wait "$WATCH_PID" 2>/dev/null
 	sed 's/^/  w /' "$WATCH_OUT"
 	sed 's/^/  w! /' "$WATCH_ERR"
 	WATCH_PID=
