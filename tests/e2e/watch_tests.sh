@@ -16,7 +16,7 @@
 # shellcheck disable=SC2034 # read by run.sh
 WATCH_TESTS="test_watch_slow_writer test_watch_rewrites test_watch_shrink
 test_watch_sigterm_fifo test_watch_dir_recreated test_watch_second
-test_watch_renamed test_watch_lock_dir"
+test_watch_renamed test_watch_lock_dir test_watch_bad_start"
 
 # reloads: how many "reload ok" lines the watch has printed.
 reloads()
@@ -310,6 +310,29 @@ test_watch_renamed()
 	assert_grep "$WATCH_OUT" "^$old: watch stopped \\(SIGTERM\\); there is no $old \\(renamed to $new, where its filter runs\\): nothing detached\$" \
 		"the stop says where the filter runs"
 	bw_has_xdp "$new" || fail "the filter left $new"
+}
+
+# A list that cannot be built at the start, nothing attached: the watch
+# says so and ends (status 1) without promising another try, and attaches
+# nothing.
+test_watch_bad_start()
+{
+	local l=$TMP_DIR/bad.txt rc
+
+	printf '999.1.1.1\n' >"$l"
+	echo "+ bloomwall watch $BW_RX $l"
+	timeout 30 "$BLOOMWALL" watch "$BW_RX" "${SEED[@]}" "$l" >"$OUT" 2>"$ERR"
+	rc=$?
+	sed 's/^/  | /' "$OUT"
+	sed 's/^/  ! /' "$ERR"
+	assert_eq "$rc" 1 "the watch's exit status"
+	assert_grep "$OUT" "^$BW_RX: reload FAILED after [0-9.]+ s \\(start\\): no filter runs\$" \
+		"the failed start, without a next try"
+	assert_line "$OUT" "$BW_RX: watch stopped: no filter could be attached" \
+		"the stop"
+	assert_grep "$ERR" "bad.txt:1: not an IP address: \"999.1.1.1\"" "why"
+	bw_has_xdp "$BW_RX" && fail "the failed watch attached something"
+	return 0
 }
 
 # The watch's lock directory (BW_PIN_ROOT/watch:IFACE) does not outlive

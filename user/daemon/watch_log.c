@@ -63,8 +63,10 @@ static void log_failed(const struct bw_watch_rebuilt *r)
 			       ? "fix the file and it is tried again"
 			       : "the next pull tries again");
 	else
-		printf("%s: reload FAILED after %.3f s (%s): no filter runs; fix the file and it is tried again\n",
-		       r->iface, r->seconds, r->trigger);
+		printf("%s: reload FAILED after %.3f s (%s): no filter runs%s\n",
+		       r->iface, r->seconds, r->trigger,
+		       r->ends_watch ? ""
+				     : "; fix the file and it is tried again");
 }
 
 void bw_watch_log_rebuild(const struct bw_watch_rebuilt *r, bool json)

@@ -19,6 +19,7 @@ struct bw_watch_rebuilt {
 	double seconds;
 	__u64 old_gen; /* after a failure: what runs (0: none, unreadable) */
 	const char *renamed; /* the interface's new name, or NULL */
+	bool ends_watch;     /* a failed start with nothing running */
 };
 
 /*

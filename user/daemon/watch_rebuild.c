@@ -74,6 +74,9 @@ static void rebuilt(struct watch *w, int err, const struct bw_watch_outcome *o)
 	/* What runs now: a rebuild that died may have swapped in first. */
 	if (err)
 		r.old_gen = bw_watch_generation_on(r.renamed ?: w->c->iface);
+	/* A bad file at start with nothing running: nothing to keep. */
+	r.ends_watch = w->job_start && err &&
+		       !bw_hook_prog_id((int)if_nametoindex(w->c->iface));
 	bw_watch_log_rebuild(&r, w->c->json);
 	if (err != -BW_WATCH_ETORN)
 		bw_watch_count(w, err, r.seconds);
@@ -84,9 +87,7 @@ static void rebuilt(struct watch *w, int err, const struct bw_watch_outcome *o)
 		bw_watch_pull_swapped(w->pull, err,
 				      bw_watch_running_generation(w),
 				      &PULL_OPS(w));
-	/* A bad file at start with nothing running: nothing to keep. */
-	if (w->job_start && err &&
-	    !bw_hook_prog_id((int)if_nametoindex(w->c->iface))) {
+	if (r.ends_watch) {
 		printf("%s: watch stopped: no filter could be attached\n",
 		       w->c->iface);
 		w->end_err = err;
